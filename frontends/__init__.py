@@ -1,0 +1,40 @@
+"""Frontends: source languages to the IR of sad.ir. They know nothing of machines or of the SAD.
+
+Each frontend module exposes `load(path, include_dirs, defines) -> sad.ir.Program` and never raises on bad
+input: a file that cannot be read or parsed gives a Program with an error Diagnostic (file:line) instead.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sad.ir import Diagnostic, Loc, Program
+
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
+C_SUFFIXES = {".c", ".h"}
+
+
+def language_of(path: str) -> str | None:
+    suffix = Path(path).suffix
+    if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77"}:
+        return "fortran"
+    if suffix in C_SUFFIXES:
+        return "c"
+    return None
+
+
+def load_file(path: str, include_dirs: list[str] | None = None,
+              defines: dict[str, str] | None = None) -> Program:
+    """Parse one source file into the IR with the frontend its suffix selects."""
+    include_dirs = list(include_dirs or [])
+    defines = dict(defines or {})
+    lang = language_of(path)
+    if lang == "fortran":
+        from frontends.fortran import load
+    elif lang == "c":
+        from frontends.c import load
+    else:
+        prog = Program(files=[path])
+        prog.diagnostics.append(Diagnostic(Loc(path, 1), "error",
+                                           f"unknown source language for suffix '{Path(path).suffix}'"))
+        return prog
+    return load(path, include_dirs, defines)
