@@ -1,0 +1,53 @@
+"""The Fortran 77 frontend: `load(path, include_dirs, defines) -> sad.ir.Program`.
+
+Data flow (one module per stage):
+    source   file → (cpp for .F/.FPP) → fixed-form logical statements with original Locs, INCLUDE expanded
+    rewrite  Hollerith, ASSIGN, assigned GOTO, PAUSE → forms fparser2 accepts, recognised back later
+    parse    each statement through fparser2's f2003 grammar classes; grouping into program units
+    lower    unit → Procedure(s): decls (specification statements → symbols.Scope), stmts (executable
+             statements and block structure), exprs (typed expressions, intrinsics, statement functions),
+             messages (MPI / PVM calls)
+`load` never raises: bad input becomes error Diagnostics, and an internal bug becomes "internal error: ...".
+"""
+from __future__ import annotations
+
+import traceback
+
+from sad.ir import Diagnostic, Loc, Program
+
+from .lower import lower_unit
+from .parse import split_units
+from .rewrite import rewrite
+from .source import SourceReader
+
+__all__ = ["load"]
+
+
+def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, str] | None = None) -> Program:
+    """Parse one Fortran 77 source file into the IR."""
+    program = Program(files=[path])
+    try:
+        _load_into(program, path, list(include_dirs or []), dict(defines or {}))
+    except Exception as exc:  # never a traceback for the user: an internal bug is an error diagnostic
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        detail = f" ({where.name} line {where.lineno})" if where else ""
+        program.diagnostics.append(Diagnostic(Loc(path, 1), "error",
+                                              f"internal error: {type(exc).__name__}: {exc}{detail}"))
+    return program
+
+
+def _load_into(program: Program, path: str, include_dirs: list[str], defines: dict[str, str]) -> None:
+    reader = SourceReader(include_dirs, defines)
+    stmts = reader.read(path)
+    program.diagnostics.extend(reader.diagnostics)
+    for extra in reader.files:
+        if extra not in program.files:
+            program.files.append(extra)
+    for stmt in stmts:
+        stmt.text = rewrite(stmt.text)
+    for unit in split_units(stmts, program.diagnostics):
+        try:
+            program.procedures.extend(lower_unit(unit, program.diagnostics))
+        except Exception as exc:  # one unit's internal failure must not lose the others
+            loc = unit.items[0].stmt.loc if unit.items else Loc(path, 1)
+            program.diagnostics.append(Diagnostic(loc, "error", f"internal error: {type(exc).__name__}: {exc}"))

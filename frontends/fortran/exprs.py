@@ -1,0 +1,229 @@
+"""fparser2 expression nodes to typed IR expressions.
+
+Data flow: frontends.fortran.stmts and .decls hand fparser2 expression nodes to `ExprBuilder.expr`; it consults
+the unit's `Scope` (frontends.fortran.symbols) to decide what `NAME(...)` is, types every node by the Fortran
+promotion rules (integer < real < double < complex, implicit conversions made explicit as `Cast`), maps
+intrinsic names onto generic names (frontends.intrinsics) and inlines statement functions.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any, Optional
+
+from sad.ir import ArrayRef, BinOp, Cast, Const, Expr, FuncCall, Loc, Substring, UnOp, Var
+
+from .. import intrinsics
+from .symbols import Scope, StatementFunction
+
+NUMERIC = ("integer", "real", "double", "complex")
+
+BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "//": "concat",
+          ".EQ.": "eq", "==": "eq", ".NE.": "ne", "/=": "ne", ".LT.": "lt", "<": "lt", ".LE.": "le", "<=": "le",
+          ".GT.": "gt", ">": "gt", ".GE.": "ge", ">=": "ge",
+          ".AND.": "and", ".OR.": "or", ".EQV.": "eqv", ".NEQV.": "neqv"}
+UNARY = {"-": "neg", ".NOT.": "not"}
+
+
+class Unsupported(Exception):
+    """An expression the frontend cannot lower; the enclosing statement becomes ir.Unsupported."""
+
+
+def items_of(node: Any) -> list[Any]:
+    """The elements of an fparser2 *_List node (or the node itself when fparser did not wrap it)."""
+    if node is None:
+        return []
+    if type(node).__name__.endswith("_List"):
+        return list(node.items)
+    return [node]
+
+
+def tname(node: Any) -> str:
+    return type(node).__name__
+
+
+def name_of(node: Any) -> str:
+    return str(node).strip().upper()
+
+
+def promote(a: str, b: str) -> str:
+    if a in NUMERIC and b in NUMERIC:
+        return NUMERIC[max(NUMERIC.index(a), NUMERIC.index(b))]
+    return a if a in NUMERIC else (b if b in NUMERIC else a)
+
+
+def convert(expr: Expr, ty: str) -> Expr:
+    """Make an implicit numeric conversion explicit."""
+    if expr.type == ty or expr.type not in NUMERIC or ty not in NUMERIC:
+        return expr
+    return Cast(expr, type=ty)
+
+
+def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
+    """A copy of `expr` with Var(name) replaced by a copy of mapping[name] (statement function inlining)."""
+    if isinstance(expr, Var) and expr.name in mapping:
+        return copy.deepcopy(mapping[expr.name])
+    new = copy.copy(expr)
+    for f in dataclasses.fields(expr):
+        value = getattr(expr, f.name)
+        if isinstance(value, Expr):
+            setattr(new, f.name, substitute(value, mapping))
+        elif isinstance(value, list):
+            setattr(new, f.name, [substitute(v, mapping) if isinstance(v, Expr) else v for v in value])
+    return new
+
+
+class ExprBuilder:
+    def __init__(self, scope: Scope, loc: Loc, bound: Optional[dict[str, str]] = None) -> None:
+        self.scope = scope
+        self.loc = loc
+        self.bound = bound or {}  # statement-function dummies: name → type (not registered as variables)
+
+    # ------------------------------------------------------------------ entry point
+    def expr(self, node: Any) -> Expr:
+        kind = tname(node)
+        method = getattr(self, "_" + kind, None)
+        if method is not None:
+            return method(node)
+        from fparser.two.utils import BinaryOpBase, UnaryOpBase
+        if isinstance(node, BinaryOpBase):
+            return self.binop(node.items[1], self.expr(node.items[0]), self.expr(node.items[2]))
+        if isinstance(node, UnaryOpBase):
+            return self.unop(node.items[0], self.expr(node.items[1]))
+        raise Unsupported(f"expression '{node}' ({kind})")
+
+    # ------------------------------------------------------------------ operators
+    def binop(self, op_text: str, left: Expr, right: Expr) -> Expr:
+        op = BINARY.get(str(op_text).strip().upper())
+        if op is None:
+            raise Unsupported(f"operator '{op_text}'")
+        if op == "concat":
+            return BinOp(op, left, right, type="character")
+        if op in ("and", "or", "eqv", "neqv"):
+            return BinOp(op, left, right, type="logical")
+        common = promote(left.type, right.type)
+        if op in ("eq", "ne", "lt", "le", "gt", "ge"):
+            return BinOp(op, convert(left, common), convert(right, common), type="logical")
+        if op == "pow" and right.type == "integer":
+            return BinOp(op, convert(left, common), right, type=common)
+        return BinOp(op, convert(left, common), convert(right, common), type=common)
+
+    def unop(self, op_text: str, operand: Expr) -> Expr:
+        op_text = str(op_text).strip().upper()
+        if op_text == "+":
+            return operand
+        op = UNARY.get(op_text)
+        if op is None:
+            raise Unsupported(f"operator '{op_text}'")
+        return UnOp(op, operand, type="logical" if op == "not" else operand.type)
+
+    def _Parenthesis(self, node: Any) -> Expr:
+        return self.expr(node.items[1])
+
+    # ------------------------------------------------------------------ constants
+    def _Int_Literal_Constant(self, node: Any) -> Expr:
+        return Const(int(str(node.items[0])), type="integer")
+
+    _Signed_Int_Literal_Constant = _Int_Literal_Constant
+
+    def _Real_Literal_Constant(self, node: Any) -> Expr:
+        text = str(node.items[0]).upper()
+        kind = node.items[1]
+        ty = "double" if "D" in text or (kind is not None and str(kind) in ("8", "16")) else "real"
+        try:
+            value = float(text.replace("D", "E"))
+        except ValueError:
+            raise Unsupported(f"real constant '{text}'")
+        return Const(value, type=ty)
+
+    _Signed_Real_Literal_Constant = _Real_Literal_Constant
+
+    def _Complex_Literal_Constant(self, node: Any) -> Expr:
+        re_, im = self.expr(node.items[0]), self.expr(node.items[1])
+        if not isinstance(re_, Const) or not isinstance(im, Const):
+            raise Unsupported(f"complex constant '{node}'")
+        return Const(complex(float(re_.value), float(im.value)), type="complex")
+
+    def _Logical_Literal_Constant(self, node: Any) -> Expr:
+        return Const(str(node.items[0]).upper() == ".TRUE.", type="logical")
+
+    def _Char_Literal_Constant(self, node: Any) -> Expr:
+        text = str(node.items[0])
+        quote = text[0]
+        return Const(text[1:-1].replace(quote * 2, quote), type="character")
+
+    def _Binary_Constant(self, node: Any) -> Expr:
+        return Const(int(str(node)[2:-1], 2), type="integer")
+
+    def _Octal_Constant(self, node: Any) -> Expr:
+        return Const(int(str(node)[2:-1], 8), type="integer")
+
+    def _Hex_Constant(self, node: Any) -> Expr:
+        return Const(int(str(node)[2:-1], 16), type="integer")
+
+    # ------------------------------------------------------------------ names and references
+    def _Name(self, node: Any) -> Expr:
+        name = name_of(node)
+        if name in self.bound:
+            return Var(name, type=self.bound[name])
+        self.scope.note_reference(name, self.loc)
+        return Var(name, type=self.scope.type_of(name))
+
+    def args(self, node: Any) -> list[Expr]:
+        out = []
+        for item in items_of(node):
+            if tname(item) == "Actual_Arg_Spec":
+                item = item.items[1]
+            out.append(self.expr(item))
+        return out
+
+    def _Part_Ref(self, node: Any) -> Expr:
+        return self.reference(name_of(node.items[0]), node.items[1])
+
+    _Intrinsic_Function_Reference = _Part_Ref
+    _Function_Reference = _Part_Ref
+
+    def reference(self, name: str, arg_node: Any) -> Expr:
+        """NAME(args): array element, substring, statement function, intrinsic or external function."""
+        raw_args = items_of(arg_node)
+        if name in self.bound:
+            raise Unsupported(f"reference '{name}(...)' to a statement function dummy")
+        if len(raw_args) == 1 and tname(raw_args[0]) in ("Subscript_Triplet", "Substring_Range") \
+                and not self.scope.is_array(name):
+            self.scope.note_reference(name, self.loc)
+            lo, hi = self.range(raw_args[0])
+            return Substring(Var(name, type=self.scope.type_of(name)), lo, hi, type="character")
+        if self.scope.is_array(name):
+            self.scope.note_reference(name, self.loc)
+            if any(tname(a) == "Subscript_Triplet" for a in raw_args):
+                raise Unsupported(f"array section of '{name}'")
+            return ArrayRef(name, self.args(arg_node), type=self.scope.type_of(name))
+        if name in self.scope.stmt_functions:
+            return self.inline(self.scope.stmt_functions[name], self.args(arg_node))
+        if self.scope.is_intrinsic_ref(name):
+            args = self.args(arg_node)
+            generic = intrinsics.generic_name(name) or name
+            return FuncCall(generic, args, intrinsic=True,
+                            type=intrinsics.result_type(name, [a.type for a in args]))
+        self.scope.note_reference(name, self.loc, storage="function")
+        return FuncCall(name, self.args(arg_node), type=self.scope.type_of(name))
+
+    def range(self, node: Any) -> tuple[Optional[Expr], Optional[Expr]]:
+        lo, hi = node.items[0], node.items[1]
+        return (self.expr(lo) if lo is not None else None, self.expr(hi) if hi is not None else None)
+
+    def _Array_Section(self, node: Any) -> Expr:
+        base = self.expr(node.items[0])
+        if tname(node.items[1]) != "Substring_Range":
+            raise Unsupported(f"array section '{node}'")
+        lo, hi = self.range(node.items[1])
+        return Substring(base, lo, hi, type="character")
+
+    _Substring = _Array_Section
+
+    def inline(self, fn: StatementFunction, args: list[Expr]) -> Expr:
+        if len(args) != len(fn.formals):
+            raise Unsupported(f"statement function {fn.name} called with {len(args)} arguments, "
+                              f"defined with {len(fn.formals)}")
+        body = substitute(fn.body, dict(zip(fn.formals, args)))
+        return convert(body, self.scope.type_of(fn.name))

@@ -1,0 +1,155 @@
+"""One parsed program unit to IR procedures (the unit itself plus one per ENTRY).
+
+Data flow: frontends.fortran.parse gives `Unit`s of parsed statements → here the header fixes kind, name and
+formals; specification statements fill the Scope (frontends.fortran.decls); statement function definitions are
+recorded for inlining; executable statements go through frontends.fortran.stmts; the Scope becomes
+Procedure.variables / .commons.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Optional
+
+from sad.ir import Const, Diagnostic, Expr, Loc, Procedure, Variable
+
+from .decls import declare, type_of_spec
+from .exprs import ExprBuilder, Unsupported as UnsupportedExpr, items_of, name_of, tname
+from .parse import Unit
+from .stmts import StmtBuilder
+from .symbols import Scope, StatementFunction
+
+MAIN_NAME = "MAIN"
+BLOCKDATA_NAME = "BLOCKDATA"
+
+
+def lower_unit(unit: Unit, diags: list[Diagnostic]) -> list[Procedure]:
+    scope = Scope()
+    first = unit.items[0] if unit.items else unit.end
+    assert first is not None
+    kind, name, formals, result_spec = _header(first.node if first.kind == "header" else None)
+    proc_loc = first.stmt.loc
+    scope.unit_name, scope.formals = name, formals
+    for formal in formals:
+        scope.symbol(formal, proc_loc).storage = "formal"
+    if kind == "function":
+        scope.function_name = name
+        sym = scope.symbol(name, proc_loc)
+        sym.storage = "function"
+        if result_spec is not None:
+            sym.type = type_of_spec(result_spec)
+    builder = StmtBuilder(scope, diags)
+    items = unit.items[1:] if first.kind == "header" else unit.items
+    in_exec = False
+    for parsed in items:
+        stmt, node = parsed.stmt, parsed.node
+        if parsed.kind == "bad":
+            if in_exec:
+                builder.bad(stmt.loc, stmt.label, stmt.text)
+            continue
+        if parsed.kind == "header":
+            diags.append(Diagnostic(stmt.loc, "error", "program unit header inside a program unit"))
+            continue
+        if parsed.kind == "spec" and tname(node) not in ("Entry_Stmt", "Format_Stmt"):
+            declare(node, scope, stmt.loc, diags)
+            continue
+        if not in_exec and _statement_function(node, scope, stmt.loc, diags):
+            continue
+        if tname(node) not in ("Entry_Stmt", "Format_Stmt"):
+            in_exec = True
+        builder.add(node, stmt.loc, stmt.label, stmt.text)
+    end_loc = unit.end.stmt.loc if unit.end else (unit.items[-1].stmt.loc if unit.items else proc_loc)
+    body = builder.finish(end_loc)
+    variables = _variables(scope, diags)
+    result_type = scope.type_of(name) if kind == "function" else None
+    proc = Procedure(name, kind, formals, body, proc_loc, "fortran", result_type=result_type,
+                     variables=variables, commons={k: list(v) for k, v in scope.commons.items()},
+                     end_line=end_loc.line if unit.end else None)
+    procs = [proc]
+    for entry in builder.entries:
+        procs.append(_entry_procedure(proc, entry, scope))
+    return procs
+
+
+def _header(node: Any) -> tuple[str, str, list[str], Any]:
+    """(kind, name, formals, result type spec) of a unit header; a headerless unit is the main program."""
+    if node is None:
+        return "program", MAIN_NAME, [], None
+    kind = tname(node)
+    if kind == "Program_Stmt":
+        return "program", name_of(node.items[1]), [], None
+    if kind == "Block_Data_Stmt":
+        return "blockdata", name_of(node.items[0]) if node.items[0] is not None else BLOCKDATA_NAME, [], None
+    formals = [name_of(a) for a in items_of(node.items[2]) if str(a).strip() != "*"]
+    if kind == "Function_Stmt":
+        spec = None
+        for item in items_of(node.items[0].items[1] if node.items[0] is not None else None):
+            if tname(item) == "Intrinsic_Type_Spec":
+                spec = item
+        return "function", name_of(node.items[1]), formals, spec
+    return "subroutine", name_of(node.items[1]), formals, None
+
+
+def _statement_function(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> bool:
+    """Record `F(X, Y) = expr` before the first executable statement as a statement function."""
+    kind = tname(node)
+    if kind == "Stmt_Function_Stmt":
+        name, args, body = name_of(node.items[0]), items_of(node.items[1]), node.items[2]
+    elif kind == "Assignment_Stmt" and tname(node.items[0]) == "Part_Ref":
+        lhs = node.items[0]
+        name, args, body = name_of(lhs.items[0]), items_of(lhs.items[1]), node.items[2]
+        if scope.is_array(name) or not all(tname(a) == "Name" for a in args):
+            return False
+    else:
+        return False
+    formals = [name_of(a) for a in args]
+    bound = {f: scope.type_of(f) for f in formals}
+    try:
+        expr = ExprBuilder(scope, loc, bound).expr(body)
+    except UnsupportedExpr as exc:
+        diags.append(Diagnostic(loc, "warning", f"statement function {name} not understood: {exc}"))
+        return False
+    scope.stmt_functions[name] = StatementFunction(name, formals, expr)
+    return True
+
+
+def _variables(scope: Scope, diags: list[Diagnostic]) -> dict[str, Variable]:
+    out: dict[str, Variable] = {}
+    for name, sym in scope.symbols.items():
+        if name in scope.stmt_functions or (sym.intrinsic and sym.dims is None):
+            continue
+        loc = sym.loc or Loc("", 0)
+        eb = ExprBuilder(scope, loc)
+        dims = None
+        if sym.dims is not None:
+            dims = [(_bound(eb, lo, default=Const(1, type="integer"), diags=diags, loc=loc),
+                     _bound(eb, hi, default=None, diags=diags, loc=loc)) for lo, hi in sym.dims]
+        value = _bound(eb, sym.value, default=None, diags=diags, loc=loc) if sym.value is not None else None
+        out[name] = scope.variable(sym, dims, value)
+        if out[name].type == "unknown" and sym.storage != "function":
+            diags.append(Diagnostic(loc, "error", f"{name} has no IMPLICIT type"))
+    return out
+
+
+def _bound(eb: ExprBuilder, node: Any, default: Optional[Expr], diags: list[Diagnostic],
+           loc: Loc) -> Optional[Expr]:
+    if node is None:
+        return default
+    if isinstance(node, Expr):
+        return node
+    try:
+        return eb.expr(node)
+    except UnsupportedExpr as exc:
+        diags.append(Diagnostic(loc, "warning", f"declaration not understood: {exc}"))
+        return default
+
+
+def _entry_procedure(host: Procedure, entry: Any, scope: Scope) -> Procedure:
+    """An ENTRY point: its own procedure whose body is the host's statements from the ENTRY on."""
+    variables = copy.deepcopy(host.variables)
+    for name in entry.formals:
+        if name in variables:
+            variables[name].storage = "formal"
+    result_type = scope.type_of(entry.name) if host.kind == "function" else None
+    return Procedure(entry.name, "entry", list(entry.formals), copy.deepcopy(host.body[entry.index:]),
+                     entry.loc, "fortran", result_type=result_type, variables=variables,
+                     commons=copy.deepcopy(host.commons), end_line=host.end_line)

@@ -1,0 +1,117 @@
+"""Parse each logical statement with fparser2's grammar classes and group statements into program units.
+
+Data flow: rewritten `Logical` statements (frontends.fortran.source + rewrite) → one fparser2 (f2003 std) parse
+per statement → `Parsed` items → `Unit`s split at END statements → frontends.fortran.lower builds IR procedures.
+
+Each statement is parsed on its own (fparser2 statement classes accept a statement string): a statement that
+fparser rejects becomes an error at its own line in the user's file and never takes its neighbours or its unit
+down, and block structure (DO nests sharing a label, IF blocks) is rebuilt by us in frontends.fortran.stmts.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sad.ir import Diagnostic, Loc
+
+from .source import Logical
+
+_END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
+                  re.IGNORECASE)
+
+HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt")
+SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dimension_Stmt", "Common_Stmt",
+                "Data_Stmt", "Equivalence_Stmt", "Save_Stmt", "External_Stmt", "Intrinsic_Stmt", "Entry_Stmt",
+                "Format_Stmt")
+EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
+                "Nonlabel_Do_Stmt", "Action_Stmt")
+_HEADER_HINT = re.compile(r"^\s*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+_SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
+                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT)", re.IGNORECASE)
+
+_CLASSES: dict[str, Any] = {}
+
+
+@dataclass
+class Parsed:
+    stmt: Logical
+    node: Any  # the fparser2 node, None for END and for statements fparser rejected
+    kind: str  # header | spec | exec | end | bad
+
+
+@dataclass
+class Unit:
+    items: list[Parsed] = field(default_factory=list)
+    end: Parsed | None = None
+
+
+def classes() -> dict[str, Any]:
+    if not _CLASSES:
+        from fparser.two.parser import ParserFactory
+        ParserFactory().create(std="f2003")
+        from fparser.two import Fortran2003
+        for name in HEADER_CLASSES + SPEC_CLASSES + EXEC_CLASSES:
+            _CLASSES[name] = getattr(Fortran2003, name)
+    return _CLASSES
+
+
+def _try(names: tuple[str, ...], text: str) -> tuple[Any, str] | None:
+    table = classes()
+    for name in names:
+        try:
+            node = table[name](text)
+        except Exception:  # NoMatchError and fparser's internal errors alike: not this class
+            continue
+        if node is not None:
+            return node, name
+    return None
+
+
+def parse_statement(stmt: Logical) -> Parsed:
+    text = stmt.text.strip()
+    if _END.match(text):
+        return Parsed(stmt, None, "end")
+    order: list[tuple[tuple[str, ...], str]] = []
+    if _HEADER_HINT.match(text):
+        order.append((HEADER_CLASSES, "header"))
+    if _SPEC_HINT.match(text):
+        order.append((SPEC_CLASSES, "spec"))
+    order.append((EXEC_CLASSES, "exec"))
+    if not _SPEC_HINT.match(text):
+        order.append((SPEC_CLASSES, "spec"))
+    for names, kind in order:
+        found = _try(names, text)
+        if found is not None:
+            return Parsed(stmt, found[0], kind)
+    return Parsed(stmt, None, "bad")
+
+
+def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
+    """Parse every statement and group them into program units at END (and at a header missing its END)."""
+    units: list[Unit] = []
+    current = Unit()
+    for stmt in stmts:
+        parsed = parse_statement(stmt)
+        if parsed.kind == "bad":
+            diags.append(Diagnostic(stmt.loc, "error", f"syntax error: {_short(stmt.text)}"))
+        if parsed.kind == "header" and current.items:
+            diags.append(Diagnostic(stmt.loc, "error", "missing END statement before this program unit"))
+            units.append(current)
+            current = Unit()
+        if parsed.kind == "end":
+            current.end = parsed
+            units.append(current)
+            current = Unit()
+            continue
+        current.items.append(parsed)
+    if current.items:
+        last = current.items[-1].stmt.loc
+        diags.append(Diagnostic(last, "error", "missing END statement at end of file"))
+        units.append(current)
+    return units
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."

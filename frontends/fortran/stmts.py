@@ -1,0 +1,303 @@
+"""Executable statements to IR statements, and the flat statement sequence to nested structure.
+
+Data flow: frontends.fortran.lower feeds each executable statement (fparser2 node + its Loc and label) to
+`StmtBuilder.add`. Simple statements become IR nodes at once; DO / DO WHILE / block IF open a frame, END DO /
+ELSE IF / ELSE / END IF and labelled DO terminal statements close frames. fparser2 gives shared-label DO nests
+flat (`DO 10 I` / `DO 10 J` / `10 CONTINUE`); here the labelled terminal statement becomes the last statement of
+the innermost loop's body, keeps its label, and closes every open loop that names it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from sad.ir import (IO, ArithmeticIf, ArrayRef, Assign, AssignedGoto, AssignLabel, CallStmt, ComputedGoto,
+                    Const, Continue, Diagnostic, Do, Expr, Goto, If, IfArm, Loc, Pause, Return, Stmt, Stop,
+                    Substring, Unsupported, Var, While)
+
+from . import rewrite
+from .exprs import ExprBuilder, Unsupported as UnsupportedExpr, convert, items_of, name_of, tname
+from .messages import message_for
+from .symbols import Scope
+
+IO_KINDS = {"Read_Stmt": "read", "Write_Stmt": "write", "Print_Stmt": "print", "Open_Stmt": "open",
+            "Close_Stmt": "close", "Rewind_Stmt": "rewind", "Backspace_Stmt": "backspace",
+            "Endfile_Stmt": "endfile", "Inquire_Stmt": "inquire"}
+
+
+@dataclass
+class Frame:
+    kind: str  # do | if
+    node: Stmt
+    body: list[Stmt]
+    label: Optional[str] = None  # DO terminal label
+    loc: Optional[Loc] = None
+
+
+@dataclass
+class EntryPoint:
+    name: str
+    formals: list[str]
+    loc: Loc
+    index: int  # position in the top-level body where the entry's code starts
+
+
+@dataclass
+class StmtBuilder:
+    scope: Scope
+    diags: list[Diagnostic]
+    body: list[Stmt] = field(default_factory=list)
+    stack: list[Frame] = field(default_factory=list)
+    entries: list[EntryPoint] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ structure
+    def current(self) -> list[Stmt]:
+        return self.stack[-1].body if self.stack else self.body
+
+    def append(self, stmt: Stmt) -> None:
+        self.current().append(stmt)
+        if stmt.label is not None:
+            self.close_label(stmt.label, stmt.loc)
+
+    def close_label(self, label: str, loc: Loc) -> None:
+        if not any(f.kind == "do" and f.label == label for f in self.stack):
+            return
+        while self.stack and not (self.stack[-1].kind == "do" and self.stack[-1].label == label):
+            frame = self.stack.pop()
+            self.error(frame.loc or loc, f"{self.describe(frame)} not closed before DO terminal label {label}")
+        while self.stack and self.stack[-1].kind == "do" and self.stack[-1].label == label:
+            self.stack.pop()
+
+    def open(self, kind: str, node: Stmt, body: list[Stmt], label: Optional[str] = None) -> None:
+        self.current().append(node)
+        self.stack.append(Frame(kind, node, body, label, node.loc))
+
+    def finish(self, end_loc: Loc) -> list[Stmt]:
+        while self.stack:
+            frame = self.stack.pop()
+            self.error(frame.loc or end_loc, f"{self.describe(frame)} is not closed before END")
+        return self.body
+
+    @staticmethod
+    def describe(frame: Frame) -> str:
+        if frame.kind == "if":
+            return "block IF"
+        return f"DO loop with terminal label {frame.label}" if frame.label else "DO loop"
+
+    def error(self, loc: Loc, msg: str) -> None:
+        self.diags.append(Diagnostic(loc, "error", msg))
+
+    def unsupported(self, text: str, loc: Loc, label: Optional[str], msg: str, severity: str = "warning") -> Stmt:
+        self.diags.append(Diagnostic(loc, severity, msg))
+        return Unsupported(" ".join(text.split()), loc=loc, label=label)
+
+    # ------------------------------------------------------------------ one statement
+    def add(self, node: Any, loc: Loc, label: Optional[str], text: str) -> None:
+        """Lower one executable statement (or block delimiter) at `loc`."""
+        kind = tname(node)
+        try:
+            if kind in ("Label_Do_Stmt", "Nonlabel_Do_Stmt"):
+                return self.do(node, loc, label)
+            if kind == "If_Then_Stmt":
+                node_ = If([IfArm(self.cond(node.items[0], loc), [], loc)], loc=loc, label=label)
+                return self.open("if", node_, node_.arms[0].body)
+            if kind in ("Else_If_Stmt", "Else_Stmt", "End_If_Stmt"):
+                return self.if_part(kind, node, loc, label)
+            if kind == "End_Do_Stmt":
+                return self.end_do(loc, label)
+            if kind == "Entry_Stmt":
+                return self.entry(node, loc)
+            if kind == "Format_Stmt":
+                return None
+            stmt = self.action(node, loc, label, text)
+        except UnsupportedExpr as exc:
+            stmt = self.unsupported(text, loc, label, f"unsupported: {exc}")
+        if stmt is not None:
+            self.append(stmt)
+        return None
+
+    def bad(self, loc: Loc, label: Optional[str], text: str) -> None:
+        """A statement fparser rejected (already reported as an error): keep its place in the flow."""
+        self.append(Unsupported(" ".join(text.split()), loc=loc, label=label))
+
+    def cond(self, node: Any, loc: Loc) -> Expr:
+        return ExprBuilder(self.scope, loc).expr(node)
+
+    def do(self, node: Any, loc: Loc, label: Optional[str]) -> None:
+        term = str(node.items[1]) if tname(node) == "Label_Do_Stmt" else None
+        control = node.items[2] if term is not None else node.items[1]
+        eb = ExprBuilder(self.scope, loc)
+        if control is None:
+            loop: Stmt = While(None, [], loc=loc, label=label)
+        elif control.items[0] is not None:
+            loop = While(eb.expr(control.items[0]), [], loc=loc, label=label)
+        else:
+            var, bounds = control.items[1]
+            index = name_of(var)
+            self.scope.note_reference(index, loc)
+            ty = self.scope.type_of(index)
+            lo, hi = (convert(eb.expr(b), ty) for b in bounds[:2])
+            step = convert(eb.expr(bounds[2]), ty) if len(bounds) > 2 and bounds[2] is not None else None
+            loop = Do(index, lo, hi, step, [], loc=loc, label=label)
+        self.open("do", loop, loop.body, term)  # type: ignore[attr-defined]
+
+    def if_part(self, kind: str, node: Any, loc: Loc, label: Optional[str]) -> None:
+        while self.stack and self.stack[-1].kind != "if":
+            frame = self.stack.pop()
+            self.error(frame.loc or loc, f"{self.describe(frame)} not closed before {kind[:-5].upper()}")
+        if not self.stack:
+            self.error(loc, f"{kind[:-5].upper().replace('_', ' ')} without a block IF")
+            return
+        frame = self.stack[-1]
+        if_node: If = frame.node  # type: ignore[assignment]
+        if kind == "Else_If_Stmt":
+            arm = IfArm(self.cond(node.items[0], loc), [], loc)
+            if_node.arms.append(arm)
+            frame.body = arm.body
+        elif kind == "Else_Stmt":
+            if_node.orelse = []
+            frame.body = if_node.orelse
+        else:
+            self.stack.pop()
+            if label is not None:  # a branch to a labelled END IF lands after the construct
+                self.append(Continue(loc=loc, label=label))
+
+    def end_do(self, loc: Loc, label: Optional[str]) -> None:
+        if label is not None and any(f.kind == "do" and f.label == label for f in self.stack):
+            self.append(Continue(loc=loc, label=label))
+            return
+        if not self.stack or self.stack[-1].kind != "do" or self.stack[-1].label is not None:
+            self.error(loc, "END DO without a matching DO")
+            return
+        if label is not None:
+            self.current().append(Continue(loc=loc, label=label))
+        self.stack.pop()
+
+    def entry(self, node: Any, loc: Loc) -> None:
+        formals = [name_of(a) for a in items_of(node.items[1]) if str(a).strip() != "*"]
+        for name in formals:
+            sym = self.scope.symbol(name, loc)
+            if sym.storage == "local":
+                sym.storage = "formal"
+        if self.stack:
+            self.error(loc, "ENTRY inside a DO loop or block IF")
+        self.entries.append(EntryPoint(name_of(node.items[0]), formals, loc, len(self.body)))
+
+    # ------------------------------------------------------------------ action statements
+    def action(self, node: Any, loc: Loc, label: Optional[str], text: str) -> Optional[Stmt]:
+        kind = tname(node)
+        eb = ExprBuilder(self.scope, loc)
+        if kind == "Assignment_Stmt":
+            target = eb.expr(node.items[0])
+            return Assign(target, convert(eb.expr(node.items[2]), target.type), loc=loc, label=label)
+        if kind == "Call_Stmt":
+            return self.call(node, eb, loc, label)
+        if kind == "Goto_Stmt":
+            return Goto(str(node.items[0]), loc=loc, label=label)
+        if kind == "Computed_Goto_Stmt":
+            return ComputedGoto([str(x) for x in items_of(node.items[0])], eb.expr(node.items[1]),
+                                loc=loc, label=label)
+        if kind == "Arithmetic_If_Stmt":
+            return ArithmeticIf(eb.expr(node.items[0]), str(node.items[1]), str(node.items[2]),
+                                str(node.items[3]), loc=loc, label=label)
+        if kind == "If_Stmt":
+            inner = self.action(node.items[1], loc, None, str(node.items[1]))
+            if inner is None:
+                inner = Continue(loc=loc)
+            return If([IfArm(eb.expr(node.items[0]), [inner], loc)], loc=loc, label=label, logical=True)
+        if kind == "Continue_Stmt":
+            return Continue(loc=loc, label=label)
+        if kind == "Return_Stmt":
+            alt = eb.expr(node.items[0]) if node.items[0] is not None else None
+            return Return(alt=alt, loc=loc, label=label)
+        if kind == "Stop_Stmt":
+            return Stop(self.stop_code(node, eb), loc=loc, label=label)
+        if kind in IO_KINDS:
+            return self.io(IO_KINDS[kind], node, eb, loc, label)
+        if kind == "Format_Stmt":
+            return None
+        if kind in ("Data_Stmt",):
+            from .decls import declare
+            declare(node, self.scope, loc, self.diags)
+            return None
+        return self.unsupported(text, loc, label, f"unsupported statement: {_short(text)}")
+
+    def stop_code(self, node: Any, eb: ExprBuilder) -> Optional[Expr]:
+        code = node.items[1] if len(node.items) > 1 else None
+        if code is None:
+            return None
+        if tname(code) == "Stop_Code":
+            text = str(code).strip()
+            return Const(int(text), type="integer") if text.isdigit() else Const(text, type="character")
+        return eb.expr(code)
+
+    def call(self, node: Any, eb: ExprBuilder, loc: Loc, label: Optional[str]) -> Stmt:
+        name = name_of(node.items[0])
+        raw = items_of(node.items[1])
+        if name == rewrite.MARK_PAUSE:
+            return Pause(loc=loc, label=label)
+        if name == rewrite.MARK_ASSIGN:
+            var = name_of(raw[1])
+            self.scope.note_reference(var, loc)
+            return AssignLabel(str(int(str(raw[0]))), var, loc=loc, label=label)
+        if name == rewrite.MARK_AGOTO:
+            var = name_of(raw[0])
+            self.scope.note_reference(var, loc)
+            return AssignedGoto(var, [str(int(str(x))) for x in raw[1:]], loc=loc, label=label)
+        args: list[Expr] = []
+        alt: list[str] = []
+        for item in raw:
+            if tname(item) == "Alt_Return_Spec":
+                alt.append(str(item.items[0]))
+            else:
+                args.extend(eb.args(item))
+        msg = message_for(name, args, loc, label)
+        if msg is not None:
+            return msg
+        return CallStmt(name, args, alt_returns=alt, loc=loc, label=label)
+
+    def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: Optional[str]) -> Stmt:
+        specs, item_nodes = _io_parts(kind, node)
+        stmt = IO(kind, loc=loc, label=label)
+        for spec in specs:
+            key = str(spec.items[0]).upper() if len(spec.items) == 2 and isinstance(spec.items[0], str) else ""
+            if key == "END":
+                stmt.end_label = str(spec.items[1])
+            elif key == "ERR":
+                stmt.err_label = str(spec.items[1])
+        for item in item_nodes:
+            stmt.items.extend(self.io_items(item, eb))
+        if kind == "read":
+            stmt.targets = [e for e in stmt.items if isinstance(e, (Var, ArrayRef, Substring))]
+        return stmt
+
+    def io_items(self, node: Any, eb: ExprBuilder) -> list[Expr]:
+        if tname(node) == "Io_Implied_Do":
+            control = node.items[1]
+            self.scope.note_reference(name_of(control.items[0]), eb.loc)
+            out: list[Expr] = []
+            for inner in items_of(node.items[0]):
+                out.extend(self.io_items(inner, eb))
+            return out
+        return [eb.expr(node)]
+
+
+def _io_parts(kind: str, node: Any) -> tuple[list[Any], list[Any]]:
+    """(control specs, transferred items) of an fparser2 I/O statement."""
+    name = tname(node)
+    if name == "Read_Stmt":
+        return items_of(node.items[0]), items_of(node.items[2])
+    if name == "Write_Stmt":
+        return items_of(node.items[0]), items_of(node.items[1])
+    if name == "Print_Stmt":
+        return [], items_of(node.items[1])
+    if name in ("Open_Stmt", "Close_Stmt"):
+        return items_of(node.items[1]), []
+    if name == "Inquire_Stmt":
+        return items_of(node.items[0]), []
+    return items_of(node.items[1]) if len(node.items) > 1 else [], []
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,101 @@
+"""The symbol table of one program unit: implicit typing, declarations, and what a name denotes.
+
+Data flow: frontends.fortran.decls fills a `Scope` from the unit's specification statements; the expression
+builder (frontends.fortran.exprs) asks it for types and for what `NAME(...)` means (array element, statement
+function, intrinsic or external function); frontends.fortran.lower turns it into `Procedure.variables` and
+`Procedure.commons`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from sad.ir import Expr, Loc, Variable
+
+from .. import intrinsics
+
+BLANK_COMMON = "//"
+
+
+def default_implicit() -> dict[str, Optional[str]]:
+    """The F77 default rule: I-N integer, everything else real."""
+    return {chr(c): ("integer" if "I" <= chr(c) <= "N" else "real") for c in range(ord("A"), ord("Z") + 1)}
+
+
+@dataclass
+class Symbol:
+    name: str
+    type: Optional[str] = None  # declared type; None → implicit
+    dims: Optional[list[tuple[Any, Any]]] = None  # fparser nodes until converted
+    storage: str = "local"
+    common_block: Optional[str] = None
+    value: Any = None  # PARAMETER expression (fparser node until converted)
+    data: Optional[list[Expr]] = None
+    external: bool = False
+    intrinsic: bool = False
+    saved: bool = False
+    loc: Optional[Loc] = None
+
+
+@dataclass
+class StatementFunction:
+    name: str
+    formals: list[str]
+    body: Expr  # with formals as Var placeholders
+
+
+@dataclass
+class Scope:
+    implicit: dict[str, Optional[str]] = field(default_factory=default_implicit)
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    commons: dict[str, list[str]] = field(default_factory=dict)
+    stmt_functions: dict[str, StatementFunction] = field(default_factory=dict)
+    formals: list[str] = field(default_factory=list)
+    save_all: bool = False
+    unit_name: str = ""
+    function_name: Optional[str] = None
+
+    def symbol(self, name: str, loc: Optional[Loc] = None) -> Symbol:
+        sym = self.symbols.get(name)
+        if sym is None:
+            sym = self.symbols[name] = Symbol(name, loc=loc)
+        elif sym.loc is None:
+            sym.loc = loc
+        return sym
+
+    def type_of(self, name: str) -> str:
+        sym = self.symbols.get(name)
+        if sym is not None and sym.type:
+            return sym.type
+        if name in self.stmt_functions and name in self.symbols and self.symbols[name].type:
+            return self.symbols[name].type or "unknown"
+        return self.implicit.get(name[:1].upper()) or "unknown"
+
+    def is_array(self, name: str) -> bool:
+        sym = self.symbols.get(name)
+        return sym is not None and sym.dims is not None
+
+    def is_intrinsic_ref(self, name: str) -> bool:
+        """An intrinsic name not declared otherwise (no dims, not EXTERNAL, not a formal or statement fn)."""
+        sym = self.symbols.get(name)
+        if sym is not None and (sym.external or sym.dims is not None or sym.storage in ("formal", "parameter")):
+            return False
+        if name in self.stmt_functions:
+            return False
+        return intrinsics.is_intrinsic(name)
+
+    def note_reference(self, name: str, loc: Loc, storage: Optional[str] = None) -> None:
+        """Record an implicitly declared name (first use) so that Procedure.variables lists every name."""
+        sym = self.symbol(name, loc)
+        if storage and sym.storage == "local" and sym.dims is None and sym.common_block is None:
+            sym.storage = storage
+
+    def variable(self, sym: Symbol, dims: Optional[list[tuple[Optional[Expr], Optional[Expr]]]],
+                 value: Optional[Expr]) -> Variable:
+        storage = sym.storage
+        if storage == "local" and (sym.saved or self.save_all):
+            storage = "static"
+        if storage == "local" and sym.data is not None:
+            storage = "static"
+        return Variable(sym.name, self.type_of(sym.name), dims=dims, storage=storage,
+                        common_block=sym.common_block, value=value, data=sym.data, loc=sym.loc)
