@@ -29,10 +29,7 @@ def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, st
     try:
         _load_into(program, path, list(include_dirs or []), dict(defines or {}))
     except Exception as exc:  # never a traceback for the user: an internal bug is an error diagnostic
-        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-        detail = f" ({where.name} line {where.lineno})" if where else ""
-        program.diagnostics.append(Diagnostic(Loc(path, 1), "error",
-                                              f"internal error: {type(exc).__name__}: {exc}{detail}"))
+        program.diagnostics.append(Diagnostic(Loc(path, 1), "error", f"internal error: {_describe(exc)}"))
     return program
 
 
@@ -50,4 +47,10 @@ def _load_into(program: Program, path: str, include_dirs: list[str], defines: di
             program.procedures.extend(lower_unit(unit, program.diagnostics))
         except Exception as exc:  # one unit's internal failure must not lose the others
             loc = unit.items[0].stmt.loc if unit.items else Loc(path, 1)
-            program.diagnostics.append(Diagnostic(loc, "error", f"internal error: {type(exc).__name__}: {exc}"))
+            program.diagnostics.append(Diagnostic(loc, "error", f"internal error: {_describe(exc)}"))
+
+
+def _describe(exc: Exception) -> str:
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    detail = f" (in {where.name}, {where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
+    return f"{type(exc).__name__}: {exc}{detail}"

@@ -115,6 +115,9 @@ class ExprBuilder:
         op = UNARY.get(op_text)
         if op is None:
             raise Unsupported(f"operator '{op_text}'")
+        if op == "neg" and isinstance(operand, Const) and isinstance(operand.value, (int, float, complex)) \
+                and not isinstance(operand.value, bool):
+            return Const(-operand.value, type=operand.type)  # a negative literal, e.g. a DO step of -1
         return UnOp(op, operand, type="logical" if op == "not" else operand.type)
 
     def _Parenthesis(self, node: Any) -> Expr:
@@ -172,7 +175,7 @@ class ExprBuilder:
     def args(self, node: Any) -> list[Expr]:
         out = []
         for item in items_of(node):
-            if tname(item) == "Actual_Arg_Spec":
+            if tname(item) in ("Actual_Arg_Spec", "Component_Spec"):
                 item = item.items[1]
             out.append(self.expr(item))
         return out
@@ -181,6 +184,7 @@ class ExprBuilder:
         return self.reference(name_of(node.items[0]), node.items[1])
 
     _Intrinsic_Function_Reference = _Part_Ref
+    _Structure_Constructor = _Part_Ref  # fparser's reading of F(A(I), 2.0) when F is unknown to it
     _Function_Reference = _Part_Ref
 
     def reference(self, name: str, arg_node: Any) -> Expr:

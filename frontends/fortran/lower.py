@@ -14,7 +14,7 @@ from sad.ir import Const, Diagnostic, Expr, Loc, Procedure, Variable
 
 from .decls import declare, type_of_spec
 from .exprs import ExprBuilder, Unsupported as UnsupportedExpr, items_of, name_of, tname
-from .parse import Unit
+from .parse import SPEC_HINT, Unit
 from .stmts import StmtBuilder
 from .symbols import Scope, StatementFunction
 
@@ -43,7 +43,8 @@ def lower_unit(unit: Unit, diags: list[Diagnostic]) -> list[Procedure]:
     for parsed in items:
         stmt, node = parsed.stmt, parsed.node
         if parsed.kind == "bad":
-            if in_exec:
+            if in_exec or not SPEC_HINT.match(stmt.text):  # keep an executable statement's place in the flow
+                in_exec = True
                 builder.bad(stmt.loc, stmt.label, stmt.text)
             continue
         if parsed.kind == "header":
@@ -82,9 +83,11 @@ def _header(node: Any) -> tuple[str, str, list[str], Any]:
     formals = [name_of(a) for a in items_of(node.items[2]) if str(a).strip() != "*"]
     if kind == "Function_Stmt":
         spec = None
-        for item in items_of(node.items[0].items[1] if node.items[0] is not None else None):
-            if tname(item) == "Intrinsic_Type_Spec":
-                spec = item
+        prefix = node.items[0]
+        if prefix is not None:
+            from fparser.two.utils import walk
+            found = [n for n in walk(prefix) if tname(n) == "Intrinsic_Type_Spec"]
+            spec = found[0] if found else (prefix if tname(prefix) == "Intrinsic_Type_Spec" else None)
         return "function", name_of(node.items[1]), formals, spec
     return "subroutine", name_of(node.items[1]), formals, None
 

@@ -27,7 +27,7 @@ SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dim
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
 _HEADER_HINT = re.compile(r"^\s*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
-_SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
+SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
                         r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT)", re.IGNORECASE)
 
 _CLASSES: dict[str, Any] = {}
@@ -75,10 +75,10 @@ def parse_statement(stmt: Logical) -> Parsed:
     order: list[tuple[tuple[str, ...], str]] = []
     if _HEADER_HINT.match(text):
         order.append((HEADER_CLASSES, "header"))
-    if _SPEC_HINT.match(text):
+    if SPEC_HINT.match(text):
         order.append((SPEC_CLASSES, "spec"))
     order.append((EXEC_CLASSES, "exec"))
-    if not _SPEC_HINT.match(text):
+    if not SPEC_HINT.match(text):
         order.append((SPEC_CLASSES, "spec"))
     for names, kind in order:
         found = _try(names, text)
