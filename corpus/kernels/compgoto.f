@@ -1,0 +1,28 @@
+C     COMPGOTO -- COMPUTED GOTO DISPATCH INSIDE A DO LOOP.
+C     THE SELECTOR K = MOD(I, 5) TAKES THE VALUES 1, 2, 3, 4, 0, ...
+C     K = 1, 2, 3 JUMP TO 10, 20, 30; K = 4 AND K = 0 ARE OUT OF RANGE
+C     AND FALL THROUGH TO THE NEXT STATEMENT.  THE BRANCH FREQUENCIES
+C     ARE UNRESOLVED FOR A STATIC ANALYZER.
+      PROGRAM COMPGT
+      INTEGER N, I, K, N1, N2, N3, NOUT
+C
+      READ (5, *) N
+      N1 = 0
+      N2 = 0
+      N3 = 0
+      NOUT = 0
+      DO 50 I = 1, N
+         K = MOD(I, 5)
+         GOTO (10, 20, 30), K
+C        SELECTOR OUT OF RANGE: FALL THROUGH
+         NOUT = NOUT + 1
+         GOTO 50
+   10    N1 = N1 + 1
+         GOTO 50
+   20    N2 = N2 + 1
+         GOTO 50
+   30    N3 = N3 + 1
+   50 CONTINUE
+      WRITE (6, 9000) N1, N2, N3, NOUT
+ 9000 FORMAT (1X, 'CHECKSUM ', 4I10)
+      END

@@ -1,0 +1,25 @@
+C     TRIANGULAR -- UPPER TRIANGULAR NEST DO I = 1, N / DO J = I, N.
+C     THE INNER BODY RUNS N*(N+1)/2 TIMES; A SECOND NEST WITH A
+C     DEPENDENT LOWER AND UPPER BOUND (J = I, 2*I) RUNS N*(N+3)/2 TIMES.
+      PROGRAM TRIANG
+      INTEGER N, I, J, ISUM, JSUM
+C
+      READ (5, *) N
+      ISUM = 0
+      DO 20 I = 1, N
+         DO 10 J = I, N
+            ISUM = ISUM + I*J
+   10    CONTINUE
+   20 CONTINUE
+C
+C     INNER RANGE I .. 2*I HAS I+1 ELEMENTS
+C
+      JSUM = 0
+      DO 40 I = 1, N
+         DO 30 J = I, 2*I
+            JSUM = JSUM + J
+   30    CONTINUE
+   40 CONTINUE
+      WRITE (6, 9000) ISUM, JSUM
+ 9000 FORMAT (1X, 'CHECKSUM ', 2I12)
+      END

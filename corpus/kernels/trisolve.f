@@ -1,0 +1,40 @@
+C     TRISOLVE -- FORWARD SUBSTITUTION L*X = B FOR A LOWER TRIANGULAR
+C     MATRIX L.  TRIANGULAR NEST: THE INNER LOOP DO J = 1, I-1 RUNS
+C     I-1 TIMES, N*(N-1)/2 TIMES IN ALL (ZERO TIMES FOR I = 1).
+      PROGRAM TRISOL
+      INTEGER NMAX
+      PARAMETER (NMAX = 500)
+      DOUBLE PRECISION L(NMAX,NMAX), B(NMAX), X(NMAX)
+      DOUBLE PRECISION S, CHK
+      INTEGER N, I, J
+C
+      READ (5, *) N
+      IF (N .GT. NMAX) STOP 'TRISOL: N TOO BIG'
+C
+C     SET UP A WELL CONDITIONED SYSTEM
+C
+      DO 20 I = 1, N
+         DO 10 J = 1, I
+            L(I,J) = 1.0D0 / DBLE(I + J)
+   10    CONTINUE
+         L(I,I) = 2.0D0
+         B(I) = DBLE(I)
+   20 CONTINUE
+C
+C     FORWARD SUBSTITUTION
+C
+      DO 40 I = 1, N
+         S = B(I)
+         DO 30 J = 1, I - 1
+            S = S - L(I,J)*X(J)
+   30    CONTINUE
+         X(I) = S / L(I,I)
+   40 CONTINUE
+C
+      CHK = 0.0D0
+      DO 50 I = 1, N
+         CHK = CHK + X(I)
+   50 CONTINUE
+      WRITE (6, 9000) CHK
+ 9000 FORMAT (1X, 'CHECKSUM ', F20.10)
+      END
