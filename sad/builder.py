@@ -25,6 +25,7 @@ from sad.values import ProgramFacts, ValueResolver, resolve_name
 
 _SIMPLE = (ir.Assign, ir.CallStmt, ir.IO, ir.Continue, ir.Message, ir.Pause, ir.AssignLabel,
            ir.Unsupported)
+_TERMINAL = (ir.Goto, ir.Return, ir.Stop, ir.AssignedGoto)
 
 
 @dataclass(eq=False)
@@ -40,6 +41,8 @@ class Event:
     groupable: bool = False
     last_line: int = 0
     text: str = ""
+    terminal: bool = False  # control leaves after it (GOTO, RETURN, STOP): it ends a block
+    starts_block: bool = False  # a labelled statement: a jump may land here
 
 
 @dataclass
@@ -138,9 +141,9 @@ class ProcedureBuilder:
     # ------------------------------------------------------------------ simple statements and jumps
     def _simple(self, stmt: ir.Stmt, local: RegionResult, index, region_id: int) -> None:
         cost = statement_cost(stmt)
-        role = "goto" if isinstance(stmt, (ir.Goto, ir.AssignedGoto, ir.ComputedGoto,
-                                           ir.ArithmeticIf)) else "stmt"
-        event = self._event(stmt.loc, role, cost, region_id, isinstance(stmt, _SIMPLE), stmt)
+        role = ("cond" if isinstance(stmt, (ir.ComputedGoto, ir.ArithmeticIf)) else
+                "goto" if isinstance(stmt, (ir.Goto, ir.AssignedGoto)) else "stmt")
+        event = self._event(stmt.loc, role, cost, region_id, isinstance(stmt, _SIMPLE + _TERMINAL), stmt)
         if isinstance(stmt, ir.Unsupported):
             event.cost[f"cost:{self._unsupported_param(stmt)}"] += 1
         local.add(event, sympy.Integer(1))
@@ -254,8 +257,14 @@ class ProcedureBuilder:
 
     def _arm_probabilities(self, stmt: ir.If, place: str, index) -> list[sympy.Expr]:
         """Per arm, the fraction of the IF's executions that take it. Conditions that fold to constants
-        (direct parameters) give 0 or 1; the rest are named probabilities."""
+        (direct parameters) give 0 or 1; an arm that ends the program (STOP: an error exit) is assumed
+        not taken, and says so; the rest are named probabilities."""
         folded = [self._fold(arm.cond, index) for arm in stmt.arms]
+        for k, arm in enumerate(stmt.arms):
+            if folded[k] is None and arm.body and isinstance(arm.body[-1], ir.Stop):
+                folded[k] = False
+                self.ctx.diagnostics.append(ir.Diagnostic(arm.loc or stmt.loc, "note",
+                                                          "branch to STOP assumed not taken (error exit)"))
         if all(f is not None for f in folded):
             probs, remaining = [], sympy.Integer(1)
             for f in folded:
@@ -263,11 +272,17 @@ class ProcedureBuilder:
                 if f:
                     remaining = sympy.Integer(0)
             return probs
-        arms = len(stmt.arms) + 1
-        if len(stmt.arms) == 1:
-            return [self._probability(f"P_{self.proc.name}_{place}", stmt.arms[0].loc or stmt.loc, 2, stmt)]
-        return [self._probability(f"P_{self.proc.name}_{place}_{k + 1}", arm.loc or stmt.loc, arms, stmt)
-                for k, arm in enumerate(stmt.arms)]
+        open_arms = [k for k, f in enumerate(folded) if f is not False]
+        arms = len(open_arms) + 1
+        probs = []
+        for k, arm in enumerate(stmt.arms):
+            if folded[k] is False:
+                probs.append(sympy.Integer(0))
+                continue
+            suffix = "" if len(open_arms) == 1 else f"_{k + 1}"
+            probs.append(self._probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc, arms,
+                                           stmt))
+        return probs
 
     def _fold(self, cond: ir.Expr, index) -> Optional[bool]:
         value = self.values.expr(cond, index)
@@ -425,8 +440,11 @@ class ProcedureBuilder:
     def _event(self, loc: ir.Loc, role: str, cost, region_id: int, groupable: bool, stmt) -> Event:
         ops = cost.ops if isinstance(cost, Cost) else cost
         last = getattr(stmt, "end_line", None) or loc.line
+        simple_stmt = role in ("stmt", "goto")
         return Event(self.proc.name, loc, role, Counter(ops), region_id, self.ctx.next_seq(), groupable,
-                     last_line=last, text=type(stmt).__name__)
+                     last_line=last, text=type(stmt).__name__,
+                     terminal=simple_stmt and isinstance(stmt, _TERMINAL),
+                     starts_block=simple_stmt and stmt.label is not None)
 
     def _assigned_labels(self) -> dict[str, list[str]]:
         labels: dict[str, list[str]] = {}

@@ -257,13 +257,14 @@ class ValueResolver:
     # ------------------------------------------------------------------ variables
     def variable(self, name: str, ir_type: str, depth: int = 0) -> Optional[sympy.Expr]:
         key = self.facts.storage_name(self.proc, name)
-        if key in self.overrides:
-            return self.overrides[key]
         decl = self.proc.variables.get(name) or self.facts.program.globals.get(name)
         if decl is not None and decl.dims:
             return None
         defs = self.facts.definitions.get(key, [])
         integer = ir_type == "integer"
+        if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
+            # -D on a constant of the source: the user's value replaces the one written there.
+            return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key])
         if decl is not None and decl.storage == "formal" and not defs:
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:

@@ -1,0 +1,44 @@
+"""Shared by the corpus tests: read an expected.yaml of hand-derived counts and compare with the SAD.
+
+The expected counts are strings written by people for tests (sympy syntax); they are parsed here with
+sympy's parser because they are this project's own test data, never user input.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sympy
+import yaml
+
+from sad.blocks import line_counts
+from sad.pipeline import analyze
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_expected(path: Path) -> dict:
+    with open(path) as fh:
+        return yaml.safe_load(fh)
+
+
+def counts_by_line(source: Path, include_dirs=()) -> tuple[dict[int, sympy.Expr], object]:
+    analysis = analyze([str(source)], list(include_dirs))
+    errors = [d for d in analysis.diagnostics if d.severity == "error"]
+    assert not errors, "\n".join(map(str, errors))
+    lines = {line: count for (file, line), count in line_counts(analysis.counts).items()
+             if Path(file).resolve() == source.resolve()}
+    return lines, analysis
+
+
+def value_points(params: dict) -> list[dict[str, int]]:
+    """The sample input's values and a few others, so a formula right at one point only still fails."""
+    points = [dict(params)]
+    for scale in (1, 2, 3):
+        points.append({name: int(v) * scale + 1 for name, v in params.items()})
+    return points
+
+
+def evaluate(expr: sympy.Expr, point: dict[str, int]) -> sympy.Expr:
+    subs = {s: sympy.Integer(point[s.name]) for s in expr.free_symbols if s.name in point}
+    value = sympy.sympify(expr).xreplace(subs)
+    return value.doit() if value.has(sympy.Sum) else value
