@@ -237,8 +237,8 @@ class _Loader:
         self.visited = 0
 
     # -- reporting
-    def error(self, where: KeyPath, message: str) -> None:
-        line = self.line_of(where)
+    def error(self, where: KeyPath, message: str, line: int | None = None) -> None:
+        line = line or self.line_of(where)
         dotted = ".".join(str(p) for p in where)
         prefix = f"{self.path}:{line}" if line else f"{self.path}"
         self.errors.append((line or 0, f"{prefix}: error: {dotted + ': ' if dotted else ''}{message}"))
@@ -307,8 +307,7 @@ class _Loader:
                 key = str(key_node.value)
                 child = where + (key,)
                 if key in seen:
-                    self.lines[child + ("#dup",)] = key_node.start_mark.line + 1
-                    self.error(child + ("#dup",), "duplicate key")
+                    self.error(child, "duplicate key", line=key_node.start_mark.line + 1)
                     continue
                 seen.add(key)
                 self.lines[child] = key_node.start_mark.line + 1
