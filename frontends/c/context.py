@@ -1,0 +1,154 @@
+"""Shared state of one translation unit's lowering: symbols in scopes, types, the procedure being built.
+
+Data flow: `unit.lower_unit` creates one `UnitContext` per file; `decls`, `exprs` and `stmts` read and write
+it while they walk pycparser's AST. Every lowered IR expression carries its C type as the `_ctype`
+attribute (not a dataclass field, so it is invisible to IR consumers): `set_ctype` / `ctype_of`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pycparser import c_ast
+
+from sad import ir
+from frontends.c import typesys as ts
+from frontends.c.preprocess import is_sad_header
+
+
+def set_ctype(expr: ir.Expr, ct: Optional[ts.CType]) -> ir.Expr:
+    """Attach the C type to an IR expression and set its IR type from it."""
+    object.__setattr__(expr, "_ctype", ct)
+    expr.type = ts.ir_type(ts.decay(ct) if isinstance(ct, ts.Func) else ct) if ct is not None else expr.type
+    return expr
+
+
+def ctype_of(expr: Optional[ir.Expr]) -> Optional[ts.CType]:
+    if expr is None:
+        return None
+    ct = getattr(expr, "_ctype", None)
+    if ct is not None:
+        return ct
+    return {"integer": ts.INT, "real": ts.FLOAT, "double": ts.DOUBLE,
+            "complex": ts.Scalar("double", complex=True), "pointer": ts.Pointer(ts.VOID)}.get(expr.type)
+
+
+@dataclass
+class Symbol:
+    name: str
+    ctype: ts.CType
+    kind: str = "var"  # var | func | enum | formal
+    user: bool = True  # declared in the user's code (not in sad's headers)
+    defined: bool = False  # functions: a body exists in this unit
+    value: Optional[ir.Const] = None  # enum constants
+
+
+class Symbols:
+    """Ordinary identifiers in nested block scopes (file scope at the bottom)."""
+
+    def __init__(self) -> None:
+        self._scopes: list[dict[str, Symbol]] = [{}]
+
+    def push(self) -> None:
+        self._scopes.append({})
+
+    def pop(self) -> None:
+        if len(self._scopes) > 1:
+            self._scopes.pop()
+
+    def add(self, sym: Symbol) -> None:
+        self._scopes[-1][sym.name] = sym
+
+    def add_global(self, sym: Symbol) -> None:
+        self._scopes[0][sym.name] = sym
+
+    def get(self, name: str) -> Optional[Symbol]:
+        for scope in reversed(self._scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    @property
+    def at_file_scope(self) -> bool:
+        return len(self._scopes) == 1
+
+
+@dataclass
+class ProcState:
+    """The procedure being lowered: its variables, label counters, break/continue targets."""
+    name: str
+    result: ts.CType
+    variables: dict[str, ir.Variable] = field(default_factory=dict)
+    counter: int = 0
+    jumps: list["JumpFrame"] = field(default_factory=list)
+    temps: int = 0
+
+    def new_id(self) -> int:
+        self.counter += 1
+        return self.counter
+
+
+@dataclass
+class JumpFrame:
+    """An enclosing loop or switch: where break (and for loops, continue) go."""
+    kind: str  # loop | switch
+    brk: str
+    cont: Optional[str] = None
+    brk_used: bool = False
+    cont_used: bool = False
+    # switch only: targets in order, their case values, the default label
+    targets: list[str] = field(default_factory=list)
+    cases: list[list[ir.Expr]] = field(default_factory=list)
+    default: Optional[str] = None
+    case_count: int = 0
+
+
+class UnitContext:
+    def __init__(self, main_file: str) -> None:
+        self.main_file = main_file
+        self.types = ts.TypeTable()
+        self.symbols = Symbols()
+        self.diagnostics: list[ir.Diagnostic] = []
+        self.globals: dict[str, ir.Variable] = {}
+        self.proc: Optional[ProcState] = None
+        self.loc = ir.Loc(main_file, 1)  # the statement being lowered (for synthetic nodes)
+        self.defined_functions: set[str] = set()  # functions with a body in this unit (never intrinsic)
+
+    def const_lookup(self, name: str) -> Optional[ir.Const]:
+        """The constant value of a const variable or enum constant in scope, for folding."""
+        sym = self.symbols.get(name)
+        if sym is None or sym.kind not in ("enum", "var", "formal"):
+            return None
+        for table in ((self.proc.variables if self.proc is not None else {}), self.globals):
+            var = table.get(name)
+            if var is not None:
+                return var.value if isinstance(var.value, ir.Const) else None
+        return getattr(sym, "value", None)
+
+    # -------------------------------------------------------------------------------------- locations
+    def loc_of(self, node: Optional[c_ast.Node]) -> ir.Loc:
+        coord = getattr(node, "coord", None) if node is not None else None
+        if coord is not None and getattr(coord, "line", None):
+            return ir.Loc(coord.file or self.main_file, int(coord.line))
+        return self.loc
+
+    def is_user(self, node: Optional[c_ast.Node]) -> bool:
+        coord = getattr(node, "coord", None)
+        if coord is None or not coord.file:
+            return True
+        return not is_sad_header(coord.file)
+
+    def diag(self, node: Optional[c_ast.Node], severity: str, msg: str) -> None:
+        self.diagnostics.append(ir.Diagnostic(self.loc_of(node), severity, msg))
+
+    # -------------------------------------------------------------------------------------- variables
+    def variable_table(self) -> dict[str, ir.Variable]:
+        return self.proc.variables if self.proc is not None else self.globals
+
+    def new_temp(self, prefix: str, ir_type: str) -> str:
+        """An invented local (name starting with '.') holding a value the IR cannot express otherwise."""
+        assert self.proc is not None
+        self.proc.temps += 1
+        name = f".{prefix}{self.proc.temps}"
+        self.proc.variables[name] = ir.Variable(name, ir_type, storage="local", loc=self.loc)
+        return name

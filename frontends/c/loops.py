@@ -1,0 +1,197 @@
+"""Recognising canonical C for-loops (the syntactic half; `stmts` adds the semantic checks and builds Do).
+
+Data flow: `stmts._For` calls `match_for` on pycparser's For node; a `ForShape` says which variable is the
+index, its start, the comparison (normalised to `index OP bound`), the bound and the step. `written_names`
+and `is_pure` let `stmts` check that the body does not write the index or the bound and that the bound has
+no side effects. Everything else lowers to init + While.
+
+Canonical: init `i = a` / `int i = a` (other comma-separated inits allowed), condition `i OP b` or `b OP i`
+with OP in < <= > >= !=, increment i++ / ++i / i-- / --i / i += s / i -= s / i = i + s / i = s + i /
+i = i - s (other comma-separated increments allowed). The step must move towards the bound (< and <= need
+a positive step, > and >= a negative one; an unknown `+= s` counts as positive, `-= s` as negative); != is
+canonical only for a constant step of +1 or -1.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pycparser import c_ast
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
+
+@dataclass
+class ForShape:
+    index: str
+    lo: c_ast.Node
+    index_decl: Optional[c_ast.Decl]  # `int i = a` inside the for
+    other_init: list[c_ast.Node] = field(default_factory=list)
+    cmp: str = "<"  # index on the left
+    bound: Optional[c_ast.Node] = None
+    sign: int = 1
+    step: Optional[c_ast.Node] = None  # None: magnitude 1
+    step_const: Optional[int] = None  # the signed step when constant
+    other_next: list[c_ast.Node] = field(default_factory=list)
+
+
+def _int_const(node: Optional[c_ast.Node]) -> Optional[int]:
+    if isinstance(node, c_ast.Constant) and node.type in ("int", "long int", "unsigned int", "long long int",
+                                                          "unsigned long int", "unsigned long long int"):
+        text = node.value.rstrip("uUlL")
+        try:
+            if text.lower().startswith("0x"):
+                return int(text, 16)
+            if len(text) > 1 and text.startswith("0"):
+                return int(text, 8)
+            return int(text)
+        except ValueError:
+            return None
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-":
+        inner = _int_const(node.expr)
+        return -inner if inner is not None else None
+    return None
+
+
+def _is_id(node: Optional[c_ast.Node], name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _step_of(node: c_ast.Node, index: str) -> Optional[tuple[int, Optional[c_ast.Node], Optional[int]]]:
+    """(sign, magnitude node or None for 1, signed constant or None) if node updates index, else None."""
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "p++", "--", "p--") and _is_id(node.expr, index):
+        sign = 1 if "+" in node.op else -1
+        return sign, None, sign
+    if isinstance(node, c_ast.Assignment) and _is_id(node.lvalue, index):
+        if node.op in ("+=", "-="):
+            s = node.rvalue
+            sign = 1 if node.op == "+=" else -1
+        elif node.op == "=" and isinstance(node.rvalue, c_ast.BinaryOp):
+            rv = node.rvalue
+            if rv.op == "+" and _is_id(rv.left, index):
+                s, sign = rv.right, 1
+            elif rv.op == "+" and _is_id(rv.right, index):
+                s, sign = rv.left, 1
+            elif rv.op == "-" and _is_id(rv.left, index):
+                s, sign = rv.right, -1
+            else:
+                return None
+        else:
+            return None
+        if index in names_in(s):
+            return None
+        k = _int_const(s)
+        if k is not None:
+            k *= sign
+            if k == 0:
+                return None
+            return (1 if k > 0 else -1), None if abs(k) == 1 else s, k
+        return sign, s, None
+    return None
+
+
+def match_for(node: c_ast.For) -> Optional[ForShape]:
+    """The canonical shape of a for loop, or None (syntax only)."""
+    init, cond, nxt = node.init, node.cond, node.next
+    if init is None or cond is None or nxt is None:
+        return None
+    # candidate indices: name -> (lo, decl)
+    candidates: dict[str, tuple[c_ast.Node, Optional[c_ast.Decl]]] = {}
+    items = list(init.decls if isinstance(init, c_ast.DeclList) else
+                 (init.exprs if isinstance(init, c_ast.ExprList) else [init]))
+    for item in items:
+        if isinstance(item, c_ast.Decl) and item.init is not None and item.name \
+                and isinstance(item.type, c_ast.TypeDecl) and not isinstance(item.init, c_ast.InitList):
+            candidates[item.name] = (item.init, item)
+        elif isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID):
+            candidates[item.lvalue.name] = (item.rvalue, None)
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+        return None
+    if isinstance(cond.left, c_ast.ID) and cond.left.name in candidates:
+        index, op, bound = cond.left.name, cond.op, cond.right
+    elif isinstance(cond.right, c_ast.ID) and cond.right.name in candidates:
+        index, op, bound = cond.right.name, _FLIP[cond.op], cond.left
+    else:
+        return None
+    if index in names_in(bound):
+        return None
+    lo, decl = candidates[index]
+    if index in names_in(lo):
+        return None
+    nexts = list(nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt])
+    found = [(n, _step_of(n, index)) for n in nexts]
+    updates = [(n, s) for n, s in found if s is not None]
+    if len(updates) != 1:
+        return None
+    upd_node, (sign, step, step_const) = updates[0]
+    others = [n for n in nexts if n is not upd_node]
+    if any(index in written_names([n]) for n in others):
+        return None
+    if op in ("<", "<=") and sign < 0 or op in (">", ">=") and sign > 0:
+        return None
+    if op == "!=" and step_const not in (1, -1):
+        return None
+    other_init = [it for it in items if not (it is decl or (isinstance(it, c_ast.Assignment)
+                                                            and _is_id(it.lvalue, index)))]
+    if len([it for it in items if isinstance(it, c_ast.Assignment) and _is_id(it.lvalue, index)]) > 1:
+        return None
+    return ForShape(index, lo, decl, other_init, op, bound, sign, step, step_const, others)
+
+
+# ------------------------------------------------------------------------------------------ AST queries
+def walk(node: Optional[c_ast.Node]):
+    if node is None:
+        return
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(child for _, child in n.children())
+
+
+def names_in(node: Optional[c_ast.Node]) -> set[str]:
+    return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
+
+
+def _base_name(node: c_ast.Node) -> Optional[str]:
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef, c_ast.UnaryOp, c_ast.Cast)):
+        if isinstance(node, c_ast.ArrayRef):
+            node = node.name
+        elif isinstance(node, c_ast.StructRef):
+            node = node.name
+        elif isinstance(node, c_ast.Cast):
+            node = node.expr
+        else:
+            node = node.expr
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def written_names(nodes: list[Optional[c_ast.Node]]) -> set[str]:
+    """Names assigned, incremented or whose address is taken (base names of element writes included)."""
+    out: set[str] = set()
+    for root in nodes:
+        for n in walk(root):
+            target = None
+            if isinstance(n, c_ast.Assignment):
+                target = n.lvalue
+            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+                target = n.expr
+            elif isinstance(n, c_ast.Decl) and n.name:
+                out.add(n.name)  # a redeclaration shadows: treat as written
+            if target is not None:
+                name = _base_name(target)
+                if name is not None:
+                    out.add(name)
+    return out
+
+
+def has_side_effects(node: Optional[c_ast.Node], pure_calls: set[str]) -> bool:
+    for n in walk(node):
+        if isinstance(n, c_ast.Assignment):
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return True
+        if isinstance(n, c_ast.FuncCall):
+            if not (isinstance(n.name, c_ast.ID) and n.name.name in pure_calls):
+                return True
+    return False

@@ -1,0 +1,50 @@
+"""Step 2 of the C frontend: preprocessed text → pycparser AST, syntax errors → Diagnostics.
+
+Data flow: `load` → `parse(text, path)` → (FileAST or None, diagnostics). pycparser follows cpp's
+`# N "file"` markers, so its coords and error positions are already in the user's original files; the error
+text `file:line:col: msg` is split into a Diagnostic at that file and line.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from typing import Optional
+
+from pycparser import c_ast, c_parser
+
+from sad.ir import Diagnostic, Loc
+
+_POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
+
+
+def parse(text: str, path: str) -> tuple[Optional[c_ast.FileAST], list[Diagnostic]]:
+    parser = c_parser.CParser()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20000))
+    try:
+        return parser.parse(text, path), []
+    except c_parser.ParseError as exc:
+        return None, [syntax_diagnostic(str(exc), path)]
+    except RecursionError:
+        return None, [Diagnostic(Loc(path, 1), "error", "C source nested too deeply to parse")]
+    except Exception as exc:  # noqa: BLE001 - pycparser bugs must not take the analysis down
+        return None, [syntax_diagnostic(str(exc), path, internal=True)]
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
+def syntax_diagnostic(text: str, path: str, internal: bool = False) -> Diagnostic:
+    m = _POSITION.match(text.strip())
+    if m and m.group("file"):
+        msg = m.group("msg").strip() or "syntax error"
+        loc = Loc(m.group("file"), int(m.group("line")))
+    elif m:
+        msg = m.group("msg").strip() or "syntax error"
+        loc = Loc(path, int(m.group("line")))
+    else:
+        msg, loc = text.strip() or "syntax error", Loc(path, 1)
+    if internal:
+        msg = f"internal error: C parser failed: {msg}"
+    elif not msg.startswith("syntax error"):
+        msg = f"syntax error: {msg}"
+    return Diagnostic(loc, "error", msg)

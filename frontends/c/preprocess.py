@@ -1,0 +1,114 @@
+"""Step 1 of the C frontend: run the system `cpp` on the user's file against sad's own headers.
+
+Data flow: `load` (package __init__) → `preprocess(path, include_dirs, defines)` → preprocessed text with
+`# N "file"` line markers (which pycparser follows, so every AST coord is already the user's original file and
+line) or error Diagnostics in the user's coordinates (a missing header is reported at the #include line, with
+the header's name and the directories searched).
+
+Real system headers are never read: `-nostdinc`, then the user's -I directories, then frontends/c/include
+(declarations written for sad). The prelude `_sad_prelude.h` is read with -imacros to define away compiler
+extensions (__attribute__, __restrict, inline, asm, ...).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from sad.ir import Diagnostic, Loc
+
+INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+PRELUDE = os.path.join(INCLUDE_DIR, "_sad_prelude.h")
+
+_CPP_DIAG = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?:fatal\s+)?(?P<sev>error|warning)"
+                       r":\s*(?P<msg>.*)$")
+_MISSING = re.compile(r"^(?P<header>.+?): No such file or directory$")
+_MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass
+class Preprocessed:
+    text: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # the user's files that were read (not sad's headers)
+    ok: bool = True
+
+
+def cpp_command(path: str, include_dirs: list[str], defines: dict[str, str]) -> list[str]:
+    cpp = shutil.which("cpp") or "cpp"
+    cmd = [cpp, "-nostdinc", "-imacros", PRELUDE]
+    for d in include_dirs:
+        cmd += ["-I", d]
+    cmd += ["-I", INCLUDE_DIR]
+    for name, value in defines.items():
+        cmd.append(f"-D{name}" if value is None or value == "" else f"-D{name}={value}")
+    cmd.append(path)
+    return cmd
+
+
+def is_sad_header(filename: str) -> bool:
+    """True for sad's own headers (and cpp's pseudo-files): their declarations are not user code."""
+    if filename.startswith("<"):
+        return True
+    try:
+        return os.path.abspath(filename).startswith(INCLUDE_DIR + os.sep)
+    except (OSError, ValueError):
+        return False
+
+
+def user_files(text: str, main: str) -> list[str]:
+    """The user's files named by line markers, main file first, in order of first appearance."""
+    seen = [main]
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            continue
+        m = _MARKER.match(line)
+        if m:
+            name = unescape(m.group(2))
+            if name not in seen and not is_sad_header(name):
+                seen.append(name)
+    return seen
+
+
+def unescape(name: str) -> str:
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def preprocess(path: str, include_dirs: list[str], defines: dict[str, str]) -> Preprocessed:
+    out = Preprocessed()
+    if not os.path.isfile(path):
+        out.ok = False
+        out.diagnostics.append(Diagnostic(Loc(path, 1), "error", "cannot read file: no such file"))
+        return out
+    cmd = cpp_command(path, include_dirs, defines)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        out.ok = False
+        out.diagnostics.append(Diagnostic(Loc(path, 1), "error", f"cannot run the C preprocessor: {exc}"))
+        return out
+    searched = list(include_dirs) + [INCLUDE_DIR]
+    for line in proc.stderr.splitlines():
+        m = _CPP_DIAG.match(line.strip())
+        if not m:
+            continue
+        msg = m.group("msg").strip()
+        missing = _MISSING.match(msg)
+        if missing:
+            header = missing.group("header")
+            dirs = ", ".join(searched)
+            msg = (f"header '{header}' not found (searched the including file's directory and -I paths: "
+                   f"{dirs})")
+        sev = m.group("sev")
+        out.diagnostics.append(Diagnostic(Loc(m.group("file"), int(m.group("line"))), sev, msg))
+    if proc.returncode != 0:
+        out.ok = False
+        if not any(d.severity == "error" for d in out.diagnostics):
+            tail = proc.stderr.strip().splitlines()[-1:] or ["unknown failure"]
+            out.diagnostics.append(Diagnostic(Loc(path, 1), "error", f"preprocessing failed: {tail[0]}"))
+        return out
+    out.text = proc.stdout
+    out.files = user_files(out.text, path)
+    return out

@@ -1,0 +1,468 @@
+"""C statements and function bodies → IR statements and Procedures.
+
+Data flow: `unit` hands each user FuncDef to `StmtLowerer.function`; statements are lowered here, expressions
+by `exprs.ExprLowerer`, declarations by `decls.DeclLowerer`, canonical for-loops recognised by `loops`.
+
+Lowering conventions (see also sad.ir):
+- canonical for → Do(index, lo, hi, step) with hi inclusive (i < n → n - 1, i > n → n + 1; step None for
+  +1); other for → init statements + While(cond, body + increment); while → While; do-while → While(
+  test_at_end=True); `do { } while (0)` → its body. A constant-true condition is None (infinite loop).
+- break / continue → Goto to invented labels ".brkN" / ".contN", placed on Continue statements after the loop
+  / at the end of its body (before the increment); only emitted when used.
+- switch → ComputedGoto(targets, selector, default, cases) then the body with a labelled Continue at each
+  case (".swN.caseK", ".swN.default") so fall-through is ordinary sequence; default is ".swN.end" (a Continue
+  after the body) when there is no `default:`.
+- a C label → a Continue carrying the label, before the labelled statement; goto → Goto.
+- in statement context `x = c ? a : b`, `c ? f() : g()`, `return c ? a : b` and conditions of `if` using
+  && / || lower to nested If statements (the other arm is duplicated when it is small and has no labels;
+  otherwise the condition stays BinOp("and"/"or")). Loop conditions keep && / || as BinOps.
+- exit()/abort() → Stop; stdio → IO; MPI_* → Message (see `library`).
+"""
+from __future__ import annotations
+
+import copy
+from typing import Callable, Optional
+
+from pycparser import c_ast
+
+from sad import ir
+from frontends.c import consteval
+from frontends.c import loops
+from frontends.c import typesys as ts
+from frontends.c.context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ctype
+from frontends.c.decls import DeclLowerer
+from frontends.c.exprs import Effects, ExprLowerer
+from frontends.c.mathlib import POW_NAMES, intrinsic_name
+
+Thunk = Callable[[], list[ir.Stmt]]
+_DUP_LIMIT = 60  # AST nodes an arm may have to be duplicated by && / || lowering
+
+
+def _dup_ok(node: Optional[c_ast.Node]) -> bool:
+    if node is None:
+        return True
+    count = 0
+    for n in loops.walk(node):
+        count += 1
+        if count > _DUP_LIMIT or isinstance(n, (c_ast.Label, c_ast.Case, c_ast.Default)):
+            return False
+    return True
+
+
+class StmtLowerer:
+    def __init__(self, ctx: UnitContext) -> None:
+        self.ctx = ctx
+        self.ex = ExprLowerer(ctx)
+        self.decls = DeclLowerer(ctx, self.ex)
+
+    # ---------------------------------------------------------------------------------------- functions
+    def function(self, fd: c_ast.FuncDef) -> ir.Procedure:
+        ctx = self.ctx
+        decl = fd.decl
+        name = decl.name
+        ftype = ctx.types.convert(decl.type)
+        if not isinstance(ftype, ts.Func):
+            ftype = ts.Func(ts.INT, [])
+        ctx.symbols.add_global(Symbol(name, ftype, kind="func", user=True, defined=True))
+        loc = ctx.loc_of(fd)
+        ctx.loc = loc
+        ctx.proc = ProcState(name, ftype.ret)
+        ctx.symbols.push()
+        ctx.types.push()
+        formals: list[str] = []
+        try:
+            params = decl.type.args.params if isinstance(decl.type, c_ast.FuncDecl) and decl.type.args else []
+            knr = {d.name: d for d in (fd.param_decls or []) if isinstance(d, c_ast.Decl)}
+            for p in params:
+                if isinstance(p, c_ast.ID):  # K&R identifier list
+                    d = knr.get(p.name) or c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(
+                        p.name, [], None, c_ast.IdentifierType(["int"])), None, None, coord=p.coord)
+                    p = d
+                if isinstance(p, c_ast.Decl):
+                    f = self.decls.formal(p)
+                    if f is not None:
+                        formals.append(f)
+            body = self.block(fd.body)
+            variables = ctx.proc.variables
+        finally:
+            ctx.types.pop()
+            ctx.symbols.pop()
+            ctx.proc = None
+        rtype = ts.ir_type(ftype.ret)
+        kind = "program" if name == "main" else ("subroutine" if rtype == "void" else "function")
+        return ir.Procedure(name, kind, formals, body, loc, "c", result_type=rtype, variables=variables,
+                            end_line=self.end_line(fd, loc))
+
+    @staticmethod
+    def end_line(fd: c_ast.FuncDef, loc: ir.Loc) -> int:
+        last = loc.line
+        for n in loops.walk(fd.body):
+            coord = getattr(n, "coord", None)
+            if coord is not None and coord.file == loc.file and coord.line and coord.line > last:
+                last = coord.line
+        return last
+
+    # --------------------------------------------------------------------------------------- statements
+    def block(self, node: Optional[c_ast.Node]) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        if node is not None:
+            self.stmt(node, out)
+        return out
+
+    def stmt(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
+        saved = self.ctx.loc
+        self.ctx.loc = self.ctx.loc_of(node)
+        try:
+            method = getattr(self, "_" + type(node).__name__, None)
+            if method is not None:
+                method(node, out)
+            else:
+                self.expression_statement(node, out)
+        finally:
+            self.ctx.loc = saved
+
+    def _Compound(self, node: c_ast.Compound, out: list[ir.Stmt]) -> None:
+        self.ctx.symbols.push()
+        self.ctx.types.push()
+        try:
+            for item in node.block_items or []:
+                self.stmt(item, out)
+        finally:
+            self.ctx.types.pop()
+            self.ctx.symbols.pop()
+
+    def _Decl(self, node: c_ast.Decl, out: list[ir.Stmt]) -> None:
+        out.extend(self.decls.declaration(node, file_scope=False))
+
+    def _DeclList(self, node: c_ast.DeclList, out: list[ir.Stmt]) -> None:
+        for d in node.decls or []:
+            self.stmt(d, out)
+
+    def _Typedef(self, node: c_ast.Typedef, out: list[ir.Stmt]) -> None:
+        self.decls.typedef(node)
+
+    def _EmptyStatement(self, node: c_ast.EmptyStatement, out: list[ir.Stmt]) -> None:
+        out.append(ir.Continue(loc=self.ctx.loc))
+
+    def _Pragma(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
+        return
+
+    _StaticAssert = _Pragma
+
+    def _Label(self, node: c_ast.Label, out: list[ir.Stmt]) -> None:
+        out.append(ir.Continue(loc=self.ctx.loc, label=node.name))
+        if node.stmt is not None:
+            self.stmt(node.stmt, out)
+
+    def _Goto(self, node: c_ast.Goto, out: list[ir.Stmt]) -> None:
+        out.append(ir.Goto(node.name, loc=self.ctx.loc))
+
+    def _Return(self, node: c_ast.Return, out: list[ir.Stmt]) -> None:
+        if isinstance(node.expr, c_ast.TernaryOp):
+            t = node.expr
+            out.extend(self.branch(
+                t.cond,
+                lambda: self.block(c_ast.Return(t.iftrue, coord=node.coord)),
+                lambda: self.block(c_ast.Return(t.iffalse, coord=node.coord)),
+                _dup_ok(t.iftrue), _dup_ok(t.iffalse)))
+            return
+        fx = Effects()
+        value = None
+        if node.expr is not None:
+            value = self.ex.rvalue(node.expr, fx)
+            assert self.ctx.proc is not None
+            value = self.ex.convert(value, self.ctx.proc.result)
+        out.extend(fx.pre)
+        out.append(ir.Return(value, loc=self.ctx.loc))
+
+    def _Break(self, node: c_ast.Break, out: list[ir.Stmt]) -> None:
+        frames = self.ctx.proc.jumps if self.ctx.proc else []
+        if not frames:
+            self.ctx.diag(node, "error", "'break' outside a loop or switch")
+            return
+        frame = frames[-1]
+        frame.brk_used = True
+        out.append(ir.Goto(frame.brk, loc=self.ctx.loc))
+
+    def _Continue(self, node: c_ast.Continue, out: list[ir.Stmt]) -> None:
+        frames = [f for f in (self.ctx.proc.jumps if self.ctx.proc else []) if f.kind == "loop"]
+        if not frames:
+            self.ctx.diag(node, "error", "'continue' outside a loop")
+            return
+        frame = frames[-1]
+        frame.cont_used = True
+        assert frame.cont is not None
+        out.append(ir.Goto(frame.cont, loc=self.ctx.loc))
+
+    # ------------------------------------------------------------------------------ expression statements
+    def expression_statement(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
+        if isinstance(node, c_ast.TernaryOp):
+            out.extend(self.branch(node.cond, lambda: self.block(node.iftrue), lambda: self.block(node.iffalse),
+                                   _dup_ok(node.iftrue), _dup_ok(node.iffalse)))
+            return
+        if isinstance(node, c_ast.Assignment) and isinstance(node.rvalue, c_ast.TernaryOp):
+            t = node.rvalue
+            out.extend(self.branch(
+                t.cond,
+                lambda: self.block(c_ast.Assignment(node.op, node.lvalue, t.iftrue, coord=node.coord)),
+                lambda: self.block(c_ast.Assignment(node.op, node.lvalue, t.iffalse, coord=node.coord)),
+                _dup_ok(t.iftrue), _dup_ok(t.iffalse)))
+            return
+        if isinstance(node, c_ast.Cast) and isinstance(node.expr, c_ast.TernaryOp):
+            self.expression_statement(node.expr, out)
+            return
+        if isinstance(node, c_ast.ExprList):
+            for e in node.exprs or []:
+                self.stmt(e, out)
+            return
+        out.extend(self.ex.statement(node))
+
+    # ------------------------------------------------------------------------------------------ branches
+    def _If(self, node: c_ast.If, out: list[ir.Stmt]) -> None:
+        else_t: Optional[Thunk] = (lambda: self.block(node.iffalse)) if node.iffalse is not None else None
+        out.extend(self.branch(node.cond, lambda: self.block(node.iftrue), else_t,
+                               _dup_ok(node.iftrue), _dup_ok(node.iffalse)))
+
+    def branch(self, cond: c_ast.Node, then_t: Thunk, else_t: Optional[Thunk], dup_then: bool,
+               dup_else: bool) -> list[ir.Stmt]:
+        """`if (cond) then else else`, splitting && and || into nested Ifs where the duplicated arm allows."""
+        loc = self.ctx.loc_of(cond) if getattr(cond, "coord", None) else self.ctx.loc
+        if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&" and (else_t is None or dup_else):
+            right = cond.right
+            inner: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)  # noqa: E731
+            return self.branch(cond.left, inner, else_t, dup_then and dup_else, dup_else)
+        if isinstance(cond, c_ast.BinaryOp) and cond.op == "||" and dup_then:
+            right = cond.right
+            inner_else: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)  # noqa: E731
+            return self.branch(cond.left, then_t, inner_else, dup_then, dup_then and dup_else)
+        if isinstance(cond, c_ast.UnaryOp) and cond.op == "!" and isinstance(cond.expr, c_ast.BinaryOp) \
+                and cond.expr.op in ("&&", "||"):
+            return self.branch(cond.expr, else_t or (lambda: []), then_t, dup_else, dup_then)
+        fx = Effects()
+        saved = self.ctx.loc
+        self.ctx.loc = loc
+        try:
+            c = self.ex.condition(cond, fx)
+        finally:
+            self.ctx.loc = saved
+        then = then_t()
+        orelse = else_t() if else_t is not None else None
+        if fx.post:
+            then = copy.deepcopy(fx.post) + then
+            orelse = copy.deepcopy(fx.post) + (orelse or [])
+        arms = [ir.IfArm(c, then, loc)]
+        if orelse is not None and len(orelse) == 1 and isinstance(orelse[0], ir.If) \
+                and orelse[0].label is None and not orelse[0].logical:
+            nested = orelse[0]
+            arms.extend(nested.arms)
+            orelse = nested.orelse
+        return fx.pre + [ir.If(arms, orelse, loc=self.ctx.loc)]
+
+    def _Switch(self, node: c_ast.Switch, out: list[ir.Stmt]) -> None:
+        assert self.ctx.proc is not None
+        fx = Effects()
+        selector = self.ex.rvalue(node.cond, fx)
+        n = self.ctx.proc.new_id()
+        frame = JumpFrame("switch", brk=f".sw{n}.end")
+        frame.sw_id = n  # type: ignore[attr-defined]
+        self.ctx.proc.jumps.append(frame)
+        try:
+            body = self.block(node.stmt)
+        finally:
+            self.ctx.proc.jumps.pop()
+        loc = self.ctx.loc
+        out.extend(fx.pre + fx.post)
+        out.append(ir.ComputedGoto(frame.targets, selector, default=frame.default or frame.brk,
+                                   cases=frame.cases, loc=loc))
+        out.extend(body)
+        if frame.default is None or frame.brk_used:
+            out.append(ir.Continue(loc=loc, label=frame.brk))
+
+    def _switch_frame(self, node: c_ast.Node) -> Optional[JumpFrame]:
+        for frame in reversed(self.ctx.proc.jumps if self.ctx.proc else []):
+            if frame.kind == "switch":
+                return frame
+        self.ctx.diag(node, "error", "case label outside a switch")
+        return None
+
+    def _Case(self, node: c_ast.Case, out: list[ir.Stmt]) -> None:
+        frame = self._switch_frame(node)
+        if frame is not None:
+            fx = Effects()
+            value = self.ex.rvalue(node.expr, fx)
+            value = consteval.fold(value, self.ctx.const_lookup) or value
+            last = out[-1] if out else None
+            if isinstance(last, ir.Continue) and last.label in frame.targets:
+                frame.cases[frame.targets.index(last.label)].append(value)
+            else:
+                frame.case_count += 1
+                label = f".sw{frame.sw_id}.case{frame.case_count}"  # type: ignore[attr-defined]
+                frame.targets.append(label)
+                frame.cases.append([value])
+                out.append(ir.Continue(loc=self.ctx.loc, label=label))
+        for s in node.stmts or []:
+            self.stmt(s, out)
+
+    def _Default(self, node: c_ast.Default, out: list[ir.Stmt]) -> None:
+        frame = self._switch_frame(node)
+        if frame is not None:
+            label = f".sw{frame.sw_id}.default"  # type: ignore[attr-defined]
+            frame.default = label
+            out.append(ir.Continue(loc=self.ctx.loc, label=label))
+        for s in node.stmts or []:
+            self.stmt(s, out)
+
+    # --------------------------------------------------------------------------------------------- loops
+    def loop_body(self, body: Optional[c_ast.Node]) -> tuple[list[ir.Stmt], JumpFrame]:
+        assert self.ctx.proc is not None
+        n = self.ctx.proc.new_id()
+        frame = JumpFrame("loop", brk=f".brk{n}", cont=f".cont{n}")
+        self.ctx.proc.jumps.append(frame)
+        try:
+            stmts = self.block(body)
+        finally:
+            self.ctx.proc.jumps.pop()
+        return stmts, frame
+
+    def _loop_cond(self, cond: Optional[c_ast.Node], fx: Effects) -> Optional[ir.Expr]:
+        if cond is None:
+            return None
+        c = self.ex.condition(cond, fx)
+        if isinstance(c, ir.Const) and c.value:
+            return None
+        return c
+
+    def _While(self, node: c_ast.While, out: list[ir.Stmt]) -> None:
+        loc = self.ctx.loc
+        fx = Effects()
+        cond = self._loop_cond(node.cond, fx)
+        body, frame = self.loop_body(node.stmt)
+        body = copy.deepcopy(fx.post) + body
+        if frame.cont_used:
+            body.append(ir.Continue(loc=loc, label=frame.cont))
+        body.extend(copy.deepcopy(fx.pre))
+        out.extend(fx.pre)
+        out.append(ir.While(cond, body, loc=loc))
+        out.extend(fx.post)
+        if frame.brk_used:
+            out.append(ir.Continue(loc=loc, label=frame.brk))
+
+    def _DoWhile(self, node: c_ast.DoWhile, out: list[ir.Stmt]) -> None:
+        loc = self.ctx.loc
+        body, frame = self.loop_body(node.stmt)
+        if frame.cont_used:
+            body.append(ir.Continue(loc=loc, label=frame.cont))
+        fx = Effects()
+        saved = self.ctx.loc
+        self.ctx.loc = self.ctx.loc_of(node.cond)
+        try:
+            c = self.ex.condition(node.cond, fx) if node.cond is not None else None
+        finally:
+            self.ctx.loc = saved
+        if isinstance(c, ir.Const) and not c.value and fx.empty:
+            out.extend(body)  # do { ... } while (0)
+        else:
+            body.extend(fx.pre + fx.post)
+            cond = None if isinstance(c, ir.Const) and c.value else c
+            out.append(ir.While(cond, body, test_at_end=True, loc=loc))
+        if frame.brk_used:
+            out.append(ir.Continue(loc=loc, label=frame.brk))
+
+    def _For(self, node: c_ast.For, out: list[ir.Stmt]) -> None:
+        self.ctx.symbols.push()
+        self.ctx.types.push()
+        try:
+            shape = loops.match_for(node)
+            if shape is not None and self._do_loop(node, shape, out):
+                return
+            self._while_for(node, out)
+        finally:
+            self.ctx.types.pop()
+            self.ctx.symbols.pop()
+
+    def _pure(self, node: Optional[c_ast.Node]) -> bool:
+        """No assignments, ++/-- or calls other than math intrinsics (a bound evaluated once is the same)."""
+        for n in loops.walk(node):
+            if isinstance(n, c_ast.FuncCall):
+                name = n.name.name if isinstance(n.name, c_ast.ID) else None
+                if name is None or name in self.ctx.defined_functions or \
+                        not (name in POW_NAMES or intrinsic_name(name) is not None):
+                    return False
+            elif isinstance(n, c_ast.Assignment) or (isinstance(n, c_ast.UnaryOp)
+                                                     and n.op in ("++", "--", "p++", "p--")):
+                return False
+        return True
+
+    def _do_loop(self, node: c_ast.For, shape: loops.ForShape, out: list[ir.Stmt]) -> bool:
+        """Lower a syntactically canonical loop to Do if the semantic checks pass; False to fall back."""
+        written = loops.written_names([node.stmt] + list(shape.other_next))
+        if shape.index in written:
+            return False
+        if (loops.names_in(shape.bound) | loops.names_in(shape.step)) & written:
+            return False
+        if not self._pure(shape.bound) or not self._pure(shape.step):
+            return False
+        if shape.index_decl is None:
+            sym = self.ctx.symbols.get(shape.index)
+            if sym is None or not ts.is_integer(sym.ctype):
+                return False
+        elif not ts.is_integer(self.ctx.types.convert(shape.index_decl.type)):
+            return False
+        # the bound must be an integer expression
+        probe = self.ex.lower_silent(shape.bound)
+        if probe.type != "integer":
+            return False
+        loc = self.ctx.loc
+        pre: list[ir.Stmt] = []
+        for item in shape.other_init:
+            self.stmt(item, pre)
+        if shape.index_decl is not None:
+            d = copy.copy(shape.index_decl)
+            d.init = None
+            self.stmt(d, pre)
+        fx = Effects()
+        lo = self.ex.convert(self.ex.rvalue(shape.lo, fx), ts.INT)
+        bfx = Effects()
+        bound = self.ex.rvalue(shape.bound, bfx)
+        if shape.step_const is not None:
+            step: Optional[ir.Expr] = None if shape.step_const == 1 else ir.Const(shape.step_const, type="integer")
+        else:
+            s = self.ex.rvalue(shape.step, bfx)
+            step = s if shape.sign > 0 else set_ctype(ir.UnOp("neg", s), ctype_of(s))
+        if not bfx.empty:
+            return False
+        if shape.cmp == "<" or (shape.cmp == "!=" and shape.sign > 0):
+            hi = consteval.offset(bound, -1)
+        elif shape.cmp == ">" or (shape.cmp == "!=" and shape.sign < 0):
+            hi = consteval.offset(bound, 1)
+        else:
+            hi = bound
+        body, frame = self.loop_body(node.stmt)
+        if frame.cont_used:
+            body.append(ir.Continue(loc=loc, label=frame.cont))
+        for item in shape.other_next:
+            body.extend(self.ex.statement(item))
+        out.extend(pre + fx.pre + fx.post)
+        out.append(ir.Do(shape.index, lo, hi, step, body, loc=loc))
+        if frame.brk_used:
+            out.append(ir.Continue(loc=loc, label=frame.brk))
+        return True
+
+    def _while_for(self, node: c_ast.For, out: list[ir.Stmt]) -> None:
+        loc = self.ctx.loc
+        if node.init is not None:
+            self.stmt(node.init, out)
+        fx = Effects()
+        cond = self._loop_cond(node.cond, fx)
+        body, frame = self.loop_body(node.stmt)
+        body = copy.deepcopy(fx.post) + body
+        if frame.cont_used:
+            body.append(ir.Continue(loc=loc, label=frame.cont))
+        if node.next is not None:
+            self.stmt(node.next, body)
+        body.extend(copy.deepcopy(fx.pre))
+        out.extend(fx.pre)
+        out.append(ir.While(cond, body, loc=loc))
+        out.extend(fx.post)
+        if frame.brk_used:
+            out.append(ir.Continue(loc=loc, label=frame.brk))
