@@ -13,11 +13,14 @@ What is compared (see the conventions at the top of expected.yaml and README.md)
     `trips` the total number of body iterations over all entries; gcov counts the header line once per
     evaluation of the loop condition, i.e. entries + trips for a loop left through its condition (none of
     the corpus loops is left by break or return), so gcov must equal count + trips;
+  - on a header whose entries are not derivable, `exact_count` (any parameter set) or `measured_count`
+    (sample only) replaces `count`, and `exact` / `measured` give the trips;
+  - `derived:` parameters are evaluated in order from the params (and the other derived ones) first;
   - a line with `count: null` (unresolved) and a `measured:` value: gcov must equal `measured` at the sample
     input (for a header, `measured` is the trips value). `exact:`, where given, is a closed form that a
     static analysis cannot derive but that holds; it is checked like a count at every parameter set;
   - every line gcov reports as executable must appear in expected.yaml, except lines that hold only braces,
-    `else`, a `case ...:`/`default:` label or a function's declarator (gcov gives these the count of
+    `else`, a `case ...:`/`default:` or goto label or a function's declarator (gcov gives these the count of
     the code it attributes to them; they are not statements).
 
 Usage: verify_counts.py [-v] [-k] [NAME.c ...]       exit status 0 when everything matches, 1 otherwise.
@@ -45,6 +48,7 @@ TRIVIAL = [
     re.compile(r"^[{}\s;]*$"),                                 # braces only
     re.compile(r"^}?\s*else\s*{?\s*$"),                        # else
     re.compile(r"^(case\b.*|default\s*):\s*$"),                # switch labels
+    re.compile(r"^[A-Za-z_]\w*:\s*;?\s*$"),                      # goto labels
     re.compile(r"^[A-Za-z_][\w\s\*]*\b[A-Za-z_]\w*\s*\(.*\)\s*{?\s*$"),  # function declarator (col 0 only)
 ]
 
@@ -52,7 +56,7 @@ TRIVIAL = [
 def is_trivial(text: str) -> bool:
     stripped = text.strip()
     for k, pat in enumerate(TRIVIAL):
-        if k == 3:
+        if k == 4:
             if text[:1].isspace() or not pat.match(stripped) or stripped.endswith(";"):
                 continue
             return True
@@ -61,10 +65,20 @@ def is_trivial(text: str) -> bool:
     return False
 
 
+def bind(params: dict, derived: dict) -> dict:
+    """Parameter values plus the derived (indirect) parameters, each evaluated in order from the others."""
+    values = {k: sympy.sympify(v) for k, v in params.items()}
+    for name, expr in (derived or {}).items():
+        symbols = {k: sympy.Symbol(k) for k in values}
+        values[name] = parse_expr(str(expr), local_dict=symbols).subs(
+            {symbols[k]: v for k, v in values.items()})
+    return values
+
+
 def evaluate(expr: str, params: dict) -> int:
     symbols = {name: sympy.Symbol(name) for name in params}
     value = parse_expr(str(expr), local_dict=symbols).subs({symbols[k]: v for k, v in params.items()})
-    value = sympy.nsimplify(value)
+    value = sympy.nsimplify(sympy.simplify(value))
     if not value.is_integer:
         raise ValueError(f"count {expr!r} is not an integer at {params}: {value}")
     return int(value)
@@ -107,7 +121,7 @@ def check_program(name: str, spec: dict, verbose: bool, keep: bool) -> list[str]
     input_file = HERE / spec.get("input", Path(name).with_suffix(".in").name)
     stdin_text = input_file.read_text()
     template = spec.get("stdin")
-    if template is not None and template.format(**params) != stdin_text:
+    if template is not None and "input" not in spec and template.format(**params) != stdin_text:
         errors.append(f"{name}: stdin template {template!r} at params {params} does not reproduce {input_file.name}")
     lines = {int(k): v for k, v in (spec.get("lines") or {}).items()}
     for ln in lines:
@@ -120,13 +134,14 @@ def check_program(name: str, spec: dict, verbose: bool, keep: bool) -> list[str]
             p = dict(params)
             p.update(extra)
             runs.append((p, template.format(**p), False))
-        for p, text, is_sample in runs:
+        for raw, text, is_sample in runs:
+            p = bind(raw, spec.get("derived"))
             try:
                 got, _ = gcov_counts(workdir, src, text, spec.get("cflags", []))
             except (RuntimeError, subprocess.CalledProcessError) as exc:
                 errors.append(f"{name}: {exc}")
                 break
-            tag = "sample" if is_sample else "check " + ", ".join(f"{k}={v}" for k, v in p.items())
+            tag = "sample" if is_sample else "check " + ", ".join(f"{k}={v}" for k, v in raw.items())
             compared = 0
             for ln, entry in sorted(lines.items()):
                 entry = entry or {}
@@ -173,9 +188,15 @@ def expected_gcov(entry: dict, params: dict, is_sample: bool):
     exact = entry.get("exact")
     measured = entry.get("measured")
     if header:
-        if count is None:
+        # entries: count, else exact_count, else measured_count (sample only); trips: trips, exact, measured
+        if count is not None:
+            entries = evaluate(count, params)
+        elif entry.get("exact_count") is not None:
+            entries = evaluate(entry["exact_count"], params)
+        elif entry.get("measured_count") is not None and is_sample:
+            entries = int(entry["measured_count"])
+        else:
             return None
-        entries = evaluate(count, params)
         trips = entry.get("trips")
         if trips is not None:
             return entries + evaluate(trips, params)
