@@ -80,7 +80,7 @@ class MachineError(Exception):
     """A machine file that cannot be used; the message is 'FILE[:LINE]: error: KEY.PATH: what' (one per line)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Machine:
     """A loaded machine database. Figures are exact SI values (seconds, bytes/s, Hz)."""
 
@@ -278,16 +278,22 @@ class _Loader:
                 self.raise_errors()
             data = loader.construct_document(node) if node is not None else None
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            where = f"{self.path}:{mark.line + 1}" if mark else f"{self.path}"
-            problem = getattr(exc, "problem", None) or str(exc)
-            raise MachineError(f"{where}: error: invalid YAML: {problem}") from None
+            raise MachineError(self.yaml_message(exc)) from None
         finally:
             loader.dispose()
         if not isinstance(data, dict):
             raise MachineError(f"{self.path}: error: a machine file must be a YAML mapping "
                                f"(name, source, models, processor, ...), got {type(data).__name__}")
         return data
+
+    def yaml_message(self, exc: yaml.YAMLError) -> str:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"{self.path}:{mark.line + 1}" if mark else f"{self.path}"
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context_mark", None)
+        if context is not None and mark is not None and context.line != mark.line:
+            problem += f" ({getattr(exc, 'context', None) or 'started'} at line {context.line + 1})"
+        return f"{where}: error: invalid YAML: {problem}"
 
     def record_lines(self, node: yaml.Node, where: KeyPath, stack: frozenset[int] = frozenset()) -> None:
         """Line of every key path; duplicate keys are errors (PyYAML would silently keep the last).
@@ -335,6 +341,10 @@ class _Loader:
             missing = [k for k in err.validator_value if k not in err.instance]
             for key in missing:
                 self.error(where, f"missing required key '{key}'")
+        elif err.validator == "anyOf" and isinstance(err.instance, dict):
+            for sub in err.context or []:
+                if sub.validator != "type":
+                    self.schema_error(sub)
         elif err.validator == "anyOf":
             self.error(where, f"expected a figure ('25 ns') or a mapping by data type, got {_brief(err.instance)}")
         elif err.validator == "type":
@@ -358,7 +368,8 @@ class _Loader:
         for key in COMM_TIMES + COMM_BANDWIDTHS:
             if key in comm:
                 kind = "bandwidth" if key in COMM_BANDWIDTHS else "time"
-                self.store(figures, ("communication", key), self.figure(("communication", key), comm[key], kind))
+                figure = self.figure(("communication", key), comm[key], kind, clock)
+                self.store(figures, ("communication", key), figure)
         self.raise_errors()
         topology = _topology(comm.get("topology")) if comm else {}
         texts = {k: str(v) for k, v in (data.get("programming_model") or {}).items()}
