@@ -174,8 +174,8 @@ class ProcedureBuilder:
             arms = [(f"RET{k + 1}", t) for k, t in enumerate(stmt.alt_returns)]
             return self._multiway(stmt, arms, graph, "ALTRET", None)
         if isinstance(stmt, ir.IO) and (stmt.end_label or stmt.err_label):
-            arms = [(n, t) for n, t in (("END", stmt.end_label), ("ERR", stmt.err_label)) if t]
-            return self._multiway(stmt, arms, graph, "IO", None)
+            self.ctx.diagnostics.append(ir.Diagnostic(stmt.loc, "note",
+                                                      "I/O error and end-of-file branches assumed not taken"))
         return [(self._current_next, sympy.Integer(1))]
 
     def _target(self, label: str, graph: RegionGraph):
@@ -272,6 +272,10 @@ class ProcedureBuilder:
                 if f:
                     remaining = sympy.Integer(0)
             return probs
+        if len(stmt.arms) == 1 and folded[0] is None:
+            indicator = self._indicator(stmt.arms[0].cond, index)
+            if indicator is not None:
+                return [indicator]
         open_arms = [k for k, f in enumerate(folded) if f is not False]
         arms = len(open_arms) + 1
         probs = []
@@ -284,6 +288,16 @@ class ProcedureBuilder:
                                            stmt))
         return probs
 
+    def _indicator(self, cond: ir.Expr, index) -> Optional[sympy.Expr]:
+        """A condition on run-time values and constants only (no loop index, nothing that changes as the
+        procedure runs) is taken exactly: 1 where it holds, 0 elsewhere."""
+        value = self.values.expr(cond, index)
+        if value is None or not _is_logical(value) or value.is_Atom:
+            return None
+        if value.free_symbols & set(index.values()):
+            return None
+        return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
+
     def _fold(self, cond: ir.Expr, index) -> Optional[bool]:
         value = self.values.expr(cond, index)
         if value is sympy.true or value is True:
@@ -294,7 +308,7 @@ class ProcedureBuilder:
 
     def _do(self, stmt: ir.Do, i: int, graph: RegionGraph, index, local: RegionResult, region_id):
         place = self._place(stmt, "DO")
-        bounds = [self.values.expr(e, index) if e is not None else sympy.Integer(1)
+        bounds = [self.values.bound(e, index) if e is not None else sympy.Integer(1)
                   for e in (stmt.lo, stmt.hi, stmt.step)]
         resolved = all(b is not None for b in bounds) and bounds[2] != 0
         idx = make_symbol(f"{stmt.index}_{self.proc.name}_{place}", "value", integer=True)
@@ -390,8 +404,8 @@ class ProcedureBuilder:
             symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
             if symbol is None or pos >= len(args):
                 continue
-            value = self.values.expr(args[pos], index)
-            if value is not None and not isinstance(value, sympy.logic.boolalg.Boolean):
+            value = self.values.bound(args[pos], index)
+            if value is not None and not _is_logical(value):
                 subs[symbol] = value
         return subs
 
@@ -455,6 +469,12 @@ class ProcedureBuilder:
 
     def _warn(self, loc: ir.Loc, message: str) -> None:
         self.ctx.diagnostics.append(ir.Diagnostic(loc, "warning", message))
+
+
+def _is_logical(value: sympy.Basic) -> bool:
+    """A truth value or condition (sympy's Symbol is also a Boolean, so test the kinds that are not)."""
+    return (value.is_Relational or isinstance(value, sympy.logic.boolalg.BooleanFunction)
+            or value in (sympy.true, sympy.false))
 
 
 def _mul(a, b) -> sympy.Expr:

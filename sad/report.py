@@ -96,6 +96,10 @@ def seconds(value: Optional[float]) -> str:
     return f"{value:g} s"
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -111,9 +115,9 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     unresolved = [r for r in rows if r["class"] == "unresolved"]
     kinds = Counter(r["kind"] for r in unresolved)
     procs = sorted({bt.block.procedure for bt in prediction.blocks})
-    out.append(f"SAD = Σ_i ∏X ∏P S[block i] over {len(prediction.blocks)} blocks in {len(procs)} procedures; "
-               f"{len(unresolved)} unresolved parameters"
-               + (" (" + ", ".join(f"{n} {k.replace('_', ' ')}s" for k, n in sorted(kinds.items())) + ")"
+    out.append(f"SAD = Σ_i ∏X ∏P S[block i] over {_plural(len(prediction.blocks), 'block')} in "
+               f"{_plural(len(procs), 'procedure')}; {_plural(len(unresolved), 'unresolved parameter')}"
+               + (" (" + ", ".join(_plural(n, k.replace('_', ' ')) for k, n in sorted(kinds.items())) + ")"
                   if kinds else ""))
     out.append("")
     out.append("Operation counts (closed form of the SAD):")

@@ -203,6 +203,15 @@ class ValueResolver:
         method = getattr(self, "_" + type(node).__name__, None)
         return method(node, index, depth) if method is not None else Unresolvable
 
+    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> Optional[sympy.Expr]:
+        """A loop bound: evaluated once when the loop is entered, so a variable assigned in several
+        places may stand for its value at that moment, as a run-time value parameter."""
+        self._loose = True
+        try:
+            return self.expr(node, index)
+        finally:
+            self._loose = False
+
     def _Const(self, node: ir.Const, index, depth):
         value = node.value
         if isinstance(value, bool):
@@ -268,6 +277,11 @@ class ValueResolver:
         if decl is not None and decl.storage == "formal" and not defs:
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
+            if getattr(self, "_loose", False) and defs and all(d.kind in ("assign", "read", "call")
+                                                                for d in defs):
+                first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
+                return self._register(key, "unresolved", integer, first.loc,
+                                      f"run-time value ({len(defs)} assignments)", None)
             return None
         return self._from_definition(key, defs[0], integer, depth)
 
