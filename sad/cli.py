@@ -8,11 +8,17 @@ no usable input).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Optional
 
 from sad import __version__, ir
+
+
+# Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
+# sets `func` on its parser (see sad/cli.py's own analyze and ir for the pattern).
+COMMAND_MODULES: list[str] = []
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -34,21 +40,21 @@ def make_parser() -> argparse.ArgumentParser:
                          help="machine database: a bundled name (sparc2) or a YAML file")
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.add_argument("--top", type=int, default=10, help="how many dominant blocks to show")
+    analyze.set_defaults(func=cmd_analyze)
     ir_cmd = sub.add_parser("ir", help="dump the intermediate representation as JSON")
     _common(ir_cmd)
+    ir_cmd.set_defaults(func=cmd_ir)
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(sub, _common)
     return parser
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = make_parser().parse_args(argv)
     try:
-        if args.command == "analyze":
-            return cmd_analyze(args)
-        if args.command == "ir":
-            return cmd_ir(args)
+        return args.func(args)
     except BrokenPipeError:
         return 0
-    return 2
 
 
 def _defines(args) -> tuple[dict[str, str], dict] | None:
