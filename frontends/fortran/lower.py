@@ -117,20 +117,28 @@ def _statement_function(node: Any, scope: Scope, loc: Loc, diags: list[Diagnosti
 
 def _variables(scope: Scope, diags: list[Diagnostic]) -> dict[str, Variable]:
     out: dict[str, Variable] = {}
-    for name, sym in scope.symbols.items():
-        if name in scope.stmt_functions or (sym.intrinsic and sym.dims is None):
-            continue
-        loc = sym.loc or Loc("", 0)
-        eb = ExprBuilder(scope, loc)
-        dims = None
-        if sym.dims is not None:
-            dims = [(_bound(eb, lo, default=Const(1, type="integer"), diags=diags, loc=loc),
-                     _bound(eb, hi, default=None, diags=diags, loc=loc)) for lo, hi in sym.dims]
-        value = _bound(eb, sym.value, default=None, diags=diags, loc=loc) if sym.value is not None else None
-        out[name] = scope.variable(sym, dims, value)
-        if out[name].type == "unknown" and sym.storage != "function":
-            diags.append(Diagnostic(loc, "error", f"{name} has no IMPLICIT type"))
+    pending = list(scope.symbols.items())
+    while pending:  # converting bounds may declare further names (implicitly typed): take them too
+        for name, sym in pending:
+            _add_variable(out, name, sym, scope, diags)
+        pending = [(n, s) for n, s in scope.symbols.items() if n not in out and n not in scope.stmt_functions
+                   and not (s.intrinsic and s.dims is None)]
     return out
+
+
+def _add_variable(out: dict[str, Variable], name: str, sym: Any, scope: Scope, diags: list[Diagnostic]) -> None:
+    if name in scope.stmt_functions or (sym.intrinsic and sym.dims is None):
+        return
+    loc = sym.loc or Loc("", 0)
+    eb = ExprBuilder(scope, loc)
+    dims = None
+    if sym.dims is not None:
+        dims = [(_bound(eb, lo, default=Const(1, type="integer"), diags=diags, loc=loc),
+                 _bound(eb, hi, default=None, diags=diags, loc=loc)) for lo, hi in sym.dims]
+    value = _bound(eb, sym.value, default=None, diags=diags, loc=loc) if sym.value is not None else None
+    out[name] = scope.variable(sym, dims, value)
+    if out[name].type == "unknown" and sym.storage != "function":
+        diags.append(Diagnostic(loc, "error", f"{name} has no IMPLICIT type"))
 
 
 def _bound(eb: ExprBuilder, node: Any, default: Optional[Expr], diags: list[Diagnostic],
