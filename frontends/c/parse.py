@@ -27,13 +27,18 @@ def parse(text: str, path: str) -> tuple[Optional[c_ast.FileAST], list[Diagnosti
         return None, [syntax_diagnostic(str(exc), path)]
     except RecursionError:
         return None, [Diagnostic(Loc(path, 1), "error", "C source nested too deeply to parse")]
-    except Exception as exc:  # noqa: BLE001 - pycparser bugs must not take the analysis down
-        return None, [syntax_diagnostic(str(exc), path, internal=True)]
+    except Exception as exc:  # noqa: BLE001 - pycparser's own failures on bad input (an unbalanced '}'
+        # trips an assertion in its scope stack): a syntax error at the lexer's position
+        lexer = getattr(parser, "clex", None)
+        line = getattr(lexer, "_lineno", None) or 1
+        file = getattr(lexer, "filename", None) or path
+        what = "unbalanced '}'" if isinstance(exc, AssertionError) else f"{type(exc).__name__}: {exc}"
+        return None, [Diagnostic(Loc(file, int(line)), "error", f"syntax error: {what}")]
     finally:
         sys.setrecursionlimit(old_limit)
 
 
-def syntax_diagnostic(text: str, path: str, internal: bool = False) -> Diagnostic:
+def syntax_diagnostic(text: str, path: str) -> Diagnostic:
     m = _POSITION.match(text.strip())
     if m and m.group("file"):
         msg = m.group("msg").strip() or "syntax error"
@@ -43,8 +48,6 @@ def syntax_diagnostic(text: str, path: str, internal: bool = False) -> Diagnosti
         loc = Loc(path, int(m.group("line")))
     else:
         msg, loc = text.strip() or "syntax error", Loc(path, 1)
-    if internal:
-        msg = f"internal error: C parser failed: {msg}"
-    elif not msg.startswith("syntax error"):
+    if not msg.startswith("syntax error"):
         msg = f"syntax error: {msg}"
     return Diagnostic(loc, "error", msg)
