@@ -656,3 +656,56 @@ def test_unsupported_statement_is_a_warning(tmp_path):
 def test_missing_file(tmp_path):
     prog = load(str(tmp_path / "nope.f"), [], {})
     assert errors(prog) and not prog.procedures
+
+
+def test_blanks_left_out_in_fixed_form(tmp_path):
+    text = """
+|      INTEGERFUNCTIONK(I)
+|      REAL*8X
+|      LOGICALL
+|      EXTERNALF
+|      X=F(1.0)
+|      IF(X.GT.0)GOTO10
+|      DO10J=1,I
+|   10 CONTINUE
+|      K=I
+|      RETURN
+|      END
+"""
+    gfortran_ok(tmp_path, text)
+    prog = load_src(tmp_path, text)
+    assert not errors(prog), prog.diagnostics
+    k = prog.procedures[0]
+    assert k.name == "K" and k.result_type == "integer" and k.formals == ["I"]
+    assert k.variables["X"].type == "double" and k.variables["L"].type == "logical"
+    assert k.variables["F"].storage == "function"
+    assert isinstance(k.body[1], If) and k.body[1].arms[0].body[0] == Goto("10", loc=k.body[1].loc)
+    assert isinstance(k.body[2], Do) and k.body[2].index == "J" and k.body[2].body[0].label == "10"
+
+
+def test_labelled_do_while_and_nested_blocks(tmp_path):
+    prog = load_src(tmp_path, """
+|      SUBROUTINE S(N)
+|      I = 0
+|      DO 10 WHILE (I .LT. N)
+|         I = I + 1
+|         IF (I .EQ. 3) THEN
+|            DO J = 1, I
+|               IF (J .EQ. 2) GOTO 10
+|            END DO
+|         ELSE IF (I .EQ. 4) THEN
+|            CALL MPI_COMM_RANK(MPI_COMM_WORLD, IR, IERR)
+|         END IF
+|   10 CONTINUE
+|      END
+""")
+    assert not errors(prog)
+    loop = prog.procedures[0].body[1]
+    assert isinstance(loop, While) and loop.loc.line == 3
+    assert [type(s).__name__ for s in loop.body] == ["Assign", "If", "Continue"]
+    blk = loop.body[1]
+    inner = blk.arms[0].body[0]
+    assert isinstance(inner, Do) and isinstance(inner.body[0], If) and inner.body[0].logical
+    msg = blk.arms[1].body[0]
+    assert isinstance(msg, Message) and msg.kind == "comm_rank" and msg.library == "MPI"
+    assert loop.body[2].label == "10"

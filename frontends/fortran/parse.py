@@ -68,7 +68,7 @@ def _try(names: tuple[str, ...], text: str) -> tuple[Any, str] | None:
     return None
 
 
-def parse_statement(stmt: Logical) -> Parsed:
+def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
     text = stmt.text.strip()
     if _END.match(text):
         return Parsed(stmt, None, "end")
@@ -84,7 +84,28 @@ def parse_statement(stmt: Logical) -> Parsed:
         found = _try(names, text)
         if found is not None:
             return Parsed(stmt, found[0], kind)
+    spaced = respace(text)
+    if spaced != text and not respaced:
+        return parse_statement(Logical(spaced, stmt.label, stmt.loc), respaced=True)
     return Parsed(stmt, None, "bad")
+
+
+_TYPE_PREFIX = re.compile(r"^\s*((?:DOUBLE\s*PRECISION|DOUBLE\s*COMPLEX|INTEGER|REAL|COMPLEX|LOGICAL|CHARACTER)"
+                          r"(?:\s*\*\s*(?:\d+|\(\s*\*\s*\)))?)\s*(FUNCTION(?=\s*[A-Z]))?\s*(\S.*)$", re.IGNORECASE)
+_KEYWORD_PREFIX = re.compile(r"^\s*(FUNCTION|EXTERNAL|INTRINSIC|ENTRY|PROGRAM)\s*([A-Z].*)$", re.IGNORECASE)
+
+
+def respace(text: str) -> str:
+    """Insert the blanks fixed form lets a programmer leave out after a leading keyword (REAL*8X, LOGICALL)."""
+    m = _TYPE_PREFIX.match(text)
+    if m:
+        kind = re.sub(r"\s+", "", m.group(1)).upper().replace("DOUBLEPRECISION", "DOUBLE PRECISION")
+        kind = kind.replace("DOUBLECOMPLEX", "DOUBLE COMPLEX")
+        return f"{kind} {'FUNCTION ' if m.group(2) else ''}{m.group(3)}"
+    m = _KEYWORD_PREFIX.match(text)
+    if m:
+        return f"{m.group(1).upper()} {m.group(2)}"
+    return text
 
 
 def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
