@@ -124,7 +124,7 @@ class ExprLowerer:
         sym = self.ctx.symbols.get(node.name)
         if sym is None:
             if node.name == "__func__":
-                return set_ctype(ir.Const(self.ctx.proc.name if self.ctx.proc else ""), ts.Array(ts.CHAR))
+                return _string_const(self.ctx.proc.name if self.ctx.proc else "")
             return ir.Var(node.name, type="unknown")
         return set_ctype(ir.Var(node.name), sym.ctype)
 

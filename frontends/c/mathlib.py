@@ -2,8 +2,9 @@
 
 Data flow: `exprs` asks `intrinsic_name(callee)` for every direct call; a hit becomes
 `FuncCall(intrinsic=True)` with the generic name, a miss stays a user call. `pow` is not here: it lowers to
-BinOp("pow") (see `POW_NAMES`). The project's shared table (frontends/intrinsics.py) is the Fortran side's;
-this one is C's own, keyed by C spelling, so the two frontends agree on the generic names only.
+BinOp("pow") (see `POW_NAMES`). The shared table `frontends.intrinsics.C_MATH` is consulted first, so both
+frontends use one vocabulary; the names it lacks (hyperbolic inverses, erf, cbrt, complex.h, ...) are added
+here, with the nearest Fortran generic where there is one.
 """
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ _GENERIC = {
 # names that must not be suffix-stripped (their last letter is part of the name)
 _NO_STRIP = frozenset({"labs", "llabs", "cabs", "fabs", "abs", "nearbyint", "rint", "lrint", "llrint", "round",
                        "lround", "llround", "fmod", "ceil", "log", "clog", "tgamma", "lgamma", "erf", "conj"})
+
+
+try:  # the shared table wins where both know a name
+    from frontends.intrinsics import C_MATH as _SHARED
+    _GENERIC.update(_SHARED)
+except ImportError:  # pragma: no cover - the shared table is optional
+    pass
 
 
 def intrinsic_name(c_name: str) -> Optional[str]:

@@ -1,7 +1,7 @@
 #ifndef _SAD_COMPLEX_H
 #define _SAD_COMPLEX_H
 #define complex _Complex
-#define _Complex_I (1.0fi)
+extern const float _Complex _Complex_I; /* the imaginary unit, by name */
 #define I _Complex_I
 double _Complex csqrt(double _Complex z);
 double _Complex cexp(double _Complex z);
