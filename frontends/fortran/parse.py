@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sad.ir import Diagnostic, Loc
+from sad.ir import Diagnostic
 
 from .source import Logical
 
