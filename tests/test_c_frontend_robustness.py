@@ -143,7 +143,9 @@ def test_realistic_program_with_standard_headers_parses(tmp_path):
 @pytest.mark.parametrize("header", ["stdio.h", "stdlib.h", "string.h", "math.h", "stddef.h", "stdint.h",
                                     "stdbool.h", "limits.h", "float.h", "time.h", "sys/time.h", "unistd.h",
                                     "complex.h", "assert.h", "mpi.h", "omp.h", "stdarg.h", "ctype.h",
-                                    "errno.h", "inttypes.h", "sys/resource.h", "signal.h", "setjmp.h"])
+                                    "errno.h", "inttypes.h", "sys/resource.h", "signal.h", "setjmp.h",
+                                    "pthread.h", "fcntl.h", "strings.h", "sys/stat.h", "sys/times.h",
+                                    "locale.h", "fenv.h", "tgmath.h", "getopt.h"])
 def test_each_shipped_header_parses(tmp_path, header):
     path = write(tmp_path, "h.c", f"#include <{header}>\n#include <{header}>\nint main(void) {{ return 0; }}\n")
     prog = load(path, [], {})

@@ -13,7 +13,7 @@ from pycparser import c_ast
 
 from sad import ir
 from frontends.c import typesys as ts
-from frontends.c.preprocess import is_sad_header
+from frontends.c.preprocess import is_sad_header, unescape
 
 
 def set_ctype(expr: ir.Expr, ct: Optional[ts.CType]) -> ir.Expr:
@@ -129,7 +129,10 @@ class UnitContext:
     def loc_of(self, node: Optional[c_ast.Node]) -> ir.Loc:
         coord = getattr(node, "coord", None) if node is not None else None
         if coord is not None and getattr(coord, "line", None):
-            return ir.Loc(coord.file or self.main_file, int(coord.line))
+            file = coord.file or self.main_file
+            if "\\" in file:
+                file = unescape(file)
+            return ir.Loc(file, int(coord.line))
         return self.loc
 
     def is_user(self, node: Optional[c_ast.Node]) -> bool:
