@@ -28,6 +28,9 @@ def load_file(path: str, include_dirs: list[str] | None = None,
     include_dirs = list(include_dirs or [])
     defines = dict(defines or {})
     lang = language_of(path)
+    if lang is not None:
+        from frontends.macros import macro_defines
+        defines = macro_defines(path, defines, lang)
     if lang == "fortran":
         from frontends.fortran import load
     elif lang == "c":

@@ -141,7 +141,7 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], Optional[sympy.
         # X = back-edge traversals per entry: the staying probability is X/(1+X).
         subs[loop.decision.symbol] = x / (1 + x) if stays_on_true else 1 / (1 + x)
     weights = {n: [(t, sympy.sympify(w).subs(subs)) for t, w in out] for n, out in region.edges.items()}
-    freq = _frequencies(region, weights)
+    freq = _frequencies(region, weights, simplify=bool(subs))
     fallthrough = sympy.Integer(0)
     escapes: dict[str, sympy.Expr] = {}
     for node, out in weights.items():
@@ -156,7 +156,9 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], Optional[sympy.
     return Solution(freq, tidy(fallthrough), {k: tidy(v) for k, v in escapes.items()}, loops, subs)
 
 
-def _frequencies(region: RegionGraph, weights: dict) -> dict[int, sympy.Expr]:
+def _frequencies(region: RegionGraph, weights: dict, simplify: bool) -> dict[int, sympy.Expr]:
+    """Where a loop's decision became X/(1+X), flows out of the loop need cancelling (1 - X/(1+X) times
+    1+X is 1); elsewhere sympy's own folding of sums keeps them small and simplifying costs time."""
     if region.size == 0:
         return {}
     graph = to_networkx(region)
@@ -170,7 +172,8 @@ def _frequencies(region: RegionGraph, weights: dict) -> dict[int, sympy.Expr]:
         if cyclic:
             freq.update(_solve_scc(members, weights, inflow))
         else:
-            freq[members[0]] = tidy(inflow.get(members[0], sympy.Integer(0)))
+            flow = sympy.sympify(inflow.get(members[0], sympy.Integer(0)))
+            freq[members[0]] = tidy(flow) if simplify else flow
         for node in members:
             for target, weight in weights.get(node, []):
                 if isinstance(target, int) and target != END and target not in members:

@@ -51,7 +51,8 @@ class ExprCounter:
 
     def _subscripts(self, node: ir.ArrayRef) -> None:
         for index in node.indices:
-            self.cost.add("index")
+            if not isinstance(index, ir.Const):  # a constant subscript is folded by the compiler
+                self.cost.add("index")
             self.visit(index)
 
     def visit_Member(self, node: ir.Member) -> None:

@@ -94,7 +94,8 @@ def _bound_in_tau(relation: sympy.Expr, hi: sympy.Expr, lo: sympy.Expr):
     for var in candidates:
         if var == _K:
             continue
-        sols = sympy.solve(relation, var)
-        if len(sols) == 1:
-            return var, sols[0]
+        coeff = sympy.expand(relation).coeff(var)
+        if coeff != 0 and var not in coeff.free_symbols and \
+                sympy.expand(relation - coeff * var).free_symbols.isdisjoint({var}):
+            return var, sympy.expand(var - relation / coeff)
     return None

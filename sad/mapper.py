@@ -68,24 +68,31 @@ def missing_op_parameters(missing: list[str], machine) -> list[Parameter]:
 
 def operation_totals(blocks: list[Block]) -> dict[str, sympy.Expr]:
     """The closed form of the SAD as a vector: Σ_blocks count × S[block], by operation."""
-    totals: dict[str, sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
+    per_count: dict[sympy.Expr, Counter] = {}
     for block in blocks:
-        for key, n in block.cost.items():
+        per_count.setdefault(block.count, Counter()).update(block.cost)
+    terms: dict[str, list] = defaultdict(list)
+    for count, cost in per_count.items():
+        for key, n in cost.items():
             if n:
-                totals[key] += block.count * _number(n)
-    return {key: _simplify(totals[key]) for key in sorted(totals)}
+                terms[key].append(count * _number(n))
+    return {key: sympy.Add(*terms[key]) for key in sorted(terms)}
 
 
 def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Prediction:
     missing: set[str] = set()
     timed: list[BlockTime] = []
-    total = sympy.Integer(0)
+    prices: dict[frozenset, sympy.Expr] = {}
+    per_count: dict[sympy.Expr, list] = {}
     for block in blocks:
-        each = price(block.cost, machine, missing)
-        time = block.count * each
-        total += time
-        timed.append(BlockTime(block, each, time))
-    total = _simplify(total)
+        key = frozenset(block.cost.items())
+        if key not in prices:
+            prices[key] = price(block.cost, machine, missing)
+        each = prices[key]
+        timed.append(BlockTime(block, each, block.count * each))
+        per_count.setdefault(block.count, []).append(each)
+    # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
+    total = sympy.Add(*[count * sympy.Add(*eachs) for count, eachs in per_count.items()])
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in bound_total.free_symbols})
     value = evaluate(bound_total)
@@ -127,8 +134,3 @@ def evaluate(expr: sympy.Expr) -> Optional[float]:
 
 def _number(n):
     return sympy.Integer(int(n)) if float(n).is_integer() else sympy.Float(n)
-
-
-def _simplify(expr: sympy.Expr) -> sympy.Expr:
-    """Collect like terms without expanding products of sums (which would bury the loop structure)."""
-    return sympy.Add(*sympy.Add.make_args(sympy.expand(expr, mul=True, multinomial=False)))

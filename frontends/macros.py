@@ -1,0 +1,42 @@
+"""Which `-D NAME=VALUE` definitions reach the preprocessor.
+
+Data flow: the CLI's -D both binds parameters (sad.bindings) and, for .F and C files, defines macros. A name
+that the source declares or assigns as a variable (`scanf("%d", &n)` with `-D n=100`) must not be turned
+into a macro, or the binding would rewrite `&n` into `&100`; every other name is passed on, so
+`double a[N]` with `-D N=1000` and `#ifdef USE_MPI` with `-D USE_MPI=1` work as users expect.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_C_TYPES = r"(?:int|long|short|char|float|double|unsigned|signed|size_t|bool|_Bool|const|static|register)"
+_F_DECL = r"^\s{0,5}\d*\s*(?:INTEGER|REAL|DOUBLE\s*PRECISION|LOGICAL|COMPLEX|CHARACTER|DIMENSION|COMMON|" \
+          r"DATA|PARAMETER)\b.*"
+
+
+def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str, str]:
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return dict(defines)
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    directives = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
+    kept = {}
+    for name, value in defines.items():
+        word = re.escape(name)
+        in_directive = re.search(rf"\b{word}\b", directives) is not None
+        if in_directive or not _is_variable(code, word, language):
+            kept[name] = value
+    return kept
+
+
+def _is_variable(code: str, word: str, language: str) -> bool:
+    if language == "c":
+        declared = re.search(rf"\b{_C_TYPES}\b[^;{{}}()=]*[\s*,]{word}\s*(?:[;=,\[)]|$)", code, re.M)
+        assigned = re.search(rf"(?<![\w.>])&?{word}\s*(?:[-+*/]?=(?!=)|\+\+|--)", code)
+        return bool(declared or assigned)
+    declared = any(re.search(rf"\b{word}\b", line, re.I) for line in re.findall(_F_DECL, code, re.I | re.M))
+    assigned = re.search(rf"^\s{{0,5}}\d*\s+{word}\s*(?:\([^=]*\))?\s*=", code, re.I | re.M)
+    read = re.search(rf"^\s*\d*\s*READ\b.*\b{word}\b", code, re.I | re.M)
+    return bool(declared or assigned or read)
