@@ -714,3 +714,90 @@ def test_procedure_metadata(tmp_path):
     assert g.loc.line == 3 and g.end_line >= 5
     ret = g.body[0]
     assert ret.value.type == "double" and isinstance(ret.value, ir.Cast)
+
+
+# ------------------------------------------------------------------------------------------ odd corners
+def test_postfix_in_while_condition(tmp_path):
+    p = proc(tmp_path, "while (n--) a[n] = 0;")
+    (w,) = stmts_of(p, ir.While)
+    assert w.cond.op == "ne" and w.cond.left.name == "n"
+    # the decrement happens after each test: at the top of the body and once after the loop
+    assert isinstance(w.body[0], ir.Assign) and w.body[0].target.name == "n" and w.body[0].value.op == "sub"
+    after = p.body[p.body.index(w) + 1]
+    assert isinstance(after, ir.Assign) and after.target.name == "n"
+
+
+def test_duffs_device_does_not_fail(tmp_path):
+    src = """\
+        void copy(double *to, double *from, int count) {
+            int n = (count + 3) / 4;
+            switch (count % 4) {
+            case 0: do { *to++ = *from++;
+            case 3:      *to++ = *from++;
+            case 2:      *to++ = *from++;
+            case 1:      *to++ = *from++;
+                    } while (--n > 0);
+            }
+        }
+        """
+    prog = lower(tmp_path, src)
+    assert not prog.diagnostics
+    p = prog.procedure("copy")
+    (cg,) = stmts_of(p, ir.ComputedGoto)
+    (w,) = stmts_of(p, ir.While)
+    inside = {s.label for s in w.body if s.label}
+    assert set(cg.targets[1:]) <= inside and w.test_at_end
+
+
+def test_knr_definition_and_block_extern(tmp_path):
+    src = """\
+        int total;
+        double scale(x, k)
+        double x; int k;
+        {
+            extern int total;
+            total += k;
+            return x * k;
+        }
+        """
+    prog = lower(tmp_path, src)
+    p = prog.procedure("scale")
+    assert p.formals == ["x", "k"]
+    assert p.variables["x"].type == "double" and p.variables["k"].type == "integer"
+    assert "total" not in p.variables and prog.globals["total"].storage == "global"
+
+
+def test_ir_is_jsonable_and_deterministic(tmp_path):
+    src = SWITCH.replace("    ", "")
+    a = ir.to_jsonable(proc(tmp_path, src))
+    b = ir.to_jsonable(proc(tmp_path, src))
+    assert a == b
+    import json
+    json.dumps(a)
+
+
+def test_every_expression_has_a_type(tmp_path):
+    import dataclasses
+
+    p = proc(tmp_path, textwrap.dedent("""\
+        int i, k = 0; double x = 1.0, *q = a; float f = 2.0f;
+        for (i = 0; i < n; i++) { x += a[i] * f / (i + 1); k = k % 3 + (i << 1); }
+        x = sqrt(x) + pow(x, 2) + (double)k + *q + q[1] + (x > 1 ? x : -x);
+        """))
+
+    def exprs(node):
+        if isinstance(node, ir.Expr):
+            yield node
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                v = getattr(node, f.name)
+                for item in (v if isinstance(v, list) else [v]):
+                    if dataclasses.is_dataclass(item) and not isinstance(item, ir.Loc):
+                        yield from exprs(item)
+
+    seen = 0
+    for s in ir.walk_stmts(p.body):
+        for e in exprs(s):
+            seen += 1
+            assert e.type in ir.TYPES and e.type != "unknown", e
+    assert seen > 40
