@@ -801,3 +801,11 @@ def test_every_expression_has_a_type(tmp_path):
             seen += 1
             assert e.type in ir.TYPES and e.type != "unknown", e
     assert seen > 40
+
+
+def test_struct_array_element_reference_has_member_type(tmp_path):
+    p = proc(tmp_path, "struct v { double x; int k; } pos[8];\npos[1].x = pos[2].k;")
+    (asg,) = stmts_of(p, ir.Assign)
+    assert isinstance(asg.target, ir.Member) and asg.target.type == "double"
+    assert isinstance(asg.target.base, ir.ArrayRef) and asg.target.base.type == "double"
+    assert asg.value.operand.base.type == "integer"  # converted int → double

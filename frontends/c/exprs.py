@@ -7,7 +7,8 @@ MPI calls; and after it: postfix ++/--). Expression statements become IR stateme
 
 Conventions:
 - a[i][j] → ArrayRef("a", [i, j]); *p → ArrayRef("p", []); *(p + i) → ArrayRef("p", [i]); a base that is
-  not a plain name (s->v[i]) is named by its C text ("s->v"); p->x → Member(arrow=True).
+  not a plain name (s->v[i]) is named by its C text ("s->v"); p->x → Member(arrow=True); in pos[k].x the
+  ArrayRef pos[k] takes the member's type (the memory reference is to the member).
 - Mixed arithmetic gets explicit `Cast` nodes (constants are converted instead of cast). Comparisons and
   logical operators have type "integer" (C int); their operands are converted to the common type.
 - A condition that is not a comparison or logical operation is made explicit: `if (p)` → `p != 0`.
@@ -189,7 +190,15 @@ class ExprLowerer:
         base = self.lower(node.name, fx)
         fname = node.field.name if isinstance(node.field, c_ast.ID) else c_text(node.field)
         ct = self.ctx.types.field_type(ctype_of(base), fname)
-        return set_ctype(ir.Member(base, fname, arrow=(node.type == "->")), ct)
+        arrow = node.type == "->"
+        if not arrow and ct is not None:
+            # pos[k].x: the memory reference is to the member, so the element reference takes its type
+            inner = base
+            while isinstance(inner, ir.Member) and not inner.arrow:
+                inner = inner.base
+            if isinstance(inner, ir.ArrayRef) and isinstance(ctype_of(inner), ts.Struct):
+                inner.type = ts.ir_type(ct)
+        return set_ctype(ir.Member(base, fname, arrow=arrow), ct)
 
     # ---------------------------------------------------------------------------------------- operators
     def _UnaryOp(self, node: c_ast.UnaryOp, fx: Effects) -> ir.Expr:
