@@ -18,7 +18,7 @@ from sad import __version__, ir
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli.py's own analyze and ir for the pattern).
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["sad.commands_machine"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,54 @@
+"""Commands about machines: `sad calibrate` (measure this machine) and `sad validate` (measured vs predicted).
+
+Data flow: CLI arguments → sad.calibrate (microbenchmarks → machine database) or sad.validate (compile, run,
+time, predict → table and plot). Registered through sad.cli.COMMAND_MODULES.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+
+def register(sub, add_common) -> None:
+    cal = sub.add_parser("calibrate", help="measure this machine with microbenchmarks; write a machine database",
+                         description="Generate, compile and run a microbenchmark for every atomic operation "
+                         "and write a machine database (YAML) with the measured figures and their provenance.")
+    cal.add_argument("--compiler", choices=("gcc", "gfortran"), default="gcc",
+                     help="compiler of the microbenchmarks (default gcc)")
+    cal.add_argument("--flags", default="-O0", help='compiler flags, one string (default "-O0")')
+    cal.add_argument("--quick", action="store_true", help="short runs, fewer repeats (less stable figures)")
+    cal.add_argument("-o", "--output", required=True, metavar="FILE", help="machine database to write")
+    cal.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    cal.set_defaults(func=cmd_calibrate)
+
+    val = sub.add_parser("validate", help="compile, run and time a program at several sizes; compare with "
+                         "the prediction", description="Compile FILE, run COMMAND at each size (median of "
+                         "several runs), predict each size with the machine database, print measured, predicted "
+                         "and error, and plot both against the size (PNG).")
+    val.add_argument("file", metavar="FILE", help="Fortran 77 or C source (one file)")
+    val.add_argument("--machine", "-m", required=True, metavar="NAME|PATH")
+    val.add_argument("--flags", default="-O0", help='compiler flags, one string (default "-O0")')
+    val.add_argument("--sizes", required=True, metavar="NAME=V1,V2,...",
+                     help="the size parameter and its values; NAME is bound for the prediction and "
+                     "substituted for {NAME} in COMMAND")
+    val.add_argument("--params", metavar="FILE",
+                     help="values of unresolved parameters (YAML name: value); without it they are profiled "
+                     "with gcov at each size")
+    val.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                     help="bind a parameter for the prediction (repeatable)")
+    val.add_argument("--runs", type=int, default=5, help="timed runs per size (the median is used)")
+    val.add_argument("--plot", metavar="PNG", help="plot file (default: FILE stem + _validate.png)")
+    val.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND",
+                     help="how to run the program; {exe} is the compiled program, {NAME} the size")
+    val.set_defaults(func=cmd_validate)
+
+
+def cmd_calibrate(args) -> int:
+    from sad.calibrate import main_calibrate
+    return main_calibrate(args.compiler, shlex.split(args.flags), args.quick, Path(args.output), args.force)
+
+
+def cmd_validate(args) -> int:
+    from sad.validate import main_validate
+    return main_validate(args)
