@@ -18,7 +18,7 @@ from sad import __version__, ir
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli.py's own analyze and ir for the pattern).
-COMMAND_MODULES: list[str] = ["sad.commands_machine"]
+COMMAND_MODULES: list[str] = ["sad.commands_machine", "sad.commands_profile"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +40,7 @@ def make_parser() -> argparse.ArgumentParser:
                          help="machine database: a bundled name (sparc2) or a YAML file")
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.add_argument("--top", type=int, default=10, help="how many dominant blocks to show")
+    analyze.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
     analyze.set_defaults(func=cmd_analyze)
     ir_cmd = sub.add_parser("ir", help="dump the intermediate representation as JSON")
     _common(ir_cmd)
@@ -94,7 +95,11 @@ def cmd_analyze(args) -> int:
     parsed = _defines(args)
     if parsed is None:
         return 2
-    raw, values = parsed
+    raw, defined = parsed
+    from sad.params_io import cli_check, cli_load
+    values = cli_load(args, defined)
+    if values is None:
+        return 2
     try:
         machine = load_machine(args.machine)
     except MachineError as exc:
@@ -105,7 +110,9 @@ def cmd_analyze(args) -> int:
     if not analysis.program.procedures:
         print("sad: error: no file could be analyzed", file=sys.stderr)
         return 1
-    _warn_unknown_bindings(values, analysis)
+    _warn_unknown_bindings(defined, analysis)
+    if not cli_check(args, analysis, values, defined):
+        return 2
     blocks = group_blocks(analysis.counts)
     prediction = predict(blocks, machine, values)
     extra = missing_op_parameters(prediction.missing_ops, machine)
