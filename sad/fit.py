@@ -108,6 +108,8 @@ def _make(parameter, n, y, coef, i, j, cv) -> Fit:
 
 def _num(x: float) -> str:
     text = f"{x:.6g}"
+    if float(text) == 0.0:
+        return "0"  # never "-0"
     return text if "e" not in text else f"({text})"
 
 

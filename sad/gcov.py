@@ -85,7 +85,9 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     # the original directories come first so that INCLUDE / #include find what they found before
     incs = [f"-I{Path(p).resolve()}" for p in include_dirs]
     incs += sorted({f"-I{Path(p).resolve().parent}" for p in files})
-    macros = [f"-D{k}={v}" for k, v in sorted(defines.items())]
+    # -D binds parameters of the SAD (run-time values such as n); passed to the compiler as macros it
+    # would rewrite the program's own variables, so the program is built as written
+    macros: list[str] = []
     objects = []
     for name, original in sources.items():
         suffix = Path(name).suffix
