@@ -114,7 +114,7 @@ def profile_values(source: Path, analysis, values: dict[str, sympy.Expr], define
     open_names = [p.name for p in analysis.table.unresolved() if p.name not in values]
     if not open_names:
         return {}
-    build = gcov.build([str(source)], [], defines)
+    build = gcov.build([str(source)], [], {})   # sizes are run-time inputs: no macros, as compile_program
     try:
         run = gcov.run(build, command, cwd)
     except gcov.ToolError as exc:

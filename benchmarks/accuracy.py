@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""How accurate is sad? Measured against predicted execution time over the corpus, at -O0 and at -O2.
+
+Data flow: `sad calibrate` of this machine (gcc, per optimization level; a calibration file younger than a day
+in benchmarks/calibration/ is reused) → for every corpus program and size: compile with the level's flags, time
+(median CPU time of several runs), predict with the calibrated database (unresolved parameters from a gcov
+profile of the same run, sad.profile) → a table, the median and worst absolute error per level, and whether the
+predicted ranking of the six matrix-multiply loop orders matches the measured one. Also the shipped sparc2
+database against the published SPARCstation 2 Whetstone figures (Brehm 1999, Sec. 3.1.1).
+
+Figures, not timed tests: targets are a median absolute error within 20 % at -O0 and Whetstone on sparc2
+within 25 % of the -O0 figure.
+
+Usage: python3 benchmarks/accuracy.py [--recalibrate] [--quick] [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import sympy
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sad.calibrate import Settings, calibrate, write_database  # noqa: E402
+from sad.machine import load_machine  # noqa: E402
+from sad.validate import (analyze_file, compile_program, fill, predict_seconds, profile_values,  # noqa: E402
+                          time_runs)
+
+CAL_DIR = ROOT / "benchmarks" / "calibration"
+LEVELS = {"-O0": ["-O0"], "-O2": ["-O2"]}
+MATMUL = [f"matmul_{o}" for o in ("ijk", "ikj", "jik", "jki", "kij", "kji")]
+WHETSTONE_PUBLISHED = {"-O0": 0.108350, "-O2": 0.072620}   # s per 1 MWI, SPARCstation 2, GNU C 2.7
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str
+    source: str
+    name: str            # size parameter
+    size: str
+    command: str         # {NAME} is the size; ./STEM the compiled program
+
+
+def corpus() -> list[Case]:
+    cases = [Case(f"md1 NPART={n}", "corpus/md1/md1.f", "NPART", str(n),
+                  "./md1 < corpus/md1/inputs/md1_{NPART}.in") for n in (500, 864, 1372, 2048)]
+    cases += [Case(m, f"corpus/c/{m}.c", "n", "250", f"echo {{n}} | ./{m}") for m in MATMUL]
+    cases += [
+        Case("jacobi", "corpus/c/jacobi.c", "n", "250", "echo {n} 40 | ./jacobi"),
+        Case("lu", "corpus/c/lu.c", "n", "250", "echo {n} | ./lu"),
+        Case("trisolve", "corpus/c/trisolve.c", "n", "500", "echo {n} | ./trisolve"),
+        Case("whetstone.c", "corpus/whetstone/whetstone.c", "loop", "500", "echo {loop} | ./whetstone"),
+        Case("whetstone.f", "corpus/whetstone/whetstone.f", "LOOP", "500", "echo {LOOP} | ./whetstone"),
+    ]
+    return cases
+
+
+def machine_for(level: str, recalibrate: bool, quick: bool) -> Path:
+    """A calibration of this machine for the level: reused when younger than a day."""
+    path = CAL_DIR / f"this_machine{level.replace('-', '_')}.yaml"
+    if path.exists() and not recalibrate and time.time() - path.stat().st_mtime < 86400:
+        print(f"reusing {path.relative_to(ROOT)} (calibrated {_age(path)} ago)", file=sys.stderr)
+        return path
+    print(f"calibrating this machine with gcc {level} ...", file=sys.stderr)
+    cal = calibrate("gcc", LEVELS[level], Settings.quick() if quick else Settings())
+    write_database(cal, path, force=True)
+    print(f"  wrote {path.relative_to(ROOT)} in {cal.seconds_taken:.0f} s", file=sys.stderr)
+    return path
+
+
+def _age(path: Path) -> str:
+    hours = (time.time() - path.stat().st_mtime) / 3600
+    return f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min"
+
+
+_profiles: dict[tuple[str, str], dict[str, float]] = {}
+
+
+def measure(case: Case, level: str, machine, runs: int, workdir: Path) -> tuple[float, float | None, list[str]]:
+    """(measured s, predicted s, still unbound) for one case at one level."""
+    import tempfile
+    source = ROOT / case.source
+    values = {case.name: sympy.Integer(int(case.size))}
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        exe = compile_program(source, LEVELS[level], Path(tmp))
+        measured = statistics.median(time_runs(fill(case.command, case.name, case.size, exe), ROOT, runs))
+    analysis = analyze_file(source, {case.name: case.size}, values)
+    key = (case.source, case.size)
+    if key not in _profiles:        # the counts do not depend on the optimization level: profile once
+        _profiles[key] = profile_values(source, analysis, values, {case.name: case.size},
+                                        fill(case.command, case.name, case.size), ROOT)
+    values.update({k: sympy.Float(v) for k, v in _profiles[key].items()})
+    predicted, unbound = predict_seconds(analysis, machine, values)
+    return measured, predicted, unbound
+
+
+def ranking(times: dict[str, float]) -> list[str]:
+    return [k.removeprefix("matmul_") for k, _ in sorted(times.items(), key=lambda kv: kv[1])]
+
+
+def whetstone_on_sparc2() -> None:
+    from sad.validate import analyze_file as an
+    values = {"loop": 10, "X_pa_Llab1": 5, "P_main_IF2": sympy.Rational(1, 2), "P_main_IF3": sympy.Rational(1, 2),
+              "P_main_IF4": sympy.Rational(1, 2), "P_main_IF5": 1, "C_clock": 0}
+    values = {k: sympy.sympify(v) for k, v in values.items()}
+    analysis = an(ROOT / "corpus/whetstone/whetstone.c", {}, values)
+    seconds, unbound = predict_seconds(analysis, load_machine("sparc2"), values)
+    print("\nWhetstone (C, LOOP=10 = 1 MWI) on sparc2.yaml (models GNU C 2.7 -O0) vs Brehm 1999 Sec. 3.1.1:")
+    for level, published in WHETSTONE_PUBLISHED.items():
+        note = "" if level == "-O0" else "   (not the level the database models)"
+        print(f"  {level}: predicted {seconds * 1e6:9.0f} us   published {published * 1e6:9.0f} us   "
+              f"error {(seconds - published) / published:+6.1%}{note}")
+    if unbound:
+        print("  still unbound:", ", ".join(unbound))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--recalibrate", action="store_true", help="calibrate even if a fresh file exists")
+    parser.add_argument("--quick", action="store_true", help="quick calibration (less stable figures)")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per program (median)")
+    args = parser.parse_args()
+    import tempfile
+    whetstone_on_sparc2()
+    results: dict[str, dict[str, tuple[float, float | None, list[str]]]] = {}
+    with tempfile.TemporaryDirectory(prefix="sad-accuracy-") as tmp:
+        for level in LEVELS:
+            machine = load_machine(machine_for(level, args.recalibrate, args.quick))
+            for case in corpus():
+                print(f"  {level} {case.label} ...", file=sys.stderr)
+                results.setdefault(case.label, {})[level] = measure(case, level, machine, args.runs, Path(tmp))
+    print_table(results)
+    return 0
+
+
+def print_table(results) -> None:
+    print(f"\n{'program':22s} {'size':>6s} | {'-O0 measured':>12s} {'predicted':>10s} {'error':>8s} | "
+          f"{'-O2 measured':>12s} {'predicted':>10s} {'error':>8s}")
+    errors: dict[str, list[float]] = {level: [] for level in LEVELS}
+    for case in corpus():
+        row = f"{case.label:22s} {case.size:>6s}"
+        for level in LEVELS:
+            measured, predicted, unbound = results[case.label][level]
+            if predicted is None:
+                row += f" | {measured:11.4g}s {'unbound':>10s} {'':>8s}"
+                continue
+            err = (predicted - measured) / measured
+            errors[level].append(abs(err))
+            row += f" | {measured:11.4g}s {predicted:9.4g}s {err:+8.1%}"
+        print(row)
+    for level, errs in errors.items():
+        if errs:
+            print(f"{level}: median |error| {statistics.median(errs):.1%}, worst {max(errs):.1%} "
+                  f"over {len(errs)} runs" + ("   (target: median within 20 %)" if level == "-O0" else ""))
+    for level in LEVELS:
+        measured = {m: results[m][level][0] for m in MATMUL}
+        predicted = {m: results[m][level][1] or 0.0 for m in MATMUL}
+        rm, rp = ranking(measured), ranking(predicted)
+        print(f"{level} matmul loop orders, fastest first: measured {' '.join(rm)}; predicted {' '.join(rp)} "
+              f"-> {'match' if rm == rp else 'no match'}")
+    unbound = {f"{label} {lvl}": r[2] for label, per in results.items() for lvl, r in per.items() if r[2]}
+    for where, names in unbound.items():
+        print(f"still unbound in {where}: {', '.join(names)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
