@@ -1,0 +1,148 @@
+"""sad profile on the real toolchain: md1 at four particle counts binds every unresolved parameter and the
+predicted line counts then match gcov's; plots, Extra-P export, fits; failures leave files untouched."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sad.cli import main
+from sad.fit import fit
+from sad.params_io import load
+
+ROOT = Path(__file__).resolve().parent.parent
+MD1 = ROOT / "corpus" / "md1" / "md1.f"
+INPUTS = ROOT / "corpus" / "md1" / "inputs"
+KERNELS = ROOT / "corpus" / "kernels"
+
+
+@pytest.fixture(scope="module")
+def md1_profile(tmp_path_factory):
+    out = tmp_path_factory.mktemp("md1")
+    params = out / "md1.params.yaml"
+    argv = ["profile", str(MD1), "-o", str(params), "--plot", str(out / "plots"), "--extrap",
+            str(out / "md1.extrap")]
+    for n in (500, 864, 1372, 2048):
+        argv += ["--size", f"NPART={n}"]
+    argv += ["--", f"./md1 < {INPUTS}/md1_{{NPART}}.in"]
+    return out, main(argv)
+
+
+def test_md1_profile_binds_everything(md1_profile, capsys):
+    out, rc = md1_profile
+    assert rc == 0
+    data = yaml.safe_load((out / "md1.params.yaml").read_text())
+    params = data["parameters"]
+    assert "X_FORCE_L22" in params and "P_FORCE_IF7" in params
+    for name, entry in params.items():
+        assert entry["value"] is not None, name
+        assert len(entry["measured"]) == 4, name
+    assert data["provenance"]["compilers"] and data["provenance"]["gcov"]
+    assert [r["mismatched_lines"] for r in data["provenance"]["runs"]] == [0, 0, 0, 0]
+    # the chain walk of a cell visits every particle once: X_FORCE_L10 * NCELL = NPART
+    for point in params["X_FORCE_L10"]["measured"]:
+        ncell = next(p["value"] for p in params["NCELL"]["measured"] if p["NPART"] == point["NPART"])
+        assert point["value"] * ncell == pytest.approx(point["NPART"])
+    assert load(str(out / "md1.params.yaml")).entries  # the file reads back
+
+
+def test_md1_plots_and_extrap(md1_profile):
+    out, _ = md1_profile
+    png = out / "plots" / "X_FORCE_L22.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = (out / "md1.extrap").read_text()
+    assert text.startswith("PARAMETER NPART\n\nPOINTS 500 864 1372 2048\n")
+    assert "REGION FORCE@md1.f:" in text and "METRIC visits" in text
+    assert text.count("DATA ") == 4 * text.count("REGION ")
+
+
+def test_md1_profiled_values_reproduce_gcov(tmp_path, capsys):
+    """One size: the profile's values, read back with --params, make every line agree with gcov."""
+    params = tmp_path / "p864.yaml"
+    cmd = f"./md1 < {INPUTS}/md1_864.in"
+    assert main(["profile", str(MD1), "--size", "NPART=864", "-o", str(params), "--", cmd]) == 0
+    capsys.readouterr()
+    rc = main(["check-counts", str(MD1), "-D", "NPART=864", "--params", str(params), "--", cmd])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    summary = out.strip().splitlines()
+    assert "MISMATCH" not in out and not any(ln.startswith("(unbound") for ln in summary)
+    assert main(["analyze", str(MD1), "-m", "sparc2", "-D", "NPART=864", "--params", str(params),
+                 "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["time_s"] is not None and result["unbound"] == []
+
+
+def test_gotoloop_profile_values(tmp_path, capsys):
+    rc = main(["profile", str(KERNELS / "gotoloop.f"), "--size", "N=1000,NB=7", "--format", "json", "--",
+               f"./gotoloop < {KERNELS / 'gotoloop.in'}"])
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    values = {p["name"]: p["value"] for p in data["parameters"]}
+    assert values["X_GOTOLP_L10"] == 9  # floor(log2 1000) halvings
+    assert values["X_GOTOLP_L50"] == pytest.approx(1000 / 7)  # mean chain length per walk
+
+
+def test_input_template(tmp_path, capsys):
+    template = tmp_path / "matmul.tmpl"
+    template.write_text("{N}\n")
+    out = tmp_path / "m.yaml"
+    rc = main(["profile", str(KERNELS / "matmul.f"), "--size", "N=5", "--size", "N=9",
+               "--input-template", str(template), "-o", str(out), "--", "./matmul"])
+    assert rc == 0
+    assert "runs:" in out.read_text()
+
+
+def test_fit_recovers_models():
+    n = [100, 200, 400, 800, 1600]
+    assert fit("N", n, [3.0] * 5).expression == "3"
+    linear = fit("N", n, [2 + 0.5 * x for x in n])
+    assert linear.expression == "2 + 0.5*N" and linear.fit_error < 1e-9
+    cube = fit("N", n, [1 + 4 * x ** (1 / 3) for x in n])
+    assert cube.expression == "1 + 4*N**(1/3)"
+
+
+# ------------------------------------------------------------------------------------------ failures
+def test_failing_command_leaves_no_file(tmp_path, capsys):
+    out = tmp_path / "p.yaml"
+    rc = main(["profile", str(KERNELS / "matmul.f"), "--size", "N=4", "-o", str(out), "--",
+               "./matmul < /nonexistent/input"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "command failed" in err
+    assert not out.exists()
+
+
+def test_program_that_does_not_compile(tmp_path, capsys):
+    src = tmp_path / "broken.f"
+    src.write_text("      PROGRAM BROKEN\n      X = (1 + \n      END\n")
+    rc = main(["profile", str(src), "--", "./broken"])
+    err = capsys.readouterr().err
+    assert rc in (1, 2)
+    assert "error" in err
+
+
+def test_compile_error_reported(tmp_path, capsys):
+    """Parses for sad (a call to a routine nobody defines) but does not link: a clear build error."""
+    src = tmp_path / "nolink.f"
+    src.write_text("      PROGRAM NOLINK\n      CALL NOWHERE(1)\n      END\n")
+    rc = main(["profile", str(src), "--", "./nolink"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "linking failed" in err
+
+
+def test_existing_output_untouched(tmp_path, capsys):
+    out = tmp_path / "p.yaml"
+    out.write_text("precious\n")
+    rc = main(["profile", str(KERNELS / "matmul.f"), "--size", "N=4", "-o", str(out), "--",
+               f"./matmul < {KERNELS / 'matmul.in'}"])
+    assert rc == 2 and "not overwritten" in capsys.readouterr().err
+    assert out.read_text() == "precious\n"
+
+
+def test_missing_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["profile", str(KERNELS / "matmul.f")])
+    assert exc.value.code == 2
+    assert "COMMAND" in capsys.readouterr().err
