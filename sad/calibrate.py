@@ -182,7 +182,7 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
 def _subtract(per_stmt: list[float], b: mb.Bench, known: dict[str, Figure]) -> list[float]:
     """Remove the loop overhead and the statement's other operations (their medians)."""
     loop = known["control.loop_iter"].seconds if "control.loop_iter" in known else 0.0
-    overhead = {"unrolled": loop / mb.UNROLL, "array": loop * b.stride, "io": loop, "empty": 0.0}[b.kind]
+    overhead = {"unrolled": loop / mb.UNROLL, "array": loop, "io": loop, "empty": 0.0}[b.kind]   # one trip per element visited
     other = sum(known[m].raw for m in b.minus)
     return [(x - overhead - other) / b.scale for x in per_stmt]
 
