@@ -70,6 +70,7 @@ class BuildContext:
     overrides: dict[str, sympy.Expr]
     built: dict[str, ProcedureSAD] = field(default_factory=dict)
     recursive_calls: set[tuple[str, str]] = field(default_factory=set)
+    cycles: dict[str, frozenset[str]] = field(default_factory=dict)
     candidates: dict[sympy.Symbol, Parameter] = field(default_factory=dict)
     diagnostics: list[ir.Diagnostic] = field(default_factory=list)
     seq: int = 0
@@ -104,6 +105,7 @@ class ProcedureBuilder:
         for i, stmt in enumerate(stmts):
             if stmt.label is not None:
                 graph.labels.setdefault(stmt.label, i)
+        graph.error_labels = self._error_labels(stmts)
         node_events: dict[int, RegionResult] = {}
         for i, stmt in enumerate(stmts):
             node_events[i] = self.node(stmt, i, graph, index, region_id)
@@ -158,7 +160,7 @@ class ProcedureBuilder:
             return [(self._target(stmt.target, graph), sympy.Integer(1))]
         if isinstance(stmt, ir.Return):
             return [(("esc", "@return"), sympy.Integer(1))]
-        if isinstance(stmt, ir.Stop):
+        if isinstance(stmt, ir.Stop) or self._terminates(stmt):
             return [(("esc", "@stop"), sympy.Integer(1))]
         if isinstance(stmt, ir.ArithmeticIf):
             return self._multiway(stmt, [("NEG", stmt.neg), ("ZERO", stmt.zero), ("POS", stmt.pos)], graph,
@@ -193,6 +195,12 @@ class ProcedureBuilder:
             if all(label != seen for _, seen in distinct):
                 distinct.append((name, label))
         fallback = self._target(default, graph) if default else self._current_next
+        if default in graph.error_labels:
+            fallback = None  # the default arm is an error exit: the last real arm takes the rest
+        errors = [label for _, label in distinct if label in graph.error_labels]
+        if errors:
+            self.ctx.diagnostics.append(ir.Diagnostic(stmt.loc, "note", "jumps to error exits assumed not taken"))
+        distinct = [(name, label) for name, label in distinct if label not in graph.error_labels] or distinct
         out = [(self._target(label, graph), name) for name, label in distinct]
         if default is None and kind in ("AIF",):
             fallback = None  # an arithmetic IF always jumps: its last arm takes the rest
@@ -214,6 +222,7 @@ class ProcedureBuilder:
     # ------------------------------------------------------------------ compound statements
     def _if(self, stmt: ir.If, i: int, graph: RegionGraph, index, local: RegionResult, region_id):
         place = self._place(stmt, "IF")
+        self._graph_for_arms = graph
         probs = self._arm_probabilities(stmt, place, index)
         remaining = sympy.Integer(1)
         fallthrough = sympy.Integer(0)
@@ -261,10 +270,10 @@ class ProcedureBuilder:
         not taken, and says so; the rest are named probabilities."""
         folded = [self._fold(arm.cond, index) for arm in stmt.arms]
         for k, arm in enumerate(stmt.arms):
-            if folded[k] is None and arm.body and isinstance(arm.body[-1], ir.Stop):
+            if folded[k] is None and self._error_exit(arm.body, self._graph_for_arms):
                 folded[k] = False
                 self.ctx.diagnostics.append(ir.Diagnostic(arm.loc or stmt.loc, "note",
-                                                          "branch to STOP assumed not taken (error exit)"))
+                                                          "branch to an error exit (STOP, exit, non-zero return from main) assumed not taken"))
         if all(f is not None for f in folded):
             probs, remaining = [], sympy.Integer(1)
             for f in folded:
@@ -287,6 +296,41 @@ class ProcedureBuilder:
             probs.append(self._probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc, arms,
                                            stmt))
         return probs
+
+    def _error_exit(self, body: list[ir.Stmt], graph: Optional[RegionGraph] = None) -> bool:
+        """An arm that ends the program: STOP (C exit/abort), a non-zero return from the main program, or a
+        jump to a labelled piece of straight-line code that does one of these."""
+        if not body:
+            return False
+        last = body[-1]
+        if isinstance(last, ir.Goto) and graph is not None:
+            return last.target in graph.error_labels
+        if isinstance(last, ir.Stop) or self._terminates(last):
+            return True
+        return (isinstance(last, ir.Return) and self.proc.kind == "program" and isinstance(last.value, ir.Const)
+                and last.value.value not in (0, False))
+
+    def _terminates(self, stmt: ir.Stmt) -> bool:
+        return isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) in self.ctx.facts.terminating
+
+    def _error_labels(self, stmts: list[ir.Stmt]) -> set[str]:
+        """Labels from which straight-line code (I/O, assignments, calls) runs into an error exit."""
+        labels = set()
+        for i, stmt in enumerate(stmts):
+            if stmt.label is None:
+                continue
+            # A jump to `40 STOP` is how many F77 programs end normally: only code that reports
+            # something (an error message, a STOP code, a non-zero status) counts as an error exit.
+            reports = False
+            for later in stmts[i:]:
+                if self._error_exit([later]):
+                    if reports or not isinstance(later, ir.Stop) or later.code is not None:
+                        labels.add(stmt.label)
+                    break
+                if not isinstance(later, (ir.Assign, ir.IO, ir.CallStmt, ir.Continue)):
+                    break
+                reports = reports or isinstance(later, ir.IO)
+        return labels
 
     def _indicator(self, cond: ir.Expr, index) -> Optional[sympy.Expr]:
         """A condition on run-time values and constants only (no loop index, nothing that changes as the
@@ -385,18 +429,34 @@ class ProcedureBuilder:
                      site: Event, indirect: bool) -> None:
         """Add the callee's events, with formals bound to actuals, or an unresolved call cost."""
         key = resolve_name(name)
+        if (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
+            return  # inside a cycle of calls: counted by the cycle's X_<routine>_CALLS at its entry
         callee = self.ctx.built.get(key)
-        if indirect or callee is None or (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
-            reason = ("call through a pointer" if indirect else
-                      "recursive call" if callee is not None or key in self.ctx.facts.procs
-                      else "routine not in the analyzed files")
+        if indirect or callee is None:
+            reason = "call through a pointer" if indirect else "routine not in the analyzed files"
             cname = f"C_{name}" if not indirect else f"C_{self.proc.name}_INDIRECT"
             self._call_cost(cname, loc, reason)
             site.cost[f"cost:{cname}"] += 1
             return
+        if key in self.ctx.cycles:
+            self._expand_cycle(key, args, index, local)
+            return
         subs = self._bind_formals(callee.procedure, args, index)
         for event, count in callee.counts.items():
             local.add(event, count.xreplace(subs) if subs else count)
+
+    def _expand_cycle(self, entry: str, args, index, local: RegionResult) -> None:
+        """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,
+        which only execution can tell."""
+        for member in sorted(self.ctx.cycles[entry]):
+            built = self.ctx.built.get(member)
+            if built is None:
+                continue
+            proc = built.procedure
+            x = self._loop_count(f"X_{proc.name}_CALLS", proc.loc,
+                                 "activations of a recursive routine per call from outside its cycle", proc)
+            for event, count in built.counts.items():
+                local.add(event, _mul(x, count))
 
     def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index) -> dict:
         subs = {}

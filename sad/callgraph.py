@@ -50,6 +50,17 @@ def recursive_edges(graph: nx.DiGraph) -> set[tuple[str, str]]:
     return edges
 
 
+def recursive_cycles(graph: nx.DiGraph) -> dict[str, frozenset[str]]:
+    """For each routine on a cycle of calls, the members of its cycle (itself alone when it calls itself)."""
+    cycles: dict[str, frozenset[str]] = {}
+    for component in nx.strongly_connected_components(graph):
+        members = frozenset(component)
+        if len(members) > 1 or any(graph.has_edge(n, n) for n in members):
+            for name in members:
+                cycles[name] = members
+    return cycles
+
+
 def build_order(graph: nx.DiGraph) -> list[str]:
     """Callees before callers; members of a cycle in name order (their mutual calls are not expanded)."""
     condensed = nx.condensation(graph)

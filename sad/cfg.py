@@ -34,6 +34,7 @@ class RegionGraph:
     edges: dict[int, list[tuple[object, sympy.Expr]]] = field(default_factory=dict)  # node → (target, w)
     labels: dict[str, int] = field(default_factory=dict)
     decisions: dict[int, Decision] = field(default_factory=dict)
+    error_labels: set[str] = field(default_factory=set)  # labels of code that ends the program
 
     def add_edge(self, node: int, target: object, weight: sympy.Expr) -> None:
         if weight == 0:

@@ -16,6 +16,7 @@ _K = sympy.Symbol("k", integer=True, nonnegative=True)
 def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
     """Fortran 77 iteration count MAX(0, INT((hi - lo + step)/step)); for integer operands INT truncates,
     which equals floor whenever the quotient is non-negative, the only case that survives the MAX."""
+    lo, hi, step = sympy.sympify(lo), sympy.sympify(hi), sympy.sympify(step)
     if step == 0:
         raise ValueError("DO step of zero")
     raw = (hi - lo + step) / step

@@ -14,7 +14,7 @@ import sympy
 from frontends import load_file
 from sad import ir
 from sad.builder import BuildContext, Event, ProcedureBuilder
-from sad.callgraph import build_call_graph, build_order, recursive_edges, roots
+from sad.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
 from sad.params import ParameterTable
 from sad.values import ProgramFacts, resolve_name
 
@@ -64,6 +64,8 @@ def analyze_program(program: ir.Program, overrides: Optional[dict[str, sympy.Exp
     ctx = BuildContext(facts, table, dict(overrides or {}))
     graph = build_call_graph(program)
     ctx.recursive_calls = recursive_edges(graph)
+    ctx.cycles = recursive_cycles(graph)
+    facts.recursive = set(ctx.cycles)
     for name in build_order(graph):
         proc = facts.procs.get(name)
         if proc is None or proc.kind == "blockdata":

@@ -38,6 +38,8 @@ class ProgramFacts:
     common_names: dict[tuple[str, str], str] = field(default_factory=dict)  # (proc, var) → canonical
     definitions: dict[str, list[Definition]] = field(default_factory=lambda: defaultdict(list))
     main: Optional[str] = None
+    recursive: set[str] = field(default_factory=set)  # linkage names of routines on a cycle of calls
+    terminating: set[str] = field(default_factory=set)  # routines that never return (they STOP)
 
     @classmethod
     def gather(cls, program: ir.Program) -> "ProgramFacts":
@@ -47,6 +49,7 @@ class ProgramFacts:
             if proc.kind == "program" and facts.main is None:
                 facts.main = proc.name
         facts._name_commons()
+        facts.terminating = _terminating_routines(program)
         modified = ModifiedFormals(facts)
         for proc in program.procedures:
             facts._collect_definitions(proc, modified)
@@ -88,6 +91,26 @@ class ProgramFacts:
         for stmt in ir.walk_stmts(proc.body):
             for var, definition in _defs_of(stmt, proc, modified):
                 self.definitions[self.storage_name(proc, var)].append(definition)
+
+
+def _terminating_routines(program: ir.Program) -> set[str]:
+    """Routines whose every path ends the program: no RETURN anywhere and a STOP (or a call to such a
+    routine) as the last statement, like C's `void die(...) { ...; exit(1); }`."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for proc in program.procedures:
+            key = resolve_name(proc.name)
+            if key in found or proc.kind == "program" or not proc.body:
+                continue
+            if any(isinstance(s, ir.Return) for s in ir.walk_stmts(proc.body)):
+                continue
+            last = proc.body[-1]
+            if isinstance(last, ir.Stop) or (isinstance(last, ir.CallStmt) and resolve_name(last.name) in found):
+                found.add(key)
+                changed = True
+    return found
 
 
 def resolve_name(name: str) -> str:
@@ -225,6 +248,8 @@ class ValueResolver:
     def _Var(self, node: ir.Var, index, depth):
         if node.name in index:
             return index[node.name]
+        if node.name.startswith("."):  # a temporary the frontend invented (a status, not data)
+            return None
         return self.variable(node.name, node.type, depth)
 
     def _Cast(self, node: ir.Cast, index, depth):
@@ -274,6 +299,8 @@ class ValueResolver:
         if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
             # -D on a constant of the source: the user's value replaces the one written there.
             return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key])
+        if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
+            return None  # a recursive routine's arguments change from one activation to the next
         if decl is not None and decl.storage == "formal" and not defs:
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:

@@ -42,3 +42,17 @@ def evaluate(expr: sympy.Expr, point: dict[str, int]) -> sympy.Expr:
     subs = {s: sympy.Integer(point[s.name]) for s in expr.free_symbols if s.name in point}
     value = sympy.sympify(expr).xreplace(subs)
     return value.doit() if value.has(sympy.Sum) else value
+
+
+def iterations_by_line(analysis, source: Path) -> dict[int, sympy.Expr]:
+    """Total loop-body executions per loop header line (the `trips` of the expectations)."""
+    trips: dict[int, sympy.Expr] = {}
+    for event, count in analysis.counts.items():
+        if event.role == "loop_iter" and Path(event.loc.file).resolve() == source.resolve():
+            trips[event.loc.line] = trips.get(event.loc.line, 0) + count
+    return trips
+
+
+def is_error_exit(ours: sympy.Expr, entry: dict) -> bool:
+    """A line behind an error exit (STOP, a non-zero return from main) that sad assumes not taken."""
+    return ours == 0 and entry.get("measured") == 0

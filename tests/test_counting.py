@@ -1,0 +1,65 @@
+"""Exact loop counting against hand-derived closed forms (Fortran 77 trip-count rule, exact sums)."""
+from __future__ import annotations
+
+import sympy
+
+from sad.counting import sum_over_index, trip_count
+
+N = sympy.Symbol("N", integer=True)
+M = sympy.Symbol("M", integer=True)
+I = sympy.Symbol("I", integer=True)
+K = sympy.Symbol("K", integer=True)
+
+
+def values(expr, symbol, points):
+    return [expr.subs(symbol, p) for p in points]
+
+
+def test_trip_count_rule_including_negative_steps_and_empty_ranges():
+    assert trip_count(1, 10, 1) == 10
+    assert trip_count(10, 1, 1) == 0                      # empty range runs zero times
+    assert trip_count(10, 1, -1) == 10
+    assert trip_count(1, 10, 3) == 4                      # 1, 4, 7, 10
+    assert trip_count(10, 1, -2) == 5                     # 10, 8, 6, 4, 2
+    assert trip_count(1, 0, 1) == 0
+    by_hand = [max(0, (n - 1 + 3) // 3) for n in range(-3, 12)]
+    assert values(trip_count(1, N, 3), N, range(-3, 12)) == by_hand
+    assert values(trip_count(N, 1, -2), N, range(-3, 12)) == [max(0, (1 - n - 2) // -2) for n in range(-3, 12)]
+
+
+def test_triangular_nest_is_summed_exactly():
+    inner = trip_count(I, N, 1)                           # DO I = 1, N / DO J = I, N
+    total = sum_over_index(inner, I, 1, N, 1)
+    assert total == sympy.Max(0, N) * (sympy.Max(0, N) + 1) / 2
+    assert values(total, N, [-2, 0, 1, 2, 10, 100]) == [0, 0, 1, 3, 55, 5050]
+
+
+def test_strictly_lower_triangle_and_lu_cube():
+    lower = sum_over_index(trip_count(1, I - 1, 1), I, 1, N, 1)       # forward substitution
+    assert values(lower, N, [0, 1, 2, 5, 40]) == [n * (n - 1) // 2 for n in [0, 1, 2, 5, 40]]
+    # LU: DO K=1,N / DO I=K+1,N / DO J=K+1,N  → Σ (N-K)^2 = (N-1)N(2N-1)/6
+    inner = sum_over_index(trip_count(K + 1, N, 1), I, K + 1, N, 1)
+    cube = sum_over_index(inner, K, 1, N, 1)
+    assert values(cube, N, [0, 1, 2, 3, 10]) == [(n - 1) * n * (2 * n - 1) // 6 if n > 0 else 0
+                                                 for n in [0, 1, 2, 3, 10]]
+
+
+def test_dependent_upper_bound_and_reverse_outer_loop():
+    doubled = sum_over_index(trip_count(I, 2 * I, 1), I, 1, N, 1)   # DO J = I, 2*I: I+1 trips
+    assert values(doubled, N, [0, 1, 4, 1000]) == [0, 2, 14, 1000 * 1003 // 2]
+    backwards = sum_over_index(trip_count(I, N, 1), I, N, 1, -1)    # DO I = N, 1, -1 / DO J = I, N
+    assert values(backwards, N, [0, 1, 3, 10]) == [0, 1, 6, 55]
+
+
+def test_literal_bounds_sum_to_numbers_and_two_parameters_stay_symbolic():
+    assert sum_over_index(trip_count(I, 10, 1), I, 1, 10, 1) == 55
+    rect = sum_over_index(trip_count(1, M, 1), I, 1, N, 1)
+    assert rect == sympy.Max(0, N) * sympy.Max(0, M)
+
+
+def test_stepped_triangle_falls_back_to_an_exact_unevaluated_sum():
+    total = sum_over_index(trip_count(I, N, 1), I, 1, N, 2)         # DO I = 1, N, 2 / DO J = I, N
+    for n in (0, 1, 5, 8):
+        by_hand = sum(max(0, n - i + 1) for i in range(1, n + 1, 2))
+        value = total.subs(N, n)
+        assert (value.doit() if isinstance(value, sympy.Basic) else value) == by_hand
