@@ -221,6 +221,7 @@ class ProcedureBuilder:
 
     # ------------------------------------------------------------------ compound statements
     def _if(self, stmt: ir.If, i: int, graph: RegionGraph, index, local: RegionResult, region_id):
+        stmt = _merge_same_jumps(stmt)
         place = self._place(stmt, "IF")
         self._graph_for_arms = graph
         probs = self._arm_probabilities(stmt, place, index)
@@ -340,6 +341,9 @@ class ProcedureBuilder:
             return None
         if value.free_symbols & set(index.values()):
             return None
+        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
+        if any(s.name in formals for s in value.free_symbols):
+            return None  # an argument differs from call to call: a probability, not an indicator
         return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
 
     def _fold(self, cond: ir.Expr, index) -> Optional[bool]:
@@ -464,7 +468,7 @@ class ProcedureBuilder:
             symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
             if symbol is None or pos >= len(args):
                 continue
-            value = self.values.bound(args[pos], index)
+            value = self.values.expr(args[pos], index)
             if value is not None and not _is_logical(value):
                 subs[symbol] = value
         return subs
@@ -529,6 +533,23 @@ class ProcedureBuilder:
 
     def _warn(self, loc: ir.Loc, message: str) -> None:
         self.ctx.diagnostics.append(ir.Diagnostic(loc, "warning", message))
+
+
+def _merge_same_jumps(stmt: ir.If) -> ir.If:
+    """`if (a || b) goto l;` lowered to arms that all jump to one place is one decision: one probability,
+    measurable from line counts, and the decision a GOTO loop's count can be read from."""
+    if len(stmt.arms) < 2 or stmt.orelse is not None:
+        return stmt
+    bodies = [arm.body for arm in stmt.arms]
+    if not all(len(b) == 1 and isinstance(b[0], ir.Goto) for b in bodies):
+        return stmt
+    if len({b[0].target for b in bodies}) != 1:
+        return stmt
+    cond = stmt.arms[0].cond
+    for arm in stmt.arms[1:]:
+        cond = ir.BinOp("or", cond, arm.cond, type="logical")
+    merged = ir.IfArm(cond, bodies[0], stmt.arms[0].loc)
+    return ir.If([merged], None, logical=stmt.logical, loc=stmt.loc, label=stmt.label)
 
 
 def _is_logical(value: sympy.Basic) -> bool:
