@@ -122,6 +122,8 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: "ModifiedFormals"):
     """(variable, Definition) pairs for the scalar variables a statement may write."""
     if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var):
         yield stmt.target.name, Definition("assign", stmt.loc, stmt.value, proc.name)
+    elif isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and not stmt.target.indices:
+        yield stmt.target.name, Definition("call", stmt.loc, None, proc.name)  # *p = ...: through a pointer
     elif isinstance(stmt, ir.Do):
         yield stmt.index, Definition("index", stmt.loc, None, proc.name)
     elif isinstance(stmt, ir.IO):
@@ -135,7 +137,8 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: "ModifiedFormals"):
         for pos, arg in enumerate(stmt.args):
             if isinstance(arg, ir.Var) and modified.may_modify(name, pos):
                 yield arg.name, Definition("call", stmt.loc, None, proc.name)
-            elif isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var):
+            elif isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var) \
+                    and modified.may_modify(name, pos):
                 yield arg.operand.name, Definition("call", stmt.loc, None, proc.name)
     for expr in _exprs_of(stmt):
         for call in _user_calls(expr):
@@ -252,6 +255,14 @@ class ValueResolver:
             return None
         return self.variable(node.name, node.type, depth)
 
+    def _ArrayRef(self, node: ir.ArrayRef, index, depth):
+        # `*n` on a pointer argument is how C reads a scalar passed by reference (Fortran's convention):
+        # its value is the argument's value at the call.
+        decl = self.proc.variables.get(node.name)
+        if node.indices or decl is None or decl.storage != "formal":
+            return None
+        return self.variable(node.name, node.type, depth)
+
     def _Cast(self, node: ir.Cast, index, depth):
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
@@ -264,6 +275,8 @@ class ValueResolver:
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
             return None
+        if node.op == "addr" and isinstance(node.operand, ir.Var):
+            return inner  # &n passed to a Fortran routine: by reference, the value is n's
         if node.op == "neg":
             return -inner
         if node.op == "not" and isinstance(inner, sympy.logic.boolalg.Boolean):
