@@ -483,11 +483,13 @@ class ProcedureBuilder:
     def _probability(self, name: str, loc: ir.Loc, arms: int, stmt) -> sympy.Symbol:
         return self._candidate(Parameter(name, "unresolved", "branch_probability", loc.file, loc.line,
                                          self.proc.name, description=f"{arms}-way branch",
-                                         default=round(1.0 / arms, 6), arms=arms))
+                                         default=round(1.0 / arms, 6), arms=arms,
+                                         depends_on=_variables_of(stmt)))
 
     def _loop_count(self, name: str, loc: ir.Loc, why: str, stmt) -> sympy.Symbol:
         return self._candidate(Parameter(name, "unresolved", "loop_count", loc.file, loc.line,
-                                         self.proc.name, description=why, default=1.0))
+                                         self.proc.name, description=why, default=1.0,
+                                         depends_on=_variables_of(stmt)))
 
     def _call_cost(self, name: str, loc: ir.Loc, why: str) -> sympy.Symbol:
         return self._candidate(Parameter(name, "unresolved", "call_cost", loc.file, loc.line,
@@ -533,6 +535,33 @@ class ProcedureBuilder:
 
     def _warn(self, loc: ir.Loc, message: str) -> None:
         self.ctx.diagnostics.append(ir.Diagnostic(loc, "warning", message))
+
+
+def _variables_of(stmt) -> list[str]:
+    """The variables a decision or a loop's extent reads: what its parameter is known to depend on."""
+    exprs: list = []
+    if isinstance(stmt, ir.If):
+        exprs = [arm.cond for arm in stmt.arms]
+    elif isinstance(stmt, ir.Do):
+        exprs = [stmt.lo, stmt.hi, stmt.step]
+    elif isinstance(stmt, ir.While):
+        exprs = [stmt.cond]
+    elif isinstance(stmt, (ir.ComputedGoto,)):
+        exprs = [stmt.selector]
+    elif isinstance(stmt, ir.ArithmeticIf):
+        exprs = [stmt.expr]
+    names: set[str] = set()
+    stack = [e for e in exprs if e is not None]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.Var, ir.ArrayRef)) and not node.name.startswith("."):
+            names.add(node.name)
+        for value in vars(node).values():
+            if isinstance(value, ir.Expr):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ir.Expr))
+    return sorted(names)
 
 
 def _merge_same_jumps(stmt: ir.If) -> ir.If:

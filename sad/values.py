@@ -311,7 +311,8 @@ class ValueResolver:
         integer = ir_type == "integer"
         if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
             # -D on a constant of the source: the user's value replaces the one written there.
-            return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key])
+            return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key],
+                                  defs[0].procedure)
         if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
             return None  # a recursive routine's arguments change from one activation to the next
         if decl is not None and decl.storage == "formal" and not defs:
@@ -321,13 +322,13 @@ class ValueResolver:
                                                                 for d in defs):
                 first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
                 return self._register(key, "unresolved", integer, first.loc,
-                                      f"run-time value ({len(defs)} assignments)", None)
+                                      f"run-time value ({len(defs)} assignments)", None, first.procedure)
             return None
         return self._from_definition(key, defs[0], integer, depth)
 
     def _from_definition(self, key: str, d: Definition, integer: bool, depth: int):
         if d.kind == "read":
-            return self._register(key, "unresolved", integer, d.loc, "read at run time", None)
+            return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
         if d.kind not in ("parameter", "data", "assign") or d.value is None:
             return None
         owner = self.facts.procs.get(resolve_name(d.procedure), self.proc)
@@ -338,15 +339,16 @@ class ValueResolver:
             return None
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
         what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
-        self._register(key, cls, integer, d.loc, what, value)
+        self._register(key, cls, integer, d.loc, what, value, d.procedure)
         return value
 
     def _register(self, key: str, cls: str, integer: bool, loc: Optional[ir.Loc], what: str,
-                  value: Optional[sympy.Expr]) -> sympy.Expr:
+                  value: Optional[sympy.Expr], procedure: Optional[str] = None) -> sympy.Expr:
+        """Record a value parameter where it is defined (read, assigned), not where it was first met."""
         loc = loc or self.proc.loc
         symbol = make_symbol(key, "value", integer)
         depends = sorted(str(s) for s in value.free_symbols) if value is not None else []
-        self.table.add(Parameter(key, cls, "value", loc.file, loc.line, self.proc.name, value=value,
+        self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
         return value if value is not None else self.table.symbol(key)
 
