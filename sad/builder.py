@@ -18,7 +18,8 @@ import sympy
 
 from sad import ir
 from sad.cfg import Decision, LoopInfo, RegionGraph, solve, tidy
-from sad.cost import (Cost, condition_cost, loop_entry_cost, loop_iteration_cost, statement_cost)
+from sad.cost import (Cost, Layout, condition_cost, loop_entry_cost, loop_iteration_cost,
+                      statement_cost)
 from sad.counting import sum_over_index
 from sad.params import Parameter, make_symbol
 from sad.values import ProgramFacts, ValueResolver, resolve_name
@@ -88,6 +89,8 @@ class ProcedureBuilder:
         self.ordinals: Counter = Counter()
         self.region_ids = 0
         self.assigned_labels = self._assigned_labels()
+        self.fastest = "first" if proc.language == "fortran" else "last"
+        self.layout = Layout(None, self.fastest)  # the innermost loop around what is being costed
 
     # ------------------------------------------------------------------ entry point
     def build(self) -> ProcedureSAD:
@@ -142,7 +145,7 @@ class ProcedureBuilder:
 
     # ------------------------------------------------------------------ simple statements and jumps
     def _simple(self, stmt: ir.Stmt, local: RegionResult, index, region_id: int) -> None:
-        cost = statement_cost(stmt)
+        cost = statement_cost(stmt, self.layout)
         role = ("cond" if isinstance(stmt, (ir.ComputedGoto, ir.ArithmeticIf)) else
                 "goto" if isinstance(stmt, (ir.Goto, ir.AssignedGoto)) else "stmt")
         event = self._event(stmt.loc, role, cost, region_id, isinstance(stmt, _SIMPLE + _TERMINAL), stmt)
@@ -230,7 +233,7 @@ class ProcedureBuilder:
         escapes: dict[object, sympy.Expr] = {}
         for k, (arm, p) in enumerate(zip(stmt.arms, probs)):
             loc = arm.loc or stmt.loc
-            cond = self._event(loc, "cond", condition_cost(arm.cond), region_id, False, stmt)
+            cond = self._event(loc, "cond", condition_cost(arm.cond, self.layout), region_id, False, stmt)
             local.add(cond, remaining)
             self._calls_in(condition_cost(arm.cond), loc, index, local, cond, remaining)
             fallthrough += self._arm(arm.body, p, index, local, escapes, graph)
@@ -365,7 +368,7 @@ class ProcedureBuilder:
             inner_index[stmt.index] = idx
         else:
             inner_index.pop(stmt.index, None)
-        body = self.region(stmt.body, inner_index)
+        body = self._in_loop(stmt.index, stmt.body, inner_index)
         exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
         entry = self._event(stmt.loc, "loop_entry", loop_entry_cost(stmt), region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
@@ -394,7 +397,7 @@ class ProcedureBuilder:
 
     def _while(self, stmt: ir.While, i: int, graph: RegionGraph, index, local: RegionResult, region_id):
         place = self._place(stmt, "WHILE")
-        body = self.region(stmt.body, {k: v for k, v in index.items()})
+        body = self._in_loop(None, stmt.body, dict(index))
         entry = self._event(stmt.loc, "loop_entry", Counter({"loop_start": 1}), region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
         folded = self._fold(stmt.cond, index) if stmt.cond is not None else None
@@ -420,6 +423,14 @@ class ProcedureBuilder:
             left += _mul(x, flow)
         if stmt.cond is not None:
             graph.add_edge(i, graph.successor(i), _tidy(1 - left) if body.escapes else sympy.Integer(1))
+
+    def _in_loop(self, loop_index: Optional[str], body: list[ir.Stmt], index) -> RegionResult:
+        outer = self.layout
+        self.layout = Layout(loop_index, self.fastest)
+        try:
+            return self.region(body, index)
+        finally:
+            self.layout = outer
 
     # ------------------------------------------------------------------ calls
     def _calls_in(self, cost: Cost, loc, index, local: RegionResult, event: Event, times) -> None:

@@ -17,6 +17,58 @@ _COMPARE = set(ir.COMPARE_OPS)
 _BITS = set(ir.BIT_OPS)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where a statement runs, as far as memory strides go: the innermost loop's index (None outside
+    counted loops) and which subscript varies fastest in memory (Fortran: the first; C: the last)."""
+    index: str | None = None
+    fastest: str = "first"
+
+
+def is_strided(ref: ir.ArrayRef, layout: Layout | None) -> bool:
+    """Does this element reference jump through memory as the innermost loop advances? Unit-stride and
+    loop-invariant references are not strided; the innermost index in a slower dimension, or a fastest
+    subscript that does not move by ±1 with it, is."""
+    if layout is None or layout.index is None or not ref.indices:
+        return False
+    subscripts = list(ref.indices)
+    fast = subscripts.pop(0) if layout.fastest == "first" else subscripts.pop()
+    if any(_mentions(e, layout.index) for e in subscripts):
+        return True
+    return _mentions(fast, layout.index) and not _unit_step(fast, layout.index)
+
+
+def _mentions(expr: ir.Expr, name: str) -> bool:
+    if isinstance(expr, ir.Var):
+        return expr.name == name
+    return any(_mentions(child, name) for child in _children(expr))
+
+
+def _children(expr: ir.Expr) -> list[ir.Expr]:
+    if isinstance(expr, ir.BinOp):
+        return [expr.left, expr.right]
+    if isinstance(expr, (ir.UnOp, ir.Cast)):
+        return [expr.operand]
+    if isinstance(expr, (ir.FuncCall,)):
+        return list(expr.args)
+    if isinstance(expr, ir.ArrayRef):
+        return list(expr.indices)
+    return []
+
+
+def _unit_step(expr: ir.Expr, name: str) -> bool:
+    """index, index ± c, c + index (c not depending on the index)."""
+    if isinstance(expr, ir.Cast):
+        return _unit_step(expr.operand, name)
+    if isinstance(expr, ir.Var):
+        return expr.name == name
+    if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub"):
+        if _unit_step(expr.left, name) and not _mentions(expr.right, name):
+            return True
+        return expr.op == "add" and _unit_step(expr.right, name) and not _mentions(expr.left, name)
+    return False
+
+
 @dataclass
 class Cost:
     """Operation counts of one execution, and the user-function references it makes."""
@@ -35,8 +87,9 @@ class Cost:
 class ExprCounter:
     """Walks an expression tree and counts what evaluating it costs."""
 
-    def __init__(self, cost: Cost) -> None:
+    def __init__(self, cost: Cost, layout: Layout | None = None) -> None:
         self.cost = cost
+        self.layout = layout
 
     def visit(self, node: ir.Expr | None) -> None:
         if node is None:
@@ -46,7 +99,8 @@ class ExprCounter:
             method(node)
 
     def visit_ArrayRef(self, node: ir.ArrayRef) -> None:
-        self.cost.add(ops.memory("load", node.type))
+        kind = "load_strided" if is_strided(node, self.layout) else "load"
+        self.cost.add(ops.memory(kind, node.type))
         self._subscripts(node)
 
     def _subscripts(self, node: ir.ArrayRef) -> None:
@@ -104,7 +158,7 @@ class ExprCounter:
         self.cost.add("branch")
         for arm in (node.then, node.orelse):
             half = Cost()
-            ExprCounter(half).visit(arm)
+            ExprCounter(half, self.layout).visit(arm)
             self.cost.merge(half, 0.5)
 
     def visit_Substring(self, node: ir.Substring) -> None:
@@ -120,18 +174,18 @@ def _operand_type(node: ir.BinOp) -> str:
     return max(types, key=order.index) if types else "integer"
 
 
-def expr_cost(expr: ir.Expr | None) -> Cost:
+def expr_cost(expr: ir.Expr | None, layout: Layout | None = None) -> Cost:
     cost = Cost()
-    ExprCounter(cost).visit(expr)
+    ExprCounter(cost, layout).visit(expr)
     return cost
 
 
-def store_cost(target: ir.Expr) -> Cost:
+def store_cost(target: ir.Expr, layout: Layout | None = None) -> Cost:
     """What writing to `target` costs: the subscripts and the store of an element, or a scalar assign."""
     cost = Cost()
-    counter = ExprCounter(cost)
+    counter = ExprCounter(cost, layout)
     if isinstance(target, ir.ArrayRef):
-        cost.add(ops.memory("store", target.type))
+        cost.add(ops.memory("store_strided" if is_strided(target, layout) else "store", target.type))
         counter._subscripts(target)
     elif isinstance(target, ir.Member):
         if target.arrow:
@@ -143,12 +197,12 @@ def store_cost(target: ir.Expr) -> Cost:
     return cost
 
 
-def statement_cost(stmt: ir.Stmt) -> Cost:
+def statement_cost(stmt: ir.Stmt, layout: Layout | None = None) -> Cost:
     """The cost of one execution of a simple statement (not the bodies of compound ones)."""
     cost = Cost()
     if isinstance(stmt, ir.Assign):
-        cost.merge(expr_cost(stmt.value))
-        cost.merge(store_cost(stmt.target))
+        cost.merge(expr_cost(stmt.value, layout))
+        cost.merge(store_cost(stmt.target, layout))
         cost.add(ops.arith("assign", stmt.target.type))
     elif isinstance(stmt, ir.CallStmt):
         for arg in stmt.args:
@@ -183,9 +237,9 @@ def statement_cost(stmt: ir.Stmt) -> Cost:
     return cost
 
 
-def condition_cost(cond: ir.Expr | None) -> Cost:
+def condition_cost(cond: ir.Expr | None, layout: Layout | None = None) -> Cost:
     """One evaluation of a branch or loop condition and the branch decision."""
-    cost = expr_cost(cond)
+    cost = expr_cost(cond, layout)
     cost.add("branch")
     return cost
 

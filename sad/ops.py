@@ -9,7 +9,10 @@ Keys:
     bitop                C & | ^ << >> ~
     intrinsic.<NAME>.<type>   intrinsic function by Fortran generic name and argument type  "intrinsic.SQRT.double"
     index                address arithmetic of one subscript of an array reference
-    load.<type> / store.<type>   a memory reference to an array element (or through a pointer)
+    load.<type> / store.<type>   a memory reference to an array element (or through a pointer) that is
+                         unit-stride or invariant in the innermost loop
+    load_strided.<type> / store_strided.<type>   one that jumps through memory as the innermost loop
+                         advances (the index in a slower dimension, or a non-unit step)
     loop_start           entering a counted loop (once per entry)
     loop_iter            one iteration of any loop (increment, test, jump)
     branch               one conditional branch decision (IF, arithmetic IF, computed GOTO, &&, ||, ?:)
@@ -24,7 +27,7 @@ from __future__ import annotations
 DATA_TYPES = ("integer", "real", "double", "complex", "logical", "character")
 ARITH_KEYS = ("add", "sub", "mul", "div", "pow", "mod", "neg", "assign", "compare", "convert")
 CONTROL_KEYS = ("loop_start", "loop_iter", "branch", "goto", "call")
-MEMORY_KEYS = ("load", "store")
+MEMORY_KEYS = ("load", "store", "load_strided", "store_strided")
 
 
 def data_type(ir_type: str) -> str:
