@@ -74,6 +74,14 @@ def machine_for(level: str, recalibrate: bool, quick: bool) -> Path:
     return path
 
 
+def _figure(machine, key: str) -> str:
+    found = machine.resolve(key)
+    if found is None:
+        return "(not priced)"
+    own = found[0].split(".")[2] == key.split(".")[0]
+    return f"{float(found[1]) * 1e9:.4g} ns" + ("" if own else f" (from {found[0]})")
+
+
 def _age(path: Path) -> str:
     hours = (time.time() - path.stat().st_mtime) / 3600
     return f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min"
@@ -132,6 +140,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sad-accuracy-") as tmp:
         for level in LEVELS:
             machine = load_machine(machine_for(level, args.recalibrate, args.quick))
+            print(f"{level} calibration: " + ", ".join(
+                f"{key} {_figure(machine, key)}" for key in ("load.double", "load_strided.double",
+                                                             "store_strided.double", "startup")))
             for case in corpus():
                 print(f"  {level} {case.label} ...", file=sys.stderr)
                 results.setdefault(case.label, {})[level] = measure(case, level, machine, args.runs, Path(tmp))

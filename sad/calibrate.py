@@ -2,7 +2,8 @@
 
 Data flow: sad.microbench generates one program of kernels → compiled here with the user's compiler and flags →
 each kernel is run (a pilot run sizes it to a target duration, then REPS timed runs) → per-statement times,
-minus the loop overhead and the statement's other operations (medians measured earlier) → figures → a YAML
+minus the loop overhead and the statement's other operations (medians measured earlier) → figures; an empty
+program compiled the same way is run ``startup_runs`` times (control.startup, median wall time) → a YAML
 machine database (machine_db/schema.json) with provenance: CPU, compiler version, flags, date, and the spread of
 every figure as a comment. The file is loaded with sad.machine before it is written, so what is written loads.
 """
@@ -36,10 +37,11 @@ class Settings:
     target_s: float = 0.02      # duration of one timed run of a kernel
     reps: int = 7               # timed runs per kernel (the figure is their median)
     sizes_kb: tuple[int, ...] = mb.MEM_SIZES_KB
+    startup_runs: int = 20      # runs of the empty program (control.startup is their median wall time)
 
     @staticmethod
     def quick() -> "Settings":
-        return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2])
+        return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5)
 
 
 @dataclass
@@ -121,7 +123,7 @@ def _run(exe: Path, k: int, n: int, reps: int, w: int) -> list[float]:
 
 
 def _elements(b: mb.Bench) -> int:
-    return max(1, b.size_kb * 1024 // 8)
+    return max(1, b.size_kb * 1024 // b.elem_bytes)
 
 
 def _statements(b: mb.Bench, n: int) -> float:
@@ -130,6 +132,8 @@ def _statements(b: mb.Bench, n: int) -> float:
         return n * mb.UNROLL
     if b.kind == "array":
         return n * len(range(0, _elements(b), b.stride))
+    if b.kind == "columns":
+        return n * _elements(b)
     return n
 
 
@@ -144,6 +148,29 @@ def _measure(exe: Path, k: int, b: mb.Bench, s: Settings) -> list[float]:
         n = n * 100 if t < 1e-6 else int(n * s.target_s / 20 / t * 1.5) + 1
     n = max(1, min(2 * 10**9, round(n * s.target_s / max(t, 1e-9))))
     return [t / _statements(b, n) for t in _run(exe, k, n, s.reps, w)]
+
+
+def _startup(compiler: str, language: str, flags: list[str], workdir: Path, runs: int) -> list[float]:
+    """Wall seconds of running an empty program compiled like the user's (same compiler, flags, libraries):
+    process creation, dynamic loading, run-time library start-up and exit. One untimed run first (page cache)."""
+    src = workdir / ("empty.c" if language == "c" else "empty.f90")
+    src.write_text(mb.empty_program(language), encoding="utf-8")
+    exe = workdir / "empty"
+    cmd = [compiler, *flags, str(src), "-o", str(exe)] + (["-lm"] if language == "c" else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CalibrationError(f"compiling the empty program failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    times = []
+    for i in range(max(1, runs) + 1):
+        t0 = time.perf_counter()
+        done = subprocess.run([str(exe)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, check=False)
+        elapsed = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise CalibrationError(f"the empty program failed (exit {done.returncode})")
+        if i:
+            times.append(elapsed)
+    return times
 
 
 def _figure(samples: list[float]) -> Figure:
@@ -163,8 +190,9 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     path = find_compiler(compiler)
     language = COMPILERS[compiler]
     cpu, clock = cpu_info()
-    items = [b for b in mb.for_language(language) if b.kind != "array" or b.size_kb in settings.sizes_kb
-             or b.figure in ("memory.index", "aux.load1.double")]
+    items = [b for b in mb.for_language(language) if b.kind not in ("array", "columns")
+             or b.size_kb in settings.sizes_kb or b.figure in ("memory.index", "aux.load1.double")
+             or b.figure.startswith(("memory.load_strided.", "memory.store_strided.")) and "@" not in b.figure]
     cal = Calibration(compiler=compiler, compiler_version=compiler_version(path), language=language, flags=flags,
                       cpu=cpu, clock_hz=clock, date=_dt.datetime.now().astimezone().isoformat(timespec="seconds"))
     with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
@@ -175,6 +203,10 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
             if progress:
                 f = cal.figures[b.figure]
                 progress(f"[{k + 1:3d}/{len(items)}] {b.figure:34s} {f.raw * 1e9:9.3f} ns  ±{f.spread * 50:.1f} %")
+        cal.figures["control.startup"] = _figure(_startup(path, language, flags, Path(tmp), settings.startup_runs))
+        if progress:
+            f = cal.figures["control.startup"]
+            progress(f"[  +] {'control.startup':34s} {f.raw * 1e6:9.1f} us  ±{f.spread * 50:.1f} %")
     cal.seconds_taken = time.monotonic() - started
     return cal
 
@@ -182,7 +214,8 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
 def _subtract(per_stmt: list[float], b: mb.Bench, known: dict[str, Figure]) -> list[float]:
     """Remove the loop overhead and the statement's other operations (their medians)."""
     loop = known["control.loop_iter"].seconds if "control.loop_iter" in known else 0.0
-    overhead = {"unrolled": loop / mb.UNROLL, "array": loop, "io": loop, "empty": 0.0}[b.kind]   # one trip per element visited
+    # one loop trip per statement of an unrolled kernel / UNROLL, one per element visited by a memory kernel
+    overhead = {"unrolled": loop / mb.UNROLL, "array": loop, "columns": loop, "io": loop, "empty": 0.0}[b.kind]
     other = sum(known[m].raw for m in b.minus)
     return [(x - overhead - other) / b.scale for x in per_stmt]
 
@@ -281,6 +314,14 @@ def render_yaml(cal: Calibration, name: str) -> str:
         w.fig(6, "double", f"memory.{kind}.double@{model_kb}", f"sequential, working set {model_kb} KB")
         w.fig(6, "integer", f"memory.{kind}.integer", f"sequential, working set {model_kb // 2} KB")
         w.fig(6, "default", f"memory.{kind}.double@{model_kb}", "as double")
+    if has("memory.load_strided.double"):
+        kb, line = mb.STRIDED_KB, mb.LINE_BYTES
+        for kind in ("load_strided", "store_strided"):
+            w.raw(f"    {kind}:")
+            for t in ("integer", "real", "double"):
+                if has(f"memory.{kind}.{t}"):
+                    w.fig(6, t, f"memory.{kind}.{t}", f"one element per {line}-byte line, one pass over {kb} KB")
+            w.fig(6, "default", f"memory.{kind}.double", "as double")
     w.raw("    # double-precision references by working set (sequential unless noted; not used by the mapper):")
     for key in sorted(k for k in cal.figures if "@" in k):
         w.raw(f"    #   {key:36s} {_ns(s(key))}  ({w.comment_for(cal.figures[key])})")
@@ -290,6 +331,11 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.fig(4, "branch", "control.branch", "IF (D0 .LT. D1) ..., predictable, minus compare.double")
     w.fig(4, "goto", "control.goto")
     w.fig(4, "call", "control.call", "two arguments, empty body")
+    if has("control.startup"):
+        f = cal.figures["control.startup"]
+        how = w.comment_for(f, "wall time of running an empty program compiled with these flags")
+        value = f"{f.seconds * 1e6:.4g} us"
+        w.raw(f"    startup: {value:<14s} # {how}")
     item = (s("io.item4") - s("io.item1")) / 3
     stmt = s("io.item1") - item
     w.raw("  io:                             # formatted writes to /dev/null")

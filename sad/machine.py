@@ -38,7 +38,11 @@ Lookup fallbacks of ``op_cost`` (first figure present wins; None if none):
                              -> intrinsics.default
     index                    memory.index
     load.<type> / store.<type>   memory.load.<type> -> memory.load.default -> memory.load   (same for store)
+    load_strided.<type>      memory.load_strided.<type> -> memory.load_strided.default -> memory.load_strided
+                             -> then as load.<type> (same for store_strided -> store): a machine without
+                             strided figures prices a strided reference as a unit-stride one
     loop_start ... call      control.<key>
+    startup                  control.startup (optional: seconds once per program run; None if absent)
     io.<kind>                io.<kind> -> io.statement
     io_item                  io.item
     msg.<kind>               None: messages depend on their size; use message_time(kind, nbytes, nprocs)
@@ -71,6 +75,8 @@ B, P = sympy.Symbol("b"), sympy.Symbol("P")
 COMM_TIMES = ("latency", "send_setup", "recv_setup")
 COMM_BANDWIDTHS = ("link_bandwidth", "copy_bandwidth")
 MAX_ERRORS = 10
+STRIDED_KEYS = {"load_strided": "load", "store_strided": "store"}
+"""Strided memory keys and the unit-stride key they fall back to when the machine has no strided figure."""
 MAX_NODES = 20000
 
 KeyPath = tuple[str | int, ...]
@@ -132,7 +138,9 @@ class Machine:
         lines.append(f"  clock: {_fmt_number(self.clock_hz / 10**6)} MHz ({_fmt_time(1 / self.clock_hz)} per cycle)")
         shown = [k for k in ("add.double", "mul.double", "div.double", "add.integer", "load.double",
                              "loop_iter", "branch", "call", "intrinsic.SQRT.double")]
-        lines.append("  processor: " + ", ".join(f"{k} {_fmt_time(self.resolve(k)[1])}" for k in shown
+        own = [k for k in ("load_strided.double", "startup")          # shown only when priced by its own figure
+               if (found := self.resolve(k)) is not None and found[0].split(".")[2] == k.split(".")[0]]
+        lines.append("  processor: " + ", ".join(f"{k} {_fmt_time(self.resolve(k)[1])}" for k in shown + own
                                                   if self.resolve(k) is not None))
         if self.topology:
             lines.append("  communication: " + _describe_topology(self.topology) + "".join(
@@ -156,6 +164,12 @@ def _candidates(key: str) -> list[str]:
         return [f"processor.control.{head}"]
     if key == "index":
         return ["processor.memory.index"]
+    if key == "startup":
+        return ["processor.control.startup"]
+    if n == 2 and head in STRIDED_KEYS and parts[1] in ops.DATA_TYPES:
+        unit = STRIDED_KEYS[head]
+        return ([f"processor.memory.{head}.{parts[1]}", f"processor.memory.{head}.default",
+                 f"processor.memory.{head}"] + _candidates(f"{unit}.{parts[1]}"))
     if n == 2 and head in ops.MEMORY_KEYS and parts[1] in ops.DATA_TYPES:
         base = f"processor.memory.{head}"
         return [f"{base}.{parts[1]}", f"{base}.default", base]

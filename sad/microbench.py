@@ -10,6 +10,10 @@ the statement's other operations (``minus``: the assignment that stores the resu
 intrinsic's argument in range, ...) are subtracted with their own, earlier measured figures. This is exactly
 the accounting of the SAD: ``x = x + y`` is one add and one assign (see machine_db/sparc2.yaml, MODEL).
 
+Strided references (load_strided / store_strided, sad.ops): one element per cache line (LINE_BYTES), one pass
+over a 32 MB array per trip, so each reference brings a line from beyond L2; the auxiliary column walk
+(pitch COLUMN_PITCH, every element visited) is recorded as a comment only.
+
 How the optimizer is kept honest (flags like -O2): every statement feeds the next one (a dependency chain
 ``x = f(x)``, so nothing can be hoisted or run in parallel and the figure is a latency); inputs come from the
 command line (the compiler cannot fold constants); results go to a sink that prints them only if they take an
@@ -33,6 +37,19 @@ MEM_MODEL_KB = 256
 
 MAX_ELEMS = MEM_SIZES_KB[-1] * 1024 // 8
 
+LINE_BYTES = 64
+"""Cache line assumed by the strided kernels (x86-64 and most current cores); a larger stride would also do."""
+
+STRIDED_KB = MEM_SIZES_KB[-1]
+"""Working set of the strided kernels in KB (32 MB, well beyond any L2), for every type."""
+
+MAX_ELEMS4 = STRIDED_KB * 1024 // 4
+"""Elements of the 4-byte arrays (integer, real): the same 32 MB."""
+
+COLUMN_PITCH = 257
+"""Row pitch (elements) of the auxiliary column-walk kernel: 2 KB + one double, not a power of two (no set
+aliasing), like the column of a 250 x 250 matrix."""
+
 
 @dataclass(frozen=True)
 class Bench:
@@ -43,9 +60,10 @@ class Bench:
     f: str | None
     minus: tuple[str, ...] = ()
     bar: tuple[str, ...] = ()
-    kind: str = "unrolled"            # unrolled | empty | array | io
+    kind: str = "unrolled"            # unrolled | empty | array | columns | io
     size_kb: int = 0                  # array: working set
-    stride: int = 1                   # array: element stride
+    stride: int = 1                   # array: element stride; columns: row pitch (every element visited)
+    elem_bytes: int = 8               # array, columns: element size (working set = size_kb)
     scale: float = 1.0                # divide the per-statement time by this (ops per statement)
     note: str = ""
 
@@ -155,9 +173,33 @@ def _memory() -> list[Bench]:
               size_kb=MEM_MODEL_KB),
         Bench("memory.store.integer", "ia[j] = i0;", "IA(J) = I0", (ia, "memory.index"), (), kind="array",
               size_kb=MEM_MODEL_KB),
-        Bench(f"memory.load.double@{MEM_SIZES_KB[-1]}/line", "d0 = a[j];", "D0 = A(J)", (da, "memory.index"), (),
-              kind="array", size_kb=MEM_SIZES_KB[-1], stride=8, note="one element per 64-byte line"),
     ]
+    return out
+
+
+def _strided() -> list[Bench]:
+    """Strided element references (sad.ops load_strided / store_strided): one element per cache line, a single
+    pass over STRIDED_KB, so every reference brings a new line from beyond L2 (the hardware prefetcher is free
+    to follow the constant stride, as it does for a real column walk). Same accounting as the unit-stride
+    kernels: ``x = A(J)`` is assign + index + load_strided. The loaded value is kept live (a barrier on it) so
+    an optimizer cannot delete the load."""
+    out = []
+    for t, (v, _, _) in _TYPES.items():
+        arr = {"integer": "ia", "real": "ra", "double": "a"}[t]
+        size = 8 if t == "double" else 4
+        x = f"{v}0"
+        a = f"ops.{t}.assign"
+        out += [
+            Bench(f"memory.load_strided.{t}", f"{x} = {arr}[j];", f"{x} = {arr.upper()}(J)", (a, "memory.index"),
+                  (x,), kind="array", size_kb=STRIDED_KB, stride=LINE_BYTES // size, elem_bytes=size,
+                  note=f"one element per {LINE_BYTES}-byte line"),
+            Bench(f"memory.store_strided.{t}", f"{arr}[j] = {x};", f"{arr.upper()}(J) = {x}", (a, "memory.index"),
+                  (x,), kind="array", size_kb=STRIDED_KB, stride=LINE_BYTES // size, elem_bytes=size,
+                  note=f"one element per {LINE_BYTES}-byte line"),
+        ]
+    out.append(Bench(f"memory.load_strided.double@{STRIDED_KB}/column", "d0 = a[j];", "D0 = A(J)",
+                     ("ops.double.assign", "memory.index"), ("d0",), kind="columns", size_kb=STRIDED_KB,
+                     stride=COLUMN_PITCH, note="column walk of a 32 MB matrix, pitch 2 KB: TLB-bound"))
     return out
 
 
@@ -185,6 +227,7 @@ def benches() -> list[Bench]:
     out += [Bench("aux.load1.double", "d0 = a[j];", "D0 = A(J)", ("ops.double.assign",), (), kind="array",
                   size_kb=16, note="index + load of a 1-D reference")]
     out += _memory()
+    out += _strided()
     out += [
         Bench("io.item1", 'fprintf(devnull, "%12.4f\\n", d0);', "WRITE (10, '(F12.4)') D0", (), (), kind="io"),
         Bench("io.item4", 'fprintf(devnull, "%12.4f%12.4f%12.4f%12.4f\\n", d0, d1, d2, d3);',
@@ -219,8 +262,10 @@ _C_HEAD = r"""/* generated by sad calibrate -- microbenchmarks, one per atomic o
 #define BARF(v)
 #endif
 #define MAXEL %(maxel)d
+#define MAXEL4 %(maxel4)d
 static double a[MAXEL];
-static int ia[MAXEL];
+static int ia[MAXEL4];
+static float ra[MAXEL4];
 static double b2[2][2048];
 static FILE *devnull;
 static double now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -246,11 +291,15 @@ def _c_kernel(k: int, b: Bench) -> str:
         loop = "for (it = 0; it < n; it++) { }"
     elif b.kind == "io":
         loop = "for (it = 0; it < n; it++) {\n    " + b.c + "\n  }"
+    elif b.kind == "columns":
+        stmt = b.c + "".join(_bar(v) for v in b.bar)
+        loop = (f"for (it = 0; it < n; it++) {{\n    for (c = 0; c < {b.stride}; c++)\n"
+                f"      for (j = c; j < w; j += {b.stride}) {{ {stmt} }}\n  }}")
     else:
         stmt = b.c + "".join(_bar(v) for v in b.bar)
         loop = (f"for (it = 0; it < n; it++) {{\n    for (j = 0; j < w; j += {b.stride}) {{ {stmt} }}\n  }}")
-    return (f"static double k{k}(long n, int one, int w) {{ /* {b.figure} */\n  long it; DECLS;\n  double t0;\n"
-            f"  (void)w;\n  t0 = now();\n  {loop}\n  t0 = now() - t0;\n  sink(i0 + i5, r0 + r5, d0 + d5, l0);\n  return t0;\n}}\n")
+    return (f"static double k{k}(long n, int one, int w) {{ /* {b.figure} */\n  long it; int c; DECLS;\n  double t0;\n"
+            f"  (void)w; (void)c;\n  t0 = now();\n  {loop}\n  t0 = now() - t0;\n  sink(i0 + i5, r0 + r5, d0 + d5, l0);\n  return t0;\n}}\n")
 
 
 def c_source(items: list[Bench]) -> str:
@@ -262,11 +311,12 @@ def c_source(items: list[Bench]) -> str:
         "  if (argc < 6) { fprintf(stderr, \"usage: bench KERNEL N REPS ONE W\\n\"); return 2; }\n"
         "  k = atoi(argv[1]); n = atol(argv[2]); reps = atoi(argv[3]); one = atoi(argv[4]); w = atoi(argv[5]);\n"
         "  devnull = fopen(\"/dev/null\", \"w\");\n"
-        "  for (i = 0; i < MAXEL; i++) { a[i] = 1.0 / (double)(i + 1); ia[i] = (int)(i & 7); }\n"
+        "  for (i = 0; i < MAXEL; i++) { a[i] = 1.0 / (double)(i + 1); }\n"
+        "  for (i = 0; i < MAXEL4; i++) { ia[i] = (int)(i & 7); ra[i] = 1.0f / (float)(i + 1); }\n"
         "  for (i = 0; i < 2048; i++) { b2[0][i] = 1.0; b2[1][i] = 0.5; }\n"
         "  for (r = 0; r < reps; r++) {\n    switch (k) {\n" + cases +
         "    default: return 2;\n    }\n    printf(\"%.9e\\n\", t);\n  }\n  return 0;\n}\n")
-    return _C_HEAD % {"maxel": MAX_ELEMS} + kernels + main
+    return _C_HEAD % {"maxel": MAX_ELEMS, "maxel4": MAX_ELEMS4} + kernels + main
 
 
 # ------------------------------------------------------------------------------------------- Fortran
@@ -274,14 +324,15 @@ def c_source(items: list[Bench]) -> str:
 
 _F_DECLS = """  INTEGER, INTENT(IN) :: N, ONE, W
   DOUBLE PRECISION, INTENT(OUT) :: T
-  INTEGER :: IT, J, I0, I1, I2, I5
+  INTEGER :: IT, J, C, I0, I1, I2, I5
   REAL :: R0, R1, R2, R3, R4, R5
   DOUBLE PRECISION :: D0, D1, D2, D3, D4, D5
   LOGICAL :: L0, L1
   INTEGER(8) :: C0, C1, RATE
   DOUBLE PRECISION :: A(%(maxel)d), B2(2048, 2)
-  INTEGER :: IA(%(maxel)d)
-  COMMON /ARR/ A, B2, IA
+  INTEGER :: IA(%(maxel4)d)
+  REAL :: RA(%(maxel4)d)
+  COMMON /ARR/ A, B2, IA, RA
   I5 = 0; R5 = 0.0; D5 = 0.0D0
   I0 = ONE; I1 = ONE; I2 = 1000003 * ONE; L0 = ONE == 1; L1 = ONE /= 1; J = 0
   R0 = 1.5 * ONE; R1 = 1.0000001 * ONE; R2 = 1.0E6 * ONE; R3 = 2.7182817 * ONE; R4 = 0.25 * ONE
@@ -301,11 +352,14 @@ def _f_kernel(k: int, b: Bench) -> str:
         loop = ["DO IT = 1, N", "END DO"]
     elif b.kind == "io":
         loop = ["DO IT = 1, N", "   " + b.f, "END DO"]
+    elif b.kind == "columns":
+        loop = ["DO IT = 1, N", f"   DO C = 1, {b.stride}", f"      DO J = C, W, {b.stride}", "         " + b.f,
+                "      END DO", "   END DO", "END DO"]
     else:
         loop = ["DO IT = 1, N", f"   DO J = 1, W, {b.stride}", "      " + b.f, "   END DO", "END DO"]
     body = "\n".join(s if s[:1].isdigit() else "  " + s for s in loop)
     return (f"SUBROUTINE K{k}(N, ONE, W, T)\n  ! {b.figure}\n  IMPLICIT NONE\n"
-            + _F_DECLS % {"maxel": MAX_ELEMS} + body + "\n"
+            + _F_DECLS % {"maxel": MAX_ELEMS, "maxel4": MAX_ELEMS4} + body + "\n"
             "  CALL SYSTEM_CLOCK(C1)\n  T = DBLE(C1 - C0) / DBLE(RATE)\n  CALL SINK(I0 + I5, R0 + R5, D0 + D5, L0)\n"
             f"END SUBROUTINE K{k}\n\n")
 
@@ -320,8 +374,9 @@ PROGRAM BENCH
   DOUBLE PRECISION :: T
   CHARACTER(LEN=32) :: ARG
   DOUBLE PRECISION :: A({MAX_ELEMS}), B2(2048, 2)
-  INTEGER :: IA({MAX_ELEMS})
-  COMMON /ARR/ A, B2, IA
+  INTEGER :: IA({MAX_ELEMS4})
+  REAL :: RA({MAX_ELEMS4})
+  COMMON /ARR/ A, B2, IA, RA
   CALL GET_COMMAND_ARGUMENT(1, ARG); READ (ARG, *) K
   CALL GET_COMMAND_ARGUMENT(2, ARG); READ (ARG, *) N
   CALL GET_COMMAND_ARGUMENT(3, ARG); READ (ARG, *) REPS
@@ -330,7 +385,10 @@ PROGRAM BENCH
   OPEN (10, FILE='/dev/null')
   DO I = 1, {MAX_ELEMS}
     A(I) = 1.0D0 / DBLE(I)
+  END DO
+  DO I = 1, {MAX_ELEMS4}
     IA(I) = IAND(I, 7)
+    RA(I) = 1.0 / REAL(I)
   END DO
   B2 = 1.0D0
   T = 0.0D0
@@ -366,3 +424,10 @@ def for_language(language: str) -> list[Bench]:
 
 def source(language: str, items: list[Bench]) -> str:
     return c_source(items) if language == "c" else fortran_source(items)
+
+
+def empty_program(language: str) -> str:
+    """A program that does nothing, for the start-up time of a process (control.startup)."""
+    if language == "c":
+        return "/* generated by sad calibrate: process start-up */\nint main(void) { return 0; }\n"
+    return "! generated by sad calibrate: process start-up\nPROGRAM EMPTY\nEND PROGRAM EMPTY\n"

@@ -31,6 +31,30 @@ def test_quick_calibration_loads_and_prices_every_key(quick_db: Path):
     assert re.search(r"memory\.load\.double@16 ", text)          # several working sets recorded
 
 
+def test_quick_calibration_has_strided_and_startup(quick_db: Path):
+    """Strided references and process start-up are measured, with their own figures (no fallback)."""
+    machine = load_machine(quick_db)
+    for t in ("integer", "real", "double"):
+        for kind in ("load_strided", "store_strided"):
+            path, seconds = machine.resolve(f"{kind}.{t}")
+            assert path == f"processor.memory.{kind}.{t}" and seconds >= 0
+    assert machine.resolve("load_strided.complex")[0] == "processor.memory.load_strided.default"
+    path, seconds = machine.resolve("startup")
+    assert path == "processor.control.startup"
+    assert 1e-5 < seconds < 0.5                    # an exec of an empty program: microseconds to milliseconds
+    assert "empty program" in quick_db.read_text()
+
+
+def test_strided_kernels_touch_one_line_per_element():
+    from sad import microbench as mb
+    strided = [b for b in mb.benches() if b.figure.startswith(("memory.load_strided.", "memory.store_strided."))
+               and "@" not in b.figure]
+    assert len(strided) == 6
+    for b in strided:
+        assert b.stride * b.elem_bytes >= mb.LINE_BYTES and b.size_kb >= 32 * 1024 and b.kind == "array"
+        assert "memory.index" in b.minus
+
+
 def test_never_overwrites_without_force(quick_db: Path, capsys):
     before = quick_db.read_text()
     assert main(["calibrate", "--quick", "-o", str(quick_db)]) == 2
@@ -48,7 +72,10 @@ def test_fortran_calibration_renders(tmp_path: Path):
     cal = calibrate("gfortran", ["-O0"], Settings(target_s=0.0005, reps=1, sizes_kb=(16, 256)))
     path = tmp_path / "f.yaml"
     path.write_text(render_yaml(cal, "f"))
-    assert load_machine(path).op_cost("intrinsic.MAX.integer") is not None
+    machine = load_machine(path)
+    assert machine.op_cost("intrinsic.MAX.integer") is not None
+    assert machine.resolve("load_strided.real")[0] == "processor.memory.load_strided.real"
+    assert machine.resolve("startup")[0] == "processor.control.startup"
 
 
 @pytest.mark.parametrize("drop, key", [("    call:", "processor.control: missing required key 'call'"),

@@ -97,6 +97,64 @@ def test_typed_memory_fallback(tmp_path: Path):
     assert m.op_cost("store.double") is None
 
 
+@pytest.mark.parametrize("key, path, n_cycles", [
+    ("load_strided.double", "processor.memory.load_strided", 27),       # own figure: load + line refill
+    ("store_strided.integer", "processor.memory.store_strided", 5),     # own figure: store + write buffer
+])
+def test_sparc2_strided(key, path, n_cycles):
+    found_path, value = load_machine("sparc2").resolve(key)
+    assert found_path == path and float(value) == pytest.approx(cycles(n_cycles), rel=1e-12)
+
+
+def test_sparc2_has_no_startup():
+    """The Whetstone reference figure excludes process start-up: sparc2 does not price it."""
+    assert load_machine("sparc2").op_cost("startup") is None
+
+
+@pytest.mark.parametrize("memory, key, path", [
+    # typed strided figure, then strided default, then one strided figure for all types
+    ("load_strided: {double: 9 cycles, default: 8 cycles}", "load_strided.double",
+     "processor.memory.load_strided.double"),
+    ("load_strided: {double: 9 cycles, default: 8 cycles}", "load_strided.integer",
+     "processor.memory.load_strided.default"),
+    ("load_strided: 7 cycles", "load_strided.real", "processor.memory.load_strided"),
+    # no strided figure at all: the unit-stride chain (typed, default, single)
+    ("", "load_strided.double", "processor.memory.load.double"),
+    ("", "load_strided.integer", "processor.memory.load.default"),
+    ("", "store_strided.double", "processor.memory.store"),
+    # a typed strided mapping without the type and without default: falls through to load
+    ("load_strided: {integer: 6 cycles}", "load_strided.double", "processor.memory.load.double"),
+    ("store_strided: {real: 6 cycles}", "store_strided.real", "processor.memory.store_strided.real"),
+])
+def test_strided_fallbacks(tmp_path: Path, memory: str, key: str, path: str):
+    text = _without_strided(SPARC2_TEXT).replace(
+        "    load: (2 + 1) cycles", "    load: {double: 4 cycles, default: 3 cycles}"
+        + (f"\n    {memory}" if memory else ""))
+    found = load_machine(write(tmp_path, text)).resolve(key)
+    assert found is not None and found[0] == path
+
+
+def test_startup_is_optional_and_priced_once(tmp_path: Path):
+    text = SPARC2_TEXT.replace("    goto: (1 + 1) cycles", "    goto: (1 + 1) cycles\n    startup: 1.5 ms")
+    m = load_machine(write(tmp_path, text))
+    assert m.resolve("startup") == ("processor.control.startup", pytest.approx(1.5e-3))
+    assert m.op_cost("startup") == pytest.approx(1.5e-3)
+    assert "startup 1.5 ms" in m.summary()
+    assert load_machine("paragon").op_cost("startup") is None
+
+
+def test_strided_figure_is_checked(tmp_path: Path):
+    text = _without_strided(SPARC2_TEXT).replace("    load: (2 + 1) cycles",
+                                                  "    load: (2 + 1) cycles\n    load_strided: {quad: 3 cycles}")
+    with pytest.raises(MachineError, match=r"processor\.memory\.load_strided\.quad: unknown key"):
+        load_machine(write(tmp_path, text))
+
+
+def _without_strided(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("load_strided:",
+                                                                                            "store_strided:")))
+
+
 def test_cache_returns_same_object():
     a = load_machine("sparc2")
     assert load_machine("sparc2.yaml") is a
