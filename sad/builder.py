@@ -342,8 +342,9 @@ class ProcedureBuilder:
         value = self.values.expr(cond, index)
         if value is None or not _is_logical(value) or value.is_Atom:
             return None
-        if value.free_symbols & set(index.values()):
-            return None
+        loop_indices = value.free_symbols & set(index.values())
+        if len(loop_indices) > 1:
+            return None  # (one index: summed exactly by sad.counting at its loop)
         formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
         if any(s.name in formals for s in value.free_symbols):
             return None  # an argument differs from call to call: a probability, not an indicator

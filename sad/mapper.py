@@ -14,6 +14,7 @@ from typing import Optional
 import sympy
 
 from sad.blocks import Block
+from sad.counting import evaluate_sums
 from sad.params import Parameter, make_symbol
 
 
@@ -35,6 +36,7 @@ class Prediction:
     missing_ops: list[str] = field(default_factory=list)
     by_procedure: dict[str, Optional[float]] = field(default_factory=dict)
     operations: dict[str, sympy.Expr] = field(default_factory=dict)  # the SAD's closed form, by operation
+    startup: float = 0.0  # seconds once per run (loading the program), when the machine gives a figure
 
 
 def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
@@ -95,7 +97,9 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
         timed.append(BlockTime(block, each, block.count * each))
         per_count.setdefault(block.count, []).append(each)
     # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
+    startup = machine.op_cost("startup") or 0.0
     total = sympy.Add(*[count * sympy.Add(*eachs) for count, eachs in per_count.items()])
+    total += sympy.Float(startup, 15) if startup else 0
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in bound_total.free_symbols})
     value = evaluate(bound_total)
@@ -111,7 +115,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
         else:
             by_proc[proc] = (by_proc.get(proc) or 0.0) + (bt.time_value or 0.0)
     return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
-                      operation_totals(blocks))
+                      operation_totals(blocks), startup)
 
 
 def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
@@ -128,7 +132,7 @@ def evaluate(expr: sympy.Expr) -> Optional[float]:
     if expr.free_symbols:
         return None
     if expr.has(sympy.Sum):
-        expr = expr.doit()
+        expr = evaluate_sums(expr)
     try:
         return float(expr)
     except (TypeError, ValueError):

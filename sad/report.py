@@ -64,6 +64,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "time": formula(prediction.time, 15),
         "time_s": total,
         "unbound": prediction.unbound,
+        "startup_s": prediction.startup,
         "parameters": parameter_rows(analysis, bindings, extra),
         "blocks": [{
             "procedure": bt.block.procedure, "file": bt.block.file, "first_line": bt.block.first_line,
@@ -135,6 +136,8 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     out.append("")
     out.append("Predicted time:")
     out.append(f"  T = {_short(formula(prediction.time, 4), 2000)}")
+    if prediction.startup:
+        out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
     if prediction.time_value is not None:
         out.append(f"  T = {seconds(prediction.time_value)}  (all parameters bound)")
     else:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import sympy
+
+from sad.counting import evaluate_sums
 import yaml
 
 from sad.blocks import line_counts
@@ -41,7 +43,7 @@ def value_points(params: dict) -> list[dict[str, int]]:
 def evaluate(expr: sympy.Expr, point: dict[str, int]) -> sympy.Expr:
     subs = {s: sympy.Integer(point[s.name]) for s in expr.free_symbols if s.name in point}
     value = sympy.sympify(expr).xreplace(subs)
-    return value.doit() if value.has(sympy.Sum) else value
+    return evaluate_sums(value) if value.has(sympy.Sum) else value
 
 
 def iterations_by_line(analysis, source: Path) -> dict[int, sympy.Expr]:

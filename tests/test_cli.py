@@ -117,3 +117,15 @@ def test_ir_dump_is_json_with_locations():
     proc = doc["procedures"][0]
     assert proc["name"] == "TRIANG"
     assert proc["body"][0]["node"] == "IO" and proc["body"][0]["loc"]["line"] == 7
+
+
+def test_machine_startup_is_added_once_per_run(tmp_path):
+    import yaml
+    data = yaml.safe_load((ROOT / "machine_db" / "sparc2.yaml").read_text())
+    data["processor"]["control"]["startup"] = "1 ms"
+    machine = tmp_path / "with_startup.yaml"
+    machine.write_text(yaml.safe_dump(data))
+    runs = [json.loads(sad("analyze", str(TRIANG), "--machine", m, "-D", "N=100", "--format", "json").stdout)
+            for m in ("sparc2", str(machine))]
+    assert runs[0]["startup_s"] == 0.0 and runs[1]["startup_s"] == pytest.approx(1e-3)
+    assert runs[1]["time_s"] - runs[0]["time_s"] == pytest.approx(1e-3, rel=1e-9)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy
 
-from sad.counting import sum_over_index, trip_count
+from sad.counting import evaluate_sums, sum_over_index, trip_count
 
 N = sympy.Symbol("N", integer=True)
 M = sympy.Symbol("M", integer=True)
@@ -62,4 +62,28 @@ def test_stepped_triangle_falls_back_to_an_exact_unevaluated_sum():
     for n in (0, 1, 5, 8):
         by_hand = sum(max(0, n - i + 1) for i in range(1, n + 1, 2))
         value = total.subs(N, n)
-        assert (value.doit() if isinstance(value, sympy.Basic) else value) == by_hand
+        assert evaluate_sums(value) == by_hand
+
+
+def test_conditions_on_the_loop_index_are_counted_exactly():
+    e = sympy.Symbol("E", integer=True)
+    k = sympy.Symbol("K", integer=True, positive=True)
+
+    def indicator(cond):
+        return sympy.Piecewise((1, cond), (0, True))
+
+    cases = [(sympy.Le(I, e), lambda i, ev, kv: i <= ev), (sympy.Gt(I, e), lambda i, ev, kv: i > ev),
+             (sympy.Eq(I, e), lambda i, ev, kv: i == ev), (sympy.Ne(I, e), lambda i, ev, kv: i != ev),
+             (sympy.Eq(sympy.Mod(I, k), 0), lambda i, ev, kv: i % kv == 0)]
+    for cond, holds in cases:
+        total = sum_over_index(2 * indicator(cond) + 1, I, 1, N, 1)
+        assert not total.has(sympy.Sum), cond
+        for n, ev, kv in [(10, 4, 3), (10, 0, 2), (0, 3, 2), (7, 7, 7), (12, 20, 5)]:
+            by_hand = sum(2 * holds(i, ev, kv) + 1 for i in range(1, n + 1))
+            assert total.subs({N: n, e: ev, k: kv}) == by_hand, (cond, n, ev, kv)
+
+
+def test_leftover_sums_evaluate_exactly_not_approximately():
+    kk = sympy.Symbol("k", integer=True)
+    both = sympy.Piecewise((1, sympy.And(sympy.Eq(sympy.Mod(kk, 3), 0), sympy.Eq(sympy.Mod(kk, 5), 0))), (0, True))
+    assert evaluate_sums(sympy.Sum(both, (kk, 0, 2999))) == 200   # sympy's float() of it says 8
