@@ -50,9 +50,6 @@ def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
             total += n * make_symbol(key[5:], "call_cost")
             continue
         seconds = machine.op_cost(key)
-        if seconds is None and key.startswith(("load_strided.", "store_strided.")):
-            # A machine that does not tell strides apart prices every element reference alike.
-            seconds = machine.op_cost(key.replace("_strided", "", 1))
         if seconds is None:
             missing.add(key)
             total += n * make_symbol(op_cost_name(key), "op_cost")
