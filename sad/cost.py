@@ -41,19 +41,7 @@ def is_strided(ref: ir.ArrayRef, layout: Layout | None) -> bool:
 def _mentions(expr: ir.Expr, name: str) -> bool:
     if isinstance(expr, ir.Var):
         return expr.name == name
-    return any(_mentions(child, name) for child in _children(expr))
-
-
-def _children(expr: ir.Expr) -> list[ir.Expr]:
-    if isinstance(expr, ir.BinOp):
-        return [expr.left, expr.right]
-    if isinstance(expr, (ir.UnOp, ir.Cast)):
-        return [expr.operand]
-    if isinstance(expr, (ir.FuncCall,)):
-        return list(expr.args)
-    if isinstance(expr, ir.ArrayRef):
-        return list(expr.indices)
-    return []
+    return any(_mentions(child, name) for child in ir.expr_children(expr))
 
 
 def _unit_step(expr: ir.Expr, name: str) -> bool:

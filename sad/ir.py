@@ -358,3 +358,22 @@ def child_bodies(stmt: Stmt) -> list[list[Stmt]]:
             bodies.append(stmt.orelse)
         return bodies
     return []
+
+
+def expr_children(expr: Expr) -> list[Expr]:
+    """The operand expressions of an expression node, in order."""
+    if isinstance(expr, BinOp):
+        return [expr.left, expr.right]
+    if isinstance(expr, (UnOp, Cast)):
+        return [expr.operand]
+    if isinstance(expr, FuncCall):
+        return list(expr.args)
+    if isinstance(expr, ArrayRef):
+        return list(expr.indices)
+    if isinstance(expr, Ternary):
+        return [expr.cond, expr.then, expr.orelse]
+    if isinstance(expr, Member):
+        return [expr.base]
+    if isinstance(expr, Substring):
+        return [e for e in (expr.base, expr.lo, expr.hi) if e is not None]
+    return []

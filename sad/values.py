@@ -162,24 +162,8 @@ def _exprs_of(stmt: ir.Stmt) -> list[ir.Expr]:
 def _user_calls(expr: ir.Expr):
     if isinstance(expr, ir.FuncCall) and not expr.intrinsic:
         yield expr
-    for child in _children(expr):
+    for child in ir.expr_children(expr):
         yield from _user_calls(child)
-
-
-def _children(expr: ir.Expr) -> list[ir.Expr]:
-    if isinstance(expr, ir.BinOp):
-        return [expr.left, expr.right]
-    if isinstance(expr, (ir.UnOp, ir.Cast)):
-        return [expr.operand]
-    if isinstance(expr, ir.FuncCall):
-        return list(expr.args)
-    if isinstance(expr, ir.ArrayRef):
-        return list(expr.indices)
-    if isinstance(expr, ir.Ternary):
-        return [expr.cond, expr.then, expr.orelse]
-    if isinstance(expr, ir.Member):
-        return [expr.base]
-    return []
 
 
 class ModifiedFormals:
