@@ -30,12 +30,21 @@ def parse_define(text: str) -> tuple[str, str, sympy.Expr]:
     if not value:
         raise BindingError(f"-D {text}: no value given for {name}")
     try:
-        parsed = parse_expr(value)
-    except ExprError as exc:
+        return name, value, parse_value(value)
+    except BindingError as exc:
         raise BindingError(f"-D {text}: {exc}") from None
+
+
+def parse_value(text: str) -> sympy.Expr:
+    """A parameter's value, from -D or a params file: a finite number or an expression of parameters,
+    read by the restricted parser. Raises BindingError saying what is wrong with it."""
+    try:
+        parsed = parse_expr(text)
+    except ExprError as exc:
+        raise BindingError(str(exc)) from None
     if isinstance(parsed, sympy.logic.boolalg.Boolean) or parsed.has(sympy.zoo, sympy.nan, sympy.oo):
-        raise BindingError(f"-D {text}: the value is not a finite number or expression")
-    return name, value, parsed
+        raise BindingError(f"'{text}' is not a finite number or expression")
+    return parsed
 
 
 def parse_defines(texts: list[str]) -> tuple[dict[str, str], dict[str, sympy.Expr]]:

@@ -22,7 +22,7 @@ from typing import Any, Optional
 import sympy
 import yaml
 
-from sad.exprparse import ExprError, parse_expr
+from sad.bindings import BindingError, parse_value
 from sad.mapper import bind, evaluate
 from sad.profile import source_text
 
@@ -217,11 +217,9 @@ def _add(result: ParamsFile, name: Any, item: Any, where: str) -> None:
         raise ParamsError(f"{where}: error: {name}: value is not finite")
     text = repr(value) if isinstance(value, float) else str(value)
     try:
-        parsed = parse_expr(text)
-    except ExprError as exc:
+        parsed = parse_value(text)
+    except BindingError as exc:
         raise ParamsError(f"{where}: error: {name}: {exc}") from None
-    if isinstance(parsed, sympy.logic.boolalg.Boolean) or parsed.has(sympy.zoo, sympy.nan, sympy.oo):
-        raise ParamsError(f"{where}: error: {name}: '{text}' is not a finite number or expression")
     if any(e.name == name for e in result.entries):
         raise ParamsError(f"{where}: error: {name} is given twice")
     result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None))
