@@ -333,13 +333,21 @@ class StmtLowerer:
         return c
 
     def _While(self, node: c_ast.While, out: list[ir.Stmt]) -> None:
+        self._lower_while(node.cond, node.stmt, None, out)
+
+    def _lower_while(self, cond_node, stmt_node, next_node, out: list[ir.Stmt]) -> None:
+        """`while (cond) stmt`, and a for loop that is not counted (`next` runs after the body and the
+        `continue` target): the condition's side effects before the loop, after the test, and again
+        at the end of each trip."""
         loc = self.ctx.loc
         fx = Effects()
-        cond = self._loop_cond(node.cond, fx)
-        body, frame = self.loop_body(node.stmt)
+        cond = self._loop_cond(cond_node, fx)
+        body, frame = self.loop_body(stmt_node)
         body = copy.deepcopy(fx.post) + body
         if frame.cont_used:
             body.append(ir.Continue(loc=loc, label=frame.cont))
+        if next_node is not None:
+            self.stmt(next_node, body)
         body.extend(copy.deepcopy(fx.pre))
         out.extend(fx.pre)
         out.append(ir.While(cond, body, loc=loc))
@@ -449,20 +457,6 @@ class StmtLowerer:
         return True
 
     def _while_for(self, node: c_ast.For, out: list[ir.Stmt]) -> None:
-        loc = self.ctx.loc
         if node.init is not None:
             self.stmt(node.init, out)
-        fx = Effects()
-        cond = self._loop_cond(node.cond, fx)
-        body, frame = self.loop_body(node.stmt)
-        body = copy.deepcopy(fx.post) + body
-        if frame.cont_used:
-            body.append(ir.Continue(loc=loc, label=frame.cont))
-        if node.next is not None:
-            self.stmt(node.next, body)
-        body.extend(copy.deepcopy(fx.pre))
-        out.extend(fx.pre)
-        out.append(ir.While(cond, body, loc=loc))
-        out.extend(fx.post)
-        if frame.brk_used:
-            out.append(ir.Continue(loc=loc, label=frame.brk))
+        self._lower_while(node.cond, node.stmt, node.next, out)
