@@ -226,8 +226,7 @@ class ProcedureBuilder:
     def _if(self, stmt: ir.If, i: int, graph: RegionGraph, index, local: RegionResult, region_id):
         stmt = _merge_same_jumps(stmt)
         place = self._place(stmt, "IF")
-        self._graph_for_arms = graph
-        probs = self._arm_probabilities(stmt, place, index)
+        probs = self._arm_probabilities(stmt, place, index, graph)
         remaining = sympy.Integer(1)
         fallthrough = sympy.Integer(0)
         escapes: dict[object, sympy.Expr] = {}
@@ -268,13 +267,13 @@ class ProcedureBuilder:
             escapes[target] = escapes.get(target, 0) + _mul(p, flow)
         return _mul(p, inner.fallthrough)
 
-    def _arm_probabilities(self, stmt: ir.If, place: str, index) -> list[sympy.Expr]:
+    def _arm_probabilities(self, stmt: ir.If, place: str, index, graph: RegionGraph) -> list[sympy.Expr]:
         """Per arm, the fraction of the IF's executions that take it. Conditions that fold to constants
         (direct parameters) give 0 or 1; an arm that ends the program (STOP: an error exit) is assumed
         not taken, and says so; the rest are named probabilities."""
         folded = [self._fold(arm.cond, index) for arm in stmt.arms]
         for k, arm in enumerate(stmt.arms):
-            if folded[k] is None and self._error_exit(arm.body, self._graph_for_arms):
+            if folded[k] is None and self._error_exit(arm.body, graph):
                 folded[k] = False
                 self.ctx.diagnostics.append(ir.Diagnostic(arm.loc or stmt.loc, "note",
                                                           "branch to an error exit (STOP, exit, non-zero return from main) assumed not taken"))

@@ -72,9 +72,6 @@ class ParameterTable:
     def __iter__(self):
         return iter(sorted(self._params.values(), key=lambda p: p.name))
 
-    def by_symbol(self) -> dict[sympy.Symbol, Parameter]:
-        return {self._symbols[name]: param for name, param in self._params.items()}
-
     def prune(self, keep) -> None:
         """Drop the parameters for which keep(param) is false."""
         for name in [n for n, p in self._params.items() if not keep(p)]:
