@@ -288,6 +288,25 @@ def test_syntax_error_reports_original_file_and_line(tmp_path):
     assert not prog.procedures
 
 
+def test_syntax_error_without_position_from_pycparser_is_placed_by_the_lexer(tmp_path):
+    # pycparser 3 raises "Invalid expression" with the file name only: the line must still be the user's
+    path = write(tmp_path, "noexpr.c", """\
+        #include <stdio.h>
+        #define N \\
+            10
+
+        int main(void)
+        {
+            int x = ;
+            return x;
+        }
+        """)
+    prog = load(path, [], {})
+    (err,) = errors(prog)
+    assert err.loc.file == path and err.loc.line == line_of(path, "int x = ;")
+    assert err.message == "syntax error: Invalid expression"
+
+
 def test_syntax_error_in_user_header_is_located_there(tmp_path):
     header = write(tmp_path, "h/broken.h", "int ok;\nint broken(;\n")
     path = write(tmp_path, "m.c", "#include \"broken.h\"\nint main(void) { return 0; }\n")

@@ -24,21 +24,28 @@ def parse(text: str, path: str) -> tuple[Optional[c_ast.FileAST], list[Diagnosti
     try:
         return parser.parse(text, path), []
     except c_parser.ParseError as exc:
-        return None, [syntax_diagnostic(str(exc), path)]
+        return None, [syntax_diagnostic(str(exc), path, _lexer_loc(parser, path))]
     except RecursionError:
         return None, [Diagnostic(Loc(path, 1), "error", "C source nested too deeply to parse")]
     except Exception as exc:  # noqa: BLE001 - pycparser's own failures on bad input (an unbalanced '}'
         # trips an assertion in its scope stack): a syntax error at the lexer's position
-        lexer = getattr(parser, "clex", None)
-        line = getattr(lexer, "_lineno", None) or 1
-        file = getattr(lexer, "filename", None) or path
         what = "unbalanced '}'" if isinstance(exc, AssertionError) else f"{type(exc).__name__}: {exc}"
-        return None, [Diagnostic(Loc(file, int(line)), "error", f"syntax error: {what}")]
+        return None, [Diagnostic(_lexer_loc(parser, path), "error", f"syntax error: {what}")]
     finally:
         sys.setrecursionlimit(old_limit)
 
 
-def syntax_diagnostic(text: str, path: str) -> Diagnostic:
+def _lexer_loc(parser: c_parser.CParser, path: str) -> Loc:
+    """Where the lexer stood when parsing failed (it follows the line markers, so this is the user's
+    file and line)."""
+    lexer = getattr(parser, "clex", None)
+    line = getattr(lexer, "_lineno", None) or 1
+    return Loc(getattr(lexer, "filename", None) or path, int(line))
+
+
+def syntax_diagnostic(text: str, path: str, fallback: Optional[Loc] = None) -> Diagnostic:
+    """pycparser's message as a diagnostic; messages without a position (pycparser 3 raises some with the
+    file name only) are placed where the lexer stopped."""
     m = _POSITION.match(text.strip())
     if m and m.group("file"):
         msg = m.group("msg").strip() or "syntax error"
@@ -47,7 +54,8 @@ def syntax_diagnostic(text: str, path: str) -> Diagnostic:
         msg = m.group("msg").strip() or "syntax error"
         loc = Loc(path, int(m.group("line")))
     else:
-        msg, loc = text.strip() or "syntax error", Loc(path, 1)
+        msg, loc = text.strip() or "syntax error", fallback or Loc(path, 1)
+        msg = msg.removeprefix(f"{loc.file}:").removeprefix(f"{path}:").strip() or "syntax error"
     if not msg.startswith("syntax error"):
         msg = f"syntax error: {msg}"
     return Diagnostic(loc, "error", msg)
