@@ -4,7 +4,7 @@
 Data flow: `sad calibrate` of this machine (gcc, per optimization level; a calibration file younger than a day
 in benchmarks/calibration/ is reused) → for every corpus program and size: compile with the level's flags, time
 (median CPU time of several runs), predict with the calibrated database (unresolved parameters from a gcov
-profile of the same run, sad.profile) → a table, the median and worst absolute error per level, and whether the
+profile of the same run, sad.measure.profile) → a table, the median and worst absolute error per level, and whether the
 predicted ranking of the six matrix-multiply loop orders matches the measured one. Also the shipped sparc2
 database against the published SPARCstation 2 Whetstone figures (Brehm 1999, Sec. 3.1.1).
 
@@ -27,9 +27,9 @@ import sympy
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sad.calibrate import Settings, calibrate, write_database  # noqa: E402
-from sad.machine import load_machine  # noqa: E402
-from sad.validate import (analyze_file, compile_program, fill, predict_seconds, profile_values,  # noqa: E402
+from sad.machine.calibrate import Settings, calibrate, write_database  # noqa: E402
+from sad.machine.model import load_machine  # noqa: E402
+from sad.measure.validate import (analyze_file, compile_program, fill, predict_seconds, profile_values,  # noqa: E402
                           time_runs)
 
 CAL_DIR = ROOT / "benchmarks" / "calibration"
@@ -113,7 +113,7 @@ def ranking(times: dict[str, float]) -> list[str]:
 
 
 def whetstone_on_sparc2() -> None:
-    from sad.validate import analyze_file as an
+    from sad.measure.validate import analyze_file as an
     values = {"loop": 10, "X_pa_Llab1": 5, "P_main_IF2": sympy.Rational(1, 2), "P_main_IF3": sympy.Rational(1, 2),
               "P_main_IF4": sympy.Rational(1, 2), "P_main_IF5": 1, "C_clock": 0}
     values = {k: sympy.sympify(v) for k, v in values.items()}

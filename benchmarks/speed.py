@@ -4,8 +4,8 @@ predicted-time formula afterwards.
 
 Figures, not tests: it prints a table (figure, value, target, ok/MISSED) and always exits 0 unless it cannot run.
 
-- md1 end to end in-process: sad.pipeline.analyze → sad.blocks.group_blocks → sad.mapper.predict (sparc2) →
-  sad.report.to_text, with NPART bound to 500 (the C md1 calls it `npart`). Each in-process measurement runs in
+- md1 end to end in-process: sad.analysis.pipeline.analyze → sad.analysis.blocks.group_blocks → sad.predict.mapper.predict (sparc2) →
+  sad.predict.report.to_text, with NPART bound to 500 (the C md1 calls it `npart`). Each in-process measurement runs in
   a fresh worker interpreter (this script with --worker) so that no run inherits another's caches: the time is
   measured after the imports, the memory is the worker's peak RSS (ru_maxrss: interpreter, numpy/sympy and
   sad included) and, in a separate traced run, the tracemalloc peak of the analysis alone. Targets: < 2 s,
@@ -77,12 +77,12 @@ def maxrss_mb(ru_maxrss: int) -> float:
 
 def end_to_end(path: str, defines: list[str]):
     """What `sad analyze PATH -m sparc2 -D ...` does: analysis, blocks, prediction, text report."""
-    from sad.bindings import parse_defines
-    from sad.blocks import group_blocks
-    from sad.machine import load_machine
-    from sad.mapper import predict
-    from sad.pipeline import analyze
-    from sad.report import to_text
+    from sad.analysis.bindings import parse_defines
+    from sad.analysis.blocks import group_blocks
+    from sad.machine.model import load_machine
+    from sad.predict.mapper import predict
+    from sad.analysis.pipeline import analyze
+    from sad.predict.report import to_text
 
     raw, bindings = parse_defines(defines)
     analysis = analyze([path], [], raw, overrides=bindings)
@@ -97,7 +97,7 @@ def worker(files: list[str], defines: list[str], trace: bool) -> None:
     """Run end_to_end on each file (each its own program) in this fresh interpreter; print JSON figures."""
     import tracemalloc
 
-    import sad.blocks, sad.machine, sad.mapper, sad.pipeline, sad.report  # noqa: E401,F401  (imports not timed)
+    import sad.analysis.blocks, sad.machine.model, sad.predict.mapper, sad.analysis.pipeline, sad.predict.report  # noqa: E401,F401  (imports not timed)
     os.chdir(ROOT)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if trace:
@@ -132,7 +132,7 @@ def sad_command() -> list[str]:
     """The `sad` entry point of this interpreter (not a version manager's shim in front of it), else PATH's."""
     beside = Path(sys.executable).parent / "sad"
     exe = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which("sad")
-    return [exe] if exe else [sys.executable, "-c", "import sys; from sad.cli import main; sys.exit(main())"]
+    return [exe] if exe else [sys.executable, "-c", "import sys; from sad.cli.main import main; sys.exit(main())"]
 
 
 def run_cli(path: str, defines: list[str]) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """Which `-D NAME=VALUE` definitions reach the preprocessor.
 
-Data flow: the CLI's -D both binds parameters (sad.bindings) and, for .F and C files, defines macros. A name
+Data flow: the CLI's -D both binds parameters (sad.analysis.bindings) and, for .F and C files, defines macros. A name
 that the source declares or assigns as a variable (`scanf("%d", &n)` with `-D n=100`) must not be turned
 into a macro, or the binding would rewrite `&n` into `&100`; every other name is passed on, so
 `double a[N]` with `-D N=1000` and `#ifdef USE_MPI` with `-D USE_MPI=1` work as users expect.

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import sympy
 
-from sad.counting import evaluate_sums
+from sad.analysis.counting import evaluate_sums
 import yaml
 
-from sad.blocks import line_counts
-from sad.pipeline import analyze
+from sad.analysis.blocks import line_counts
+from sad.analysis.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from sad.counting import evaluate_sums
+from sad.analysis.counting import evaluate_sums
 
 from corpus_expectations import (ROOT, counts_by_line, evaluate, is_error_exit, iterations_by_line,
                                  load_expected)

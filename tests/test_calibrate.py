@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from sad.calibrate import Settings, calibrate, render_yaml
-from sad.cli import main
-from sad.machine import MachineError, load_machine
+from sad.machine.calibrate import Settings, calibrate, render_yaml
+from sad.cli.main import main
+from sad.machine.model import MachineError, load_machine
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_quick_calibration_has_strided_and_startup(quick_db: Path):
 
 
 def test_strided_kernels_touch_one_line_per_element():
-    from sad import microbench as mb
+    from sad.machine import microbench as mb
     strided = [b for b in mb.benches() if b.figure.startswith(("memory.load_strided.", "memory.store_strided."))
                and "@" not in b.figure]
     assert len(strided) == 6

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sad.cli import main
+from sad.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "corpus" / "kernels"

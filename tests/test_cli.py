@@ -17,7 +17,7 @@ TRIANG = ROOT / "corpus" / "kernels" / "triangular.f"
 
 def sad(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "sad.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "sad", *args], capture_output=True, text=True,
                           cwd=cwd, env=full_env, timeout=120)
 
 

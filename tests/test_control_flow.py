@@ -5,8 +5,8 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.blocks import line_counts
-from sad.pipeline import analyze_program
+from sad.analysis.blocks import line_counts
+from sad.analysis.pipeline import analyze_program
 
 F = "t.f"
 

@@ -7,10 +7,10 @@ import sympy
 
 from corpus_expectations import ROOT
 from sad import ir
-from sad.blocks import group_blocks
-from sad.cost import Layout, is_strided, statement_cost
-from sad.mapper import operation_totals
-from sad.pipeline import analyze
+from sad.analysis.blocks import group_blocks
+from sad.analysis.cost import Layout, is_strided, statement_cost
+from sad.predict.mapper import operation_totals
+from sad.analysis.pipeline import analyze
 
 
 def d(name: str) -> ir.Var:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy
 
-from sad.counting import evaluate_sums, sum_over_index, trip_count
+from sad.analysis.counting import evaluate_sums, sum_over_index, trip_count
 
 N = sympy.Symbol("N", integer=True)
 M = sympy.Symbol("M", integer=True)

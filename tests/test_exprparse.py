@@ -1,10 +1,10 @@
-"""sad.exprparse: the restricted expression parser used for machine files, params files and -D values."""
+"""sad.common.exprparse: the restricted expression parser used for machine files, params files and -D values."""
 from pathlib import Path
 
 import pytest
 import sympy
 
-from sad.exprparse import MAX_LENGTH, ExprError, parse_expr
+from sad.common.exprparse import MAX_LENGTH, ExprError, parse_expr
 
 NPART, P, x, y = sympy.symbols("NPART P x y")
 

@@ -1,11 +1,11 @@
-"""sad.machine: loading machine files, pricing operations, message times, and clear errors for bad files."""
+"""sad.machine.model: loading machine files, pricing operations, message times, and clear errors for bad files."""
 from pathlib import Path
 
 import pytest
 import sympy
 
 from machine_db import DB_DIR
-from sad.machine import MachineError, available_machines, load_machine
+from sad.machine.model import MachineError, available_machines, load_machine
 
 CYCLE = 25e-9  # SPARCstation 2 at 40 MHz
 SPARC2_TEXT = (DB_DIR / "sparc2.yaml").read_text(encoding="utf-8")

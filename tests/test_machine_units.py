@@ -1,9 +1,9 @@
-"""sad.units: figures with units, as written in machine files."""
+"""sad.machine.units: figures with units, as written in machine files."""
 from fractions import Fraction
 
 import pytest
 
-from sad.units import UnitError, parse_bandwidth, parse_frequency, parse_quantity, parse_time
+from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_quantity, parse_time
 
 CLOCK = 40_000_000  # SPARCstation 2
 

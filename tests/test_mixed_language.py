@@ -6,8 +6,8 @@ import subprocess
 
 import sympy
 
-from sad.blocks import line_counts
-from sad.pipeline import analyze
+from sad.analysis.blocks import line_counts
+from sad.analysis.pipeline import analyze
 
 FORTRAN_MAIN = """      PROGRAM MIX
       INTEGER N

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sad.cli import main
-from sad.fit import fit
-from sad.params_io import load
+from sad.cli.main import main
+from sad.measure.fit import fit
+from sad.measure.params_io import load
 
 ROOT = Path(__file__).resolve().parent.parent
 MD1 = ROOT / "corpus" / "md1" / "md1.f"

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from sad.machine import load_machine
-from sad.validate import analyze_file, predict_seconds, profile_values
+from sad.machine.model import load_machine
+from sad.measure.validate import analyze_file, predict_seconds, profile_values
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED_O0 = 0.108350          # seconds per 1 MWI, SPARCstation 2, GNU C 2.7, no optimization

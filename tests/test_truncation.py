@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sad.blocks import group_blocks
-from sad.machine import load_machine
-from sad.mapper import predict
-from sad.pipeline import analyze
+from sad.analysis.blocks import group_blocks
+from sad.machine.model import load_machine
+from sad.predict.mapper import predict
+from sad.analysis.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "corpus" / "md1" / "md1.f", ROOT / "corpus" / "kernels" / "gotoloop.f",

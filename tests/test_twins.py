@@ -10,9 +10,9 @@ import pytest
 import sympy
 
 from corpus_expectations import ROOT
-from sad.blocks import group_blocks
-from sad.mapper import operation_totals
-from sad.pipeline import analyze
+from sad.analysis.blocks import group_blocks
+from sad.predict.mapper import operation_totals
+from sad.analysis.pipeline import analyze
 
 # md1.c spells Fortran's MAX/MIN intrinsics as three small helpers of its own; their branches are the
 # intrinsics' insides, which Fortran does not show.

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sad.cli import main
-from sad.machine import load_machine
-from sad.validate import validate
+from sad.cli.main import main
+from sad.machine.model import load_machine
+from sad.measure.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 

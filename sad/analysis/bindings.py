@@ -1,0 +1,58 @@
+"""Parameter bindings from the command line: `-D NAME=VALUE`.
+
+Data flow: CLI text → {name: sympy value}, read with the restricted expression parser (sad.common.exprparse), never
+eval. A value may be a number or an expression of other parameters (`-D NCELL=MX*MY*MZ`). The same
+definitions also reach the C preprocessor of .F and C files as macros.
+"""
+from __future__ import annotations
+
+import re
+
+import sympy
+
+from sad.common.exprparse import ExprError, parse_expr
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
+
+
+class BindingError(ValueError):
+    pass
+
+
+def parse_define(text: str) -> tuple[str, str, sympy.Expr]:
+    """'N=1000' → ('N', '1000', 1000). Raises BindingError naming the problem."""
+    if "=" not in text:
+        raise BindingError(f"-D {text}: expected NAME=VALUE")
+    name, _, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not _NAME.match(name):
+        raise BindingError(f"-D {text}: '{name}' is not a parameter name")
+    if not value:
+        raise BindingError(f"-D {text}: no value given for {name}")
+    try:
+        return name, value, parse_value(value)
+    except BindingError as exc:
+        raise BindingError(f"-D {text}: {exc}") from None
+
+
+def parse_value(text: str) -> sympy.Expr:
+    """A parameter's value, from -D or a params file: a finite number or an expression of parameters,
+    read by the restricted parser. Raises BindingError saying what is wrong with it."""
+    try:
+        parsed = parse_expr(text)
+    except ExprError as exc:
+        raise BindingError(str(exc)) from None
+    if isinstance(parsed, sympy.logic.boolalg.Boolean) or parsed.has(sympy.zoo, sympy.nan, sympy.oo):
+        raise BindingError(f"'{text}' is not a finite number or expression")
+    return parsed
+
+
+def parse_defines(texts: list[str]) -> tuple[dict[str, str], dict[str, sympy.Expr]]:
+    """All -D options: the raw text (for preprocessors) and the parsed values (for parameters)."""
+    raw: dict[str, str] = {}
+    values: dict[str, sympy.Expr] = {}
+    for text in texts:
+        name, value, parsed = parse_define(text)
+        raw[name] = value
+        values[name] = parsed
+    return raw, values

@@ -1,0 +1,81 @@
+"""The call graph: which procedure calls which, the order to build SADs in, and which calls recurse.
+
+Data flow: IR program → networkx DiGraph over linkage names (sad.analysis.values.resolve_name, so Fortran MATMUL and
+C matmul_ are one node) → the SAD builder builds callees before callers and turns every call inside a cycle
+into an unresolved call cost instead of expanding it forever.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from sad import ir
+from sad.analysis.cost import statement_cost, condition_cost
+from sad.analysis.values import resolve_name
+
+
+def callees(proc: ir.Procedure) -> list[str]:
+    """Names called by a procedure (statements and function references), in source order."""
+    names: list[str] = []
+    for stmt in ir.walk_stmts(proc.body):
+        if isinstance(stmt, ir.CallStmt) and not stmt.indirect:
+            names.append(stmt.name)
+        costs = [statement_cost(stmt)]
+        if isinstance(stmt, ir.If):
+            costs += [condition_cost(arm.cond) for arm in stmt.arms]
+        elif isinstance(stmt, ir.While) and stmt.cond is not None:
+            costs.append(condition_cost(stmt.cond))
+        elif isinstance(stmt, ir.Do):
+            costs += [condition_cost(e) for e in (stmt.lo, stmt.hi, stmt.step) if e is not None]
+        for cost in costs:
+            names += [call.name for call in cost.calls if not call.indirect]
+    return names
+
+
+def build_call_graph(program: ir.Program) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for proc in program.procedures:
+        graph.add_node(resolve_name(proc.name), name=proc.name)
+    for proc in program.procedures:
+        for name in callees(proc):
+            graph.add_edge(resolve_name(proc.name), resolve_name(name))
+    return graph
+
+
+def recursive_edges(graph: nx.DiGraph) -> set[tuple[str, str]]:
+    """Calls that stay inside a strongly connected component (including a routine calling itself)."""
+    edges = set()
+    for component in nx.strongly_connected_components(graph):
+        for u, v in graph.subgraph(component).edges:
+            edges.add((u, v))
+    return edges
+
+
+def recursive_cycles(graph: nx.DiGraph) -> dict[str, frozenset[str]]:
+    """For each routine on a cycle of calls, the members of its cycle (itself alone when it calls itself)."""
+    cycles: dict[str, frozenset[str]] = {}
+    for component in nx.strongly_connected_components(graph):
+        members = frozenset(component)
+        if len(members) > 1 or any(graph.has_edge(n, n) for n in members):
+            for name in members:
+                cycles[name] = members
+    return cycles
+
+
+def build_order(graph: nx.DiGraph) -> list[str]:
+    """Callees before callers; members of a cycle in name order (their mutual calls are not expanded)."""
+    condensed = nx.condensation(graph)
+    order: list[str] = []
+    for scc in reversed(list(nx.lexicographical_topological_sort(
+            condensed, key=lambda n: min(condensed.nodes[n]["members"])))):
+        order.extend(sorted(condensed.nodes[scc]["members"]))
+    return order
+
+
+def roots(program: ir.Program, graph: nx.DiGraph) -> list[ir.Procedure]:
+    """Where execution starts: the main program(s); for a library, every routine nobody calls."""
+    mains = [p for p in program.procedures
+             if p.kind == "program" or (p.language == "c" and p.name == "main")]
+    if mains:
+        return mains
+    return [p for p in program.procedures
+            if p.kind not in ("blockdata",) and graph.in_degree(resolve_name(p.name)) == 0]

@@ -1,0 +1,188 @@
+"""Exact loop counting: DO trip counts and sums over a loop index.
+
+Data flow: the SAD builder gives a counted loop's bounds (sympy, from sad.analysis.values) and the per-iteration count
+of each statement in its body (which may depend on the loop index when inner bounds do); this module returns
+the per-entry counts. A triangular nest sums exactly (DO I=1,N / DO J=I,N gives N(N+1)/2 once N ≥ 1, and 0
+for an empty range), not a product of averages.
+"""
+from __future__ import annotations
+
+import sympy
+
+_TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
+_K = sympy.Symbol("k", integer=True, nonnegative=True)
+
+
+def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
+    """Fortran 77 iteration count MAX(0, INT((hi - lo + step)/step)); for integer operands INT truncates,
+    which equals floor whenever the quotient is non-negative, the only case that survives the MAX."""
+    lo, hi, step = sympy.sympify(lo), sympy.sympify(hi), sympy.sympify(step)
+    if step == 0:
+        raise ValueError("DO step of zero")
+    raw = (hi - lo + step) / step
+    if step in (1, -1):
+        raw = sympy.expand(raw)
+    else:
+        raw = sympy.floor(raw)
+    return sympy.Max(0, raw)
+
+
+def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
+                   step: sympy.Expr) -> sympy.Expr:
+    """Σ f(index) over index = lo, lo+step, ... (the DO loop's iterations), in closed form where possible."""
+    lo, hi, step = sympy.sympify(lo), sympy.sympify(hi), sympy.sympify(step)
+    trips = trip_count(lo, hi, step)
+    if index not in f.free_symbols:
+        return trips * f
+    if f.has(sympy.Piecewise) and step in (1, -1):
+        counted = _sum_with_indicators(f, index, lo, hi, step, trips)
+        if counted is not None:
+            return counted
+    f_k = f.subs(index, lo + step * _K)
+    if trips.is_Integer and int(trips) <= _EXPLICIT_LIMIT:
+        return sympy.Add(*[f_k.subs(_K, k) for k in range(int(trips))])
+    closed = _closed_sum(f_k, lo, hi, step)
+    if closed is not None:
+        return closed.subs(_TAU, trips)
+    return sympy.Sum(f_k, (_K, 0, trips - 1))
+
+
+_EXPLICIT_LIMIT = 200
+
+
+def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
+    """Replace every Sum whose bounds are numbers by its exact value, adding the terms one by one
+    (vectorised). sympy's own numeric evaluation of a Sum approximates, which is wrong for the
+    step-shaped summands (indicators, floors) that loop counts are made of."""
+    import numpy
+
+    def value(s: sympy.Sum) -> sympy.Expr:
+        (k, a, b), = s.limits
+        if not (a.is_Integer and b.is_Integer):
+            return s
+        if b < a:
+            return sympy.Integer(0)
+        body = evaluate_sums(s.function)
+        if body.free_symbols - {k}:
+            return s
+        ks = numpy.arange(int(a), int(b) + 1, dtype=numpy.int64)
+        terms = sympy.lambdify(k, body, modules="numpy")(ks)
+        total = float(numpy.sum(numpy.broadcast_to(terms, ks.shape)))
+        return sympy.Integer(int(total)) if total.is_integer() else sympy.Float(total, 17)
+
+    return expr.replace(lambda e: isinstance(e, sympy.Sum), value)
+
+
+def _sum_with_indicators(f, index, lo, hi, step, trips):
+    """Σ over the loop of terms `rest × [condition on the index]`, each counted exactly: how many indices
+    of the range satisfy `index <= E`, `index == E`, `MOD(index, K) == 0`, ... (a branch on the loop
+    index is not data-dependent)."""
+    first, last = (lo, hi) if step == 1 else (hi, lo)
+    total = sympy.Integer(0)
+    for term in sympy.Add.make_args(sympy.expand(f)):
+        indicators = [a for a in sympy.Mul.make_args(term) if isinstance(a, sympy.Piecewise) and index in a.free_symbols]
+        rest = sympy.Mul(*[a for a in sympy.Mul.make_args(term) if a not in indicators])
+        if index in rest.free_symbols:
+            if indicators:
+                return None
+            total += sum_over_index(rest, index, lo, hi, step)
+            continue
+        if not indicators:
+            total += trips * rest
+            continue
+        if len(indicators) != 1:
+            return None
+        count = _indices_where(indicators[0], index, first, last, trips)
+        if count is None:
+            return None
+        total += rest * count
+    return total
+
+
+def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
+    """How many integers i in [a, b] make the indicator Piecewise((1, cond), (0, True)) one."""
+    if len(indicator.args) != 2 or indicator.args[0][0] != 1 or indicator.args[1] != (0, True):
+        return None
+    cond = indicator.args[0][1]
+    if isinstance(cond, sympy.Ne):
+        inner = _indices_where(sympy.Piecewise((1, sympy.Eq(*cond.args)), (0, True)), i, a, b, trips)
+        return None if inner is None else trips - inner
+    if isinstance(cond, sympy.Eq):
+        lhs, rhs = cond.args
+        if rhs == 0 and isinstance(lhs, sympy.Mod) and lhs.args[0] == i and i not in lhs.args[1].free_symbols:
+            k = lhs.args[1]  # multiples of K in [a, b]
+            return sympy.Max(0, sympy.floor(b / k) - sympy.floor((a - 1) / k))
+    if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+        return None
+    diff = sympy.expand(cond.lhs - cond.rhs)
+    coeff = diff.coeff(i)
+    bound = -(diff - coeff * i)
+    if coeff not in (1, -1) or i in bound.free_symbols:
+        return None
+    bound = bound / coeff   # now: i <op'> bound, the relation flipped when the coefficient is -1
+    op = type(cond) if coeff == 1 else {sympy.Le: sympy.Ge, sympy.Lt: sympy.Gt, sympy.Ge: sympy.Le,
+                                        sympy.Gt: sympy.Lt, sympy.Eq: sympy.Eq}[type(cond)]
+    if op is sympy.Eq:
+        return sympy.Piecewise((1, sympy.And(sympy.Ge(bound, a), sympy.Le(bound, b),
+                                             sympy.Eq(bound, sympy.floor(bound)))), (0, True))
+    if op in (sympy.Le, sympy.Lt):
+        top = sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1
+        return sympy.Max(0, sympy.Min(b, top) - a + 1)
+    low = sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1
+    return sympy.Max(0, b - sympy.Max(a, low) + 1)
+
+
+def _closed_sum(f_k: sympy.Expr, lo, hi, step):
+    """Σ_{k=0}^{τ-1} f_k in terms of τ, valid for every τ ≥ 0 (τ=0 gives 0), or None.
+
+    Inner trip counts appear as Max(0, g(k)); over the iterations of a non-empty outer loop each g is
+    linear in k, so it is non-negative throughout when it is at both ends (k = 0 and k = τ-1). With one
+    bound written in terms of τ (hi - lo = step·(τ-1), exact for unit steps) that is decided symbolically,
+    the Max drops, and sympy sums the polynomial.
+    """
+    if step not in (1, -1):
+        return None
+    solved = _bound_in_tau(hi - lo - step * (_TAU - 1), hi, lo)
+    if solved is None:
+        return None
+    var, replacement = solved
+    for m in sorted(f_k.atoms(sympy.Max), key=sympy.default_sort_key):
+        g = _max_zero_argument(m)
+        if g is None or not _linear_in_k(g):
+            return None
+        ends = [g.subs(_K, 0).subs(var, replacement), g.subs(_K, _TAU - 1).subs(var, replacement)]
+        if not all(sympy.simplify(e).is_nonnegative for e in ends):
+            return None
+        f_k = f_k.subs(m, g)
+    f_k = f_k.subs(var, replacement)
+    try:
+        total = sympy.summation(sympy.expand(f_k), (_K, 0, _TAU - 1))
+    except Exception:  # sympy raises many kinds here; any of them means "no closed form"
+        return None
+    if total.has(sympy.Sum):
+        return None
+    return sympy.factor(total)
+
+
+def _max_zero_argument(m: sympy.Max):
+    """g for Max(0, g), else None."""
+    if len(m.args) != 2 or 0 not in m.args:
+        return None
+    return m.args[1] if m.args[0] == 0 else m.args[0]
+
+
+def _linear_in_k(g: sympy.Expr) -> bool:
+    return g.is_polynomial(_K) and sympy.Poly(g, _K).degree() <= 1
+
+
+def _bound_in_tau(relation: sympy.Expr, hi: sympy.Expr, lo: sympy.Expr):
+    """Solve relation = 0 for one symbol of the bounds (hi's first): (symbol, its expression in τ)."""
+    candidates = sorted(hi.free_symbols, key=lambda s: s.name) + sorted(lo.free_symbols, key=lambda s: s.name)
+    for var in candidates:
+        if var == _K:
+            continue
+        coeff = sympy.expand(relation).coeff(var)
+        if coeff != 0 and var not in coeff.free_symbols and \
+                sympy.expand(relation - coeff * var).free_symbols.isdisjoint({var}):
+            return var, sympy.expand(var - relation / coeff)
+    return None

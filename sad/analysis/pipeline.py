@@ -1,0 +1,108 @@
+"""The analysis pipeline: source files → IR → SAD, with the parameter table and all diagnostics.
+
+Data flow: frontends.load_file for each file (a broken file contributes its diagnostics and nothing else) →
+one merged Program → call graph → per-procedure SADs, callees first (sad.analysis.builder) → the program's SAD: the
+roots' event counts, callees expanded. Machines are not known here; sad.predict.mapper takes it from there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sympy
+
+from frontends import load_file
+from sad import ir
+from sad.analysis.builder import BuildContext, Event, ProcedureBuilder
+from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
+from sad.analysis.params import ParameterTable
+from sad.analysis.values import ProgramFacts, resolve_name
+
+
+@dataclass
+class Analysis:
+    program: ir.Program
+    counts: dict[Event, sympy.Expr]
+    table: ParameterTable
+    diagnostics: list[ir.Diagnostic]
+    roots: list[str]
+    failed_files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[ir.Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,
+                                                                                              list[str]]:
+    """Parse every file; merge what parsed. Returns the program and the files that had errors."""
+    merged = ir.Program()
+    failed: list[str] = []
+    seen: dict[str, ir.Procedure] = {}
+    for path in files:
+        part = load_file(path, include_dirs, defines)
+        merged.files.append(path)
+        merged.diagnostics.extend(part.diagnostics)
+        if any(d.severity == "error" for d in part.diagnostics):
+            failed.append(path)
+        merged.globals.update({k: v for k, v in part.globals.items() if k not in merged.globals})
+        for proc in part.procedures:
+            key = resolve_name(proc.name)
+            if key in seen:
+                merged.diagnostics.append(ir.Diagnostic(proc.loc, "warning",
+                                                        f"{proc.name} is defined again (first at "
+                                                        f"{seen[key].loc}); this definition is ignored"))
+                continue
+            seen[key] = proc
+            merged.procedures.append(proc)
+    return merged, failed
+
+
+def analyze_program(program: ir.Program, overrides: Optional[dict[str, sympy.Expr]] = None) -> Analysis:
+    facts = ProgramFacts.gather(program)
+    table = ParameterTable()
+    ctx = BuildContext(facts, table, dict(overrides or {}))
+    graph = build_call_graph(program)
+    ctx.recursive_calls = recursive_edges(graph)
+    ctx.cycles = recursive_cycles(graph)
+    facts.recursive = set(ctx.cycles)
+    for name in build_order(graph):
+        proc = facts.procs.get(name)
+        if proc is None or proc.kind == "blockdata":
+            continue
+        try:
+            ctx.built[name] = ProcedureBuilder(ctx, proc).build()
+        except Exception as exc:  # a bug of ours must not take the other procedures down
+            ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
+                                                 f"internal error while analyzing {proc.name}: "
+                                                 f"{type(exc).__name__}: {exc}"))
+    counts: dict[Event, sympy.Expr] = {}
+    root_procs = roots(program, graph)
+    for root in root_procs:
+        built = ctx.built.get(resolve_name(root.name))
+        if built is None:
+            continue
+        for event, count in built.counts.items():
+            counts[event] = counts.get(event, 0) + count
+    _register_used(ctx, counts)
+    return Analysis(program, counts, table, list(program.diagnostics) + ctx.diagnostics,
+                    [r.name for r in root_procs])
+
+
+def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
+    """Keep the loop counts, probabilities and call costs that the final SAD mentions; drop formals that
+    every call site bound."""
+    names = {s.name for count in counts.values() for s in count.free_symbols}
+    names |= {key[5:] for event in counts for key in event.cost if key.startswith("cost:")}
+    for symbol, param in sorted(ctx.candidates.items(), key=lambda kv: kv[0].name):
+        if symbol.name in names:
+            ctx.table.add(param, symbol)
+    ctx.table.prune(lambda p: p.cls != "unresolved" or p.name in names)
+
+
+def analyze(files: list[str], include_dirs: list[str] | None = None, defines: dict[str, str] | None = None,
+            overrides: Optional[dict[str, sympy.Expr]] = None) -> Analysis:
+    program, failed = load_program(files, list(include_dirs or []), dict(defines or {}))
+    analysis = analyze_program(program, overrides)
+    analysis.failed_files = failed
+    return analysis

@@ -1,0 +1,384 @@
+"""Value backtracing: IR expressions to sympy expressions in the program's parameters.
+
+Data flow: the SAD builder asks for the value of a loop bound or a branch condition at a statement; this
+module follows the definitions of each variable (PARAMETER and const values, DATA and initialisers, single
+assignments, reads from input, formal arguments, COMMON storage across procedures) and registers in the
+parameter table each parameter it meets, with its class. The analysis is flow-insensitive and deliberately
+conservative: a variable with more than one definition, or one a callee may modify, is not resolved (the
+loop it bounds becomes an unresolved loop count instead of a wrong formula).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sympy
+
+from sad import ir
+from sad.analysis.params import Parameter, ParameterTable, make_symbol
+
+Unresolvable = None
+_MAX_DEPTH = 32
+
+
+@dataclass
+class Definition:
+    kind: str  # assign | read | data | parameter | index | call
+    loc: Optional[ir.Loc]
+    value: Optional[ir.Expr] = None
+    procedure: str = ""
+
+
+@dataclass
+class ProgramFacts:
+    """Facts about the whole program the backtracer needs: storage names, definitions, what callees modify."""
+    program: ir.Program
+    procs: dict[str, ir.Procedure] = field(default_factory=dict)
+    common_names: dict[tuple[str, str], str] = field(default_factory=dict)  # (proc, var) → canonical
+    definitions: dict[str, list[Definition]] = field(default_factory=lambda: defaultdict(list))
+    main: Optional[str] = None
+    recursive: set[str] = field(default_factory=set)  # linkage names of routines on a cycle of calls
+    terminating: set[str] = field(default_factory=set)  # routines that never return (they STOP)
+
+    @classmethod
+    def gather(cls, program: ir.Program) -> "ProgramFacts":
+        facts = cls(program)
+        for proc in program.procedures:
+            facts.procs.setdefault(resolve_name(proc.name), proc)
+            if proc.kind == "program" and facts.main is None:
+                facts.main = proc.name
+        facts._name_commons()
+        facts.terminating = _terminating_routines(program)
+        modified = ModifiedFormals(facts)
+        for proc in program.procedures:
+            facts._collect_definitions(proc, modified)
+        return facts
+
+    def _name_commons(self) -> None:
+        # The same COMMON slot may carry different names in different procedures: name it once, after the
+        # main program's declaration where there is one, else the first procedure's.
+        slot_name: dict[tuple[str, int], str] = {}
+        ordered = sorted(self.program.procedures, key=lambda p: p.kind != "program")
+        for proc in ordered:
+            for block, names in proc.commons.items():
+                for pos, var in enumerate(names):
+                    canonical = slot_name.setdefault((block, pos), var)
+                    self.common_names[(proc.name, var)] = canonical
+
+    def storage_name(self, proc: ir.Procedure, var: str) -> str:
+        """The program-wide name of a variable: COMMON and globals by canonical name, main-program
+        variables bare, locals and formals of other procedures qualified PROC.VAR."""
+        if (proc.name, var) in self.common_names:
+            return self.common_names[(proc.name, var)]
+        decl = proc.variables.get(var)
+        if decl is None and var in self.program.globals:
+            return var
+        if decl is not None and decl.storage in ("global",):
+            return var
+        if proc.kind == "program" or (proc.language == "c" and proc.name == "main"):
+            return var
+        return f"{proc.name}.{var}"
+
+    def _collect_definitions(self, proc: ir.Procedure, modified: "ModifiedFormals") -> None:
+        for name, decl in proc.variables.items():
+            key = self.storage_name(proc, name)
+            if decl.storage in ("parameter", "const") and decl.value is not None:
+                self.definitions[key].append(Definition("parameter", decl.loc, decl.value, proc.name))
+            elif decl.data:
+                if decl.dims is None:
+                    self.definitions[key].append(Definition("data", decl.loc, decl.data[0], proc.name))
+        for stmt in ir.walk_stmts(proc.body):
+            for var, definition in _defs_of(stmt, proc, modified):
+                self.definitions[self.storage_name(proc, var)].append(definition)
+
+
+def _terminating_routines(program: ir.Program) -> set[str]:
+    """Routines whose every path ends the program: no RETURN anywhere and a STOP (or a call to such a
+    routine) as the last statement, like C's `void die(...) { ...; exit(1); }`."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for proc in program.procedures:
+            key = resolve_name(proc.name)
+            if key in found or proc.kind == "program" or not proc.body:
+                continue
+            if any(isinstance(s, ir.Return) for s in ir.walk_stmts(proc.body)):
+                continue
+            last = proc.body[-1]
+            if isinstance(last, ir.Stop) or (isinstance(last, ir.CallStmt) and resolve_name(last.name) in found):
+                found.add(key)
+                changed = True
+    return found
+
+
+def resolve_name(name: str) -> str:
+    """Cross-language linkage name: Fortran MATMUL and C matmul_ / matmul are the same routine."""
+    return name.lower().rstrip("_")
+
+
+def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: "ModifiedFormals"):
+    """(variable, Definition) pairs for the scalar variables a statement may write."""
+    if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var):
+        yield stmt.target.name, Definition("assign", stmt.loc, stmt.value, proc.name)
+    elif isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and not stmt.target.indices:
+        yield stmt.target.name, Definition("call", stmt.loc, None, proc.name)  # *p = ...: through a pointer
+    elif isinstance(stmt, ir.Do):
+        yield stmt.index, Definition("index", stmt.loc, None, proc.name)
+    elif isinstance(stmt, ir.IO):
+        for target in stmt.targets:
+            if isinstance(target, ir.Var):
+                yield target.name, Definition("read", stmt.loc, None, proc.name)
+    elif isinstance(stmt, ir.AssignLabel):
+        yield stmt.var, Definition("assign", stmt.loc, None, proc.name)
+    elif isinstance(stmt, (ir.CallStmt, ir.Message)):
+        name = stmt.name
+        for pos, arg in enumerate(stmt.args):
+            if isinstance(arg, ir.Var) and modified.may_modify(name, pos):
+                yield arg.name, Definition("call", stmt.loc, None, proc.name)
+            elif isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var) \
+                    and modified.may_modify(name, pos):
+                yield arg.operand.name, Definition("call", stmt.loc, None, proc.name)
+    for expr in _exprs_of(stmt):
+        for call in _user_calls(expr):
+            for pos, arg in enumerate(call.args):
+                if isinstance(arg, ir.Var) and modified.may_modify(call.name, pos):
+                    yield arg.name, Definition("call", stmt.loc, None, proc.name)
+
+
+def _exprs_of(stmt: ir.Stmt) -> list[ir.Expr]:
+    if isinstance(stmt, ir.Assign):
+        return [stmt.value]
+    if isinstance(stmt, ir.If):
+        return [arm.cond for arm in stmt.arms]
+    if isinstance(stmt, ir.Do):
+        return [e for e in (stmt.lo, stmt.hi, stmt.step) if e is not None]
+    if isinstance(stmt, ir.While) and stmt.cond is not None:
+        return [stmt.cond]
+    return []
+
+
+def _user_calls(expr: ir.Expr):
+    if isinstance(expr, ir.FuncCall) and not expr.intrinsic:
+        yield expr
+    for child in ir.expr_children(expr):
+        yield from _user_calls(child)
+
+
+class ModifiedFormals:
+    """Which formal arguments a routine may write, directly or through the routines it calls.
+    Unknown routines may write any argument (they are not ours to see)."""
+
+    def __init__(self, facts: ProgramFacts) -> None:
+        self.facts = facts
+        self._memo: dict[str, set[int]] = {}
+        self._active: set[str] = set()
+
+    def may_modify(self, callee: str, pos: int) -> bool:
+        proc = self.facts.procs.get(resolve_name(callee))
+        if proc is None:
+            return not callee.upper().startswith("MPI_") or pos == 0
+        return pos in self._modified(proc)
+
+    def _modified(self, proc: ir.Procedure) -> set[int]:
+        if proc.name in self._memo:
+            return self._memo[proc.name]
+        if proc.name in self._active:  # recursion: assume the worst
+            return set(range(len(proc.formals)))
+        self._active.add(proc.name)
+        written: set[str] = set()
+        for stmt in ir.walk_stmts(proc.body):
+            written.update(var for var, _ in _defs_of(stmt, proc, self))
+        self._active.discard(proc.name)
+        result = {pos for pos, name in enumerate(proc.formals) if name in written}
+        self._memo[proc.name] = result
+        return result
+
+
+class ValueResolver:
+    """Turns IR expressions of one procedure into sympy, registering the parameters it meets."""
+
+    def __init__(self, facts: ProgramFacts, proc: ir.Procedure, table: ParameterTable,
+                 overrides: Optional[dict[str, sympy.Expr]] = None) -> None:
+        self.facts = facts
+        self.proc = proc
+        self.table = table
+        self.overrides = overrides or {}
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node: ir.Expr, index: dict[str, sympy.Symbol], depth: int = 0) -> Optional[sympy.Expr]:
+        if depth > _MAX_DEPTH:
+            return Unresolvable
+        method = getattr(self, "_" + type(node).__name__, None)
+        return method(node, index, depth) if method is not None else Unresolvable
+
+    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> Optional[sympy.Expr]:
+        """A loop bound: evaluated once when the loop is entered, so a variable assigned in several
+        places may stand for its value at that moment, as a run-time value parameter."""
+        self._loose = True
+        try:
+            return self.expr(node, index)
+        finally:
+            self._loose = False
+
+    def _Const(self, node: ir.Const, index, depth):
+        value = node.value
+        if isinstance(value, bool):
+            return sympy.true if value else sympy.false
+        if isinstance(value, int):
+            return sympy.Integer(value)
+        if isinstance(value, float):
+            return sympy.Rational(repr(value)) if abs(value) < 1e15 else sympy.Float(value)
+        return Unresolvable
+
+    def _Var(self, node: ir.Var, index, depth):
+        if node.name in index:
+            return index[node.name]
+        if node.name.startswith("."):  # a temporary the frontend invented (a status, not data)
+            return None
+        return self.variable(node.name, node.type, depth)
+
+    def _ArrayRef(self, node: ir.ArrayRef, index, depth):
+        # `*n` on a pointer argument is how C reads a scalar passed by reference (Fortran's convention):
+        # its value is the argument's value at the call.
+        decl = self.proc.variables.get(node.name)
+        if node.indices or decl is None or decl.storage != "formal":
+            return None
+        return self.variable(node.name, node.type, depth)
+
+    def _Cast(self, node: ir.Cast, index, depth):
+        inner = self.expr(node.operand, index, depth + 1)
+        if inner is None:
+            return None
+        if node.type == "integer" and node.operand.type != "integer":
+            return sympy.floor(inner)
+        return inner
+
+    def _UnOp(self, node: ir.UnOp, index, depth):
+        inner = self.expr(node.operand, index, depth + 1)
+        if inner is None:
+            return None
+        if node.op == "addr" and isinstance(node.operand, ir.Var):
+            return inner  # &n passed to a Fortran routine: by reference, the value is n's
+        if node.op == "neg":
+            return -inner
+        if node.op == "not" and isinstance(inner, sympy.logic.boolalg.Boolean):
+            return sympy.Not(inner)
+        return None
+
+    def _BinOp(self, node: ir.BinOp, index, depth):
+        left = self.expr(node.left, index, depth + 1)
+        right = self.expr(node.right, index, depth + 1)
+        if left is None or right is None:
+            return None
+        try:
+            return _combine(node, left, right)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+
+    def _FuncCall(self, node: ir.FuncCall, index, depth):
+        if not node.intrinsic:
+            return None
+        args = [self.expr(a, index, depth + 1) for a in node.args]
+        if any(a is None for a in args) or not args:
+            return None
+        return _intrinsic(node.name, args, node.args[0].type)
+
+    # ------------------------------------------------------------------ variables
+    def variable(self, name: str, ir_type: str, depth: int = 0) -> Optional[sympy.Expr]:
+        key = self.facts.storage_name(self.proc, name)
+        decl = self.proc.variables.get(name) or self.facts.program.globals.get(name)
+        if decl is not None and decl.dims:
+            return None
+        defs = self.facts.definitions.get(key, [])
+        integer = ir_type == "integer"
+        if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
+            # -D on a constant of the source: the user's value replaces the one written there.
+            return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key],
+                                  defs[0].procedure)
+        if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
+            return None  # a recursive routine's arguments change from one activation to the next
+        if decl is not None and decl.storage == "formal" and not defs:
+            return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
+        if len(defs) != 1:
+            if getattr(self, "_loose", False) and defs and all(d.kind in ("assign", "read", "call")
+                                                                for d in defs):
+                first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
+                return self._register(key, "unresolved", integer, first.loc,
+                                      f"run-time value ({len(defs)} assignments)", None, first.procedure)
+            return None
+        return self._from_definition(key, defs[0], integer, depth)
+
+    def _from_definition(self, key: str, d: Definition, integer: bool, depth: int):
+        if d.kind == "read":
+            return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
+        if d.kind not in ("parameter", "data", "assign") or d.value is None:
+            return None
+        owner = self.facts.procs.get(resolve_name(d.procedure), self.proc)
+        resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table,
+                                                                 self.overrides)
+        value = resolver.expr(d.value, {}, depth + 1)
+        if value is None:
+            return None
+        cls = "direct" if d.kind in ("parameter", "data") else "indirect"
+        what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
+        self._register(key, cls, integer, d.loc, what, value, d.procedure)
+        return value
+
+    def _register(self, key: str, cls: str, integer: bool, loc: Optional[ir.Loc], what: str,
+                  value: Optional[sympy.Expr], procedure: Optional[str] = None) -> sympy.Expr:
+        """Record a value parameter where it is defined (read, assigned), not where it was first met."""
+        loc = loc or self.proc.loc
+        symbol = make_symbol(key, "value", integer)
+        depends = sorted(str(s) for s in value.free_symbols) if value is not None else []
+        self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
+                                 description=what, depends_on=depends), symbol)
+        return value if value is not None else self.table.symbol(key)
+
+
+def _combine(node: ir.BinOp, left, right):
+    op = node.op
+    if op == "add":
+        return left + right
+    if op == "sub":
+        return left - right
+    if op == "mul":
+        return left * right
+    if op == "div":
+        if node.type == "integer":
+            return sympy.floor(left / right)  # F77/C truncate; exact for the non-negative bounds met here
+        return left / right
+    if op == "pow":
+        return left ** right
+    if op == "mod":
+        return sympy.Mod(left, right)
+    relations = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt,
+                 "ge": sympy.Ge}
+    if op in relations:
+        return relations[op](left, right)
+    if op == "and":
+        return sympy.And(left, right)
+    if op == "or":
+        return sympy.Or(left, right)
+    return None
+
+
+def _intrinsic(name: str, args: list, arg_type: str):
+    if name == "MAX":
+        return sympy.Max(*args)
+    if name == "MIN":
+        return sympy.Min(*args)
+    if name == "ABS":
+        return sympy.Abs(args[0])
+    if name == "MOD" and len(args) == 2:
+        return sympy.Mod(args[0], args[1])
+    if name in ("REAL", "DBLE", "FLOAT", "SNGL", "CMPLX") and len(args) == 1:
+        return args[0]
+    if name in ("INT", "IFIX", "IDINT"):
+        return args[0] if arg_type == "integer" else sympy.floor(args[0])
+    if name in ("NINT", "IDNINT"):
+        return sympy.floor(args[0] + sympy.Rational(1, 2))
+    if name == "SQRT":
+        return sympy.sqrt(args[0])
+    return None

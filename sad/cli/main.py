@@ -1,0 +1,137 @@
+"""The command line: `sad analyze`, `sad ir`.
+
+Data flow: arguments → pipeline (frontends, SAD) → mapper (machine) → report. Diagnostics go to stderr in
+compiler form (file:line: severity: message). Exit status: 0 success; 1 when a source file had errors (the
+others are still analyzed and reported); 2 when the command cannot run at all (bad -D, broken machine file,
+no usable input).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Optional
+
+from sad import __version__, ir
+
+
+# Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
+# sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
+COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile"]
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 (.f .for .F) or C (.c) source")
+    parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                        help="add DIR to the INCLUDE / #include search path")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                        help="bind a parameter (also a preprocessor macro for .F and C files)")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sad", description="Static performance analysis of Fortran 77 "
+                                     "and C: symbolic application description and predicted time.")
+    parser.add_argument("--version", action="version", version=f"sad {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    analyze = sub.add_parser("analyze", help="SAD, parameters and predicted time on a machine")
+    _common(analyze)
+    analyze.add_argument("--machine", "-m", required=True, metavar="NAME|PATH",
+                         help="machine database: a bundled name (sparc2) or a YAML file")
+    analyze.add_argument("--format", choices=("text", "json"), default="text")
+    analyze.add_argument("--top", type=int, default=10, help="how many dominant blocks to show")
+    analyze.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
+    analyze.set_defaults(func=cmd_analyze)
+    ir_cmd = sub.add_parser("ir", help="dump the intermediate representation as JSON")
+    _common(ir_cmd)
+    ir_cmd.set_defaults(func=cmd_ir)
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(sub, _common)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+
+
+def _defines(args) -> tuple[dict[str, str], dict] | None:
+    from sad.analysis.bindings import BindingError, parse_defines
+    try:
+        return parse_defines(args.defines)
+    except BindingError as exc:
+        print(f"sad: error: {exc}", file=sys.stderr)
+        return None
+
+
+def _print_diagnostics(diagnostics: list[ir.Diagnostic]) -> None:
+    for d in sorted(diagnostics, key=lambda d: (d.loc.file, d.loc.line, d.loc.col, d.severity, d.message)):
+        print(str(d), file=sys.stderr)
+
+
+def cmd_ir(args) -> int:
+    from sad.analysis.pipeline import load_program
+    parsed = _defines(args)
+    if parsed is None:
+        return 2
+    raw, _ = parsed
+    program, failed = load_program(args.files, args.include, raw)
+    _print_diagnostics(program.diagnostics)
+    json.dump(ir.to_jsonable(program), sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 1 if failed else 0
+
+
+def cmd_analyze(args) -> int:
+    from sad.analysis.blocks import group_blocks
+    from sad.machine.model import MachineError, load_machine
+    from sad.predict.mapper import missing_op_parameters, predict
+    from sad.analysis.pipeline import analyze
+    from sad.predict.report import to_json, to_text
+
+    parsed = _defines(args)
+    if parsed is None:
+        return 2
+    raw, defined = parsed
+    from sad.measure.params_io import cli_check, cli_load
+    values = cli_load(args, defined)
+    if values is None:
+        return 2
+    try:
+        machine = load_machine(args.machine)
+    except MachineError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    analysis = analyze(args.files, args.include, raw, overrides=values)
+    _print_diagnostics(analysis.diagnostics)
+    if not analysis.program.procedures:
+        print("sad: error: no file could be analyzed", file=sys.stderr)
+        return 1
+    _warn_unknown_bindings(defined, analysis)
+    if not cli_check(args, analysis, values, defined):
+        return 2
+    blocks = group_blocks(analysis.counts)
+    prediction = predict(blocks, machine, values)
+    extra = missing_op_parameters(prediction.missing_ops, machine)
+    if args.format == "json":
+        sys.stdout.write(to_json(analysis, prediction, machine, values, extra))
+    else:
+        sys.stdout.write(to_text(analysis, prediction, machine, values, extra, args.top))
+    return 1 if analysis.failed_files else 0
+
+
+def _warn_unknown_bindings(values: dict, analysis) -> None:
+    known = {p.name for p in analysis.table}
+    for name in sorted(values):
+        if name not in known:
+            hint = ", ".join(sorted(p.name for p in analysis.table.unresolved())[:8])
+            print(f"sad: warning: -D {name}: no parameter of that name in the analysis"
+                  + (f" (unresolved: {hint}{', …' if len(analysis.table.unresolved()) > 8 else ''})"
+                     if hint else ""), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,412 @@
+"""`sad calibrate`: measure this machine and write a machine database for it.
+
+Data flow: sad.machine.microbench generates one program of kernels → compiled here with the user's compiler and flags →
+each kernel is run (a pilot run sizes it to a target duration, then REPS timed runs) → per-statement times,
+minus the loop overhead and the statement's other operations (medians measured earlier) → figures; an empty
+program compiled the same way is run ``startup_runs`` times (control.startup, median wall time) → a YAML
+machine database (machine_db/schema.json) with provenance: CPU, compiler version, flags, date, and the spread of
+every figure as a comment. The file is loaded with sad.machine.model before it is written, so what is written loads.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from sad.machine import microbench as mb
+
+COMPILERS = {"gcc": "c", "gfortran": "fortran"}
+
+
+class CalibrationError(Exception):
+    """The calibration cannot run (no compiler, compile failure, a kernel that fails)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    target_s: float = 0.02      # duration of one timed run of a kernel
+    reps: int = 7               # timed runs per kernel (the figure is their median)
+    sizes_kb: tuple[int, ...] = mb.MEM_SIZES_KB
+    startup_runs: int = 20      # runs of the empty program (control.startup is their median wall time)
+
+    @staticmethod
+    def quick() -> "Settings":
+        return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5)
+
+
+@dataclass
+class Figure:
+    seconds: float               # median over the repeated runs, after subtractions (clamped at 0)
+    spread: float                # (p75 - p25) / median of the repeated runs, relative; 0 if a single run
+    raw: float                   # before clamping
+    samples: int
+
+
+@dataclass
+class Calibration:
+    compiler: str
+    compiler_version: str
+    language: str
+    flags: list[str]
+    cpu: str
+    clock_hz: float | None
+    date: str
+    figures: dict[str, Figure] = field(default_factory=dict)
+    seconds_taken: float = 0.0
+
+
+# ------------------------------------------------------------------------------------------- toolchain
+
+
+def find_compiler(compiler: str) -> str:
+    """Path of the compiler, or CalibrationError with a message saying what to install."""
+    if compiler not in COMPILERS:
+        raise CalibrationError(f"unknown compiler '{compiler}' (choose gcc or gfortran)")
+    path = shutil.which(compiler)
+    if path is None:
+        raise CalibrationError(f"no compiler '{compiler}' found on PATH; install it (Debian: apt-get install "
+                               f"{compiler}) or choose another with --compiler")
+    return path
+
+
+def compiler_version(path: str) -> str:
+    out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False).stdout
+    return out.splitlines()[0].strip() if out else Path(path).name
+
+
+def cpu_info() -> tuple[str, float | None]:
+    """CPU model name and clock (Hz) from /proc/cpuinfo (Linux); platform names elsewhere."""
+    model, mhz = platform.processor() or platform.machine(), None
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return model, None
+    if m := re.search(r"^model name\s*:\s*(.+)$", text, re.M):
+        model = m.group(1).strip()
+    if m := re.search(r"^cpu MHz\s*:\s*([\d.]+)", text, re.M):
+        mhz = float(m.group(1)) * 1e6
+    cores = len(re.findall(r"^processor\s*:", text, re.M))
+    return (f"{model} ({cores} logical CPUs)" if cores else model), mhz
+
+
+def compile_bench(compiler: str, language: str, flags: list[str], workdir: Path,
+                  items: list[mb.Bench]) -> Path:
+    src = workdir / ("bench.c" if language == "c" else "bench.f90")
+    src.write_text(mb.source(language, items), encoding="utf-8")
+    exe = workdir / "bench"
+    cmd = [compiler, *flags, str(src), "-o", str(exe)] + (["-lm"] if language == "c" else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CalibrationError(f"compiling the microbenchmarks failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    return exe
+
+
+# ------------------------------------------------------------------------------------------- running
+
+
+def _run(exe: Path, k: int, n: int, reps: int, w: int) -> list[float]:
+    proc = subprocess.run([str(exe), str(k), str(n), str(reps), "1", str(w)], capture_output=True, text=True,
+                          check=False, timeout=120)
+    if proc.returncode != 0:
+        raise CalibrationError(f"microbenchmark {k} failed (exit {proc.returncode}): {proc.stderr[-500:]}")
+    return [float(x) for x in proc.stdout.split()]
+
+
+def _elements(b: mb.Bench) -> int:
+    return max(1, b.size_kb * 1024 // b.elem_bytes)
+
+
+def _statements(b: mb.Bench, n: int) -> float:
+    """How many timed statements a run of ``n`` trips executes."""
+    if b.kind == "unrolled":
+        return n * mb.UNROLL
+    if b.kind == "array":
+        return n * len(range(0, _elements(b), b.stride))
+    if b.kind == "columns":
+        return n * _elements(b)
+    return n
+
+
+def _measure(exe: Path, k: int, b: mb.Bench, s: Settings) -> list[float]:
+    """Seconds per statement of kernel k (one value per timed run), loop overhead not yet subtracted."""
+    w = _elements(b)
+    n = 1
+    while True:                                 # pilot: grow n until one run takes a measurable time
+        t = min(_run(exe, k, n, 1, w))
+        if t >= s.target_s / 20 or n >= 10**9:
+            break
+        n = n * 100 if t < 1e-6 else int(n * s.target_s / 20 / t * 1.5) + 1
+    n = max(1, min(2 * 10**9, round(n * s.target_s / max(t, 1e-9))))
+    return [t / _statements(b, n) for t in _run(exe, k, n, s.reps, w)]
+
+
+def _startup(compiler: str, language: str, flags: list[str], workdir: Path, runs: int) -> list[float]:
+    """Wall seconds of running an empty program compiled like the user's (same compiler, flags, libraries):
+    process creation, dynamic loading, run-time library start-up and exit. One untimed run first (page cache)."""
+    src = workdir / ("empty.c" if language == "c" else "empty.f90")
+    src.write_text(mb.empty_program(language), encoding="utf-8")
+    exe = workdir / "empty"
+    cmd = [compiler, *flags, str(src), "-o", str(exe)] + (["-lm"] if language == "c" else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CalibrationError(f"compiling the empty program failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
+    times = []
+    for i in range(max(1, runs) + 1):
+        t0 = time.perf_counter()
+        done = subprocess.run([str(exe)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, check=False)
+        elapsed = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise CalibrationError(f"the empty program failed (exit {done.returncode})")
+        if i:
+            times.append(elapsed)
+    return times
+
+
+def _figure(samples: list[float]) -> Figure:
+    med = statistics.median(samples)
+    spread = 0.0
+    if len(samples) >= 3 and med > 0:
+        q = statistics.quantiles(samples, n=4)
+        spread = (q[2] - q[0]) / med
+    return Figure(seconds=max(0.0, med), spread=spread, raw=med, samples=len(samples))
+
+
+def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: Settings = Settings(),
+              progress: Callable[[str], None] | None = None) -> Calibration:
+    """Compile and run every microbenchmark; the figures are keyed by microbench figure names."""
+    started = time.monotonic()
+    flags = list(flags) if flags is not None else ["-O0"]
+    path = find_compiler(compiler)
+    language = COMPILERS[compiler]
+    cpu, clock = cpu_info()
+    items = [b for b in mb.for_language(language) if b.kind not in ("array", "columns")
+             or b.size_kb in settings.sizes_kb or b.figure in ("memory.index", "aux.load1.double")
+             or b.figure.startswith(("memory.load_strided.", "memory.store_strided.")) and "@" not in b.figure]
+    cal = Calibration(compiler=compiler, compiler_version=compiler_version(path), language=language, flags=flags,
+                      cpu=cpu, clock_hz=clock, date=_dt.datetime.now().astimezone().isoformat(timespec="seconds"))
+    with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
+        exe = compile_bench(path, language, flags, Path(tmp), items)
+        for k, b in enumerate(items):
+            per_stmt = _measure(exe, k, b, settings)
+            cal.figures[b.figure] = _figure(_subtract(per_stmt, b, cal.figures))
+            if progress:
+                f = cal.figures[b.figure]
+                progress(f"[{k + 1:3d}/{len(items)}] {b.figure:34s} {f.raw * 1e9:9.3f} ns  ±{f.spread * 50:.1f} %")
+        cal.figures["control.startup"] = _figure(_startup(path, language, flags, Path(tmp), settings.startup_runs))
+        if progress:
+            f = cal.figures["control.startup"]
+            progress(f"[  +] {'control.startup':34s} {f.raw * 1e6:9.1f} us  ±{f.spread * 50:.1f} %")
+    cal.seconds_taken = time.monotonic() - started
+    return cal
+
+
+def _subtract(per_stmt: list[float], b: mb.Bench, known: dict[str, Figure]) -> list[float]:
+    """Remove the loop overhead and the statement's other operations (their medians)."""
+    loop = known["control.loop_iter"].seconds if "control.loop_iter" in known else 0.0
+    # one loop trip per statement of an unrolled kernel / UNROLL, one per element visited by a memory kernel
+    overhead = {"unrolled": loop / mb.UNROLL, "array": loop, "columns": loop, "io": loop, "empty": 0.0}[b.kind]
+    other = sum(known[m].raw for m in b.minus)
+    return [(x - overhead - other) / b.scale for x in per_stmt]
+
+
+# ------------------------------------------------------------------------------------------- database
+
+
+def _ns(seconds: float) -> str:
+    return f"{seconds * 1e9:.4g} ns"
+
+
+class _Writer:
+    """Collects YAML lines with a comment per figure (median, spread, how it was derived)."""
+
+    def __init__(self, cal: Calibration):
+        self.cal = cal
+        self.lines: list[str] = []
+
+    def get(self, key: str) -> Figure:
+        return self.cal.figures[key]
+
+    def comment_for(self, f: Figure, how: str = "") -> str:
+        text = f"median of {f.samples}, spread {f.spread * 100:.1f} %"
+        if f.raw < 0:
+            text += f", measured {f.raw * 1e9:.3g} ns: clamped to 0 (below the resolution of the subtraction)"
+        return text + (f"; {how}" if how else "")
+
+    def fig(self, indent: int, name: str, key: str, how: str = "") -> None:
+        f = self.get(key)
+        self.lines.append(f"{' ' * indent}{name}: {_ns(f.seconds):<14s} # {self.comment_for(f, how)}")
+
+    def derived(self, indent: int, name: str, seconds: float, how: str) -> None:
+        self.lines.append(f"{' ' * indent}{name}: {_ns(max(0.0, seconds)):<14s} # derived: {how}")
+
+    def raw(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def render_yaml(cal: Calibration, name: str) -> str:
+    """The machine database text for a calibration."""
+    w = _Writer(cal)
+    s = lambda key: cal.figures[key].seconds          # noqa: E731 - short accessor
+    has = lambda key: key in cal.figures               # noqa: E731
+    flags = " ".join(cal.flags) or "(none)"
+    model_kb = mb.MEM_MODEL_KB
+    w.raw(f"# Machine database measured by `sad calibrate` ({cal.compiler}, {flags}) on {cal.date}.")
+    w.raw(f"# CPU: {cal.cpu}. Compiler: {cal.compiler_version}.")
+    w.raw("# Every figure is the median of repeated timed runs of a microbenchmark (sad/machine/microbench.py): one")
+    w.raw("# statement repeated in a counted loop, minus the loop overhead and minus the statement's other")
+    w.raw("# operations (the assignment storing the result etc.), as the SAD counts them. 'spread' is the")
+    w.raw("# interquartile range of the runs relative to the median. Figures of dependent chains: latencies.")
+    w.raw(f"# Calibration took {cal.seconds_taken:.0f} s.")
+    w.raw(f"name: {name}")
+    w.raw(f"description: {platform.node() or 'this machine'} measured with {cal.compiler} {flags}")
+    w.raw(f"source: >-\n  sad calibrate: microbenchmarks compiled with {cal.compiler_version} {flags} and timed on"
+          f"\n  {cal.cpu}, {cal.date}")
+    w.raw("models:")
+    for k, v in (("compiler", cal.compiler_version), ("optimization", flags), ("cpu", cal.cpu),
+                 ("date", cal.date), ("os", f"{platform.system()} {platform.release()}"),
+                 ("language", cal.language), ("tool", "sad calibrate")):
+        w.raw(f"  {k}: {_quote(v)}")
+    w.raw("processor:")
+    clock = cal.clock_hz or 1e9
+    w.raw(f"  clock: {clock / 1e6:.0f} MHz" + ("" if cal.clock_hz else "   # unknown: /proc/cpuinfo has no cpu MHz"))
+    w.raw("  ops:")
+    for t in ("integer", "real", "double"):
+        w.raw(f"    {t}:")
+        for op in ("add", "sub", "mul", "div", "pow", "mod", "neg", "assign", "compare", "convert"):
+            key = f"ops.{t}.{op}"
+            if has(key):
+                w.fig(6, op, key)
+            elif key == "ops.integer.pow":
+                w.derived(6, op, s("ops.double.pow") + 2 * s("ops.double.convert"),
+                          "no integer power in C: pow.double + 2 convert.double")
+    r = {op: s(f"ops.real.{op}") for op in ("add", "sub", "mul", "div", "neg", "assign", "compare", "pow")}
+    w.raw("    complex:                       # derived from the real figures (two single-precision parts)")
+    w.derived(6, "add", 2 * r["add"], "2 add.real")
+    w.derived(6, "sub", 2 * r["sub"], "2 sub.real")
+    w.derived(6, "mul", 4 * r["mul"] + 2 * r["add"], "4 mul.real + 2 add.real")
+    w.derived(6, "div", 6 * r["mul"] + 3 * r["add"] + 2 * r["div"], "6 mul.real + 3 add.real + 2 div.real")
+    w.derived(6, "pow", 4 * r["pow"], "4 pow.real")
+    w.derived(6, "neg", 2 * r["neg"], "2 neg.real")
+    w.derived(6, "assign", 2 * r["assign"], "2 assign.real")
+    w.derived(6, "compare", 2 * r["compare"], "2 compare.real")
+    w.derived(6, "convert", r["assign"] + s("ops.real.convert"), "assign.real + convert.real")
+    w.raw("    logical:")
+    w.fig(6, "assign", "ops.logical.assign")
+    w.fig(6, "compare", "ops.logical.compare")
+    w.fig(2, "logical", "logical")
+    w.fig(2, "bitop", "bitop")
+    _intrinsics(w, cal)
+    w.raw("  memory:")
+    w.fig(4, "index", "memory.index", "second subscript of B2(J, I1) minus the 1-D reference A(J)")
+    for kind in ("load", "store"):
+        w.raw(f"    {kind}:")
+        w.fig(6, "double", f"memory.{kind}.double@{model_kb}", f"sequential, working set {model_kb} KB")
+        w.fig(6, "integer", f"memory.{kind}.integer", f"sequential, working set {model_kb // 2} KB")
+        w.fig(6, "default", f"memory.{kind}.double@{model_kb}", "as double")
+    if has("memory.load_strided.double"):
+        kb, line = mb.STRIDED_KB, mb.LINE_BYTES
+        for kind in ("load_strided", "store_strided"):
+            w.raw(f"    {kind}:")
+            for t in ("integer", "real", "double"):
+                if has(f"memory.{kind}.{t}"):
+                    w.fig(6, t, f"memory.{kind}.{t}", f"one element per {line}-byte line, one pass over {kb} KB")
+            w.fig(6, "default", f"memory.{kind}.double", "as double")
+    w.raw("    # double-precision references by working set (sequential unless noted; not used by the mapper):")
+    for key in sorted(k for k in cal.figures if "@" in k):
+        w.raw(f"    #   {key:36s} {_ns(s(key))}  ({w.comment_for(cal.figures[key])})")
+    w.raw("  control:")
+    w.fig(4, "loop_start", "control.loop_start", "an inner loop of one trip, minus that trip")
+    w.fig(4, "loop_iter", "control.loop_iter", "an empty counted loop, per trip")
+    w.fig(4, "branch", "control.branch", "IF (D0 .LT. D1) ..., predictable, minus compare.double")
+    w.fig(4, "goto", "control.goto")
+    w.fig(4, "call", "control.call", "two arguments, empty body")
+    if has("control.startup"):
+        f = cal.figures["control.startup"]
+        how = w.comment_for(f, "wall time of running an empty program compiled with these flags")
+        value = f"{f.seconds * 1e6:.4g} us"
+        w.raw(f"    startup: {value:<14s} # {how}")
+    item = (s("io.item4") - s("io.item1")) / 3
+    stmt = s("io.item1") - item
+    w.raw("  io:                             # formatted writes to /dev/null")
+    w.derived(4, "statement", stmt, "write of one item minus one item")
+    w.derived(4, "item", item, "(write of four items - write of one item) / 3")
+    w.derived(4, "write", stmt, "as statement")
+    w.derived(4, "print", stmt, "as statement")
+    w.derived(4, "read", stmt, "not measured: as a write statement")
+    return "\n".join(w.lines) + "\n"
+
+
+def _intrinsics(w: _Writer, cal: Calibration) -> None:
+    s = lambda key: cal.figures[key].seconds          # noqa: E731
+    transcendental = [s(f"intrinsics.{n}.double") for n in ("EXP", "LOG", "SIN", "COS", "TAN", "ATAN")]
+    w.raw("  intrinsics:")
+    w.derived(4, "default", statistics.median(transcendental), "median of the double EXP LOG SIN COS TAN ATAN")
+    names = sorted({k.split(".")[1] for k in cal.figures if k.startswith("intrinsics.")})
+    for name in names:
+        w.raw(f"    {name}:")
+        types = [t for t in ("integer", "real", "double") if f"intrinsics.{name}.{t}" in cal.figures]
+        for t in types:
+            w.fig(6, t, f"intrinsics.{name}.{t}")
+        fallback = "double" if "double" in types else types[-1]
+        w.fig(6, "default", f"intrinsics.{name}.{fallback}", f"as {fallback}")
+    w.raw("    MOD:")
+    for t in ("integer", "real", "double"):
+        w.fig(6, t, f"ops.{t}.mod", f"as mod.{t}")
+    w.raw("    DBLE:")
+    w.fig(6, "default", "ops.double.convert", "as convert.double")
+    w.raw("    REAL:")
+    w.fig(6, "default", "ops.real.convert", "as convert.real")
+    w.raw("    INT:")
+    w.fig(6, "default", "ops.integer.convert", "as convert.integer")
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_database(cal: Calibration, out: Path, force: bool = False) -> None:
+    """Render, check by loading it with sad.machine.model, then write ``out`` (never over a file unless force)."""
+    from sad.machine.model import load_machine
+    if out.exists() and not force:
+        raise CalibrationError(f"{out} exists; use --force to overwrite it")
+    name = re.sub(r"[^A-Za-z0-9_.+-]", "-", out.stem) or "calibrated"
+    text = render_yaml(cal, name)
+    with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
+        probe = Path(tmp) / "probe.yaml"
+        probe.write_text(text, encoding="utf-8")
+        load_machine(probe)                        # raises MachineError if anything is wrong
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".part")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, out)
+
+
+def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool) -> int:
+    """The command: exit 0 written, 2 refused (no compiler, existing file, failure)."""
+    from sad.machine.model import MachineError
+    if out.exists() and not force:
+        print(f"sad calibrate: error: {out} exists; use --force to overwrite it", file=sys.stderr)
+        return 2
+    try:
+        find_compiler(compiler)
+        settings = Settings.quick() if quick else Settings()
+        print(f"sad calibrate: {compiler} {' '.join(flags)}, {'quick' if quick else 'default'} settings",
+              file=sys.stderr)
+        cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True))
+        write_database(cal, out, force)
+    except (CalibrationError, MachineError) as exc:
+        print(f"sad calibrate: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"sad calibrate: wrote {out} in {cal.seconds_taken:.0f} s", file=sys.stderr)
+    return 0

@@ -1,0 +1,216 @@
+"""Measured line counts: build a program with coverage, run it, and read gcov's per-line counts.
+
+Data flow: the user's source files → a private build directory (copies of the sources, gfortran/gcc
+`--coverage -O0`, one executable) → a COMMAND run with its paths made to work → `gcov --json-format` →
+{(source path as the user gave it, line): count}. sad.measure.profile compares or solves these against the SAD's
+line counts; nothing here knows about the SAD.
+
+The user's tree is never written to: sources are copied, objects and .gcda files stay in the build
+directory, and the command runs there (relative paths in it that name existing files of the user's working
+directory are made absolute first).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"}
+C_SUFFIXES = {".c"}
+_OPERATORS = set("<>|&;()")
+
+
+class ToolError(RuntimeError):
+    """The build, the run or gcov failed; the message says which step and shows the tool's output."""
+
+
+@dataclass
+class Build:
+    directory: Path
+    executable: Path
+    sources: dict[str, str]  # basename in the build directory → path as the user gave it
+    compilers: list[str] = field(default_factory=list)  # version lines of the compilers used
+
+
+@dataclass
+class Run:
+    command: str  # as run (after path rewriting)
+    counts: dict[tuple[str, int], int]
+    stdout: str
+    gcov_version: str
+
+
+def _first_line(cmd: list[str]) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return f"{cmd[0]} (version unknown)"
+    return out.splitlines()[0].strip() if out else f"{cmd[0]} (version unknown)"
+
+
+def _require(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise ToolError(f"{tool} not found on PATH (needed to build with coverage)")
+    return path
+
+
+def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
+          workdir: Path | None = None) -> Build:
+    """Copy the sources, compile each with --coverage -O0, link. Raises ToolError on any failure."""
+    directory = Path(workdir or tempfile.mkdtemp(prefix="sad-profile-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    sources: dict[str, str] = {}
+    langs: set[str] = set()
+    for path in files:
+        src = Path(path)
+        if not src.is_file():
+            raise ToolError(f"{path}: no such source file")
+        if src.suffix in FORTRAN_SUFFIXES:
+            langs.add("fortran")
+        elif src.suffix in C_SUFFIXES:
+            langs.add("c")
+        else:
+            raise ToolError(f"{path}: unknown source suffix (expected .f .for .f77 .F .fpp or .c)")
+        if src.name in sources:
+            raise ToolError(f"{path}: two sources named {src.name}; rename one to profile them together")
+        shutil.copyfile(src, directory / src.name)
+        sources[src.name] = path
+    # the original directories come first so that INCLUDE / #include find what they found before
+    incs = [f"-I{Path(p).resolve()}" for p in include_dirs]
+    incs += sorted({f"-I{Path(p).resolve().parent}" for p in files})
+    # -D binds parameters of the SAD (run-time values such as n); passed to the compiler as macros it
+    # would rewrite the program's own variables, so the program is built as written
+    macros: list[str] = []
+    objects = []
+    for name, original in sources.items():
+        suffix = Path(name).suffix
+        if suffix in C_SUFFIXES:
+            cmd = [_require("gcc"), "-std=gnu99", "-w"]
+            cmd += macros
+        else:
+            cmd = [_require("gfortran"), "-std=legacy", "-w"]
+            cmd += macros if suffix in (".F", ".fpp") else []
+        obj = Path(name).stem + ".o"
+        cmd += ["-O0", "--coverage", *incs, "-c", name, "-o", obj]
+        _run_tool(cmd, directory, f"{original}: does not compile")
+        objects.append(obj)
+    exe = directory / Path(files[0]).stem
+    linker = _require("gfortran") if "fortran" in langs else _require("gcc")
+    _run_tool([linker, "--coverage", "-o", exe.name, *objects, "-lm"], directory, "linking failed")
+    compilers = [_first_line([_require(t), "--version"]) for t in
+                 (["gfortran"] if "fortran" in langs else []) + (["gcc"] if "c" in langs else [])]
+    return Build(directory, exe, sources, compilers)
+
+
+def _run_tool(cmd: list[str], cwd: Path, what: str) -> None:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        output = (proc.stderr or proc.stdout).strip()
+        raise ToolError(f"{what} ({' '.join(cmd)}):\n{_tail(output)}")
+
+
+def _tail(text: str, lines: int = 20) -> str:
+    parts = text.splitlines()
+    return "\n".join(parts[-lines:]) if parts else "(no output)"
+
+
+def rewrite_command(command: str, user_cwd: Path, executable: str) -> str:
+    """Make a command written for the user's working directory run in the build directory: every word
+    that names an existing file or directory relative to user_cwd becomes absolute, except the program
+    itself (`./md1` must start the instrumented copy, not a binary of the same name in the user's tree).
+    Shell operators (<, >, |) stay operators."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    words = []
+    for word in lexer:
+        if word and set(word) <= _OPERATORS:
+            words.append(word)
+            continue
+        is_program = word in (executable, f"./{executable}")
+        if word and not is_program and not word.startswith(("/", "-")) and (user_cwd / word).exists():
+            word = str((user_cwd / word).resolve())
+        words.append(shlex.quote(word))
+    return " ".join(words)
+
+
+def reset_counters(b: Build) -> None:
+    """Forget the counts of an earlier run, so that each run is measured on its own."""
+    for gcda in b.directory.glob("*.gcda"):
+        gcda.unlink()
+
+
+def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, stdin_text: str | None = None
+        ) -> Run:
+    """Run COMMAND in the build directory and collect gcov's counts. Raises ToolError on failure."""
+    reset_counters(b)
+    rewritten = rewrite_command(command, user_cwd, b.executable.name)
+    try:
+        proc = subprocess.run(["/bin/sh", "-c", rewritten], cwd=b.directory, capture_output=True, text=True,
+                              timeout=timeout, input=stdin_text)
+    except subprocess.TimeoutExpired:
+        raise ToolError(f"command timed out after {timeout} s: {command}") from None
+    if proc.returncode != 0:
+        raise ToolError(f"command failed with exit status {proc.returncode}: {command}\n"
+                        f"{_tail(proc.stderr or proc.stdout)}")
+    if not list(b.directory.glob("*.gcda")):
+        raise ToolError(f"the command did not run the instrumented program (no coverage data written); "
+                        f"start it as ./{b.executable.name}: {command}")
+    counts, version = read_gcov(b)
+    return Run(rewritten, counts, proc.stdout, version)
+
+
+def read_gcov(b: Build) -> tuple[dict[tuple[str, int], int], str]:
+    """Per-line counts of every source of the build, keyed by the path the user gave."""
+    gcov = _require("gcov")
+    counts: dict[tuple[str, int], int] = {}
+    version = ""
+    for name, original in sorted(b.sources.items()):
+        for doc in _gcov_json(gcov, name, b.directory):
+            version = version or str(doc.get("gcc_version", ""))
+            for f in doc.get("files", []):
+                if Path(f.get("file", "")).name != name:
+                    continue  # a header or another unit's inline code
+                for line in f.get("lines", []):
+                    key = (original, int(line["line_number"]))
+                    counts[key] = counts.get(key, 0) + int(line["count"])
+    return counts, version
+
+
+def _gcov_json(gcov: str, name: str, directory: Path) -> list[dict]:
+    """gcov's JSON for one source: from --stdout where supported, else from the gzip'd .gcov.json.gz
+    intermediate file that older gcov versions write."""
+    obj = Path(name).stem + ".o"
+    proc = subprocess.run([gcov, "--json-format", "--stdout", "-o", obj, name], cwd=directory,
+                          capture_output=True, text=True)
+    docs = [json.loads(chunk) for chunk in proc.stdout.splitlines() if chunk.strip().startswith("{")]
+    if proc.returncode == 0 and docs:
+        return docs
+    proc = subprocess.run([gcov, "--json-format", "-o", obj, name], cwd=directory, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise ToolError(f"gcov failed on {name}:\n{_tail(proc.stderr or proc.stdout)}")
+    docs = []
+    for path in sorted(directory.glob("*.gcov.json.gz")):
+        with gzip.open(path, "rt") as fh:
+            docs.append(json.load(fh))
+        path.unlink()
+    return docs
+
+
+def cleanup(b: Build) -> None:
+    shutil.rmtree(b.directory, ignore_errors=True)
+
+
+def gcov_version() -> str:
+    return _first_line([_require("gcov"), "--version"])
+
+
+def environment_note() -> str:
+    return os.uname().sysname + " " + os.uname().machine

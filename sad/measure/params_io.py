@@ -1,0 +1,320 @@
+"""Params files: the unresolved parameters going out to a profiler (or a person) and values coming back.
+
+Data flow, out: Analysis.table (sad.analysis.pipeline) → one entry per unresolved parameter with its place, the code
+there, a fingerprint of that code and an empty value → YAML, CSV or JSON text (`sad params`).
+In: a params file (written by hand or by `sad profile`) → read with yaml.safe_load, every value parsed by the
+restricted expression parser (sad.common.exprparse), never eval → {name: sympy value} merged under the -D values
+→ the pipeline's overrides and the mapper's bindings (`sad analyze --params`). After the analysis the
+entries are checked against it: unknown names, probabilities outside [0, 1], negative counts, code whose
+fingerprint changed.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import sympy
+import yaml
+
+from sad.analysis.bindings import BindingError, parse_value
+from sad.predict.mapper import bind, evaluate
+from sad.measure.profile import source_text
+
+FORMAT_VERSION = 1
+CONTEXT_LINES = 2  # lines either side of the statement that go into its fingerprint
+
+
+class ParamsError(ValueError):
+    """A params file that cannot be used at all: unreadable, broken YAML, wrong types, bad expressions."""
+
+
+# ------------------------------------------------------------------------------------------ fingerprints
+def _normalize(text: str) -> str:
+    return " ".join(text.split())
+
+
+def fingerprint(path: str, line: int) -> str:
+    """sha256 of the statement line and CONTEXT_LINES either side, whitespace-normalized: stable when code
+    elsewhere moves it, changed when the code around the parameter is edited."""
+    lines = [_normalize(source_text(path, n)) for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)]
+    digest = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+    return digest[:12]
+
+
+# ------------------------------------------------------------------------------------------ export
+def export_entries(analysis) -> list[dict[str, Any]]:
+    """One entry per unresolved parameter, sorted by name, with an empty value."""
+    entries = []
+    for p in analysis.table.unresolved():
+        entries.append({
+            "name": p.name,
+            "kind": p.kind,
+            "procedure": p.procedure,
+            "file": p.file,
+            "line": p.line,
+            "code": source_text(p.file, p.line).strip(),
+            "fingerprint": fingerprint(p.file, p.line),
+            "description": p.description,
+            "depends_on": list(p.depends_on),
+            "default": p.default,
+            "value": None,
+        })
+    return entries
+
+
+def render(entries: list[dict[str, Any]], fmt: str, header: dict[str, Any]) -> str:
+    if fmt == "json":
+        return json.dumps({"sad_params": FORMAT_VERSION, **header, "parameters": entries}, indent=1) + "\n"
+    if fmt == "csv":
+        return _render_csv(entries)
+    return _render_yaml(entries, header)
+
+
+_CSV_FIELDS = ["name", "kind", "procedure", "file", "line", "fingerprint", "depends_on", "default", "value",
+               "code"]
+
+
+def _render_csv(entries: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=_CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for e in entries:
+        row = dict(e)
+        row["depends_on"] = " ".join(e.get("depends_on") or [])
+        row["value"] = "" if e.get("value") is None else e["value"]
+        row["default"] = "" if e.get("default") is None else e["default"]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def _render_yaml(entries: list[dict[str, Any]], header: dict[str, Any]) -> str:
+    """YAML keyed by parameter name, so that a person can fill in `value:` lines by hand."""
+    lines = ["# sad params file: fill in `value:` (a number, or an expression of direct parameters such",
+             "# as 0.93 + 12/NPART); entries left null stay unbound. Use: sad analyze ... --params FILE",
+             f"sad_params: {FORMAT_VERSION}"]
+    if header:
+        lines.append(yaml.safe_dump(header, sort_keys=True, default_flow_style=False, width=110).rstrip())
+    lines.append("parameters:")
+    for e in entries:
+        body = {k: v for k, v in e.items() if k != "name"}
+        text = yaml.safe_dump({e["name"]: body}, sort_keys=False, default_flow_style=False, width=110,
+                              allow_unicode=True)
+        lines.extend("  " + ln for ln in text.rstrip().splitlines())
+    return "\n".join(lines) + "\n"
+
+
+def write_new(path: str, text: str, force: bool) -> None:
+    """Write a file that must not exist yet (unless force): a params file is never rewritten unasked."""
+    target = Path(path)
+    if target.exists() and not force:
+        raise ParamsError(f"{path}: exists; not overwritten (use --force to replace it)")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
+
+
+# ------------------------------------------------------------------------------------------ import
+@dataclass
+class Entry:
+    name: str
+    text: str  # the value as written
+    value: sympy.Expr
+    where: str  # file:line of the entry in the params file
+    fingerprint: Optional[str] = None
+    kind: Optional[str] = None
+
+
+@dataclass
+class ParamsFile:
+    path: str
+    entries: list[Entry] = field(default_factory=list)
+    header: dict[str, Any] = field(default_factory=dict)
+
+    def values(self) -> dict[str, sympy.Expr]:
+        return {e.name: e.value for e in self.entries}
+
+
+def load(path: str) -> ParamsFile:
+    """Read and type-check a params file (YAML, JSON or CSV). Raises ParamsError naming file:line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ParamsError(f"{path}: cannot read: {exc}") from None
+    if path.endswith(".csv"):
+        return _load_csv(path, text)
+    return _load_yaml(path, text)
+
+
+def _load_yaml(path: str, text: str) -> ParamsFile:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else path
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ParamsError(f"{where}: error: not valid YAML: {problem}") from None
+    if not isinstance(data, dict) or root is None:
+        raise ParamsError(f"{path}:1: error: expected a mapping with a `parameters:` key")
+    params_node = _child(root, "parameters")
+    params = data.get("parameters")
+    if params is None:
+        raise ParamsError(f"{path}:1: error: no `parameters:` key")
+    result = ParamsFile(path, header={k: v for k, v in data.items() if k != "parameters"})
+    if isinstance(params, list):  # the JSON export's shape: a list of {name, value, ...}
+        for k, (item, node) in enumerate(zip(params, params_node.value)):
+            where = f"{path}:{node.start_mark.line + 1}"
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                raise ParamsError(f"{where}: error: parameters[{k}] must be a mapping with a `name`")
+            _add(result, item["name"], item, where)
+        return result
+    if not isinstance(params, dict):
+        raise ParamsError(f"{path}:{params_node.start_mark.line + 1}: error: `parameters` must be a mapping "
+                          f"of NAME: value or NAME: {{value: ...}}")
+    for key_node, value_node in params_node.value:
+        name = key_node.value
+        where = f"{path}:{key_node.start_mark.line + 1}"
+        _add(result, name, params.get(name) if name in params else _scalar(key_node, params), where)
+    return result
+
+
+def _scalar(key_node, params):
+    for key in params:
+        if str(key) == key_node.value:
+            return params[key]
+    return None
+
+
+def _child(node, key: str):
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.value == key:
+                return v
+    return None
+
+
+def _add(result: ParamsFile, name: Any, item: Any, where: str) -> None:
+    if not isinstance(name, str) or not name:
+        raise ParamsError(f"{where}: error: parameter names must be strings, got {name!r}")
+    if isinstance(item, dict):
+        value, fp, kind = item.get("value"), item.get("fingerprint"), item.get("kind")
+        if fp is not None and not isinstance(fp, str):
+            raise ParamsError(f"{where}: error: {name}: fingerprint must be a string")
+    else:
+        value, fp, kind = item, None, None
+    if value is None or value == "":
+        return  # left empty: stays unbound
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ParamsError(f"{where}: error: {name}: value must be a number or an expression string, "
+                          f"got {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ParamsError(f"{where}: error: {name}: value is not finite")
+    text = repr(value) if isinstance(value, float) else str(value)
+    try:
+        parsed = parse_value(text)
+    except BindingError as exc:
+        raise ParamsError(f"{where}: error: {name}: {exc}") from None
+    if any(e.name == name for e in result.entries):
+        raise ParamsError(f"{where}: error: {name} is given twice")
+    result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None))
+
+
+def _load_csv(path: str, text: str) -> ParamsFile:
+    result = ParamsFile(path)
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or "name" not in reader.fieldnames or "value" not in reader.fieldnames:
+        raise ParamsError(f"{path}:1: error: a CSV params file needs `name` and `value` columns")
+    for row_no, row in enumerate(reader, start=2):
+        item = {"value": (row.get("value") or "").strip() or None,
+                "fingerprint": (row.get("fingerprint") or "").strip() or None, "kind": row.get("kind")}
+        _add(result, (row.get("name") or "").strip(), item, f"{path}:{row_no}")
+    return result
+
+
+# ------------------------------------------------------------------------------------------ checks
+@dataclass
+class Problem:
+    severity: str  # warning | error
+    message: str
+
+    def __str__(self) -> str:
+        return self.message.replace(": ", f": {self.severity}: ", 1)
+
+
+def check(params: ParamsFile, analysis, bindings: dict[str, sympy.Expr], from_command_line: set[str]
+          ) -> list[Problem]:
+    """What is wrong with the entries, given the analysis: unknown names (warning), names in a value that
+    are no parameter (error), probabilities outside [0, 1] and negative counts (error), code whose
+    fingerprint no longer matches (warning), entries that -D overrides (note as warning)."""
+    problems: list[Problem] = []
+    table = analysis.table
+    known = {p.name for p in table} | set(bindings)
+    for e in params.entries:
+        param = table.get(e.name)
+        if e.name in from_command_line:
+            problems.append(Problem("warning", f"{e.where}: {e.name}: -D on the command line wins over "
+                                               f"the params file"))
+            continue
+        if param is None:
+            problems.append(Problem("warning", f"{e.where}: {e.name}: no parameter of that name in the "
+                                               f"analysis; ignored"))
+            continue
+        strangers = sorted(s.name for s in e.value.free_symbols if s.name not in known)
+        if strangers:
+            problems.append(Problem("error", f"{e.where}: {e.name}: value '{e.text}' mentions "
+                                             f"{', '.join(strangers)}, which is no parameter of the analysis"))
+            continue
+        problems.extend(_range(e, param, bindings))
+        if e.fingerprint and e.fingerprint != fingerprint(param.file, param.line):
+            problems.append(Problem("warning", f"{e.where}: {e.name}: the code at {param.file}:{param.line} "
+                                               f"changed since this value was measured (fingerprint "
+                                               f"{e.fingerprint}, now {fingerprint(param.file, param.line)})"))
+    return problems
+
+
+def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:
+    value = evaluate(bind(e.value, bindings))
+    if value is None:
+        return []  # an expression of parameters still unbound: checked when they are
+    if param.kind == "branch_probability" and not (-1e-12 <= value <= 1 + 1e-12):
+        return [Problem("error", f"{e.where}: {e.name}: probability {value:g} outside [0, 1]")]
+    if param.kind in ("loop_count", "call_cost") and value < 0:
+        return [Problem("error", f"{e.where}: {e.name}: {param.kind.replace('_', ' ')} {value:g} is negative")]
+    return []
+
+
+# ------------------------------------------------------------------------------------------ CLI glue
+def cli_load(args, values: dict[str, sympy.Expr]) -> Optional[dict[str, sympy.Expr]]:
+    """For commands with --params: the params values merged under the -D values; None (after printing
+    the reason) when the file is unusable."""
+    import sys
+    path = getattr(args, "params", None)
+    if not path:
+        return values
+    try:
+        params = load(path)
+    except ParamsError as exc:
+        print(f"sad: {exc}" if not str(exc).startswith(path) else str(exc), file=sys.stderr)
+        return None
+    args._params_file = params
+    merged = params.values()
+    merged.update(values)
+    return merged
+
+
+def cli_check(args, analysis, values: dict[str, sympy.Expr], defines: dict[str, sympy.Expr]) -> bool:
+    """Print the problems of the --params file; False when one of them is an error."""
+    import sys
+    params = getattr(args, "_params_file", None)
+    if params is None:
+        return True
+    problems = check(params, analysis, values, set(defines))
+    for p in problems:
+        print(str(p), file=sys.stderr)
+    return not any(p.severity == "error" for p in problems)

@@ -1,0 +1,426 @@
+"""From measured line counts to parameter values, and the line-by-line honesty check.
+
+Data flow: an Analysis (sad.analysis.pipeline) gives, per source line, the SAD's count expression; here it is
+re-expressed in gcov's convention for that line (gcov charges loop control differently from us, see
+corpus/kernels/README.md); sad.measure.gcov gives the measured counts. Then
+
+- `check`: bind what is known, evaluate, compare line by line;
+- `derive`: treat every line as an equation  model(line) = measured(line)  in the unknown parameters, and
+  solve them one at a time, always from an equation in which exactly one unknown remains (the first
+  statement of an IF arm gives P·(condition count); a GOTO loop's body gives X·entries); the equations not
+  used are the cross-check, and their residuals are reported.
+
+The results go to sad.measure.params_io (a params file) and sad.measure.fit (models over several problem sizes).
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional
+
+import sympy
+
+from sad import ir
+from sad.analysis.blocks import line_counts
+from sad.predict.mapper import bind
+
+Key = tuple[str, int]
+TOLERANCE = 1e-6  # relative; counts are integers, so anything larger is a real disagreement
+
+
+@dataclass
+class LineModel:
+    key: Key
+    ours: sympy.Expr  # our convention (DO line = entries, IF line = evaluations, ...)
+    gcov: sympy.Expr  # the same line in gcov's convention
+    alt: Optional[sympy.Expr] = None  # a second count gcov is seen to show on some lines of this kind
+
+
+@dataclass
+class LineCheck:
+    key: Key
+    ours: Optional[float]  # in gcov's convention; None when unbound parameters remain
+    measured: Optional[int]  # None when gcov has no code on the line
+    unbound: list[str] = field(default_factory=list)
+    statement: bool = True  # False: gcov instruments a line that holds no statement (END, a header)
+
+    @property
+    def status(self) -> str:
+        if not self.statement:
+            return "gcov-only"
+        if self.measured is None:
+            return "no-code" if not self.ours else "not-measured"
+        if self.ours is None:
+            return "unbound"
+        return "ok" if _close(self.ours, self.measured) else "MISMATCH"
+
+
+@dataclass
+class Derivation:
+    values: dict[str, float]  # derived parameter → value at this run
+    how: dict[str, str]  # parameter → the line whose equation gave it, or why it has no value
+    unexercised: list[str]  # parameters whose code did not run (any value fits); set to their default
+    undetermined: list[str]  # parameters no equation could pin down
+    residuals: list[tuple[Key, float, int]]  # (line, model, measured) where the cross-check fails
+
+
+# ------------------------------------------------------------------------------------------ gcov's convention
+@lru_cache(maxsize=64)
+def _source_lines(path: str) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return tuple(fh.read().splitlines())
+    except OSError:
+        return ()
+
+
+def source_text(path: str, line: int) -> str:
+    lines = _source_lines(path)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+_DO_LABEL = re.compile(r"^[ \t\d]*DO\s*(\d+)\s*,?\s*[A-Za-z]", re.IGNORECASE)
+
+
+def _do_label(stmt: ir.Do) -> Optional[str]:
+    """The terminal label of a Fortran `DO 10 I = ...` (the IR does not keep it)."""
+    match = _DO_LABEL.match(source_text(stmt.loc.file, stmt.loc.line)[:72])
+    return match.group(1) if match else None
+
+
+def _unit_step(stmt: ir.Do) -> bool:
+    step = stmt.step
+    return step is None or (isinstance(step, ir.Const) and step.value == 1)
+
+
+def gcov_model(analysis) -> dict[Key, LineModel]:
+    """Per statement line, the SAD's count and the count gcov (GCC 12, -O0) shows for it."""
+    by_role: dict[Key, dict[str, sympy.Expr]] = defaultdict(lambda: defaultdict(lambda: sympy.Integer(0)))
+    for event, count in analysis.counts.items():
+        by_role[(event.loc.file, event.loc.line)][event.role] += count
+    ours = line_counts(analysis.counts)
+    model = {key: LineModel(key, expr, expr) for key, expr in ours.items()}
+    for proc in analysis.program.procedures:
+        for stmt in ir.walk_stmts(proc.body):
+            for loc in _stmt_locs(stmt):
+                key = (loc.file, loc.line)
+                model.setdefault(key, LineModel(key, sympy.Integer(0), sympy.Integer(0)))
+        _loops(proc.body, proc.language, by_role, model, parent=None)
+    return dict(sorted(model.items()))
+
+
+def _stmt_locs(stmt: ir.Stmt) -> list[ir.Loc]:
+    locs = [stmt.loc]
+    if isinstance(stmt, ir.If):
+        locs += [arm.loc for arm in stmt.arms if arm.loc is not None]
+    return locs
+
+
+def _loops(stmts: list[ir.Stmt], language: str, by_role, model: dict[Key, LineModel],
+           parent: Optional[ir.Do]) -> None:
+    for stmt in stmts:
+        if isinstance(stmt, ir.Do):
+            _do_line(stmt, language, by_role, model, parent)
+        elif isinstance(stmt, ir.If) and stmt.logical:
+            _logical_if_line(stmt, by_role, model)
+        elif isinstance(stmt, ir.While):
+            roles = by_role[(stmt.loc.file, stmt.loc.line)]
+            key = (stmt.loc.file, stmt.loc.line)
+            # the condition is evaluated once per iteration plus once per entry: that is gcov's count
+            evaluations = roles["cond"] if stmt.cond is not None else roles["loop_entry"] + roles["loop_iter"]
+            if key in model and not stmt.test_at_end:
+                model[key].gcov = evaluations
+        for body in ir.child_bodies(stmt):
+            _loops(body, language, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
+
+
+def _do_line(stmt: ir.Do, language: str, by_role, model: dict[Key, LineModel], parent) -> None:
+    key = (stmt.loc.file, stmt.loc.line)
+    roles = by_role[key]
+    entries, iterations = roles["loop_entry"], roles["loop_iter"]
+    left_early = _jumps_out(stmt, by_role)
+    if language == "c" or _unit_step(stmt) or _constant_trips(entries, iterations):
+        # the loop test runs at each entry and after each iteration that comes back to it
+        header = entries + iterations - left_early
+    else:
+        header = entries  # gfortran precomputes the trip count: the test has no line of its own
+    label = _do_label(stmt) if language == "fortran" else None
+    if label and isinstance(parent, ir.Do) and _do_label(parent) == label and parent.body \
+            and parent.body[-1] is stmt:
+        parent_roles = by_role[(parent.loc.file, parent.loc.line)]
+        header += parent_roles["loop_entry"] - _jumps_out(parent, by_role)  # the outer loop's exits
+    if key in model:
+        model[key].gcov = header
+    last = stmt.body[-1] if stmt.body else None
+    if label and isinstance(last, ir.Continue) and last.label == label:
+        tkey = (last.loc.file, last.loc.line)
+        if tkey in model:
+            model[tkey].gcov = entries - left_early  # the terminal CONTINUE carries the loop's exit
+
+
+def _constant_trips(entries: sympy.Expr, iterations: sympy.Expr) -> bool:
+    """A loop whose every entry runs the same known number of trips (constant bounds): gfortran folds the
+    trip count and the test per iteration is charged to the DO line, as for a unit step."""
+    if entries == 0:
+        return False
+    return sympy.cancel(iterations / entries).is_number
+
+
+def _logical_if_line(stmt: ir.If, by_role, model: dict[Key, LineModel]) -> None:
+    """`IF (c) S` on one line: gcov charges the runs of S (unless it jumps away) to the line as well."""
+    key = (stmt.loc.file, stmt.loc.line)
+    body = stmt.arms[0].body if stmt.arms else []
+    if key not in model or len(body) != 1 or body[0].loc.line != stmt.loc.line:
+        return
+    inner = body[0]
+    if isinstance(inner, (ir.Goto, ir.Return, ir.Stop, ir.ComputedGoto, ir.ArithmeticIf, ir.AssignedGoto)):
+        return
+    # gcov shows either the evaluations or the evaluations plus the runs of S (seen both ways with
+    # GCC 12); the check accepts either, the derivation uses the second only when the first disagrees
+    model[key].alt = by_role[key]["cond"] + by_role[key]["stmt"]
+
+
+def _jumps_out(loop: ir.Do, by_role) -> sympy.Expr:
+    """How often a GOTO inside the loop leaves it (those iterations never return to the loop test)."""
+    inside = {s.label for s in ir.walk_stmts(loop.body) if s.label}
+    total = sympy.Integer(0)
+    for s in ir.walk_stmts(loop.body):
+        if isinstance(s, ir.Goto) and s.target not in inside:
+            total += by_role[(s.loc.file, s.loc.line)]["goto"]
+    return total
+
+
+# ------------------------------------------------------------------------------------------ comparison
+def known_values(analysis, bindings: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
+    """User bindings plus the values of direct and indirect parameters (the counts may mention them)."""
+    values = {p.name: p.value for p in analysis.table if p.cls != "unresolved" and p.value is not None}
+    values.update(bindings)
+    return values
+
+
+def _number(expr: sympy.Expr) -> Optional[float]:
+    if expr.free_symbols:
+        return None
+    try:
+        return float(expr)
+    except (TypeError, ValueError):
+        return None
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= TOLERANCE * max(1.0, abs(b))
+
+
+def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr]
+          ) -> list[LineCheck]:
+    checks = []
+    for key in sorted(set(model) | {k for k in measured if k[0] in {m[0] for m in model}}):
+        line = model.get(key)
+        expr = bind(line.gcov, values) if line is not None else None
+        ours = _number(expr) if expr is not None else None
+        unbound = sorted(s.name for s in expr.free_symbols) if expr is not None else []
+        if line is not None and line.alt is not None and ours is not None and key in measured \
+                and not _close(ours, measured[key]):
+            other = _number(bind(line.alt, values))
+            ours = other if other is not None else ours
+        checks.append(LineCheck(key, ours, measured.get(key), unbound, line is not None))
+    return checks
+
+
+# ------------------------------------------------------------------------------------------ derivation
+def derive(analysis, model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr],
+           unknowns: list[str]) -> Derivation:
+    """Solve the line equations for the unknown parameters, one unknown at a time."""
+    table = analysis.table
+    symbols = {name: table.symbol(name) for name in unknowns if table.symbol(name) is not None}
+    wanted = set(symbols.values())
+    equations = []
+    alternatives: dict[Key, sympy.Expr] = {}
+    for key, line in model.items():
+        if key not in measured:
+            continue
+        expr = bind(line.gcov, values)
+        if expr.free_symbols - wanted:
+            continue  # mentions something neither known nor derivable here
+        equations.append((key, expr, measured[key]))
+        if line.alt is not None:
+            alternatives[key] = bind(line.alt, values)
+    solved: dict[sympy.Symbol, sympy.Expr] = {}
+    how: dict[str, str] = {}
+    while True:
+        equations = _eliminate(equations, wanted, solved, how, table, alternatives)
+        # a value seen only through conditions (IF (RHO .LE. 0)) is known only to lie in a set
+        ranged = _ranges(equations, wanted - set(solved), table)
+        if not ranged:
+            break
+        for sym, (value, where) in ranged.items():
+            solved[sym] = value
+            how[sym.name] = where
+        equations = [(k, e.xreplace(solved), c) for k, e, c in equations]
+    remaining = set().union(*(e.free_symbols for _, e, _ in equations)) if equations else set()
+    unexercised, undetermined = [], []
+    for name, sym in sorted(symbols.items()):
+        if sym in solved:
+            continue
+        if sym not in remaining:
+            # every equation that mentioned it had it multiplied by a zero count
+            unexercised.append(name)
+            param = table.get(name)
+            solved[sym] = sympy.Float(param.default if param and param.default is not None else 0)
+            how[name] = "code not executed in this run: any value fits; suggested default used"
+        else:
+            undetermined.append(name)
+            how[name] = "no equation pins it down"
+    residuals = []
+    for key, expr, count in equations:
+        got = _number(expr.xreplace(solved))
+        if got is None or not _close(got, count):
+            residuals.append((key, got if got is not None else float("nan"), count))
+    return Derivation({s.name: float(v) for s, v in solved.items() if _number(v) is not None}, how,
+                      unexercised, undetermined, sorted(residuals))
+
+
+def _eliminate(equations, wanted, solved, how, table, alternatives):
+    """Solve single-unknown equations (and ratios of two equations that leave one unknown) until none is
+    left; returns the equations not used, with every solved value substituted. A line with two possible
+    gcov readings (`alternatives`) is used only once its first reading is known to disagree."""
+    progress = True
+    while progress:
+        progress = False
+        pending = []
+        for key, expr, count in equations:
+            expr = expr.xreplace(solved) if solved else expr
+            free = expr.free_symbols & wanted
+            if key in alternatives:
+                if free:
+                    pending.append((key, expr, count))
+                    continue
+                alt = alternatives.pop(key)
+                if not _close(float(expr), count):
+                    expr, free = alt.xreplace(solved), alt.free_symbols & wanted
+                    progress = True
+            if len(free) == 1 and not expr.has(sympy.Piecewise):
+                (sym,) = free
+                value = _solve_one(expr, sym, count, table.get(sym.name))
+                if value is not None:
+                    solved[sym] = value
+                    how[sym.name] = f"{key[0]}:{key[1]}"
+                    progress = True
+                    continue
+            pending.append((key, expr, count))
+        equations = [(k, e.xreplace(solved), c) for k, e, c in pending]
+        if not progress:
+            progress = _ratio_step(equations, wanted, solved, how, table, alternatives)
+            equations = [(k, e.xreplace(solved), c) for k, e, c in equations]
+        if not progress:
+            # last resort: trust the first reading of a two-reading line that is the only hope left
+            for key, expr, _ in equations:
+                if key in alternatives and len(expr.free_symbols & wanted) == 1:
+                    del alternatives[key]
+                    progress = True
+                    break
+    return equations
+
+
+def _ratio_step(equations, wanted, solved, how, table, alternatives) -> bool:
+    """Where no equation has a single unknown, divide two that differ by exactly one unknown: an IF arm
+    inside a loop nest of unknown counts, over the IF's own line, leaves P alone."""
+    by_set: dict[frozenset, list] = defaultdict(list)
+    for key, expr, count in equations:
+        free = frozenset(expr.free_symbols & wanted)
+        if free and count and key not in alternatives:
+            by_set[free].append((key, expr, count))
+    for big in sorted(by_set, key=lambda f: (len(f), sorted(s.name for s in f))):
+        for small in by_set:
+            extra = big - small
+            if len(extra) != 1 or not small <= big:
+                continue
+            (sym,) = extra
+            for key1, e1, c1 in by_set[big][:20]:
+                for key2, e2, c2 in by_set[small][:20]:
+                    ratio = sympy.cancel(e1 / e2)
+                    if ratio.free_symbols & wanted != {sym}:
+                        continue
+                    value = _solve_one(ratio, sym, sympy.Rational(c1, c2), table.get(sym.name))
+                    if value is not None:
+                        solved[sym] = value
+                        how[sym.name] = f"{key1[0]}:{key1[1]} / line {key2[1]}"
+                        return True
+    return False
+
+
+def _ranges(equations, open_syms, table) -> dict:
+    """Values that only conditions mention: intersect the sets each single-unknown equation allows and
+    take a point inside (any point there reproduces every count)."""
+    allowed: dict[sympy.Symbol, sympy.Set] = {}
+    for key, expr, count in equations:
+        free = expr.free_symbols & open_syms
+        if len(free) != 1 or not expr.has(sympy.Piecewise):
+            continue
+        (sym,) = free
+        param = table.get(sym.name)
+        if param is None or param.kind != "value":
+            continue
+        try:
+            sols = sympy.solveset(sympy.Eq(expr, count), sym, domain=sympy.S.Reals)
+        except (NotImplementedError, ValueError, TypeError):
+            continue
+        allowed[sym] = allowed.get(sym, sympy.S.Reals).intersect(sols)
+    chosen = {}
+    for sym, allowed_set in sorted(allowed.items(), key=lambda kv: kv[0].name):
+        point = _point_in(allowed_set)
+        if point is not None:
+            chosen[sym] = (point, f"only known to lie in {allowed_set}; {point} taken (any value there "
+                                  f"reproduces the counts; give the real one with --size)")
+    return chosen
+
+
+def _point_in(allowed: sympy.Set) -> Optional[sympy.Expr]:
+    if allowed is sympy.S.EmptySet or allowed == sympy.S.Reals:
+        return None
+    if isinstance(allowed, sympy.FiniteSet):
+        return sorted(allowed, key=float)[0]
+    if isinstance(allowed, sympy.Union):
+        allowed = allowed.args[0]
+    if isinstance(allowed, sympy.Interval):
+        lo, hi = allowed.start, allowed.end
+        if lo.is_finite and hi.is_finite:
+            return (lo + hi) / 2
+        if lo.is_finite:
+            return lo + 1
+        if hi.is_finite:
+            return hi - 1
+    return None
+
+
+def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> Optional[sympy.Expr]:
+    """The value of sym with expr == count, if one fits its kind (a probability in [0, 1], a loop count
+    or value ≥ 0); None when the equation does not decide it (sym multiplied by zero)."""
+    expr = expr.replace(lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and 0 in e.args,
+                        lambda e: [a for a in e.args if a != 0][0]) if expr.has(sympy.Max) else expr
+    # a count that is zero whatever sym is says nothing about it
+    if sympy.diff(expr, sym) == 0:
+        return None
+    probe = _number(sympy.diff(expr, sym).xreplace({sym: sympy.Integer(1)}))
+    if probe == 0.0 and _number(sympy.diff(expr, sym, 2)) in (0.0, None):
+        return None
+    try:
+        roots = sympy.solve(sympy.Eq(expr, count), sym, rational=True)
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    kind = param.kind if param else "value"
+    fitting = []
+    for root in roots:
+        value = _number(root) if not isinstance(root, dict) else None
+        if value is None or isinstance(sympy.N(root), sympy.core.numbers.ComplexInfinity):
+            continue
+        if kind == "branch_probability" and not (-1e-9 <= value <= 1 + 1e-9):
+            continue
+        if kind in ("loop_count", "branch_probability") and value < -1e-9:
+            continue
+        fitting.append(root)
+    if not fitting:
+        return None
+    return sorted(fitting, key=lambda r: abs(float(r)))[-1 if kind == "value" else 0]

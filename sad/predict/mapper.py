@@ -1,0 +1,140 @@
+"""The mapper: the one place where program meets machine.
+
+Data flow: the program's blocks (sad.analysis.blocks) × a machine database (sad.machine.model) → the predicted time as a
+formula in the parameters still unbound, a number once all are bound, and the breakdown by procedure and
+by block. An operation the machine does not price becomes an unresolved parameter T_<op> (seconds), and an
+unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sympy
+
+from sad.analysis.blocks import Block
+from sad.analysis.counting import evaluate_sums
+from sad.analysis.params import Parameter, make_symbol
+
+
+@dataclass
+class BlockTime:
+    block: Block
+    seconds_each: sympy.Expr  # one execution
+    time: sympy.Expr  # count × seconds_each
+    count_value: Optional[float] = None
+    time_value: Optional[float] = None
+
+
+@dataclass
+class Prediction:
+    time: sympy.Expr
+    time_value: Optional[float]
+    blocks: list[BlockTime]
+    unbound: list[str]
+    missing_ops: list[str] = field(default_factory=list)
+    by_procedure: dict[str, Optional[float]] = field(default_factory=dict)
+    operations: dict[str, sympy.Expr] = field(default_factory=dict)  # the SAD's closed form, by operation
+    startup: float = 0.0  # seconds once per run (loading the program), when the machine gives a figure
+
+
+def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
+    """Seconds for one execution of a block with this cost vector."""
+    total = sympy.Integer(0)
+    for key in sorted(cost):
+        n = cost[key]
+        if n == 0:
+            continue
+        if key.startswith("cost:"):
+            total += n * make_symbol(key[5:], "call_cost")
+            continue
+        seconds = machine.op_cost(key)
+        if seconds is None:
+            missing.add(key)
+            total += n * make_symbol(op_cost_name(key), "op_cost")
+        else:
+            total += sympy.Float(n) * sympy.Float(seconds, 15) if not float(n).is_integer() else \
+                int(n) * sympy.Float(seconds, 15)
+    return total
+
+
+def op_cost_name(key: str) -> str:
+    return "T_" + key.replace(".", "_")
+
+
+def missing_op_parameters(missing: list[str], machine) -> list[Parameter]:
+    return [Parameter(op_cost_name(key), "unresolved", "op_cost", str(machine.path), 0, "",
+                      description=f"seconds per '{key}' (not priced by {machine.name})") for key in missing]
+
+
+def operation_totals(blocks: list[Block]) -> dict[str, sympy.Expr]:
+    """The closed form of the SAD as a vector: Σ_blocks count × S[block], by operation."""
+    per_count: dict[sympy.Expr, Counter] = {}
+    for block in blocks:
+        per_count.setdefault(block.count, Counter()).update(block.cost)
+    terms: dict[str, list] = defaultdict(list)
+    for count, cost in per_count.items():
+        for key, n in cost.items():
+            if n:
+                terms[key].append(count * _number(n))
+    return {key: sympy.Add(*terms[key]) for key in sorted(terms)}
+
+
+def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Prediction:
+    missing: set[str] = set()
+    timed: list[BlockTime] = []
+    prices: dict[frozenset, sympy.Expr] = {}
+    per_count: dict[sympy.Expr, list] = {}
+    for block in blocks:
+        key = frozenset(block.cost.items())
+        if key not in prices:
+            prices[key] = price(block.cost, machine, missing)
+        each = prices[key]
+        timed.append(BlockTime(block, each, block.count * each))
+        per_count.setdefault(block.count, []).append(each)
+    # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
+    startup = machine.op_cost("startup") or 0.0
+    total = sympy.Add(*[count * sympy.Add(*eachs) for count, eachs in per_count.items()])
+    total += sympy.Float(startup, 15) if startup else 0
+    bound_total = bind(total, bindings)
+    unbound = sorted({s.name for s in bound_total.free_symbols})
+    value = evaluate(bound_total)
+    if value is not None:
+        for bt in timed:
+            bt.count_value = evaluate(bind(bt.block.count, bindings))
+            bt.time_value = evaluate(bind(bt.time, bindings))
+    by_proc: dict[str, Optional[float]] = {}
+    for bt in timed:
+        proc = bt.block.procedure
+        if value is None:
+            by_proc[proc] = None
+        else:
+            by_proc[proc] = (by_proc.get(proc) or 0.0) + (bt.time_value or 0.0)
+    return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
+                      operation_totals(blocks), startup)
+
+
+def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
+    """Substitute bound parameters by name (a value may mention other bound names: iterate)."""
+    for _ in range(8):
+        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
+        if not subs:
+            break
+        expr = expr.xreplace(subs)
+    return expr
+
+
+def evaluate(expr: sympy.Expr) -> Optional[float]:
+    if expr.free_symbols:
+        return None
+    if expr.has(sympy.Sum):
+        expr = evaluate_sums(expr)
+    try:
+        return float(expr)
+    except (TypeError, ValueError):
+        return None
+
+
+def _number(n):
+    return sympy.Integer(int(n)) if float(n).is_integer() else sympy.Float(n)

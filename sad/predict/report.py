@@ -1,0 +1,169 @@
+"""Reports: the analysis and the prediction as text for people and as JSON for programs.
+
+Data flow: the last step. Takes the Analysis (sad.analysis.pipeline), the blocks (sad.analysis.blocks) and the Prediction
+(sad.predict.mapper) and renders them; it computes nothing new. The JSON shape is documented in the README and kept
+stable; everything is sorted so that the same input gives the same bytes.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Optional
+
+import sympy
+
+from sad import __version__
+from sad.predict.mapper import Prediction
+from sad.analysis.params import Parameter
+from sad.analysis.pipeline import Analysis
+
+
+def formula(expr: sympy.Expr, digits: int = 6) -> str:
+    """A formula as text, machine figures rounded to `digits` significant digits."""
+    expr = sympy.sympify(expr)
+    if expr.has(sympy.Float):
+        expr = expr.xreplace({f: sympy.Float(f, digits) for f in expr.atoms(sympy.Float)})
+    return sympy.sstr(expr, full_prec=False)
+
+
+def parameter_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> Any:
+    value = bindings.get(param.name, param.value)
+    if value is None:
+        return None
+    value = sympy.sympify(value)
+    if value.is_Integer:
+        return int(value)
+    if value.is_Number:
+        return float(value)
+    return formula(value)
+
+
+def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
+                   extra: list[Parameter]) -> list[dict[str, Any]]:
+    rows = []
+    for param in sorted(list(analysis.table) + extra, key=lambda p: p.name):
+        rows.append({
+            "name": param.name, "class": param.cls, "kind": param.kind, "file": param.file,
+            "line": param.line, "procedure": param.procedure,
+            "value": parameter_value(param, bindings),
+            "bound": param.name in bindings,
+            "description": param.description,
+            "default": param.default,
+        })
+    return rows
+
+
+def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
+            extra: list[Parameter]) -> str:
+    total = prediction.time_value
+    doc = {
+        "sad_version": __version__,
+        "files": list(analysis.program.files),
+        "roots": analysis.roots,
+        "machine": {"name": machine.name, "path": str(machine.path), "models": dict(machine.models)},
+        "time": formula(prediction.time, 15),
+        "time_s": total,
+        "unbound": prediction.unbound,
+        "startup_s": prediction.startup,
+        "parameters": parameter_rows(analysis, bindings, extra),
+        "blocks": [{
+            "procedure": bt.block.procedure, "file": bt.block.file, "first_line": bt.block.first_line,
+            "last_line": bt.block.last_line, "kind": bt.block.kind, "count": formula(bt.block.count),
+            "count_value": bt.count_value,
+            "cost": {k: _plain(v) for k, v in sorted(bt.block.cost.items()) if v},
+            "seconds_each": formula(bt.seconds_each, 15),
+            "time_s": bt.time_value,
+            "share": (bt.time_value / total) if total else None,
+        } for bt in prediction.blocks],
+        "procedures": [{"name": name, "time_s": t, "share": (t / total) if (total and t is not None) else None}
+                       for name, t in prediction.by_procedure.items()],
+        "operations": {k: formula(v) for k, v in prediction.operations.items()},
+        "diagnostics": [{"file": d.loc.file, "line": d.loc.line, "col": d.loc.col, "severity": d.severity,
+                         "message": d.message} for d in analysis.diagnostics],
+    }
+    return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+
+
+def _plain(v):
+    return int(v) if float(v).is_integer() else float(v)
+
+
+def seconds(value: Optional[float]) -> str:
+    if value is None:
+        return "?"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if abs(value) >= scale or unit == "ns":
+            return f"{value / scale:.4g} {unit}"
+    return f"{value:g} s"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
+            extra: list[Parameter], top: int = 10) -> str:
+    out: list[str] = []
+    files = ", ".join(analysis.program.files)
+    models = ", ".join(f"{k} {v}" for k, v in machine.models.items())
+    out.append(f"sad {__version__}: {files} on {machine.name}" + (f" ({models})" if models else ""))
+    out.append("")
+    rows = parameter_rows(analysis, bindings, extra)
+    unresolved = [r for r in rows if r["class"] == "unresolved"]
+    kinds = Counter(r["kind"] for r in unresolved)
+    procs = sorted({bt.block.procedure for bt in prediction.blocks})
+    out.append(f"SAD = Σ_i ∏X ∏P S[block i] over {_plural(len(prediction.blocks), 'block')} in "
+               f"{_plural(len(procs), 'procedure')}; {_plural(len(unresolved), 'unresolved parameter')}"
+               + (" (" + ", ".join(_plural(n, k.replace('_', ' ')) for k, n in sorted(kinds.items())) + ")"
+                  if kinds else ""))
+    out.append("")
+    out.append("Operation counts (closed form of the SAD):")
+    for key, expr in list(prediction.operations.items()):
+        out.append(f"  {key:<24} {_short(formula(expr), 96)}")
+    out.append("")
+    out.append("Parameters:")
+    out.append(f"  {'name':<28} {'class':<10} {'kind':<18} {'where':<28} value")
+    for r in rows:
+        where = f"{r['file']}:{r['line']}" if r["line"] else r["file"]
+        value = "unbound" if r["value"] is None else str(r["value"])
+        value += "  (-D)" if r["bound"] else ""
+        out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short(where, 28):<28} "
+                   f"{_short(value, 40)}")
+    out.append("")
+    out.append("Predicted time:")
+    out.append(f"  T = {_short(formula(prediction.time, 4), 2000)}")
+    if prediction.startup:
+        out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
+    if prediction.time_value is not None:
+        out.append(f"  T = {seconds(prediction.time_value)}  (all parameters bound)")
+    else:
+        out.append(f"  unbound: {', '.join(prediction.unbound)}")
+        out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
+    out.append("")
+    out.extend(_dominant(prediction, top))
+    return "\n".join(out) + "\n"
+
+
+def _dominant(prediction: Prediction, top: int) -> list[str]:
+    total = prediction.time_value
+    if total is None:
+        return ["Dominant blocks: bind every parameter to rank the blocks by time."]
+    lines = [f"Dominant blocks (top {top} of {len(prediction.blocks)}):",
+             f"  {'share':>7} {'time':>10} {'count':>12}  block"]
+    ranked = sorted(prediction.blocks, key=lambda bt: (-(bt.time_value or 0.0), bt.block.file,
+                                                       bt.block.first_line))
+    for bt in ranked[:top]:
+        share = 100.0 * (bt.time_value or 0.0) / total if total else 0.0
+        count = f"{bt.count_value:.6g}" if bt.count_value is not None else "?"
+        lines.append(f"  {share:6.1f}% {seconds(bt.time_value):>10} {count:>12}  {bt.block.where} "
+                     f"{bt.block.procedure} ({bt.block.kind})")
+    lines.append("")
+    lines.append("By procedure:")
+    for name, t in sorted(prediction.by_procedure.items(), key=lambda kv: -(kv[1] or 0.0)):
+        share = 100.0 * (t or 0.0) / total if total else 0.0
+        lines.append(f"  {share:6.1f}% {seconds(t):>10}  {name}")
+    return lines
