@@ -29,8 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from sad.machine.calibrate import Settings, calibrate, write_database  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
-from sad.measure.validate import (analyze_file, compile_program, fill, predict_seconds, profile_values,  # noqa: E402
-                          time_runs)
+from sad.measure.validate import analyze_file, compile_program, fill, predict_seconds, profile_values, time_runs  # noqa: E402
 
 CAL_DIR = ROOT / "benchmarks" / "calibration"
 LEVELS = {"-O0": ["-O0"], "-O2": ["-O2"]}

@@ -79,9 +79,9 @@ def end_to_end(path: str, defines: list[str]):
     """What `sad analyze PATH -m sparc2 -D ...` does: analysis, blocks, prediction, text report."""
     from sad.analysis.bindings import parse_defines
     from sad.analysis.blocks import group_blocks
+    from sad.analysis.pipeline import analyze
     from sad.machine.model import load_machine
     from sad.predict.mapper import predict
-    from sad.analysis.pipeline import analyze
     from sad.predict.report import to_text
 
     raw, bindings = parse_defines(defines)
@@ -97,7 +97,6 @@ def worker(files: list[str], defines: list[str], trace: bool) -> None:
     """Run end_to_end on each file (each its own program) in this fresh interpreter; print JSON figures."""
     import tracemalloc
 
-    import sad.analysis.blocks, sad.machine.model, sad.predict.mapper, sad.analysis.pipeline, sad.predict.report  # noqa: E401,F401  (imports not timed)
     os.chdir(ROOT)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if trace:
@@ -189,14 +188,14 @@ def bench_md1(label: str, path: str, repeat: int) -> None:
         t = statistics.median(secs)
         row(f"{label} in-process time", f"{t:.3f} s", f"< {TIME_S:g} s", t < TIME_S)
         row(f"{label} in-process peak RSS", f"{rss:.0f} MB", f"< {MEMORY_MB:g} MB", rss < MEMORY_MB)
-    except Exception as exc:  # noqa: BLE001 - a figure that cannot be measured is reported, not raised
+    except Exception as exc:
         fail(f"{label} in-process time", f"< {TIME_S:g} s", exc)
     try:
         traced = run_worker([path], defines, trace=True)
         peak = traced["tracemalloc_peak"] / 2**20
         print(f"  traced run: {traced['seconds'][0]:.3f} s, tracemalloc peak {peak:.1f} MB")
         row(f"{label} in-process tracemalloc peak", f"{peak:.1f} MB", f"< {MEMORY_MB:g} MB", peak < MEMORY_MB)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         fail(f"{label} in-process tracemalloc peak", f"< {MEMORY_MB:g} MB", exc)
     try:
         cli = [run_cli(path, defines) for _ in range(repeat)]
@@ -208,7 +207,7 @@ def bench_md1(label: str, path: str, repeat: int) -> None:
         t = statistics.median(secs)
         row(f"{label} `sad analyze` time", f"{t:.3f} s", f"< {TIME_S:g} s", t < TIME_S)
         row(f"{label} `sad analyze` peak RSS", f"{rss:.0f} MB", f"< {MEMORY_MB:g} MB", rss < MEMORY_MB)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         fail(f"{label} `sad analyze` time", f"< {TIME_S:g} s", exc)
 
 
@@ -223,7 +222,7 @@ def bench_lines(label: str, files: list[str]) -> None:
             print(f"  analysis errors in: {', '.join(res['failed'])}")
         rate = lines / seconds
         row(f"{label} corpus lines/s", f"{rate:.0f} lines/s", f">= {LINES_PER_S:g} lines/s", rate >= LINES_PER_S)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         fail(f"{label} corpus lines/s", f">= {LINES_PER_S:g} lines/s", exc)
 
 
@@ -255,7 +254,7 @@ def bench_formula() -> None:
         expr = prediction.time
         symbols = sorted(expr.free_symbols, key=lambda s: s.name)
         print(f"md1.f time formula: {len(symbols)} symbols, {sympy.count_ops(expr)} operations")
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         fail("md1.f formula", "", exc)
         return
 
@@ -273,7 +272,7 @@ def bench_formula() -> None:
             value = f(*args)
             once = time.perf_counter() - t0
             value = float(value)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             print(f"  lambdify modules={modules!r}: {type(exc).__name__}: {exc}")
             continue
         rel = abs(value - exact) / abs(exact)
@@ -327,7 +326,7 @@ def bench_formula() -> None:
               f"{bool(numpy.isfinite(times).all())}; 5 points vs scalar: worst relative difference {worst:.1e}")
         ok = sweep_s < SWEEP_S and bool(numpy.isfinite(times).all()) and worst <= REL_TOL
         row(f"md1.f formula, {SWEEP_POINTS} point sweep", f"{sweep_s * 1e3:.1f} ms", f"< {SWEEP_S:g} s", ok)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         fail(f"md1.f formula, {SWEEP_POINTS} point sweep", f"< {SWEEP_S:g} s", exc)
 
 

@@ -12,8 +12,8 @@ A specific name (DSQRT, AMAX1, IABS ...) fixes the result type by itself (`SPECI
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 _ORDER = {"integer": 0, "real": 1, "double": 2, "complex": 3}
 
@@ -22,10 +22,10 @@ _ORDER = {"integer": 0, "real": 1, "double": 2, "complex": 3}
 class Intrinsic:
     generic: str
     rule: str
-    specifics: dict[str, Optional[str]] = field(default_factory=dict)  # specific name → fixed result type
+    specifics: dict[str, str | None] = field(default_factory=dict)  # specific name → fixed result type
 
 
-def _i(generic: str, rule: str, **specifics: Optional[str]) -> Intrinsic:
+def _i(generic: str, rule: str, **specifics: str | None) -> Intrinsic:
     return Intrinsic(generic, rule, dict(specifics))
 
 
@@ -67,7 +67,7 @@ TABLE: dict[str, Intrinsic] = {i.generic: i for i in [
     _i("LGE", "logical"), _i("LGT", "logical"), _i("LLE", "logical"), _i("LLT", "logical"),
 ]}
 
-SPECIFIC: dict[str, tuple[str, Optional[str]]] = {}
+SPECIFIC: dict[str, tuple[str, str | None]] = {}
 for _intr in TABLE.values():
     SPECIFIC[_intr.generic] = (_intr.generic, None)
     for _name, _ty in _intr.specifics.items():
@@ -88,7 +88,7 @@ def is_intrinsic(name: str) -> bool:
     return name.upper() in SPECIFIC
 
 
-def generic_name(name: str) -> Optional[str]:
+def generic_name(name: str) -> str | None:
     """'DSQRT' → 'SQRT'; None when the name is no intrinsic."""
     entry = SPECIFIC.get(name.upper())
     return entry[0] if entry else None

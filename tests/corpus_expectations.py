@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import sympy
-
-from sad.analysis.counting import evaluate_sums
 import yaml
 
 from sad.analysis.blocks import line_counts
+from sad.analysis.counting import evaluate_sums
 from sad.analysis.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent

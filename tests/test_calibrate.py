@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sad.machine.calibrate import Settings, calibrate, render_yaml
 from sad.cli.main import main
+from sad.machine.calibrate import Settings, calibrate, render_yaml
 from sad.machine.model import MachineError, load_machine
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 import sympy
-
-from corpus_expectations import ROOT, counts_by_line, evaluate, load_expected, value_points
+from tests.corpus_expectations import ROOT, counts_by_line, evaluate, load_expected, value_points
 
 KERNELS = ROOT / "corpus" / "kernels"
 EXPECTED = load_expected(KERNELS / "expected.yaml")

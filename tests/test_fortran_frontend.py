@@ -7,9 +7,34 @@ import subprocess
 import pytest
 
 from frontends.fortran import load
-from sad.ir import (IO, ArithmeticIf, ArrayRef, Assign, AssignedGoto, AssignLabel, BinOp, CallStmt, Cast,
-                    ComputedGoto, Const, Continue, Do, FuncCall, Goto, If, Message, Pause, Return, Stop,
-                    Substring, UnOp, Unsupported, Var, While, walk_stmts)
+from sad.ir import (
+    IO,
+    ArithmeticIf,
+    ArrayRef,
+    Assign,
+    AssignedGoto,
+    AssignLabel,
+    BinOp,
+    CallStmt,
+    Cast,
+    ComputedGoto,
+    Const,
+    Continue,
+    Do,
+    FuncCall,
+    Goto,
+    If,
+    Message,
+    Pause,
+    Return,
+    Stop,
+    Substring,
+    UnOp,
+    Unsupported,
+    Var,
+    While,
+    walk_stmts,
+)
 
 
 def src(text: str) -> str:
@@ -362,7 +387,7 @@ def test_statement_function_inlined(tmp_path):
     ai = ArrayRef("A", [Var("I", type="integer")], type="real")
     assert arg == BinOp("add", BinOp("mul", ai, ai, type="real"),
                         BinOp("mul", Const(2.0, type="real"), Const(2.0, type="real"), type="real"), type="real")
-    assert not any(isinstance(s, (Assign, Unsupported)) and getattr(s, "loc").line in (3, 4)
+    assert not any(isinstance(s, (Assign, Unsupported)) and s.loc.line in (3, 4)
                    for s in walk_stmts(p.body))
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from sad.analysis.blocks import group_blocks
+from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
 from sad.predict.mapper import predict
-from sad.analysis.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "corpus" / "md1" / "md1.f", ROOT / "corpus" / "kernels" / "gotoloop.f",

@@ -41,7 +41,7 @@ def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, st
         prog.procedures.extend(procedures)
         prog.globals.update(globals_)
         prog.diagnostics.extend(diags)
-    except Exception as exc:  # noqa: BLE001 - the contract: never raise
+    except Exception as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         at = f" (at {os.path.basename(where.filename)}:{where.lineno})" if where else ""
         prog.diagnostics.append(Diagnostic(Loc(path, 1), "error",

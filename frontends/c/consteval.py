@@ -5,11 +5,11 @@ retypes constants instead of wrapping them in Casts (`convert_const`). Pure func
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from sad import ir
 
-Lookup = Callable[[str], Optional[ir.Const]]
+Lookup = Callable[[str], ir.Const | None]
 
 
 def _c_div(a, b):
@@ -37,7 +37,7 @@ _BIN = {
 }
 
 
-def fold(expr: Optional[ir.Expr], lookup: Optional[Lookup] = None, depth: int = 0) -> Optional[ir.Const]:
+def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0) -> ir.Const | None:
     """The constant value of `expr` if it is a constant expression (names through `lookup`), else None."""
     if expr is None or depth > 50:
         return None

@@ -7,23 +7,22 @@ attribute (not a dataclass field, so it is invisible to IR consumers): `set_ctyp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast
 
-from sad import ir
 from frontends.c import typesys as ts
 from frontends.c.preprocess import is_sad_header, unescape
+from sad import ir
 
 
-def set_ctype(expr: ir.Expr, ct: Optional[ts.CType]) -> ir.Expr:
+def set_ctype(expr: ir.Expr, ct: ts.CType | None) -> ir.Expr:
     """Attach the C type to an IR expression and set its IR type from it."""
     object.__setattr__(expr, "_ctype", ct)
     expr.type = ts.ir_type(ts.decay(ct) if isinstance(ct, ts.Func) else ct) if ct is not None else expr.type
     return expr
 
 
-def ctype_of(expr: Optional[ir.Expr]) -> Optional[ts.CType]:
+def ctype_of(expr: ir.Expr | None) -> ts.CType | None:
     if expr is None:
         return None
     ct = getattr(expr, "_ctype", None)
@@ -40,7 +39,7 @@ class Symbol:
     kind: str = "var"  # var | func | enum | formal
     user: bool = True  # declared in the user's code (not in sad's headers)
     defined: bool = False  # functions: a body exists in this unit
-    value: Optional[ir.Const] = None  # enum constants
+    value: ir.Const | None = None  # enum constants
 
 
 class Symbols:
@@ -62,7 +61,7 @@ class Symbols:
     def add_global(self, sym: Symbol) -> None:
         self._scopes[0][sym.name] = sym
 
-    def get(self, name: str) -> Optional[Symbol]:
+    def get(self, name: str) -> Symbol | None:
         for scope in reversed(self._scopes):
             if name in scope:
                 return scope[name]
@@ -80,7 +79,7 @@ class ProcState:
     result: ts.CType
     variables: dict[str, ir.Variable] = field(default_factory=dict)
     counter: int = 0
-    jumps: list["JumpFrame"] = field(default_factory=list)
+    jumps: list[JumpFrame] = field(default_factory=list)
     temps: int = 0
 
     def new_id(self) -> int:
@@ -93,13 +92,13 @@ class JumpFrame:
     """An enclosing loop or switch: where break (and for loops, continue) go."""
     kind: str  # loop | switch
     brk: str
-    cont: Optional[str] = None
+    cont: str | None = None
     brk_used: bool = False
     cont_used: bool = False
     # switch only: targets in order, their case values, the default label
     targets: list[str] = field(default_factory=list)
     cases: list[list[ir.Expr]] = field(default_factory=list)
-    default: Optional[str] = None
+    default: str | None = None
     case_count: int = 0
 
 
@@ -110,11 +109,11 @@ class UnitContext:
         self.symbols = Symbols()
         self.diagnostics: list[ir.Diagnostic] = []
         self.globals: dict[str, ir.Variable] = {}
-        self.proc: Optional[ProcState] = None
+        self.proc: ProcState | None = None
         self.loc = ir.Loc(main_file, 1)  # the statement being lowered (for synthetic nodes)
         self.defined_functions: set[str] = set()  # functions with a body in this unit (never intrinsic)
 
-    def const_lookup(self, name: str) -> Optional[ir.Const]:
+    def const_lookup(self, name: str) -> ir.Const | None:
         """The constant value of a const variable or enum constant in scope, for folding."""
         sym = self.symbols.get(name)
         if sym is None or sym.kind not in ("enum", "var", "formal"):
@@ -126,7 +125,7 @@ class UnitContext:
         return getattr(sym, "value", None)
 
     # -------------------------------------------------------------------------------------- locations
-    def loc_of(self, node: Optional[c_ast.Node]) -> ir.Loc:
+    def loc_of(self, node: c_ast.Node | None) -> ir.Loc:
         coord = getattr(node, "coord", None) if node is not None else None
         if coord is not None and getattr(coord, "line", None):
             file = coord.file or self.main_file
@@ -135,13 +134,13 @@ class UnitContext:
             return ir.Loc(file, int(coord.line))
         return self.loc
 
-    def is_user(self, node: Optional[c_ast.Node]) -> bool:
+    def is_user(self, node: c_ast.Node | None) -> bool:
         coord = getattr(node, "coord", None)
         if coord is None or not coord.file:
             return True
         return not is_sad_header(coord.file)
 
-    def diag(self, node: Optional[c_ast.Node], severity: str, msg: str) -> None:
+    def diag(self, node: c_ast.Node | None, severity: str, msg: str) -> None:
         self.diagnostics.append(ir.Diagnostic(self.loc_of(node), severity, msg))
 
     # -------------------------------------------------------------------------------------- variables

@@ -15,18 +15,16 @@ Conventions:
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from pycparser import c_ast
 
-from sad import ir
 from frontends.c import consteval
 from frontends.c import typesys as ts
 from frontends.c.context import Symbol, UnitContext, set_ctype
 from frontends.c.exprs import Effects, ExprLowerer
+from sad import ir
 
 
-def is_const_object(type_node: Optional[c_ast.Node]) -> bool:
+def is_const_object(type_node: c_ast.Node | None) -> bool:
     """Whether the declared object itself (not what it points to) is const."""
     node = type_node
     while isinstance(node, c_ast.ArrayDecl):
@@ -48,7 +46,7 @@ class DeclLowerer:
         self.enums(node.type, self.ctx.is_user(node))
         self.ctx.types.add_typedef(node.name, self.ctx.types.convert(node.type))
 
-    def enums(self, type_node: Optional[c_ast.Node], user: bool) -> None:
+    def enums(self, type_node: c_ast.Node | None, user: bool) -> None:
         """Register the enumerators of every enum defined inside a type node."""
         if type_node is None:
             return
@@ -58,9 +56,7 @@ class DeclLowerer:
             if isinstance(n, c_ast.Enum) and n.values is not None:
                 self._enum(n, user)
                 continue
-            if isinstance(n, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.Typename)):
-                stack.append(n.type)
-            elif isinstance(n, c_ast.FuncDecl):
+            if isinstance(n, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.Typename)) or isinstance(n, c_ast.FuncDecl):
                 stack.append(n.type)
             elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls:
                 stack.extend(d.type for d in n.decls if isinstance(d, c_ast.Decl))
@@ -121,14 +117,14 @@ class DeclLowerer:
             table[decl.name] = var
         return stmts
 
-    def variable(self, name: str, ct: ts.CType, type_node: Optional[c_ast.Node], storage: str,
-                 node: Optional[c_ast.Node]) -> ir.Variable:
+    def variable(self, name: str, ct: ts.CType, type_node: c_ast.Node | None, storage: str,
+                 node: c_ast.Node | None) -> ir.Variable:
         dims = self.dims(ct)
         vtype = ts.ir_type(ct)
         return ir.Variable(name, vtype, dims=dims or None, storage=storage, loc=self.ctx.loc_of(node))
 
-    def dims(self, ct: ts.CType) -> list[tuple[Optional[ir.Expr], Optional[ir.Expr]]]:
-        out: list[tuple[Optional[ir.Expr], Optional[ir.Expr]]] = []
+    def dims(self, ct: ts.CType) -> list[tuple[ir.Expr | None, ir.Expr | None]]:
+        out: list[tuple[ir.Expr | None, ir.Expr | None]] = []
         while isinstance(ct, ts.Array):
             lo = ir.Const(0, type="integer")
             if ct.dim is None:
@@ -168,7 +164,7 @@ class DeclLowerer:
         target = set_ctype(ir.Var(var.name), ct)
         return fx.pre + [ir.Assign(target, value, loc=self.ctx.loc_of(decl))] + fx.post
 
-    def flatten(self, init: Optional[c_ast.Node], fx: Effects) -> list[ir.Expr]:
+    def flatten(self, init: c_ast.Node | None, fx: Effects) -> list[ir.Expr]:
         if init is None:
             return []
         if isinstance(init, c_ast.InitList):
@@ -181,7 +177,7 @@ class DeclLowerer:
         return [self.ex.rvalue(init, fx)]
 
     # ------------------------------------------------------------------------------------------ formals
-    def formal(self, param: c_ast.Decl) -> Optional[str]:
+    def formal(self, param: c_ast.Decl) -> str | None:
         if param.name is None:
             return None
         ct = self.ctx.types.convert(param.type)

@@ -26,16 +26,14 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast, c_generator
 
-from sad import ir
-from frontends.c import consteval
-from frontends.c import library
+from frontends.c import consteval, library
 from frontends.c import typesys as ts
 from frontends.c.context import UnitContext, ctype_of, set_ctype
 from frontends.c.mathlib import POW_NAMES, intrinsic_name
+from sad import ir
 
 BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "==": "eq", "!=": "ne", "<": "lt",
           "<=": "le", ">": "gt", ">=": "ge", "&&": "and", "||": "or", "&": "band", "|": "bor", "^": "bxor",
@@ -59,7 +57,7 @@ class Effects:
 def c_text(node: c_ast.Node) -> str:
     try:
         return c_generator.CGenerator().visit(node)
-    except Exception:  # noqa: BLE001 - rendering is best effort
+    except Exception:
         return "?"
 
 
@@ -76,7 +74,7 @@ class ExprLowerer:
     def const(self, value, ct: ts.CType) -> ir.Expr:
         return set_ctype(ir.Const(value), ct)
 
-    def convert(self, e: ir.Expr, ct: Optional[ts.CType]) -> ir.Expr:
+    def convert(self, e: ir.Expr, ct: ts.CType | None) -> ir.Expr:
         """e converted to the arithmetic type ct (a Cast, or a converted constant)."""
         if ct is None or not ts.is_arith(ct):
             return e
@@ -360,7 +358,7 @@ class ExprLowerer:
         return set_ctype(ir.Const(0), ct)
 
     # -------------------------------------------------------------------------------------------- calls
-    def callee(self, node: c_ast.FuncCall) -> tuple[str, bool, Optional[ts.CType]]:
+    def callee(self, node: c_ast.FuncCall) -> tuple[str, bool, ts.CType | None]:
         """(name as written, direct?, function type)."""
         fn = node.name
         if isinstance(fn, c_ast.ID):
@@ -381,7 +379,7 @@ class ExprLowerer:
             ct = ct.target
         return c_text(fn), False, ct if isinstance(ct, ts.Func) else None
 
-    def call_args(self, node: c_ast.FuncCall, fx: Effects, ftype: Optional[ts.CType]) -> list[ir.Expr]:
+    def call_args(self, node: c_ast.FuncCall, fx: Effects, ftype: ts.CType | None) -> list[ir.Expr]:
         if ftype is None and isinstance(node.name, c_ast.ID):
             sym = self.ctx.symbols.get(node.name.name)
             ftype = sym.ctype if sym is not None else None
@@ -459,7 +457,7 @@ class ExprLowerer:
         return [ir.CallStmt(name, args, indirect=not direct, loc=loc)]
 
     # ----------------------------------------------------------------------------------------- constants
-    def dim_value(self, dim: Optional[c_ast.Node]) -> Optional[int]:
+    def dim_value(self, dim: c_ast.Node | None) -> int | None:
         """The value of a constant array dimension, else None."""
         if dim is None:
             return None

@@ -16,14 +16,12 @@ Conventions:
 """
 from __future__ import annotations
 
-from typing import Optional
-
-from sad import ir
 from frontends.c import typesys as ts
 from frontends.c.context import ctype_of, set_ctype
+from sad import ir
 
 # name → (kind, index of the first transferred item or None, index of the first read target or None)
-_IO: dict[str, tuple[str, Optional[int], Optional[int]]] = {
+_IO: dict[str, tuple[str, int | None, int | None]] = {
     "printf": ("print", 1, None), "vprintf": ("print", 1, None), "puts": ("print", 0, None),
     "putchar": ("print", 0, None),
     "fprintf": ("write", 2, None), "vfprintf": ("write", 2, None), "fputs": ("write", 0, None),
@@ -72,7 +70,7 @@ MPI_DATATYPES = {
 }
 
 
-def special_kind(name: str) -> Optional[str]:
+def special_kind(name: str) -> str | None:
     """'io', 'stop', 'mpi' or None for an ordinary call."""
     if name in _IO:
         return "io"
@@ -97,14 +95,14 @@ def pointee(arg: ir.Expr) -> ir.Expr:
     return arg
 
 
-def _scalar_elem(ct: Optional[ts.CType]) -> Optional[ts.CType]:
+def _scalar_elem(ct: ts.CType | None) -> ts.CType | None:
     elem = ts.element(ct)
     while isinstance(elem, ts.Array):
         elem = elem.elem
     return elem
 
 
-def build_io(name: str, args: list[ir.Expr], loc: ir.Loc, result: Optional[ir.Expr] = None) -> ir.IO:
+def build_io(name: str, args: list[ir.Expr], loc: ir.Loc, result: ir.Expr | None = None) -> ir.IO:
     kind, first_item, first_target = _IO[name]
     items: list[ir.Expr] = []
     targets: list[ir.Expr] = []
@@ -132,7 +130,7 @@ def build_stop(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Stop:
     return ir.Stop(code, loc=loc)
 
 
-def mpi_datatype(arg: Optional[ir.Expr]) -> Optional[str]:
+def mpi_datatype(arg: ir.Expr | None) -> str | None:
     if isinstance(arg, ir.Var):
         return MPI_DATATYPES.get(arg.name)
     return None
@@ -140,8 +138,8 @@ def mpi_datatype(arg: Optional[ir.Expr]) -> Optional[str]:
 
 def build_message(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Message:
     kind = name[4:].lower() if name.startswith("MPI_") else name.lower()
-    count: Optional[ir.Expr] = None
-    datatype: Optional[str] = None
+    count: ir.Expr | None = None
+    datatype: str | None = None
     positions = _MPI_COUNT.get(kind)
     if positions is not None:
         ci, di = positions

@@ -14,7 +14,6 @@ canonical only for a constant step of +1 or -1.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -25,17 +24,17 @@ _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 class ForShape:
     index: str
     lo: c_ast.Node
-    index_decl: Optional[c_ast.Decl]  # `int i = a` inside the for
+    index_decl: c_ast.Decl | None  # `int i = a` inside the for
     other_init: list[c_ast.Node] = field(default_factory=list)
     cmp: str = "<"  # index on the left
-    bound: Optional[c_ast.Node] = None
+    bound: c_ast.Node | None = None
     sign: int = 1
-    step: Optional[c_ast.Node] = None  # None: magnitude 1
-    step_const: Optional[int] = None  # the signed step when constant
+    step: c_ast.Node | None = None  # None: magnitude 1
+    step_const: int | None = None  # the signed step when constant
     other_next: list[c_ast.Node] = field(default_factory=list)
 
 
-def _int_const(node: Optional[c_ast.Node]) -> Optional[int]:
+def _int_const(node: c_ast.Node | None) -> int | None:
     if isinstance(node, c_ast.Constant) and node.type in ("int", "long int", "unsigned int", "long long int",
                                                           "unsigned long int", "unsigned long long int"):
         text = node.value.rstrip("uUlL")
@@ -53,11 +52,11 @@ def _int_const(node: Optional[c_ast.Node]) -> Optional[int]:
     return None
 
 
-def _is_id(node: Optional[c_ast.Node], name: str) -> bool:
+def _is_id(node: c_ast.Node | None, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name
 
 
-def _step_of(node: c_ast.Node, index: str) -> Optional[tuple[int, Optional[c_ast.Node], Optional[int]]]:
+def _step_of(node: c_ast.Node, index: str) -> tuple[int, c_ast.Node | None, int | None] | None:
     """(sign, magnitude node or None for 1, signed constant or None) if node updates index, else None."""
     if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "p++", "--", "p--") and _is_id(node.expr, index):
         sign = 1 if "+" in node.op else -1
@@ -90,13 +89,13 @@ def _step_of(node: c_ast.Node, index: str) -> Optional[tuple[int, Optional[c_ast
     return None
 
 
-def match_for(node: c_ast.For) -> Optional[ForShape]:
+def match_for(node: c_ast.For) -> ForShape | None:
     """The canonical shape of a for loop, or None (syntax only)."""
     init, cond, nxt = node.init, node.cond, node.next
     if init is None or cond is None or nxt is None:
         return None
     # candidate indices: name -> (lo, decl)
-    candidates: dict[str, tuple[c_ast.Node, Optional[c_ast.Decl]]] = {}
+    candidates: dict[str, tuple[c_ast.Node, c_ast.Decl | None]] = {}
     items = list(init.decls if isinstance(init, c_ast.DeclList) else
                  (init.exprs if isinstance(init, c_ast.ExprList) else [init]))
     for item in items:
@@ -139,7 +138,7 @@ def match_for(node: c_ast.For) -> Optional[ForShape]:
 
 
 # ------------------------------------------------------------------------------------------ AST queries
-def walk(node: Optional[c_ast.Node]):
+def walk(node: c_ast.Node | None):
     if node is None:
         return
     stack = [node]
@@ -149,15 +148,13 @@ def walk(node: Optional[c_ast.Node]):
         stack.extend(child for _, child in n.children())
 
 
-def names_in(node: Optional[c_ast.Node]) -> set[str]:
+def names_in(node: c_ast.Node | None) -> set[str]:
     return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
 
 
-def _base_name(node: c_ast.Node) -> Optional[str]:
+def _base_name(node: c_ast.Node) -> str | None:
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef, c_ast.UnaryOp, c_ast.Cast)):
-        if isinstance(node, c_ast.ArrayRef):
-            node = node.name
-        elif isinstance(node, c_ast.StructRef):
+        if isinstance(node, c_ast.ArrayRef) or isinstance(node, c_ast.StructRef):
             node = node.name
         elif isinstance(node, c_ast.Cast):
             node = node.expr
@@ -166,7 +163,7 @@ def _base_name(node: c_ast.Node) -> Optional[str]:
     return node.name if isinstance(node, c_ast.ID) else None
 
 
-def written_names(nodes: list[Optional[c_ast.Node]]) -> set[str]:
+def written_names(nodes: list[c_ast.Node | None]) -> set[str]:
     """Names assigned, incremented or whose address is taken (base names of element writes included)."""
     out: set[str] = set()
     for root in nodes:
@@ -185,7 +182,7 @@ def written_names(nodes: list[Optional[c_ast.Node]]) -> set[str]:
     return out
 
 
-def has_side_effects(node: Optional[c_ast.Node], pure_calls: set[str]) -> bool:
+def has_side_effects(node: c_ast.Node | None, pure_calls: set[str]) -> bool:
     for n in walk(node):
         if isinstance(n, c_ast.Assignment):
             return True

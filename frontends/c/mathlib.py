@@ -8,8 +8,6 @@ here, with the nearest Fortran generic where there is one.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 POW_NAMES = frozenset({"pow", "powf", "powl", "cpow", "cpowf", "cpowl"})
 
 # C base name (without the f/l suffix) → generic name.
@@ -42,7 +40,7 @@ except ImportError:  # pragma: no cover - the shared table is optional
     pass
 
 
-def intrinsic_name(c_name: str) -> Optional[str]:
+def intrinsic_name(c_name: str) -> str | None:
     """The generic intrinsic name of a C library function, or None."""
     if c_name in _GENERIC:
         return _GENERIC[c_name]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Optional
 
 from pycparser import c_ast, c_parser
 
@@ -17,7 +16,7 @@ from sad.ir import Diagnostic, Loc
 _POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>.*)$", re.S)
 
 
-def parse(text: str, path: str) -> tuple[Optional[c_ast.FileAST], list[Diagnostic]]:
+def parse(text: str, path: str) -> tuple[c_ast.FileAST | None, list[Diagnostic]]:
     parser = c_parser.CParser()
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))
@@ -27,7 +26,7 @@ def parse(text: str, path: str) -> tuple[Optional[c_ast.FileAST], list[Diagnosti
         return None, [syntax_diagnostic(str(exc), path, _lexer_loc(parser, path))]
     except RecursionError:
         return None, [Diagnostic(Loc(path, 1), "error", "C source nested too deeply to parse")]
-    except Exception as exc:  # noqa: BLE001 - pycparser's own failures on bad input (an unbalanced '}'
+    except Exception as exc:
         # trips an assertion in its scope stack): a syntax error at the lexer's position
         what = "unbalanced '}'" if isinstance(exc, AssertionError) else f"{type(exc).__name__}: {exc}"
         return None, [Diagnostic(_lexer_loc(parser, path), "error", f"syntax error: {what}")]
@@ -43,7 +42,7 @@ def _lexer_loc(parser: c_parser.CParser, path: str) -> Loc:
     return Loc(getattr(lexer, "filename", None) or path, int(line))
 
 
-def syntax_diagnostic(text: str, path: str, fallback: Optional[Loc] = None) -> Diagnostic:
+def syntax_diagnostic(text: str, path: str, fallback: Loc | None = None) -> Diagnostic:
     """pycparser's message as a diagnostic; messages without a position (pycparser 3 raises some with the
     file name only) are placed where the lexer stopped."""
     m = _POSITION.match(text.strip())

@@ -21,24 +21,23 @@ Lowering conventions (see also sad.ir):
 from __future__ import annotations
 
 import copy
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from pycparser import c_ast
 
-from sad import ir
-from frontends.c import consteval
-from frontends.c import loops
+from frontends.c import consteval, loops
 from frontends.c import typesys as ts
 from frontends.c.context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ctype
 from frontends.c.decls import DeclLowerer
 from frontends.c.exprs import Effects, ExprLowerer
 from frontends.c.mathlib import POW_NAMES, intrinsic_name
+from sad import ir
 
 Thunk = Callable[[], list[ir.Stmt]]
 _DUP_LIMIT = 60  # AST nodes an arm may have to be duplicated by && / || lowering
 
 
-def _dup_ok(node: Optional[c_ast.Node]) -> bool:
+def _dup_ok(node: c_ast.Node | None) -> bool:
     if node is None:
         return True
     count = 0
@@ -103,7 +102,7 @@ class StmtLowerer:
         return last
 
     # --------------------------------------------------------------------------------------- statements
-    def block(self, node: Optional[c_ast.Node]) -> list[ir.Stmt]:
+    def block(self, node: c_ast.Node | None) -> list[ir.Stmt]:
         out: list[ir.Stmt] = []
         if node is not None:
             self.stmt(node, out)
@@ -219,21 +218,21 @@ class StmtLowerer:
 
     # ------------------------------------------------------------------------------------------ branches
     def _If(self, node: c_ast.If, out: list[ir.Stmt]) -> None:
-        else_t: Optional[Thunk] = (lambda: self.block(node.iffalse)) if node.iffalse is not None else None
+        else_t: Thunk | None = (lambda: self.block(node.iffalse)) if node.iffalse is not None else None
         out.extend(self.branch(node.cond, lambda: self.block(node.iftrue), else_t,
                                _dup_ok(node.iftrue), _dup_ok(node.iffalse)))
 
-    def branch(self, cond: c_ast.Node, then_t: Thunk, else_t: Optional[Thunk], dup_then: bool,
+    def branch(self, cond: c_ast.Node, then_t: Thunk, else_t: Thunk | None, dup_then: bool,
                dup_else: bool) -> list[ir.Stmt]:
         """`if (cond) then else else`, splitting && and || into nested Ifs where the duplicated arm allows."""
         loc = self.ctx.loc_of(cond) if getattr(cond, "coord", None) else self.ctx.loc
         if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&" and (else_t is None or dup_else):
             right = cond.right
-            inner: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)  # noqa: E731
+            inner: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)
             return self.branch(cond.left, inner, else_t, dup_then and dup_else, dup_else)
         if isinstance(cond, c_ast.BinaryOp) and cond.op == "||" and dup_then:
             right = cond.right
-            inner_else: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)  # noqa: E731
+            inner_else: Thunk = lambda: self.branch(right, then_t, else_t, dup_then, dup_else)
             return self.branch(cond.left, then_t, inner_else, dup_then, dup_then and dup_else)
         if isinstance(cond, c_ast.UnaryOp) and cond.op == "!" and isinstance(cond.expr, c_ast.BinaryOp) \
                 and cond.expr.op in ("&&", "||"):
@@ -278,7 +277,7 @@ class StmtLowerer:
         if frame.default is None or frame.brk_used:
             out.append(ir.Continue(loc=loc, label=frame.brk))
 
-    def _switch_frame(self, node: c_ast.Node) -> Optional[JumpFrame]:
+    def _switch_frame(self, node: c_ast.Node) -> JumpFrame | None:
         for frame in reversed(self.ctx.proc.jumps if self.ctx.proc else []):
             if frame.kind == "switch":
                 return frame
@@ -313,7 +312,7 @@ class StmtLowerer:
             self.stmt(s, out)
 
     # --------------------------------------------------------------------------------------------- loops
-    def loop_body(self, body: Optional[c_ast.Node]) -> tuple[list[ir.Stmt], JumpFrame]:
+    def loop_body(self, body: c_ast.Node | None) -> tuple[list[ir.Stmt], JumpFrame]:
         assert self.ctx.proc is not None
         n = self.ctx.proc.new_id()
         frame = JumpFrame("loop", brk=f".brk{n}", cont=f".cont{n}")
@@ -324,7 +323,7 @@ class StmtLowerer:
             self.ctx.proc.jumps.pop()
         return stmts, frame
 
-    def _loop_cond(self, cond: Optional[c_ast.Node], fx: Effects) -> Optional[ir.Expr]:
+    def _loop_cond(self, cond: c_ast.Node | None, fx: Effects) -> ir.Expr | None:
         if cond is None:
             return None
         c = self.ex.condition(cond, fx)
@@ -388,7 +387,7 @@ class StmtLowerer:
             self.ctx.types.pop()
             self.ctx.symbols.pop()
 
-    def _pure(self, node: Optional[c_ast.Node]) -> bool:
+    def _pure(self, node: c_ast.Node | None) -> bool:
         """No assignments, ++/-- or calls other than math intrinsics (a bound evaluated once is the same)."""
         for n in loops.walk(node):
             if isinstance(n, c_ast.FuncCall):
@@ -433,7 +432,7 @@ class StmtLowerer:
         bfx = Effects()
         bound = self.ex.rvalue(shape.bound, bfx)
         if shape.step_const is not None:
-            step: Optional[ir.Expr] = None if shape.step_const == 1 else ir.Const(shape.step_const, type="integer")
+            step: ir.Expr | None = None if shape.step_const == 1 else ir.Const(shape.step_const, type="integer")
         else:
             s = self.ex.rvalue(shape.step, bfx)
             step = s if shape.sign > 0 else set_ctype(ir.UnOp("neg", s), ctype_of(s))

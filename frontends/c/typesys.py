@@ -11,7 +11,6 @@ element type; void → "void"; structs/unions → "unknown"; functions → their
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -38,14 +37,14 @@ class Pointer(CType):
 @dataclass
 class Array(CType):
     elem: CType = field(default_factory=Scalar)
-    dim: Optional[c_ast.Node] = None  # the C dimension expression, None for []
+    dim: c_ast.Node | None = None  # the C dimension expression, None for []
 
 
 @dataclass
 class Struct(CType):
-    tag: Optional[str] = None
+    tag: str | None = None
     union: bool = False
-    fields: Optional[dict[str, CType]] = None  # None: incomplete (resolved by tag through TypeTable)
+    fields: dict[str, CType] | None = None  # None: incomplete (resolved by tag through TypeTable)
 
 
 @dataclass
@@ -70,7 +69,7 @@ _RANK = {"bool": 0, "char": 1, "short": 2, "int": 3, "long": 4, "longlong": 5, "
          "ldouble": 8}
 
 
-def ir_type(t: Optional[CType]) -> str:
+def ir_type(t: CType | None) -> str:
     """The IR type string of a C type."""
     if t is None:
         return "unknown"
@@ -91,19 +90,19 @@ def ir_type(t: Optional[CType]) -> str:
     return "unknown"
 
 
-def is_arith(t: Optional[CType]) -> bool:
+def is_arith(t: CType | None) -> bool:
     return isinstance(t, Scalar) and t.kind != "void"
 
 
-def is_integer(t: Optional[CType]) -> bool:
+def is_integer(t: CType | None) -> bool:
     return isinstance(t, Scalar) and not t.complex and t.kind in _INTEGER_KINDS
 
 
-def is_pointerish(t: Optional[CType]) -> bool:
+def is_pointerish(t: CType | None) -> bool:
     return isinstance(t, (Pointer, Array))
 
 
-def element(t: Optional[CType]) -> Optional[CType]:
+def element(t: CType | None) -> CType | None:
     """The type one subscript or dereference yields."""
     if isinstance(t, Pointer):
         return t.target
@@ -112,7 +111,7 @@ def element(t: Optional[CType]) -> Optional[CType]:
     return None
 
 
-def decay(t: Optional[CType]) -> Optional[CType]:
+def decay(t: CType | None) -> CType | None:
     """Array-to-pointer and function-to-pointer conversion of an rvalue."""
     if isinstance(t, Array):
         return Pointer(t.elem)
@@ -127,7 +126,7 @@ def promote(t: Scalar) -> Scalar:
     return t
 
 
-def usual_arithmetic(a: Optional[CType], b: Optional[CType]) -> CType:
+def usual_arithmetic(a: CType | None, b: CType | None) -> CType:
     """C's usual arithmetic conversions (complex-aware, unsignedness ignored beyond rank)."""
     if not is_arith(a) or not is_arith(b):
         return a if is_arith(a) else (b if is_arith(b) else INT)
@@ -142,7 +141,7 @@ def usual_arithmetic(a: Optional[CType], b: Optional[CType]) -> CType:
     return Scalar(kind, complex=cplx, unsigned=(a.unsigned or b.unsigned) and kind in _INTEGER_KINDS)
 
 
-def sizeof(t: Optional[CType], table: Optional["TypeTable"] = None, dim_value=None) -> int:
+def sizeof(t: CType | None, table: TypeTable | None = None, dim_value=None) -> int:
     """A plausible size in bytes (LP64, no padding beyond 8-byte rounding of structs)."""
     if t is None:
         return 8
@@ -185,19 +184,19 @@ class TypeTable:
     def add_typedef(self, name: str, t: CType) -> None:
         self._typedefs[-1][name] = t
 
-    def typedef(self, name: str) -> Optional[CType]:
+    def typedef(self, name: str) -> CType | None:
         for scope in reversed(self._typedefs):
             if name in scope:
                 return scope[name]
         return None
 
-    def struct_fields(self, tag: str) -> Optional[dict[str, CType]]:
+    def struct_fields(self, tag: str) -> dict[str, CType] | None:
         for scope in reversed(self._tags):
             if tag in scope and scope[tag].fields is not None:
                 return scope[tag].fields
         return None
 
-    def field_type(self, t: Optional[CType], name: str) -> Optional[CType]:
+    def field_type(self, t: CType | None, name: str) -> CType | None:
         """The type of member `name` of struct type t (or of what t points to)."""
         if isinstance(t, (Pointer, Array)):
             t = element(t)
@@ -207,7 +206,7 @@ class TypeTable:
         return (fields or {}).get(name)
 
     # ------------------------------------------------------------------------------ pycparser → CType
-    def convert(self, node: Optional[c_ast.Node]) -> CType:
+    def convert(self, node: c_ast.Node | None) -> CType:
         """The CType of a pycparser type node (TypeDecl, PtrDecl, ArrayDecl, FuncDecl, Typename, ...)."""
         if node is None:
             return INT

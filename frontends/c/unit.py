@@ -10,9 +10,9 @@ import traceback
 
 from pycparser import c_ast
 
-from sad import ir
 from frontends.c.context import UnitContext
 from frontends.c.stmts import StmtLowerer
+from sad import ir
 
 
 def lower_unit(ast: c_ast.FileAST, path: str) -> tuple[list[ir.Procedure], dict[str, ir.Variable],
@@ -34,7 +34,7 @@ def lower_unit(ast: c_ast.FileAST, path: str) -> tuple[list[ir.Procedure], dict[
                 lowerer.decls.declaration(ext, file_scope=True)
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(ctx.loc, "error", "C construct nested too deeply to analyse"))
-        except Exception as exc:  # noqa: BLE001 - one bad function must not take the file down
+        except Exception as exc:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             ctx.diagnostics.append(ir.Diagnostic(
                 ctx.loc, "error", f"internal error: {type(exc).__name__}: {exc} "

@@ -6,7 +6,7 @@ is then used to type expressions (frontends.fortran.exprs) and becomes Procedure
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from sad.ir import Const, Diagnostic, Expr, Loc
 
@@ -37,7 +37,7 @@ def type_of_spec(spec: Any) -> str:
     return "unknown"
 
 
-def _kind(selector: Any) -> Optional[int]:
+def _kind(selector: Any) -> int | None:
     if selector is None or tname(selector) != "Kind_Selector":
         return None
     for item in selector.items:
@@ -198,7 +198,7 @@ def _distribute(objects: list[Any], values: list[Expr], scope: Scope, loc: Loc) 
         pos += take
 
 
-def _data_target(obj: Any, scope: Scope) -> tuple[Optional[str], Optional[int]]:
+def _data_target(obj: Any, scope: Scope) -> tuple[str | None, int | None]:
     kind = tname(obj)
     if kind == "Name":
         name = name_of(obj)
@@ -226,7 +226,7 @@ def _data_target(obj: Any, scope: Scope) -> tuple[Optional[str], Optional[int]]:
     return None, None
 
 
-def const_int(node: Any, scope: Scope, depth: int = 0) -> Optional[int]:
+def const_int(node: Any, scope: Scope, depth: int = 0) -> int | None:
     """Evaluate an integer constant expression over literals and PARAMETER names (None if not constant)."""
     if node is None or depth > 50:
         return None

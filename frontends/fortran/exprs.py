@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any, Optional
+from typing import Any
 
 from sad.ir import ArrayRef, BinOp, Cast, Const, Expr, FuncCall, Loc, Substring, UnOp, Var
 
@@ -74,7 +74,7 @@ def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
 
 
 class ExprBuilder:
-    def __init__(self, scope: Scope, loc: Loc, bound: Optional[dict[str, str]] = None) -> None:
+    def __init__(self, scope: Scope, loc: Loc, bound: dict[str, str] | None = None) -> None:
         self.scope = scope
         self.loc = loc
         self.bound = bound or {}  # statement-function dummies: name → type (not registered as variables)
@@ -212,7 +212,7 @@ class ExprBuilder:
         self.scope.note_reference(name, self.loc, storage="function")
         return FuncCall(name, self.args(arg_node), type=self.scope.type_of(name))
 
-    def range(self, node: Any) -> tuple[Optional[Expr], Optional[Expr]]:
+    def range(self, node: Any) -> tuple[Expr | None, Expr | None]:
         lo, hi = node.items[0], node.items[1]
         return (self.expr(lo) if lo is not None else None, self.expr(hi) if hi is not None else None)
 

@@ -8,12 +8,13 @@ Procedure.variables / .commons.
 from __future__ import annotations
 
 import copy
-from typing import Any, Optional
+from typing import Any
 
 from sad.ir import Const, Diagnostic, Expr, Loc, Procedure, Variable
 
 from .decls import declare, type_of_spec
-from .exprs import ExprBuilder, Unsupported as UnsupportedExpr, items_of, name_of, tname
+from .exprs import ExprBuilder, items_of, name_of, tname
+from .exprs import Unsupported as UnsupportedExpr
 from .parse import SPEC_HINT, Unit
 from .stmts import StmtBuilder
 from .symbols import Scope, StatementFunction
@@ -141,8 +142,8 @@ def _add_variable(out: dict[str, Variable], name: str, sym: Any, scope: Scope, d
         diags.append(Diagnostic(loc, "error", f"{name} has no IMPLICIT type"))
 
 
-def _bound(eb: ExprBuilder, node: Any, default: Optional[Expr], diags: list[Diagnostic],
-           loc: Loc) -> Optional[Expr]:
+def _bound(eb: ExprBuilder, node: Any, default: Expr | None, diags: list[Diagnostic],
+           loc: Loc) -> Expr | None:
     if node is None:
         return default
     if isinstance(node, Expr):

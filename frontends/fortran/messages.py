@@ -6,8 +6,6 @@ communication and programming-model levels of the machine database price.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from sad.ir import Const, Expr, Loc, Message, Var
 
 MPI_KINDS = {
@@ -47,7 +45,7 @@ PVM_TYPES = {"INTEGER2": "integer", "INTEGER4": "integer", "REAL4": "real", "REA
              "COMPLEX8": "complex", "COMPLEX16": "complex", "STRING": "character", "BYTE1": "character"}
 
 
-def message_for(name: str, args: list[Expr], loc: Loc, label: Optional[str]) -> Optional[Message]:
+def message_for(name: str, args: list[Expr], loc: Loc, label: str | None) -> Message | None:
     """A Message for CALL name(args) when name is an MPI or PVM routine, else None."""
     if name.startswith("MPI_"):
         kind = MPI_KINDS.get(name[4:], name[4:].lower())
@@ -67,7 +65,7 @@ def message_for(name: str, args: list[Expr], loc: Loc, label: Optional[str]) -> 
     return None
 
 
-def _datatype(expr: Expr, table: dict[str, str]) -> Optional[str]:
+def _datatype(expr: Expr, table: dict[str, str]) -> str | None:
     if isinstance(expr, Var):
         return table.get(expr.name)
     if isinstance(expr, Const) and isinstance(expr.value, str):

@@ -9,14 +9,39 @@ the innermost loop's body, keeps its label, and closes every open loop that name
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
-from sad.ir import (IO, ArithmeticIf, ArrayRef, Assign, AssignedGoto, AssignLabel, CallStmt, ComputedGoto,
-                    Const, Continue, Diagnostic, Do, Expr, Goto, If, IfArm, Loc, Pause, Return, Stmt, Stop,
-                    Substring, Unsupported, Var, While)
+from sad.ir import (
+    IO,
+    ArithmeticIf,
+    ArrayRef,
+    Assign,
+    AssignedGoto,
+    AssignLabel,
+    CallStmt,
+    ComputedGoto,
+    Const,
+    Continue,
+    Diagnostic,
+    Do,
+    Expr,
+    Goto,
+    If,
+    IfArm,
+    Loc,
+    Pause,
+    Return,
+    Stmt,
+    Stop,
+    Substring,
+    Unsupported,
+    Var,
+    While,
+)
 
 from . import rewrite
-from .exprs import ExprBuilder, Unsupported as UnsupportedExpr, convert, items_of, name_of, tname
+from .exprs import ExprBuilder, convert, items_of, name_of, tname
+from .exprs import Unsupported as UnsupportedExpr
 from .messages import message_for
 from .symbols import Scope
 
@@ -30,8 +55,8 @@ class Frame:
     kind: str  # do | if
     node: Stmt
     body: list[Stmt]
-    label: Optional[str] = None  # DO terminal label
-    loc: Optional[Loc] = None
+    label: str | None = None  # DO terminal label
+    loc: Loc | None = None
 
 
 @dataclass
@@ -68,7 +93,7 @@ class StmtBuilder:
         while self.stack and self.stack[-1].kind == "do" and self.stack[-1].label == label:
             self.stack.pop()
 
-    def open(self, kind: str, node: Stmt, body: list[Stmt], label: Optional[str] = None) -> None:
+    def open(self, kind: str, node: Stmt, body: list[Stmt], label: str | None = None) -> None:
         self.current().append(node)
         self.stack.append(Frame(kind, node, body, label, node.loc))
 
@@ -87,12 +112,12 @@ class StmtBuilder:
     def error(self, loc: Loc, msg: str) -> None:
         self.diags.append(Diagnostic(loc, "error", msg))
 
-    def unsupported(self, text: str, loc: Loc, label: Optional[str], msg: str, severity: str = "warning") -> Stmt:
+    def unsupported(self, text: str, loc: Loc, label: str | None, msg: str, severity: str = "warning") -> Stmt:
         self.diags.append(Diagnostic(loc, severity, msg))
         return Unsupported(" ".join(text.split()), loc=loc, label=label)
 
     # ------------------------------------------------------------------ one statement
-    def add(self, node: Any, loc: Loc, label: Optional[str], text: str) -> None:
+    def add(self, node: Any, loc: Loc, label: str | None, text: str) -> None:
         """Lower one executable statement (or block delimiter) at `loc`."""
         kind = tname(node)
         try:
@@ -116,14 +141,14 @@ class StmtBuilder:
             self.append(stmt)
         return None
 
-    def bad(self, loc: Loc, label: Optional[str], text: str) -> None:
+    def bad(self, loc: Loc, label: str | None, text: str) -> None:
         """A statement fparser rejected (already reported as an error): keep its place in the flow."""
         self.append(Unsupported(" ".join(text.split()), loc=loc, label=label))
 
     def cond(self, node: Any, loc: Loc) -> Expr:
         return ExprBuilder(self.scope, loc).expr(node)
 
-    def do(self, node: Any, loc: Loc, label: Optional[str]) -> None:
+    def do(self, node: Any, loc: Loc, label: str | None) -> None:
         term = str(node.items[1]) if tname(node) == "Label_Do_Stmt" else None
         control = node.items[2] if term is not None else node.items[1]
         eb = ExprBuilder(self.scope, loc)
@@ -141,7 +166,7 @@ class StmtBuilder:
             loop = Do(index, lo, hi, step, [], loc=loc, label=label)
         self.open("do", loop, loop.body, term)  # type: ignore[attr-defined]
 
-    def if_part(self, kind: str, node: Any, loc: Loc, label: Optional[str]) -> None:
+    def if_part(self, kind: str, node: Any, loc: Loc, label: str | None) -> None:
         while self.stack and self.stack[-1].kind != "if":
             frame = self.stack.pop()
             self.error(frame.loc or loc, f"{self.describe(frame)} not closed before {kind[:-5].upper()}")
@@ -162,7 +187,7 @@ class StmtBuilder:
             if label is not None:  # a branch to a labelled END IF lands after the construct
                 self.append(Continue(loc=loc, label=label))
 
-    def end_do(self, loc: Loc, label: Optional[str]) -> None:
+    def end_do(self, loc: Loc, label: str | None) -> None:
         if label is not None and any(f.kind == "do" and f.label == label for f in self.stack):
             self.append(Continue(loc=loc, label=label))
             return
@@ -184,7 +209,7 @@ class StmtBuilder:
         self.entries.append(EntryPoint(name_of(node.items[0]), formals, loc, len(self.body)))
 
     # ------------------------------------------------------------------ action statements
-    def action(self, node: Any, loc: Loc, label: Optional[str], text: str) -> Optional[Stmt]:
+    def action(self, node: Any, loc: Loc, label: str | None, text: str) -> Stmt | None:
         kind = tname(node)
         eb = ExprBuilder(self.scope, loc)
         if kind == "Assignment_Stmt":
@@ -222,7 +247,7 @@ class StmtBuilder:
             return None
         return self.unsupported(text, loc, label, f"unsupported statement: {_short(text)}")
 
-    def stop_code(self, node: Any, eb: ExprBuilder) -> Optional[Expr]:
+    def stop_code(self, node: Any, eb: ExprBuilder) -> Expr | None:
         code = node.items[1] if len(node.items) > 1 else None
         if code is None:
             return None
@@ -231,7 +256,7 @@ class StmtBuilder:
             return Const(int(text), type="integer") if text.isdigit() else Const(text, type="character")
         return eb.expr(code)
 
-    def call(self, node: Any, eb: ExprBuilder, loc: Loc, label: Optional[str]) -> Stmt:
+    def call(self, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
         name = name_of(node.items[0])
         raw = items_of(node.items[1])
         if name == rewrite.MARK_PAUSE:
@@ -256,7 +281,7 @@ class StmtBuilder:
             return msg
         return CallStmt(name, args, alt_returns=alt, loc=loc, label=label)
 
-    def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: Optional[str]) -> Stmt:
+    def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
         specs, item_nodes = _io_parts(kind, node)
         stmt = IO(kind, loc=loc, label=label)
         for spec in specs:

@@ -8,7 +8,7 @@ function, intrinsic or external function); frontends.fortran.lower turns it into
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from sad.ir import Expr, Loc, Variable
 
@@ -17,7 +17,7 @@ from .. import intrinsics
 BLANK_COMMON = "//"
 
 
-def default_implicit() -> dict[str, Optional[str]]:
+def default_implicit() -> dict[str, str | None]:
     """The F77 default rule: I-N integer, everything else real."""
     return {chr(c): ("integer" if "I" <= chr(c) <= "N" else "real") for c in range(ord("A"), ord("Z") + 1)}
 
@@ -25,16 +25,16 @@ def default_implicit() -> dict[str, Optional[str]]:
 @dataclass
 class Symbol:
     name: str
-    type: Optional[str] = None  # declared type; None → implicit
-    dims: Optional[list[tuple[Any, Any]]] = None  # fparser nodes until converted
+    type: str | None = None  # declared type; None → implicit
+    dims: list[tuple[Any, Any]] | None = None  # fparser nodes until converted
     storage: str = "local"
-    common_block: Optional[str] = None
+    common_block: str | None = None
     value: Any = None  # PARAMETER expression (fparser node until converted)
-    data: Optional[list[Expr]] = None
+    data: list[Expr] | None = None
     external: bool = False
     intrinsic: bool = False
     saved: bool = False
-    loc: Optional[Loc] = None
+    loc: Loc | None = None
 
 
 @dataclass
@@ -46,16 +46,16 @@ class StatementFunction:
 
 @dataclass
 class Scope:
-    implicit: dict[str, Optional[str]] = field(default_factory=default_implicit)
+    implicit: dict[str, str | None] = field(default_factory=default_implicit)
     symbols: dict[str, Symbol] = field(default_factory=dict)
     commons: dict[str, list[str]] = field(default_factory=dict)
     stmt_functions: dict[str, StatementFunction] = field(default_factory=dict)
     formals: list[str] = field(default_factory=list)
     save_all: bool = False
     unit_name: str = ""
-    function_name: Optional[str] = None
+    function_name: str | None = None
 
-    def symbol(self, name: str, loc: Optional[Loc] = None) -> Symbol:
+    def symbol(self, name: str, loc: Loc | None = None) -> Symbol:
         sym = self.symbols.get(name)
         if sym is None:
             sym = self.symbols[name] = Symbol(name, loc=loc)
@@ -84,14 +84,14 @@ class Scope:
             return False
         return intrinsics.is_intrinsic(name)
 
-    def note_reference(self, name: str, loc: Loc, storage: Optional[str] = None) -> None:
+    def note_reference(self, name: str, loc: Loc, storage: str | None = None) -> None:
         """Record an implicitly declared name (first use) so that Procedure.variables lists every name."""
         sym = self.symbol(name, loc)
         if storage and sym.storage == "local" and sym.dims is None and sym.common_block is None:
             sym.storage = storage
 
-    def variable(self, sym: Symbol, dims: Optional[list[tuple[Optional[Expr], Optional[Expr]]]],
-                 value: Optional[Expr]) -> Variable:
+    def variable(self, sym: Symbol, dims: list[tuple[Expr | None, Expr | None]] | None,
+                 value: Expr | None) -> Variable:
         storage = sym.storage
         if storage == "local" and (sym.saved or self.save_all):
             storage = "static"

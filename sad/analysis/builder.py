@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
 from sad import ir
 from sad.analysis.cfg import Decision, LoopInfo, RegionGraph, solve, tidy
-from sad.analysis.cost import (Cost, Layout, condition_cost, loop_entry_cost, loop_iteration_cost,
-                      statement_cost)
+from sad.analysis.cost import Cost, Layout, condition_cost, loop_entry_cost, loop_iteration_cost, statement_cost
 from sad.analysis.counting import sum_over_index
 from sad.analysis.params import Parameter, make_symbol
 from sad.analysis.values import ProgramFacts, ValueResolver, resolve_name
@@ -189,7 +187,7 @@ class ProcedureBuilder:
         return ("esc", label)
 
     def _multiway(self, stmt, arms: list[tuple[str, str]], graph: RegionGraph, kind: str,
-                  default: Optional[str]):
+                  default: str | None):
         """A decision among labelled targets: one probability per distinct target, the last (or the
         fall-through / default) takes the rest. Targets listed twice share one arm."""
         place = self._place(stmt, kind)
@@ -300,7 +298,7 @@ class ProcedureBuilder:
                                            stmt))
         return probs
 
-    def _error_exit(self, body: list[ir.Stmt], graph: Optional[RegionGraph] = None) -> bool:
+    def _error_exit(self, body: list[ir.Stmt], graph: RegionGraph | None = None) -> bool:
         """An arm that ends the program: STOP (C exit/abort), a non-zero return from the main program, or a
         jump to a labelled piece of straight-line code that does one of these."""
         if not body:
@@ -335,7 +333,7 @@ class ProcedureBuilder:
                 reports = reports or isinstance(later, ir.IO)
         return labels
 
-    def _indicator(self, cond: ir.Expr, index) -> Optional[sympy.Expr]:
+    def _indicator(self, cond: ir.Expr, index) -> sympy.Expr | None:
         """A condition on run-time values and constants only (no loop index, nothing that changes as the
         procedure runs) is taken exactly: 1 where it holds, 0 elsewhere."""
         value = self.values.expr(cond, index)
@@ -349,7 +347,7 @@ class ProcedureBuilder:
             return None  # an argument differs from call to call: a probability, not an indicator
         return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
 
-    def _fold(self, cond: ir.Expr, index) -> Optional[bool]:
+    def _fold(self, cond: ir.Expr, index) -> bool | None:
         value = self.values.expr(cond, index)
         if value is sympy.true or value is True:
             return True
@@ -424,7 +422,7 @@ class ProcedureBuilder:
         if stmt.cond is not None:
             graph.add_edge(i, graph.successor(i), _tidy(1 - left) if body.escapes else sympy.Integer(1))
 
-    def _in_loop(self, loop_index: Optional[str], body: list[ir.Stmt], index) -> RegionResult:
+    def _in_loop(self, loop_index: str | None, body: list[ir.Stmt], index) -> RegionResult:
         outer = self.layout
         self.layout = Layout(loop_index, self.fastest)
         try:
@@ -519,7 +517,7 @@ class ProcedureBuilder:
         return symbol
 
     def _loop_symbol_for(self, stmts: list[ir.Stmt]):
-        def name_loop(loop: LoopInfo) -> Optional[sympy.Symbol]:
+        def name_loop(loop: LoopInfo) -> sympy.Symbol | None:
             header = stmts[loop.header]
             place = f"L{header.label}" if header.label and not header.label.startswith(".") \
                 else f"LOOP{loop.header + 1}_{header.loc.line}"

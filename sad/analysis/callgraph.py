@@ -9,7 +9,7 @@ from __future__ import annotations
 import networkx as nx
 
 from sad import ir
-from sad.analysis.cost import statement_cost, condition_cost
+from sad.analysis.cost import condition_cost, statement_cost
 from sad.analysis.values import resolve_name
 
 

@@ -11,8 +11,8 @@ unstructured regions with no loop structure (arithmetic IF and computed GOTO spa
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import networkx as nx
 import sympy
@@ -49,7 +49,7 @@ class RegionGraph:
 class LoopInfo:
     header: int
     nodes: set[int]
-    decision: Optional[Decision]
+    decision: Decision | None
 
 
 @dataclass
@@ -115,7 +115,7 @@ def _reaching(graph: nx.DiGraph, start: int, header: int) -> set[int]:
     return seen | {header}
 
 
-def _controlling_decision(region: RegionGraph, nodes: set[int]) -> Optional[Decision]:
+def _controlling_decision(region: RegionGraph, nodes: set[int]) -> Decision | None:
     """The loop's count is named X when exactly one node lets control out and it does so by a two-way
     decision whose other edge stays in."""
     exits = [n for n in nodes if any(_leaves(t, nodes) for t, _ in region.edges.get(n, []))]
@@ -130,7 +130,7 @@ def _leaves(target: object, nodes: set[int]) -> bool:
     return isinstance(target, tuple) or target not in nodes
 
 
-def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], Optional[sympy.Symbol]]) -> Solution:
+def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | None]) -> Solution:
     """Expected executions of each node per entry into the region (entry at node 0)."""
     loops = find_loops(region)
     subs = {}

@@ -11,7 +11,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sad import ir
-
 from sad.ir import ops
 
 _LOGICAL = set(ir.LOGICAL_OPS)
@@ -68,7 +67,7 @@ class Cost:
     def add(self, key: str, n: float = 1) -> None:
         self.ops[key] += n
 
-    def merge(self, other: "Cost", weight: float = 1) -> None:
+    def merge(self, other: Cost, weight: float = 1) -> None:
         for key, n in other.ops.items():
             self.ops[key] += n * weight
         self.calls.extend(other.calls)

@@ -13,7 +13,6 @@ label and otherwise the kind and its ordinal within the procedure (IF3, WHILE1, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
@@ -29,10 +28,10 @@ class Parameter:
     file: str
     line: int
     procedure: str
-    value: Optional[sympy.Expr] = None  # direct / indirect: its value or defining expression
+    value: sympy.Expr | None = None  # direct / indirect: its value or defining expression
     description: str = ""
     depends_on: list[str] = field(default_factory=list)
-    default: Optional[float] = None  # a suggestion for a profiler's form, never used silently
+    default: float | None = None  # a suggestion for a profiler's form, never used silently
     arms: int = 2  # for branch probabilities: how many ways the decision goes
 
     @property
@@ -54,16 +53,16 @@ class ParameterTable:
         self._params: dict[str, Parameter] = {}
         self._symbols: dict[str, sympy.Symbol] = {}
 
-    def add(self, param: Parameter, symbol: Optional[sympy.Symbol] = None) -> sympy.Symbol:
+    def add(self, param: Parameter, symbol: sympy.Symbol | None = None) -> sympy.Symbol:
         if param.name not in self._params:
             self._params[param.name] = param
             self._symbols[param.name] = symbol if symbol is not None else param.symbol
         return self._symbols[param.name]
 
-    def get(self, name: str) -> Optional[Parameter]:
+    def get(self, name: str) -> Parameter | None:
         return self._params.get(name)
 
-    def symbol(self, name: str) -> Optional[sympy.Symbol]:
+    def symbol(self, name: str) -> sympy.Symbol | None:
         return self._symbols.get(name)
 
     def __contains__(self, name: str) -> bool:

@@ -7,7 +7,6 @@ roots' event counts, callees expanded. Machines are not known here; sad.predict.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
@@ -58,7 +57,7 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
     return merged, failed
 
 
-def analyze_program(program: ir.Program, overrides: Optional[dict[str, sympy.Expr]] = None) -> Analysis:
+def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
     facts = ProgramFacts.gather(program)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
@@ -101,7 +100,7 @@ def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
 
 
 def analyze(files: list[str], include_dirs: list[str] | None = None, defines: dict[str, str] | None = None,
-            overrides: Optional[dict[str, sympy.Expr]] = None) -> Analysis:
+            overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
     program, failed = load_program(files, list(include_dirs or []), dict(defines or {}))
     analysis = analyze_program(program, overrides)
     analysis.failed_files = failed

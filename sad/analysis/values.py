@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
@@ -25,8 +24,8 @@ _MAX_DEPTH = 32
 @dataclass
 class Definition:
     kind: str  # assign | read | data | parameter | index | call
-    loc: Optional[ir.Loc]
-    value: Optional[ir.Expr] = None
+    loc: ir.Loc | None
+    value: ir.Expr | None = None
     procedure: str = ""
 
 
@@ -37,12 +36,12 @@ class ProgramFacts:
     procs: dict[str, ir.Procedure] = field(default_factory=dict)
     common_names: dict[tuple[str, str], str] = field(default_factory=dict)  # (proc, var) → canonical
     definitions: dict[str, list[Definition]] = field(default_factory=lambda: defaultdict(list))
-    main: Optional[str] = None
+    main: str | None = None
     recursive: set[str] = field(default_factory=set)  # linkage names of routines on a cycle of calls
     terminating: set[str] = field(default_factory=set)  # routines that never return (they STOP)
 
     @classmethod
-    def gather(cls, program: ir.Program) -> "ProgramFacts":
+    def gather(cls, program: ir.Program) -> ProgramFacts:
         facts = cls(program)
         for proc in program.procedures:
             facts.procs.setdefault(resolve_name(proc.name), proc)
@@ -80,7 +79,7 @@ class ProgramFacts:
             return var
         return f"{proc.name}.{var}"
 
-    def _collect_definitions(self, proc: ir.Procedure, modified: "ModifiedFormals") -> None:
+    def _collect_definitions(self, proc: ir.Procedure, modified: ModifiedFormals) -> None:
         for name, decl in proc.variables.items():
             key = self.storage_name(proc, name)
             if decl.storage in ("parameter", "const") and decl.value is not None:
@@ -118,7 +117,7 @@ def resolve_name(name: str) -> str:
     return name.lower().rstrip("_")
 
 
-def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: "ModifiedFormals"):
+def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
     """(variable, Definition) pairs for the scalar variables a statement may write."""
     if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var):
         yield stmt.target.name, Definition("assign", stmt.loc, stmt.value, proc.name)
@@ -200,20 +199,20 @@ class ValueResolver:
     """Turns IR expressions of one procedure into sympy, registering the parameters it meets."""
 
     def __init__(self, facts: ProgramFacts, proc: ir.Procedure, table: ParameterTable,
-                 overrides: Optional[dict[str, sympy.Expr]] = None) -> None:
+                 overrides: dict[str, sympy.Expr] | None = None) -> None:
         self.facts = facts
         self.proc = proc
         self.table = table
         self.overrides = overrides or {}
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node: ir.Expr, index: dict[str, sympy.Symbol], depth: int = 0) -> Optional[sympy.Expr]:
+    def expr(self, node: ir.Expr, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
         if depth > _MAX_DEPTH:
             return Unresolvable
         method = getattr(self, "_" + type(node).__name__, None)
         return method(node, index, depth) if method is not None else Unresolvable
 
-    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> Optional[sympy.Expr]:
+    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> sympy.Expr | None:
         """A loop bound: evaluated once when the loop is entered, so a variable assigned in several
         places may stand for its value at that moment, as a run-time value parameter."""
         self._loose = True
@@ -286,7 +285,7 @@ class ValueResolver:
         return _intrinsic(node.name, args, node.args[0].type)
 
     # ------------------------------------------------------------------ variables
-    def variable(self, name: str, ir_type: str, depth: int = 0) -> Optional[sympy.Expr]:
+    def variable(self, name: str, ir_type: str, depth: int = 0) -> sympy.Expr | None:
         key = self.facts.storage_name(self.proc, name)
         decl = self.proc.variables.get(name) or self.facts.program.globals.get(name)
         if decl is not None and decl.dims:
@@ -326,8 +325,8 @@ class ValueResolver:
         self._register(key, cls, integer, d.loc, what, value, d.procedure)
         return value
 
-    def _register(self, key: str, cls: str, integer: bool, loc: Optional[ir.Loc], what: str,
-                  value: Optional[sympy.Expr], procedure: Optional[str] = None) -> sympy.Expr:
+    def _register(self, key: str, cls: str, integer: bool, loc: ir.Loc | None, what: str,
+                  value: sympy.Expr | None, procedure: str | None = None) -> sympy.Expr:
         """Record a value parameter where it is defined (read, assigned), not where it was first met."""
         loc = loc or self.proc.loc
         symbol = make_symbol(key, "value", integer)

@@ -11,10 +11,8 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Optional
 
 from sad import __version__, ir
-
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
@@ -50,7 +48,7 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     try:
         return args.func(args)
@@ -87,9 +85,9 @@ def cmd_ir(args) -> int:
 
 def cmd_analyze(args) -> int:
     from sad.analysis.blocks import group_blocks
+    from sad.analysis.pipeline import analyze
     from sad.machine.model import MachineError, load_machine
     from sad.predict.mapper import missing_op_parameters, predict
-    from sad.analysis.pipeline import analyze
     from sad.predict.report import to_json, to_text
 
     parsed = _defines(args)

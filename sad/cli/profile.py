@@ -18,7 +18,6 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import sympy
 
@@ -91,7 +90,7 @@ def _check_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _split(args) -> Optional[argparse.Namespace]:
+def _split(args) -> argparse.Namespace | None:
     """Parse what came before `--` with the command's own parser; the rest is COMMAND."""
     rest = list(args.rest)
     inner: argparse.ArgumentParser = args._inner
@@ -114,11 +113,11 @@ def _err(message: str) -> None:
     print(f"sad: error: {message}", file=sys.stderr)
 
 
-def _analysis(args, extra_values: Optional[dict] = None):
+def _analysis(args, extra_values: dict | None = None):
     """Defines, analysis, diagnostics; None on bad -D (already reported)."""
     from sad.analysis.bindings import BindingError, parse_defines
-    from sad.cli.main import _print_diagnostics
     from sad.analysis.pipeline import analyze
+    from sad.cli.main import _print_diagnostics
     try:
         raw, values = parse_defines(args.defines)
     except BindingError as exc:
@@ -179,7 +178,7 @@ def _substitute(template: str, point: dict[str, tuple[str, sympy.Expr]]) -> str:
     return template
 
 
-def _run_point(build, command: str, point, template_text: Optional[str], timeout: float):
+def _run_point(build, command: str, point, template_text: str | None, timeout: float):
     from sad.measure import gcov
     cmd = _substitute(command, point).replace("{exe}", f"./{build.executable.name}")
     stdin_text = None
@@ -203,8 +202,8 @@ class PointResult:
 
 # ------------------------------------------------------------------------------------------ sad profile
 def cmd_profile(args) -> int:
-    from sad.measure import gcov
     from sad.analysis.bindings import BindingError
+    from sad.measure import gcov
     from sad.measure.profile import gcov_model
     args = _split(args)
     for path in (args.output, args.extrap):
@@ -268,7 +267,6 @@ def _profile_point(analysis, model, build, args, point, defined, template_text, 
 
 
 def _profile_outputs(args, analysis, build, results: list[PointResult], defined, raw) -> int:
-    from sad.measure.fit import fit
     from sad.measure.params_io import ParamsError, export_entries, render, write_new
     varying = _varying(results)
     entries = []
@@ -303,7 +301,7 @@ def _profile_outputs(args, analysis, build, results: list[PointResult], defined,
     return 1 if any(r.mismatches for r in results) else 0
 
 
-def _varying(results: list[PointResult]) -> Optional[str]:
+def _varying(results: list[PointResult]) -> str | None:
     """The size parameter that changes between runs (models are fitted in one parameter)."""
     names = sorted({n for r in results for n in r.point})
     changing = [n for n in names if len({float(r.point[n][1]) for r in results if n in r.point}) > 1]
@@ -313,7 +311,7 @@ def _varying(results: list[PointResult]) -> Optional[str]:
     return changing[0] if changing else None
 
 
-def _profiled_entry(entry: dict, results: list[PointResult], varying: Optional[str]) -> dict:
+def _profiled_entry(entry: dict, results: list[PointResult], varying: str | None) -> dict:
     """The entry with its value: the number of a single run, or the fitted model over the runs."""
     from sad.measure.fit import fit
     name = entry["name"]
@@ -355,8 +353,8 @@ def _round(v: float) -> float:
 
 def _provenance(args, build, results: list[PointResult], raw) -> dict:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch
-            else datetime.datetime.now(datetime.timezone.utc)).replace(microsecond=0)
+    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
+            else datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
     return {
         "tool": f"sad {__version__} profile",
         "date": when.isoformat(),

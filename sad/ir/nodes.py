@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any
 
 TYPES = ("integer", "real", "double", "complex", "logical", "character", "pointer", "void", "unknown")
 
@@ -53,7 +53,7 @@ class Expr:
 
 @dataclass
 class Const(Expr):
-    value: Union[int, float, complex, bool, str]
+    value: int | float | complex | bool | str
 
 
 @dataclass
@@ -117,15 +117,15 @@ class Ternary(Expr):
 class Substring(Expr):
     """Fortran character substring C(I:J)."""
     base: Expr
-    lo: Optional[Expr]
-    hi: Optional[Expr]
+    lo: Expr | None
+    hi: Expr | None
 
 
 # ------------------------------------------------------------------------------------------------ statements
 @dataclass
 class Stmt:
     loc: Loc = field(kw_only=True)
-    label: Optional[str] = field(default=None, kw_only=True)
+    label: str | None = field(default=None, kw_only=True)
 
 
 @dataclass
@@ -149,7 +149,7 @@ class Do(Stmt):
     index: str
     lo: Expr
     hi: Expr
-    step: Optional[Expr]
+    step: Expr | None
     body: list[Stmt]
 
 
@@ -157,7 +157,7 @@ class Do(Stmt):
 class While(Stmt):
     """A loop with an unknown trip count: DO WHILE, C while/do-while, non-canonical C for (already lowered:
     the init before it, the increment at the end of body). test_at_end for do-while."""
-    cond: Optional[Expr]  # None: an infinite loop left by goto/break/return
+    cond: Expr | None  # None: an infinite loop left by goto/break/return
     body: list[Stmt]
     test_at_end: bool = False
 
@@ -166,14 +166,14 @@ class While(Stmt):
 class IfArm:
     cond: Expr
     body: list[Stmt]
-    loc: Optional[Loc] = None
+    loc: Loc | None = None
 
 
 @dataclass
 class If(Stmt):
     """Block IF / ELSE IF / ELSE, logical IF (one arm with one statement), C if/else."""
     arms: list[IfArm]
-    orelse: Optional[list[Stmt]] = None
+    orelse: list[Stmt] | None = None
     logical: bool = False  # Fortran one-line logical IF
 
 
@@ -188,8 +188,8 @@ class ComputedGoto(Stmt):
     (C: `cases[i]` is the constant list of targets[i]); `default` None falls through to the next statement."""
     targets: list[str]
     selector: Expr
-    default: Optional[str] = None
-    cases: Optional[list[list[Expr]]] = None
+    default: str | None = None
+    cases: list[list[Expr]] | None = None
 
 
 @dataclass
@@ -216,14 +216,14 @@ class AssignedGoto(Stmt):
 
 @dataclass
 class Return(Stmt):
-    value: Optional[Expr] = None
-    alt: Optional[Expr] = None  # F77 RETURN n
+    value: Expr | None = None
+    alt: Expr | None = None  # F77 RETURN n
 
 
 @dataclass
 class Stop(Stmt):
     """STOP, C exit()/abort()."""
-    code: Optional[Expr] = None
+    code: Expr | None = None
 
 
 @dataclass
@@ -245,8 +245,8 @@ class IO(Stmt):
     kind: str
     items: list[Expr] = field(default_factory=list)
     targets: list[Expr] = field(default_factory=list)
-    end_label: Optional[str] = None
-    err_label: Optional[str] = None
+    end_label: str | None = None
+    err_label: str | None = None
 
 
 @dataclass
@@ -258,8 +258,8 @@ class Message(Stmt):
     library: str
     name: str
     args: list[Expr]
-    count: Optional[Expr] = None
-    datatype: Optional[str] = None
+    count: Expr | None = None
+    datatype: str | None = None
 
 
 @dataclass
@@ -273,12 +273,12 @@ class Unsupported(Stmt):
 class Variable:
     name: str
     type: str
-    dims: Optional[list[tuple[Optional[Expr], Optional[Expr]]]] = None  # per dimension (lo, hi); None hi = *
+    dims: list[tuple[Expr | None, Expr | None]] | None = None  # per dimension (lo, hi); None hi = *
     storage: str = "local"  # local | formal | common | parameter | global | static | function
-    common_block: Optional[str] = None
-    value: Optional[Expr] = None  # PARAMETER / const / enum / #define value
-    data: Optional[list[Expr]] = None  # DATA / initializer values (scalars: one)
-    loc: Optional[Loc] = None
+    common_block: str | None = None
+    value: Expr | None = None  # PARAMETER / const / enum / #define value
+    data: list[Expr] | None = None  # DATA / initializer values (scalars: one)
+    loc: Loc | None = None
 
 
 @dataclass
@@ -289,10 +289,10 @@ class Procedure:
     body: list[Stmt]
     loc: Loc
     language: str  # fortran | c
-    result_type: Optional[str] = None
+    result_type: str | None = None
     variables: dict[str, Variable] = field(default_factory=dict)
     commons: dict[str, list[str]] = field(default_factory=dict)
-    end_line: Optional[int] = None
+    end_line: int | None = None
 
 
 @dataclass
@@ -312,7 +312,7 @@ class Program:
     files: list[str] = field(default_factory=list)
     globals: dict[str, Variable] = field(default_factory=dict)  # C file-scope variables, enum constants
 
-    def procedure(self, name: str) -> Optional[Procedure]:
+    def procedure(self, name: str) -> Procedure | None:
         for proc in self.procedures:
             if proc.name == name:
                 return proc

@@ -19,9 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from sad.machine import microbench as mb
 
@@ -40,7 +40,7 @@ class Settings:
     startup_runs: int = 20      # runs of the empty program (control.startup is their median wall time)
 
     @staticmethod
-    def quick() -> "Settings":
+    def quick() -> Settings:
         return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5)
 
 
@@ -257,8 +257,8 @@ class _Writer:
 def render_yaml(cal: Calibration, name: str) -> str:
     """The machine database text for a calibration."""
     w = _Writer(cal)
-    s = lambda key: cal.figures[key].seconds          # noqa: E731 - short accessor
-    has = lambda key: key in cal.figures               # noqa: E731
+    s = lambda key: cal.figures[key].seconds
+    has = lambda key: key in cal.figures
     flags = " ".join(cal.flags) or "(none)"
     model_kb = mb.MEM_MODEL_KB
     w.raw(f"# Machine database measured by `sad calibrate` ({cal.compiler}, {flags}) on {cal.date}.")
@@ -348,7 +348,7 @@ def render_yaml(cal: Calibration, name: str) -> str:
 
 
 def _intrinsics(w: _Writer, cal: Calibration) -> None:
-    s = lambda key: cal.figures[key].seconds          # noqa: E731
+    s = lambda key: cal.figures[key].seconds
     transcendental = [s(f"intrinsics.{n}.double") for n in ("EXP", "LOG", "SIN", "COS", "TAN", "ATAN")]
     w.raw("  intrinsics:")
     w.derived(4, "default", statistics.median(transcendental), "median of the double EXP LOG SIN COS TAN ATAN")

@@ -24,7 +24,7 @@ instruction. At -O0 the barrier is compiled out (``__OPTIMIZE__`` undefined), so
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 UNROLL = 10
 """Statements per loop trip in an unrolled kernel."""

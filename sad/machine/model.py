@@ -65,8 +65,8 @@ import sympy
 import yaml
 
 from machine_db import DB_DIR
-from sad.ir import ops
 from sad.common.exprparse import ExprError, parse_expr
+from sad.ir import ops
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
 
 SCHEMA_PATH = DB_DIR / "schema.json"

@@ -7,8 +7,6 @@ one DATA line per point, in the order of POINTS. Extra-P then models each block'
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from sad.analysis.blocks import Block
 
 Key = tuple[str, int]
@@ -42,7 +40,7 @@ def render(parameters: list[str], points: list[dict[str, float]], blocks: list[B
     return "\n".join(lines)
 
 
-def _measured(block: Block, run: dict[Key, int]) -> Optional[int]:
+def _measured(block: Block, run: dict[Key, int]) -> int | None:
     # the first statement line: for a loop block that is the DO line, whose gcov count is in gcov's
     # convention; the ordinary statements of the block carry its execution count exactly
     for event in block.events:

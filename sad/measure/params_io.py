@@ -17,14 +17,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import sympy
 import yaml
 
 from sad.analysis.bindings import BindingError, parse_value
-from sad.predict.mapper import bind, evaluate
 from sad.measure.profile import source_text
+from sad.predict.mapper import bind, evaluate
 
 FORMAT_VERSION = 1
 CONTEXT_LINES = 2  # lines either side of the statement that go into its fingerprint
@@ -126,8 +126,8 @@ class Entry:
     text: str  # the value as written
     value: sympy.Expr
     where: str  # file:line of the entry in the params file
-    fingerprint: Optional[str] = None
-    kind: Optional[str] = None
+    fingerprint: str | None = None
+    kind: str | None = None
 
 
 @dataclass
@@ -290,7 +290,7 @@ def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:
 
 
 # ------------------------------------------------------------------------------------------ CLI glue
-def cli_load(args, values: dict[str, sympy.Expr]) -> Optional[dict[str, sympy.Expr]]:
+def cli_load(args, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr] | None:
     """For commands with --params: the params values merged under the -D values; None (after printing
     the reason) when the file is unusable."""
     import sys

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import matplotlib
 
-matplotlib.use("Agg")  # noqa: E402  (before pyplot: render to files only)
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
 
-from sad.measure.fit import Fit  # noqa: E402
+from sad.measure.fit import Fit
 
 
 def plot_parameter(directory: Path, name: str, size_name: str, sizes: list[float], values: list[float],

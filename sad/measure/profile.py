@@ -18,7 +18,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Optional
 
 import sympy
 
@@ -35,14 +34,14 @@ class LineModel:
     key: Key
     ours: sympy.Expr  # our convention (DO line = entries, IF line = evaluations, ...)
     gcov: sympy.Expr  # the same line in gcov's convention
-    alt: Optional[sympy.Expr] = None  # a second count gcov is seen to show on some lines of this kind
+    alt: sympy.Expr | None = None  # a second count gcov is seen to show on some lines of this kind
 
 
 @dataclass
 class LineCheck:
     key: Key
-    ours: Optional[float]  # in gcov's convention; None when unbound parameters remain
-    measured: Optional[int]  # None when gcov has no code on the line
+    ours: float | None  # in gcov's convention; None when unbound parameters remain
+    measured: int | None  # None when gcov has no code on the line
     unbound: list[str] = field(default_factory=list)
     statement: bool = True  # False: gcov instruments a line that holds no statement (END, a header)
 
@@ -84,7 +83,7 @@ def source_text(path: str, line: int) -> str:
 _DO_LABEL = re.compile(r"^[ \t\d]*DO\s*(\d+)\s*,?\s*[A-Za-z]", re.IGNORECASE)
 
 
-def _do_label(stmt: ir.Do) -> Optional[str]:
+def _do_label(stmt: ir.Do) -> str | None:
     """The terminal label of a Fortran `DO 10 I = ...` (the IR does not keep it)."""
     match = _DO_LABEL.match(source_text(stmt.loc.file, stmt.loc.line)[:72])
     return match.group(1) if match else None
@@ -119,7 +118,7 @@ def _stmt_locs(stmt: ir.Stmt) -> list[ir.Loc]:
 
 
 def _loops(stmts: list[ir.Stmt], language: str, by_role, model: dict[Key, LineModel],
-           parent: Optional[ir.Do]) -> None:
+           parent: ir.Do | None) -> None:
     for stmt in stmts:
         if isinstance(stmt, ir.Do):
             _do_line(stmt, language, by_role, model, parent)
@@ -200,7 +199,7 @@ def known_values(analysis, bindings: dict[str, sympy.Expr]) -> dict[str, sympy.E
     return values
 
 
-def _number(expr: sympy.Expr) -> Optional[float]:
+def _number(expr: sympy.Expr) -> float | None:
     if expr.free_symbols:
         return None
     try:
@@ -377,7 +376,7 @@ def _ranges(equations, open_syms, table) -> dict:
     return chosen
 
 
-def _point_in(allowed: sympy.Set) -> Optional[sympy.Expr]:
+def _point_in(allowed: sympy.Set) -> sympy.Expr | None:
     if allowed is sympy.S.EmptySet or allowed == sympy.S.Reals:
         return None
     if isinstance(allowed, sympy.FiniteSet):
@@ -395,7 +394,7 @@ def _point_in(allowed: sympy.Set) -> Optional[sympy.Expr]:
     return None
 
 
-def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> Optional[sympy.Expr]:
+def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> sympy.Expr | None:
     """The value of sym with expr == count, if one fits its kind (a probability in [0, 1], a loop count
     or value ≥ 0); None when the equation does not decide it (sym multiplied by zero)."""
     expr = expr.replace(lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and 0 in e.args,

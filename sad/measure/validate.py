@@ -110,8 +110,7 @@ def analyze_file(source: Path, defines: dict[str, str], values: dict[str, sympy.
 def profile_values(source: Path, analysis, values: dict[str, sympy.Expr], defines: dict[str, str],
                    command: str, cwd: Path) -> dict[str, float]:
     """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov, sad.measure.profile)."""
-    from sad.measure import gcov
-    from sad.measure import profile
+    from sad.measure import gcov, profile
     open_names = [p.name for p in analysis.table.unresolved() if p.name not in values]
     if not open_names:
         return {}

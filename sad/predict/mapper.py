@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
@@ -23,18 +22,18 @@ class BlockTime:
     block: Block
     seconds_each: sympy.Expr  # one execution
     time: sympy.Expr  # count × seconds_each
-    count_value: Optional[float] = None
-    time_value: Optional[float] = None
+    count_value: float | None = None
+    time_value: float | None = None
 
 
 @dataclass
 class Prediction:
     time: sympy.Expr
-    time_value: Optional[float]
+    time_value: float | None
     blocks: list[BlockTime]
     unbound: list[str]
     missing_ops: list[str] = field(default_factory=list)
-    by_procedure: dict[str, Optional[float]] = field(default_factory=dict)
+    by_procedure: dict[str, float | None] = field(default_factory=dict)
     operations: dict[str, sympy.Expr] = field(default_factory=dict)  # the SAD's closed form, by operation
     startup: float = 0.0  # seconds once per run (loading the program), when the machine gives a figure
 
@@ -104,7 +103,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
         for bt in timed:
             bt.count_value = evaluate(bind(bt.block.count, bindings))
             bt.time_value = evaluate(bind(bt.time, bindings))
-    by_proc: dict[str, Optional[float]] = {}
+    by_proc: dict[str, float | None] = {}
     for bt in timed:
         proc = bt.block.procedure
         if value is None:
@@ -125,7 +124,7 @@ def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
     return expr
 
 
-def evaluate(expr: sympy.Expr) -> Optional[float]:
+def evaluate(expr: sympy.Expr) -> float | None:
     if expr.free_symbols:
         return None
     if expr.has(sympy.Sum):

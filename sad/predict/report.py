@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Optional
+from typing import Any
 
 import sympy
 
 from sad import __version__
-from sad.predict.mapper import Prediction
 from sad.analysis.params import Parameter
 from sad.analysis.pipeline import Analysis
+from sad.predict.mapper import Prediction
 
 
 def formula(expr: sympy.Expr, digits: int = 6) -> str:
@@ -88,7 +88,7 @@ def _plain(v):
     return int(v) if float(v).is_integer() else float(v)
 
 
-def seconds(value: Optional[float]) -> str:
+def seconds(value: float | None) -> str:
     if value is None:
         return "?"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):

@@ -1,0 +1,47 @@
+"""The corpus programs whose `sad analyze --format json` output is kept byte for byte in tests/e2e/golden/.
+
+Regenerate only on purpose, when a change is meant to change the output:
+    python3 tests/e2e/golden_cases.py --write
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+SOURCES = sorted([*ROOT.glob("corpus/kernels/*.f"), *ROOT.glob("corpus/c/*.c"),
+                  ROOT / "corpus/whetstone/whetstone.f", ROOT / "corpus/whetstone/whetstone.c",
+                  ROOT / "corpus/md1/md1.f"])
+
+
+def cases() -> dict[str, list[str]]:
+    """Golden file name → the `sad` arguments (paths relative to the repository root)."""
+    found = {}
+    for path in SOURCES:
+        rel = str(path.relative_to(ROOT))
+        found[rel.replace("/", "_") + ".json"] = ["analyze", rel, "-m", "sparc2", "--format", "json"]
+    found["md1_params.json"] = ["analyze", "corpus/md1/md1.f", "-m", "sparc2", "--params",
+                                "corpus/md1/md1.params.yaml", "--format", "json"]
+    return found
+
+
+def run_case(argv: list[str]) -> str:
+    """The JSON `sad` prints for argv, run in this process from the repository root."""
+    from sad.cli.main import main
+    out = io.StringIO()
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(argv)
+    return out.getvalue()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(__doc__)
+    GOLDEN.mkdir(exist_ok=True)
+    for name, argv in cases().items():
+        (GOLDEN / name).write_text(run_case(argv))
+        print("wrote", GOLDEN / name)
