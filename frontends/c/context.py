@@ -1,8 +1,8 @@
 """Shared state of one translation unit's lowering: symbols in scopes, types, the procedure being built.
 
 Data flow: `unit.lower_unit` creates one `UnitContext` per file; `decls`, `exprs` and `stmts` read and write
-it while they walk pycparser's AST. Every lowered IR expression carries its C type as the `_ctype`
-attribute (not a dataclass field, so it is invisible to IR consumers): `set_ctype` / `ctype_of`.
+it while they walk pycparser's AST. Every lowered IR expression carries its C type in its declared
+`source_type` field (frontend-private: not compared, printed or serialized): `set_ctype` / `ctype_of`.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sad import ir
 
 def set_ctype(expr: ir.Expr, ct: ts.CType | None) -> ir.Expr:
     """Attach the C type to an IR expression and set its IR type from it."""
-    object.__setattr__(expr, "_ctype", ct)
+    expr.source_type = ct
     expr.type = ts.ir_type(ts.decay(ct) if isinstance(ct, ts.Func) else ct) if ct is not None else expr.type
     return expr
 
@@ -25,7 +25,7 @@ def set_ctype(expr: ir.Expr, ct: ts.CType | None) -> ir.Expr:
 def ctype_of(expr: ir.Expr | None) -> ts.CType | None:
     if expr is None:
         return None
-    ct = getattr(expr, "_ctype", None)
+    ct = expr.source_type
     if ct is not None:
         return ct
     return {"integer": ts.INT, "real": ts.FLOAT, "double": ts.DOUBLE,

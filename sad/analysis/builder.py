@@ -546,30 +546,12 @@ class ProcedureBuilder:
         self.ctx.diagnostics.append(ir.Diagnostic(loc, "warning", message))
 
 
-def _variables_of(stmt) -> list[str]:
+def _variables_of(stmt: ir.Stmt | ir.Procedure) -> list[str]:
     """The variables a decision or a loop's extent reads: what its parameter is known to depend on."""
-    exprs: list = []
-    if isinstance(stmt, ir.If):
-        exprs = [arm.cond for arm in stmt.arms]
-    elif isinstance(stmt, ir.Do):
-        exprs = [stmt.lo, stmt.hi, stmt.step]
-    elif isinstance(stmt, ir.While):
-        exprs = [stmt.cond]
-    elif isinstance(stmt, (ir.ComputedGoto,)):
-        exprs = [stmt.selector]
-    elif isinstance(stmt, ir.ArithmeticIf):
-        exprs = [stmt.expr]
-    names: set[str] = set()
-    stack = [e for e in exprs if e is not None]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.Var, ir.ArrayRef)) and not node.name.startswith("."):
-            names.add(node.name)
-        for value in vars(node).values():
-            if isinstance(value, ir.Expr):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, ir.Expr))
+    if not isinstance(stmt, (ir.If, ir.Do, ir.While, ir.ComputedGoto, ir.ArithmeticIf)):
+        return []
+    names = {node.name for expr in ir.own_exprs(stmt) for node in ir.walk(expr)
+             if isinstance(node, (ir.Var, ir.ArrayRef)) and not node.name.startswith(".")}
     return sorted(names)
 
 

@@ -9,25 +9,16 @@ from __future__ import annotations
 import networkx as nx
 
 from sad import ir
-from sad.analysis.cost import condition_cost, statement_cost
 from sad.analysis.values import resolve_name
 
 
 def callees(proc: ir.Procedure) -> list[str]:
     """Names called by a procedure (statements and function references), in source order."""
     names: list[str] = []
-    for stmt in ir.walk_stmts(proc.body):
-        if isinstance(stmt, ir.CallStmt) and not stmt.indirect:
-            names.append(stmt.name)
-        costs = [statement_cost(stmt)]
-        if isinstance(stmt, ir.If):
-            costs += [condition_cost(arm.cond) for arm in stmt.arms]
-        elif isinstance(stmt, ir.While) and stmt.cond is not None:
-            costs.append(condition_cost(stmt.cond))
-        elif isinstance(stmt, ir.Do):
-            costs += [condition_cost(e) for e in (stmt.lo, stmt.hi, stmt.step) if e is not None]
-        for cost in costs:
-            names += [call.name for call in cost.calls if not call.indirect]
+    for stmt in proc.body:
+        for call in ir.calls_in(stmt):
+            if not call.indirect and not (isinstance(call, ir.FuncCall) and call.intrinsic):
+                names.append(call.name)
     return names
 
 

@@ -73,19 +73,13 @@ class Cost:
         self.calls.extend(other.calls)
 
 
-class ExprCounter:
-    """Walks an expression tree and counts what evaluating it costs."""
+class ExprCounter(ir.NodeVisitor):
+    """Walks an expression tree and counts what evaluating it costs (variables and constants cost nothing
+    by themselves: the generic visit of a leaf does nothing)."""
 
     def __init__(self, cost: Cost, layout: Layout | None = None) -> None:
         self.cost = cost
         self.layout = layout
-
-    def visit(self, node: ir.Expr | None) -> None:
-        if node is None:
-            return
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is not None:
-            method(node)
 
     def visit_ArrayRef(self, node: ir.ArrayRef) -> None:
         kind = "load_strided" if is_strided(node, self.layout) else "load"

@@ -159,10 +159,7 @@ def _exprs_of(stmt: ir.Stmt) -> list[ir.Expr]:
 
 
 def _user_calls(expr: ir.Expr):
-    if isinstance(expr, ir.FuncCall) and not expr.intrinsic:
-        yield expr
-    for child in ir.expr_children(expr):
-        yield from _user_calls(child)
+    return (node for node in ir.walk(expr) if isinstance(node, ir.FuncCall) and not node.intrinsic)
 
 
 class ModifiedFormals:
@@ -195,8 +192,9 @@ class ModifiedFormals:
         return result
 
 
-class ValueResolver:
-    """Turns IR expressions of one procedure into sympy, registering the parameters it meets."""
+class ValueResolver(ir.NodeVisitor):
+    """Turns IR expressions of one procedure into sympy, registering the parameters it meets: a
+    value-returning visitor (`visit_<Kind>(node, index, depth)`); kinds it has no rule for are Unresolvable."""
 
     def __init__(self, facts: ProgramFacts, proc: ir.Procedure, table: ParameterTable,
                  overrides: dict[str, sympy.Expr] | None = None) -> None:
@@ -204,13 +202,16 @@ class ValueResolver:
         self.proc = proc
         self.table = table
         self.overrides = overrides or {}
+        self._loose = False  # inside bound(): a loop bound may stand for its value at loop entry
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ir.Expr, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
         if depth > _MAX_DEPTH:
             return Unresolvable
-        method = getattr(self, "_" + type(node).__name__, None)
-        return method(node, index, depth) if method is not None else Unresolvable
+        return self.visit(node, index, depth)
+
+    def generic_visit(self, node: ir.Node, index, depth):
+        return Unresolvable
 
     def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> sympy.Expr | None:
         """A loop bound: evaluated once when the loop is entered, so a variable assigned in several
@@ -221,7 +222,7 @@ class ValueResolver:
         finally:
             self._loose = False
 
-    def _Const(self, node: ir.Const, index, depth):
+    def visit_Const(self, node: ir.Const, index, depth):
         value = node.value
         if isinstance(value, bool):
             return sympy.true if value else sympy.false
@@ -231,14 +232,14 @@ class ValueResolver:
             return sympy.Rational(repr(value)) if abs(value) < 1e15 else sympy.Float(value)
         return Unresolvable
 
-    def _Var(self, node: ir.Var, index, depth):
+    def visit_Var(self, node: ir.Var, index, depth):
         if node.name in index:
             return index[node.name]
         if node.name.startswith("."):  # a temporary the frontend invented (a status, not data)
             return None
         return self.variable(node.name, node.type, depth)
 
-    def _ArrayRef(self, node: ir.ArrayRef, index, depth):
+    def visit_ArrayRef(self, node: ir.ArrayRef, index, depth):
         # `*n` on a pointer argument is how C reads a scalar passed by reference (Fortran's convention):
         # its value is the argument's value at the call.
         decl = self.proc.variables.get(node.name)
@@ -246,7 +247,7 @@ class ValueResolver:
             return None
         return self.variable(node.name, node.type, depth)
 
-    def _Cast(self, node: ir.Cast, index, depth):
+    def visit_Cast(self, node: ir.Cast, index, depth):
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
             return None
@@ -254,7 +255,7 @@ class ValueResolver:
             return sympy.floor(inner)
         return inner
 
-    def _UnOp(self, node: ir.UnOp, index, depth):
+    def visit_UnOp(self, node: ir.UnOp, index, depth):
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
             return None
@@ -266,7 +267,7 @@ class ValueResolver:
             return sympy.Not(inner)
         return None
 
-    def _BinOp(self, node: ir.BinOp, index, depth):
+    def visit_BinOp(self, node: ir.BinOp, index, depth):
         left = self.expr(node.left, index, depth + 1)
         right = self.expr(node.right, index, depth + 1)
         if left is None or right is None:
@@ -276,7 +277,7 @@ class ValueResolver:
         except (TypeError, ValueError, ZeroDivisionError):
             return None
 
-    def _FuncCall(self, node: ir.FuncCall, index, depth):
+    def visit_FuncCall(self, node: ir.FuncCall, index, depth):
         if not node.intrinsic:
             return None
         args = [self.expr(a, index, depth + 1) for a in node.args]
@@ -301,7 +302,7 @@ class ValueResolver:
         if decl is not None and decl.storage == "formal" and not defs:
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
-            if getattr(self, "_loose", False) and defs and all(d.kind in ("assign", "read", "call")
+            if self._loose and defs and all(d.kind in ("assign", "read", "call")
                                                                 for d in defs):
                 first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
                 return self._register(key, "unresolved", integer, first.loc,

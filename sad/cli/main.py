@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 
 from sad import __version__, ir
@@ -78,7 +77,7 @@ def cmd_ir(args) -> int:
     raw, _ = parsed
     program, failed = load_program(args.files, args.include, raw)
     _print_diagnostics(program.diagnostics)
-    json.dump(ir.to_jsonable(program), sys.stdout, indent=1)
+    sys.stdout.write(ir.jsonio.dumps(program))
     sys.stdout.write("\n")
     return 1 if failed else 0
 

@@ -18,12 +18,16 @@ Conventions every frontend follows:
   by the C frontend to Goto / ComputedGoto and labelled Continue statements it invents (labels starting
   with "."), so later passes see one mechanism.
 - Statement functions are inlined by the Fortran frontend; ENTRY points become procedures of their own.
+
+Every node declares its child fields once, in `_fields` (the fields that hold nodes, lists of nodes or
+mappings of nodes, in source order); `Node.children()` is derived from them, and so are the walks and the
+visitor of `sad.ir.walk`. `_bodies` names the fields that hold nested statement lists.
 """
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 TYPES = ("integer", "real", "double", "complex", "logical", "character", "pointer", "void", "unknown")
 
@@ -33,6 +37,32 @@ LOGICAL_OPS = ("and", "or", "eqv", "neqv")
 BIT_OPS = ("band", "bor", "bxor", "shl", "shr")
 BINARY_OPS = ARITH_OPS + COMPARE_OPS + LOGICAL_OPS + BIT_OPS + ("concat",)
 UNARY_OPS = ("neg", "not", "bnot", "addr")
+
+
+class Node:
+    """Base of every IR node. `_fields`: the child fields, declared once per class (pycparser's
+    `c_ast.Node.children()` is the model); everything else a node holds is a plain attribute."""
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _bodies: ClassVar[tuple[str, ...]] = ()
+
+    def children(self) -> list[tuple[str, Node]]:
+        """(name, child) pairs in declaration order; lists, tuples and mappings are flattened with their
+        positions (``indices[1]``, ``dims[0][1]``, ``variables[N]``), absent (None) children left out."""
+        out: list[tuple[str, Node]] = []
+        for name in self._fields:
+            out.extend(_flatten(name, getattr(self, name)))
+        return out
+
+
+def _flatten(name: str, value: Any) -> Iterator[tuple[str, Node]]:
+    if isinstance(value, Node):
+        yield name, value
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from _flatten(f"{name}[{i}]", item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _flatten(f"{name}[{key}]", item)
 
 
 @dataclass(frozen=True)
@@ -47,8 +77,12 @@ class Loc:
 
 # ----------------------------------------------------------------------------------------------- expressions
 @dataclass
-class Expr:
+class Expr(Node):
+    """`type` is one of TYPES. `source_type` is the frontend's own type of the expression (the C frontend's
+    CType), for the frontend's use while lowering only: not compared, not printed, not serialized."""
     type: str = field(default="unknown", kw_only=True)
+    source_type: Any = field(default=None, kw_only=True, compare=False, repr=False,
+                             metadata={"serialize": False})
 
 
 @dataclass
@@ -65,6 +99,7 @@ class Var(Expr):
 @dataclass
 class ArrayRef(Expr):
     """An element reference A(I,J) / a[i][j] / *p (indices [] for a plain dereference). Counts as memory."""
+    _fields = ("indices",)
     name: str
     indices: list[Expr]
 
@@ -72,6 +107,7 @@ class ArrayRef(Expr):
 @dataclass
 class Member(Expr):
     """C struct member base.field or base->field (arrow=True, a memory reference)."""
+    _fields = ("base",)
     base: Expr
     field_name: str
     arrow: bool = False
@@ -79,6 +115,7 @@ class Member(Expr):
 
 @dataclass
 class BinOp(Expr):
+    _fields = ("left", "right")
     op: str
     left: Expr
     right: Expr
@@ -86,6 +123,7 @@ class BinOp(Expr):
 
 @dataclass
 class UnOp(Expr):
+    _fields = ("operand",)
     op: str
     operand: Expr
 
@@ -93,12 +131,14 @@ class UnOp(Expr):
 @dataclass
 class Cast(Expr):
     """An explicit or implicit type conversion to `type`."""
+    _fields = ("operand",)
     operand: Expr
 
 
 @dataclass
 class FuncCall(Expr):
     """A function reference inside an expression: an intrinsic (by generic name) or a user function."""
+    _fields = ("args",)
     name: str
     args: list[Expr]
     intrinsic: bool = False
@@ -108,6 +148,7 @@ class FuncCall(Expr):
 @dataclass
 class Ternary(Expr):
     """C `c ? a : b` where the frontend could not lower it to an If statement."""
+    _fields = ("cond", "then", "orelse")
     cond: Expr
     then: Expr
     orelse: Expr
@@ -116,6 +157,7 @@ class Ternary(Expr):
 @dataclass
 class Substring(Expr):
     """Fortran character substring C(I:J)."""
+    _fields = ("base", "lo", "hi")
     base: Expr
     lo: Expr | None
     hi: Expr | None
@@ -123,19 +165,21 @@ class Substring(Expr):
 
 # ------------------------------------------------------------------------------------------------ statements
 @dataclass
-class Stmt:
+class Stmt(Node):
     loc: Loc = field(kw_only=True)
     label: str | None = field(default=None, kw_only=True)
 
 
 @dataclass
 class Assign(Stmt):
+    _fields = ("target", "value")
     target: Expr
     value: Expr
 
 
 @dataclass
 class CallStmt(Stmt):
+    _fields = ("args",)
     name: str
     args: list[Expr]
     indirect: bool = False  # through a function pointer: its cost is unresolved
@@ -146,6 +190,8 @@ class CallStmt(Stmt):
 class Do(Stmt):
     """A counted loop: index = lo, hi, step (step None means 1). C canonical for-loops lower to this with
     hi the last value reached inclusive (i < n → hi = n - 1)."""
+    _fields = ("lo", "hi", "step", "body")
+    _bodies = ("body",)
     index: str
     lo: Expr
     hi: Expr
@@ -157,13 +203,17 @@ class Do(Stmt):
 class While(Stmt):
     """A loop with an unknown trip count: DO WHILE, C while/do-while, non-canonical C for (already lowered:
     the init before it, the increment at the end of body). test_at_end for do-while."""
+    _fields = ("cond", "body")
+    _bodies = ("body",)
     cond: Expr | None  # None: an infinite loop left by goto/break/return
     body: list[Stmt]
     test_at_end: bool = False
 
 
 @dataclass
-class IfArm:
+class IfArm(Node):
+    _fields = ("cond", "body")
+    _bodies = ("body",)
     cond: Expr
     body: list[Stmt]
     loc: Loc | None = None
@@ -172,6 +222,8 @@ class IfArm:
 @dataclass
 class If(Stmt):
     """Block IF / ELSE IF / ELSE, logical IF (one arm with one statement), C if/else."""
+    _fields = ("arms", "orelse")
+    _bodies = ("arms", "orelse")
     arms: list[IfArm]
     orelse: list[Stmt] | None = None
     logical: bool = False  # Fortran one-line logical IF
@@ -186,6 +238,7 @@ class Goto(Stmt):
 class ComputedGoto(Stmt):
     """Fortran GOTO (l1, l2, ...), K and lowered C switch: jump to targets[k-1] (Fortran) or by case values
     (C: `cases[i]` is the constant list of targets[i]); `default` None falls through to the next statement."""
+    _fields = ("selector", "cases")
     targets: list[str]
     selector: Expr
     default: str | None = None
@@ -194,6 +247,7 @@ class ComputedGoto(Stmt):
 
 @dataclass
 class ArithmeticIf(Stmt):
+    _fields = ("expr",)
     expr: Expr
     neg: str
     zero: str
@@ -216,6 +270,7 @@ class AssignedGoto(Stmt):
 
 @dataclass
 class Return(Stmt):
+    _fields = ("value", "alt")
     value: Expr | None = None
     alt: Expr | None = None  # F77 RETURN n
 
@@ -223,6 +278,7 @@ class Return(Stmt):
 @dataclass
 class Stop(Stmt):
     """STOP, C exit()/abort()."""
+    _fields = ("code",)
     code: Expr | None = None
 
 
@@ -242,6 +298,7 @@ class IO(Stmt):
     """READ/WRITE/PRINT/OPEN/CLOSE/REWIND/INQUIRE/BACKSPACE/ENDFILE, C printf/scanf family.
     `items` are transferred values; for reads `targets` are the variables/elements assigned from input
     (each becomes an unresolved value). err/end labels are branches."""
+    _fields = ("items", "targets")
     kind: str
     items: list[Expr] = field(default_factory=list)
     targets: list[Expr] = field(default_factory=list)
@@ -254,6 +311,7 @@ class Message(Stmt):
     """A message-passing call (MPI_*, PVM, PICL) kept as its own kind so that it can be costed by the
     communication and programming-model levels. kind is the primitive (send, recv, bcast, reduce, barrier,
     ...), library "MPI"/"PVM"/"PICL"; count/datatype/peer as the frontend could identify them."""
+    _fields = ("args", "count")
     kind: str
     library: str
     name: str
@@ -270,7 +328,8 @@ class Unsupported(Stmt):
 
 # ------------------------------------------------------------------------------------------ declarations
 @dataclass
-class Variable:
+class Variable(Node):
+    _fields = ("dims", "value", "data")
     name: str
     type: str
     dims: list[tuple[Expr | None, Expr | None]] | None = None  # per dimension (lo, hi); None hi = *
@@ -282,7 +341,9 @@ class Variable:
 
 
 @dataclass
-class Procedure:
+class Procedure(Node):
+    _fields = ("body", "variables")
+    _bodies = ("body",)
     name: str
     kind: str  # program | subroutine | function | blockdata | entry
     formals: list[str]
@@ -306,7 +367,8 @@ class Diagnostic:
 
 
 @dataclass
-class Program:
+class Program(Node):
+    _fields = ("procedures", "globals")
     procedures: list[Procedure] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -317,63 +379,3 @@ class Program:
             if proc.name == name:
                 return proc
         return None
-
-
-# ------------------------------------------------------------------------------------------ JSON dumping
-def to_jsonable(node: Any) -> Any:
-    """Plain data for `sad ir`: every node becomes a dict with its class under "node"."""
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        out: dict[str, Any] = {"node": type(node).__name__}
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
-            if f.name == "loc" and isinstance(value, Loc):
-                out["loc"] = {"file": value.file, "line": value.line, "col": value.col}
-            else:
-                out[f.name] = to_jsonable(value)
-        return out
-    if isinstance(node, dict):
-        return {str(k): to_jsonable(v) for k, v in node.items()}
-    if isinstance(node, (list, tuple)):
-        return [to_jsonable(v) for v in node]
-    if isinstance(node, complex):
-        return {"re": node.real, "im": node.imag}
-    return node
-
-
-def walk_stmts(stmts: list[Stmt]):
-    """Every statement in a list, depth first, bodies included."""
-    for stmt in stmts:
-        yield stmt
-        for body in child_bodies(stmt):
-            yield from walk_stmts(body)
-
-
-def child_bodies(stmt: Stmt) -> list[list[Stmt]]:
-    """The nested statement lists of a compound statement, in source order."""
-    if isinstance(stmt, (Do, While)):
-        return [stmt.body]
-    if isinstance(stmt, If):
-        bodies = [arm.body for arm in stmt.arms]
-        if stmt.orelse is not None:
-            bodies.append(stmt.orelse)
-        return bodies
-    return []
-
-
-def expr_children(expr: Expr) -> list[Expr]:
-    """The operand expressions of an expression node, in order."""
-    if isinstance(expr, BinOp):
-        return [expr.left, expr.right]
-    if isinstance(expr, (UnOp, Cast)):
-        return [expr.operand]
-    if isinstance(expr, FuncCall):
-        return list(expr.args)
-    if isinstance(expr, ArrayRef):
-        return list(expr.indices)
-    if isinstance(expr, Ternary):
-        return [expr.cond, expr.then, expr.orelse]
-    if isinstance(expr, Member):
-        return [expr.base]
-    if isinstance(expr, Substring):
-        return [e for e in (expr.base, expr.lo, expr.hi) if e is not None]
-    return []

@@ -1,0 +1,98 @@
+"""Walking the IR: one visitor base class and the generic traversals, all derived from each node's `_fields`.
+
+Data flow: every pass after the frontends (call graph, value backtracing, cost counting, the SAD builder,
+the gcov line model) reads the IR through these, so that a node kind added to `sad.ir.nodes` is walked
+everywhere once its child fields are declared. The visitor follows pycparser: `NodeVisitor.visit` dispatches
+to `visit_<ClassName>` and falls back to `generic_visit`, which visits the children; a visitor that computes
+a value returns it from its `visit_` methods (pycparser's `c_generator` style) and overrides
+`generic_visit` for the kinds it does not know.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from sad.ir.nodes import CallStmt, Expr, FuncCall, IfArm, Node, Stmt
+
+
+class NodeVisitor:
+    """Dispatch on the node's class name: `visit_BinOp(node, *args)`; unknown kinds go to
+    `generic_visit`, which visits every child (with the same extra arguments) and returns None.
+    Extra positional and keyword arguments are passed through unchanged (a value visitor's context)."""
+
+    def visit(self, node: Node | None, *args: Any, **kwargs: Any) -> Any:
+        if node is None:
+            return None
+        return self._method(type(node))(node, *args, **kwargs)
+
+    def generic_visit(self, node: Node, *args: Any, **kwargs: Any) -> Any:
+        for _, child in node.children():
+            self.visit(child, *args, **kwargs)
+        return None
+
+    def _method(self, kind: type) -> Callable[..., Any]:
+        # Bound method lookup once per (visitor class, node class): the walk is hot in large programs.
+        cache = type(self).__dict__.get("_dispatch_cache")
+        if cache is None:
+            cache = {}
+            type(self)._dispatch_cache = cache
+        name = cache.get(kind)
+        if name is None:
+            name = "visit_" + kind.__name__
+            if not hasattr(self, name):
+                name = "generic_visit"
+            cache[kind] = name
+        return getattr(self, name)
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """The node and all its descendants, depth first, in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child for _, child in reversed(current.children()))
+
+
+def walk_stmts(stmts: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement in a list, depth first, nested bodies included (expressions not entered)."""
+    for stmt in stmts:
+        yield stmt
+        for body in child_bodies(stmt):
+            yield from walk_stmts(body)
+
+
+def child_bodies(node: Node) -> list[list[Stmt]]:
+    """The nested statement lists of a compound statement, in source order (an IF's arms, then its ELSE)."""
+    bodies: list[list[Stmt]] = []
+    for name in node._bodies:
+        value = getattr(node, name)
+        if value is None:
+            continue
+        if value and isinstance(value[0], IfArm):
+            bodies.extend(arm.body for arm in value)
+        else:
+            bodies.append(value)
+    return bodies
+
+
+def expr_children(expr: Expr) -> list[Expr]:
+    """The operand expressions of an expression node, in order."""
+    return [child for _, child in expr.children() if isinstance(child, Expr)]
+
+
+def own_exprs(stmt: Stmt) -> list[Expr]:
+    """The expressions a statement evaluates itself (an IF's conditions included), not those of the
+    statements nested in its bodies: its top-level expression children."""
+    out: list[Expr] = []
+    for _, child in stmt.children():
+        if isinstance(child, Expr):
+            out.append(child)
+        elif isinstance(child, IfArm):
+            out.append(child.cond)
+    return out
+
+
+def calls_in(node: Node) -> Iterator[Node]:
+    """Every call node (statement or function reference) below `node`, in source order."""
+    return (n for n in walk(node) if isinstance(n, (CallStmt, FuncCall)))
