@@ -29,6 +29,12 @@ def elem(name: str, *subs) -> ir.ArrayRef:
     (elem("A", ir.BinOp("add", d("I"), d("K"), type="integer")), "first", False),   # A(I+K)
     (elem("A", ir.BinOp("mul", ir.Const(2, type="integer"), d("I"), type="integer")), "first", True),
     (elem("A", d("K")), "first", False),              # invariant in the inner loop
+    # r[k-i-1]: stride -1 walks consecutive elements backwards, unit stride (README: "step other than ±1")
+    (elem("r", ir.BinOp("sub", ir.BinOp("sub", d("K"), d("I"), type="integer"), ir.Const(1, type="integer"),
+                        type="integer")), "last", False),
+    (elem("r", ir.UnOp("neg", d("I"), type="integer")), "last", False),                     # r[-i]
+    (elem("r", ir.BinOp("sub", d("K"), ir.BinOp("mul", ir.Const(2, type="integer"), d("I"), type="integer"),
+                        type="integer")), "last", True),                                      # r[k-2*i]
 ])
 def test_stride_classification(ref, fastest, strided):
     assert is_strided(ref, Layout("I", fastest)) is strided
@@ -67,3 +73,53 @@ def test_six_matmul_orders_differ_only_in_strides(order):
     assert cubic("store_strided.double") == stores
     assert cubic("load.double") + cubic("load_strided.double") == 3
     assert cubic("mul.double") == 1 and cubic("add.double") == 1
+
+
+def _blocks_of(tmp_path, name: str, text: str):
+    path = tmp_path / name
+    path.write_text(text)
+    return group_blocks(analyze([str(path)]).counts)
+
+
+def test_ternary_min_is_a_select_not_a_branch(tmp_path):
+    blocks = _blocks_of(tmp_path, "tmin.c", """#include <stdio.h>
+int main(void) {
+    double a[100], m = 1e30, s = 0; int i;
+    for (i = 0; i < 100; i++) a[i] = 100 - i;
+    for (i = 0; i < 100; i++) m = (a[i] < m) ? a[i] : m;
+    for (i = 0; i < 100; i++) s = s + (a[i] < m ? a[i] : m);
+    printf("%g\\n", m + s);
+    return 0;
+}
+""")
+    ops = operation_totals(blocks)
+    # statement ternary (lowered to an IF with two arms) and expression ternary: 100 selects each; counted
+    # loops have no branch, so none is left
+    assert ops["select"] == 200
+    assert "branch" not in ops
+    # the expression ternary evaluates both arms (one indexed load each trip, plus the a[i] of the test)
+    line6 = [b for b in blocks if b.first_line == 6 and b.kind == "code"]
+    assert dict(line6[0].cost) == {"compare.double": 1, "index": 2, "load.double": 2, "select": 1,
+                                   "add.double": 1, "assign.double": 1}
+
+
+def test_min_max_if_is_a_select_and_a_call_keeps_the_branch(tmp_path):
+    blocks = _blocks_of(tmp_path, "mm.f", """      PROGRAM MM
+      DOUBLE PRECISION A(50), XMAX, F
+      INTEGER I
+      XMAX = 0.0D0
+      DO 10 I = 1, 50
+         A(I) = DBLE(I)
+         IF (A(I) .GT. XMAX) XMAX = A(I)
+         IF (A(I) .GT. 3.0D0) XMAX = F(A(I))
+   10 CONTINUE
+      PRINT *, XMAX
+      END
+      DOUBLE PRECISION FUNCTION F(X)
+      DOUBLE PRECISION X
+      F = X
+      END
+""")
+    conds = {b.first_line: dict(b.cost) for b in blocks if b.kind == "branch"}
+    assert conds[7] == {"compare.double": 1, "index": 1, "load.double": 1, "select": 1}
+    assert conds[8] == {"compare.double": 1, "index": 1, "load.double": 1, "branch": 1}

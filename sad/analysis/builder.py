@@ -17,7 +17,8 @@ import sympy
 
 from sad import ir
 from sad.analysis.cfg import Decision, LoopInfo, RegionGraph, solve, tidy
-from sad.analysis.cost import Cost, Layout, condition_cost, loop_entry_cost, loop_iteration_cost, statement_cost
+from sad.analysis.cost import Cost, Layout, condition_cost, is_select, loop_entry_cost, loop_iteration_cost
+from sad.analysis.cost import select_cost, statement_cost
 from sad.analysis.counting import sum_over_index
 from sad.analysis.params import Parameter, make_symbol
 from sad.analysis.values import ProgramFacts, ValueResolver, resolve_name
@@ -228,9 +229,10 @@ class ProcedureBuilder:
         remaining = sympy.Integer(1)
         fallthrough = sympy.Integer(0)
         escapes: dict[object, sympy.Expr] = {}
+        decide = select_cost if is_select(stmt) else condition_cost  # a conditional move, not a branch
         for k, (arm, p) in enumerate(zip(stmt.arms, probs)):
             loc = arm.loc or stmt.loc
-            cond = self._event(loc, "cond", condition_cost(arm.cond, self.layout), region_id, False, stmt)
+            cond = self._event(loc, "cond", decide(arm.cond, self.layout), region_id, False, stmt)
             local.add(cond, remaining)
             self._calls_in(condition_cost(arm.cond), loc, index, local, cond, remaining)
             fallthrough += self._arm(arm.body, p, index, local, escapes, graph)

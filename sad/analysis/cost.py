@@ -46,16 +46,50 @@ def _mentions(expr: ir.Expr, name: str) -> bool:
 
 
 def _unit_step(expr: ir.Expr, name: str) -> bool:
-    """index, index ± c, c + index (c not depending on the index)."""
+    """A subscript that moves by +1 or -1 element per trip: index, -index, index ± c, c ± index (c not
+    depending on the index). `r[k-i-1]` walks backwards through consecutive elements: unit stride."""
     if isinstance(expr, ir.Cast):
         return _unit_step(expr.operand, name)
     if isinstance(expr, ir.Var):
         return expr.name == name
+    if isinstance(expr, ir.UnOp) and expr.op == "neg":
+        return _unit_step(expr.operand, name)
     if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub"):
         if _unit_step(expr.left, name) and not _mentions(expr.right, name):
             return True
-        return expr.op == "add" and _unit_step(expr.right, name) and not _mentions(expr.left, name)
+        return _unit_step(expr.right, name) and not _mentions(expr.left, name)
     return False
+
+
+def side_effect_free(expr: ir.Expr | None) -> bool:
+    """No call of a user routine (intrinsics are pure) and no hoisted I/O: safe to evaluate unconditionally."""
+    if expr is None:
+        return True
+    if isinstance(expr, ir.FuncCall) and not expr.intrinsic:
+        return False
+    return all(side_effect_free(child) for child in ir.expr_children(expr))
+
+
+def is_select(stmt: ir.If) -> bool:
+    """An IF that compilers turn into a conditional move rather than a branch: every arm (and the ELSE, if
+    any) is one assignment to the same variable or element from side-effect-free operands, e.g.
+    `m = a < b ? a : b` (lowered to two arms) or the MIN/MAX idiom `if (a[i] < m) m = a[i];`, whose one arm
+    assigns a variable the condition reads."""
+    arms = [arm.body for arm in stmt.arms] + ([stmt.orelse] if stmt.orelse is not None else [])
+    if not all(len(body) == 1 and isinstance(body[0], ir.Assign) and body[0].label is None for body in arms):
+        return False
+    targets = [body[0].target for body in arms]
+    if not isinstance(targets[0], (ir.Var, ir.ArrayRef)) or not all(t == targets[0] for t in targets):
+        return False
+    if not side_effect_free(targets[0]):
+        return False
+    if not all(side_effect_free(arm.cond) for arm in stmt.arms):
+        return False
+    if not all(side_effect_free(body[0].value) for body in arms):
+        return False
+    if len(arms) == 1:
+        return _mentions(stmt.arms[0].cond, targets[0].name)  # MIN/MAX-like: the test reads the target
+    return True
 
 
 @dataclass
@@ -136,8 +170,14 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.calls.append(node)
 
     def visit_Ternary(self, node: ir.Ternary) -> None:
-        # A branch whose arms are not separately visible: half of each arm, as an even split.
         self.visit(node.cond)
+        if side_effect_free(node.then) and side_effect_free(node.orelse):
+            # Compilers evaluate both arms and pick one with a conditional move: no branch.
+            self.visit(node.then)
+            self.visit(node.orelse)
+            self.cost.add("select")
+            return
+        # A branch whose arms are not separately visible: half of each arm, as an even split.
         self.cost.add("branch")
         for arm in (node.then, node.orelse):
             half = Cost()
@@ -224,6 +264,13 @@ def condition_cost(cond: ir.Expr | None, layout: Layout | None = None) -> Cost:
     """One evaluation of a branch or loop condition and the branch decision."""
     cost = expr_cost(cond, layout)
     cost.add("branch")
+    return cost
+
+
+def select_cost(cond: ir.Expr | None, layout: Layout | None = None) -> Cost:
+    """One evaluation of the condition of a select-like IF (`is_select`) and the conditional move."""
+    cost = expr_cost(cond, layout)
+    cost.add("select")
     return cost
 
 

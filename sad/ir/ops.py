@@ -16,6 +16,8 @@ Keys:
     loop_start           entering a counted loop (once per entry)
     loop_iter            one iteration of any loop (increment, test, jump)
     branch               one conditional branch decision (IF, arithmetic IF, computed GOTO, &&, ||, ?:)
+    select               a conditional move: a side-effect-free ?: or a MIN/MAX-like IF (both values
+                         computed, one kept, no branch); priced as a branch where the machine has no figure
     goto                 an unconditional jump
     call                 a call and its return (argument passing included)
     io.<kind>            one I/O statement (read, write, print, open, ...)
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 DATA_TYPES = ("integer", "real", "double", "complex", "logical", "character")
 ARITH_KEYS = ("add", "sub", "mul", "div", "pow", "mod", "neg", "assign", "compare", "convert")
-CONTROL_KEYS = ("loop_start", "loop_iter", "branch", "goto", "call")
+CONTROL_KEYS = ("loop_start", "loop_iter", "branch", "select", "goto", "call")
 MEMORY_KEYS = ("load", "store", "load_strided", "store_strided")
 
 

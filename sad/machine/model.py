@@ -42,6 +42,8 @@ Lookup fallbacks of ``op_cost`` (first figure present wins; None if none):
                              -> then as load.<type> (same for store_strided -> store): a machine without
                              strided figures prices a strided reference as a unit-stride one
     loop_start ... call      control.<key>
+    select                   control.select -> control.branch (a machine whose compilers emit no
+                             conditional moves prices a select as the branch it compiles to)
     startup                  control.startup (optional: seconds once per program run; None if absent)
     io.<kind>                io.<kind> -> io.statement
     io_item                  io.item
@@ -160,6 +162,8 @@ def _candidates(key: str) -> list[str]:
         return [f"processor.ops.{parts[1]}.{head}"]
     if n == 1 and head in ("logical", "bitop"):
         return [f"processor.{head}"]
+    if key == "select":
+        return ["processor.control.select", "processor.control.branch"]
     if n == 1 and head in ops.CONTROL_KEYS:
         return [f"processor.control.{head}"]
     if key == "index":
