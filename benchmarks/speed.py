@@ -4,7 +4,7 @@ predicted-time formula afterwards.
 
 Figures, not tests: it prints a table (figure, value, target, ok/MISSED) and always exits 0 unless it cannot run.
 
-- md1 end to end in-process: sad.analysis.pipeline.analyze → sad.analysis.blocks.group_blocks → sad.predict.mapper.predict (sparc2) →
+- md1 end to end in-process: sad.analysis.pipeline.analyze → sad.analysis.description.group_blocks → sad.predict.mapper.predict (sparc2) →
   sad.predict.report.to_text, with NPART bound to 500 (the C md1 calls it `npart`). Each in-process measurement runs in
   a fresh worker interpreter (this script with --worker) so that no run inherits another's caches: the time is
   measured after the imports, the memory is the worker's peak RSS (ru_maxrss: interpreter, numpy/sympy and
@@ -78,7 +78,7 @@ def maxrss_mb(ru_maxrss: int) -> float:
 def end_to_end(path: str, defines: list[str]):
     """What `sad analyze PATH -m sparc2 -D ...` does: analysis, blocks, prediction, text report."""
     from sad.analysis.bindings import parse_defines
-    from sad.analysis.blocks import group_blocks
+    from sad.analysis.description import group_blocks
     from sad.analysis.pipeline import analyze
     from sad.machine.model import load_machine
     from sad.predict.mapper import predict

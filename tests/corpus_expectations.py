@@ -10,8 +10,8 @@ from pathlib import Path
 import sympy
 import yaml
 
-from sad.analysis.blocks import line_counts
 from sad.analysis.counting import evaluate_sums
+from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 import sympy
-from tests.corpus_expectations import ROOT, counts_by_line, is_error_exit, iterations_by_line, load_expected
 
 from sad.analysis.counting import evaluate_sums
+from tests.corpus_expectations import ROOT, counts_by_line, is_error_exit, iterations_by_line, load_expected
 
 CDIR = ROOT / "corpus" / "c"
 EXPECTED = load_expected(CDIR / "expected.yaml")

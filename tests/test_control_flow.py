@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.analysis.blocks import line_counts
+from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze_program
 
 F = "t.f"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 import sympy
-from tests.corpus_expectations import ROOT
 
 from sad import ir
-from sad.analysis.blocks import group_blocks
 from sad.analysis.cost import Layout, is_strided, statement_cost
+from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.predict.mapper import operation_totals
+from tests.corpus_expectations import ROOT
 
 
 def d(name: str) -> ir.Var:

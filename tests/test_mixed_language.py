@@ -6,7 +6,7 @@ import subprocess
 
 import sympy
 
-from sad.analysis.blocks import line_counts
+from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze
 
 FORTRAN_MAIN = """      PROGRAM MIX

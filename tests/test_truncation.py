@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sad.analysis.blocks import group_blocks
+from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
 from sad.predict.mapper import predict

@@ -8,11 +8,11 @@ from collections import defaultdict
 
 import pytest
 import sympy
-from tests.corpus_expectations import ROOT
 
-from sad.analysis.blocks import group_blocks
+from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.predict.mapper import operation_totals
+from tests.corpus_expectations import ROOT
 
 # md1.c spells Fortran's MAX/MIN intrinsics as three small helpers of its own; their branches are the
 # intrinsics' insides, which Fortran does not show.

@@ -1,35 +1,23 @@
 """The analysis pipeline: source files → IR → SAD, with the parameter table and all diagnostics.
 
 Data flow: frontends.load_file for each file (a broken file contributes its diagnostics and nothing else) →
-one merged Program → call graph → per-procedure SADs, callees first (sad.analysis.builder) → the program's SAD: the
-roots' event counts, callees expanded. Machines are not known here; sad.predict.mapper takes it from there.
+one merged Program → call graph → per-procedure SADs, callees first (sad.analysis.builder) → the program's
+SAD (sad.analysis.description.Analysis): the roots' event counts, callees expanded. Machines are not known
+here; sad.predict.mapper takes it from there.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import sympy
 
 from frontends import load_file
 from sad import ir
-from sad.analysis.builder import BuildContext, Event, ProcedureBuilder
+from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
+from sad.analysis.description import Analysis, Event
 from sad.analysis.params import ParameterTable
 from sad.analysis.values import ProgramFacts, resolve_name
 
-
-@dataclass
-class Analysis:
-    program: ir.Program
-    counts: dict[Event, sympy.Expr]
-    table: ParameterTable
-    diagnostics: list[ir.Diagnostic]
-    roots: list[str]
-    failed_files: list[str] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[ir.Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+__all__ = ["Analysis", "analyze", "analyze_program", "load_program"]
 
 
 def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,

@@ -83,7 +83,7 @@ def cmd_ir(args) -> int:
 
 
 def cmd_analyze(args) -> int:
-    from sad.analysis.blocks import group_blocks
+    from sad.analysis.description import group_blocks
     from sad.analysis.pipeline import analyze
     from sad.machine.model import MachineError, load_machine
     from sad.predict.mapper import missing_op_parameters, predict

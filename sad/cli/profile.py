@@ -390,7 +390,7 @@ def _write_plots(args, entries, results, varying, fits) -> None:
 
 
 def _write_extrap(args, analysis, results, varying) -> None:
-    from sad.analysis.blocks import group_blocks
+    from sad.analysis.description import group_blocks
     from sad.measure.extrap import render
     from sad.measure.params_io import write_new
     names = [varying] if varying else sorted({n for r in results for n in r.point})

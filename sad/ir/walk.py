@@ -31,18 +31,18 @@ class NodeVisitor:
         return None
 
     def _method(self, kind: type) -> Callable[..., Any]:
-        # Bound method lookup once per (visitor class, node class): the walk is hot in large programs.
-        cache = type(self).__dict__.get("_dispatch_cache")
-        if cache is None:
-            cache = {}
-            type(self)._dispatch_cache = cache
-        name = cache.get(kind)
+        # The method name is looked up once per (visitor class, node class): walks are hot in large programs.
+        key = (type(self), kind)
+        name = _DISPATCH.get(key)
         if name is None:
             name = "visit_" + kind.__name__
             if not hasattr(self, name):
                 name = "generic_visit"
-            cache[kind] = name
+            _DISPATCH[key] = name
         return getattr(self, name)
+
+
+_DISPATCH: dict[tuple[type, type], str] = {}
 
 
 def walk(node: Node) -> Iterator[Node]:

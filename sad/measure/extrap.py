@@ -1,13 +1,13 @@
 """Export of measured per-block counts to Extra-P's text input format.
 
 Data flow: sad.measure.profile's runs (one per --size point, each with gcov's line counts) and the SAD's blocks
-(sad.analysis.blocks.group_blocks) → for every block, its measured execution count at each point (gcov's count of
+(sad.analysis.description.group_blocks) → for every block, its measured execution count at each point (gcov's count of
 the block's first statement line) → Extra-P text: PARAMETER / POINTS / then per block REGION, METRIC and
 one DATA line per point, in the order of POINTS. Extra-P then models each block's count itself.
 """
 from __future__ import annotations
 
-from sad.analysis.blocks import Block
+from sad.analysis.description import Block
 
 Key = tuple[str, int]
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 import sympy
 
 from sad import ir
-from sad.analysis.blocks import line_counts
+from sad.analysis.description import line_counts
 from sad.predict.mapper import bind
 
 Key = tuple[str, int]

@@ -127,7 +127,7 @@ def profile_values(source: Path, analysis, values: dict[str, sympy.Expr], define
 
 
 def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str]]:
-    from sad.analysis.blocks import group_blocks
+    from sad.analysis.description import group_blocks
     from sad.predict.mapper import predict
     prediction = predict(group_blocks(analysis.counts), machine, values)
     return prediction.time_value, sorted(prediction.unbound)

@@ -1,6 +1,6 @@
 """The mapper: the one place where program meets machine.
 
-Data flow: the program's blocks (sad.analysis.blocks) × a machine database (sad.machine.model) → the predicted time as a
+Data flow: the program's blocks (sad.analysis.description) × a machine (sad.machine.model) → the predicted time as a
 formula in the parameters still unbound, a number once all are bound, and the breakdown by procedure and
 by block. An operation the machine does not price becomes an unresolved parameter T_<op> (seconds), and an
 unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted.
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from sad.analysis.blocks import Block
 from sad.analysis.counting import evaluate_sums
+from sad.analysis.description import Block
 from sad.analysis.params import Parameter, make_symbol
 
 

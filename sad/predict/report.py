@@ -1,6 +1,6 @@
 """Reports: the analysis and the prediction as text for people and as JSON for programs.
 
-Data flow: the last step. Takes the Analysis (sad.analysis.pipeline), the blocks (sad.analysis.blocks) and the Prediction
+Data flow: the last step. Takes the Analysis and its blocks (sad.analysis.description) and the Prediction
 (sad.predict.mapper) and renders them; it computes nothing new. The JSON shape is documented in the README and kept
 stable; everything is sorted so that the same input gives the same bytes.
 """
@@ -13,8 +13,8 @@ from typing import Any
 import sympy
 
 from sad import __version__
+from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
-from sad.analysis.pipeline import Analysis
 from sad.predict.mapper import Prediction
 
 

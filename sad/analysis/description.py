@@ -1,9 +1,13 @@
-"""Blocks: the SAD's straight-line pieces, grouped from the builder's events, and per-line counts.
+"""The SAD itself: events and their counts, the blocks they group into, and a program's analysis.
 
-Data flow: the program's event counts (sad.analysis.pipeline) → blocks S[i] with their counts ∏X ∏P (what the
-report and the mapper show) and the execution count of each source line (what gcov measures).
-Consecutive simple statements of one statement list that run equally often form one block; a jump target
-starts a new block and a jump ends one; conditions and loop overheads are blocks of their own.
+A symbolic application description is SAD = Σ blocks ∏X ∏P S[block]. Data flow: the builder
+(sad.analysis.builder) counts *events* (a statement run, a condition evaluated, a loop entered or iterated,
+each with its cost vector S) per entry into a procedure (`ProcedureSAD`); the pipeline (sad.analysis.pipeline)
+sums the roots' counts into an `Analysis`; `group_blocks` turns those counts into blocks S[i] with their
+counts ∏X ∏P (what the report and the mapper show) and `line_counts` into the execution count of each
+source line (what gcov measures). Consecutive simple statements of one statement list that run equally
+often form one block; a jump target starts a new block and a jump ends one; conditions and loop overheads
+are blocks of their own.
 """
 from __future__ import annotations
 
@@ -12,7 +16,48 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from sad.analysis.builder import Event
+from sad import ir
+from sad.analysis.params import ParameterTable
+
+
+@dataclass(eq=False)
+class Event:
+    """Something that happens a countable number of times: a statement, a condition, a loop entry or
+    iteration. Identity-hashed: the same event reached through two call sites is one event."""
+    procedure: str
+    loc: ir.Loc
+    role: str  # stmt | cond | loop_entry | loop_iter | goto
+    cost: Counter
+    region: int
+    seq: int
+    groupable: bool = False
+    last_line: int = 0
+    text: str = ""
+    terminal: bool = False  # control leaves after it (GOTO, RETURN, STOP): it ends a block
+    starts_block: bool = False  # a labelled statement: a jump may land here
+
+
+@dataclass
+class ProcedureSAD:
+    """One procedure's SAD: each event's count per entry into the procedure, callees expanded."""
+    procedure: ir.Procedure
+    counts: dict[Event, sympy.Expr]
+
+
+@dataclass
+class Analysis:
+    """A program's SAD (the roots' event counts, callees expanded) with its parameter table and all
+    diagnostics of loading and analysis."""
+    program: ir.Program
+    counts: dict[Event, sympy.Expr]
+    table: ParameterTable
+    diagnostics: list[ir.Diagnostic]
+    roots: list[str]
+    failed_files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[ir.Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
 
 
 @dataclass
@@ -38,6 +83,7 @@ _KIND = {"stmt": "code", "goto": "code", "cond": "branch", "loop_entry": "loop_e
 
 
 def group_blocks(counts: dict[Event, sympy.Expr]) -> list[Block]:
+    """The blocks of a SAD, sorted by file, first line and event order."""
     blocks: list[Block] = []
     current: Block | None = None
     for event in sorted(counts, key=lambda e: e.seq):

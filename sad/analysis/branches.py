@@ -1,0 +1,114 @@
+"""Branch probabilities of IF statements: folded conditions, exact indicators, error exits, named P.
+
+Data flow: the builder (sad.analysis.builder) asks, per IF, for the fraction of its executions that take
+each arm. A condition the value backtracer (sad.analysis.values) folds to a constant gives 0 or 1; a
+condition on run-time values only (no loop index, nothing the procedure changes, no formal argument) is an
+exact indicator 1/0 that sad.analysis.counting sums over loops; an arm that ends the program is assumed not
+taken; every other arm gets a named probability P (sad.analysis.naming).
+"""
+from __future__ import annotations
+
+import sympy
+
+from sad import ir
+from sad.analysis.buildstate import BuildContext, Target, is_logical
+from sad.analysis.cfg import Decision, RegionGraph
+from sad.analysis.jumps import ErrorExits
+from sad.analysis.naming import ParameterNamer
+from sad.analysis.values import ValueResolver
+
+Index = dict[str, sympy.Symbol]  # loop variable → the symbol of its index in the enclosing counted loops
+
+
+class BranchProbabilities:
+    """The arm probabilities of one procedure's IF statements."""
+
+    def __init__(self, ctx: BuildContext, proc: ir.Procedure, values: ValueResolver, namer: ParameterNamer,
+                 exits: ErrorExits) -> None:
+        self.ctx = ctx
+        self.proc = proc
+        self.values = values
+        self.namer = namer
+        self.exits = exits
+
+    def arms(self, stmt: ir.If, place: str, index: Index, graph: RegionGraph) -> list[sympy.Expr]:
+        """Per arm, the fraction of the IF's executions that take it. Conditions that fold to constants
+        (direct parameters) give 0 or 1; an arm that ends the program (STOP: an error exit) is assumed
+        not taken, and says so; the rest are named probabilities."""
+        folded = [self.fold(arm.cond, index) for arm in stmt.arms]
+        for k, arm in enumerate(stmt.arms):
+            if folded[k] is None and self.exits.ends_program(arm.body, graph):
+                folded[k] = False
+                self.ctx.note(arm.loc or stmt.loc,
+                              "branch to an error exit (STOP, exit, non-zero return from main) assumed not taken")
+        if all(f is not None for f in folded):
+            probs, remaining = [], sympy.Integer(1)
+            for f in folded:
+                probs.append(remaining if f else sympy.Integer(0))
+                if f:
+                    remaining = sympy.Integer(0)
+            return probs
+        if len(stmt.arms) == 1 and folded[0] is None:
+            indicator = self.indicator(stmt.arms[0].cond, index)
+            if indicator is not None:
+                return [indicator]
+        open_arms = [k for k, f in enumerate(folded) if f is not False]
+        ways = len(open_arms) + 1
+        probs = []
+        for k, arm in enumerate(stmt.arms):
+            if folded[k] is False:
+                probs.append(sympy.Integer(0))
+                continue
+            suffix = "" if len(open_arms) == 1 else f"_{k + 1}"
+            probs.append(self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc, ways,
+                                                stmt))
+        return probs
+
+    def fold(self, cond: ir.Expr, index: Index) -> bool | None:
+        """True or False where the condition's value is known statically, else None."""
+        value = self.values.expr(cond, index)
+        if value is sympy.true or value is True:
+            return True
+        if value is sympy.false or value is False:
+            return False
+        return None
+
+    def indicator(self, cond: ir.Expr, index: Index) -> sympy.Expr | None:
+        """A condition on run-time values and constants only (no loop index, nothing that changes as the
+        procedure runs) is taken exactly: 1 where it holds, 0 elsewhere."""
+        value = self.values.expr(cond, index)
+        if value is None or not is_logical(value) or value.is_Atom:
+            return None
+        loop_indices = value.free_symbols & set(index.values())
+        if len(loop_indices) > 1:
+            return None  # (one index: summed exactly by sad.analysis.counting at its loop)
+        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
+        if any(s.name in formals for s in value.free_symbols):
+            return None  # an argument differs from call to call: a probability, not an indicator
+        return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
+
+
+def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[Target, sympy.Expr],
+                    nxt: Target, fallthrough: sympy.Expr) -> None:
+    """A one-armed IF whose arm always jumps to one place (the GOTO-loop idiom) is a two-way
+    decision between that place and the next statement."""
+    if len(escapes) == 1:
+        (target, weight), = escapes.items()
+        if sympy.simplify(weight - p) == 0 and sympy.simplify(fallthrough - (1 - p)) == 0:
+            graph.decisions[node] = Decision(p, target, nxt)
+
+
+def merge_same_jumps(stmt: ir.If) -> ir.If:
+    """`if (a || b) goto l;` lowered to arms that all jump to one place is one decision: one probability,
+    measurable from line counts, and the decision a GOTO loop's count can be read from."""
+    if len(stmt.arms) < 2 or stmt.orelse is not None:
+        return stmt
+    bodies = [arm.body for arm in stmt.arms]
+    jumps = [b[0] for b in bodies if len(b) == 1 and isinstance(b[0], ir.Goto)]
+    if len(jumps) != len(bodies) or len({j.target for j in jumps}) != 1:
+        return stmt
+    cond = stmt.arms[0].cond
+    for arm in stmt.arms[1:]:
+        cond = ir.BinOp("or", cond, arm.cond, type="logical")
+    merged = ir.IfArm(cond, bodies[0], stmt.arms[0].loc)
+    return ir.If([merged], None, logical=stmt.logical, loc=stmt.loc, label=stmt.label)

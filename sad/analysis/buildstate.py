@@ -1,0 +1,79 @@
+"""What the pieces of one SAD build share: the program-wide context and the per-region event counts.
+
+Data flow: sad.analysis.pipeline creates one `BuildContext` per program and builds procedures callees first;
+each procedure's builder (sad.analysis.builder) fills `RegionResult`s, one per statement list, with the
+help of the naming (sad.analysis.naming), control-edge (sad.analysis.jumps), branch (sad.analysis.branches)
+and call-expansion (sad.analysis.calls) modules, which all read this context.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from sad import ir
+from sad.analysis.description import Event, ProcedureSAD
+from sad.analysis.params import Parameter, ParameterTable
+from sad.analysis.values import ProgramFacts
+
+# Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
+# region to a label ("esc", label); "@return" and "@stop" are the labels of RETURN and STOP.
+Target = int | tuple[str, str]
+
+
+@dataclass
+class BuildContext:
+    """What every procedure's build shares: program facts, parameters met, SADs built so far."""
+    facts: ProgramFacts
+    table: ParameterTable
+    overrides: dict[str, sympy.Expr]
+    built: dict[str, ProcedureSAD] = field(default_factory=dict)
+    recursive_calls: set[tuple[str, str]] = field(default_factory=set)
+    cycles: dict[str, frozenset[str]] = field(default_factory=dict)
+    candidates: dict[sympy.Symbol, Parameter] = field(default_factory=dict)
+    diagnostics: list[ir.Diagnostic] = field(default_factory=list)
+    seq: int = 0
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def note(self, loc: ir.Loc, message: str) -> None:
+        self.diagnostics.append(ir.Diagnostic(loc, "note", message))
+
+    def warn(self, loc: ir.Loc, message: str) -> None:
+        self.diagnostics.append(ir.Diagnostic(loc, "warning", message))
+
+
+@dataclass
+class RegionResult:
+    """Event counts per entry into a statement list, the flow that falls out of its end, and the flow
+    that leaves it by jumps to labels outside it."""
+    counts: dict[Event, sympy.Expr] = field(default_factory=dict)
+    fallthrough: sympy.Expr = sympy.Integer(1)
+    escapes: dict[str, sympy.Expr] = field(default_factory=dict)
+
+    def add(self, event: Event, count: sympy.Expr) -> None:
+        if count != 0:
+            self.counts[event] = self.counts.get(event, 0) + count
+
+
+def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
+    """a·b without building a product when one factor is 1 (keeps expressions small and their order stable)."""
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    return a * b
+
+
+def expanded(expr: sympy.Expr | int) -> sympy.Expr:
+    """An edge weight in expanded form (atoms as they are)."""
+    expr = sympy.sympify(expr)
+    return expr if expr.is_Atom else sympy.expand(expr)
+
+
+def is_logical(value: sympy.Basic) -> bool:
+    """A truth value or condition (sympy's Symbol is also a Boolean, so test the kinds that are not)."""
+    return (value.is_Relational or isinstance(value, sympy.logic.boolalg.BooleanFunction)
+            or value in (sympy.true, sympy.false))

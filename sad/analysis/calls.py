@@ -1,0 +1,84 @@
+"""Expanding calls: a callee's SAD, with its formals bound to the caller's actual arguments, added at the
+call site; calls into recursion and calls to routines we cannot see become named parameters.
+
+Data flow: the call graph (sad.analysis.callgraph) orders the build callees first, so at a call the callee's
+`ProcedureSAD` is in the build context; the builder (sad.analysis.builder) hands each call of a statement
+or condition here with the enclosing loops' index symbols, so a call in a triangular nest is summed like
+any other statement.
+"""
+from __future__ import annotations
+
+import sympy
+
+from sad import ir
+from sad.analysis.buildstate import BuildContext, RegionResult, is_logical, mul
+from sad.analysis.cost import Cost
+from sad.analysis.description import Event
+from sad.analysis.naming import ParameterNamer
+from sad.analysis.values import ValueResolver, resolve_name
+
+Index = dict[str, sympy.Symbol]
+
+
+class CallExpander:
+    """Adds the events of the routines one procedure calls."""
+
+    def __init__(self, ctx: BuildContext, proc: ir.Procedure, values: ValueResolver,
+                 namer: ParameterNamer) -> None:
+        self.ctx = ctx
+        self.proc = proc
+        self.values = values
+        self.namer = namer
+
+    def calls_in(self, cost: Cost, loc: ir.Loc, index: Index, local: RegionResult, event: Event,
+                 times: sympy.Expr) -> None:
+        """The function references of an expression evaluated `times` times per execution."""
+        for call in cost.calls:
+            scratch = RegionResult()
+            self.expand(call.name, call.args, loc, index, scratch, event, call.indirect)
+            for ev, count in scratch.counts.items():
+                local.add(ev, mul(times, count))
+
+    def expand(self, name: str, args: list[ir.Expr], loc: ir.Loc, index: Index, local: RegionResult,
+               site: Event, indirect: bool) -> None:
+        """Add the callee's events, with formals bound to actuals, or an unresolved call cost."""
+        key = resolve_name(name)
+        if (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
+            return  # inside a cycle of calls: counted by the cycle's X_<routine>_CALLS at its entry
+        callee = self.ctx.built.get(key)
+        if indirect or callee is None:
+            reason = "call through a pointer" if indirect else "routine not in the analyzed files"
+            cname = f"C_{name}" if not indirect else f"C_{self.proc.name}_INDIRECT"
+            self.namer.call_cost(cname, loc, reason)
+            site.cost[f"cost:{cname}"] += 1
+            return
+        if key in self.ctx.cycles:
+            self._expand_cycle(key, local)
+            return
+        subs = self._bind_formals(callee.procedure, args, index)
+        for event, count in callee.counts.items():
+            local.add(event, count.xreplace(subs) if subs else count)
+
+    def _expand_cycle(self, entry: str, local: RegionResult) -> None:
+        """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,
+        which only execution can tell."""
+        for member in sorted(self.ctx.cycles[entry]):
+            built = self.ctx.built.get(member)
+            if built is None:
+                continue
+            proc = built.procedure
+            x = self.namer.loop_count(f"X_{proc.name}_CALLS", proc.loc,
+                                      "activations of a recursive routine per call from outside its cycle", proc)
+            for event, count in built.counts.items():
+                local.add(event, mul(x, count))
+
+    def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index) -> dict:
+        subs = {}
+        for pos, formal in enumerate(callee.formals):
+            symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
+            if symbol is None or pos >= len(args):
+                continue
+            value = self.values.expr(args[pos], index)
+            if value is not None and not is_logical(value):
+                subs[symbol] = value
+        return subs
