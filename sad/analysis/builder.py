@@ -20,8 +20,16 @@ from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded, mul
 from sad.analysis.calls import CallExpander
 from sad.analysis.cfg import RegionGraph, solve, tidy
-from sad.analysis.cost import Cost, Layout, condition_cost, is_select, loop_entry_cost, loop_iteration_cost
-from sad.analysis.cost import select_cost, statement_cost
+from sad.analysis.cost import (
+    Cost,
+    Layout,
+    condition_cost,
+    is_select,
+    loop_entry_cost,
+    loop_iteration_cost,
+    select_cost,
+    statement_cost,
+)
 from sad.analysis.counting import sum_over_index
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.jumps import ErrorExits, JumpEdges, target
