@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Earlier layers first. A module may import its own layer and any earlier one.
 LAYERS = ["sad.common", "sad.ir", "frontends", "sad.analysis", "sad.machine", "sad.predict", "sad.measure",
-          "sad.cli"]
+          "sad.codebase", "sad.cli"]
 # Data and the package root (its version string) sit below every layer.
 BASE = {"sad", "machine_db"}
 

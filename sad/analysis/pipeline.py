@@ -7,9 +7,10 @@ here; sad.predict.mapper takes it from there.
 """
 from __future__ import annotations
 
+import networkx as nx
 import sympy
 
-from frontends import load_file
+from frontends import language_of, load_file
 from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
@@ -17,7 +18,12 @@ from sad.analysis.description import Analysis, Event
 from sad.analysis.params import ParameterTable
 from sad.analysis.values import ProgramFacts, resolve_name
 
-__all__ = ["Analysis", "analyze", "analyze_program", "load_program"]
+__all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language"]
+
+
+def source_language(path: str) -> str | None:
+    """'fortran', 'c' or None: the frontend a file's suffix selects (headers included)."""
+    return language_of(path)
 
 
 def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,
@@ -45,7 +51,11 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
     return merged, failed
 
 
-def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
+def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None
+                     ) -> tuple[BuildContext, nx.DiGraph]:
+    """Every procedure's SAD per entry (callees expanded, formals as symbols), callees first, in
+    ``ctx.built``, and the call graph; a procedure whose build fails gets an internal-error diagnostic
+    and no SAD."""
     facts = ProgramFacts.gather(program)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
@@ -63,6 +73,11 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: "
                                                  f"{type(exc).__name__}: {exc}"))
+    return ctx, graph
+
+
+def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
+    ctx, graph = build_procedures(program, overrides)
     counts: dict[Event, sympy.Expr] = {}
     root_procs = roots(program, graph)
     for root in root_procs:
@@ -72,7 +87,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
         for event, count in built.counts.items():
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
-    return Analysis(program, counts, table, list(program.diagnostics) + ctx.diagnostics,
+    return Analysis(program, counts, ctx.table, list(program.diagnostics) + ctx.diagnostics,
                     [r.name for r in root_procs])
 
 

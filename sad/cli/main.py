@@ -15,7 +15,7 @@ from sad import __version__, ir
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
-COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile"]
+COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile", "sad.cli.check"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,128 @@
+"""`sad check PATH...`: a whole codebase routine by routine, against a baseline, in a CI-readable format.
+
+Data flow: arguments → reference points (sad.codebase.points) → units and their cache keys, then results
+(sad.codebase.runner) → comparison with --baseline (sad.codebase.baseline) → report (sad.codebase.report) on
+stdout or -o FILE; diagnostics of the sources on stderr as `file:line: severity: message`. Exit status: 0;
+1 when a regression is over --fail-over or a source file had errors; 2 when the command cannot run (bad
+option, unreadable baseline or config, broken machine file, an output file that exists without --force).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def register(sub, add_common) -> None:
+    check = sub.add_parser(
+        "check", help="every routine of a codebase: predicted time per call, baselines, regressions",
+        description="Analyze every procedure of the given files and directories as an entry point (its formal "
+        "arguments are parameters), compare with a baseline, and report in a format CI systems read.")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="source files or directories (searched "
+                       "recursively for .f .for .f77 .F .fpp .c)")
+    check.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                       help="skip files whose path or name matches GLOB (repeatable)")
+    check.add_argument("--machine", "-m", default="sparc2", metavar="NAME|PATH",
+                       help="machine database (default: the bundled sparc2)")
+    check.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                       help="add DIR to the INCLUDE / #include search path")
+    check.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                       help="a preprocessor macro for .F and C files")
+    check.add_argument("--at", action="append", default=[], metavar="[LABEL:]NAME=V,...",
+                       help="a reference point (repeatable); NAME is a parameter (DGEMM.M) or a formal's name "
+                       "in every routine (M)")
+    check.add_argument("--config", metavar="FILE", help="reference points and defaults (YAML; default: "
+                       ".sad-check.yaml in a checked directory)")
+    check.add_argument("--save-baseline", metavar="FILE", help="write the routines' times as a baseline")
+    check.add_argument("--baseline", metavar="FILE", help="compare with this baseline")
+    check.add_argument("--fail-over", metavar="PCT", type=_percent,
+                       help="exit 1 when a routine's time at a reference point grew by more than PCT "
+                       "(e.g. 5%%) or its complexity class grew")
+    check.add_argument("--format", choices=("text", "json", "sarif", "markdown"), default="text")
+    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
+    check.add_argument("--force", action="store_true", help="replace an existing -o or --save-baseline file")
+    check.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                       help="worker processes (default: the cores available)")
+    check.add_argument("--cache-dir", metavar="DIR", help="result cache (default: $XDG_CACHE_HOME/sad)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="time limit per file; past it the file becomes an error (default 60; 0: none)")
+    check.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on a dask.distributed cluster (tcp://host:8786); workers share the file system")
+    check.add_argument("--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)")
+    check.set_defaults(func=cmd_check)
+
+
+def _percent(text: str) -> float:
+    value = text.strip().rstrip("%")
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a percentage such as 5%") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("a negative threshold makes no sense")
+    return number / 100.0
+
+
+def cmd_check(args) -> int:
+    from sad.codebase.baseline import BaselineError, compare, load, save
+    from sad.codebase.points import PointError, point_set
+    from sad.codebase.report import build, render
+    from sad.codebase.routines import Options
+    from sad.codebase.runner import cpu_count, plan, run
+    from sad.machine.model import MachineError, load_machine, resolve_path
+
+    for target in (args.output, args.save_baseline):
+        if target and os.path.exists(target) and not args.force:
+            print(f"sad: error: {target} exists; use --force to replace it", file=sys.stderr)
+            return 2
+    try:
+        points = point_set(args.at, args.config, args.paths)
+        machine = load_machine(args.machine)
+        baseline = load(args.baseline) if args.baseline else None
+    except (PointError, MachineError, BaselineError) as exc:
+        print(str(exc) if ": error:" in str(exc) else f"sad: error: {exc}", file=sys.stderr)
+        return 2
+    defines = _defines(args.defines)
+    if defines is None:
+        return 2
+    options = Options(str(resolve_path(args.machine).resolve()), points, tuple(args.include), defines)
+    units, missing = plan(args.paths, args.exclude, options)
+    for path in missing:
+        print(f"{path}: error: no such file or directory", file=sys.stderr)
+    if not units:
+        print("sad: error: no Fortran or C source file found", file=sys.stderr)
+        return 2
+    jobs = args.jobs if args.jobs is not None else cpu_count()
+    outcome = run(units, options, jobs=jobs, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                  scheduler=args.scheduler, timeout=args.timeout or None, progress=not args.no_progress)
+    for result in outcome.results:
+        for d in result.diagnostics:
+            print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
+    comparison = compare(baseline, args.baseline, outcome.results, args.fail_over) if baseline else None
+    report = build(outcome.results, machine.name, points.to_jsonable(), comparison, args.fail_over)
+    text = render(report, args.format)
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    if args.save_baseline:
+        save(args.save_baseline, outcome.results, machine.name, points.to_jsonable())
+    print(f"sad check: {len(units)} files, {outcome.lines} lines in {outcome.seconds:.1f} s "
+          f"({outcome.hits} cached, {outcome.misses} analyzed, {jobs if not args.scheduler else 'dask'} workers)",
+          file=sys.stderr)
+    failing = comparison is not None and args.fail_over is not None and comparison.failing
+    errors = report["summary"]["errors"] > 0 or missing
+    return 1 if failing or errors else 0
+
+
+def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:
+    out = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not name.strip():
+            print(f"sad: error: -D {item}: expected NAME or NAME=VALUE", file=sys.stderr)
+            return None
+        out.append((name.strip(), value.strip() if sep else "1"))
+    return tuple(sorted(out))

@@ -1,0 +1,123 @@
+"""What `sad check` prints: one report object rendered as text, JSON, SARIF 2.1.0 or Markdown.
+
+Data flow: a run's results (sad.codebase.runner) and the comparison with a baseline (sad.codebase.baseline)
+→ `build()`: one JSON-able dict (every list sorted; no timings, no cache statistics, so that a warm run, a
+parallel run and a Dask run print the same bytes as a cold serial one) → `render(report, format)`.
+"""
+from __future__ import annotations
+
+import json
+
+from sad import __version__
+from sad.codebase.baseline import Comparison
+from sad.codebase.routines import UnitResult
+from sad.codebase.sarif import to_sarif
+from sad.codebase.wording import change_message, seconds
+
+FORMATS = ("text", "json", "sarif", "markdown")
+
+
+def build(results: list[UnitResult], machine: str, points: dict, comparison: Comparison | None,
+          fail_over: float | None) -> dict:
+    routines = sorted(({**_routine(r)} for result in results for r in result.routines),
+                      key=lambda r: (r["file"], r["line"], r["name"]))
+    diagnostics = sorted((d for result in results for d in result.diagnostics),
+                         key=lambda d: (d["file"], d["line"], d["col"], d["severity"], d["message"]))
+    summary = {"files": len(results), "lines": sum(r.lines for r in results), "routines": len(routines),
+               "errors": sum(d["severity"] == "error" for d in diagnostics),
+               "warnings": sum(d["severity"] == "warning" for d in diagnostics),
+               "files_with_errors": len({d["file"] for d in diagnostics if d["severity"] == "error"})}
+    report = {"sad_version": __version__, "machine": machine, "points": points, "fail_over": fail_over,
+              "summary": summary, "routines": routines, "diagnostics": diagnostics, "comparison": None}
+    if comparison is not None:
+        report["comparison"] = comparison.to_jsonable()
+        summary.update(regressions=len(comparison.regressions), failing=len(comparison.failing),
+                       improvements=len(comparison.improvements), new=len(comparison.new),
+                       removed=len(comparison.removed))
+    return report
+
+
+def _routine(r) -> dict:
+    return {"name": r.name, "file": r.file, "line": r.line, "language": r.language, "kind": r.kind,
+            "time": r.time, "points": r.points, "complexity": r.complexity, "parameters": r.parameters,
+            "unseen_calls": r.unseen_calls}
+
+
+def render(report: dict, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(report, indent=1, sort_keys=True) + "\n"
+    if fmt == "sarif":
+        return json.dumps(to_sarif(report), indent=1, sort_keys=True) + "\n"
+    if fmt == "markdown":
+        return to_markdown(report)
+    return to_text(report)
+
+
+def to_text(report: dict) -> str:
+    s = report["summary"]
+    names = list(report["points"]["points"])
+    out = [f"sad {report['sad_version']} check: {s['files']} files, {s['lines']} lines, {s['routines']} "
+           f"routines on {report['machine']}; reference points: {', '.join(names)}", ""]
+    rows = [("routine", "where", "class", *names)]
+    rows += [(r["name"], f"{r['file']}:{r['line']}", r["complexity"], *(seconds(r["points"].get(n)) for n in names))
+             for r in report["routines"]]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out += ["  ".join(cell.ljust(w) if i < 3 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+            .rstrip() for row in rows]
+    comparison = report["comparison"]
+    if comparison is not None:
+        out += ["", f"Against {comparison['baseline']}: {s['regressions']} regressions ({s['failing']} failing"
+                f"{_threshold(report)}), {s['improvements']} improvements, {s['new']} new, {s['removed']} "
+                f"removed routines"]
+        for c in comparison["regressions"] + comparison["improvements"]:
+            out.append(f"{c['file']}:{c['line']}: {c['level']}: {change_message(c)}")
+        if comparison["new"]:
+            out.append("new routines: " + ", ".join(comparison["new"]))
+        if comparison["removed"]:
+            out.append("removed routines: " + ", ".join(comparison["removed"]))
+    if s["errors"] or s["warnings"]:
+        out += ["", f"{s['errors']} errors in {s['files_with_errors']} files, {s['warnings']} warnings "
+                "(listed on stderr)"]
+    return "\n".join(out) + "\n"
+
+
+def _threshold(report: dict) -> str:
+    return f" over {report['fail_over'] * 100:g}%" if report["fail_over"] is not None else ""
+
+
+def to_markdown(report: dict) -> str:
+    """A pull-request comment: the verdict first, then the regressions, then what is new or gone."""
+    s = report["summary"]
+    comparison = report["comparison"]
+    out = ["## sad check", ""]
+    if comparison is None:
+        out.append(f"{s['routines']} routines in {s['files']} files ({s['lines']} lines) on `{report['machine']}`; "
+                   f"no baseline given.")
+    else:
+        verdict = "❌ failing" if s["failing"] and report["fail_over"] is not None else "✅ passing"
+        out.append(f"**{verdict}**: {s['regressions']} regressions ({s['failing']} failing{_threshold(report)}), "
+                   f"{s['improvements']} improvements, {s['new']} new and {s['removed']} removed routines "
+                   f"against `{comparison['baseline']}`; {s['routines']} routines in {s['files']} files on "
+                   f"`{report['machine']}`.")
+        changes = comparison["regressions"] + comparison["improvements"]
+        if changes:
+            out += ["", "| | routine | where | point | old | new | ratio | class |",
+                    "|---|---|---|---|---|---|---|---|"]
+            out += [_markdown_row(c) for c in changes]
+        for title, names in (("New routines", comparison["new"]), ("Removed routines", comparison["removed"])):
+            if names:
+                out += ["", f"{title}: " + ", ".join(f"`{n}`" for n in names)]
+    if s["errors"]:
+        out += ["", f"{s['errors']} errors in {s['files_with_errors']} files:", ""]
+        out += [f"- `{d['file']}:{d['line']}`: {d['message']}" for d in report["diagnostics"]
+                if d["severity"] == "error"][:50]
+    return "\n".join(out) + "\n"
+
+
+def _markdown_row(c: dict) -> str:
+    mark = {"error": "❌", "warning": "⚠️", "note": "✔️"}[c["level"]]
+    klass = c["new_class"] if c["old_class"] == c["new_class"] else f"{c['old_class']} → {c['new_class']}"
+    ratio = f"×{c['ratio']:.3f}" if c["ratio"] is not None else "-"
+    return (f"| {mark} | `{c['routine']}` | `{c['file']}:{c['line']}` | {c['point'] or '-'} | {seconds(c['old'])} "
+            f"| {seconds(c['new'])} | {ratio} | {klass} |")
+

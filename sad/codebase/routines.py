@@ -1,0 +1,138 @@
+"""Library mode for one file: every routine it defines is an entry, its formal arguments parameters.
+
+Data flow: a unit (the file and the codebase files defining what it calls, sad.codebase.sources) → the
+pipeline's per-procedure SADs (sad.analysis.pipeline.build_procedures: callees expanded, formals left as
+symbols `PROC.ARG`) → for each routine of the file its blocks priced on the machine (sad.predict.mapper) → a
+time formula, its value at each reference point and its complexity class (sad.codebase.points). Routines
+of the dependency files are expanded into their callers but reported by their own file's unit.
+
+Everything returned is plain data (strings, numbers, lists), so that it can be cached on disk, shipped
+between processes and compared with a baseline written by another version of the code.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+
+import sympy
+
+from sad import ir
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import build_procedures, load_program
+from sad.analysis.values import resolve_name
+from sad.codebase.points import PointSet, complexity, evaluate, values_at
+from sad.machine.model import load_machine
+from sad.predict.mapper import op_cost_name, price
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a result depends on besides the sources (part of the cache key)."""
+    machine: str  # a resolved path of the machine database
+    points: PointSet
+    include: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()
+
+    def to_jsonable(self) -> dict:
+        return {"machine": self.machine, "points": self.points.to_jsonable(), "include": list(self.include),
+                "defines": [list(d) for d in self.defines]}
+
+
+@dataclass(frozen=True)
+class Unit:
+    path: str
+    deps: tuple[str, ...]
+    lines: int
+    key: str = ""
+
+
+@dataclass
+class Routine:
+    name: str
+    file: str
+    line: int
+    language: str
+    kind: str
+    time: str  # seconds per call, a formula (sympy syntax) in the routine's parameters
+    parameters: dict[str, str]  # symbol → kind (value, loop_count, branch_probability, call_cost, op_cost)
+    points: dict[str, float | None]  # reference point name → seconds per call
+    complexity: str  # 1, n, n^2, … in the value parameters together; ? when it cannot be read off
+    unseen_calls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UnitResult:
+    path: str
+    lines: int
+    routines: list[Routine]
+    diagnostics: list[dict]
+    seconds: float = 0.0  # wall time of the analysis (not part of any output)
+    cached: bool = False
+
+    def to_jsonable(self) -> dict:
+        return {"path": self.path, "lines": self.lines, "routines": [asdict(r) for r in self.routines],
+                "diagnostics": self.diagnostics}
+
+    @classmethod
+    def from_jsonable(cls, data: dict) -> UnitResult:
+        return cls(data["path"], data["lines"], [Routine(**r) for r in data["routines"]], data["diagnostics"])
+
+
+@lru_cache(maxsize=4)
+def _machine(path: str):
+    return load_machine(path)
+
+
+def analyze_unit(unit: Unit, options: Options) -> UnitResult:
+    """The routines of `unit.path` in library mode, with the diagnostics that fall in that file."""
+    program, _failed = load_program([unit.path, *unit.deps], list(options.include), dict(options.defines))
+    ctx, _graph = build_procedures(program)
+    machine = _machine(options.machine)
+    kinds_known = _kinds(ctx)
+    routines = []
+    for proc in program.procedures:
+        if proc.loc.file != unit.path or proc.kind == "blockdata":
+            continue
+        built = ctx.built.get(resolve_name(proc.name))
+        if built is None:
+            continue
+        routines.append(_routine(proc, built.counts, machine, kinds_known, options.points))
+    # The builder may report one place once per path that reaches it: each diagnostic once.
+    diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message)
+                          for d in [*program.diagnostics, *ctx.diagnostics] if d.loc.file == unit.path})
+    return UnitResult(unit.path, unit.lines, sorted(routines, key=lambda r: (r.line, r.name)),
+                      [{"file": unit.path, "line": line, "col": col, "severity": severity, "message": message}
+                       for line, col, severity, message in diagnostics])
+
+
+def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
+    kinds: dict[str, tuple[str, float | None]] = {p.name: (p.kind, p.default) for p in ctx.table}
+    for param in ctx.candidates.values():
+        kinds.setdefault(param.name, (param.kind, param.default))
+    return kinds
+
+
+def _routine(proc: ir.Procedure, counts, machine, known: dict, points: PointSet) -> Routine:
+    missing: set[str] = set()
+    per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
+    prices: dict[frozenset, sympy.Expr] = {}
+    for block in group_blocks(counts):
+        key = frozenset(block.cost.items())
+        if key not in prices:
+            prices[key] = price(block.cost, machine, missing)
+        per_count.setdefault(block.count, []).append(prices[key])
+    time = sympy.Add(*[count * sympy.Add(*each) for count, each in per_count.items()])
+    op_costs = {op_cost_name(k) for k in missing}
+    kinds = {}
+    for symbol in sorted(time.free_symbols, key=lambda s: s.name):
+        kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
+    values = {}
+    for point in points.points:
+        values[point.name] = evaluate(time, values_at(point, points, kinds))
+    base = values_at(points.points[0], points, kinds)
+    sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
+    return Routine(proc.name, proc.loc.file, proc.loc.line, proc.language, proc.kind, str(time),
+                   {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
+                   sorted(name[2:] for name, (kind, _) in kinds.items()
+                          if kind == "call_cost" and name.startswith("C_")))
+

@@ -1,0 +1,182 @@
+"""Running a whole codebase in one process: cache look-up, then the missing files on workers.
+
+Data flow: paths → source files and their dependency closures (sad.codebase.sources) → one unit per file
+with its cache key (file content, the contents of the files it may call, tool version, machine database,
+options) → results from the on-disk cache (diskcache, under $XDG_CACHE_HOME/sad or --cache-dir) or from
+workers: this process (-j 1), a pool of forked processes (-j N; modules imported once, before the fork)
+or a dask.distributed cluster (--scheduler ADDRESS; the workers must see the same file system) → results
+sorted by path, so that the output does not depend on where or in which order units ran.
+
+Each unit runs under a wall-clock limit (--timeout): a file past it becomes an error diagnostic and is not
+cached, so that a later run tries again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from sad import __version__
+from sad.codebase.routines import Options, Unit, UnitResult, analyze_unit
+from sad.codebase.sources import SourceFile, definers, dependencies, discover, scan
+from sad.codebase.timelimit import AnalysisTimeout, time_limit
+
+CACHE_FORMAT = 1  # bump when the cached result's shape changes
+
+
+@dataclass
+class CheckRun:
+    results: list[UnitResult]
+    missing: list[str] = field(default_factory=list)  # paths given that do not exist
+    hits: int = 0
+    misses: int = 0
+    seconds: float = 0.0
+
+    @property
+    def lines(self) -> int:
+        return sum(r.lines for r in self.results)
+
+
+def default_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "sad")
+
+
+def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[Unit], list[str]]:
+    """The units to analyze (one per source file, with its dependency closure and cache key)."""
+    files, missing = discover(paths, excludes)
+    scanned = {path: scan(path) for path in files}
+    index = definers(list(scanned.values()))
+    machine_digest = hashlib.sha256(Path(options.machine).read_bytes()).hexdigest()
+    settings = json.dumps({"version": __version__, "format": CACHE_FORMAT, "machine": machine_digest,
+                           "options": options.to_jsonable()}, sort_keys=True)
+    units = []
+    for path, source in scanned.items():
+        deps = dependencies(source, scanned, index)
+        units.append(Unit(path, tuple(deps), source.lines, _key(settings, source, [scanned[d] for d in deps])))
+    return units, missing
+
+
+def _key(settings: str, source: SourceFile, deps: list[SourceFile]) -> str:
+    digest = hashlib.sha256(settings.encode())
+    for item in (source, *deps):
+        digest.update(f"\0{item.path}\0{item.digest}".encode())
+    return digest.hexdigest()
+
+
+def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
+    """One unit on a worker: the result as plain data, `timed_out` set when the limit stopped it."""
+    start = time.perf_counter()
+    timed_out = False
+    try:
+        with time_limit(timeout):
+            data = analyze_unit(unit, options).to_jsonable()
+    except AnalysisTimeout:
+        timed_out = True
+        data = _failed(unit, f"analysis stopped after {timeout:g} s (--timeout); no routine of this file is "
+                             f"reported")
+    except Exception as exc:  # a bug of ours in one file must not stop the codebase
+        data = _failed(unit, f"internal error: {type(exc).__name__}: {exc}")
+    data["timed_out"] = timed_out
+    data["seconds"] = time.perf_counter() - start
+    return data
+
+
+def _failed(unit: Unit, message: str) -> dict:
+    return {"path": unit.path, "lines": unit.lines, "routines": [],
+            "diagnostics": [{"file": unit.path, "line": 1, "col": 0, "severity": "error", "message": message}]}
+
+
+def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | None = None,
+        use_cache: bool = True, scheduler: str | None = None, timeout: float | None = 60.0,
+        progress: bool = False) -> CheckRun:
+    start = time.perf_counter()
+    cache = _open_cache(cache_dir) if use_cache else None
+    found: dict[str, UnitResult] = {}
+    todo: list[Unit] = []
+    for unit in units:
+        data = cache.get(unit.key) if cache is not None else None
+        if data is not None:
+            result = UnitResult.from_jsonable(data)
+            result.cached = True
+            found[unit.path] = result
+        else:
+            todo.append(unit)
+    todo.sort(key=lambda u: (-u.lines, u.path))  # longest first: the last worker to finish ends sooner
+    bar = _progress_bar(len(units), len(found), progress)
+    try:
+        for unit, data in _execute(todo, options, jobs, scheduler, timeout):
+            result = UnitResult.from_jsonable(data)
+            result.seconds = data["seconds"]
+            found[unit.path] = result
+            if cache is not None and not data["timed_out"]:
+                cache.set(unit.key, {k: data[k] for k in ("path", "lines", "routines", "diagnostics")})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        if cache is not None:
+            cache.close()
+    results = [found[u.path] for u in sorted(units, key=lambda u: u.path)]
+    return CheckRun(results, hits=len(units) - len(todo), misses=len(todo),
+                    seconds=time.perf_counter() - start)
+
+
+def _open_cache(directory: str | None):
+    import diskcache
+    return diskcache.Cache(directory or default_cache_dir(), size_limit=2 ** 32)
+
+
+def _progress_bar(total: int, done: int, wanted: bool):
+    if not wanted or not sys.stderr.isatty():
+        return None
+    import tqdm
+    tqdm.tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this
+    return tqdm.tqdm(total=total, initial=done, unit="file", file=sys.stderr, desc="sad check")
+
+
+def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | None,
+             timeout: float | None) -> Iterable[tuple[Unit, dict]]:
+    if not units:
+        return
+    if scheduler:
+        yield from _on_dask(units, options, scheduler, timeout)
+    elif jobs <= 1 or len(units) == 1:
+        for unit in units:
+            yield unit, check_unit(unit, options, timeout)
+    else:
+        yield from _on_pool(units, options, jobs, timeout)
+
+
+def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | None):
+    with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
+        futures = {pool.submit(check_unit, unit, options, timeout): unit for unit in units}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def _on_dask(units: list[Unit], options: Options, address: str, timeout: float | None):
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+    with Client(address, set_as_default=False) as client:
+        futures = client.map(check_unit, units, options=options, timeout=timeout, pure=False)
+        owner = {f.key: u for f, u in zip(futures, units)}
+        for future in dask_completed(futures):
+            yield owner[future.key], future.result()
+
+
+def cpu_count() -> int:
+    """The cores this process may run on (the default of -j)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+

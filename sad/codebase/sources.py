@@ -1,0 +1,114 @@
+"""The files of a codebase and which of them each file needs: discovery, content digests, a lexical index.
+
+Data flow: paths and --exclude globs → the source files (by suffix, directories walked recursively, sorted) →
+each file's digest, line count, the routines it defines and the identifiers it mentions → per file, the
+other files that define routines it may call (transitively). That closure is what one analysis unit loads
+so that callees found in the codebase are expanded; it is also part of the unit's cache key.
+
+The index is lexical (regular expressions, no parse) on purpose: it runs in the driver over the whole
+codebase before any worker starts and must cost far less than parsing. It over-approximates (a variable
+named like a routine pulls that routine's file in), which costs time but never changes a result: a file
+loaded for nothing contributes nothing to the routines reported.
+"""
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sad.analysis.pipeline import source_language
+from sad.analysis.values import resolve_name
+
+_FORTRAN_DEF = re.compile(r"^[ \t]*(?:[A-Z][A-Z0-9_]*(?:[ \t]*\*[ \t]*(?:\d+|\(\*\)))?[ \t]+){0,3}"
+                          r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY)[ \t]+([A-Z][A-Z0-9_]*)", re.M)
+_C_DEF = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t\n]*\{", re.M)
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    digest: str  # sha256 of the bytes
+    lines: int
+    language: str
+    defines: tuple[str, ...]  # routine names (linkage form, see resolve_name)
+    mentions: frozenset[str]  # identifiers, linkage form
+
+
+def discover(paths: list[str], excludes: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Source files under `paths` (files as given, directories recursively by suffix), minus those
+    matching an --exclude glob (against the path and its base name). Returns (files, missing paths)."""
+    found: set[str] = set()
+    missing: list[str] = []
+    for given in paths:
+        if os.path.isdir(given):
+            for root, dirs, names in os.walk(given):
+                dirs.sort()
+                for name in names:
+                    path = os.path.join(root, name)
+                    if _is_unit(path):
+                        found.add(os.path.normpath(path))
+        elif os.path.isfile(given):
+            found.add(os.path.normpath(given))
+        else:
+            missing.append(given)
+    globs = list(excludes or [])
+    kept = [p for p in found if not any(fnmatch.fnmatch(p, g) or fnmatch.fnmatch(os.path.basename(p), g)
+                                        for g in globs)]
+    return sorted(kept), missing
+
+
+def _is_unit(path: str) -> bool:
+    """A file that is analyzed on its own: Fortran or C source, not a header (headers are included)."""
+    return source_language(path) is not None and Path(path).suffix != ".h"
+
+
+def scan(path: str) -> SourceFile:
+    data = Path(path).read_bytes()
+    text = data.decode("latin-1")
+    language = source_language(path) or "unknown"
+    if language == "fortran":
+        body = "\n".join(_fortran_statement(line) for line in text.splitlines())
+        defines = _FORTRAN_DEF.findall(body.upper())
+    else:
+        body = _C_COMMENT.sub(" ", text)
+        defines = [n for n in _C_DEF.findall(body) if n not in _C_KEYWORDS]
+    mentions = frozenset(resolve_name(w) for w in _IDENT.findall(body))
+    return SourceFile(path, hashlib.sha256(data).hexdigest(), text.count("\n") + (not text.endswith("\n")),
+                      language, tuple(sorted({resolve_name(n) for n in defines})), mentions)
+
+
+def _fortran_statement(line: str) -> str:
+    """The statement field of a fixed-form line (columns 7-72), or nothing for a comment line."""
+    if not line or line[0] in "cC*!dD":
+        return ""
+    return line[6:72]
+
+
+def definers(files: list[SourceFile]) -> dict[str, str]:
+    """Routine name → the file that defines it (the first in path order, as the pipeline keeps the first
+    definition)."""
+    index: dict[str, str] = {}
+    for source in files:
+        for name in source.defines:
+            index.setdefault(name, source.path)
+    return index
+
+
+def dependencies(source: SourceFile, files: dict[str, SourceFile], index: dict[str, str]) -> list[str]:
+    """The other files that define routines `source` may call, directly or through them; sorted."""
+    needed: set[str] = set()
+    frontier = [source]
+    while frontier:
+        current = frontier.pop()
+        for name in sorted(current.mentions & index.keys()):
+            path = index[name]
+            if path != source.path and path not in needed:
+                needed.add(path)
+                frontier.append(files[path])
+    return sorted(needed)
