@@ -154,14 +154,29 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
         if not all(sympy.simplify(e).is_nonnegative for e in ends):
             return None
         f_k = f_k.subs(m, g)
-    f_k = f_k.subs(var, replacement)
-    try:
-        total = sympy.summation(sympy.expand(f_k), (_K, 0, _TAU - 1))
-    except Exception:  # sympy raises many kinds here; any of them means "no closed form"
-        return None
+    f_k = sympy.expand(f_k.subs(var, replacement))
+    total = _polynomial_sum(f_k)
+    if total is None:
+        try:
+            total = sympy.summation(f_k, (_K, 0, _TAU - 1))
+        except Exception:  # sympy raises many kinds here; any of them means "no closed form"
+            return None
     if total.has(sympy.Sum):
         return None
     return sympy.factor(total)
+
+
+def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
+    """Σ_{k=0}^{τ-1} f_k for f_k a polynomial in k, by Faulhaber's formula: Σ_{k=0}^{τ-1} k^p =
+    (B_{p+1}(τ) - B_{p+1}(0))/(p+1) with the Bernoulli polynomials B. The same polynomial sympy.summation
+    finds, without its search through telescoping and solve (seconds per nest)."""
+    if not f_k.is_polynomial(_K):
+        return None
+    total = sympy.Integer(0)
+    for (power,), coeff in sympy.Poly(f_k, _K).terms():
+        b = sympy.bernoulli(power + 1, _TAU) - sympy.bernoulli(power + 1, 0)
+        total += coeff * sympy.expand(b / (power + 1))
+    return sympy.expand(total)
 
 
 def _max_zero_argument(m: sympy.Max):

@@ -166,7 +166,7 @@ def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | No
 def _on_dask(units: list[Unit], options: Options, address: str, timeout: float | None):
     from distributed import Client
     from distributed import as_completed as dask_completed
-    with Client(address, set_as_default=False) as client:
+    with Client(address) as client:
         futures = client.map(check_unit, units, options=options, timeout=timeout, pure=False)
         owner = {f.key: u for f, u in zip(futures, units)}
         for future in dask_completed(futures):

