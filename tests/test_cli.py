@@ -73,7 +73,7 @@ def test_syntax_error_reported_and_other_files_still_analyzed(tmp_path):
 
 
 def test_bad_define_names_the_problem():
-    for bad in ("N", "N=", "N=1+", "N=__import__('os')", "9N=1"):
+    for bad in ("N=", "N=1+", "N=__import__('os')", "9N=1"):
         run = sad("analyze", str(TRIANG), "--machine", "sparc2", "-D", bad)
         assert run.returncode == 2, bad
         assert "-D" in run.stderr and "error" in run.stderr, run.stderr

@@ -30,3 +30,33 @@ def test_validate_command_prints_table_and_plot(tmp_path: Path, capsys, monkeypa
     assert code == 0, out
     assert "measured" in out and "predicted" in out and "median |error|" in out
     assert png.stat().st_size > 1000 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_validate_refuses_bad_arguments_before_compiling(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # nothing may be written here
+    src = str(ROOT / "corpus/kernels/triangular.f")
+    assert main(["validate", src, "-m", "sparc2", "--sizes", "N=abc", "--", "echo {N} | ./triangular"]) == 2
+    assert "--sizes N=abc" in capsys.readouterr().err
+    assert main(["validate", src, "-m", "sparc2", "--sizes", "N=10", "--", "echo {NN} | ./triangular"]) == 2
+    assert "unknown placeholder {NN}" in capsys.readouterr().err
+    png = tmp_path / "old.png"
+    png.write_bytes(b"mine")
+    assert main(["validate", src, "-m", "sparc2", "--sizes", "N=10", "--plot", str(png), "--",
+                 "echo {N} | ./triangular"]) == 2
+    assert "exists; not overwritten (use --force" in capsys.readouterr().err
+    assert png.read_bytes() == b"mine" and sorted(p.name for p in tmp_path.iterdir()) == ["old.png"]
+
+
+def test_validate_several_files_svg_with_error_panel(tmp_path: Path, capsys, monkeypatch):
+    """Fortran main program and C routine compiled and linked together; SVG output with two panels."""
+    from tests.test_mixed_language import C_AXPY, FORTRAN_MAIN
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "main.f").write_text(FORTRAN_MAIN)
+    (tmp_path / "axpy.c").write_text(C_AXPY)
+    svg = tmp_path / "v.svg"
+    code = main(["validate", "main.f", "axpy.c", "--machine", "sparc2", "--sizes", "N=10,1000", "--runs", "1",
+                 "--plot", str(svg), "--", "echo {N} | ./main"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    text = svg.read_text()
+    assert text.lstrip().startswith("<?xml") and "error (%)" in text and "<dc:date>" not in text

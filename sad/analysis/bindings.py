@@ -6,6 +6,7 @@ definitions also reach the C preprocessor of .F and C files as macros.
 """
 from __future__ import annotations
 
+import math
 import re
 
 import sympy
@@ -20,11 +21,10 @@ class BindingError(ValueError):
 
 
 def parse_define(text: str) -> tuple[str, str, sympy.Expr]:
-    """'N=1000' → ('N', '1000', 1000). Raises BindingError naming the problem."""
-    if "=" not in text:
-        raise BindingError(f"-D {text}: expected NAME=VALUE")
-    name, _, value = text.partition("=")
-    name, value = name.strip(), value.strip()
+    """'N=1000' → ('N', '1000', 1000); 'N' alone means 1, as a compiler's -D does. Raises BindingError
+    naming the problem."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip() if sep else "1"
     if not _NAME.match(name):
         raise BindingError(f"-D {text}: '{name}' is not a parameter name")
     if not value:
@@ -42,8 +42,12 @@ def parse_value(text: str) -> sympy.Expr:
         parsed = parse_expr(text)
     except ExprError as exc:
         raise BindingError(str(exc)) from None
-    if isinstance(parsed, sympy.logic.boolalg.Boolean) or parsed.has(sympy.zoo, sympy.nan, sympy.oo):
+    if isinstance(parsed, sympy.logic.boolalg.Boolean) or parsed.has(sympy.zoo, sympy.nan, sympy.oo,
+                                                                      -sympy.oo):
         raise BindingError(f"'{text}' is not a finite number or expression")
+    for number in parsed.atoms(sympy.Number):
+        if not math.isfinite(float(number)):  # 1e400 is a sympy Float but no machine number: T would be inf
+            raise BindingError(f"'{text}' is too large (beyond double precision)")
     return parsed
 
 

@@ -7,6 +7,8 @@ here; sad.predict.mapper takes it from there.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 import sympy
 
@@ -24,6 +26,16 @@ __all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_p
 def source_language(path: str) -> str | None:
     """'fortran', 'c' or None: the frontend a file's suffix selects (headers included)."""
     return language_of(path)
+
+
+def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
+    """The -D definitions that reach the preprocessor (and a compiler) for this file: those that are no
+    variable of the program (frontends.macros); {} for a file that is not preprocessed."""
+    from frontends.macros import macro_defines
+    lang = language_of(path)
+    if lang is None or (lang == "fortran" and Path(path).suffix not in (".F", ".fpp", ".F77", ".FOR")):
+        return {}
+    return macro_defines(path, dict(defines), lang)
 
 
 def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,

@@ -9,6 +9,8 @@ import argparse
 import shlex
 from pathlib import Path
 
+from sad.cli.args import dash_values, positive_int, takes_command
+
 
 def register(sub, add_common) -> None:
     cal = sub.add_parser("calibrate", help="measure this machine with microbenchmarks; write a machine database",
@@ -20,19 +22,17 @@ def register(sub, add_common) -> None:
     cal.add_argument("--quick", action="store_true", help="short runs, fewer repeats (less stable figures)")
     cal.add_argument("-o", "--output", required=True, metavar="FILE", help="machine database to write")
     cal.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    dash_values(cal, "--flags")
     cal.set_defaults(func=cmd_calibrate)
 
     val = sub.add_parser("validate", help="compile, run and time a program at several sizes; compare with "
-                         "the prediction", description="Compile FILE, run COMMAND at each size (median of "
+                         "the prediction", description="Compile FILE..., run COMMAND at each size (median of "
                          "several runs), predict each size with the machine database, print measured, predicted "
-                         "and error, and plot both against the size (PNG).",
-                         usage="sad validate FILE --machine M --sizes NAME=V1,V2,... [options] -- COMMAND")
-    _validate_options(val)
-    # FILE, the options after it and `-- COMMAND` are taken apart in cmd_validate (argparse cannot put
-    # options between two positionals when the second one follows `--`)
-    val.add_argument("rest", nargs=argparse.REMAINDER, metavar="FILE ... -- COMMAND",
-                     help="the source, then after -- how to run the program (one shell string); ./STEM or {exe} "
-                     "is the compiled program, {NAME} the size")
+                         "and error, and plot both against the size (PNG, SVG or PDF by the suffix of --plot).")
+    val.add_argument("files", nargs="+", metavar="FILE", help="the sources of the program (one program)")
+    _validate_options(val, required=True)
+    takes_command(val, "'./md1 < input_{NPART}.in'")
+    dash_values(val, "--flags")
     val.set_defaults(func=cmd_validate)
 
 
@@ -52,24 +52,23 @@ def _validate_options(val: argparse.ArgumentParser, required: bool = False) -> N
                      "those still open are profiled with gcov at each size")
     val.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                      help="bind a parameter for the prediction (repeatable)")
-    val.add_argument("--runs", type=int, default=5, help="timed runs per size (the median is used)")
-    val.add_argument("--plot", metavar="PNG", help="plot file (default: FILE stem + _validate.png)")
+    val.add_argument("--runs", type=positive_int, default=5, help="timed runs per size (the median is used)")
+    val.add_argument("--plot", metavar="FILE", help="plot file, .png .svg or .pdf (default: the first FILE's "
+                     "stem + _validate.png); never replaced without --force")
+    val.add_argument("--force", action="store_true", help="replace an existing plot file")
 
 
 def cmd_validate(args) -> int:
+    """Arguments are checked here, before anything is compiled; sad.measure.validate does the study."""
+    import sys
+
+    from sad.cli.args import ArgumentError, check_placeholders, parse_defines, parse_size_list
     from sad.measure.validate import main_validate
-    rest = list(args.rest)
-    command = rest[rest.index("--") + 1:] if "--" in rest else []
-    head = rest[:rest.index("--")] if "--" in rest else rest
-    again = argparse.ArgumentParser(prog="sad validate")
-    _validate_options(again)
-    again.add_argument("file", metavar="FILE")
-    for action in again._actions:             # what came before FILE was parsed already: keep it
-        if action.dest in vars(args) and action.dest not in ("help", "file"):
-            action.default = getattr(args, action.dest)
-    parsed = again.parse_args(head)
-    for needed in ("machine", "sizes"):
-        if getattr(parsed, needed) is None:
-            again.error(f"the following argument is required: --{needed}")
-    parsed.command = command
-    return main_validate(parsed)
+    try:
+        name, _ = parse_size_list(args.sizes)
+        parse_defines(args.defines)
+        check_placeholders(args.command, [name, "exe"])
+    except ArgumentError as exc:
+        print(f"sad validate: error: {exc}", file=sys.stderr)
+        return 2
+    return main_validate(args)

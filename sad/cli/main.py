@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from sad import __version__, ir
+from sad.cli.args import positive_int
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
@@ -36,7 +37,7 @@ def make_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--machine", "-m", required=True, metavar="NAME|PATH",
                          help="machine database: a bundled name (sparc2) or a YAML file")
     analyze.add_argument("--format", choices=("text", "json"), default="text")
-    analyze.add_argument("--top", type=int, default=10, help="how many dominant blocks to show")
+    analyze.add_argument("--top", type=positive_int, default=10, help="how many dominant blocks to show")
     analyze.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
     analyze.set_defaults(func=cmd_analyze)
     ir_cmd = sub.add_parser("ir", help="dump the intermediate representation as JSON")
@@ -48,7 +49,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    from sad.cli.args import parse_command_line
+    args = parse_command_line(make_parser(), sys.argv[1:] if argv is None else argv)
     try:
         return args.func(args)
     except BrokenPipeError:
@@ -56,10 +58,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _defines(args) -> tuple[dict[str, str], dict] | None:
-    from sad.analysis.bindings import BindingError, parse_defines
+    from sad.cli.args import ArgumentError, parse_defines
     try:
         return parse_defines(args.defines)
-    except BindingError as exc:
+    except ArgumentError as exc:
         print(f"sad: error: {exc}", file=sys.stderr)
         return None
 
@@ -121,13 +123,19 @@ def cmd_analyze(args) -> int:
 
 
 def _warn_unknown_bindings(values: dict, analysis) -> None:
+    from sad.cli.args import did_you_mean
     known = {p.name for p in analysis.table}
+    unresolved = sorted(p.name for p in analysis.table.unresolved())
     for name in sorted(values):
-        if name not in known:
-            hint = ", ".join(sorted(p.name for p in analysis.table.unresolved())[:8])
-            print(f"sad: warning: -D {name}: no parameter of that name in the analysis"
-                  + (f" (unresolved: {hint}{', …' if len(analysis.table.unresolved()) > 8 else ''})"
-                     if hint else ""), file=sys.stderr)
+        if name in known:
+            continue
+        guess = did_you_mean(name, known)
+        if guess:
+            hint = f"; did you mean {guess}?"
+        else:
+            shown = ", ".join(unresolved[:8]) + (", …" if len(unresolved) > 8 else "")
+            hint = f" (unresolved: {shown})" if unresolved else ""
+        print(f"sad: warning: -D {name}: no parameter of that name in the analysis{hint}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ Data flow: arguments → sad.analysis.pipeline (the SAD and its parameter table)
                 a params file with provenance, optional PNGs (sad.measure.plot) and Extra-P input (sad.measure.extrap);
 - check-counts: sad.measure.gcov → sad.measure.profile.check: our count of every line against gcov's, in gcov's convention.
 
-`profile` and `check-counts` take the program's command after `--`; because FILE... is open-ended, their
-arguments are split at the first `--` here rather than by argparse.
+`profile` and `check-counts` take the program's command after `--` (split by sad.cli.args, like every
+command that runs the user's program).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from pathlib import Path
 import sympy
 
 from sad import __version__
+from sad.cli.args import takes_command
 
 PROFILED_KINDS = ("loop_count", "branch_probability", "value")  # call costs are seconds, not counts
 
@@ -38,32 +39,29 @@ def register(sub, add_common) -> None:
     params.add_argument("--force", action="store_true", help="replace an existing -o FILE")
     params.set_defaults(func=cmd_params)
 
-    for name, helptext, parser_factory, func in (
+    for name, helptext, fill, func in (
             ("profile", "build with coverage, run, and derive every unresolved parameter from gcov's counts",
-             _profile_parser, cmd_profile),
+             _profile_options, cmd_profile),
             ("check-counts", "compare the SAD's count of every line with gcov's on a real run",
-             _check_parser, cmd_check_counts)):
-        inner = parser_factory()
-        p = sub.add_parser(name, help=helptext, add_help=False, usage=inner.format_usage()[7:],
-                           description=inner.format_help())
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-        p.set_defaults(func=func, _inner=inner)
+             _check_options, cmd_check_counts)):
+        p = sub.add_parser(name, help=helptext)
+        fill(p)
+        takes_command(p)
+        p.set_defaults(func=func)
 
 
-def _base_parser(prog: str, description: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description=description,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+def _base_options(p: argparse.ArgumentParser, description: str) -> None:
+    p.description = description
     p.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 (.f .for .F) or C (.c) source")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                    help="bind a parameter (also a macro for .F and C files)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="per run (default 600)")
     p.add_argument("--keep", action="store_true", help="keep the build directory (its path is printed)")
-    return p
 
 
-def _profile_parser() -> argparse.ArgumentParser:
-    p = _base_parser("sad profile", "Compile FILE... with --coverage -O0, run COMMAND (after --) once per "
+def _profile_options(p: argparse.ArgumentParser) -> None:
+    _base_options(p, "Compile FILE... with --coverage -O0, run COMMAND (after --) once per "
                      "--size point, read gcov's line counts and derive every unresolved parameter; with "
                      "several points, fit each against the size (Extra-P style). COMMAND runs in the build "
                      "directory: ./STEM is the instrumented program, paths of your working directory are "
@@ -78,35 +76,14 @@ def _profile_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an existing output, plot or Extra-P file")
     p.add_argument("--plot", metavar="DIR", help="one PNG per profiled parameter against the size")
     p.add_argument("--extrap", metavar="FILE", help="measured per-block counts in Extra-P's text format")
-    return p
 
 
-def _check_parser() -> argparse.ArgumentParser:
-    p = _base_parser("sad check-counts", "Compile FILE... with --coverage -O0, run COMMAND (after --), and "
+def _check_options(p: argparse.ArgumentParser) -> None:
+    _base_options(p, "Compile FILE... with --coverage -O0, run COMMAND (after --), and "
                      "print for every statement line the SAD's count (in gcov's convention) next to gcov's. "
                      "Exit status 1 if any line disagrees.")
     p.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
     p.add_argument("--mismatches-only", "-q", action="store_true", help="print only lines that disagree")
-    return p
-
-
-def _split(args) -> argparse.Namespace | None:
-    """Parse what came before `--` with the command's own parser; the rest is COMMAND."""
-    rest = list(args.rest)
-    inner: argparse.ArgumentParser = args._inner
-    if "--" in rest:
-        cut = rest.index("--")
-        before, command = rest[:cut], rest[cut + 1:]
-    else:
-        before, command = rest, []
-    if "-h" in before or "--help" in before:
-        inner.print_help()
-        raise SystemExit(0)
-    parsed = inner.parse_args(before)
-    parsed.command = " ".join(command).strip()
-    if not parsed.command:
-        inner.error("no COMMAND: give it after --, e.g. -- './prog < input'")
-    return parsed
 
 
 def _err(message: str) -> None:
@@ -205,7 +182,6 @@ def cmd_profile(args) -> int:
     from sad.analysis.bindings import BindingError
     from sad.measure import gcov
     from sad.measure.profile import gcov_model
-    args = _split(args)
     for path in (args.output, args.extrap):
         if path and Path(path).exists() and not args.force:
             _err(f"{path}: exists; not overwritten (use --force to replace it)")
@@ -404,11 +380,10 @@ def _write_extrap(args, analysis, results, varying) -> None:
 
 # ------------------------------------------------------------------------------------------ check-counts
 def cmd_check_counts(args) -> int:
+    from sad.analysis.bindings import BindingError, parse_defines
     from sad.measure import gcov
     from sad.measure.params_io import cli_check, cli_load
     from sad.measure.profile import check, gcov_model, known_values, source_text
-    args = _split(args)
-    from sad.analysis.bindings import BindingError, parse_defines
     try:
         _, defined = parse_defines(args.defines)
     except BindingError as exc:

@@ -52,6 +52,7 @@ Lookup fallbacks of ``op_cost`` (first figure present wins; None if none):
 """
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -230,8 +231,13 @@ def load_machine(name_or_path: str | Path) -> Machine:
     try:
         stat = path.stat()
     except OSError as exc:
-        hint = f" (shipped machines: {', '.join(available_machines())})" if path.parent == DB_DIR else ""
-        raise MachineError(f"{path}: error: cannot read machine file: {exc.strerror}{hint}") from None
+        if path.parent == DB_DIR:  # a name, not a path: say so without the tool's install path
+            shipped = available_machines()
+            close = difflib.get_close_matches(path.stem.lower(), shipped, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise MachineError(f"sad: error: unknown machine '{name_or_path}': {hint}(shipped machines: "
+                               f"{', '.join(shipped)}; or give the path of a YAML file)") from None
+        raise MachineError(f"{path}: error: cannot read machine file: {exc.strerror}") from None
     return _load_cached(str(path.resolve()), str(path), stat.st_mtime_ns, stat.st_size)
 
 

@@ -85,18 +85,18 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     # the original directories come first so that INCLUDE / #include find what they found before
     incs = [f"-I{Path(p).resolve()}" for p in include_dirs]
     incs += sorted({f"-I{Path(p).resolve().parent}" for p in files})
-    # -D binds parameters of the SAD (run-time values such as n); passed to the compiler as macros it
-    # would rewrite the program's own variables, so the program is built as written
-    macros: list[str] = []
+    # -D reaches the compiler exactly as it reaches sad's own preprocessing (sad.analysis.pipeline): as a
+    # macro where it is no variable of the program, so `-D LARGE_DATASET` profiles the size analyzed and
+    # `-D n=100` for a value read by scanf leaves the program's `n` alone
+    from sad.analysis.pipeline import preprocessor_defines
     objects = []
     for name, original in sources.items():
         suffix = Path(name).suffix
+        macros = [f"-D{k}={v}" for k, v in sorted(preprocessor_defines(original, defines).items())]
         if suffix in C_SUFFIXES:
-            cmd = [_require("gcc"), "-std=gnu99", "-w"]
-            cmd += macros
+            cmd = [_require("gcc"), "-std=gnu99", "-w", *macros]
         else:
-            cmd = [_require("gfortran"), "-std=legacy", "-w"]
-            cmd += macros if suffix in (".F", ".fpp") else []
+            cmd = [_require("gfortran"), "-std=legacy", "-w", *macros]
         obj = Path(name).stem + ".o"
         cmd += ["-O0", "--coverage", *incs, "-c", name, "-o", obj]
         _run_tool(cmd, directory, f"{original}: does not compile")

@@ -278,6 +278,19 @@ def check(params: ParamsFile, analysis, bindings: dict[str, sympy.Expr], from_co
     return problems
 
 
+def check_defines(analysis, raw: dict[str, str], defines: dict[str, sympy.Expr],
+                  bindings: dict[str, sympy.Expr]) -> list[Problem]:
+    """The same checks as for a params file's entries, for the -D values: one validation for both."""
+    problems: list[Problem] = []
+    for name in sorted(defines):
+        param = analysis.table.get(name)
+        if param is not None:
+            entry = Entry(name, raw.get(name, str(defines[name])), defines[name],
+                          f"sad: -D {name}={raw.get(name, defines[name])}")
+            problems.extend(_range(entry, param, bindings))
+    return problems
+
+
 def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:
     value = evaluate(bind(e.value, bindings))
     if value is None:
@@ -309,12 +322,13 @@ def cli_load(args, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr] | Non
 
 
 def cli_check(args, analysis, values: dict[str, sympy.Expr], defines: dict[str, sympy.Expr]) -> bool:
-    """Print the problems of the --params file; False when one of them is an error."""
+    """Print the problems of the --params file and of the -D values; False when one of them is an error."""
     import sys
     params = getattr(args, "_params_file", None)
-    if params is None:
-        return True
-    problems = check(params, analysis, values, set(defines))
+    problems = check(params, analysis, values, set(defines)) if params is not None else []
+    raw = {t.partition("=")[0].strip(): (t.partition("=")[2].strip() or "1")
+           for t in getattr(args, "defines", None) or []}
+    problems += check_defines(analysis, raw, defines, values)
     for p in problems:
         print(str(p), file=sys.stderr)
     return not any(p.severity == "error" for p in problems)

@@ -53,22 +53,38 @@ class SizeResult:
 # ---------------------------------------------------------------------------------------------- running
 
 
-def compile_program(source: Path, flags: list[str], workdir: Path) -> Path:
-    """Compile one source with gfortran (-std=legacy) or gcc (-std=gnu99) and the user's flags."""
-    exe = workdir / source.stem
-    if source.suffix in FORTRAN_SUFFIXES:
-        cmd = ["gfortran", "-std=legacy", "-w", *flags, str(source), "-o", str(exe)]
-    elif source.suffix == ".c":
-        cmd = ["gcc", "-std=gnu99", "-w", *flags, str(source), "-o", str(exe), "-lm"]
-    else:
-        raise ValidateError(f"{source}: unknown source suffix (expected .f .for .F or .c)")
+def compile_program(sources: Path | list[Path], flags: list[str], workdir: Path,
+                    defines: dict[str, str] | None = None) -> Path:
+    """Compile the sources with gfortran (-std=legacy) or gcc (-std=gnu99) and the user's flags, each to an
+    object, and link them (with gfortran when any is Fortran); the program is named after the first. -D
+    values become macros where the analysis makes them macros too (-D LARGE_DATASET)."""
+    from sad.analysis.pipeline import preprocessor_defines
+    sources = [sources] if isinstance(sources, Path) else list(sources)
+    exe = workdir / sources[0].stem
+    objects = []
+    for k, source in enumerate(sources):
+        obj = workdir / f"{k}_{source.stem}.o"
+        macros = [f"-D{n}={v}" for n, v in sorted(preprocessor_defines(str(source), defines or {}).items())]
+        if source.suffix in FORTRAN_SUFFIXES:
+            cmd = ["gfortran", "-std=legacy", "-w", *flags, *macros, "-c", str(source), "-o", str(obj)]
+        elif source.suffix == ".c":
+            cmd = ["gcc", "-std=gnu99", "-w", *flags, *macros, "-c", str(source), "-o", str(obj)]
+        else:
+            raise ValidateError(f"{source}: unknown source suffix (expected .f .for .F or .c)")
+        _tool(cmd, f"{source}: does not compile")
+        objects.append(str(obj))
+    fortran = any(s.suffix in FORTRAN_SUFFIXES for s in sources)
+    _tool(["gfortran" if fortran else "gcc", *flags, *objects, "-o", str(exe), "-lm"], "linking failed")
+    return exe
+
+
+def _tool(cmd: list[str], what: str) -> None:
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except FileNotFoundError:
         raise ValidateError(f"{cmd[0]} not found on PATH") from None
     if proc.returncode != 0:
-        raise ValidateError(f"{source}: does not compile ({' '.join(cmd)}):\n{proc.stderr[-1500:]}")
-    return exe
+        raise ValidateError(f"{what} ({' '.join(cmd)}):\n{proc.stderr[-1500:]}")
 
 
 def fill(template: str, name: str, value: str, exe: Path | None = None) -> str:
@@ -98,23 +114,26 @@ def time_runs(command: str, cwd: Path, runs: int) -> list[float]:
 # ------------------------------------------------------------------------------------------- predicting
 
 
-def analyze_file(source: Path, defines: dict[str, str], values: dict[str, sympy.Expr]):
+def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: dict[str, sympy.Expr]):
     from sad.analysis.pipeline import analyze
-    analysis = analyze([str(source)], [], defines, overrides=values)
+    sources = [sources] if isinstance(sources, Path) else list(sources)
+    analysis = analyze([str(s) for s in sources], [], defines, overrides=values)
     if analysis.failed_files:
         msgs = "\n".join(str(d) for d in analysis.diagnostics if d.severity == "error")
-        raise ValidateError(f"{source}: cannot be analyzed\n{msgs}")
+        raise ValidateError(f"{', '.join(map(str, sources))}: cannot be analyzed\n{msgs}")
     return analysis
 
 
-def profile_values(source: Path, analysis, values: dict[str, sympy.Expr], defines: dict[str, str],
+def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy.Expr],
+                   defines: dict[str, str],
                    command: str, cwd: Path) -> dict[str, float]:
     """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov, sad.measure.profile)."""
     from sad.measure import gcov, profile
     open_names = [p.name for p in analysis.table.unresolved() if p.name not in values]
     if not open_names:
         return {}
-    build = gcov.build([str(source)], [], {})   # sizes are run-time inputs: no macros, as compile_program
+    sources = [sources] if isinstance(sources, Path) else list(sources)
+    build = gcov.build([str(s) for s in sources], [], {})   # sizes are run-time inputs: no macros, as compile_program
     try:
         run = gcov.run(build, command, cwd)
     except gcov.ToolError as exc:
@@ -136,7 +155,7 @@ def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[f
 # --------------------------------------------------------------------------------------------- the study
 
 
-def validate(source: Path, machine, flags: list[str], name: str, sizes: list[str], template: str,
+def validate(source: Path | list[Path], machine, flags: list[str], name: str, sizes: list[str], template: str,
              values: dict[str, sympy.Expr], defines: dict[str, str], runs: int = 5,
              cwd: Path | None = None, profile: bool = True, progress=None) -> list[SizeResult]:
     """Measure and predict ``source`` at every size; see the module docstring."""
@@ -144,7 +163,7 @@ def validate(source: Path, machine, flags: list[str], name: str, sizes: list[str
     cwd = cwd or Path.cwd()
     results = []
     with tempfile.TemporaryDirectory(prefix="sad-validate-") as tmp:
-        exe = compile_program(source, flags, Path(tmp))
+        exe = compile_program(source, flags, Path(tmp), defines)
         for size in sizes:
             bound = {**values, name: parse_expr(size)}
             raw = {**defines, name: size}
@@ -182,49 +201,108 @@ def table(results: list[SizeResult], name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(results: list[SizeResult], name: str, path: Path, title: str) -> None:
-    """Measured and predicted time against the size (PNG)."""
+def prediction_curve(sources: list[Path], machine, name: str, values: dict[str, sympy.Expr],
+                     defines: dict[str, str], lo: float, hi: float, points: int = 120
+                     ) -> list[tuple[float, float]]:
+    """The predicted time as a function of the size over [lo, hi], when nothing had to be profiled: the
+    SAD's formula with every other parameter bound, evaluated on a grid (logarithmic when the sizes span a
+    decade). Empty when the formula keeps other unbound parameters."""
+    import numpy as np
+
+    from sad.analysis.description import group_blocks
+    from sad.predict.mapper import bind, predict
+    free = {k: v for k, v in values.items() if k != name}
+    analysis = analyze_file(sources, defines, free)
+    total = bind(predict(group_blocks(analysis.counts), machine, free).time, free)
+    symbols = {s.name: s for s in total.free_symbols}
+    if set(symbols) - {name}:
+        return []
+    grid = np.geomspace(lo, hi, points) if hi >= 10 * lo > 0 else np.linspace(lo, hi, points)
+    if name not in symbols:
+        return [(float(x), float(total)) for x in grid]
+    f = sympy.lambdify(symbols[name], total, modules=["math", "mpmath"])
+    return [(float(x), float(f(float(x)))) for x in grid]
+
+
+def plot(results: list[SizeResult], name: str, path: Path, title: str,
+         curve: list[tuple[float, float]] | None = None) -> None:
+    """Measured and predicted time against the size, and the relative error below (PNG, SVG or PDF by the
+    suffix of `path`). Measured: median CPU time with min–max error bars; predicted: a curve over the whole
+    range when the formula is known, else the predicted sizes joined; log axes when the sizes span a decade."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     xs = [r.size for r in results]
-    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=120)
-    ax.plot(xs, [r.measured for r in results], "o-", label="measured (median CPU time)")
-    ax.fill_between(xs, [min(r.runs) for r in results], [max(r.runs) for r in results], alpha=0.2)
+    fig, (ax, err_ax) = plt.subplots(2, 1, figsize=(7.0, 6.0), dpi=150, sharex=True,
+                                     gridspec_kw={"height_ratios": [3, 1.3]})
+    med = [r.measured for r in results]
+    lo = [r.measured - min(r.runs) for r in results]
+    hi = [max(r.runs) - r.measured for r in results]
+    runs = max(len(r.runs) for r in results)
+    ax.errorbar(xs, med, yerr=[lo, hi], fmt="o", color="black", capsize=3, zorder=3,
+                label=f"measured: median CPU time, bars min–max of {runs} runs")
     pred = [(r.size, r.predicted) for r in results if r.predicted is not None]
-    if pred:
-        ax.plot([p[0] for p in pred], [p[1] for p in pred], "s--", label="predicted (sad)")
-    ax.set_xlabel(name)
+    if curve:
+        ax.plot([c[0] for c in curve], [c[1] for c in curve], "-", color="tab:blue", label="predicted (sad)")
+        ax.plot([p[0] for p in pred], [p[1] for p in pred], "s", color="tab:blue", mfc="none")
+    elif pred:
+        ax.plot([p[0] for p in pred], [p[1] for p in pred], "s-", color="tab:blue", mfc="none",
+                label="predicted (sad) at the measured sizes")
+    log = len(xs) > 1 and min(xs) > 0 and max(xs) >= 10 * min(xs)
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(bottom=0)
     ax.set_ylabel("execution time (s)")
     ax.set_title(title, fontsize=9)
-    ax.set_xlim(left=0)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend()
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    errors = [(r.size, 100.0 * r.error) for r in results if r.error is not None]
+    err_ax.axhline(0.0, color="grey", lw=0.8)
+    if errors:
+        err_ax.plot([e[0] for e in errors], [e[1] for e in errors], "D-", color="tab:red")
+    err_ax.set_ylabel("error (%)\n(pred − meas) / meas", fontsize=8)
+    err_ax.set_xlabel(f"${_tex_name(name)}$")
+    err_ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, metadata=_fixed_metadata(path))
     plt.close(fig)
 
 
-def parse_sizes(text: str) -> tuple[str, list[str]]:
-    """'NPART=500,864' → ('NPART', ['500', '864'])."""
-    name, sep, rest = text.partition("=")
-    values = [v.strip() for v in rest.split(",") if v.strip()]
-    if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()) or not values:
-        raise ValidateError(f"--sizes {text}: expected NAME=V1,V2,...")
-    return name.strip(), values
+def _tex_name(name: str) -> str:
+    return r"\mathrm{" + name.replace("_", r"\_") + "}"
+
+
+def _fixed_metadata(path: Path) -> dict:
+    """No creation dates or tool versions in the file: the same data give the same bytes."""
+    suffix = path.suffix.lower()
+    if suffix == ".svg":
+        return {"Date": None, "Creator": None}
+    if suffix == ".pdf":
+        return {"CreationDate": None, "Producer": None, "Creator": None}
+    return {"Software": None}
+
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def main_validate(args) -> int:
     from sad.analysis.bindings import BindingError, parse_defines
     from sad.machine.model import MachineError, load_machine
-    command = args.command
     try:
-        if not command:
-            raise ValidateError("no COMMAND given (after --), e.g. -- './md1 < input_{NPART}.in'")
-        template = " ".join(command) if len(command) > 1 else command[0]
+        template = args.command
         name, sizes = parse_sizes(args.sizes)
         raw, values = parse_defines(args.defines)
+        sources = [Path(f) for f in args.files]
+        out = Path(args.plot) if args.plot else Path(sources[0].stem + "_validate.png")
+        if out.suffix.lower() not in PLOT_SUFFIXES:
+            raise ValidateError(f"--plot {out}: unknown format (use .png, .svg or .pdf)")
+        if out.exists() and not args.force:
+            raise ValidateError(f"{out}: exists; not overwritten (use --force to replace it)")
+        for source in sources:
+            if not source.is_file():
+                raise ValidateError(f"{source}: No such file")
         if args.params:
             from sad.measure.params_io import ParamsError, load
             try:
@@ -232,18 +310,40 @@ def main_validate(args) -> int:
             except ParamsError as exc:
                 raise ValidateError(str(exc)) from None
         machine = load_machine(args.machine)
-        source = Path(args.file)
-        print(f"sad validate: {source} on {machine.name} ({' '.join(machine.models.values())}), "
+        label = ", ".join(map(str, sources))
+        print(f"sad validate: {label} on {machine.name} ({' '.join(machine.models.values())}), "
               f"compiled with {args.flags}", file=sys.stderr)
-        results = validate(source, machine, __import__("shlex").split(args.flags), name, sizes, template, values,
+        results = validate(sources, machine, shlex.split(args.flags), name, sizes, template, values,
                            raw, args.runs, profile=True,
                            progress=lambda r: print(f"  {name}={r.size:g}: measured {r.measured:.4g} s",
                                                     file=sys.stderr))
+        curve = []
+        if all(not r.profiled for r in results) and len(results) > 1:
+            curve = prediction_curve(sources, machine, name, values, raw, min(r.size for r in results),
+                                     max(r.size for r in results))
     except (ValidateError, BindingError, MachineError) as exc:
         print(f"sad validate: error: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(table(results, name))
-    out = Path(args.plot) if args.plot else Path(source.stem + "_validate.png")
-    plot(results, name, out, f"{source.name} on {machine.name}: measured vs predicted ({args.flags})")
+    plot(results, name, out, f"{sources[0].name} on {machine.name}: measured vs predicted ({args.flags})",
+         curve)
     print(f"plot: {out}")
     return 0
+
+
+def parse_sizes(text: str) -> tuple[str, list[str]]:
+    """'NPART=500,864' → ('NPART', ['500', '864']); every value must be a number (checked here, before
+    anything is compiled)."""
+    from sad.analysis.bindings import BindingError, parse_value
+    name, sep, rest = text.partition("=")
+    values = [v.strip() for v in rest.split(",")]
+    if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()) or not rest.strip() or "" in values:
+        raise ValidateError(f"--sizes {text}: expected NAME=V1,V2,...")
+    for value in values:
+        try:
+            number = parse_value(value)
+        except BindingError as exc:
+            raise ValidateError(f"--sizes {text}: {exc}") from None
+        if not number.is_number:
+            raise ValidateError(f"--sizes {text}: '{value}' is not a number")
+    return name.strip(), values

@@ -1,0 +1,141 @@
+"""The command line behaves like the tools HPC users know (issue 13, "Command line"): --help everywhere,
+options in any position, `FILE... -- COMMAND` split in one place, `--flags -O2`, one validation of -D,
+did-you-mean for machines and -D names."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sad.cli.args import (
+    ArgumentError,
+    check_placeholders,
+    did_you_mean,
+    parse_command_line,
+    parse_define,
+    split_command,
+)
+from sad.cli.main import main, make_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+TRIANG = str(ROOT / "corpus" / "kernels" / "triangular.f")
+MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
+
+
+@pytest.mark.parametrize("command", ["analyze", "ir", "params", "profile", "check-counts", "calibrate",
+                                     "validate"])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_every_subcommand_takes_help(command, flag, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, flag])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: sad {command}")
+
+
+def test_options_before_between_and_after_files():
+    parser = make_parser()
+    args = parse_command_line(parser, ["check-counts", "-q", "a.f", "-D", "N=3", "b.f", "--keep", "--",
+                                       "./a", "<", "in"])
+    assert args.files == ["a.f", "b.f"] and args.mismatches_only and args.keep
+    assert args.defines == ["N=3"] and args.command == "./a < in"
+    args = parse_command_line(parser, ["validate", "-m", "sparc2", "x.f", "--sizes", "N=1,2", "y.c",
+                                       "--runs", "2", "--", "./x {N}"])
+    assert args.files == ["x.f", "y.c"] and args.runs == 2 and args.command == "./x {N}"
+    args = parse_command_line(parser, ["analyze", "--top", "3", "a.f", "-m", "sparc2", "b.f"])
+    assert args.files == ["a.f", "b.f"] and args.top == 3
+
+
+def test_split_command_only_at_the_first_double_dash():
+    assert split_command(["a.f", "--", "./a", "--", "x"]) == (["a.f"], ["./a", "--", "x"])
+    assert split_command(["a.f"]) == (["a.f"], None)
+
+
+def test_missing_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["check-counts", TRIANG])
+    assert exc.value.code == 2
+    assert "no COMMAND" in capsys.readouterr().err
+
+
+def test_flags_value_may_start_with_a_dash():
+    args = parse_command_line(make_parser(), ["calibrate", "--flags", "-O2", "-o", "m.yaml"])
+    assert args.flags == "-O2" and args.output == "m.yaml"
+    args = parse_command_line(make_parser(), ["validate", "x.f", "-m", "m", "--sizes", "N=1", "--flags",
+                                              "-O3", "--", "./x"])
+    assert args.flags == "-O3"
+
+
+def test_top_must_be_positive(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["analyze", TRIANG, "-m", "sparc2", "--top", "-1"])
+    assert exc.value.code == 2
+    assert "--top" in capsys.readouterr().err
+
+
+def test_define_without_value_means_one_and_overflow_is_refused():
+    assert parse_define("LARGE_DATASET")[:2] == ("LARGE_DATASET", "1")
+    with pytest.raises(ArgumentError, match="too large"):
+        parse_define("N=1e400")
+
+
+def test_overflowing_define_exits_2(capsys):
+    assert main(["analyze", TRIANG, "-m", "sparc2", "-D", "N=1e400"]) == 2
+    assert "too large" in capsys.readouterr().err
+
+
+def test_define_is_validated_like_a_params_file(capsys):
+    assert main(["analyze", MD1, "-m", "sparc2", "-D", "P_FORCE_IF7=1.5"]) == 2
+    assert "P_FORCE_IF7: probability 1.5 outside [0, 1]" in capsys.readouterr().err
+    assert main(["analyze", MD1, "-m", "sparc2", "-D", "X_FORCE_L22=-3"]) == 2
+    assert "loop count -3 is negative" in capsys.readouterr().err
+
+
+def test_did_you_mean_machine_without_install_path(capsys):
+    assert main(["analyze", TRIANG, "-m", "sparc3", "-D", "N=3"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'sparc2'?" in err
+    assert "machine_db" not in err and str(ROOT) not in err
+
+
+def test_did_you_mean_define_name_by_case(capsys):
+    assert main(["analyze", str(ROOT / "corpus/c/md1.c"), "-m", "sparc2", "-D", "NPART=100"]) == 0
+    assert "-D NPART: no parameter of that name in the analysis; did you mean npart?" in capsys.readouterr().err
+    assert did_you_mean("ncell", ["NCELL", "NPART"]) == "NCELL"
+    assert did_you_mean("QQQ", ["NCELL", "NPART"]) is None
+
+
+def test_unknown_placeholder_named():
+    with pytest.raises(ArgumentError, match=r"\{NPRT\} \(did you mean \{NPART\}\?\)"):
+        check_placeholders("./md1 < in_{NPRT}", ["NPART", "exe"])
+
+
+MACRO_SIZED = """#include <stdio.h>
+#ifdef LARGE_DATASET
+#define N 300
+#else
+#define N 20
+#endif
+static double a[N];
+int main(void)
+{
+    int i;
+    double s = 0.0;
+    for (i = 0; i < N; i++)
+        a[i] = i;
+    for (i = 0; i < N; i++)
+        s += a[i];
+    printf("%f\\n", s);
+    return 0;
+}
+"""
+
+
+def test_macro_sizes_reach_the_compiler(tmp_path, capsys, monkeypatch):
+    """-D LARGE_DATASET (no value: 1) sizes the analysis and the profiled build alike: every line agrees."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sized.c").write_text(MACRO_SIZED)
+    rc = main(["check-counts", "sized.c", "-D", "LARGE_DATASET", "--", "./sized"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "MISMATCH" not in out and " 300 " in out
