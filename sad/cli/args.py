@@ -21,13 +21,16 @@ import sympy
 
 _TAKES_COMMAND = "_sad_takes_command"
 _DASH_VALUES = "_sad_dash_values"
+_COMMAND_OPTIONAL = "_sad_command_optional"
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def takes_command(parser: argparse.ArgumentParser, example: str = "'./prog < input'") -> None:
-    """Mark a subcommand as taking `-- COMMAND` (the program to run, one shell string after `--`)."""
-    parser.set_defaults(**{_TAKES_COMMAND: example})
-    parser.usage = (parser.format_usage().replace("usage: ", "", 1).rstrip() + " -- COMMAND")
+def takes_command(parser: argparse.ArgumentParser, example: str = "'./prog < input'", required: bool = True) -> None:
+    """Mark a subcommand as taking `-- COMMAND` (the program to run, one shell string after `--`); with
+    required=False the command may be left out (`sad tune` runs the program only to validate its choice)."""
+    parser.set_defaults(**{_TAKES_COMMAND: example, _COMMAND_OPTIONAL: not required})
+    parser.usage = (parser.format_usage().replace("usage: ", "", 1).rstrip()
+                    + (" -- COMMAND" if required else " [-- COMMAND]"))
 
 
 def dash_values(parser: argparse.ArgumentParser, *options: str) -> None:
@@ -96,7 +99,8 @@ def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> 
     args.subcommand = name
     if example:
         text = " ".join(command or []).strip()
-        if not text and not ("-h" in head or "--help" in head):
+        optional = subparser.get_default(_COMMAND_OPTIONAL)
+        if not text and not optional and not ("-h" in head or "--help" in head):
             subparser.error(f"no COMMAND: give the program to run after --, e.g. -- {example}")
         args.command = text
     return args

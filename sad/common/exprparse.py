@@ -240,3 +240,61 @@ def _describe(node: ast.AST) -> str:
         if isinstance(node, kind):
             return text
     return type(node).__name__
+
+
+_COMPARISONS: dict[type, Callable[[sympy.Expr, sympy.Expr], sympy.Basic]] = {
+    ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge, ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne,
+}
+
+
+class _ConditionWalker(_Walker):
+    """The arithmetic walker plus comparisons (chained, as `1 <= G <= N/P`), `and`, `or` and `not`."""
+
+    def visit_Compare(self, node: ast.Compare) -> sympy.Basic:
+        left = self.visit(node.left)
+        parts = []
+        for op, right_node in zip(node.ops, node.comparators):
+            build = _COMPARISONS.get(type(op))
+            if build is None:
+                raise self.fail(node, "operator " + type(op).__name__)
+            right = self.visit(right_node)
+            parts.append(build(left, right, evaluate=False))
+            left = right
+        return sympy.And(*parts) if len(parts) > 1 else parts[0]
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> sympy.Basic:
+        values = [self.condition(v) for v in node.values]
+        return sympy.And(*values) if isinstance(node.op, ast.And) else sympy.Or(*values)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> sympy.Basic:
+        if isinstance(node.op, ast.Not):
+            return sympy.Not(self.condition(node.operand))
+        return super().visit_UnaryOp(node)
+
+    def condition(self, node: ast.AST) -> sympy.Basic:
+        value = self.visit(node)
+        if not isinstance(value, (sympy.logic.boolalg.Boolean, sympy.core.relational.Relational)):
+            raise ExprError(f"'{self.piece(node)}' is not a condition", self.col(node))
+        return value
+
+
+def parse_condition(text: str, names: set[str] | frozenset[str] | None = None) -> sympy.Basic:
+    """Parse a condition such as ``1 <= G <= N/NPROCS and G % 2 == 0`` into a sympy Boolean, with the same
+    restrictions as parse_expr (no eval, whitelisted nodes and functions) plus comparisons and and/or/not.
+    Raises ExprError when the text is not a condition."""
+    if not isinstance(text, str):
+        raise ExprError(f"expected a condition string, got {type(text).__name__}")
+    _check_characters(text)
+    source, positions, dotted = _replace_dotted(text)
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        col = positions[min(max((exc.offset or 1) - 1, 0), len(positions) - 1)]
+        raise ExprError(f"syntax error in '{text.strip()}'", col) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExprError("expression too deeply nested", 0) from None
+    walker = _ConditionWalker(text, source, positions, dotted, names, dict(DEFAULT_FUNCTIONS))
+    try:
+        return walker.condition(tree.body)
+    except RecursionError:
+        raise ExprError("expression too deeply nested", 0) from None

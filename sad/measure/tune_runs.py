@@ -1,0 +1,128 @@
+"""`sad tune --validate`: the tuner's choice against real runs of the program.
+
+Data flow: the tuning problem and its result (sad.predict.tune) → the points to run: the choice, the
+runners-up and points spread over the grid (all feasible points of a small grid) → the program compiled once
+(sad.measure.validate.compile_program) → COMMAND with every {NAME} replaced by the point's value, timed
+(median CPU seconds of several runs) → the tuner's choice, the best measured point and the relative loss of
+the choice, (measured at the choice − best measured) / best measured: the figure the La Laguna pipeline tool
+reported (2–5 % on its pipelines).
+"""
+from __future__ import annotations
+
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy
+
+from sad.measure.validate import ValidateError, compile_program, cpu_time
+
+
+class RunError(Exception):
+    """The program does not compile or the command fails."""
+
+
+@dataclass
+class Measured:
+    point: dict[str, float]
+    predicted: float
+    runs: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+
+@dataclass
+class Check:
+    chosen: Measured
+    points: list[Measured] = field(default_factory=list)   # every point run, the choice included
+
+    @property
+    def best(self) -> Measured:
+        return min(self.points, key=lambda m: (m.median, tuple(m.point.values())))
+
+    @property
+    def loss(self) -> float:
+        return (self.chosen.median - self.best.median) / self.best.median
+
+    def lines(self) -> list[str]:
+        def pt(m: Measured) -> str:
+            return ", ".join(f"{k}={int(v) if float(v).is_integer() else v}" for k, v in m.point.items())
+        out = [f"validation: {len(self.points)} points run, median of {len(self.chosen.runs)} runs each (CPU s)",
+               f"  {'point':<40} {'predicted':>11} {'measured':>11} {'spread':>8}"]
+        for m in sorted(self.points, key=lambda m: m.median):
+            spread = (max(m.runs) - min(m.runs)) / m.median if m.median else 0.0
+            mark = "  <- choice" if m is self.chosen else ""
+            out.append(f"  {pt(m):<40} {m.predicted:>11.5g} {m.median:>11.5g} {spread:>7.1%}{mark}")
+        out.append(f"choice: {pt(self.chosen)} measured {self.chosen.median:.5g} s; best measured: "
+                   f"{pt(self.best)} {self.best.median:.5g} s; loss of the choice {self.loss:+.1%}")
+        return out
+
+    def to_json(self) -> dict:
+        return {"chosen": self.chosen.point, "chosen_measured_s": self.chosen.median,
+                "best_measured": self.best.point, "best_measured_s": self.best.median, "loss": self.loss,
+                "points": [{"point": m.point, "predicted_s": m.predicted, "runs_s": m.runs} for m in self.points]}
+
+
+def candidate_points(problem, result, extra: int) -> list[dict[str, float]]:
+    """The choice, the runners-up, then feasible points spread over the grid (each axis thinned to a few
+    values), at most 1 + extra points; every feasible point when the grid is that small."""
+    from sad.predict.tune import _Evaluator
+    ev = _Evaluator(problem)
+    shape = tuple(len(a) for a in problem.axes)
+    if problem.size <= 1 + extra:
+        picks = [numpy.arange(n) for n in shape]
+    else:
+        per_axis = max(2, int(round((extra + 1) ** (1 / len(shape)))) + 1)
+        picks = [numpy.unique(numpy.linspace(0, n - 1, min(n, per_axis)).round().astype(int)) for n in shape]
+    meshes = [m.ravel() for m in numpy.meshgrid(*picks, indexing="ij")]
+    times = ev.times(meshes)
+    spread = [{a.name: float(a.values[i[k]]) for a, i in zip(problem.axes, meshes)}
+              for k in numpy.flatnonzero(numpy.isfinite(times))]
+    ordered = [result.best] + [p for p, _ in result.ranked[1:3]]
+    if len(spread) > extra:  # keep an even selection of them
+        spread = [spread[int(j)] for j in numpy.linspace(0, len(spread) - 1, extra).round()]
+    for point in spread:
+        if point not in ordered:
+            ordered.append(point)
+    return ordered[: 1 + extra] if problem.size > 1 + extra else ordered
+
+
+def predicted_at(problem, point: dict[str, float]) -> float:
+    from sad.predict.sweep import compile_formula
+    columns = dict(problem.fixed)
+    columns.update(point)
+    return float(compile_formula(problem.objective)(columns, 1)[0])
+
+
+def fill_point(command: str, point: dict[str, float], fixed: dict[str, float], exe: Path) -> str:
+    from sad.measure.validate import fill
+    for name, value in {**fixed, **point}.items():
+        command = fill(command, name, str(int(value)) if float(value).is_integer() else repr(value))
+    return fill(command, "\x00", "", exe)  # only the program path: ./STEM and {exe}
+
+
+def measure_choice(files: list[str], flags: str, command: str, problem, result, fixed: dict[str, float],
+                   runs: int, extra: int) -> Check:
+    if len(files) != 1:
+        raise RunError("--validate compiles one source file")
+    known = {a.name for a in problem.axes}
+    if not any("{" + n + "}" in command for n in known):
+        raise RunError(f"--validate COMMAND must pass the tuned values to the program: use "
+                       f"{', '.join('{' + n + '}' for n in sorted(known))} in it")
+    points = candidate_points(problem, result, extra)
+    with tempfile.TemporaryDirectory(prefix="sad-tune-") as tmp:
+        work = Path(tmp)
+        try:
+            exe = compile_program(Path(files[0]).resolve(), flags.split(), work)
+            measured = []
+            for point in points:
+                text = fill_point(command, point, fixed, exe)
+                cpu_time(text, Path.cwd())   # warm-up
+                times = [cpu_time(text, Path.cwd()) for _ in range(max(1, runs))]
+                measured.append(Measured(point, predicted_at(problem, point), times))
+        except ValidateError as exc:
+            raise RunError(str(exc)) from None
+    return Check(measured[0], measured)

@@ -1,0 +1,356 @@
+"""What-if sweeps: parameter ranges, grids, and the predicted-time formula compiled once and evaluated over a grid.
+
+Data flow: `-D NAME=RANGE` text → Axis (the values of one swept name) → Grid (the cartesian product of the axes,
+as flat numpy columns) ; the mapper's time formula (sad.predict.mapper) with the fixed parameters bound →
+`compile_formula` (sympy.lambdify with numpy, once) → one array of seconds per grid point. The CLI
+(sad.cli.whatif) turns the columns into tables and plots; the tuner (sad.predict.tune) minimizes over a grid.
+
+Range notation is the one HPC users know from Kerncraft, plus geometric and stepped forms:
+    100-10000:10log   10 points from 100 to 10000, logarithmically spaced (Kerncraft)
+    100-10000:10      10 points, linearly spaced (Kerncraft)
+    64:512:x2         64, 128, 256, 512 (start:stop:xFACTOR, geometric)
+    0:100:25          0, 25, 50, 75, 100 (start:stop:step) ; 1:8 is 1, 2, ..., 8
+    1,2,4,8           a list
+Endpoints that are integers give integer points (log-spaced points are rounded and duplicates dropped), since
+the swept names are sizes, counts and process numbers.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy
+import sympy
+
+from sad.analysis.counting import evaluate_sums
+
+MAX_POINTS = 10_000_000
+"""A grid larger than this is refused (memory: a few float64 columns of this length)."""
+
+
+SUM_TERMS = 20_000_000
+"""Open sums are added term by term; up to this many terms over the whole grid in one vectorized pass."""
+
+
+class RangeError(ValueError):
+    """A range that gives no usable points: unparsable, empty, reversed, too large."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The values of one swept name."""
+    name: str
+    values: numpy.ndarray = field(compare=False)
+    log: bool          # logarithmic spacing: plot on a log axis
+    text: str          # the range as written
+
+    @property
+    def integer(self) -> bool:
+        return bool(numpy.all(numpy.mod(self.values, 1) == 0))
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_KERNCRAFT = re.compile(rf"^({_NUMBER})-({_NUMBER}):(\d+)(log)?$")
+_COLON = re.compile(rf"^({_NUMBER}):({_NUMBER})(?::(x?)({_NUMBER}))?$")
+
+
+def is_range(text: str) -> bool:
+    """Does a -D value denote several points (a range or a list) rather than one value or expression?"""
+    text = text.strip()
+    return bool(_KERNCRAFT.match(text) or _COLON.match(text) or ("," in text and "(" not in text))
+
+
+def _num(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RangeError(f"'{text}' is not a finite number")
+    return value
+
+
+def _as_int_if_integral(values: numpy.ndarray, integral: bool) -> numpy.ndarray:
+    if not integral:
+        return values.astype(float)
+    return numpy.unique(numpy.rint(values)).astype(float)  # rounded, sorted, duplicates dropped
+
+
+def parse_range(name: str, text: str) -> Axis:
+    """`text` (one of the notations of the module docstring) → the Axis of `name`. Raises RangeError."""
+    raw = text.strip()
+    where = f"-D {name}={raw}"
+    if not raw:
+        raise RangeError(f"{where}: empty range")
+    try:
+        axis = _parse(name, raw)
+    except RangeError as exc:
+        raise RangeError(f"{where}: {exc}") from None
+    if len(axis.values) == 0:
+        raise RangeError(f"{where}: empty range (no points)")
+    if len(axis.values) > MAX_POINTS:
+        raise RangeError(f"{where}: {len(axis.values)} points, more than {MAX_POINTS}")
+    return axis
+
+
+def _parse(name: str, raw: str) -> Axis:
+    match = _KERNCRAFT.match(raw)
+    if match:
+        return _spaced(name, raw, _num(match[1]), _num(match[2]), int(match[3]), bool(match[4]),
+                       _integral(match[1], match[2]))
+    match = _COLON.match(raw)
+    if match:
+        start, stop = _num(match[1]), _num(match[2])
+        if match[3]:
+            return _geometric(name, raw, start, stop, _num(match[4]), _integral(match[1], match[2]))
+        step = _num(match[4]) if match[4] else 1.0
+        return _stepped(name, raw, start, stop, step, _integral(match[1], match[2], match[4] or "1"))
+    if "," in raw:
+        return _listed(name, raw)
+    try:
+        return Axis(name, numpy.array([_num(raw)]), False, raw)
+    except ValueError:
+        raise RangeError("expected a number, a list 1,2,4 or a range like 100-10000:10log, 64:512:x2, "
+                         "0:100:25") from None
+
+
+def _integral(*texts: str) -> bool:
+    return all(re.fullmatch(r"[+-]?\d+", t) for t in texts)
+
+
+def _spaced(name: str, raw: str, start: float, stop: float, count: int, log: bool, integral: bool) -> Axis:
+    if count == 0:
+        raise RangeError("empty range (0 points)")
+    if stop < start:
+        raise RangeError(f"reversed range ({start:g} > {stop:g}); write the smaller end first")
+    if log:
+        if start <= 0:
+            raise RangeError("a log range needs positive ends")
+        values = numpy.logspace(math.log10(start), math.log10(stop), count)
+    else:
+        values = numpy.linspace(start, stop, count)
+    return Axis(name, _as_int_if_integral(values, integral), log, raw)
+
+
+def _geometric(name: str, raw: str, start: float, stop: float, factor: float, integral: bool) -> Axis:
+    if stop < start:
+        raise RangeError(f"reversed range ({start:g} > {stop:g}); write the smaller end first")
+    if start <= 0 or factor <= 1:
+        raise RangeError("a geometric range start:stop:xF needs start > 0 and F > 1")
+    count = int(math.floor(math.log(stop / start) / math.log(factor) * (1 + 1e-12))) + 1
+    if count > MAX_POINTS:
+        raise RangeError(f"{count} points, more than {MAX_POINTS}")
+    values = start * factor ** numpy.arange(count, dtype=float)
+    return Axis(name, _as_int_if_integral(values, integral and float(factor).is_integer()), True, raw)
+
+
+def _stepped(name: str, raw: str, start: float, stop: float, step: float, integral: bool) -> Axis:
+    if step <= 0:
+        raise RangeError("the step must be positive")
+    if stop < start:
+        raise RangeError(f"reversed range ({start:g} > {stop:g}); write the smaller end first")
+    count = int(math.floor((stop - start) / step * (1 + 1e-12))) + 1
+    if count > MAX_POINTS:
+        raise RangeError(f"{count} points, more than {MAX_POINTS}")
+    values = start + step * numpy.arange(count, dtype=float)
+    return Axis(name, _as_int_if_integral(values, integral), False, raw)
+
+
+def _listed(name: str, raw: str) -> Axis:
+    parts = [p.strip() for p in raw.split(",")]
+    if any(not p for p in parts):
+        raise RangeError("an empty value in the list")
+    try:
+        values = numpy.array([_num(p) for p in parts])
+    except ValueError:
+        raise RangeError("a list holds numbers only, e.g. 1,2,4,8") from None
+    values = numpy.unique(values)  # sorted: tables and crossovers walk the axis in order
+    log = bool(values[0] > 0 and len(values) > 2 and values[-1] / values[0] >= 50)
+    return Axis(name, values, log, raw)
+
+
+@dataclass
+class Grid:
+    """The cartesian product of the axes; point i has the coordinates `columns()[name][i]`, the first axis
+    varying slowest (row-major, as the table prints it)."""
+    axes: list[Axis]
+
+    def __post_init__(self) -> None:
+        names = [a.name for a in self.axes]
+        if len(set(names)) != len(names):
+            raise RangeError(f"a name is swept twice: {', '.join(sorted(n for n in names if names.count(n) > 1))}")
+        if self.size > MAX_POINTS:
+            raise RangeError(f"the grid has {self.size} points, more than {MAX_POINTS}")
+
+    @property
+    def names(self) -> list[str]:
+        return [a.name for a in self.axes]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(a) for a in self.axes)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def columns(self) -> dict[str, numpy.ndarray]:
+        meshes = numpy.meshgrid(*[a.values for a in self.axes], indexing="ij")
+        return {a.name: m.ravel() for a, m in zip(self.axes, meshes)}
+
+
+# ------------------------------------------------------------------------------------------ compiled formulas
+
+class FloorDiv(sympy.Function):
+    """floor(num/den) for an integer numerator polynomial and an integer den, computed as numpy.floor_divide:
+    exact in float64 for integers below 2**53, where numpy.floor(n/3 + 2/3) can give 3.9999999999999996 → 3."""
+
+
+class CeilDiv(sympy.Function):
+    """ceiling(num/den), exactly, as FloorDiv."""
+
+
+_NUMPY_EXTRA = {"FloorDiv": numpy.floor_divide, "CeilDiv": lambda n, d: -numpy.floor_divide(-n, d)}
+
+
+def exact_divisions(expr: sympy.Expr) -> sympy.Expr:
+    """floor/ceiling of a ratio with integer coefficients → FloorDiv/CeilDiv of its numerator and denominator."""
+    def rewrite(e: sympy.Expr) -> sympy.Expr:
+        num, den = sympy.fraction(sympy.together(e.args[0]))
+        if not den.is_Integer or den <= 1 or not all(c.is_Integer for c in sympy.expand(num).atoms(sympy.Number)):
+            return e
+        return (FloorDiv if isinstance(e, sympy.floor) else CeilDiv)(sympy.expand(num), den)
+    return expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), rewrite)
+
+
+def _lambdify(args: list, expr: sympy.Expr) -> Callable:
+    return sympy.lambdify(args, exact_divisions(expr), modules=[_NUMPY_EXTRA, "numpy"], cse=True)
+
+
+@dataclass
+class _SumTerm:
+    """One Sum left open by the counting step, evaluated exactly once per distinct combination of its own free
+    symbols on the grid: the summand is compiled once and added over numpy.arange of the index."""
+    total: sympy.Sum
+    free: list[sympy.Symbol]
+    summand: Callable | None = None
+    low: Callable | None = None
+    high: Callable | None = None
+
+    @classmethod
+    def of(cls, total: sympy.Sum) -> _SumTerm:
+        free = sorted(total.free_symbols, key=lambda s: s.name)
+        term = cls(total, free)
+        (k, a, b), = total.limits
+        if not total.function.has(sympy.Sum):
+            term.summand = _lambdify([k, *free], total.function)
+            term.low, term.high = _lambdify(free, a), _lambdify(free, b)
+        return term
+
+    def values(self, columns: dict, size: int) -> numpy.ndarray:
+        if not self.free:
+            return numpy.full(size, float(evaluate_sums(self.total)))
+        stacked = numpy.stack([numpy.broadcast_to(numpy.asarray(columns[s.name], dtype=float), (size,))
+                               for s in self.free], axis=1)
+        unique, inverse = numpy.unique(stacked, axis=0, return_inverse=True)
+        values = self._all(unique) if self.summand is not None else None
+        if values is None:
+            values = numpy.array([self._one(row) for row in unique])
+        return values[numpy.ravel(inverse)]
+
+    def _all(self, rows: numpy.ndarray) -> numpy.ndarray | None:
+        """Every row's sum in one vectorized pass (the terms of all rows laid end to end), when they are few
+        enough to hold in memory; None otherwise."""
+        cols = [rows[:, j] for j in range(rows.shape[1])]
+        with numpy.errstate(all="ignore"):
+            low = numpy.broadcast_to(numpy.asarray(self.low(*cols), dtype=float), (len(rows),))
+            high = numpy.broadcast_to(numpy.asarray(self.high(*cols), dtype=float), (len(rows),))
+        counts = numpy.maximum(0, high - low + 1)
+        if not numpy.all(numpy.isfinite(counts)) or counts.sum() > SUM_TERMS:
+            return None
+        counts = counts.astype(numpy.int64)
+        owner = numpy.repeat(numpy.arange(len(rows)), counts)
+        starts = numpy.cumsum(counts) - counts
+        ks = low[owner] + (numpy.arange(counts.sum()) - starts[owner])
+        with numpy.errstate(all="ignore"):
+            terms = numpy.broadcast_to(numpy.asarray(self.summand(ks, *[c[owner] for c in cols]), dtype=float),
+                                       ks.shape)
+        return numpy.bincount(owner, weights=terms, minlength=len(rows))
+
+    def _one(self, row: numpy.ndarray) -> float:
+        if self.summand is None:
+            point = {s: _exact(v) for s, v in zip(self.free, row)}
+            return float(evaluate_sums(self.total.xreplace(point)))
+        low, high = float(self.low(*row)), float(self.high(*row))
+        if high < low:
+            return 0.0
+        ks = numpy.arange(low, high + 1, dtype=float)
+        return float(numpy.sum(numpy.broadcast_to(self.summand(ks, *row), ks.shape)))
+
+
+@dataclass
+class CompiledFormula:
+    """A formula compiled for numpy: call with {name: array or number} and the grid size, get float64 seconds.
+
+    Sums the counting step could not close (loop counts that depend on an outer index in a step-shaped way)
+    cannot be vectorized by lambdify; each is a placeholder argument filled by a _SumTerm."""
+    expr: sympy.Expr
+    names: list[str]
+    function: Callable
+    sums: list[_SumTerm]
+
+    @property
+    def needs(self) -> set[str]:
+        return set(self.names) | {s.name for t in self.sums for s in t.free}
+
+    def __call__(self, columns: dict[str, numpy.ndarray | float], size: int) -> numpy.ndarray:
+        args = [numpy.broadcast_to(numpy.asarray(columns[n], dtype=float), (size,)) for n in self.names]
+        extra = [term.values(columns, size) for term in self.sums]
+        with numpy.errstate(all="ignore"):
+            out = self.function(*args, *extra)
+        return numpy.broadcast_to(numpy.asarray(out, dtype=float), (size,)).copy()
+
+
+def _exact(value: float) -> sympy.Expr:
+    return sympy.Integer(int(value)) if float(value).is_integer() else sympy.Float(value)
+
+
+def compile_formula(expr: sympy.Expr) -> CompiledFormula:
+    """Compile once; the arguments are the formula's free symbols by name (sorted). Symbols of one name with
+    different assumptions (a parameter from the source and the same name bound from the command line) are one."""
+    expr = sympy.sympify(expr)
+    expr = expr.xreplace({s: sympy.Symbol(s.name) for s in expr.free_symbols})
+    every = expr.atoms(sympy.Sum)
+    inner = set().union(*[s.args[0].atoms(sympy.Sum) for s in every]) if every else set()
+    outer = sorted(every - inner, key=sympy.default_sort_key)
+    placeholders = {total: sympy.Symbol(f"sad_sum_{i}_") for i, total in enumerate(outer)}
+    body = expr.xreplace(placeholders) if placeholders else expr
+    symbols = sorted(body.free_symbols - set(placeholders.values()), key=lambda s: s.name)
+    function = _lambdify([*symbols, *placeholders.values()], body)
+    return CompiledFormula(expr, [s.name for s in symbols], function, [_SumTerm.of(t) for t in outer])
+
+
+def sweep(formulas: dict[str, sympy.Expr], grid: Grid,
+          fixed: dict[str, float] | None = None) -> dict[str, numpy.ndarray]:
+    """Every formula over every grid point: {column: array}. The swept names come first, as columns too.
+    A formula symbol that is neither swept nor in `fixed` raises KeyError naming it."""
+    columns: dict[str, numpy.ndarray | float] = dict(fixed or {})
+    columns.update(grid.columns())
+    out: dict[str, numpy.ndarray] = {name: numpy.asarray(columns[name]) for name in grid.names}
+    for label, expr in formulas.items():
+        compiled = compile_formula(expr)
+        missing = [n for n in compiled.needs if n not in columns]
+        if missing:
+            raise KeyError(", ".join(sorted(set(missing))))
+        out[label] = compiled(columns, grid.size)
+    return out
+
+
+def speedup_columns(total: numpy.ndarray, nprocs: numpy.ndarray,
+                    serial: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Speedup T(1)/T(P) and efficiency speedup/P, as Brehm 1999 tabulates them (Tab. 6.1/6.2)."""
+    with numpy.errstate(all="ignore"):
+        speedup = serial / total
+        return speedup, speedup / nprocs
