@@ -6,7 +6,7 @@ import numpy
 import pytest
 import sympy
 
-from sad.analysis.blocks import group_blocks
+from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.common.exprparse import parse_expr
 from sad.machine.model import load_machine

@@ -207,7 +207,7 @@ def _hint(name: str, known: set[str]) -> str:
 
 def _formulas(analysis, machine, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
     """TOTAL, and COMP and COMM when the prediction splits computation and communication (SPMD programs)."""
-    from sad.analysis.blocks import group_blocks
+    from sad.analysis.description import group_blocks
     from sad.predict.mapper import bind, predict
     prediction = predict(group_blocks(analysis.counts), machine, values)
     out = {"TOTAL": bind(prediction.time, values)}
