@@ -4,7 +4,7 @@ predicted-time formula afterwards.
 
 Figures, not tests: it prints a table (figure, value, target, ok/MISSED) and always exits 0 unless it cannot run.
 
-- md1 end to end in-process: sad.analysis.pipeline.analyze → sad.analysis.description.group_blocks → sad.predict.mapper.predict (sparc2) →
+- md1 end to end in-process: sad.predict.job.run (analysis, blocks, prediction on sparc2) →
   sad.predict.report.to_text, with NPART bound to 500 (the C md1 calls it `npart`). Each in-process measurement runs in
   a fresh worker interpreter (this script with --worker) so that no run inherits another's caches: the time is
   measured after the imports, the memory is the worker's peak RSS (ru_maxrss: interpreter, numpy/sympy and
@@ -78,19 +78,14 @@ def maxrss_mb(ru_maxrss: int) -> float:
 def end_to_end(path: str, defines: list[str]):
     """What `sad analyze PATH -m sparc2 -D ...` does: analysis, blocks, prediction, text report."""
     from sad.analysis.bindings import parse_defines
-    from sad.analysis.description import group_blocks
-    from sad.analysis.pipeline import analyze
     from sad.machine.model import load_machine
-    from sad.predict.mapper import predict
+    from sad.predict.job import Options, run
     from sad.predict.report import to_text
 
     raw, bindings = parse_defines(defines)
-    analysis = analyze([path], [], raw, overrides=bindings)
-    blocks = group_blocks(analysis.counts)
-    machine = load_machine(MACHINE)
-    prediction = predict(blocks, machine, bindings)
-    text = to_text(analysis, prediction, machine, bindings, [])
-    return analysis, prediction, text
+    result = run([path], Options([], raw, bindings), load_machine(MACHINE))
+    text = to_text(result.analysis, result.prediction, result.machine, bindings, [])
+    return result.analysis, result.prediction, text
 
 
 def worker(files: list[str], defines: list[str], trace: bool) -> None:

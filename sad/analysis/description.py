@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import sympy
 
@@ -58,6 +59,11 @@ class Analysis:
     @property
     def errors(self) -> list[ir.Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    @cached_property
+    def blocks(self) -> list[Block]:
+        """The SAD's blocks (group_blocks of the counts), computed once."""
+        return group_blocks(self.counts)
 
 
 @dataclass

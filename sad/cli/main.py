@@ -85,10 +85,8 @@ def cmd_ir(args) -> int:
 
 
 def cmd_analyze(args) -> int:
-    from sad.analysis.description import group_blocks
-    from sad.analysis.pipeline import analyze
     from sad.machine.model import MachineError, load_machine
-    from sad.predict.mapper import missing_op_parameters, predict
+    from sad.predict.job import Options, run
     from sad.predict.report import to_json, to_text
 
     parsed = _defines(args)
@@ -104,7 +102,8 @@ def cmd_analyze(args) -> int:
     except MachineError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    analysis = analyze(args.files, args.include, raw, overrides=values)
+    result = run(args.files, Options(args.include, raw, values), machine)
+    analysis = result.analysis
     _print_diagnostics(analysis.diagnostics)
     if not analysis.program.procedures:
         print("sad: error: no file could be analyzed", file=sys.stderr)
@@ -112,13 +111,10 @@ def cmd_analyze(args) -> int:
     _warn_unknown_bindings(defined, analysis)
     if not cli_check(args, analysis, values, defined):
         return 2
-    blocks = group_blocks(analysis.counts)
-    prediction = predict(blocks, machine, values)
-    extra = missing_op_parameters(prediction.missing_ops, machine)
     if args.format == "json":
-        sys.stdout.write(to_json(analysis, prediction, machine, values, extra))
+        sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters))
     else:
-        sys.stdout.write(to_text(analysis, prediction, machine, values, extra, args.top))
+        sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top))
     return 1 if analysis.failed_files else 0
 
 

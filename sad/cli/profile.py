@@ -366,14 +366,13 @@ def _write_plots(args, entries, results, varying, fits) -> None:
 
 
 def _write_extrap(args, analysis, results, varying) -> None:
-    from sad.analysis.description import group_blocks
     from sad.measure.extrap import render
     from sad.measure.params_io import write_new
     names = [varying] if varying else sorted({n for r in results for n in r.point})
     if not names:
         raise OSError("--extrap needs at least one --size parameter")
     points = [{n: float(r.point[n][1]) for n in names} for r in results]
-    text = render(names, points, group_blocks(analysis.counts), [r.run.counts for r in results])
+    text = render(names, points, analysis.blocks, [r.run.counts for r in results])
     write_new(args.extrap, text, args.force)
     print(f"sad: Extra-P input written to {args.extrap}", file=sys.stderr)
 

@@ -2,9 +2,10 @@
 
 Data flow, per size V of the size parameter NAME:
     source → compiler (user's flags) → COMMAND with {NAME}=V run several times, CPU time of each (median)
-    source → sad.analysis.pipeline.analyze → sad.predict.mapper.predict with NAME=V, -D values, --params values and, for the
-             unresolved parameters still open, values derived from a gcov profile of the same run
-             (sad.measure.gcov builds with --coverage and runs COMMAND, sad.measure.profile solves the line-count equations)
+    source → sad.analysis.pipeline.analyze → sad.predict.job.predict_analysis with NAME=V, -D values, --params
+             values and, for the unresolved parameters still open, values derived from a gcov profile of the
+             same run (sad.measure.gcov builds with --coverage and runs COMMAND, sad.measure.profile solves the
+             line-count equations)
     → a table (measured, predicted, error) and a PNG plot of both against V (the original study's figure of
       estimated and real execution time against the number of particles).
 Nothing here prices operations: the machine database and the mapper do.
@@ -127,7 +128,8 @@ def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: di
 def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy.Expr],
                    defines: dict[str, str],
                    command: str, cwd: Path) -> dict[str, float]:
-    """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov, sad.measure.profile)."""
+    """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov,
+    sad.measure.profile)."""
     from sad.measure import gcov, profile
     open_names = [p.name for p in analysis.table.unresolved() if p.name not in values]
     if not open_names:
@@ -146,9 +148,8 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
 
 
 def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str]]:
-    from sad.analysis.description import group_blocks
-    from sad.predict.mapper import predict
-    prediction = predict(group_blocks(analysis.counts), machine, values)
+    from sad.predict.job import predict_analysis
+    prediction = predict_analysis(analysis, machine, values).prediction
     return prediction.time_value, sorted(prediction.unbound)
 
 

@@ -1,0 +1,56 @@
+"""The whole job in one call: source files, options and a machine → the analysis, its blocks, the prediction.
+
+Data flow: sad.analysis.pipeline.analyze (frontends → IR → SAD, with the bindings as overrides) →
+Analysis.blocks (sad.analysis.description.group_blocks) → sad.predict.mapper.predict on the machine with the
+same bindings. `sad analyze`, `sad validate` and the benchmarks call `run` (or `predict_analysis` when they
+hold an Analysis already, e.g. to profile it first) instead of wiring the stages themselves; reports
+(sad.predict.report) render the `Result`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from sad.analysis.description import Analysis, Block
+from sad.analysis.params import Parameter
+from sad.analysis.pipeline import analyze
+from sad.machine.model import Machine
+from sad.predict.mapper import Prediction, missing_op_parameters, predict
+
+
+@dataclass
+class Options:
+    """What a run needs besides the files and the machine."""
+    include_dirs: list[str] = field(default_factory=list)
+    defines: dict[str, str] = field(default_factory=dict)  # preprocessor macros as written (-D NAME=TEXT)
+    bindings: dict[str, sympy.Expr] = field(default_factory=dict)  # parameter values (-D, --params)
+
+
+@dataclass
+class Result:
+    """The analysis of the program, its prediction on the machine and the bindings both used."""
+    analysis: Analysis
+    prediction: Prediction
+    machine: Machine
+    bindings: dict[str, sympy.Expr]
+
+    @property
+    def blocks(self) -> list[Block]:
+        return self.analysis.blocks
+
+    @property
+    def op_parameters(self) -> list[Parameter]:
+        """The operations the machine does not price, as unresolved parameters T_<op>."""
+        return missing_op_parameters(self.prediction.missing_ops, self.machine)
+
+
+def run(files: list[str], options: Options, machine: Machine) -> Result:
+    """Analyze the files as one program and predict its time on the machine."""
+    analysis = analyze(files, options.include_dirs, options.defines, overrides=options.bindings)
+    return predict_analysis(analysis, machine, options.bindings)
+
+
+def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, sympy.Expr]) -> Result:
+    """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling)."""
+    return Result(analysis, predict(analysis.blocks, machine, bindings), machine, dict(bindings))
