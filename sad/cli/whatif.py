@@ -207,9 +207,9 @@ def _hint(name: str, known: set[str]) -> str:
 
 def _formulas(analysis, machine, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
     """TOTAL, and COMP and COMM when the prediction splits computation and communication (SPMD programs)."""
-    from sad.analysis.description import group_blocks
-    from sad.predict.mapper import bind, predict
-    prediction = predict(group_blocks(analysis.counts), machine, values)
+    from sad.predict.job import predict_analysis
+    from sad.predict.mapper import bind
+    prediction = predict_analysis(analysis, machine, values).prediction
     out = {"TOTAL": bind(prediction.time, values)}
     comp = getattr(prediction, "computation", None)
     comm = getattr(prediction, "communication", None)

@@ -210,11 +210,11 @@ def prediction_curve(sources: list[Path], machine, name: str, values: dict[str, 
     decade). Empty when the formula keeps other unbound parameters."""
     import numpy as np
 
-    from sad.analysis.description import group_blocks
-    from sad.predict.mapper import bind, predict
+    from sad.predict.job import predict_analysis
+    from sad.predict.mapper import bind
     free = {k: v for k, v in values.items() if k != name}
     analysis = analyze_file(sources, defines, free)
-    total = bind(predict(group_blocks(analysis.counts), machine, free).time, free)
+    total = bind(predict_analysis(analysis, machine, free).prediction.time, free)
     symbols = {s.name: s for s in total.free_symbols}
     if set(symbols) - {name}:
         return []
