@@ -57,6 +57,8 @@ class Frame:
     body: list[Stmt]
     label: str | None = None  # DO terminal label
     loc: Loc | None = None
+    exit_label: str | None = None  # invented label after the loop, where an EXIT jumps
+    cycle_label: str | None = None  # invented label at the end of the body, where a CYCLE jumps
 
 
 @dataclass
@@ -74,6 +76,7 @@ class StmtBuilder:
     body: list[Stmt] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
     entries: list[EntryPoint] = field(default_factory=list)
+    jumps: int = 0  # invented EXIT/CYCLE labels so far
 
     # ------------------------------------------------------------------ structure
     def current(self) -> list[Stmt]:
@@ -91,7 +94,7 @@ class StmtBuilder:
             frame = self.stack.pop()
             self.error(frame.loc or loc, f"{self.describe(frame)} not closed before DO terminal label {label}")
         while self.stack and self.stack[-1].kind == "do" and self.stack[-1].label == label:
-            self.stack.pop()
+            self.closed(self.stack.pop(), loc)
 
     def open(self, kind: str, node: Stmt, body: list[Stmt], label: str | None = None) -> None:
         self.current().append(node)
@@ -196,7 +199,31 @@ class StmtBuilder:
             return
         if label is not None:
             self.current().append(Continue(loc=loc, label=label))
-        self.stack.pop()
+        self.closed(self.stack.pop(), loc)
+
+    def closed(self, frame: Frame, loc: Loc) -> None:
+        """A DO loop ends: place the targets its CYCLE and EXIT statements jump to, as the C frontend
+        does for continue and break."""
+        if frame.cycle_label is not None:
+            frame.body.append(Continue(loc=frame.loc or loc, label=frame.cycle_label))
+        if frame.exit_label is not None:
+            self.current().append(Continue(loc=frame.loc or loc, label=frame.exit_label))
+
+    def loop_jump(self, node: Any, loc: Loc, label: str | None, text: str) -> Stmt:
+        """EXIT and CYCLE: a jump out of the innermost DO loop or to the end of its body."""
+        frame = next((f for f in reversed(self.stack) if f.kind == "do"), None)
+        if node.items[1] is not None or frame is None:
+            why = "a construct name" if frame is not None else "no enclosing DO loop"
+            return self.unsupported(text, loc, label, f"unsupported: {node.items[0]} with {why}",
+                                    "warning" if frame is not None else "error")
+        self.jumps += 1
+        if node.items[0].upper() == "EXIT":
+            frame.exit_label = frame.exit_label or f".exit{self.jumps}"
+            return Goto(frame.exit_label, loc=loc, label=label)
+        if frame.label is not None and sum(f.label == frame.label for f in self.stack) == 1:
+            return Goto(frame.label, loc=loc, label=label)  # the terminal statement ends the iteration
+        frame.cycle_label = frame.cycle_label or f".cycle{self.jumps}"
+        return Goto(frame.cycle_label, loc=loc, label=label)
 
     def entry(self, node: Any, loc: Loc) -> None:
         formals = [name_of(a) for a in items_of(node.items[1]) if str(a).strip() != "*"]
@@ -232,6 +259,8 @@ class StmtBuilder:
             return If([IfArm(eb.expr(node.items[0]), [inner], loc)], loc=loc, label=label, logical=True)
         if kind == "Continue_Stmt":
             return Continue(loc=loc, label=label)
+        if kind in ("Exit_Stmt", "Cycle_Stmt"):
+            return self.loop_jump(node, loc, label, text)
         if kind == "Return_Stmt":
             alt = eb.expr(node.items[0]) if node.items[0] is not None else None
             return Return(alt=alt, loc=loc, label=label)

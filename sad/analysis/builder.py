@@ -19,7 +19,7 @@ from sad import ir
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded, mul
 from sad.analysis.calls import CallExpander
-from sad.analysis.cfg import RegionGraph, solve, tidy
+from sad.analysis.cfg import RegionGraph, solve, tidy_small
 from sad.analysis.cost import (
     Cost,
     Layout,
@@ -84,7 +84,7 @@ class ProcedureBuilder:
         node_events: dict[int, RegionResult] = {}
         for i, stmt in enumerate(stmts):
             node_events[i] = self.node(stmt, i, graph, index, region_id)
-        solution = solve(graph, self.names.goto_loops(stmts))
+        solution = solve(graph, self.names.goto_loops(stmts), self.names.irreducible_visits(stmts))
         result = RegionResult(fallthrough=solution.fallthrough, escapes=solution.escapes)
         for i, inner in node_events.items():
             freq = solution.freq.get(i, sympy.Integer(0))
@@ -92,7 +92,7 @@ class ProcedureBuilder:
                 continue
             for event, count in inner.counts.items():
                 if solution.subs:
-                    count = tidy(count.xreplace(solution.subs))
+                    count = tidy_small(count.xreplace(solution.subs))
                 result.add(event, mul(freq, count))
         return result
 
@@ -180,8 +180,17 @@ class ProcedureBuilder:
             inner_index[stmt.index] = idx
         else:
             inner_index.pop(stmt.index, None)
+        state = (Counter(self.names.ordinals), self.region_ids, len(self.ctx.diagnostics))
         body = self._in_loop(stmt.index, stmt.body, inner_index)
         exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
+        if exits and resolved:
+            # Left early (EXIT, a GOTO out): the trips are a named count, so the body cannot be summed
+            # over the index; build it again without the index, under the same names.
+            self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
+            del self.ctx.diagnostics[state[2]:]
+            inner_index.pop(stmt.index, None)
+            body = self._in_loop(stmt.index, stmt.body, inner_index)
+            exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
         entry = self._event(stmt.loc, "loop_entry", loop_entry_cost(stmt), region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
         if resolved and not exits:

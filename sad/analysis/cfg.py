@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 import sympy
+from sympy.matrices.exceptions import NonInvertibleMatrixError
 
 END = -1  # the node after the last statement: reaching it is falling through the region
 
@@ -130,8 +131,17 @@ def _leaves(target: object, nodes: set[int]) -> bool:
     return isinstance(target, tuple) or target not in nodes
 
 
-def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | None]) -> Solution:
-    """Expected executions of each node per entry into the region (entry at node 0)."""
+def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | None],
+          visit_symbol: Callable[[int], sympy.Symbol] | None = None) -> Solution:
+    """Expected executions of each node per entry into the region (entry at node 0).
+
+    Loops are solved by their structure, not by a symbolic linear system: a loop's header runs 1 + X
+    times per entry into the loop (X its named count), the rest of its body follows by propagation over
+    the body with the back edges removed, and what leaves the loop is split among its exits in the
+    proportions the body gives (all of it when there is one exit target). The work is linear in the
+    size of the region. Only irreducible cycles (jumps into the middle of a loop) need a linear solve; a
+    small one is solved exactly, a larger one gets a named visit count per statement (`visit_symbol`).
+    """
     loops = find_loops(region)
     subs = {}
     for loop in loops:
@@ -142,62 +152,164 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
         # X = back-edge traversals per entry: the staying probability is X/(1+X).
         subs[loop.decision.symbol] = x / (1 + x) if stays_on_true else 1 / (1 + x)
     weights = {n: [(t, sympy.sympify(w).subs(subs)) for t, w in out] for n, out in region.edges.items()}
-    freq = _frequencies(region, weights, simplify=bool(subs))
-    fallthrough = sympy.Integer(0)
-    escapes: dict[str, sympy.Expr] = {}
-    for node, out in weights.items():
-        for target, weight in out:
-            flow = freq.get(node, 0) * weight
-            if target == END:
-                fallthrough += flow
-            elif isinstance(target, tuple):
-                escapes[target[1]] = escapes.get(target[1], 0) + flow
     if region.size == 0:
-        fallthrough = sympy.Integer(1)
-    return Solution(freq, tidy(fallthrough), {k: tidy(v) for k, v in escapes.items()}, loops, subs)
-
-
-def _frequencies(region: RegionGraph, weights: dict, simplify: bool) -> dict[int, sympy.Expr]:
-    """Where a loop's decision became X/(1+X), flows out of the loop need cancelling (1 - X/(1+X) times
-    1+X is 1); elsewhere sympy's own folding of sums keeps them small and simplifying costs time."""
-    if region.size == 0:
-        return {}
+        return Solution({}, sympy.Integer(1), {}, loops, subs)
     graph = to_networkx(region)
-    graph.remove_node(END)
-    inflow: dict[int, sympy.Expr] = {0: sympy.Integer(1)}
-    freq: dict[int, sympy.Expr] = {}
-    condensed = nx.condensation(graph)
-    for scc_id in nx.topological_sort(condensed):
-        members = sorted(condensed.nodes[scc_id]["members"])
-        cyclic = len(members) > 1 or graph.has_edge(members[0], members[0])
-        if cyclic:
-            freq.update(_solve_scc(members, weights, inflow))
-        else:
-            flow = sympy.sympify(inflow.get(members[0], sympy.Integer(0)))
-            freq[members[0]] = tidy(flow) if simplify else flow
-        for node in members:
-            for target, weight in weights.get(node, []):
-                if isinstance(target, int) and target != END and target not in members:
-                    inflow[target] = inflow.get(target, 0) + freq[node] * weight
-    return freq
+    reachable = (nx.descendants(graph, 0) | {0}) - {END}
+    top = LoopInfo(0, reachable, None)
+    solver = _LevelSolver(weights, loops, loop_symbol, visit_symbol)
+    rel, exits = solver.level(top, is_loop=False)
+    simplify = bool(subs)
+    freq = {n: (tidy_small(f) if simplify else f) for n, f in rel.items()}
+    fallthrough = tidy_small(exits.pop(END, sympy.Integer(0)))
+    escapes = {t[1]: tidy_small(f) for t, f in exits.items() if isinstance(t, tuple)}
+    return Solution(freq, fallthrough, escapes, loops, subs)
 
 
-def _solve_scc(members: list[int], weights: dict, inflow: dict) -> dict[int, sympy.Expr]:
-    """f_v = inflow_v + Σ_{u in SCC} f_u w(u, v): expected visits of an absorbing Markov chain."""
-    index = {node: i for i, node in enumerate(members)}
-    n = len(members)
-    matrix = sympy.eye(n)
-    rhs = sympy.Matrix([inflow.get(node, 0) for node in members])
+_IRREDUCIBLE_LIMIT = 8  # units of an irreducible cycle solved exactly; beyond, named visit counts
+
+
+class _LevelSolver:
+    """Frequencies of one loop level: the loop's own nodes plus its child loops collapsed to units."""
+
+    def __init__(self, weights: dict, loops: list[LoopInfo], loop_symbol, visit_symbol) -> None:
+        self.weights = weights
+        self.loops = loops
+        self.loop_symbol = loop_symbol
+        self.visit_symbol = visit_symbol
+
+    def children(self, parent: LoopInfo, is_loop: bool) -> list[LoopInfo]:
+        inner = [lp for lp in self.loops if lp.nodes < parent.nodes or (not is_loop and lp.nodes <= parent.nodes)]
+        return [lp for lp in inner if not any(lp.nodes < other.nodes for other in inner)]
+
+    def level(self, loop: LoopInfo, is_loop: bool) -> tuple[dict[int, sympy.Expr], dict[object, sympy.Expr]]:
+        """(node → executions, exit target → flow), both per entry into `loop` (at its header)."""
+        children = self.children(loop, is_loop)
+        unit_of: dict[int, object] = {n: n for n in loop.nodes}
+        solved: dict[object, tuple[dict, dict]] = {}
+        for child in children:
+            key = ("loop", child.header)
+            for n in child.nodes:
+                unit_of[n] = key
+            solved[key] = self.level(child, is_loop=True)
+        out: dict[object, dict[object, sympy.Expr]] = {}  # unit → target (unit or exit) → weight per entry
+        for unit in set(unit_of.values()):
+            targets = solved[unit][1].items() if unit in solved else \
+                [(t, w) for t, w in self.weights.get(unit, [])]
+            edges: dict[object, sympy.Expr] = {}
+            for target, weight in targets:
+                if is_loop and target == loop.header:
+                    continue  # a back edge: its traffic is the loop's X
+                key = unit_of.get(target, target) if isinstance(target, int) and target in loop.nodes else \
+                    ("exit", target)
+                edges[key] = edges.get(key, 0) + weight
+            out[unit] = edges
+        entry = unit_of[loop.header]
+        counts = self._propagate(out, entry)
+        rel: dict[int, sympy.Expr] = {}
+        exits: dict[object, sympy.Expr] = {}
+        for unit, count in counts.items():
+            if isinstance(unit, tuple) and unit[0] == "exit":
+                exits[unit[1]] = exits.get(unit[1], 0) + count
+            elif unit in solved:
+                for n, f in solved[unit][0].items():
+                    rel[n] = _mul(count, f)
+            else:
+                rel[unit] = count
+        if not is_loop:
+            return rel, exits
+        x = self.loop_symbol(loop)
+        if x is None:
+            return rel, exits
+        rel = {n: _mul(1 + x, f) for n, f in rel.items()}
+        return rel, _split_exits(exits)
+
+    def _propagate(self, out: dict, entry: object) -> dict[object, sympy.Expr]:
+        """Entries into each unit (and flow into each exit) per entry at `entry`."""
+        graph = nx.DiGraph()
+        graph.add_node(entry)
+        for unit, edges in out.items():
+            graph.add_node(unit)
+            for target in edges:
+                graph.add_edge(unit, target)
+        reach = nx.descendants(graph, entry) | {entry}
+        graph = graph.subgraph(reach)
+        inflow: dict[object, sympy.Expr] = {entry: sympy.Integer(1)}
+        counts: dict[object, sympy.Expr] = {}
+        condensed = nx.condensation(graph)
+        for scc_id in nx.topological_sort(condensed):
+            members = sorted(condensed.nodes[scc_id]["members"], key=str)
+            cyclic = len(members) > 1 or graph.has_edge(members[0], members[0])
+            if cyclic:
+                counts.update(self._irreducible(members, out, inflow))
+            else:
+                counts[members[0]] = inflow.get(members[0], sympy.Integer(0))
+            for unit in members:
+                for target, weight in out.get(unit, {}).items():
+                    if target not in members:
+                        inflow[target] = inflow.get(target, 0) + _mul(counts[unit], weight)
+        return counts
+
+    def _irreducible(self, members: list, out: dict, inflow: dict) -> dict[object, sympy.Expr]:
+        """A cycle entered at more than one place (no loop header dominates it): expected visits of an
+        absorbing Markov chain when it is small; named visit counts per unit when it is not."""
+        if len(members) <= _IRREDUCIBLE_LIMIT or self.visit_symbol is None:
+            solution = _markov(members, out, inflow)
+            if solution is not None:
+                return solution
+        total_in = sympy.Add(*[inflow.get(u, 0) for u in members])
+        return {u: _mul(total_in, self.visit_symbol(_first_node(u))) for u in members}
+
+
+def _first_node(unit: object) -> int:
+    return unit[1] if isinstance(unit, tuple) else unit  # a child loop's header, or the node itself
+
+
+def _markov(members: list, out: dict, inflow: dict) -> dict[object, sympy.Expr] | None:
+    """f_v = inflow_v + Σ_{u in SCC} f_u w(u, v)."""
+    index = {unit: i for i, unit in enumerate(members)}
+    matrix = sympy.eye(len(members))
+    rhs = sympy.Matrix([inflow.get(unit, 0) for unit in members])
     for u in members:
-        for target, weight in weights.get(u, []):
-            if isinstance(target, int) and target in index:
+        for target, weight in out.get(u, {}).items():
+            if target in index:
                 matrix[index[target], index[u]] -= weight
     try:
         solution = matrix.LUsolve(rhs)
-    except (ValueError, ZeroDivisionError, sympy.matrices.common.NonInvertibleMatrixError):
-        # A loop nothing can leave: it runs forever by the model; report it as never reached.
-        return {node: sympy.Integer(0) for node in members}
-    return {node: tidy(solution[index[node]]) for node in members}
+    except (ValueError, ZeroDivisionError, NonInvertibleMatrixError):
+        return None  # a cycle nothing leaves: the caller names its visits
+    return {unit: tidy_small(solution[index[unit]]) for unit in members}
+
+
+def _split_exits(exits: dict[object, sympy.Expr]) -> dict[object, sympy.Expr]:
+    """Each entry into a loop leaves it once: the exits' flows are the body's proportions."""
+    if not exits:
+        return {}
+    if len(exits) == 1:
+        return {target: sympy.Integer(1) for target in exits}
+    total = sympy.Add(*exits.values())
+    *first, last = sorted(exits, key=str)
+    split = {target: tidy_small(exits[target] / total) for target in first}
+    split[last] = 1 - sympy.Add(*split.values())  # written so that the parts visibly add up to one
+    return split
+
+
+def _mul(a, b) -> sympy.Expr:
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    return a * b
+
+
+_TIDY_OPS = 120  # beyond this size, factor/cancel cost more than they save
+
+
+def tidy_small(expr: sympy.Expr) -> sympy.Expr:
+    expr = sympy.sympify(expr)
+    if expr.is_Atom or sympy.count_ops(expr) > _TIDY_OPS:
+        return expr
+    return tidy(expr)
 
 
 def tidy(expr: sympy.Expr) -> sympy.Expr:

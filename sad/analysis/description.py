@@ -55,6 +55,7 @@ class Analysis:
     diagnostics: list[ir.Diagnostic]
     roots: list[str]
     failed_files: list[str] = field(default_factory=list)
+    internal_errors: list[str] = field(default_factory=list)  # procedures the analysis itself failed on
 
     @property
     def errors(self) -> list[ir.Diagnostic]:

@@ -68,6 +68,19 @@ class ParameterNamer:
             return self.loop_count(f"X_{self.proc.name}_{place}", header.loc, "loop built with GOTO", header)
         return name_loop
 
+    def irreducible_visits(self, stmts: list[ir.Stmt]) -> Callable[[int], sympy.Symbol]:
+        """The namer of the visits of a statement in a large irreducible cycle (entered at several
+        places), which sad.analysis.cfg does not solve symbolically."""
+        def name_visits(node: int) -> sympy.Symbol:
+            stmt = stmts[node]
+            place = f"L{stmt.label}" if stmt.label and not stmt.label.startswith(".") \
+                else f"NODE{node + 1}_{stmt.loc.line}"
+            self.ctx.warn(stmt.loc, "irreducible control flow (a cycle entered at several places): "
+                                    "the visits of this statement are a named count")
+            return self.loop_count(f"X_{self.proc.name}_{place}_VISITS", stmt.loc,
+                                   "visits per entry into an irreducible cycle", stmt)
+        return name_visits
+
     def _candidate(self, param: Parameter) -> sympy.Symbol:
         symbol = param.symbol
         self.ctx.candidates.setdefault(symbol, param)

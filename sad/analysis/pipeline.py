@@ -99,8 +99,10 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
         for event, count in built.counts.items():
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
+    failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]
     return Analysis(program, counts, ctx.table, list(program.diagnostics) + ctx.diagnostics,
-                    [r.name for r in root_procs])
+                    [r.name for r in root_procs], internal_errors=[p.name for p in failed],
+                    failed_files=sorted({p.loc.file for p in failed}))
 
 
 def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
@@ -118,5 +120,6 @@ def analyze(files: list[str], include_dirs: list[str] | None = None, defines: di
             overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
     program, failed = load_program(files, list(include_dirs or []), dict(defines or {}))
     analysis = analyze_program(program, overrides)
-    analysis.failed_files = failed
+    # A file our analysis failed on is as unusable as one with syntax errors: no command trusts it.
+    analysis.failed_files = sorted(set(failed) | set(analysis.failed_files))
     return analysis

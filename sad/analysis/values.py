@@ -347,21 +347,71 @@ def _combine(node: ir.BinOp, left, right):
         return left * right
     if op == "div":
         if node.type == "integer":
-            return sympy.floor(left / right)  # F77/C truncate; exact for the non-negative bounds met here
+            return _truncated_quotient(left, right)
         return left / right
     if op == "pow":
         return left ** right
     if op == "mod":
-        return sympy.Mod(left, right)
+        return _truncated_mod(left, right)
     relations = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt,
                  "ge": sympy.Ge}
     if op in relations:
-        return relations[op](left, right)
+        relation = relations[op](left, right)
+        if _floating(node.left) or _floating(node.right):
+            return _float_relation(relation, left, right)
+        return relation
     if op == "and":
         return sympy.And(left, right)
     if op == "or":
         return sympy.Or(left, right)
     return None
+
+
+def _truncated_quotient(a, b):
+    """Fortran's and C's integer division truncates toward zero (-5/2 is -2, not floor's -3). Numbers are
+    divided exactly; a quotient of known sign is floor or ceiling; one of unknown sign (a run-time value)
+    is taken as non-negative, the case of sizes and counts, and documented as such."""
+    q = sympy.sympify(a) / sympy.sympify(b)
+    if q.is_Number:
+        return sympy.Integer(int(q))  # int() of a sympy Rational truncates toward zero
+    if q.is_nonpositive:
+        return sympy.ceiling(q)
+    return sympy.floor(q)
+
+
+def _truncated_mod(a, b):
+    """Fortran MOD and C %: a - trunc(a/b)*b, the sign of the dividend (MOD(-5, 4) is -1; sympy's Mod,
+    like floor division, gives 3)."""
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    if a.is_Number and b.is_Number:
+        return a - sympy.Integer(int(a / b)) * b
+    if (a.is_nonpositive and b.is_nonzero) or b.is_negative:
+        return a - _truncated_quotient(a, b) * b
+    return sympy.Mod(a, b)
+
+
+_FLOATING = ("real", "double", "complex")
+_ROUNDING = sympy.Rational(1, 10**6)  # relative margin below which a computed value may be rounding noise
+
+
+def _floating(node: ir.Expr) -> bool:
+    return getattr(node, "type", None) in _FLOATING
+
+
+def _float_relation(relation, left, right):
+    """A comparison of floating-point values. The values here are exact rationals; the program computes
+    in rounded arithmetic (4/3 - 1 times 3 is not 1 there: the EPSLON idiom). A comparison is decided only
+    when the two sides differ by more than rounding could explain; otherwise it is a run-time condition."""
+    if relation not in (sympy.true, sympy.false):
+        return relation
+    diff = sympy.sympify(left - right)
+    if not diff.is_Number:
+        return None
+    scale = max(abs(sympy.sympify(left)), abs(sympy.sympify(right))) if sympy.sympify(left).is_Number \
+        and sympy.sympify(right).is_Number else None
+    if scale is None or diff == 0 or abs(diff) <= _ROUNDING * scale:
+        return None
+    return relation
 
 
 def _intrinsic(name: str, args: list, arg_type: str):
@@ -372,7 +422,7 @@ def _intrinsic(name: str, args: list, arg_type: str):
     if name == "ABS":
         return sympy.Abs(args[0])
     if name == "MOD" and len(args) == 2:
-        return sympy.Mod(args[0], args[1])
+        return _truncated_mod(args[0], args[1])
     if name in ("REAL", "DBLE", "FLOAT", "SNGL", "CMPLX") and len(args) == 1:
         return args[0]
     if name in ("INT", "IFIX", "IDINT"):

@@ -3,7 +3,7 @@
 Data flow: arguments → pipeline (frontends, SAD) → mapper (machine) → report. Diagnostics go to stderr in
 compiler form (file:line: severity: message). Exit status: 0 success; 1 when a source file had errors (the
 others are still analyzed and reported); 2 when the command cannot run at all (bad -D, broken machine file,
-no usable input).
+no usable input); 3 when the analysis itself failed (a defect of sad: no time is printed).
 """
 from __future__ import annotations
 
@@ -108,6 +108,11 @@ def cmd_analyze(args) -> int:
     if not analysis.program.procedures:
         print("sad: error: no file could be analyzed", file=sys.stderr)
         return 1
+    if analysis.internal_errors:
+        # An incomplete SAD must not look like a prediction: no time, and a status of its own.
+        print(f"sad: error: internal error in {', '.join(analysis.internal_errors)}: no prediction "
+              "(a defect of sad; please report it with the source file)", file=sys.stderr)
+        return 3
     _warn_unknown_bindings(defined, analysis)
     if not cli_check(args, analysis, values, defined):
         return 2
