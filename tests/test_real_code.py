@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from sad.analysis.blocks import line_counts
+from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 
