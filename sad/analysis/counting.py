@@ -24,7 +24,21 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
         raw = sympy.expand(raw)
     else:
         raw = sympy.floor(raw)
-    return sympy.Max(0, raw)
+    return max0(raw)
+
+
+def max0(raw: sympy.Expr) -> sympy.Expr:
+    """Max(0, raw), the same expression sympy.Max builds, without its search for comparable arguments
+    (tens of milliseconds through the assumption system for every new symbol): raw when it is known to be
+    non-negative, 0 when known non-positive, otherwise the unevaluated Max."""
+    raw = sympy.sympify(raw)
+    if raw.is_Number:
+        return sympy.Max(0, raw)
+    if raw.is_nonnegative:
+        return raw
+    if raw.is_nonpositive:
+        return sympy.Integer(0)
+    return sympy.Max(0, raw, evaluate=False)
 
 
 def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
