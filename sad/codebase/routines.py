@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 import sympy
+from sympy.printing.str import StrPrinter
 
 from sad import ir
 from sad.analysis.description import group_blocks
@@ -78,6 +79,11 @@ class UnitResult:
         return cls(data["path"], data["lines"], [Routine(**r) for r in data["routines"]], data["diagnostics"])
 
 
+# Terms in sympy's canonical argument order (deterministic, independent of hashing) rather than sorted for
+# display: sorting the terms of every formula cost more than pricing it.
+_PRINTER = StrPrinter({"order": "none"})
+
+
 @lru_cache(maxsize=4)
 def _machine(path: str):
     return load_machine(path)
@@ -131,7 +137,7 @@ def _routine(proc: ir.Procedure, counts, machine, known: dict, points: PointSet)
         values[point.name] = evaluate(time, values_at(point, points, kinds))
     base = values_at(points.points[0], points, kinds)
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
-    return Routine(proc.name, proc.loc.file, proc.loc.line, proc.language, proc.kind, str(time),
+    return Routine(proc.name, proc.loc.file, proc.loc.line, proc.language, proc.kind, _PRINTER.doprint(time),
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
                    sorted(name[2:] for name, (kind, _) in kinds.items()
                           if kind == "call_cost" and name.startswith("C_")))

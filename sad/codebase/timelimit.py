@@ -5,7 +5,8 @@ threads; killing a pool process would lose the process and its warm imports. A w
 AnalysisTimeout inside the analysing thread (CPython's PyThreadState_SetAsyncExc), which interrupts pure
 Python code such as sympy between two bytecodes. AnalysisTimeout derives from BaseException so that the
 analyzer's `except Exception` guards (one broken procedure must not stop the others) do not swallow it;
-the watchdog repeats the exception once a second until the analysis has ended.
+the watchdog repeats the exception once a second until the analysis has ended, and is disarmed
+(any undelivered exception cleared) before the block is left.
 """
 from __future__ import annotations
 
@@ -24,23 +25,40 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     if not seconds or seconds <= 0:
         yield
         return
-    target = threading.get_ident()
+    target = ctypes.c_ulong(threading.get_ident())
     done = threading.Event()
+    lock = threading.Lock()
+    armed = [True]
+
+    def fire() -> None:
+        with lock:
+            if armed[0]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(AnalysisTimeout))
+
+    def disarm() -> None:
+        with lock:
+            armed[0] = False
+            # An exception raised just as the block ended and not delivered yet must not escape into
+            # the caller's next statement: clear it. After this nothing is pending and nothing can be.
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
 
     def watchdog() -> None:
         if done.wait(seconds):
             return
         while not done.is_set():
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(AnalysisTimeout))
+            fire()
             done.wait(1.0)
 
     thread = threading.Thread(target=watchdog, name="sad-time-limit", daemon=True)
-    thread.start()
     try:
+        thread.start()
         yield
     finally:
+        while True:  # the exception may arrive while disarming: disarm again until it held
+            try:
+                disarm()
+                break
+            except AnalysisTimeout:
+                continue
         done.set()
         thread.join()
-        # The watchdog is gone; an exception it raised just as the block ended and that is not delivered
-        # yet must not escape into the caller's next statement.
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
