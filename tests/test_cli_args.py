@@ -15,7 +15,7 @@ from sad.cli.args import (
     parse_define,
     split_command,
 )
-from sad.cli.main import main, make_parser
+from sad.cli.main import create_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANG = str(ROOT / "corpus" / "kernels" / "triangular.f")
@@ -34,7 +34,7 @@ def test_every_subcommand_takes_help(command, flag, capsys):
 
 
 def test_options_before_between_and_after_files():
-    parser = make_parser()
+    parser = create_parser()
     args = parse_command_line(parser, ["check-counts", "-q", "a.f", "-D", "N=3", "b.f", "--keep", "--",
                                        "./a", "<", "in"])
     assert args.files == ["a.f", "b.f"] and args.mismatches_only and args.keep
@@ -59,9 +59,9 @@ def test_missing_command_is_a_usage_error(capsys):
 
 
 def test_flags_value_may_start_with_a_dash():
-    args = parse_command_line(make_parser(), ["calibrate", "--flags", "-O2", "-o", "m.yaml"])
+    args = parse_command_line(create_parser(), ["calibrate", "--flags", "-O2", "-o", "m.yaml"])
     assert args.flags == "-O2" and args.output == "m.yaml"
-    args = parse_command_line(make_parser(), ["validate", "x.f", "-m", "m", "--sizes", "N=1", "--flags",
+    args = parse_command_line(create_parser(), ["validate", "x.f", "-m", "m", "--sizes", "N=1", "--flags",
                                               "-O3", "--", "./x"])
     assert args.flags == "-O3"
 

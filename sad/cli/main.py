@@ -8,11 +8,13 @@ no usable input); 3 when the analysis itself failed (a defect of sad: no time is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
+from typing import TextIO
 
 from sad import __version__, ir
-from sad.cli.args import positive_int
+from sad.cli.args import parse_command_line, positive_int
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
@@ -27,7 +29,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="bind a parameter (also a preprocessor macro for .F and C files)")
 
 
-def make_parser() -> argparse.ArgumentParser:
+def create_parser() -> argparse.ArgumentParser:
+    """The `sad` argument parser with every command registered."""
     parser = argparse.ArgumentParser(prog="sad", description="Static performance analysis of Fortran 77 "
                                      "and C: symbolic application description and predicted time.")
     parser.add_argument("--version", action="version", version=f"sad {__version__}")
@@ -48,13 +51,34 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+make_parser = create_parser  # the earlier name, still used by callers written before the run/main split
+
+
+def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run one `sad` command in this process and return its exit status (argparse's usage errors included).
+
+    The commands print reports to sys.stdout and diagnostics to sys.stderr; with streams given they are
+    redirected there for the duration of the call (tests and embedding callers capture output this way
+    instead of starting a subprocess). Output of child processes (compilers, the user's program) is not
+    affected: those are captured by the commands themselves.
+    """
+    with contextlib.ExitStack() as stack:
+        if stdout is not None:
+            stack.enter_context(contextlib.redirect_stdout(stdout))
+        if stderr is not None:
+            stack.enter_context(contextlib.redirect_stderr(stderr))
+        try:
+            args = parse_command_line(create_parser(), argv)
+            return args.func(args)
+        except SystemExit as exc:        # --help, --version, usage errors (also of a command's own parser)
+            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        except BrokenPipeError:
+            return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    from sad.cli.args import parse_command_line
-    args = parse_command_line(make_parser(), sys.argv[1:] if argv is None else argv)
-    try:
-        return args.func(args)
-    except BrokenPipeError:
-        return 0
+    """The console script: run the command line (sys.argv when argv is None) on the process's streams."""
+    return run(sys.argv[1:] if argv is None else argv)
 
 
 def _defines(args) -> tuple[dict[str, str], dict] | None:
