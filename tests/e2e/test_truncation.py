@@ -12,7 +12,7 @@ from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
 from sad.predict.mapper import predict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [ROOT / "corpus" / "md1" / "md1.f", ROOT / "corpus" / "kernels" / "gotoloop.f",
            ROOT / "corpus" / "kernels" / "compgoto.f", ROOT / "corpus" / "kernels" / "commoncall.f"]
 

@@ -1,24 +1,45 @@
 """The command line as a user meets it: reports, exit codes, diagnostics, bad input, determinism."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from sad.cli.main import run
+
+ROOT = Path(__file__).resolve().parents[2]
 MD1 = ROOT / "corpus" / "md1" / "md1.f"
 TRIANG = ROOT / "corpus" / "kernels" / "triangular.f"
 
 
-def sad(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "sad", *args], capture_output=True, text=True,
-                          cwd=cwd, env=full_env, timeout=120)
+@dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def sad(*args: str) -> Ran:
+    """`sad ARGS...` run in this process (sad.cli.main.run), its output captured."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(args), out, err)
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def sad_process(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`sad ARGS...` as a separate process: the installed console script when there is one, else `python -m sad`."""
+    exe = shutil.which("sad")
+    command = [exe] if exe else [sys.executable, "-m", "sad"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, **(env or {})), timeout=120)
 
 
 def test_triangular_number_and_formula():
@@ -106,9 +127,18 @@ def test_unsupported_construct_is_a_warning_and_a_parameter(tmp_path):
 
 
 def test_same_input_same_bytes_across_hash_seeds():
-    outs = {sad("analyze", str(MD1), "--machine", "sparc2", "-D", "NPART=864", "--format", "json",
-                env={"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
-    assert len(outs) == 1
+    """End to end through the installed command: two processes with different string-hash seeds."""
+    runs = [sad_process("analyze", str(MD1), "--machine", "sparc2", "-D", "NPART=864", "--format", "json",
+                        env={"PYTHONHASHSEED": seed}) for seed in ("1", "2")]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout and '"NPART"' in runs[0].stdout
+
+
+def test_usage_error_and_version_exit_codes():
+    bad = sad("analyze", str(TRIANG))
+    assert bad.returncode == 2 and "required" in bad.stderr and "--machine" in bad.stderr
+    version = sad_process("--version")
+    assert version.returncode == 0 and re.fullmatch(r"sad \d+\.\d+\.\d+\n", version.stdout)
 
 
 def test_ir_dump_is_json_with_locations():

@@ -373,10 +373,10 @@ def test_truncated_sources_never_raise(tmp_path):
     cuts = sorted(rng.sample(range(1, len(REALISTIC)), 120))
     for cut in cuts:
         path = write(tmp_path, "trunc.c", REALISTIC[:cut])
-        prog = load(path, [], {})  # must not raise
-        assert isinstance(prog, ir.Program)
-        for d in prog.diagnostics:
-            assert isinstance(d.loc.line, int) and d.loc.line >= 1
+        prog = load(path, [], {})
+        lines = REALISTIC[:cut].count("\n") + 1
+        for d in prog.diagnostics:          # every problem is placed in what is left of the file (or at its end)
+            assert d.loc.file == path and 1 <= d.loc.line <= lines + 1, (cut, str(d))
             assert not d.message.startswith("internal error"), (cut, str(d))
 
 
@@ -401,7 +401,6 @@ def test_mangled_sources_never_raise(tmp_path):
             mutated[k] = line[:pos] + " " + rng.choice(tokens) + " " + line[pos:]
         path = write(tmp_path, "mut.c", "\n".join(mutated) + "\n")
         prog = load(path, [], {})
-        assert isinstance(prog, ir.Program)
         for d in prog.diagnostics:
             assert not d.message.startswith("internal error"), str(d)
 
@@ -412,7 +411,12 @@ def test_deep_nesting_does_not_raise(tmp_path):
     src += "void g(int x) {" + "if (x) {" * 150 + "x++;" + "}" * 150 + "}\n"
     path = write(tmp_path, "deep.c", src)
     prog = load(path, [], {})
-    assert isinstance(prog, ir.Program)
+    # 400 parentheses lower to the variable itself; 150 nested ifs exceed what is analysed, which is a
+    # located error (not a RecursionError, not an internal error), and f is kept
+    (ret,) = prog.procedure("f").body
+    assert isinstance(ret, ir.Return) and ret.value == ir.Var("x", type="integer")
+    (err,) = prog.diagnostics
+    assert (err.severity, err.loc) == ("error", ir.Loc(path, 2)) and "nested too deeply" in err.message
 
 
 def test_empty_and_binary_files(tmp_path):
@@ -425,9 +429,7 @@ def test_empty_and_binary_files(tmp_path):
 
 
 def test_corpus_c_files_lower_without_diagnostics():
-    corpus = os.path.join(os.path.dirname(__file__), os.pardir, "corpus", "c")
-    if not os.path.isdir(corpus):
-        pytest.skip("no C corpus")
+    corpus = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "corpus", "c")
     files = sorted(f for f in os.listdir(corpus) if f.endswith(".c"))
     for name in files:
         prog = load(os.path.join(corpus, name), [], {})

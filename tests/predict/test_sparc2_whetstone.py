@@ -22,7 +22,7 @@ import sympy
 from sad.machine.model import load_machine
 from sad.measure.validate import analyze_file, predict_seconds, profile_values
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED_O0 = 0.108350          # seconds per 1 MWI, SPARCstation 2, GNU C 2.7, no optimization
 HAND = {
     "whetstone.f": {"LOOP": 10, "X_PA_L1": 5, "P_WHETST_IF2": 0.5, "P_WHETST_IF3": 0.5, "P_WHETST_IF4": 0.5,

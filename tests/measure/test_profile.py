@@ -12,7 +12,7 @@ from sad.cli.main import main
 from sad.measure.fit import fit
 from sad.measure.params_io import load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MD1 = ROOT / "corpus" / "md1" / "md1.f"
 INPUTS = ROOT / "corpus" / "md1" / "inputs"
 KERNELS = ROOT / "corpus" / "kernels"

@@ -7,7 +7,7 @@ from sad.cli.main import main
 from sad.machine.model import load_machine
 from sad.measure.validate import validate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_validate_two_sizes_real_runs(tmp_path: Path):

@@ -14,7 +14,7 @@ from frontends import load_file
 from sad import ir
 from sad.analysis.pipeline import analyze_program
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted([*ROOT.glob("corpus/kernels/*.f"), *ROOT.glob("corpus/c/*.c"), ROOT / "corpus/md1/md1.f",
                  ROOT / "corpus/whetstone/whetstone.f", ROOT / "corpus/whetstone/whetstone.c"])
 

@@ -9,7 +9,7 @@ import yaml
 
 from sad.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "corpus" / "kernels"
 CKERNELS = ROOT / "corpus" / "c"
 FORTRAN = ["matmul.f", "triangular.f", "trisolve.f", "stepped.f", "sharedlabel.f", "commoncall.f",

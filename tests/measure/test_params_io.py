@@ -11,7 +11,7 @@ import yaml
 
 from sad.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOTO = str(ROOT / "corpus" / "kernels" / "gotoloop.f")
 MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
 
