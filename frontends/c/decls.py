@@ -56,7 +56,7 @@ class DeclLowerer:
             if isinstance(n, c_ast.Enum) and n.values is not None:
                 self._enum(n, user)
                 continue
-            if isinstance(n, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.Typename)) or isinstance(n, c_ast.FuncDecl):
+            if isinstance(n, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.Typename, c_ast.FuncDecl)):
                 stack.append(n.type)
             elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls:
                 stack.extend(d.type for d in n.decls if isinstance(d, c_ast.Decl))

@@ -154,7 +154,7 @@ def names_in(node: c_ast.Node | None) -> set[str]:
 
 def _base_name(node: c_ast.Node) -> str | None:
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef, c_ast.UnaryOp, c_ast.Cast)):
-        if isinstance(node, c_ast.ArrayRef) or isinstance(node, c_ast.StructRef):
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
             node = node.name
         elif isinstance(node, c_ast.Cast):
             node = node.expr

@@ -40,9 +40,7 @@ _DUP_LIMIT = 60  # AST nodes an arm may have to be duplicated by && / || lowerin
 def _dup_ok(node: c_ast.Node | None) -> bool:
     if node is None:
         return True
-    count = 0
-    for n in loops.walk(node):
-        count += 1
+    for count, n in enumerate(loops.walk(node), start=1):
         if count > _DUP_LIMIT or isinstance(n, (c_ast.Label, c_ast.Case, c_ast.Default)):
             return False
     return True

@@ -136,7 +136,7 @@ class ExprBuilder:
         try:
             value = float(text.replace("D", "E"))
         except ValueError:
-            raise Unsupported(f"real constant '{text}'")
+            raise Unsupported(f"real constant '{text}'") from None
         return Const(value, type=ty)
 
     _Signed_Real_Literal_Constant = _Real_Literal_Constant

@@ -94,7 +94,8 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
     first, last = (lo, hi) if step == 1 else (hi, lo)
     total = sympy.Integer(0)
     for term in sympy.Add.make_args(sympy.expand(f)):
-        indicators = [a for a in sympy.Mul.make_args(term) if isinstance(a, sympy.Piecewise) and index in a.free_symbols]
+        indicators = [a for a in sympy.Mul.make_args(term)
+                      if isinstance(a, sympy.Piecewise) and index in a.free_symbols]
         rest = sympy.Mul(*[a for a in sympy.Mul.make_args(term) if a not in indicators])
         if index in rest.free_symbols:
             if indicators:

@@ -1,7 +1,7 @@
 """Commands about machines: `sad calibrate` (measure this machine) and `sad validate` (measured vs predicted).
 
-Data flow: CLI arguments → sad.machine.calibrate (microbenchmarks → machine database) or sad.measure.validate (compile, run,
-time, predict → table and plot). Registered through sad.cli.main.COMMAND_MODULES.
+Data flow: CLI arguments → sad.machine.calibrate (microbenchmarks → machine database) or sad.measure.validate
+(compile, run, time, predict → table and plot). Registered through sad.cli.main.COMMAND_MODULES.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """A restricted arithmetic-expression parser that builds sympy expressions without ever evaluating Python.
 
 Data flow: text written by users or by strangers -- machine-file expressions (``programming_model``
-primitives, numbers with units in ``sad.machine.units``), params files (``NPART: 0.93 + 12/NPART``) and ``-D NAME=VALUE``
-values -- comes in here and leaves as a ``sympy.Expr`` for the SAD builder, the mapper and ``sad.machine.model``.
+primitives, numbers with units in ``sad.machine.units``), params files (``NPART: 0.93 + 12/NPART``) and
+``-D NAME=VALUE`` values -- comes in here and leaves as a ``sympy.Expr`` for the SAD builder, the mapper and
+``sad.machine.model``.
 
 How: ``ast.parse(text, mode="eval")`` gives a syntax tree; only whitelisted nodes are walked (numbers, names,
 ``+ - * / ** // %``, unary ``-``/``+``, calls of a fixed set of functions) and sympy objects are built directly.

@@ -100,7 +100,8 @@ class Machine:
     models: Mapping[str, str]
     clock_hz: Fraction
     figures: Mapping[str, Fraction]
-    """Dotted key path in the file -> value: 'processor.ops.double.mul' -> seconds, 'communication.link_bandwidth' -> B/s."""
+    """Dotted key path in the file -> value: 'processor.ops.double.mul' -> seconds,
+    'communication.link_bandwidth' -> B/s."""
     topology: Mapping[str, object] = field(default_factory=dict)
     primitives: Mapping[str, sympy.Expr] = field(default_factory=dict)
     """Primitive -> expression in the symbols b (bytes) and P (processes), machine figures substituted."""

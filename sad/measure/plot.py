@@ -1,7 +1,7 @@
 """Plots of profiled parameters against problem size (PNG, matplotlib's Agg backend, no display needed).
 
-Data flow: sad.measure.profile's derived values at each --size point and sad.measure.fit's model → one PNG per parameter,
-measured points and the fitted curve, like the original study's plot of the link-cell chain length
+Data flow: sad.measure.profile's derived values at each --size point and sad.measure.fit's model → one PNG per
+parameter, measured points and the fitted curve, like the original study's plot of the link-cell chain length
 against the number of particles.
 """
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Reports: the analysis and the prediction as text for people and as JSON for programs.
 
 Data flow: the last step. Takes the Analysis and its blocks (sad.analysis.description) and the Prediction
-(sad.predict.mapper) and renders them; it computes nothing new. The JSON shape is documented in the README and kept
-stable; everything is sorted so that the same input gives the same bytes.
+(sad.predict.mapper) and renders them; it computes nothing new. The JSON shape is documented in the README and
+kept stable; everything is sorted so that the same input gives the same bytes.
 """
 from __future__ import annotations
 

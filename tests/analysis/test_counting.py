@@ -7,7 +7,7 @@ from sad.analysis.counting import evaluate_sums, sum_over_index, trip_count
 
 N = sympy.Symbol("N", integer=True)
 M = sympy.Symbol("M", integer=True)
-I = sympy.Symbol("I", integer=True)
+I = sympy.Symbol("I", integer=True)  # noqa: E741  (the loop index, named as in the Fortran)
 K = sympy.Symbol("K", integer=True)
 
 

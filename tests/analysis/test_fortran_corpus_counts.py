@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import sympy
+
 from tests.corpus_expectations import ROOT, counts_by_line, evaluate, load_expected, value_points
 
 KERNELS = ROOT / "corpus" / "kernels"

@@ -441,10 +441,10 @@ def test_types_of_constants_and_promotion(tmp_path):
 |      END
 """)
     assert not errors(prog)
-    z, l, c, x = prog.procedures[0].body
+    z, lg, c, x = prog.procedures[0].body
     assert z.value.type == "complex" and z.value.left == Const(complex(1.0, 2.0), type="complex")
-    assert l.value.op == "eqv" and l.value.right.op == "lt"
-    assert l.value.right.left == Cast(Const(1, type="integer"), type="double")
+    assert lg.value.op == "eqv" and lg.value.right.op == "lt"
+    assert lg.value.right.left == Cast(Const(1, type="integer"), type="double")
     assert c.value == BinOp("concat", Const("AB", type="character"), Const("CD", type="character"),
                             type="character")
     assert x.value.left == Const(1500.0, type="real")
