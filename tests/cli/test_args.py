@@ -17,7 +17,7 @@ from sad.cli.args import (
 )
 from sad.cli.main import create_parser, main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRIANG = str(ROOT / "corpus" / "kernels" / "triangular.f")
 MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
 
