@@ -26,9 +26,7 @@ MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
                                      "validate"])
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_every_subcommand_takes_help(command, flag, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main([command, flag])
-    assert exc.value.code == 0
+    assert main([command, flag]) == 0  # an exit status, not SystemExit
     out = capsys.readouterr().out
     assert out.startswith(f"usage: sad {command}")
 
@@ -52,9 +50,7 @@ def test_split_command_only_at_the_first_double_dash():
 
 
 def test_missing_command_is_a_usage_error(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["check-counts", TRIANG])
-    assert exc.value.code == 2
+    assert main(["check-counts", TRIANG]) == 2  # an exit status, not SystemExit
     assert "no COMMAND" in capsys.readouterr().err
 
 
@@ -67,9 +63,7 @@ def test_flags_value_may_start_with_a_dash():
 
 
 def test_top_must_be_positive(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["analyze", TRIANG, "-m", "sparc2", "--top", "-1"])
-    assert exc.value.code == 2
+    assert main(["analyze", TRIANG, "-m", "sparc2", "--top", "-1"]) == 2  # an exit status, not SystemExit
     assert "--top" in capsys.readouterr().err
 
 

@@ -142,7 +142,5 @@ def test_existing_output_untouched(tmp_path, capsys):
 
 
 def test_missing_command(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["profile", str(KERNELS / "matmul.f")])
-    assert exc.value.code == 2
+    assert main(["profile", str(KERNELS / "matmul.f")]) == 2  # an exit status, not SystemExit
     assert "COMMAND" in capsys.readouterr().err
