@@ -8,7 +8,7 @@ import sympy
 from sad.machine.model import load_machine
 from sad.predict.job import Options, predict_analysis, run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRIANGULAR = str(ROOT / "corpus/kernels/triangular.f")
 
 
