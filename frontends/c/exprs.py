@@ -328,7 +328,7 @@ class ExprLowerer:
                     return library.build_io(rv.name.name, args, self.ctx.loc, result=target)
                 if kind == "stop":
                     return library.build_stop(rv.name.name, args, self.ctx.loc)
-                return library.build_message(rv.name.name, args, self.ctx.loc)
+                return library.build_message(rv.name.name, args, self.ctx.loc, result=target)
         value = self.rvalue(rv, fx)
         if node.op != "=":
             op = BINOPS.get(node.op[:-1], "add")

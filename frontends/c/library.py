@@ -9,16 +9,17 @@ Conventions:
   "open"; fclose → "close"; rewind/fseek/fsetpos → "rewind"; ftell/feof/ferror/fgetpos → "inquire";
   fflush → "flush". Format strings and streams are not items; for reads `targets` are what input assigns
   (`&x` → x, a buffer `buf` → *buf); a statement `v = getchar()` adds v to the targets.
-- Message kind: the MPI name without "MPI_", lower case (MPI_Allreduce → "allreduce", MPI_Isend →
-  "isend"); count and datatype from the argument positions of the MPI standard; datatype as an IR type
+- Messages: MPI_* and pvm_* calls (sad.ir.msgcalls gives the primitive and the argument positions shared
+  with Fortran: MPI_Allreduce → "allreduce", MPI_Sendrecv_replace → "sendrecv"); datatype as an IR type
   ("double" for MPI_DOUBLE, "character" for MPI_CHAR/MPI_BYTE). MPI_Wtime/MPI_Wtick stay function calls;
-  MPI_Abort is a Stop.
+  MPI_Abort is a Stop. `x = pvm_gsize(g)` keeps x as the Message's result.
 """
 from __future__ import annotations
 
 from frontends.c import typesys as ts
 from frontends.c.context import ctype_of, set_ctype
 from sad import ir
+from sad.ir import msgcalls
 
 # name → (kind, index of the first transferred item or None, index of the first read target or None)
 _IO: dict[str, tuple[str, int | None, int | None]] = {
@@ -46,30 +47,6 @@ _ONE_TARGET = {"fgets", "gets", "fread"}
 STOP_NAMES = frozenset({"exit", "abort", "_Exit", "_exit", "quick_exit", "MPI_Abort"})
 MPI_FUNCTIONS = frozenset({"MPI_Wtime", "MPI_Wtick"})  # plain function calls, not messages
 
-# MPI name (without MPI_) → (count argument index, datatype argument index)
-_MPI_COUNT = {
-    "send": (1, 2), "ssend": (1, 2), "bsend": (1, 2), "rsend": (1, 2), "isend": (1, 2), "issend": (1, 2),
-    "recv": (1, 2), "irecv": (1, 2), "bcast": (1, 2), "sendrecv": (1, 2), "sendrecv_replace": (1, 2),
-    "reduce": (2, 3), "allreduce": (2, 3), "scan": (2, 3), "exscan": (2, 3), "reduce_scatter": (None, 3),
-    "gather": (1, 2), "allgather": (1, 2), "scatter": (1, 2), "alltoall": (1, 2), "gatherv": (1, 2),
-    "allgatherv": (1, 2), "scatterv": (None, 3), "alltoallv": (None, 3),
-}
-MPI_DATATYPES = {
-    "MPI_CHAR": "character", "MPI_SIGNED_CHAR": "character", "MPI_UNSIGNED_CHAR": "character",
-    "MPI_BYTE": "character", "MPI_CHARACTER": "character", "MPI_PACKED": "character",
-    "MPI_SHORT": "integer", "MPI_UNSIGNED_SHORT": "integer", "MPI_INT": "integer", "MPI_UNSIGNED": "integer",
-    "MPI_LONG": "integer", "MPI_UNSIGNED_LONG": "integer", "MPI_LONG_LONG": "integer",
-    "MPI_LONG_LONG_INT": "integer", "MPI_UNSIGNED_LONG_LONG": "integer", "MPI_INTEGER": "integer",
-    "MPI_INT8_T": "integer", "MPI_INT16_T": "integer", "MPI_INT32_T": "integer", "MPI_INT64_T": "integer",
-    "MPI_UINT8_T": "integer", "MPI_UINT16_T": "integer", "MPI_UINT32_T": "integer",
-    "MPI_UINT64_T": "integer", "MPI_2INT": "integer", "MPI_C_BOOL": "logical", "MPI_LOGICAL": "logical",
-    "MPI_FLOAT": "real", "MPI_REAL": "real", "MPI_DOUBLE": "double", "MPI_LONG_DOUBLE": "double",
-    "MPI_DOUBLE_PRECISION": "double", "MPI_DOUBLE_INT": "double", "MPI_FLOAT_INT": "real",
-    "MPI_C_COMPLEX": "complex", "MPI_C_FLOAT_COMPLEX": "complex", "MPI_C_DOUBLE_COMPLEX": "complex",
-    "MPI_C_LONG_DOUBLE_COMPLEX": "complex", "MPI_COMPLEX": "complex", "MPI_DOUBLE_COMPLEX": "complex",
-}
-
-
 def special_kind(name: str) -> str | None:
     """'io', 'stop', 'mpi' or None for an ordinary call."""
     if name in _IO:
@@ -77,6 +54,8 @@ def special_kind(name: str) -> str | None:
     if name in STOP_NAMES:
         return "stop"
     if name.startswith("MPI_") and name not in MPI_FUNCTIONS:
+        return "mpi"
+    if name.startswith("pvm_") and msgcalls.pvm_spec(name) is not None:
         return "mpi"
     return None
 
@@ -130,21 +109,8 @@ def build_stop(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Stop:
     return ir.Stop(code, loc=loc)
 
 
-def mpi_datatype(arg: ir.Expr | None) -> str | None:
-    if isinstance(arg, ir.Var):
-        return MPI_DATATYPES.get(arg.name)
-    return None
-
-
-def build_message(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Message:
-    kind = name[4:].lower() if name.startswith("MPI_") else name.lower()
-    count: ir.Expr | None = None
-    datatype: str | None = None
-    positions = _MPI_COUNT.get(kind)
-    if positions is not None:
-        ci, di = positions
-        if ci is not None and ci < len(args):
-            count = args[ci]
-        if di is not None and di < len(args):
-            datatype = mpi_datatype(args[di])
-    return ir.Message(kind, "MPI", name, list(args), count=count, datatype=datatype, loc=loc)
+def build_message(name: str, args: list[ir.Expr], loc: ir.Loc, result: ir.Expr | None = None) -> ir.Message:
+    """The Message for an MPI or PVM call (`result`: where the call's value goes, for pvm_gsize and kin)."""
+    msg = msgcalls.build_message(name, list(args), loc, "c", result=result)
+    assert msg is not None  # special_kind said "mpi"
+    return msg

@@ -147,10 +147,16 @@ class SourceReader:
         return self.logical_lines(lines, depth + 1)
 
 
+SHIPPED_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+"""Declarations-only mpif.h and fpvm3.h shipped with sad: searched after the user's directories."""
+
+
 def find_include(name: str, including_file: str, include_dirs: list[str]) -> str | None:
-    """Search relative to the including file's directory, then the -I directories, then as given."""
+    """Search relative to the including file's directory, then the -I directories, then sad's shipped
+    headers (mpif.h, fpvm3.h), then as given."""
     candidates = [os.path.join(os.path.dirname(including_file) or ".", name)]
     candidates += [os.path.join(d, name) for d in include_dirs]
+    candidates.append(os.path.join(SHIPPED_INCLUDE, name))
     if os.path.isabs(name):
         candidates.insert(0, name)
     for cand in candidates:

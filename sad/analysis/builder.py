@@ -16,6 +16,7 @@ from collections import Counter
 import sympy
 
 from sad import ir
+from sad.analysis import spmd
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded, mul
 from sad.analysis.calls import CallExpander
@@ -122,6 +123,8 @@ class ProcedureBuilder:
         event = self._event(stmt.loc, role, cost, region_id, isinstance(stmt, _SIMPLE + _TERMINAL), stmt)
         if isinstance(stmt, ir.Unsupported):
             event.cost[f"cost:{self.names.unsupported(stmt)}"] += 1
+        if isinstance(stmt, ir.Message):
+            event.message, event.groupable = spmd.describe(self, stmt, index), False
         local.add(event, sympy.Integer(1))
         if isinstance(stmt, ir.CallStmt):
             self.calls.expand(stmt.name, stmt.args, stmt.loc, index, local, event, stmt.indirect)

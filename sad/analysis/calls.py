@@ -11,6 +11,7 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
+from sad.analysis import spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical, mul
 from sad.analysis.cost import Cost
 from sad.analysis.description import Event
@@ -43,6 +44,9 @@ class CallExpander:
                site: Event, indirect: bool) -> None:
         """Add the callee's events, with formals bound to actuals, or an unresolved call cost."""
         key = resolve_name(name)
+        if key in spmd.LOCAL_FUNCTIONS:
+            site.cost[f"msg.{spmd.LOCAL_FUNCTIONS[key]}"] += 1  # MPI_Wtime: bookkeeping, no message
+            return
         if (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
             return  # inside a cycle of calls: counted by the cycle's X_<routine>_CALLS at its entry
         callee = self.ctx.built.get(key)
@@ -57,6 +61,8 @@ class CallExpander:
             return
         subs = self._bind_formals(callee.procedure, args, index)
         for event, count in callee.counts.items():
+            if subs and event.message is not None:
+                event = spmd.rebound(event, subs)
             local.add(event, count.xreplace(subs) if subs else count)
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:

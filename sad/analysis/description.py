@@ -6,8 +6,8 @@ each with its cost vector S) per entry into a procedure (`ProcedureSAD`); the pi
 sums the roots' counts into an `Analysis`; `group_blocks` turns those counts into blocks S[i] with their
 counts ∏X ∏P (what the report and the mapper show) and `line_counts` into the execution count of each
 source line (what gcov measures). Consecutive simple statements of one statement list that run equally
-often form one block; a jump target starts a new block and a jump ends one; conditions and loop overheads
-are blocks of their own.
+often form one block; a jump target starts a new block and a jump ends one; conditions, loop overheads and
+message-passing calls are blocks of their own.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.params import ParameterTable
+from sad.analysis.spmd import MessageCost
 
 
 @dataclass(eq=False)
@@ -36,6 +37,7 @@ class Event:
     text: str = ""
     terminal: bool = False  # control leaves after it (GOTO, RETURN, STOP): it ends a block
     starts_block: bool = False  # a labelled statement: a jump may land here
+    message: MessageCost | None = None  # a message-passing call: what the mapper prices (sad.analysis.spmd)
 
 
 @dataclass
@@ -73,10 +75,11 @@ class Block:
     file: str
     first_line: int
     last_line: int
-    kind: str  # code | branch | loop_entry | loop_iter
+    kind: str  # code | branch | loop_entry | loop_iter | message
     count: sympy.Expr
     cost: Counter = field(default_factory=Counter)
     events: list[Event] = field(default_factory=list)
+    message: MessageCost | None = None  # kind message: the call the mapper prices by its size
 
     @property
     def where(self) -> str:
@@ -102,8 +105,9 @@ def group_blocks(counts: dict[Event, sympy.Expr]) -> list[Block]:
             current.cost.update(event.cost)
             current.last_line = max(current.last_line, event.last_line)
             continue
-        current = Block(event.procedure, event.loc.file, event.loc.line, event.last_line, _KIND[event.role],
-                        count, Counter(event.cost), [event])
+        kind = "message" if event.message is not None else _KIND[event.role]
+        current = Block(event.procedure, event.loc.file, event.loc.line, event.last_line, kind,
+                        count, Counter(event.cost), [event], event.message)
         blocks.append(current)
         if not event.groupable:
             current = None

@@ -18,6 +18,7 @@ from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event
 from sad.analysis.params import ParameterTable
+from sad.analysis.spmd import link_pvm_buffers
 from sad.analysis.values import ProgramFacts, resolve_name
 
 __all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language"]
@@ -68,6 +69,7 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     """Every procedure's SAD per entry (callees expanded, formals as symbols), callees first, in
     ``ctx.built``, and the call graph; a procedure whose build fails gets an internal-error diagnostic
     and no SAD."""
+    link_pvm_buffers(program)
     facts = ProgramFacts.gather(program)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
@@ -110,6 +112,7 @@ def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
     every call site bound."""
     names = {s.name for count in counts.values() for s in count.free_symbols}
     names |= {key[5:] for event in counts for key in event.cost if key.startswith("cost:")}
+    names |= {s.name for event in counts if event.message is not None for s in event.message.free_symbols}
     for symbol, param in sorted(ctx.candidates.items(), key=lambda kv: kv[0].name):
         if symbol.name in names:
             ctx.table.add(param, symbol)

@@ -16,14 +16,16 @@ import sympy
 
 from sad import ir
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
+from sad.ir import msgcalls
 
 Unresolvable = None
+SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
 _MAX_DEPTH = 32
 
 
 @dataclass
 class Definition:
-    kind: str  # assign | read | data | parameter | index | call
+    kind: str  # assign | read | data | parameter | index | call | nprocs | rank | ntasks
     loc: ir.Loc | None
     value: ir.Expr | None = None
     procedure: str = ""
@@ -131,7 +133,9 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
                 yield target.name, Definition("read", stmt.loc, None, proc.name)
     elif isinstance(stmt, ir.AssignLabel):
         yield stmt.var, Definition("assign", stmt.loc, None, proc.name)
-    elif isinstance(stmt, (ir.CallStmt, ir.Message)):
+    elif isinstance(stmt, ir.Message):
+        yield from _message_defs(stmt, proc)
+    elif isinstance(stmt, ir.CallStmt):
         name = stmt.name
         for pos, arg in enumerate(stmt.args):
             if isinstance(arg, ir.Var) and modified.may_modify(name, pos):
@@ -144,6 +148,36 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
             for pos, arg in enumerate(call.args):
                 if isinstance(arg, ir.Var) and modified.may_modify(call.name, pos):
                     yield arg.name, Definition("call", stmt.loc, None, proc.name)
+
+
+_SEND_BUFFER = {"send", "isend", "gather", "scatter", "allgather", "alltoall", "reduce", "allreduce", "scan",
+                "reduce_scatter"}
+"""Primitives whose first argument is only read (the data sent)."""
+
+
+def _message_defs(stmt: ir.Message, proc: ir.Procedure):
+    """What a message-passing call writes: the process count and rank it reports (as `nprocs`, `rank`,
+    `ntasks` definitions, backtraced to NPROCS and RANK), and its output arguments. Counts, datatypes,
+    partners, communicators and the data sent are only read; a broadcast buffer keeps its (root's) value."""
+    spec = msgcalls.mpi_spec(stmt.name) or msgcalls.pvm_spec(stmt.name)
+    comm = ir.Var(stmt.comm) if stmt.comm else None
+    if spec is not None and spec.out == -1 and isinstance(stmt.result, ir.Var) and not stmt.problem:
+        yield stmt.result.name, Definition(spec.sets, stmt.loc, comm, proc.name)
+    reads: set[int] = set()
+    if spec is not None and not stmt.problem:
+        reads = {p for p in (spec.count, spec.datatype, spec.partner, spec.source, spec.comm) if p is not None}
+        reads |= set(spec.no_def) | ({0} if spec.primitive in _SEND_BUFFER else set())
+    for pos, arg in enumerate(stmt.args):
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        if not isinstance(arg, ir.Var) or pos in reads:
+            continue
+        if spec is not None and pos == spec.out and spec.sets and not stmt.problem:
+            yield arg.name, Definition(spec.sets, stmt.loc, comm, proc.name)
+        else:
+            yield arg.name, Definition("call", stmt.loc, None, proc.name)
+    if isinstance(stmt.result, ir.Var) and (spec is None or spec.out != -1 or stmt.problem):
+        yield stmt.result.name, Definition("call", stmt.loc, None, proc.name)
 
 
 def _exprs_of(stmt: ir.Stmt) -> list[ir.Expr]:
@@ -311,6 +345,8 @@ class ValueResolver(ir.NodeVisitor):
         return self._from_definition(key, defs[0], integer, depth)
 
     def _from_definition(self, key: str, d: Definition, integer: bool, depth: int):
+        if d.kind in SPMD_DEFINITIONS:
+            return self._spmd_value(key, d, integer)
         if d.kind == "read":
             return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
         if d.kind not in ("parameter", "data", "assign") or d.value is None:
@@ -324,6 +360,36 @@ class ValueResolver(ir.NodeVisitor):
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
         what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
         self._register(key, cls, integer, d.loc, what, value, d.procedure)
+        return value
+
+    def process_count(self, comm: str | None, loc: ir.Loc | None, procedure: str) -> sympy.Expr:
+        """NPROCS (the world's process count), or NPROCS_<comm> for another communicator: registered as
+        an unresolved value where it is first met."""
+        suffix = "" if comm is None or comm in msgcalls.WORLD else f"_{comm}"
+        return self._register(f"NPROCS{suffix}", "unresolved", True, loc,
+                              f"number of processes{' of communicator ' + comm if suffix else ''}",
+                              None, procedure)
+
+    @staticmethod
+    def rank_symbol() -> sympy.Symbol:
+        return make_symbol("RANK", "value", integer=True)
+
+    def _spmd_value(self, key: str, d: Definition, integer: bool) -> sympy.Expr:
+        """A variable set by MPI_COMM_SIZE / MPI_COMM_RANK (PVM: the group size and instance, the tasks a
+        spawn started) is indirect: NPROCS, RANK, NPROCS - 1. Another communicator than the world's has
+        its own size and rank parameters, NPROCS_<comm> and RANK_<comm>."""
+        comm = d.value.name if isinstance(d.value, ir.Var) else None
+        suffix = "" if comm is None or comm in msgcalls.WORLD else f"_{comm}"
+        nprocs = self.process_count(comm, d.loc, d.procedure)
+        if d.kind == "rank":
+            value = self._register(f"RANK{suffix}", "unresolved", True, d.loc,
+                                   f"this process's rank, 0 <= RANK{suffix} < NPROCS{suffix}", None, d.procedure)
+            what = "the process's rank"
+        else:
+            value = nprocs if d.kind == "nprocs" else nprocs - 1
+            what = "the number of processes" if d.kind == "nprocs" else "the tasks spawned: all but this one"
+        if key not in (f"NPROCS{suffix}", f"RANK{suffix}"):
+            self._register(key, "indirect", integer, d.loc, what, value, d.procedure)
         return value
 
     def _register(self, key: str, cls: str, integer: bool, loc: ir.Loc | None, what: str,

@@ -140,6 +140,10 @@ def cmd_analyze(args) -> int:
     _warn_unknown_bindings(defined, analysis)
     if not cli_check(args, analysis, values, defined):
         return 2
+    for key in result.prediction.missing_ops:
+        if key.startswith("msg."):
+            print(f"sad: warning: machine {machine.name} cannot price the message primitive '{key[4:]}': its cost "
+                  f"is the unresolved parameter T_{key.replace('.', '_')} (seconds per call)", file=sys.stderr)
     if args.format == "json":
         sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters))
     else:

@@ -309,15 +309,23 @@ class IO(Stmt):
 @dataclass
 class Message(Stmt):
     """A message-passing call (MPI_*, PVM, PICL) kept as its own kind so that it can be costed by the
-    communication and programming-model levels. kind is the primitive (send, recv, bcast, reduce, barrier,
-    ...), library "MPI"/"PVM"/"PICL"; count/datatype/peer as the frontend could identify them."""
-    _fields = ("args", "count")
+    communication and programming-model levels. kind is the primitive (send, recv, sendrecv, bcast, reduce,
+    barrier, ...; sad.ir.msgcalls), library "MPI"/"PVM"; count, datatype, partner and communicator from the
+    argument positions of sad.ir.msgcalls."""
+    _fields = ("args", "count", "partner", "source", "result")
     kind: str
     library: str
     name: str
     args: list[Expr]
     count: Expr | None = None
     datatype: str | None = None
+    type_name: str | None = None  # the datatype argument as written (MPI_DOUBLE_PRECISION, REAL8, a variable)
+    partner: Expr | None = None  # destination, source, root or (PVM mcast) the number of tasks
+    partner_role: str = ""  # dest | source | root | tasks
+    source: Expr | None = None  # sendrecv: the source beside the destination
+    comm: str | None = None  # the communicator argument's name (None: the library's world)
+    result: Expr | None = None  # where a C call's return value goes (pvm_joingroup, pvm_gsize, pvm_spawn)
+    problem: str | None = None  # a call the frontend could not read (wrong number of arguments)
 
 
 @dataclass

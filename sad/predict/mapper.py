@@ -3,7 +3,9 @@
 Data flow: the program's blocks (sad.analysis.description) × a machine (sad.machine.model) → the predicted time as a
 formula in the parameters still unbound, a number once all are bound, and the breakdown by procedure and
 by block. An operation the machine does not price becomes an unresolved parameter T_<op> (seconds), and an
-unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted.
+unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted. Message-passing calls are
+priced by their size with the machine's programming-model level (sad.predict.messages) and summed apart as
+the communication time; an SPMD program's numbers are its slowest rank's (sad.predict.ranks).
 """
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ import sympy
 from sad.analysis.counting import evaluate_sums
 from sad.analysis.description import Block
 from sad.analysis.params import Parameter, make_symbol
+from sad.analysis.spmd import MessageCost
+from sad.predict import ranks
+from sad.predict.messages import message_seconds
 
 
 @dataclass
@@ -36,6 +41,14 @@ class Prediction:
     by_procedure: dict[str, float | None] = field(default_factory=dict)
     operations: dict[str, sympy.Expr] = field(default_factory=dict)  # the SAD's closed form, by operation
     startup: float = 0.0  # seconds once per run (loading the program), when the machine gives a figure
+    computation: sympy.Expr = sympy.Integer(0)  # time - communication (start-up included)
+    communication: sympy.Expr = sympy.Integer(0)  # the message blocks' time
+    computation_value: float | None = None
+    communication_value: float | None = None
+    rank: ranks.RankChoice | None = None  # SPMD: the rank the numbers are for (the slowest), or why none
+
+
+NPROCS = make_symbol("NPROCS", "value", integer=True)
 
 
 def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
@@ -47,6 +60,10 @@ def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
             continue
         if key.startswith("cost:"):
             total += n * make_symbol(key[5:], "call_cost")
+            continue
+        if key.startswith("msg."):  # a message block's own call is priced by its size (predict)
+            total += n * message_seconds(MessageCost(key[4:], key[4:], "", sympy.Integer(0), NPROCS), machine,
+                                         missing)
             continue
         seconds = machine.op_cost(key)
         if seconds is None:
@@ -85,17 +102,27 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
     timed: list[BlockTime] = []
     prices: dict[frozenset, sympy.Expr] = {}
     per_count: dict[sympy.Expr, list] = {}
+    communication: list[sympy.Expr] = []
     for block in blocks:
-        key = frozenset(block.cost.items())
+        cost = block.cost
+        if block.message is not None:
+            cost = Counter({k: n for k, n in cost.items() if not k.startswith("msg.")})
+        key = (frozenset(cost.items()), block.message)
         if key not in prices:
-            prices[key] = price(block.cost, machine, missing)
+            prices[key] = price(cost, machine, missing)
+            if block.message is not None:
+                prices[key] += message_seconds(block.message, machine, missing)
         each = prices[key]
         timed.append(BlockTime(block, each, block.count * each))
         per_count.setdefault(block.count, []).append(each)
+        if block.message is not None:
+            communication.append(block.count * each)
     # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
     startup = machine.op_cost("startup") or 0.0
     total = sympy.Add(*[count * sympy.Add(*eachs) for count, eachs in per_count.items()])
     total += sympy.Float(startup, 15) if startup else 0
+    comm = sympy.Add(*communication)
+    bindings, rank = ranks.slowest(total, bindings)
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in bound_total.free_symbols})
     value = evaluate(bound_total)
@@ -110,8 +137,11 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
             by_proc[proc] = None
         else:
             by_proc[proc] = (by_proc.get(proc) or 0.0) + (bt.time_value or 0.0)
+    comm_value = evaluate(bind(comm, bindings))
     return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
-                      operation_totals(blocks), startup)
+                      operation_totals(blocks), startup, computation=total - comm, communication=comm,
+                      computation_value=None if value is None or comm_value is None else value - comm_value,
+                      communication_value=comm_value, rank=rank)
 
 
 def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:

@@ -63,6 +63,11 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "machine": {"name": machine.name, "path": str(machine.path), "models": dict(machine.models)},
         "time": formula(prediction.time, 15),
         "time_s": total,
+        "computation": formula(prediction.computation, 15),
+        "communication": formula(prediction.communication, 15),
+        "computation_s": prediction.computation_value,
+        "communication_s": prediction.communication_value,
+        "rank": _rank_json(prediction),
         "unbound": prediction.unbound,
         "startup_s": prediction.startup,
         "parameters": parameter_rows(analysis, bindings, extra),
@@ -74,6 +79,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
             "seconds_each": formula(bt.seconds_each, 15),
             "time_s": bt.time_value,
             "share": (bt.time_value / total) if total else None,
+            **_message_json(bt),
         } for bt in prediction.blocks],
         "procedures": [{"name": name, "time_s": t, "share": (t / total) if (total and t is not None) else None}
                        for name, t in prediction.by_procedure.items()],
@@ -82,6 +88,21 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
                          "message": d.message} for d in analysis.diagnostics],
     }
     return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+
+
+def _message_json(bt) -> dict[str, Any]:
+    msg = bt.block.message
+    if msg is None:
+        return {}
+    return {"primitive": msg.primitive, "call": msg.name, "bytes": formula(msg.bytes, 15),
+            "partner": msg.partner}
+
+
+def _rank_json(prediction: Prediction) -> dict[str, Any] | None:
+    choice = prediction.rank
+    if choice is None:
+        return None
+    return {"rank": choice.rank, "nprocs": choice.nprocs, "note": choice.note, "fastest_s": choice.fastest}
 
 
 def _plain(v):
@@ -143,9 +164,29 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     else:
         out.append(f"  unbound: {', '.join(prediction.unbound)}")
         out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
+    out.extend(_spmd_lines(prediction))
     out.append("")
     out.extend(_dominant(prediction, top))
     return "\n".join(out) + "\n"
+
+
+def _spmd_lines(prediction: Prediction) -> list[str]:
+    """Computation and communication apart, as PerPreT tabulates them, and the rank the figures are for."""
+    if prediction.communication == 0 and prediction.rank is None:
+        return []
+    comp, comm = prediction.computation_value, prediction.communication_value
+    lines = [f"  computation   T_comp = {_short(formula(prediction.computation, 4), 1000)}",
+             f"  communication T_comm = {_short(formula(prediction.communication, 4), 1000)}"]
+    if comp is not None and comm is not None:
+        lines.append(f"  T_comp = {seconds(comp)}, T_comm = {seconds(comm)}")
+    choice = prediction.rank
+    if choice is not None:
+        if choice.rank is not None:
+            spread = f"; the fastest takes {seconds(choice.fastest)}" if choice.fastest is not None else ""
+            lines.append(f"  rank {choice.rank} ({choice.note}{spread})")
+        else:
+            lines.append(f"  ranks: {choice.note}")
+    return lines
 
 
 def _dominant(prediction: Prediction, top: int) -> list[str]:
