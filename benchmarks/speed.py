@@ -24,6 +24,14 @@ Figures, not tests: it prints a table (figure, value, target, ok/MISSED) and alw
   1/3 for three-way decisions) ±50 %, loop counts 10 ± 5; target < 1 s. Five sweep points are checked
   against the scalar evaluation.
 
+- `sad sweep`'s machinery (sad.predict.compare.build_table over a sad.predict.sweep.Grid): md1.f with its profiled
+  parameters (corpus/md1/md1.params.yaml), NPART swept over 1000 values and NSTEP over 100 (10^5 points), the
+  formula compiled once and evaluated; compile and evaluation timed apart, median of --repeat runs, target
+  < 1 s for the evaluation; three grid points checked against `sad analyze`'s own evaluation.
+- `sad tune`'s minimizer (sad.predict.tune.solve) on corpus/tuning/matmul_tiled.c (n = 1024, ts = 1 … 1024
+  with n % ts == 0: exhaustive) and on a (NPROCS, grain, buffer) grid of 2.4·10^6 points of the pipeline
+  model below (branch and bound), median of --repeat runs.
+
 Usage: python3 benchmarks/speed.py [--repeat N]     (the median of N runs for the timed figures; default 3)
 
 Takes about a minute: the two tracemalloc runs are ten times slower than untraced ones.
@@ -325,6 +333,104 @@ def bench_formula() -> None:
         fail(f"md1.f formula, {SWEEP_POINTS} point sweep", f"< {SWEEP_S:g} s", exc)
 
 
+def _md1_formula():
+    import sympy
+
+    from sad.analysis.pipeline import analyze
+    from sad.machine.model import load_machine
+    from sad.measure.params_io import load
+    from sad.predict.job import predict_analysis
+    from sad.predict.mapper import bind
+
+    values = load("corpus/md1/md1.params.yaml").values()
+    for name in ("NPART", "NSTEP"):
+        values.pop(name, None)
+    symbols = {"NPART": sympy.Symbol("NPART"), "NSTEP": sympy.Symbol("NSTEP")}
+    analysis = analyze([MD1_F], overrides={**values, **symbols})
+    prediction = predict_analysis(analysis, load_machine(MACHINE), values).prediction
+    return bind(prediction.time, values), values
+
+
+def bench_sweep(repeat: int) -> None:
+    import sympy
+
+    from sad.predict.compare import Series, build_table
+    from sad.predict.mapper import bind, evaluate
+    from sad.predict.sweep import Grid, parse_range
+
+    figure = f"sad sweep, md1.f, {SWEEP_POINTS} points"
+    try:
+        formula, values = _md1_formula()
+        grid = Grid([parse_range("NPART", "100-16384:1000"), parse_range("NSTEP", "1:100")])
+        compile_s, eval_s = [], []
+        for _ in range(repeat):
+            series = Series("sparc2", MD1_F, MACHINE, {"TOTAL": formula})
+            t0 = time.perf_counter()
+            series.compile()
+            compile_s.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            table = build_table([series], grid, {})
+            eval_s.append(time.perf_counter() - t0)
+        worst = 0.0
+        for i in (0, grid.size // 2, grid.size - 1):
+            point = {n: sympy.Integer(int(table.columns[n][i])) for n in grid.names}
+            single = evaluate(bind(formula, point))
+            worst = max(worst, abs(table.columns["TOTAL"][i] - single) / single)
+        t = statistics.median(eval_s)
+        print(f"{figure}: NPART 100..16384 x NSTEP 1..100 = {grid.size} points; compiled in "
+              f"{statistics.median(compile_s) * 1e3:.0f} ms, evaluated in {', '.join(f'{x * 1e3:.0f}' for x in eval_s)}"
+              f" ms; 3 points vs single evaluations: worst relative difference {worst:.1e}")
+        row(figure, f"{t * 1e3:.0f} ms", f"< {SWEEP_S:g} s", t < SWEEP_S and grid.size == SWEEP_POINTS
+            and worst <= REL_TOL)
+    except Exception as exc:
+        fail(figure, f"< {SWEEP_S:g} s", exc)
+
+
+PIPELINE = ("2e-8*N*N/P*ceil(N/(G*P))*G + 5e-5*(P - 1 + ceil(N/G))*(1 + ceil(G*N/B)*1e-3) "
+            "+ 1e-7*B + 2e-9*G*B")
+"""A pipeline's cost in the shape of the La Laguna tool's model: P stages, grain G, buffer B over N items."""
+
+
+def bench_tune(repeat: int) -> None:
+    from sad.analysis.pipeline import analyze
+    from sad.common.exprparse import parse_condition, parse_expr
+    from sad.machine.model import load_machine
+    from sad.predict.job import predict_analysis
+    from sad.predict.sweep import parse_range
+    from sad.predict.tune import Problem, solve
+
+    figure = "sad tune, matmul_tiled.c, ts = 1..1024"
+    try:
+        analysis = analyze(["corpus/tuning/matmul_tiled.c"])
+        time_expr = predict_analysis(analysis, load_machine(MACHINE), {}).prediction.time
+        problem = Problem(time_expr, [parse_range("ts", "1:1024")], {"n": 1024.0}, [parse_condition("n % ts == 0")])
+        secs = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            result = solve(problem)
+            secs.append(time.perf_counter() - t0)
+        print(f"{figure}: optimum ts = {int(result.best['ts'])}, {result.method}, "
+              f"{', '.join(f'{x:.3f}' for x in secs)} s")
+        row(figure, f"{statistics.median(secs):.3f} s", "", None)
+    except Exception as exc:
+        fail(figure, "", exc)
+    figure = "sad tune, pipeline model, 2.4e6 points, branch and bound"
+    try:
+        axes = [parse_range("P", "1:64"), parse_range("G", "1:200"), parse_range("B", "1:192")]
+        problem = Problem(parse_expr(PIPELINE), axes, {"N": 20000.0}, [parse_condition("1 <= G <= N/P")])
+        secs = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            result = solve(problem, method="bnb")
+            secs.append(time.perf_counter() - t0)
+        best = ", ".join(f"{k}={int(v)}" for k, v in result.best.items())
+        print(f"{figure}: optimum {best}, {result.evaluated} of {result.grid_points} points evaluated, "
+              f"{', '.join(f'{x:.3f}' for x in secs)} s")
+        row(figure, f"{statistics.median(secs):.3f} s", "", None)
+    except Exception as exc:
+        fail(figure, "", exc)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per timed figure (the median is reported)")
@@ -345,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     bench_lines("Fortran", fortran_corpus())
     bench_lines("C", c_corpus())
     bench_formula()
+    bench_sweep(args.repeat)
+    bench_tune(args.repeat)
     print_table()
     return 0
 

@@ -258,7 +258,8 @@ def _series(groups: list[list[str]], args, setup: Setup):
             series.append(Series(label, variant, machine.name, _formulas(analysis, machine, values)))
     swept = {a.name for a in setup.axes}
     for s in series:
-        unbound = sorted({sym.name for f in s.formulas.values() for sym in f.free_symbols} - swept)
+        spmd = {"RANK"} if "NPROCS" in swept | set(_fixed_numbers(values)) else set()  # the slowest rank is sought
+        unbound = sorted({sym.name for f in s.formulas.values() for sym in f.free_symbols} - swept - spmd)
         if unbound:
             raise UsageError(f"{s.variant}: unbound parameters {', '.join(unbound)}; bind them with -D NAME=VALUE "
                              f"or --params FILE, or sweep them")

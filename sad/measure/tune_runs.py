@@ -67,27 +67,28 @@ class Check:
 
 
 def candidate_points(problem, result, extra: int) -> list[dict[str, float]]:
-    """The choice, the runners-up, then feasible points spread over the grid (each axis thinned to a few
-    values), at most 1 + extra points; every feasible point when the grid is that small."""
-    from sad.predict.tune import _Evaluator
+    """The choice, two runners-up, then feasible points spread evenly over the grid's feasible points, at most
+    1 + extra in all; every feasible point when there are that few. A grid too large to enumerate is thinned
+    to a few values per axis first."""
+    from sad.predict.tune import EXHAUSTIVE_LIMIT, _Evaluator
     ev = _Evaluator(problem)
     shape = tuple(len(a) for a in problem.axes)
-    if problem.size <= 1 + extra:
+    if problem.size <= EXHAUSTIVE_LIMIT:
         picks = [numpy.arange(n) for n in shape]
     else:
         per_axis = max(2, int(round((extra + 1) ** (1 / len(shape)))) + 1)
         picks = [numpy.unique(numpy.linspace(0, n - 1, min(n, per_axis)).round().astype(int)) for n in shape]
     meshes = [m.ravel() for m in numpy.meshgrid(*picks, indexing="ij")]
-    times = ev.times(meshes)
-    spread = [{a.name: float(a.values[i[k]]) for a, i in zip(problem.axes, meshes)}
-              for k in numpy.flatnonzero(numpy.isfinite(times))]
+    feasible = numpy.flatnonzero(numpy.isfinite(ev.times(meshes)))
+    points = [{a.name: float(a.values[i[k]]) for a, i in zip(problem.axes, meshes)} for k in feasible]
+    if len(points) <= 1 + extra:
+        chosen = [result.best] + [p for p in points if p != result.best]
+        return chosen
     ordered = [result.best] + [p for p, _ in result.ranked[1:3]]
-    if len(spread) > extra:  # keep an even selection of them
-        spread = [spread[int(j)] for j in numpy.linspace(0, len(spread) - 1, extra).round()]
-    for point in spread:
-        if point not in ordered:
-            ordered.append(point)
-    return ordered[: 1 + extra] if problem.size > 1 + extra else ordered
+    for j in numpy.linspace(0, len(points) - 1, extra).round().astype(int):
+        if points[j] not in ordered:
+            ordered.append(points[j])
+    return ordered[: 1 + extra]
 
 
 def predicted_at(problem, point: dict[str, float]) -> float:

@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 import numpy
 import sympy
 
-from sad.predict.sweep import CompiledFormula, Grid, compile_formula
-
-NPROCS = "NPROCS"
-"""The process count's parameter name (the SPMD analysis names it so); sweeping it adds SP and EFF."""
+from sad.predict.sweep import NPROCS, RANK, CompiledFormula, Grid, compile_formula, slowest_rank
 
 
 @dataclass
@@ -69,6 +66,22 @@ def _evaluate(series: Series, name: str, columns: dict, size: int) -> numpy.ndar
     return series.compiled[name](columns, size)
 
 
+def series_values(series: Series, points: dict, size: int) -> dict[str, numpy.ndarray]:
+    """TOTAL (and COMP, COMM) of one series at the points. An SPMD formula still in RANK is the slowest rank's
+    at each point (sad.predict.sweep.slowest_rank), COMP and COMM taken at that rank, which is returned too."""
+    if RANK in series.needs() and RANK not in points:
+        total, ranks = slowest_rank(series.compiled["TOTAL"], points, size)
+        at_rank = dict(points)
+        at_rank[RANK] = ranks
+        out = {"TOTAL": total, "RANK": ranks}
+        for name in ("COMP", "COMM"):
+            if name in series.formulas:
+                out[name] = _evaluate(series, name, at_rank, size)
+        return out
+    return {name: _evaluate(series, name, points, size) for name in ("COMM", "COMP", "TOTAL")
+            if name in series.formulas}
+
+
 def build_table(series: list[Series], grid: Grid, fixed: dict[str, float]) -> Table:
     """Every series over the grid. Raises KeyError naming a parameter that is neither swept nor fixed."""
     points: dict[str, numpy.ndarray | float] = dict(fixed)
@@ -79,17 +92,18 @@ def build_table(series: list[Series], grid: Grid, fixed: dict[str, float]) -> Ta
     for s in series:
         if not s.compiled:
             s.compile()
-        missing = sorted(s.needs() - set(points))
+        missing = sorted(s.needs() - set(points) - ({RANK} if NPROCS in points else set()))
         if missing:
             raise KeyError(", ".join(missing))
-        for name in ("COMM", "COMP", "TOTAL"):
-            if name in s.formulas:
-                out[column(name, s, many)] = _evaluate(s, name, points, grid.size)
-                kinds[column(name, s, many)] = "seconds"
+        values = series_values(s, points, grid.size)
+        for name in ("COMM", "COMP", "TOTAL", "RANK"):
+            if name in values:
+                out[column(name, s, many)] = values[name]
+                kinds[column(name, s, many)] = "seconds" if name != "RANK" else "param"
         if NPROCS in grid.names:
             serial_points = dict(points)
             serial_points[NPROCS] = 1.0
-            serial = _evaluate(s, "TOTAL", serial_points, grid.size)
+            serial = series_values(s, serial_points, grid.size)["TOTAL"]
             with numpy.errstate(all="ignore"):
                 speedup = serial / out[column("TOTAL", s, many)]
                 out[column("SP", s, many)] = speedup
@@ -133,7 +147,7 @@ def _refine(name: str, low: float, high: float, at: dict[str, float], points: di
 
     def after_wins(x: float) -> bool:
         scalar[name] = x
-        return bool(_evaluate(after, "TOTAL", scalar, 1)[0] < _evaluate(before, "TOTAL", scalar, 1)[0])
+        return bool(series_values(after, scalar, 1)["TOTAL"][0] < series_values(before, scalar, 1)["TOTAL"][0])
 
     lo, hi = int(low), int(high)   # before wins at lo, after at hi
     while hi - lo > 1:

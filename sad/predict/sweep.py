@@ -317,11 +317,29 @@ def _exact(value: float) -> sympy.Expr:
     return sympy.Integer(int(value)) if float(value).is_integer() else sympy.Float(value)
 
 
+def _hoist(total: sympy.Sum) -> sympy.Expr:
+    """Σ_k c·g(k) = c·Σ_k g(k) for factors c free of the index (an indicator's k-free value included), so
+    that the sum is evaluated once per distinct value of fewer symbols (md1's Σ_k NPART·[k = NSTEP/2 − 1]
+    depends on NSTEP alone)."""
+    (k, a, b), = total.limits
+    body = total.function
+    if isinstance(body, sympy.Piecewise) and len(body.args) == 2 and body.args[1][1] == sympy.true \
+            and body.args[1][0] == 0 and k not in body.args[0][0].free_symbols:
+        body = body.args[0][0] * sympy.Piecewise((1, body.args[0][1]), (0, True))
+    outside, inside = [], []
+    for factor in sympy.Mul.make_args(body):
+        (inside if k in factor.free_symbols else outside).append(factor)
+    if not outside:
+        return total
+    return sympy.Mul(*outside) * sympy.Sum(sympy.Mul(*inside), (k, a, b))
+
+
 def compile_formula(expr: sympy.Expr) -> CompiledFormula:
     """Compile once; the arguments are the formula's free symbols by name (sorted). Symbols of one name with
     different assumptions (a parameter from the source and the same name bound from the command line) are one."""
     expr = sympy.sympify(expr)
     expr = expr.xreplace({s: sympy.Symbol(s.name) for s in expr.free_symbols})
+    expr = expr.replace(lambda e: isinstance(e, sympy.Sum), _hoist)
     every = expr.atoms(sympy.Sum)
     inner = set().union(*[s.args[0].atoms(sympy.Sum) for s in every]) if every else set()
     outer = sorted(every - inner, key=sympy.default_sort_key)
@@ -354,3 +372,31 @@ def speedup_columns(total: numpy.ndarray, nprocs: numpy.ndarray,
     with numpy.errstate(all="ignore"):
         speedup = serial / total
         return speedup, speedup / nprocs
+
+
+RANK, NPROCS = "RANK", "NPROCS"
+MAX_RANK_POINTS = 20_000_000
+"""Grid points × ranks evaluated at once when the slowest rank is sought."""
+
+
+def slowest_rank(total: CompiledFormula, columns: dict[str, numpy.ndarray | float],
+                 size: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """An SPMD program takes as long as its slowest rank: at every point, the formula evaluated at RANK = 0 …
+    NPROCS−1 and its maximum (ties to the lowest rank, as `sad analyze` chooses). Returns (times, ranks).
+    Raises ValueError when NPROCS is not a positive integer at some point or the ranks are too many."""
+    nprocs = numpy.broadcast_to(numpy.asarray(columns[NPROCS], dtype=float), (size,))
+    if not numpy.all((nprocs >= 1) & (numpy.mod(nprocs, 1) == 0)):
+        raise ValueError("NPROCS must be a positive integer to find the slowest rank")
+    counts = nprocs.astype(numpy.int64)
+    if counts.sum() > MAX_RANK_POINTS:
+        raise ValueError(f"{int(counts.sum())} (point, rank) pairs, more than {MAX_RANK_POINTS}")
+    owner = numpy.repeat(numpy.arange(size), counts)
+    starts = numpy.cumsum(counts) - counts
+    index = numpy.arange(counts.sum())
+    expanded = {k: (numpy.broadcast_to(numpy.asarray(v, dtype=float), (size,))[owner]
+                    if isinstance(v, numpy.ndarray) else v) for k, v in columns.items()}
+    expanded[RANK] = (index - starts[owner]).astype(float)
+    times = total(expanded, len(index))
+    worst = numpy.maximum.reduceat(times, starts)
+    first = numpy.minimum.reduceat(numpy.where(times == worst[owner], index, len(index)), starts)
+    return worst, (first - starts).astype(float)

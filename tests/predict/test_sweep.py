@@ -125,3 +125,17 @@ def test_md1_sweep_matches_the_readme_figure():
     single = evaluate(bind(formula, {"NPART": sympy.Integer(4000)}))
     assert out["TOTAL"][1] == pytest.approx(single, rel=1e-12)
     assert round(out["TOTAL"][1], 1) == 205.1
+
+
+def test_spmd_table_takes_the_slowest_rank_and_gives_speedup_and_efficiency():
+    from sad.predict.compare import Series, build_table
+    total = parse_expr("100/NPROCS + 3*min(RANK, 2) + 0.5*(NPROCS - 1)")
+    series = Series("m", "prog.f", "m", {"TOTAL": total, "COMP": parse_expr("100/NPROCS + 3*min(RANK, 2)"),
+                                         "COMM": parse_expr("0.5*(NPROCS - 1)")})
+    table = build_table([series], Grid([parse_range("NPROCS", "1,2,4,8")]), {})
+    assert list(table.columns) == ["NPROCS", "COMM", "COMP", "TOTAL", "RANK", "SP", "EFF"]
+    assert table.columns["RANK"].tolist() == [0, 1, 2, 2]            # ranks 2..P-1 tie: the lowest is named
+    assert table.columns["TOTAL"].tolist() == [100, 53.5, 32.5, 22]
+    assert table.columns["COMP"].tolist() == [100, 53, 31, 18.5]       # at the slowest rank
+    assert table.columns["SP"].tolist() == pytest.approx([1, 100 / 53.5, 100 / 32.5, 100 / 22])
+    assert table.columns["EFF"].tolist() == pytest.approx([1, 100 / 53.5 / 2, 100 / 32.5 / 4, 100 / 22 / 8])
