@@ -148,3 +148,38 @@ def test_tune_prints_optimum_runners_up_and_flatness(capsys):
     assert doc["time_s"] == pytest.approx(analyzed("corpus/c/jacobi.c", "sparc2", ["n=10", "nsweeps=5"], capsys),
                                           rel=1e-12)
     assert doc["near"] == {"0.01": 1, "0.05": 1}
+
+
+# Brehm 1999, Tab. 6.2: the ring matrix multiply ("version 2") on the Paragon at N = 256, COMM column (s).
+TAB_6_2_COMM = {1: 0.0, 2: 0.011936, 4: 0.018115, 8: 0.021624, 16: 0.024218, 32: 0.027196, 64: 0.032044,
+                128: 0.041189, 256: 0.059201}
+
+
+def test_sweep_over_nprocs_prints_the_columns_of_brehm_tab_6_2(capsys):
+    code, out, _ = run(["sweep", "corpus/spmd/ringmm.f", "-m", "paragon", "-D", "NPROCS=1:256:x2", "--format",
+                        "json"], capsys)
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["columns"] == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF"]
+    rows = {r["NPROCS"]: r for r in doc["rows"]}
+    assert sorted(rows) == sorted(TAB_6_2_COMM)
+    for p, comm in TAB_6_2_COMM.items():
+        assert rows[p]["COMM"] == pytest.approx(comm, rel=5e-5, abs=1e-12)
+        assert rows[p]["TOTAL"] == pytest.approx(rows[p]["COMM"] + rows[p]["COMP"], rel=1e-12)
+        assert rows[p]["SP"] == pytest.approx(rows[1]["TOTAL"] / rows[p]["TOTAL"], rel=1e-12)
+        assert rows[p]["EFF"] == pytest.approx(rows[p]["SP"] / p, rel=1e-12)
+    for p in (1, 16, 256):   # the same numbers as `sad analyze` at that point
+        code, out, _ = run(["analyze", "corpus/spmd/ringmm.f", "-m", "paragon", "-D", f"NPROCS={p}", "--format",
+                            "json"], capsys)
+        single = json.loads(out)
+        assert rows[p]["TOTAL"] == pytest.approx(single["time_s"], rel=1e-12)
+        assert rows[p]["COMP"] == pytest.approx(single["computation_s"], rel=1e-12)
+        assert rows[p]["COMM"] == pytest.approx(single["communication_s"], rel=1e-12, abs=1e-15)
+
+
+def test_sweep_text_table_of_tab_6_2(capsys):
+    code, out, _ = run(["sweep", "corpus/spmd/ringmm.f", "-m", "paragon", "-D", "NPROCS=2,256"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-3].split() == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF"]
+    assert lines[-1].split()[:2] == ["256", "0.0592008"]
