@@ -15,7 +15,7 @@ from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 from sad.measure.validate import compile_program
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TUNING = ROOT / "corpus" / "tuning"
 
 
