@@ -144,10 +144,12 @@ def cmd_analyze(args) -> int:
         if key.startswith("msg."):
             print(f"sad: warning: machine {machine.name} cannot price the message primitive '{key[4:]}': its cost "
                   f"is the unresolved parameter T_{key.replace('.', '_')} (seconds per call)", file=sys.stderr)
+    origins = {name: ("-D" if name in defined else "params") for name in values}
     if args.format == "json":
-        sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters))
+        sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters, origins))
     else:
-        sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top))
+        sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
+                                 origins))
     return 1 if analysis.failed_files else 0
 
 

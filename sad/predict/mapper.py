@@ -126,17 +126,19 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in bound_total.free_symbols})
     value = evaluate(bound_total)
-    if value is not None:
-        for bt in timed:
-            bt.count_value = evaluate(bind(bt.block.count, bindings))
-            bt.time_value = evaluate(bind(bt.time, bindings))
+    # every number that can be computed is given, whether or not other parts of the program are bound
+    counts: dict[sympy.Expr, float | None] = {}
+    for bt in timed:
+        if bt.block.count not in counts:
+            counts[bt.block.count] = evaluate(bind(bt.block.count, bindings))
+        bt.count_value = counts[bt.block.count]
+        bt.time_value = evaluate(bind(bt.time, bindings)) if bt.count_value is not None else None
     by_proc: dict[str, float | None] = {}
     for bt in timed:
         proc = bt.block.procedure
-        if value is None:
-            by_proc[proc] = None
-        else:
-            by_proc[proc] = (by_proc.get(proc) or 0.0) + (bt.time_value or 0.0)
+        if proc in by_proc and by_proc[proc] is None:
+            continue
+        by_proc[proc] = None if bt.time_value is None else (by_proc.get(proc) or 0.0) + bt.time_value
     comm_value = evaluate(bind(comm, bindings))
     return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,

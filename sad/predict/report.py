@@ -15,7 +15,7 @@ import sympy
 from sad import __version__
 from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
-from sad.predict.mapper import Prediction
+from sad.predict.mapper import Prediction, bind, evaluate
 
 
 def formula(expr: sympy.Expr, digits: int = 6) -> str:
@@ -27,26 +27,47 @@ def formula(expr: sympy.Expr, digits: int = 6) -> str:
 
 
 def parameter_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> Any:
-    value = bindings.get(param.name, param.value)
+    """The value at the bound point: a number when the bindings make it one (a fitted `0.93 + 12/NPART`
+    with NPART bound is its number there), else the formula."""
+    value = _raw_value(param, bindings)
     if value is None:
         return None
-    value = sympy.sympify(value)
-    if value.is_Integer:
+    if not value.is_Number:
+        number = evaluate(bind(value, bindings))
+        if number is None:
+            return formula(value)
+        value = sympy.Float(number)
+    if value.is_Integer or (value.is_Float and float(value).is_integer() and abs(value) < 2**53
+                            and not _raw_value(param, bindings).is_Float):
         return int(value)
-    if value.is_Number:
-        return float(value)
-    return formula(value)
+    return float(value)
+
+
+def _raw_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> sympy.Expr | None:
+    value = bindings.get(param.name, param.value)
+    return None if value is None else sympy.sympify(value)
+
+
+def parameter_expression(param: Parameter, bindings: dict[str, sympy.Expr]) -> str | None:
+    """The formula behind a value that is not a plain number (a fit, a derived value), else None."""
+    value = _raw_value(param, bindings)
+    return None if value is None or value.is_Number else formula(value)
 
 
 def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
-                   extra: list[Parameter]) -> list[dict[str, Any]]:
+                   extra: list[Parameter], origins: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """One row per parameter; `bound_by` says where a bound value came from (`-D`, `params`)."""
+    origins = origins or {}
     rows = []
     for param in sorted(list(analysis.table) + extra, key=lambda p: p.name):
+        bound = param.name in bindings
         rows.append({
             "name": param.name, "class": param.cls, "kind": param.kind, "file": param.file,
             "line": param.line, "procedure": param.procedure,
             "value": parameter_value(param, bindings),
-            "bound": param.name in bindings,
+            "expression": parameter_expression(param, bindings),
+            "bound": bound,
+            "bound_by": (origins.get(param.name, "-D") if bound else None),
             "description": param.description,
             "default": param.default,
         })
@@ -54,7 +75,7 @@ def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
 
 
 def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
-            extra: list[Parameter]) -> str:
+            extra: list[Parameter], origins: dict[str, str] | None = None) -> str:
     total = prediction.time_value
     doc = {
         "sad_version": __version__,
@@ -70,7 +91,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "rank": _rank_json(prediction),
         "unbound": prediction.unbound,
         "startup_s": prediction.startup,
-        "parameters": parameter_rows(analysis, bindings, extra),
+        "parameters": parameter_rows(analysis, bindings, extra, origins),
         "blocks": [{
             "procedure": bt.block.procedure, "file": bt.block.file, "first_line": bt.block.first_line,
             "last_line": bt.block.last_line, "kind": bt.block.kind, "count": formula(bt.block.count),
@@ -119,21 +140,30 @@ def seconds(value: float | None) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    if n == 1:
+        return f"{n} {word}"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return f"{n} {word[:-1]}ies"
+    return f"{n} {word}s"
 
 
 def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _short_left(text: str, width: int) -> str:
+    """Cut from the left (a path's directories), keeping what identifies it: the file name and line."""
+    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+
+
 def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
-            extra: list[Parameter], top: int = 10) -> str:
+            extra: list[Parameter], top: int = 10, origins: dict[str, str] | None = None) -> str:
     out: list[str] = []
     files = ", ".join(analysis.program.files)
     models = ", ".join(f"{k} {v}" for k, v in machine.models.items())
     out.append(f"sad {__version__}: {files} on {machine.name}" + (f" ({models})" if models else ""))
     out.append("")
-    rows = parameter_rows(analysis, bindings, extra)
+    rows = parameter_rows(analysis, bindings, extra, origins)
     unresolved = [r for r in rows if r["class"] == "unresolved"]
     kinds = Counter(r["kind"] for r in unresolved)
     procs = sorted({bt.block.procedure for bt in prediction.blocks})
@@ -150,9 +180,10 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     out.append(f"  {'name':<28} {'class':<10} {'kind':<18} {'where':<28} value")
     for r in rows:
         where = f"{r['file']}:{r['line']}" if r["line"] else r["file"]
-        value = "unbound" if r["value"] is None else str(r["value"])
-        value += "  (-D)" if r["bound"] else ""
-        out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short(where, 28):<28} "
+        value = ("unbound" if r["value"] is None else f"{r['value']:.6g}" if isinstance(r["value"], float)
+                 else str(r["value"]))
+        value += f"  ({r['bound_by']})" if r["bound"] else ""
+        out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short_left(where, 28):<28} "
                    f"{_short(value, 40)}")
     out.append("")
     out.append("Predicted time:")

@@ -1,0 +1,62 @@
+"""Results that do not mislead (issue 13): every number that can be computed is given; values say where
+they came from; the text table keeps file:line; plurals are English."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+from sad.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def test_plain_counts_and_bound_procedures_have_numbers_while_others_are_unbound():
+    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["time_s"] is None and "NPART" in doc["unbound"]
+    plain = [b for b in doc["blocks"] if b["count"].isdigit()]
+    assert plain and all(b["count_value"] == int(b["count"]) for b in plain)
+    assert all(b["time_s"] is not None for b in plain if not any(k.startswith("cost:") for k in b["cost"]))
+    procs = {p["name"]: p for p in doc["procedures"]}
+    # RDINP runs once, its statements have no parameter: its time is a number; FORCE's is not
+    rdinp = [b for b in doc["blocks"] if b["procedure"] == "RDINP"]
+    assert procs["RDINP"]["time_s"] == sum(b["time_s"] for b in rdinp) > 0
+    assert procs["FORCE"]["time_s"] is None
+
+
+def test_values_name_their_origin_and_fits_show_their_number():
+    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--params", "corpus/md1/md1.params.yaml",
+                     "-D", "NPART=4000")
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ") and len(line.split()) > 4}
+    assert rows["NPART"].rstrip().endswith("4000  (-D)")
+    assert rows["NSTEP"].rstrip().endswith("(params)")
+    assert "/NPART" not in out.split("Parameters:")[1].split("Predicted time:")[0]  # fits show numbers
+    assert "branch probabilities" in out and "probabilitys" not in out
+
+
+def test_where_column_keeps_the_line_number():
+    code, out = _run("analyze", "corpus/kernels/triangular.f", "-m", "sparc2", "-D", "N=10")
+    row = next(line for line in out.splitlines() if line.startswith("  N "))
+    assert "triangular.f:" in row and "…" not in row.split("triangular.f:")[1][:4]
+    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--format", "json")
+    assert code == 0
+
+
+def test_json_gives_the_fitted_expression_and_its_value():
+    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--params", "corpus/md1/md1.params.yaml",
+                     "-D", "NPART=4000", "--format", "json")
+    params = {p["name"]: p for p in json.loads(out)["parameters"]}
+    fitted = [p for p in params.values() if p["bound_by"] == "params" and p["expression"]
+              and "NPART" in p["expression"]]
+    assert fitted and all(isinstance(p["value"], (int, float)) for p in fitted)
+    assert params["NPART"]["bound_by"] == "-D" and params["NPART"]["expression"] is None
