@@ -1,5 +1,5 @@
 """Nothing in the repository refers to the development environment: no absolute path of the machine it
-was written on, no `../shared` reference directory; sources are cited as publications."""
+was written on, no shared reference directory; sources are cited as publications."""
 from __future__ import annotations
 
 import subprocess

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sad.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(*argv: str) -> tuple[int, str]:
