@@ -153,6 +153,8 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
 _SEND_BUFFER = {"send", "isend", "gather", "scatter", "allgather", "alltoall", "reduce", "allreduce", "scan",
                 "reduce_scatter"}
 """Primitives whose first argument is only read (the data sent)."""
+_RECEIVED = {"recv": 0, "irecv": 0, "unpack": 1}
+"""Primitives whose buffer argument (position) receives data: a scalar there is a run-time value."""
 
 
 def _message_defs(stmt: ir.Message, proc: ir.Procedure):
@@ -174,6 +176,8 @@ def _message_defs(stmt: ir.Message, proc: ir.Procedure):
             continue
         if spec is not None and pos == spec.out and spec.sets and not stmt.problem:
             yield arg.name, Definition(spec.sets, stmt.loc, comm, proc.name)
+        elif spec is not None and pos == _RECEIVED.get(spec.primitive) and not stmt.problem:
+            yield arg.name, Definition("read", stmt.loc, None, proc.name)  # a value that came in a message
         else:
             yield arg.name, Definition("call", stmt.loc, None, proc.name)
     if isinstance(stmt.result, ir.Var) and (spec is None or spec.out != -1 or stmt.problem):
