@@ -144,7 +144,23 @@ class SourceReader:
         if found not in self.files:
             self.files.append(found)
         lines = [Physical(line, Loc(found, i + 1)) for i, line in enumerate(raw.splitlines())]
-        return self.logical_lines(lines, depth + 1)
+        return _without_interfaces(self.logical_lines(lines, depth + 1))
+
+
+def _without_interfaces(stmts: list[Logical]) -> list[Logical]:
+    """An included file's Fortran 90 INTERFACE blocks (Open MPI's mpif.h brings MPI_Sizeof's) declare
+    routines only: a Fortran 77 program's analysis does not need them, so they are left out."""
+    out: list[Logical] = []
+    depth = 0
+    for stmt in stmts:
+        text = stmt.text.strip().upper()
+        if re.match(r"^(ABSTRACT\s+)?INTERFACE\b", text):
+            depth += 1
+        elif depth and re.match(r"^END\s*INTERFACE\b", text):
+            depth -= 1
+        elif not depth:
+            out.append(stmt)
+    return out
 
 
 SHIPPED_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")

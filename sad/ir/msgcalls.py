@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sad.ir.nodes import Const, Expr, Loc, Message, Var
+from sad.ir.nodes import Cast, Const, Expr, Loc, Message, UnOp, Var
 
 LOCAL = frozenset({"init", "finalize", "comm_size", "comm_rank", "comm_dup", "comm_free", "wtime", "wtick",
                    "initialized", "get_count", "get_processor_name", "type", "cart", "dims_create",
@@ -226,7 +226,12 @@ def build_message(name: str, args: list[Expr], loc: Loc, language: str, label: s
 
 
 def _name_of(expr: Expr | None) -> str | None:
+    """The handle's name: MPI_DOUBLE; Open MPI's mpi.h spells it ((MPI_Datatype) ((void *) &(ompi_mpi_double)))."""
+    while isinstance(expr, (Cast, UnOp)) and (isinstance(expr, Cast) or expr.op == "addr"):
+        expr = expr.operand
     if isinstance(expr, Var):
+        if expr.name.startswith("ompi_mpi_"):
+            return "MPI_" + expr.name[len("ompi_mpi_"):].upper()
         return expr.name
     if isinstance(expr, Const) and isinstance(expr.value, str):
         return expr.value
