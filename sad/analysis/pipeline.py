@@ -21,7 +21,8 @@ from sad.analysis.params import ParameterTable
 from sad.analysis.spmd import link_pvm_buffers
 from sad.analysis.values import ProgramFacts, resolve_name
 
-__all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language"]
+__all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language",
+           "warm_up"]
 
 
 def source_language(path: str) -> str | None:
@@ -37,6 +38,14 @@ def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
     if lang is None or (lang == "fortran" and Path(path).suffix not in (".F", ".fpp", ".F77", ".FOR")):
         return {}
     return macro_defines(path, dict(defines), lang)
+
+
+def warm_up() -> None:
+    """Import the frontends and build fparser's statement classes now, e.g. once before worker processes
+    are forked, instead of in every worker on its first file."""
+    import frontends.c  # noqa: F401
+    from frontends.fortran.parse import classes
+    classes()
 
 
 def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,

@@ -109,8 +109,10 @@ def cmd_check(args) -> int:
         sys.stdout.write(text)
     if args.save_baseline:
         save(args.save_baseline, outcome.results, machine.name, points.to_jsonable())
+    slowest = max(outcome.results, key=lambda r: (r.seconds, r.path))
     print(f"sad check: {len(units)} files, {outcome.lines} lines in {outcome.seconds:.1f} s "
-          f"({outcome.hits} cached, {outcome.misses} analyzed, {jobs if not args.scheduler else 'dask'} workers)",
+          f"({outcome.hits} cached, {outcome.misses} analyzed, {jobs if not args.scheduler else 'dask'} workers)"
+          + (f"; slowest file {slowest.path} ({slowest.seconds:.2f} s)" if outcome.misses else ""),
           file=sys.stderr)
     failing = comparison is not None and args.fail_over is not None and comparison.failing
     errors = report["summary"]["errors"] > 0 or missing

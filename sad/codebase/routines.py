@@ -89,11 +89,16 @@ def _machine(path: str):
     return load_machine(path)
 
 
+def machine_of(options: Options):
+    """The machine database of a run, loaded once per process."""
+    return _machine(options.machine)
+
+
 def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     """The routines of `unit.path` in library mode, with the diagnostics that fall in that file."""
     program, _failed = load_program([unit.path, *unit.deps], list(options.include), dict(options.defines))
     ctx, _graph = build_procedures(program)
-    machine = _machine(options.machine)
+    machine = machine_of(options)
     kinds_known = _kinds(ctx)
     routines = []
     for proc in program.procedures:

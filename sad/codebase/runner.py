@@ -24,7 +24,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from sad import __version__
-from sad.codebase.routines import Options, Unit, UnitResult, analyze_unit
+from sad.analysis.pipeline import warm_up
+from sad.codebase.routines import Options, Unit, UnitResult, analyze_unit, machine_of
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 
@@ -157,6 +158,8 @@ def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | No
 
 
 def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | None):
+    warm_up()  # imports, parser tables and the machine once, inherited by every forked worker
+    machine_of(options)
     with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
         futures = {pool.submit(check_unit, unit, options, timeout): unit for unit in units}
         for future in as_completed(futures):
