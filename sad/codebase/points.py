@@ -5,9 +5,9 @@ the checked tree, or `--config FILE`), else one point named `default` → per ro
 for the symbols of its formula, the rest from the defaults per parameter kind → seconds; and the formula's
 complexity class in its size parameters.
 
-A point's name matches a symbol by its full name (`DGEMM.M`) or by the part after the routine's dot (`M`),
-so one point serves every routine with a formal of that name. Defaults per parameter kind (documented in
-the README, overridable under `defaults:` in the config file):
+A point's name matches a symbol by its full name (`DGEMM.M`) or by the part after the routine's dot (`M`,
+then in any case: `N` binds C's `n` too), so one point serves every routine with a formal of that name.
+Defaults per parameter kind (documented in the README, overridable under `defaults:` in the config file):
 
     value 100 (a formal argument or a value read at run time), loop_count 10, branch_probability the
     branch's own 1/arms, call_cost 1e-6 s (a routine outside the codebase), op_cost 1e-9 s.
@@ -40,11 +40,15 @@ class Point:
     values: tuple[tuple[str, float], ...]
 
     def lookup(self, symbol: str) -> float | None:
+        """The value for `symbol`: by its full name, else by the name after the routine's dot, else by that
+        name in any case (so that `N` also binds C's `n`)."""
         short = symbol.rsplit(".", 1)[-1]
         table = dict(self.values)
-        if symbol in table:
-            return table[symbol]
-        return table.get(short)
+        for key in (symbol, short):
+            if key in table:
+                return table[key]
+        folded = {name.upper(): value for name, value in sorted(self.values)}
+        return folded.get(short.upper())
 
 
 @dataclass(frozen=True)
