@@ -33,10 +33,10 @@ def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str
 
 def _is_variable(code: str, word: str, language: str) -> bool:
     if language == "c":
-        declared = re.search(rf"\b{_C_TYPES}\b[^;{{}}()=]*[\s*,]{word}\s*(?:[;=,\[)]|$)", code, re.M)
-        assigned = re.search(rf"(?<![\w.>])&?{word}\s*(?:[-+*/]?=(?!=)|\+\+|--)", code)
-        return bool(declared or assigned)
+        declared = re.search(rf"\b{_C_TYPES}\b[^;{{}}()=]*[\s*,]{word}\s*(?:[;=,\[)]|$)", code, re.M) is not None
+        assigned = re.search(rf"(?<![\w.>])&?{word}\s*(?:[-+*/]?=(?!=)|\+\+|--)", code) is not None
+        return declared or assigned
     declared = any(re.search(rf"\b{word}\b", line, re.I) for line in re.findall(_F_DECL, code, re.I | re.M))
-    assigned = re.search(rf"^\s{{0,5}}\d*\s+{word}\s*(?:\([^=]*\))?\s*=", code, re.I | re.M)
-    read = re.search(rf"^\s*\d*\s*READ\b.*\b{word}\b", code, re.I | re.M)
-    return bool(declared or assigned or read)
+    assigned = re.search(rf"^\s{{0,5}}\d*\s+{word}\s*(?:\([^=]*\))?\s*=", code, re.I | re.M) is not None
+    read = re.search(rf"^\s*\d*\s*READ\b.*\b{word}\b", code, re.I | re.M) is not None
+    return declared or assigned or read

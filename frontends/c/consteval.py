@@ -54,7 +54,7 @@ def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0) -> 
             if inner is None:
                 return None
             v = inner.value
-            if expr.op == "neg":
+            if expr.op == "neg" and not isinstance(v, str):
                 return ir.Const(-v, type=expr.type)
             if expr.op == "not":
                 return ir.Const(int(not v), type="integer")

@@ -164,7 +164,8 @@ class ExprLowerer:
             return set_ctype(ir.ArrayRef(ptr.name, []), elem)
         if isinstance(ptr, ir.BinOp) and ptr.op in ("add", "sub"):
             lt, rt = ctype_of(ptr.left), ctype_of(ptr.right)
-            base, idx = None, None
+            base: ir.Expr | None = None
+            idx: ir.Expr = ptr.right
             if ts.is_pointerish(lt) and not ts.is_pointerish(rt):
                 base, idx = ptr.left, ptr.right
                 if ptr.op == "sub":
@@ -207,6 +208,7 @@ class ExprLowerer:
             (fx.pre if op in ("++", "--") else fx.post).append(assign)
             return copy.deepcopy(target)
         if op == "sizeof":
+            ct: ts.CType | None
             if isinstance(node.expr, c_ast.Typename):
                 ct = self.ctx.types.convert(node.expr)
             else:
@@ -292,6 +294,7 @@ class ExprLowerer:
         then = self.rvalue(node.iftrue, fx)
         orelse = self.rvalue(node.iffalse, fx)
         tct, ect = ts.decay(ctype_of(then)), ts.decay(ctype_of(orelse))
+        ct: ts.CType | None
         if ts.is_arith(tct) and ts.is_arith(ect):
             ct = ts.usual_arithmetic(tct, ect)
             then, orelse = self.convert(then, ct), self.convert(orelse, ct)
@@ -367,7 +370,7 @@ class ExprLowerer:
                 return fn.name, True, None
             if sym.kind == "func" or isinstance(sym.ctype, ts.Func):
                 return fn.name, True, sym.ctype
-            ct = sym.ctype
+            ct: ts.CType | None = sym.ctype
             target = ts.element(ct) if isinstance(ct, ts.Pointer) else ct
             return fn.name, False, target if isinstance(target, ts.Func) else None
         if isinstance(fn, c_ast.UnaryOp) and fn.op == "*" and isinstance(fn.expr, c_ast.ID):
@@ -487,8 +490,8 @@ def parse_constant(ctype_name: str, text: str) -> ir.Expr:
             value = float.fromhex(t) if is_hex else float(t)
             ct = ts.FLOAT if suffix == "f" else (ts.Scalar("ldouble") if suffix == "l" else ts.DOUBLE)
             return set_ctype(ir.Const(value), ct)
-        suffix = _INT_SUFFIX.search(t)
-        digits = t[:suffix.start()] if suffix else t
+        int_suffix = _INT_SUFFIX.search(t)
+        digits = t[:int_suffix.start()] if int_suffix else t
         if digits.lower().startswith("0x"):
             value = int(digits, 16)
         elif digits.lower().startswith("0b"):
@@ -497,7 +500,7 @@ def parse_constant(ctype_name: str, text: str) -> ir.Expr:
             value = int(digits, 8)
         else:
             value = int(digits)
-        s = suffix.group(0).lower() if suffix else ""
+        s = int_suffix.group(0).lower() if int_suffix else ""
         ct = ts.Scalar("longlong" if s.count("l") >= 2 else ("long" if "l" in s else "int"),
                        unsigned="u" in s)
         return set_ctype(ir.Const(value), ct)

@@ -11,6 +11,7 @@ element type; void → "void"; structs/unions → "unknown"; functions → their
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from pycparser import c_ast
 
@@ -90,7 +91,7 @@ def ir_type(t: CType | None) -> str:
     return "unknown"
 
 
-def is_arith(t: CType | None) -> bool:
+def is_arith(t: CType | None) -> TypeGuard[Scalar]:
     return isinstance(t, Scalar) and t.kind != "void"
 
 

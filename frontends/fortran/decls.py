@@ -217,12 +217,12 @@ def _data_target(obj: Any, scope: Scope) -> tuple[str | None, int | None]:
         return name_of(obj.items[0]) if kind == "Part_Ref" else _data_target(obj.items[0], scope)[0], 1
     if kind == "Data_Implied_Do":
         inner = items_of(obj.items[0])
-        name = _data_target(inner[0], scope)[0] if inner else None
+        target = _data_target(inner[0], scope)[0] if inner else None
         lo, hi = const_int(obj.items[2], scope), const_int(obj.items[3], scope)
         step = const_int(obj.items[4], scope) if obj.items[4] is not None else 1
         if lo is None or hi is None or not step:
-            return name, None
-        return name, max(0, (hi - lo + step) // step) * len(inner)
+            return target, None
+        return target, max(0, (hi - lo + step) // step) * len(inner)
     return None, None
 
 

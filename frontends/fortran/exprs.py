@@ -143,7 +143,8 @@ class ExprBuilder:
 
     def _Complex_Literal_Constant(self, node: Any) -> Expr:
         re_, im = self.expr(node.items[0]), self.expr(node.items[1])
-        if not isinstance(re_, Const) or not isinstance(im, Const):
+        if not (isinstance(re_, Const) and isinstance(re_.value, (int, float))
+                and isinstance(im, Const) and isinstance(im.value, (int, float))):
             raise Unsupported(f"complex constant '{node}'")
         return Const(complex(float(re_.value), float(im.value)), type="complex")
 

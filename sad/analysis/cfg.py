@@ -188,10 +188,10 @@ class _LevelSolver:
         unit_of: dict[int, object] = {n: n for n in loop.nodes}
         solved: dict[object, tuple[dict, dict]] = {}
         for child in children:
-            key = ("loop", child.header)
+            loop_unit = ("loop", child.header)
             for n in child.nodes:
-                unit_of[n] = key
-            solved[key] = self.level(child, is_loop=True)
+                unit_of[n] = loop_unit
+            solved[loop_unit] = self.level(child, is_loop=True)
         out: dict[object, dict[object, sympy.Expr]] = {}  # unit → target (unit or exit) → weight per entry
         for unit in set(unit_of.values()):
             targets = solved[unit][1].items() if unit in solved else \
@@ -215,6 +215,7 @@ class _LevelSolver:
                 for n, f in solved[unit][0].items():
                     rel[n] = _mul(count, f)
             else:
+                assert isinstance(unit, int)           # a node of this level (not a child loop, not an exit)
                 rel[unit] = count
         if not is_loop:
             return rel, exits
@@ -262,7 +263,10 @@ class _LevelSolver:
 
 
 def _first_node(unit: object) -> int:
-    return unit[1] if isinstance(unit, tuple) else unit  # a child loop's header, or the node itself
+    """A child loop's header, or the node itself."""
+    node = unit[1] if isinstance(unit, tuple) else unit
+    assert isinstance(node, int)
+    return node
 
 
 def _markov(members: list, out: dict, inflow: dict) -> dict[object, sympy.Expr] | None:

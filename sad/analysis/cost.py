@@ -76,16 +76,17 @@ def is_select(stmt: ir.If) -> bool:
     `m = a < b ? a : b` (lowered to two arms) or the MIN/MAX idiom `if (a[i] < m) m = a[i];`, whose one arm
     assigns a variable the condition reads."""
     arms = [arm.body for arm in stmt.arms] + ([stmt.orelse] if stmt.orelse is not None else [])
-    if not all(len(body) == 1 and isinstance(body[0], ir.Assign) and body[0].label is None for body in arms):
+    assigns = [body[0] for body in arms if len(body) == 1 and isinstance(body[0], ir.Assign) and body[0].label is None]
+    if len(assigns) != len(arms):
         return False
-    targets = [body[0].target for body in arms]
+    targets = [a.target for a in assigns]
     if not isinstance(targets[0], (ir.Var, ir.ArrayRef)) or not all(t == targets[0] for t in targets):
         return False
     if not side_effect_free(targets[0]):
         return False
     if not all(side_effect_free(arm.cond) for arm in stmt.arms):
         return False
-    if not all(side_effect_free(body[0].value) for body in arms):
+    if not all(side_effect_free(a.value) for a in assigns):
         return False
     if len(arms) == 1:
         return _mentions(stmt.arms[0].cond, targets[0].name)  # MIN/MAX-like: the test reads the target
@@ -95,15 +96,15 @@ def is_select(stmt: ir.If) -> bool:
 @dataclass
 class Cost:
     """Operation counts of one execution, and the user-function references it makes."""
-    ops: Counter = field(default_factory=Counter)
+    ops: Counter[str] = field(default_factory=Counter)   # counts; a ternary's two arms weigh 0.5 each
     calls: list[ir.FuncCall] = field(default_factory=list)
 
     def add(self, key: str, n: float = 1) -> None:
-        self.ops[key] += n
+        self.ops[key] += n  # type: ignore[assignment]  # Counter holds the fractional weights too
 
     def merge(self, other: Cost, weight: float = 1) -> None:
         for key, n in other.ops.items():
-            self.ops[key] += n * weight
+            self.ops[key] += n * weight  # type: ignore[assignment]
         self.calls.extend(other.calls)
 
 

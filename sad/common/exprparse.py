@@ -243,7 +243,7 @@ def _describe(node: ast.AST) -> str:
     return type(node).__name__
 
 
-_COMPARISONS: dict[type, Callable[[sympy.Expr, sympy.Expr], sympy.Basic]] = {
+_COMPARISONS: dict[type, Callable[..., sympy.Basic]] = {   # sympy.Lt(a, b, evaluate=False) etc.
     ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge, ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne,
 }
 

@@ -93,6 +93,8 @@ def own_exprs(stmt: Stmt) -> list[Expr]:
     return out
 
 
-def calls_in(node: Node) -> Iterator[Node]:
+def calls_in(node: Node) -> Iterator[CallStmt | FuncCall]:
     """Every call node (statement or function reference) below `node`, in source order."""
-    return (n for n in walk(node) if isinstance(n, (CallStmt, FuncCall)))
+    for n in walk(node):
+        if isinstance(n, (CallStmt, FuncCall)):
+            yield n

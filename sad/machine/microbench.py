@@ -282,21 +282,23 @@ static void sink(int i0, float r0, double d0, int l0) {
 
 
 def _c_kernel(k: int, b: Bench) -> str:
+    code = b.c
+    assert code is not None, f"{b.figure} has no C kernel"     # for_language("c") keeps only those that have
     body: list[str] = []
     if b.kind == "unrolled":
         for u in range(UNROLL):
-            body.append(b.c.replace("{L}", f"{k}_{u}") + "".join(_bar(v) for v in b.bar))
+            body.append(code.replace("{L}", f"{k}_{u}") + "".join(_bar(v) for v in b.bar))
         loop = "for (it = 0; it < n; it++) {\n    " + "\n    ".join(body) + "\n  }"
     elif b.kind == "empty":
         loop = "for (it = 0; it < n; it++) { }"
     elif b.kind == "io":
-        loop = "for (it = 0; it < n; it++) {\n    " + b.c + "\n  }"
+        loop = "for (it = 0; it < n; it++) {\n    " + code + "\n  }"
     elif b.kind == "columns":
-        stmt = b.c + "".join(_bar(v) for v in b.bar)
+        stmt = code + "".join(_bar(v) for v in b.bar)
         loop = (f"for (it = 0; it < n; it++) {{\n    for (c = 0; c < {b.stride}; c++)\n"
                 f"      for (j = c; j < w; j += {b.stride}) {{ {stmt} }}\n  }}")
     else:
-        stmt = b.c + "".join(_bar(v) for v in b.bar)
+        stmt = code + "".join(_bar(v) for v in b.bar)
         loop = (f"for (it = 0; it < n; it++) {{\n    for (j = 0; j < w; j += {b.stride}) {{ {stmt} }}\n  }}")
     return (f"static double k{k}(long n, int one, int w) {{ /* {b.figure} */\n  long it; int c; DECLS;\n  double t0;\n"
             f"  (void)w; (void)c;\n  t0 = now();\n  {loop}\n  t0 = now() - t0;\n  sink(i0 + i5, r0 + r5, d0 + d5, l0);\n  return t0;\n}}\n")
@@ -343,20 +345,22 @@ _F_DECLS = """  INTEGER, INTENT(IN) :: N, ONE, W
 
 
 def _f_kernel(k: int, b: Bench) -> str:
+    code = b.f
+    assert code is not None, f"{b.figure} has no Fortran kernel"
     lines: list[str] = []
     if b.kind == "unrolled":
         for u in range(UNROLL):
-            lines += b.f.replace("{L}", str(1000 + 10 * u)).splitlines()
+            lines += code.replace("{L}", str(1000 + 10 * u)).splitlines()
         loop = ["DO IT = 1, N", *("   " + s if not s[:1].isdigit() else s for s in lines), "END DO"]
     elif b.kind == "empty":
         loop = ["DO IT = 1, N", "END DO"]
     elif b.kind == "io":
-        loop = ["DO IT = 1, N", "   " + b.f, "END DO"]
+        loop = ["DO IT = 1, N", "   " + code, "END DO"]
     elif b.kind == "columns":
-        loop = ["DO IT = 1, N", f"   DO C = 1, {b.stride}", f"      DO J = C, W, {b.stride}", "         " + b.f,
+        loop = ["DO IT = 1, N", f"   DO C = 1, {b.stride}", f"      DO J = C, W, {b.stride}", "         " + code,
                 "      END DO", "   END DO", "END DO"]
     else:
-        loop = ["DO IT = 1, N", f"   DO J = 1, W, {b.stride}", "      " + b.f, "   END DO", "END DO"]
+        loop = ["DO IT = 1, N", f"   DO J = 1, W, {b.stride}", "      " + code, "   END DO", "END DO"]
     body = "\n".join(s if s[:1].isdigit() else "  " + s for s in loop)
     return (f"SUBROUTINE K{k}(N, ONE, W, T)\n  ! {b.figure}\n  IMPLICIT NONE\n"
             + _F_DECLS % {"maxel": MAX_ELEMS, "maxel4": MAX_ELEMS4} + body + "\n"

@@ -62,6 +62,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 import jsonschema
 import sympy
@@ -144,8 +145,8 @@ class Machine:
                              "loop_iter", "branch", "call", "intrinsic.SQRT.double")]
         own = [k for k in ("load_strided.double", "startup")          # shown only when priced by its own figure
                if (found := self.resolve(k)) is not None and found[0].split(".")[2] == k.split(".")[0]]
-        lines.append("  processor: " + ", ".join(f"{k} {_fmt_time(self.resolve(k)[1])}" for k in shown + own
-                                                  if self.resolve(k) is not None))
+        priced = [(k, found[1]) for k in shown + own if (found := self.resolve(k)) is not None]
+        lines.append("  processor: " + ", ".join(f"{k} {_fmt_time(seconds)}" for k, seconds in priced))
         if self.topology:
             lines.append("  communication: " + _describe_topology(self.topology) + "".join(
                 f", {k} {_fmt_figure(k, self.figures[f'communication.{k}'])}"
@@ -497,7 +498,7 @@ def _leaves(node: object, where: KeyPath) -> Iterable[tuple[KeyPath, object]]:
         yield where, node
 
 
-def _topology(spec: Mapping[str, object] | None) -> dict[str, object]:
+def _topology(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     """Topology with its node count and diameter (hops), for reports and expressions."""
     if not spec:
         return {}
@@ -515,7 +516,7 @@ def _topology(spec: Mapping[str, object] | None) -> dict[str, object]:
     return {**spec, "nodes": nodes, "diameter": diameter}
 
 
-def _describe_topology(topology: Mapping[str, object]) -> str:
+def _describe_topology(topology: Mapping[str, Any]) -> str:
     kind = topology["kind"]
     if kind == "hypercube":
         shape = f"dimension {topology['dimension']}"

@@ -128,7 +128,7 @@ def _unit_factor(unit: str, kind: str, clock_hz: Number | None, value: object) -
         raise UnitError(f"unknown unit '{unit}' in '{_show(value)}'") from None
     if str(root) != _KIND_ROOT[kind]:
         raise UnitError(f"'{_show(value)}' is {_describe(str(root))}, expected a {kind} such as {_KIND_EXAMPLE[kind]}")
-    return Fraction(repr(float(factor))) * _KIND_PER_BIT[kind]
+    return Fraction(repr(float(factor))) * _KIND_PER_BIT[kind]  # type: ignore[arg-type]  # pint's factor: a float
 
 
 def _describe(root: str) -> str:

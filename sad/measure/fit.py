@@ -95,6 +95,7 @@ def fit(parameter: str, sizes: list[float], values: list[float]) -> Fit:
         # complexity, so a strict improvement beyond noise is required
         if best is None or cv < best[1] - 1e-9:
             best = (coef, cv, i, j)
+    assert best is not None                  # _hypotheses() is never empty
     coef, cv, i, j = best
     return _make(parameter, n, y, coef, i, j, cv)
 

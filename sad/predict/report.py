@@ -99,7 +99,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
             "cost": {k: _plain(v) for k, v in sorted(bt.block.cost.items()) if v},
             "seconds_each": formula(bt.seconds_each, 15),
             "time_s": bt.time_value,
-            "share": (bt.time_value / total) if total else None,
+            "share": (bt.time_value / total) if (total and bt.time_value is not None) else None,
             **_message_json(bt),
         } for bt in prediction.blocks],
         "procedures": [{"name": name, "time_s": t, "share": (t / total) if (total and t is not None) else None}
