@@ -14,6 +14,7 @@ C_SUFFIXES = {".c", ".h"}
 
 
 def language_of(path: str) -> str | None:
+    """The language of a source file by its suffix: 'fortran', 'c', or None for neither."""
     suffix = Path(path).suffix
     if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77"}:
         return "fortran"

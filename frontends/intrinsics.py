@@ -85,6 +85,7 @@ C_MATH: dict[str, str] = {
 
 
 def is_intrinsic(name: str) -> bool:
+    """Whether `name` is a Fortran 77 intrinsic function (specific or generic name)."""
     return name.upper() in SPECIFIC
 
 

@@ -23,6 +23,7 @@ def set_ctype(expr: ir.Expr, ct: ts.CType | None) -> ir.Expr:
 
 
 def ctype_of(expr: ir.Expr | None) -> ts.CType | None:
+    """The C type attached to an IR expression (None for an expression without one)."""
     if expr is None:
         return None
     ct = expr.source_type

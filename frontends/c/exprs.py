@@ -55,6 +55,7 @@ class Effects:
 
 
 def c_text(node: c_ast.Node) -> str:
+    """The C text of a pycparser node, for messages ('?' if it cannot be printed)."""
     try:
         return c_generator.CGenerator().visit(node)
     except Exception:
@@ -62,6 +63,7 @@ def c_text(node: c_ast.Node) -> str:
 
 
 def is_condition(e: ir.Expr) -> bool:
+    """Whether an IR expression is already a truth value (comparison, and/or, not)."""
     return (isinstance(e, ir.BinOp) and e.op in _COMPARE | {"and", "or"}) or \
         (isinstance(e, ir.UnOp) and e.op == "not")
 

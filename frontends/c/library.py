@@ -61,6 +61,7 @@ def special_kind(name: str) -> str | None:
 
 
 def io_kind(name: str) -> str:
+    """The IR I/O kind (read, write, print, ...) of a C library I/O function."""
     return _IO[name][0]
 
 
@@ -82,6 +83,7 @@ def _scalar_elem(ct: ts.CType | None) -> ts.CType | None:
 
 
 def build_io(name: str, args: list[ir.Expr], loc: ir.Loc, result: ir.Expr | None = None) -> ir.IO:
+    """The IR I/O statement for a call of a C library I/O function."""
     kind, first_item, first_target = _IO[name]
     items: list[ir.Expr] = []
     targets: list[ir.Expr] = []
@@ -102,6 +104,7 @@ def build_io(name: str, args: list[ir.Expr], loc: ir.Loc, result: ir.Expr | None
 
 
 def build_stop(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Stop:
+    """The IR STOP for exit(), abort() or MPI_Abort(), with its exit code when given."""
     if name == "MPI_Abort":
         code = args[1] if len(args) > 1 else None
     else:

@@ -139,6 +139,7 @@ def match_for(node: c_ast.For) -> ForShape | None:
 
 # ------------------------------------------------------------------------------------------ AST queries
 def walk(node: c_ast.Node | None):
+    """Every pycparser node below and including `node`, depth first."""
     if node is None:
         return
     stack = [node]
@@ -149,6 +150,7 @@ def walk(node: c_ast.Node | None):
 
 
 def names_in(node: c_ast.Node | None) -> set[str]:
+    """The identifiers a pycparser subtree mentions."""
     return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
 
 
@@ -183,6 +185,7 @@ def written_names(nodes: list[c_ast.Node | None]) -> set[str]:
 
 
 def has_side_effects(node: c_ast.Node | None, pure_calls: set[str]) -> bool:
+    """Whether evaluating the subtree may change state (assignment, ++/--, a call not in `pure_calls`)."""
     for n in walk(node):
         if isinstance(n, c_ast.Assignment):
             return True

@@ -17,6 +17,7 @@ _POSITION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<m
 
 
 def parse(text: str, path: str) -> tuple[c_ast.FileAST | None, list[Diagnostic]]:
+    """Parse preprocessed C text with pycparser: the AST (None on failure) and the diagnostics."""
     parser = c_parser.CParser()
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20000))

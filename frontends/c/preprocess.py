@@ -37,6 +37,7 @@ class Preprocessed:
 
 
 def cpp_command(path: str, include_dirs: list[str], defines: dict[str, str]) -> list[str]:
+    """The cpp command line: shipped headers only, the user's -I directories and -D macros."""
     cpp = shutil.which("cpp") or "cpp"
     cmd = [cpp, "-nostdinc", "-imacros", PRELUDE]
     for d in include_dirs:
@@ -73,10 +74,12 @@ def user_files(text: str, main: str) -> list[str]:
 
 
 def unescape(name: str) -> str:
+    """A file name from a #line marker with its backslash escapes removed."""
     return re.sub(r"\\(.)", r"\1", name)
 
 
 def preprocess(path: str, include_dirs: list[str], defines: dict[str, str]) -> Preprocessed:
+    """Run cpp on a C file: the text, the line map back to the user's files and diagnostics."""
     out = Preprocessed()
     if not os.path.isfile(path):
         out.ok = False

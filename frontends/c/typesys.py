@@ -92,14 +92,17 @@ def ir_type(t: CType | None) -> str:
 
 
 def is_arith(t: CType | None) -> TypeGuard[Scalar]:
+    """Whether the type is arithmetic (an integer, floating or complex scalar)."""
     return isinstance(t, Scalar) and t.kind != "void"
 
 
 def is_integer(t: CType | None) -> bool:
+    """Whether the type is an integer scalar."""
     return isinstance(t, Scalar) and not t.complex and t.kind in _INTEGER_KINDS
 
 
 def is_pointerish(t: CType | None) -> bool:
+    """Whether the type is a pointer or an array (subscripts and dereferences apply)."""
     return isinstance(t, (Pointer, Array))
 
 
@@ -122,6 +125,7 @@ def decay(t: CType | None) -> CType | None:
 
 
 def promote(t: Scalar) -> Scalar:
+    """C's integer promotion: bool, char and short become int."""
     if t.kind in ("bool", "char", "short") and not t.complex:
         return INT
     return t

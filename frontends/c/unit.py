@@ -17,6 +17,7 @@ from sad import ir
 
 def lower_unit(ast: c_ast.FileAST, path: str) -> tuple[list[ir.Procedure], dict[str, ir.Variable],
                                                         list[ir.Diagnostic]]:
+    """Lower a translation unit: its procedures, its global variables and the diagnostics."""
     ctx = UnitContext(path)
     lowerer = StmtLowerer(ctx)
     ctx.defined_functions = {ext.decl.name for ext in ast.ext or []

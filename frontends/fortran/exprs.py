@@ -39,14 +39,17 @@ def items_of(node: Any) -> list[Any]:
 
 
 def tname(node: Any) -> str:
+    """The fparser class name of a node (the dispatch key of the lowering)."""
     return type(node).__name__
 
 
 def name_of(node: Any) -> str:
+    """A Fortran name as written, upper-cased."""
     return str(node).strip().upper()
 
 
 def promote(a: str, b: str) -> str:
+    """The type of a mixed-type arithmetic result (Fortran 77 type promotion)."""
     if a in NUMERIC and b in NUMERIC:
         return NUMERIC[max(NUMERIC.index(a), NUMERIC.index(b))]
     return a if a in NUMERIC else (b if b in NUMERIC else a)

@@ -24,6 +24,7 @@ BLOCKDATA_NAME = "BLOCKDATA"
 
 
 def lower_unit(unit: Unit, diags: list[Diagnostic]) -> list[Procedure]:
+    """Lower one program unit (and its ENTRY points) to IR procedures."""
     scope = Scope()
     first = unit.items[0] if unit.items else unit.end
     assert first is not None

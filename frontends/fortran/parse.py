@@ -47,6 +47,7 @@ class Unit:
 
 
 def classes() -> dict[str, Any]:
+    """fparser's statement classes by name, created once (fparser's factory is slow)."""
     if not _CLASSES:
         from fparser.two.parser import ParserFactory
         ParserFactory().create(std="f2003")
@@ -69,6 +70,7 @@ def _try(names: tuple[str, ...], text: str) -> tuple[Any, str] | None:
 
 
 def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
+    """Parse one logical line with fparser, trying header, specification and executable classes."""
     text = stmt.text.strip()
     if _END.match(text):
         return Parsed(stmt, None, "end")

@@ -23,6 +23,7 @@ def callees(proc: ir.Procedure) -> list[str]:
 
 
 def build_call_graph(program: ir.Program) -> nx.DiGraph:
+    """The call graph: a node per procedure, an edge per caller-callee pair."""
     graph = nx.DiGraph()
     for proc in program.procedures:
         graph.add_node(resolve_name(proc.name), name=proc.name)

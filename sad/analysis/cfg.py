@@ -63,6 +63,7 @@ class Solution:
 
 
 def to_networkx(region: RegionGraph) -> nx.DiGraph:
+    """The region graph as a networkx DiGraph (END is the exit node)."""
     graph = nx.DiGraph()
     graph.add_nodes_from(range(region.size))
     graph.add_node(END)
@@ -310,6 +311,7 @@ _TIDY_OPS = 120  # beyond this size, factor/cancel cost more than they save
 
 
 def tidy_small(expr: sympy.Expr) -> sympy.Expr:
+    """tidy() for small expressions only (large ones are returned as they are: factoring is slow)."""
     expr = sympy.sympify(expr)
     if expr.is_Atom or sympy.count_ops(expr) > _TIDY_OPS:
         return expr
@@ -317,6 +319,7 @@ def tidy_small(expr: sympy.Expr) -> sympy.Expr:
 
 
 def tidy(expr: sympy.Expr) -> sympy.Expr:
+    """A simpler equal form of a count (cancelled and factored); Max, Min, floor and sums left alone."""
     expr = sympy.sympify(expr)
     if expr.is_Number or expr.is_Symbol:
         return expr

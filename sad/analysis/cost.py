@@ -199,6 +199,7 @@ def _operand_type(node: ir.BinOp) -> str:
 
 
 def expr_cost(expr: ir.Expr | None, layout: Layout | None = None) -> Cost:
+    """The operations one evaluation of an expression performs."""
     cost = Cost()
     ExprCounter(cost, layout).visit(expr)
     return cost
@@ -285,6 +286,7 @@ def loop_entry_cost(stmt: ir.Do) -> Cost:
 
 
 def loop_iteration_cost() -> Cost:
+    """The cost of one loop trip: one loop_iter."""
     cost = Cost()
     cost.add("loop_iter")
     return cost

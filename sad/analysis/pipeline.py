@@ -100,6 +100,7 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
 
 
 def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
+    """Analyze an IR program: the SAD's event counts summed over its roots, parameters, diagnostics."""
     ctx, graph = build_procedures(program, overrides)
     counts: dict[Event, sympy.Expr] = {}
     root_procs = roots(program, graph)
@@ -130,6 +131,7 @@ def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
 
 def analyze(files: list[str], include_dirs: list[str] | None = None, defines: dict[str, str] | None = None,
             overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
+    """Load source files with the frontends and analyze them as one program."""
     program, failed = load_program(files, list(include_dirs or []), dict(defines or {}))
     analysis = analyze_program(program, overrides)
     # A file our analysis failed on is as unusable as one with syntax errors: no command trusts it.

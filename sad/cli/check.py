@@ -15,6 +15,7 @@ from pathlib import Path
 
 
 def register(sub, add_common) -> None:
+    """Register `sad check` with the command-line parser."""
     check = sub.add_parser(
         "check", help="every routine of a codebase: predicted time per call, baselines, regressions",
         description="Analyze every procedure of the given files and directories as an entry point (its formal "
@@ -66,6 +67,7 @@ def _percent(text: str) -> float:
 
 
 def cmd_check(args) -> int:
+    """`sad check`: every routine of a codebase predicted, compared with a baseline, reported."""
     from sad.codebase.baseline import BaselineError, compare, load, save
     from sad.codebase.points import PointError, point_set
     from sad.codebase.report import build, render

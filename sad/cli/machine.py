@@ -13,6 +13,7 @@ from sad.cli.args import dash_values, positive_int, takes_command
 
 
 def register(sub, add_common) -> None:
+    """Register `sad calibrate` and `sad validate` with the command-line parser."""
     cal = sub.add_parser("calibrate", help="measure this machine with microbenchmarks; write a machine database",
                          description="Generate, compile and run a microbenchmark for every atomic operation "
                          "and write a machine database (YAML) with the measured figures and their provenance.")
@@ -37,6 +38,7 @@ def register(sub, add_common) -> None:
 
 
 def cmd_calibrate(args) -> int:
+    """`sad calibrate`: measure this machine and write a machine database."""
     from sad.machine.calibrate import main_calibrate
     return main_calibrate(args.compiler, shlex.split(args.flags), args.quick, Path(args.output), args.force)
 

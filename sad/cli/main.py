@@ -96,6 +96,7 @@ def _print_diagnostics(diagnostics: list[ir.Diagnostic]) -> None:
 
 
 def cmd_ir(args) -> int:
+    """`sad ir`: the IR of the given files as JSON on stdout."""
     from sad.analysis.pipeline import load_program
     parsed = _defines(args)
     if parsed is None:
@@ -109,6 +110,7 @@ def cmd_ir(args) -> int:
 
 
 def cmd_analyze(args) -> int:
+    """`sad analyze`: SAD, parameters and predicted time as text or JSON on stdout."""
     from sad.machine.model import MachineError, load_machine
     from sad.predict.job import Options, run
     from sad.predict.report import to_json, to_text

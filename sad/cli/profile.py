@@ -29,6 +29,7 @@ PROFILED_KINDS = ("loop_count", "branch_probability", "value")  # call costs are
 
 # ------------------------------------------------------------------------------------------ registration
 def register(sub, add_common) -> None:
+    """Register `sad params`, `sad profile` and `sad check-counts` with the command-line parser."""
     params = sub.add_parser("params", help="list the unresolved parameters as a params file to fill in",
                             description="Every unresolved parameter with its kind, place, code, fingerprint, "
                             "dependencies, a suggested default and an empty value.")
@@ -109,6 +110,7 @@ def _analysis(args, extra_values: dict | None = None):
 
 # ------------------------------------------------------------------------------------------ sad params
 def cmd_params(args) -> int:
+    """`sad params`: the unresolved parameters as a params file to fill in."""
     from sad.measure.params_io import ParamsError, export_entries, render, write_new
     if args.output and Path(args.output).exists() and not args.force:
         _err(f"{args.output}: exists; not overwritten (use --force to replace it)")
@@ -179,6 +181,7 @@ class PointResult:
 
 # ------------------------------------------------------------------------------------------ sad profile
 def cmd_profile(args) -> int:
+    """`sad profile`: bind the unresolved parameters from gcov runs at one or more sizes."""
     from sad.analysis.bindings import BindingError
     from sad.measure import gcov
     from sad.measure.profile import gcov_model
@@ -379,6 +382,7 @@ def _write_extrap(args, analysis, results, varying) -> None:
 
 # ------------------------------------------------------------------------------------------ check-counts
 def cmd_check_counts(args) -> int:
+    """`sad check-counts`: the SAD's count of every line against gcov's on a real run."""
     from sad.analysis.bindings import BindingError, parse_defines
     from sad.measure import gcov
     from sad.measure.params_io import cli_check, cli_load

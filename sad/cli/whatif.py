@@ -69,6 +69,7 @@ def _add_output(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub, add_common) -> None:
+    """Register `sad sweep`, `sad compare` and `sad tune` with the command-line parser."""
     sw = sub.add_parser("sweep", help="predicted time over a grid of parameter values (one analysis)",
                         description="Analyze once, compile the time formula and evaluate it at every point of "
                         "the grid of the swept names: a table with TOTAL (and COMP, COMM for SPMD programs; "
@@ -398,14 +399,17 @@ def _run(body, args) -> int:
 
 
 def cmd_sweep(args) -> int:
+    """`sad sweep`: predicted time over a grid of parameter values."""
     return _run(_sweep, args)
 
 
 def cmd_compare(args) -> int:
+    """`sad compare`: the same sweep on several machines side by side."""
     return _run(_compare, args)
 
 
 def cmd_tune(args) -> int:
+    """`sad tune`: the parameter values that minimize the predicted time."""
     return _run(_tune, args)
 
 

@@ -77,6 +77,7 @@ def routine_keys(results: list[UnitResult]) -> dict[str, Routine]:
 
 
 def to_jsonable(results: list[UnitResult], machine: str, points: dict) -> dict:
+    """The baseline document: every routine's time formula and values at the reference points."""
     routines = routine_keys(results)
     return {"format": FORMAT, "sad_version": __version__, "machine": machine, "points": points,
             "routines": {key: {"name": r.name, "file": r.file, "line": r.line, "time": r.time,
@@ -85,10 +86,12 @@ def to_jsonable(results: list[UnitResult], machine: str, points: dict) -> dict:
 
 
 def save(path: str, results: list[UnitResult], machine: str, points: dict) -> None:
+    """Write a baseline file (sorted keys: the same results give the same bytes)."""
     Path(path).write_text(json.dumps(to_jsonable(results, machine, points), indent=1, sort_keys=True) + "\n")
 
 
 def load(path: str) -> dict:
+    """Read a baseline file; BaselineError names what is wrong with it."""
     try:
         data = json.loads(Path(path).read_text())
     except OSError as exc:

@@ -19,6 +19,7 @@ FORMATS = ("text", "json", "sarif", "markdown")
 
 def build(results: list[UnitResult], machine: str, points: dict, comparison: Comparison | None,
           fail_over: float | None) -> dict:
+    """The report of a check: routines, diagnostics, comparison with the baseline and a summary."""
     routines = sorted(({**_routine(r)} for result in results for r in result.routines),
                       key=lambda r: (r["file"], r["line"], r["name"]))
     diagnostics = sorted((d for result in results for d in result.diagnostics),
@@ -44,6 +45,7 @@ def _routine(r) -> dict:
 
 
 def render(report: dict, fmt: str) -> str:
+    """The report in the requested format (text, json, sarif, markdown)."""
     if fmt == "json":
         return json.dumps(report, indent=1, sort_keys=True) + "\n"
     if fmt == "sarif":
@@ -54,6 +56,7 @@ def render(report: dict, fmt: str) -> str:
 
 
 def to_text(report: dict) -> str:
+    """The report as text for a terminal."""
     s = report["summary"]
     names = list(report["points"]["points"])
     out = [f"sad {report['sad_version']} check: {s['files']} files, {s['lines']} lines, {s['routines']} "

@@ -46,6 +46,7 @@ class CheckRun:
 
 
 def default_cache_dir() -> str:
+    """The analysis cache directory: $XDG_CACHE_HOME/sad or ~/.cache/sad."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "sad")
 
@@ -98,6 +99,7 @@ def _failed(unit: Unit, message: str) -> dict:
 def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | None = None,
         use_cache: bool = True, scheduler: str | None = None, timeout: float | None = 60.0,
         progress: bool = False) -> CheckRun:
+    """Analyze every unit (cached results reused), in parallel when jobs > 1 or with a scheduler."""
     start = time.perf_counter()
     cache = _open_cache(cache_dir) if use_cache else None
     found: dict[str, UnitResult] = {}

@@ -29,6 +29,7 @@ _RULE_INDEX = {rule_id: i for i, (rule_id, _, _) in enumerate(RULES)}
 
 
 def to_sarif(report: dict) -> dict:
+    """The report as a SARIF 2.1.0 log (regressions and diagnostics as results)."""
     results = []
     comparison = report["comparison"] or {"regressions": [], "improvements": []}
     for change in comparison["regressions"] + comparison["improvements"]:

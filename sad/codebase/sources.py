@@ -69,6 +69,7 @@ def _is_unit(path: str) -> bool:
 
 
 def scan(path: str) -> SourceFile:
+    """What a source file defines and mentions, with its hash and size, without parsing it."""
     data = Path(path).read_bytes()
     text = data.decode("latin-1")
     language = source_language(path) or "unknown"

@@ -22,6 +22,7 @@ class AnalysisTimeout(BaseException):
 
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise AnalysisTimeout in this thread if the block runs longer than `seconds` (None: no limit)."""
     if not seconds or seconds <= 0:
         yield
         return

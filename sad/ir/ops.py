@@ -42,14 +42,17 @@ def data_type(ir_type: str) -> str:
 
 
 def arith(op: str, ir_type: str) -> str:
+    """The op key of an arithmetic operation on a type: 'add.double'."""
     return f"{op}.{data_type(ir_type)}"
 
 
 def intrinsic(name: str, ir_type: str) -> str:
+    """The op key of an intrinsic function on a type: 'intrinsic.SQRT.double'."""
     return f"intrinsic.{name.upper()}.{data_type(ir_type)}"
 
 
 def memory(kind: str, ir_type: str) -> str:
+    """The op key of a memory reference of a kind on a type: 'load.double'."""
     return f"{kind}.{data_type(ir_type)}"
 
 

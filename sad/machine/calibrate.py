@@ -80,6 +80,7 @@ def find_compiler(compiler: str) -> str:
 
 
 def compiler_version(path: str) -> str:
+    """The first line of `COMPILER --version` (the file name if it prints nothing)."""
     out = subprocess.run([path, "--version"], capture_output=True, text=True, check=False).stdout
     return out.splitlines()[0].strip() if out else Path(path).name
 
@@ -101,6 +102,7 @@ def cpu_info() -> tuple[str, float | None]:
 
 def compile_bench(compiler: str, language: str, flags: list[str], workdir: Path,
                   items: list[mb.Bench]) -> Path:
+    """Write the microbenchmarks' source for `items` and compile it: the executable."""
     src = workdir / ("bench.c" if language == "c" else "bench.f90")
     src.write_text(mb.source(language, items), encoding="utf-8")
     exe = workdir / "bench"

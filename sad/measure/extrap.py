@@ -19,6 +19,7 @@ def region_name(block: Block) -> str:
 
 def render(parameters: list[str], points: list[dict[str, float]], blocks: list[Block],
            runs: list[dict[Key, int]], metric: str = "visits") -> str:
+    """The Extra-P text input: parameters, points, and per block one metric value per run."""
     lines = [f"PARAMETER {p}" for p in parameters]
     lines.append("")
     lines.append("POINTS " + " ".join(

@@ -115,6 +115,7 @@ def _num(x: float) -> str:
 
 
 def expression(parameter: str, c0: float, c1: float, i: Fraction, j: int) -> str:
+    """The fitted model c0 + c1 * P**i * log2(P)**j as an expression text in `parameter`."""
     if c1 == 0.0 or (i == 0 and j == 0):
         return _num(c0)
     factors = []

@@ -205,12 +205,15 @@ def _gcov_json(gcov: str, name: str, directory: Path) -> list[dict]:
 
 
 def cleanup(b: Build) -> None:
+    """Remove a build directory."""
     shutil.rmtree(b.directory, ignore_errors=True)
 
 
 def gcov_version() -> str:
+    """The first line of `gcov --version`."""
     return _first_line([_require("gcov"), "--version"])
 
 
 def environment_note() -> str:
+    """The operating system and machine type, for provenance records."""
     return os.uname().sysname + " " + os.uname().machine

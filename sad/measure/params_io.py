@@ -69,6 +69,7 @@ def export_entries(analysis) -> list[dict[str, Any]]:
 
 
 def render(entries: list[dict[str, Any]], fmt: str, header: dict[str, Any]) -> str:
+    """Params file entries as text in the format `fmt` (yaml, json or csv)."""
     if fmt == "json":
         return json.dumps({"sad_params": FORMAT_VERSION, **header, "parameters": entries}, indent=1) + "\n"
     if fmt == "csv":

@@ -19,6 +19,7 @@ from sad.measure.fit import Fit
 
 def plot_parameter(directory: Path, name: str, size_name: str, sizes: list[float], values: list[float],
                    model: Fit | None) -> Path:
+    """Plot one parameter's measured values against the size, with the fitted model: the PNG's path."""
     directory.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(6, 4), dpi=100)
     ax.plot(sizes, values, "o", color="tab:blue", label="measured (gcov)")

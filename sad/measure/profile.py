@@ -76,6 +76,7 @@ def _source_lines(path: str) -> tuple[str, ...]:
 
 
 def source_text(path: str, line: int) -> str:
+    """The text of a source line (empty if the line does not exist)."""
     lines = _source_lines(path)
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
@@ -214,6 +215,7 @@ def _close(a: float, b: float) -> bool:
 
 def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr]
           ) -> list[LineCheck]:
+    """Compare the SAD's line counts, bound to `values`, with gcov's measured counts line by line."""
     checks = []
     for key in sorted(set(model) | {k for k in measured if k[0] in {m[0] for m in model}}):
         line = model.get(key)

@@ -92,6 +92,7 @@ def candidate_points(problem, result, extra: int) -> list[dict[str, float]]:
 
 
 def predicted_at(problem, point: dict[str, float]) -> float:
+    """The predicted time at a point of the tuned parameters."""
     from sad.predict.sweep import compile_formula
     columns = dict(problem.fixed)
     columns.update(point)
@@ -99,6 +100,7 @@ def predicted_at(problem, point: dict[str, float]) -> float:
 
 
 def fill_point(command: str, point: dict[str, float], fixed: dict[str, float], exe: Path) -> str:
+    """The run command with the point's values (and the fixed ones) substituted."""
     from sad.measure.validate import fill
     for name, value in {**fixed, **point}.items():
         command = fill(command, name, str(int(value)) if float(value).is_integer() else repr(value))
@@ -107,6 +109,7 @@ def fill_point(command: str, point: dict[str, float], fixed: dict[str, float], e
 
 def measure_choice(files: list[str], flags: str, command: str, problem, result, fixed: dict[str, float],
                    runs: int, extra: int) -> Check:
+    """Compile the program and time it at the best candidate points, to check the tuned choice."""
     known = {a.name for a in problem.axes}
     if not any("{" + n + "}" in command for n in known):
         raise RunError(f"--validate COMMAND must pass the tuned values to the program: use "

@@ -108,6 +108,7 @@ def cpu_time(command: str, cwd: Path) -> float:
 
 
 def time_runs(command: str, cwd: Path, runs: int) -> list[float]:
+    """CPU seconds of `runs` runs of the command, after one warm-up run."""
     cpu_time(command, cwd)                           # warm-up: page cache, dynamic loader
     return [cpu_time(command, cwd) for _ in range(max(1, runs))]
 
@@ -116,6 +117,7 @@ def time_runs(command: str, cwd: Path, runs: int) -> list[float]:
 
 
 def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: dict[str, sympy.Expr]):
+    """Analyze the source file(s) with the parameter values bound."""
     from sad.analysis.pipeline import analyze
     sources = [sources] if isinstance(sources, Path) else list(sources)
     analysis = analyze([str(s) for s in sources], [], defines, overrides=values)
@@ -148,6 +150,7 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
 
 
 def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str]]:
+    """The predicted seconds of an analysis on a machine, and the names still unbound."""
     from sad.predict.job import predict_analysis
     prediction = predict_analysis(analysis, machine, values).prediction
     return prediction.time_value, sorted(prediction.unbound)
@@ -186,6 +189,7 @@ def _preprocessor_defines(source: Path, raw: dict[str, str]) -> dict[str, str]:
 
 
 def table(results: list[SizeResult], name: str) -> str:
+    """The measured-versus-predicted table, one row per size."""
     lines = [f"{name:>10s} {'measured':>12s} {'predicted':>12s} {'error':>8s}  runs"]
     for r in results:
         pred = f"{r.predicted:12.4g}" if r.predicted is not None else f"{'unbound':>12s}"
@@ -289,6 +293,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def main_validate(args) -> int:
+    """`sad validate`: compile, run and time at each size, predict, print the table and plot."""
     from sad.analysis.bindings import BindingError, parse_defines
     from sad.machine.model import MachineError, load_machine
     try:

@@ -59,6 +59,7 @@ class Table:
 
 
 def column(name: str, series: Series, many: bool) -> str:
+    """A column title, with the series label when several series are shown."""
     return f"{name}[{series.label}]" if many else name
 
 

@@ -76,10 +76,12 @@ def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
 
 
 def op_cost_name(key: str) -> str:
+    """The parameter standing for an unpriced operation's seconds: 'T_add_double'."""
     return "T_" + key.replace(".", "_")
 
 
 def missing_op_parameters(missing: list[str], machine) -> list[Parameter]:
+    """Parameters for the operations the machine does not price."""
     return [Parameter(op_cost_name(key), "unresolved", "op_cost", str(machine.path), 0, "",
                       description=f"seconds per '{key}' (not priced by {machine.name})") for key in missing]
 
@@ -98,6 +100,7 @@ def operation_totals(blocks: list[Block]) -> dict[str, sympy.Expr]:
 
 
 def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Prediction:
+    """Price every block on the machine: time formula, per-block times and what is unpriced or unbound."""
     missing: set[str] = set()
     timed: list[BlockTime] = []
     prices: dict[frozenset, sympy.Expr] = {}
@@ -157,6 +160,7 @@ def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
 
 
 def evaluate(expr: sympy.Expr) -> float | None:
+    """The value of a closed formula as a float; None if a symbol is left or it is not a number."""
     if expr.free_symbols:
         return None
     if expr.has(sympy.Sum):

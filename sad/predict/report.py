@@ -76,6 +76,7 @@ def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
 
 def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
             extra: list[Parameter], origins: dict[str, str] | None = None) -> str:
+    """The analysis and prediction as the JSON document (sorted: same input, same bytes)."""
     total = prediction.time_value
     doc = {
         "sad_version": __version__,
@@ -131,6 +132,7 @@ def _plain(v):
 
 
 def seconds(value: float | None) -> str:
+    """A time with a readable unit (s, ms, µs, ns); '?' if unknown."""
     if value is None:
         return "?"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
@@ -158,6 +160,7 @@ def _short_left(text: str, width: int) -> str:
 
 def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
             extra: list[Parameter], top: int = 10, origins: dict[str, str] | None = None) -> str:
+    """The analysis and prediction as text: totals, dominant blocks, parameters."""
     out: list[str] = []
     files = ", ".join(analysis.program.files)
     models = ", ".join(f"{k} {v}" for k, v in machine.models.items())
