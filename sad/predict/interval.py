@@ -96,7 +96,24 @@ def bounds(expr: sympy.Basic, box: Mapping[sympy.Symbol, Interval]) -> Interval:
         return pick(p[0] for p in parts), pick(p[1] for p in parts)
     if isinstance(expr, sympy.Piecewise):
         return _piecewise(expr, box)
+    if isinstance(expr, sympy.Sum) and len(expr.limits) == 1:
+        return _sum(expr, box)
     return _function(expr, box)
+
+
+def _sum(expr: sympy.Sum, box: Mapping[sympy.Symbol, Interval]) -> Interval:
+    """Σ_{k=a}^{b} f(k) lies in (number of terms) × (range of f for k in [a, b])."""
+    (k, a, b), = expr.limits
+    a_lo, a_hi = bounds(a, box)
+    b_lo, b_hi = bounds(b, box)
+    if not all(math.isfinite(v) for v in (a_lo, a_hi, b_lo, b_hi)):
+        return EVERYTHING
+    count = (max(0.0, b_lo - a_hi + 1), max(0.0, b_hi - a_lo + 1))
+    if count[1] == 0:
+        return 0.0, 0.0
+    inner = dict(box)
+    inner[k] = (a_lo, b_hi)
+    return _times(count, bounds(expr.function, inner))
 
 
 def _function(expr: sympy.Basic, box: Mapping[sympy.Symbol, Interval]) -> Interval:

@@ -24,7 +24,7 @@ import numpy
 import sympy
 
 from sad.predict.interval import bounds, truth
-from sad.predict.sweep import Axis, CompiledFormula, _lambdify, compile_formula
+from sad.predict.sweep import NPROCS, RANK, Axis, CompiledFormula, _lambdify, compile_formula, slowest_rank
 
 EXHAUSTIVE_LIMIT = 1_000_000
 LEAF = 4096
@@ -68,7 +68,9 @@ class _Evaluator:
         self.problem = problem
         self.formula: CompiledFormula = compile_formula(problem.objective)
         known = set(problem.fixed) | {a.name for a in problem.axes}
-        missing = sorted(self.formula.needs - known)
+        # an SPMD time still in RANK is the slowest rank's at each point (NPROCS varied or fixed)
+        self.slowest = RANK in self.formula.needs and RANK not in known and NPROCS in known
+        missing = sorted(self.formula.needs - known - ({RANK} if self.slowest else set()))
         if missing:
             raise TuneError(f"unbound parameters: {', '.join(missing)}; bind them with -D or --fix NAME=VALUE")
         self.checks = []
@@ -97,7 +99,10 @@ class _Evaluator:
         out = numpy.full(size, numpy.inf)
         if ok.any():
             sub = {k: (v[ok] if isinstance(v, numpy.ndarray) else v) for k, v in cols.items()}
-            out[ok] = self.formula(sub, int(ok.sum()))
+            if self.slowest:
+                out[ok] = slowest_rank(self.formula, sub, int(ok.sum()))[0]
+            else:
+                out[ok] = self.formula(sub, int(ok.sum()))
         self.evaluated += size
         return numpy.where(numpy.isnan(out), numpy.inf, out)
 
@@ -164,6 +169,8 @@ def _branch_and_bound(problem: Problem, ev: _Evaluator, col: _Collector) -> None
         ranges = dict(fixed)
         for axis, (lo, hi) in zip(problem.axes, box):
             ranges[symbols[axis.name]] = (float(axis.values[lo]), float(axis.values[hi]))
+        if ev.slowest:  # the slowest rank's time is at least the least of any rank's: a valid lower bound
+            ranges[sympy.Symbol(RANK)] = (0.0, max(0.0, ranges[sympy.Symbol(NPROCS)][1] - 1))
         if any(truth(c, ranges) is False for c in problem.constraints):
             return None
         try:

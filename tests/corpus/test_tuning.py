@@ -91,3 +91,35 @@ def test_tune_validate_needs_the_placeholders(capsys):
                  "--validate", "--", "echo 64 8 | ./matmul_tiled"])
     _, err = capsys.readouterr()
     assert code == 2 and "{ts}" in err
+
+
+def test_pipeline_runs_under_mpi_with_any_grain_and_buffer(tmp_path):
+    exe = tmp_path / "pipeline_gb"
+    subprocess.run(["mpicc", "-O0", "-Wall", str(TUNING / "pipeline_gb.c"), "-o", str(exe)], check=True)
+    totals = set()
+    for np, stdin in ((1, "64 64 8 16\n"), (2, "64 64 8 16\n"), (2, "64 64 32 64\n"), (2, "64 64 4 1\n")):
+        out = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(np), str(exe)],
+                             input=stdin, text=True, capture_output=True, check=True, timeout=120).stdout
+        totals.add(re.search(r"total = (\S+)", out).group(1))
+    assert len(totals) == 1                                        # grain and buffer change the time only
+
+
+def test_pipeline_tune_takes_the_slowest_rank_and_is_exact():
+    from sad.common.exprparse import parse_condition
+    from sad.machine.model import load_machine
+    from sad.predict.job import predict_analysis
+    from sad.predict.sweep import parse_range
+    from sad.predict.tune import Problem, solve
+    analysis = analyze(["corpus/tuning/pipeline_gb.c"])
+    fixed = {"m": sympy.Integer(256), "n": sympy.Integer(256), "P_main_IF4": sympy.Integer(1)}
+    formula = predict_analysis(analysis, load_machine("paragon"), fixed).prediction.time
+    assert "RANK" in {s.name for s in formula.free_symbols}            # rank 0 does no receive
+    axes = [parse_range("NPROCS", "1:8"), parse_range("g", "1:32"), parse_range("b", "1:64")]
+    constraints = [parse_condition("n % (g*NPROCS) == 0"), parse_condition("m % b == 0")]
+    problem = Problem(formula, axes, {"m": 256.0, "n": 256.0, "P_main_IF4": 1.0}, constraints)
+    full, bnb = solve(problem, method="exhaustive"), solve(problem, method="bnb")
+    assert full.best == bnb.best and full.time == bnb.time and full.near == bnb.near
+    best = {k: int(v) for k, v in full.best.items()}
+    at = {**{k: sympy.Integer(v) for k, v in best.items()}, **fixed}
+    single = predict_analysis(analysis, load_machine("paragon"), at).prediction.time_value
+    assert full.time == pytest.approx(single, rel=1e-12)                # sad analyze's slowest rank, same value

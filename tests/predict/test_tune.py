@@ -114,3 +114,13 @@ def test_conditions_are_parsed_without_eval():
     for text in ("G + 1", "__import__('os') < 1", "G < [1]", "lambda: 1", "G if N else 1"):
         with pytest.raises(ExprError):
             parse_condition(text)
+
+
+def test_interval_bounds_of_an_open_sum():
+    k, n = sympy.Symbol("k"), sympy.Symbol("n")
+    total = sympy.Sum(sympy.Max(0, n - 2 * k), (k, 0, sympy.floor(n / 2)))
+    for lo, hi in ((0, 0), (3, 9), (10, 40)):
+        b_lo, b_hi = bounds(total, {n: (float(lo), float(hi))})
+        for v in range(lo, hi + 1):
+            exact = sum(max(0, v - 2 * j) for j in range(v // 2 + 1))
+            assert b_lo <= exact <= b_hi
