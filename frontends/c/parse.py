@@ -49,13 +49,16 @@ def syntax_diagnostic(text: str, path: str, fallback: Loc | None = None) -> Diag
     m = _POSITION.match(text.strip())
     if m and m.group("file"):
         msg = m.group("msg").strip() or "syntax error"
-        loc = Loc(m.group("file"), int(m.group("line")))
+        loc = Loc(m.group("file"), int(m.group("line")), int(m.group("col") or 0))
     elif m:
         msg = m.group("msg").strip() or "syntax error"
-        loc = Loc(path, int(m.group("line")))
+        loc = Loc(path, int(m.group("line")), int(m.group("col") or 0))
     else:
         msg, loc = text.strip() or "syntax error", fallback or Loc(path, 1)
         msg = msg.removeprefix(f"{loc.file}:").removeprefix(f"{path}:").strip() or "syntax error"
+    before = re.fullmatch(r"before:\s*(.+)", msg, re.S)
+    if before:  # pycparser's "before: return" in gcc's words
+        msg = f"syntax error before '{before.group(1).strip()}'"
     if not msg.startswith("syntax error"):
         msg = f"syntax error: {msg}"
     return Diagnostic(loc, "error", msg)

@@ -17,6 +17,7 @@ from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event
+from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
 from sad.analysis.spmd import link_pvm_buffers
 from sad.analysis.values import ProgramFacts, resolve_name
@@ -55,8 +56,15 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
     failed: list[str] = []
     seen: dict[str, ir.Procedure] = {}
     for path in files:
+        problem = input_problem(path)
+        if problem is not None:
+            merged.files.append(path)
+            merged.diagnostics.append(ir.Diagnostic(ir.Loc(path, 0), "error", problem))
+            failed.append(path)
+            continue
         part = load_file(path, include_dirs, defines)
         merged.files.append(path)
+        part.diagnostics = tidy(path, part.diagnostics)
         merged.diagnostics.extend(part.diagnostics)
         if any(d.severity == "error" for d in part.diagnostics):
             failed.append(path)

@@ -53,6 +53,14 @@ def _attach_dash_values(argv: list[str], options: Sequence[str]) -> list[str]:
     return out
 
 
+def exit_status(files: Iterable[str], failed: Iterable[str]) -> int:
+    """2 when a FILE does not exist (the command line is wrong), 1 when a file had errors, else 0."""
+    import os
+    if any(not os.path.exists(f) for f in files):
+        return 2
+    return 1 if list(failed) else 0
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer ≥ 1 (`--top -1` or `--runs 0` make no sense)."""
     try:
@@ -97,6 +105,9 @@ def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> 
     head = _attach_dash_values(head, subparser.get_default(_DASH_VALUES) or ())
     args = subparser.parse_intermixed_args(head)
     args.subcommand = name
+    if isinstance(getattr(args, "files", None), list):
+        from sad.analysis.inputs import expand_sources
+        args.files = expand_sources(args.files)  # a directory stands for the sources under it
     if example:
         text = " ".join(command or []).strip()
         optional = subparser.get_default(_COMMAND_OPTIONAL)

@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from sad import __version__, ir
-from sad.cli.args import parse_command_line, positive_int
+from sad.cli.args import exit_status, parse_command_line, positive_int
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
@@ -106,7 +106,7 @@ def cmd_ir(args) -> int:
     _print_diagnostics(program.diagnostics)
     sys.stdout.write(ir.jsonio.dumps(program))
     sys.stdout.write("\n")
-    return 1 if failed else 0
+    return exit_status(args.files, failed)
 
 
 def cmd_analyze(args) -> int:
@@ -133,7 +133,7 @@ def cmd_analyze(args) -> int:
     _print_diagnostics(analysis.diagnostics)
     if not analysis.program.procedures:
         print("sad: error: no file could be analyzed", file=sys.stderr)
-        return 1
+        return exit_status(args.files, args.files)
     if analysis.internal_errors:
         # An incomplete SAD must not look like a prediction: no time, and a status of its own.
         print(f"sad: error: internal error in {', '.join(analysis.internal_errors)}: no prediction "
@@ -152,7 +152,7 @@ def cmd_analyze(args) -> int:
     else:
         sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
                                  origins))
-    return 1 if analysis.failed_files else 0
+    return exit_status(args.files, analysis.failed_files)
 
 
 def _warn_unknown_bindings(values: dict, analysis) -> None:

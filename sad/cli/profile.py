@@ -22,7 +22,7 @@ from pathlib import Path
 import sympy
 
 from sad import __version__
-from sad.cli.args import takes_command
+from sad.cli.args import exit_status, takes_command
 
 PROFILED_KINDS = ("loop_count", "branch_probability", "value")  # call costs are seconds, not counts
 
@@ -121,7 +121,7 @@ def cmd_params(args) -> int:
     raw, values, analysis = got
     if not analysis.program.procedures:
         _err("no file could be analyzed")
-        return 1
+        return exit_status(args.files, args.files)
     entries = [e for e in export_entries(analysis) if e["name"] not in values]
     header = {"source": {"files": list(args.files), "defines": dict(sorted(raw.items()))}}
     text = render(entries, args.format, header)
@@ -134,7 +134,7 @@ def cmd_params(args) -> int:
             _err(str(exc))
             return 2
         print(f"sad: {len(entries)} unresolved parameters written to {args.output}", file=sys.stderr)
-    return 1 if analysis.failed_files else 0
+    return exit_status(args.files, analysis.failed_files)
 
 
 # ------------------------------------------------------------------------------------------ running

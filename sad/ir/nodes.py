@@ -72,6 +72,8 @@ class Loc:
     col: int = 0
 
     def __str__(self) -> str:
+        if not self.line:  # the file as a whole (missing, empty, binary)
+            return self.file
         return f"{self.file}:{self.line}" + (f":{self.col}" if self.col else "")
 
 

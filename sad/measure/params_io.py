@@ -16,9 +16,11 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import sympy
 import yaml
 
@@ -162,7 +164,12 @@ def _load_yaml(path: str, text: str) -> ParamsFile:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParamsError(f"{where}: error: not valid YAML: {problem}") from None
     if not isinstance(data, dict) or root is None:
-        raise ParamsError(f"{path}:1: error: expected a mapping with a `parameters:` key")
+        raise ParamsError(f"{path}:1: error: expected a mapping with a `parameters:` key, or NAME: value lines")
+    if "parameters" not in data and "sad_params" not in data:
+        data, root = {"parameters": data}, yaml.MappingNode("tag:yaml.org,2002:map",
+                                                           [(yaml.ScalarNode("tag:yaml.org,2002:str",
+                                                                             "parameters"), root)])
+    _validate_schema(path, data, root)
     params_node = _child(root, "parameters")
     params = data.get("parameters")
     if params is None:
@@ -183,6 +190,52 @@ def _load_yaml(path: str, text: str) -> ParamsFile:
         where = f"{path}:{key_node.start_mark.line + 1}"
         _add(result, name, params.get(name) if name in params else _scalar(key_node, params), where)
     return result
+
+
+@lru_cache(maxsize=1)
+def _schema_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads((Path(__file__).with_name("params_schema.json")).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _validate_schema(path: str, data: dict, root) -> None:
+    """The file's keys against params_schema.json (the machinery used for machine files): an unknown key
+    (`valeu: 40`) is an error naming the key and its line."""
+    errors = sorted(_schema_validator().iter_errors(data),
+                    key=lambda e: (e.validator != "additionalProperties", list(map(str, e.absolute_path))))
+    for error in errors:
+        # for oneOf/anyOf, the most specific reason is in the context
+        leaf = error
+        while leaf.context:  # prefer an unknown key, then the deepest reason
+            leaf = min(leaf.context, key=lambda e: (e.validator != "additionalProperties",
+                                                    -len(e.absolute_path)))
+        where = list(leaf.absolute_path)
+        line = _line_of(root, where)
+        if leaf.validator == "additionalProperties":
+            extra = sorted(set(leaf.instance) - set(leaf.schema.get("properties", {})))
+            key = extra[0] if extra else "?"
+            line = _line_of(root, [*where, key])
+            known = sorted(leaf.schema.get("properties", {}))
+            raise ParamsError(f"{path}:{line}: error: {'.'.join(map(str, [*where, key]))}: unknown key "
+                              f"'{key}' (known: {', '.join(known)})")
+        # wrong types are left to _add, whose messages say what a value may be
+
+
+def _line_of(node, where: list) -> int:
+    """1-based line of the YAML node at a key path (the deepest one found)."""
+    line = node.start_mark.line + 1 if node is not None and node.start_mark else 1
+    for key in where:
+        if isinstance(node, yaml.MappingNode):
+            found = next(((k, v) for k, v in node.value if k.value == str(key)), None)
+            if found is None:
+                return line
+            line, node = found[0].start_mark.line + 1, found[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            line = node.start_mark.line + 1
+        else:
+            return line
+    return line
 
 
 def _scalar(key_node, params):

@@ -284,7 +284,7 @@ def test_syntax_error_reports_original_file_and_line(tmp_path):
     (err,) = errors(prog)
     assert err.loc.file == path
     assert err.loc.line == line_of(path, "return x")
-    assert str(err).startswith(f"{path}:{err.loc.line}: error: ")
+    assert str(err).startswith(f"{path}:{err.loc.line}:{err.loc.col}: error: ")  # gcc's line and column
     assert not prog.procedures
 
 
