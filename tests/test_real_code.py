@@ -112,3 +112,63 @@ def test_exit_and_cycle_are_jumps(capsys, tmp_path):
     # I = 1..8, the EXIT is taken at I = 8; I = 2, 4, 6 cycle
     assert sympy.simplify(counts[8] - x * (1 - p) * (1 - sym("P_CY_IF2"))) == 0
     check_counts(capsys, tmp_path, HERE / "exitcycle.f", {"X_CY_DO1": "8", "P_CY_IF1": "1/8", "P_CY_IF2": "3/7"})
+
+
+# ---------------------------------------------------------------------------- Fortran 90 in fixed form
+def test_f90_features_of_f77_libraries_parse(capsys, tmp_path):
+    """RECURSIVE SUBROUTINE, an INTERFACE block, VOLATILE, an array named SCALE (an F90 intrinsic) and an
+    inline `!` comment on a line that is continued (the multigrid benchmark lost MAXLEVEL's continuation)."""
+    counts, analysis = counts_of(HERE / "f90features.f")
+    assert not analysis.errors, analysis.errors
+    assert not [d for d in analysis.diagnostics if "unsupported" in d.message]
+    assert counts[14] == 10                               # SCALE(I) = SCALE(I)*F, NX = 10 times
+    assert analysis.table.get("NX").value == 10           # the continuation line after `! the finest level`
+    x, p = sym("X_FACT_CALLS"), sym("P_FACT_IF1")
+    assert counts[3] == x and counts[4] == x * p
+    # FACT(5): five activations, the last one takes the N <= 1 arm
+    check_counts(capsys, tmp_path, HERE / "f90features.f", {"X_FACT_CALLS": "5", "P_FACT_IF1": "1/5"})
+
+
+# ---------------------------------------------------------------------------- two main programs, sums
+def test_two_main_programs_are_an_error(capsys):
+    rc = main(["analyze", str(HERE / "twomains.f"), "-m", "sparc2"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "twomains.f:4: error: a second main program TWO" in err
+
+
+def test_sums_close_once_a_call_binds_the_bounds(capsys, tmp_path):
+    """WORK(N, M) sums M*I over I = 1..N, open while M's sign is unknown; bound by the calls it is 30*210
+    for N = 20 and 15*NN*(NN + 1) for N = NN (not `Sum(30*k + 30, (k, 0, 19))`)."""
+    counts, analysis = counts_of(HERE / "callsums.f")
+    nn = sympy.Max(0, sym("NN", "value"))
+    assert not any(c.has(sympy.Sum) for c in analysis.counts.values())
+    assert sympy.expand(counts[5] - (6300 + 15 * nn * (nn + 1))) == 0
+    check_counts(capsys, tmp_path, HERE / "callsums.f", {"NN": "7"}, "7\n")
+
+
+# ---------------------------------------------------------------------------- C constants
+def test_c_enum_and_static_const_bound_loops(capsys, tmp_path):
+    counts, analysis = counts_of(HERE / "enums.c")
+    assert not analysis.table.unresolved()
+    assert counts.get(19, 0) == 0      # for (i = M; i < 3; i++): M = 7, no trip
+    assert counts[21] == 7             # for (k = 1; k <= M; k++)
+    assert counts[9] == 5 * 20 + 7     # work(steps, a) 20 times, work(M, a) once: the formal n is bound
+    check_counts(capsys, tmp_path, HERE / "enums.c", {})
+
+
+# ---------------------------------------------------------------------------- deep nesting
+def _nest(path: Path, depth: int) -> Path:
+    lines = ["      PROGRAM DEEP", "      INTEGER K", "      K = 0"]
+    lines += [f"      DO I{d} = 1, 2" for d in range(depth)] + ["      K = K + 1"] + ["      END DO"] * depth
+    path.write_text("\n".join(lines + ["      PRINT *, K", "      END"]) + "\n")
+    return path
+
+
+def test_deep_nesting_is_analyzed_or_refused_with_an_error(capsys, tmp_path):
+    counts, analysis = counts_of(_nest(tmp_path / "deep60.f", 60))
+    assert counts[3 + 60 + 1] == 2 ** 60 and not analysis.errors    # 60 loops of two trips
+    rc = main(["analyze", str(_nest(tmp_path / "deep300.f", 300)), "-m", "sparc2"])
+    captured = capsys.readouterr()
+    assert rc == 3 and "T =" not in captured.out
+    assert "DEEP not analyzed: statements nested 300 deep" in captured.err

@@ -140,6 +140,13 @@ def _save(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> None:
             scope.symbol(name_of(item), loc).saved = True
 
 
+def _volatile(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> None:
+    """VOLATILE (F2003, met in F77 libraries): the variables are declared; their values are not traced
+    differently (a loop bound that is VOLATILE is rare)."""
+    for item in items_of(node.items[1]):
+        scope.note_reference(name_of(item), loc)
+
+
 def _external(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> None:
     for item in items_of(node.items[1]):
         sym = scope.symbol(name_of(item), loc)
@@ -268,4 +275,5 @@ _HANDLERS = {
     "Intrinsic_Stmt": _intrinsic,
     "Equivalence_Stmt": _equivalence,
     "Data_Stmt": _data,
+    "Volatile_Stmt": _volatile,
 }

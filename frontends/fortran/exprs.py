@@ -43,9 +43,14 @@ def tname(node: Any) -> str:
     return type(node).__name__
 
 
+ARRAY_MARK = "_SAD_ARRAY_"  # frontends.fortran.parse's respelling of an array named like an intrinsic
+
+
 def name_of(node: Any) -> str:
-    """A Fortran name as written, upper-cased."""
-    return str(node).strip().upper()
+    """A Fortran name as written, upper-cased (without the respelling mark of an array named like an
+    intrinsic)."""
+    name = str(node).strip().upper()
+    return name[:-len(ARRAY_MARK)] if name.endswith(ARRAY_MARK) else name
 
 
 def promote(a: str, b: str) -> str:

@@ -23,12 +23,21 @@ _END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\
 HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt")
 SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dimension_Stmt", "Common_Stmt",
                 "Data_Stmt", "Equivalence_Stmt", "Save_Stmt", "External_Stmt", "Intrinsic_Stmt", "Entry_Stmt",
-                "Format_Stmt")
+                "Format_Stmt", "Volatile_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
-_HEADER_HINT = re.compile(r"^\s*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+_HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s+)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
-                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT)", re.IGNORECASE)
+                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE)", re.IGNORECASE)
+# F90 interface blocks declare external procedures: nothing to analyze, and their END SUBROUTINE must not
+# end the unit they sit in.
+_INTERFACE = re.compile(r"^\s*(ABSTRACT\s+)?INTERFACE\b", re.IGNORECASE)
+_END_INTERFACE = re.compile(r"^\s*END\s*INTERFACE\b", re.IGNORECASE)
+# A local array may carry the name of an F90 intrinsic (SCALE, SPREAD, SUM): fparser, parsing one statement
+# without the declarations, then insists on the intrinsic's arguments. Such a statement is parsed again with
+# the name spelled with this suffix, which name_of removes.
+ARRAY_MARK = "_SAD_ARRAY_"
+_INTRINSIC_ARGS = re.compile(r"Intrinsic '(\w+)' expects")
 
 _CLASSES: dict[str, Any] = {}
 
@@ -86,6 +95,12 @@ def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
         found = _try(names, text)
         if found is not None:
             return Parsed(stmt, found[0], kind)
+    clash = _intrinsic_clash(text)
+    if clash is not None:
+        renamed = re.sub(rf"\b{clash}\b(?=\s*\()", clash + ARRAY_MARK, text, flags=re.IGNORECASE)
+        found = _try(EXEC_CLASSES, renamed)
+        if found is not None:
+            return Parsed(stmt, found[0], "exec")
     spaced = respace(text)
     if spaced != text and not respaced:
         return parse_statement(Logical(spaced, stmt.label, stmt.loc), respaced=True)
@@ -95,6 +110,21 @@ def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
 _TYPE_PREFIX = re.compile(r"^\s*((?:DOUBLE\s*PRECISION|DOUBLE\s*COMPLEX|INTEGER|REAL|COMPLEX|LOGICAL|CHARACTER)"
                           r"(?:\s*\*\s*(?:\d+|\(\s*\*\s*\)))?)\s*(FUNCTION(?=\s*[A-Z]))?\s*(\S.*)$", re.IGNORECASE)
 _KEYWORD_PREFIX = re.compile(r"^\s*(FUNCTION|EXTERNAL|INTRINSIC|ENTRY|PROGRAM)\s*([A-Z].*)$", re.IGNORECASE)
+
+
+def _intrinsic_clash(text: str) -> str | None:
+    """The intrinsic name fparser rejects an assignment for (SCALE(I) = ...: an array of that name)."""
+    if "=" not in text:
+        return None
+    from fparser.two.utils import FparserException
+    try:
+        classes()["Action_Stmt"](text)
+    except FparserException as exc:
+        m = _INTRINSIC_ARGS.search(str(exc))
+        return m.group(1) if m else None
+    except Exception:  # fparser's other failures: not this case
+        return None
+    return None
 
 
 def respace(text: str) -> str:
@@ -114,7 +144,15 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
     """Parse every statement and group them into program units at END (and at a header missing its END)."""
     units: list[Unit] = []
     current = Unit()
+    interface: Logical | None = None
     for stmt in stmts:
+        if interface is not None:
+            if _END_INTERFACE.match(stmt.text):
+                interface = None
+            continue
+        if _INTERFACE.match(stmt.text):
+            interface = stmt
+            continue
         parsed = parse_statement(stmt)
         if parsed.kind == "bad":
             diags.append(Diagnostic(stmt.loc, "error", f"syntax error: {_short(stmt.text)}"))
@@ -128,6 +166,8 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
             current = Unit()
             continue
         current.items.append(parsed)
+    if interface is not None:
+        diags.append(Diagnostic(interface.loc, "error", "INTERFACE block without END INTERFACE"))
     if current.items:
         last = current.items[-1].stmt.loc
         diags.append(Diagnostic(last, "error", "missing END statement at end of file"))

@@ -107,7 +107,8 @@ class SourceReader:
                     self.diagnostics.append(Diagnostic(phys.loc, "error",
                                                        "continuation line without a statement to continue"))
                     continue
-                current.text += body
+                # an inline `! comment` ends its own line only: the next line continues the statement
+                current.text = strip_inline_comment(current.text) + body
                 continue
             if current is not None:
                 self._emit(current, out, depth)

@@ -87,6 +87,29 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
     return expr.replace(lambda e: isinstance(e, sympy.Sum), value)
 
 
+def resum(expr: sympy.Expr) -> sympy.Expr:
+    """Sums left open (an inner bound of unknown sign, a formal argument) can close once values are bound
+    (a call site's actual arguments): a polynomial summand is summed in closed form, a summand over a few
+    numeric indices term by term, a longer one exactly by evaluate_sums. Others stay."""
+    if not expr.has(sympy.Sum):
+        return expr
+
+    def close(s: sympy.Sum) -> sympy.Expr:
+        (k, a, b), = s.limits
+        body = resum(s.function)
+        if a.is_Integer and b.is_Integer and int(b) - int(a) < _EXPLICIT_LIMIT:
+            return sympy.Add(*[body.subs(k, v) for v in range(int(a), int(b) + 1)])
+        if a == 0 and body.is_polynomial(k):
+            closed = _polynomial_sum(body.subs(k, _K))
+            if closed is not None:
+                return closed.subs(_TAU, b + 1)
+        if a.is_Integer and b.is_Integer:
+            return evaluate_sums(sympy.Sum(body, (k, a, b)))
+        return sympy.Sum(body, (k, a, b))
+
+    return expr.replace(lambda e: isinstance(e, sympy.Sum), close)
+
+
 def _sum_with_indicators(f, index, lo, hi, step, trips):
     """Σ over the loop of terms `rest × [condition on the index]`, each counted exactly: how many indices
     of the range satisfy `index <= E`, `index == E`, `MOD(index, K) == 0`, ... (a branch on the loop

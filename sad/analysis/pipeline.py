@@ -7,6 +7,9 @@ here; sad.predict.mapper takes it from there.
 """
 from __future__ import annotations
 
+import contextlib
+import sys
+
 from pathlib import Path
 
 import networkx as nx
@@ -55,6 +58,7 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
     merged = ir.Program()
     failed: list[str] = []
     seen: dict[str, ir.Procedure] = {}
+    main: ir.Procedure | None = None
     for path in files:
         problem = input_problem(path)
         if problem is not None:
@@ -76,9 +80,23 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
                                                         f"{proc.name} is defined again (first at "
                                                         f"{seen[key].loc}); this definition is ignored"))
                 continue
+            if _is_main(proc):
+                if main is not None:
+                    # gfortran rejects the file and a linker two `main`s: summing both would be no program
+                    merged.diagnostics.append(ir.Diagnostic(proc.loc, "error",
+                                                            f"a second main program {proc.name} (the first, "
+                                                            f"{main.name}, is at {main.loc}); it is ignored"))
+                    if path not in failed:
+                        failed.append(path)
+                    continue
+                main = proc
             seen[key] = proc
             merged.procedures.append(proc)
     return merged, failed
+
+
+def _is_main(proc: ir.Procedure) -> bool:
+    return proc.kind == "program" or (proc.language == "c" and proc.name == "main")
 
 
 def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None
@@ -98,13 +116,52 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
         proc = facts.procs.get(name)
         if proc is None or proc.kind == "blockdata":
             continue
+        depth = nesting_depth(proc.body)
+        if depth > _NESTING_LIMIT:
+            ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
+                                                 f"{proc.name} not analyzed: statements nested {depth} deep, "
+                                                 f"more than the {_NESTING_LIMIT} sad handles"))
+            continue
         try:
-            ctx.built[name] = ProcedureBuilder(ctx, proc).build()
+            with _deep_recursion():
+                ctx.built[name] = ProcedureBuilder(ctx, proc).build()
+        except RecursionError:
+            ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
+                                                 f"internal error while analyzing {proc.name}: recursion "
+                                                 "too deep"))
         except Exception as exc:  # a bug of ours must not take the other procedures down
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: "
                                                  f"{type(exc).__name__}: {exc}"))
     return ctx, graph
+
+
+_NESTING_LIMIT = 200  # statement nesting the builder's recursion is sized for (the corpus needs under 10)
+_FRAMES_PER_LEVEL = 24  # Python frames one nesting level of IF/DO takes in the builder, sympy included
+
+
+def nesting_depth(body: list[ir.Stmt]) -> int:
+    """How deep statement lists nest (a DO in an IF in a DO is 3), without recursion."""
+    deepest = 0
+    stack = [(body, 0)]
+    while stack:
+        stmts, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for stmt in stmts:
+            stack.extend((inner, depth + 1) for inner in ir.child_bodies(stmt))
+    return deepest
+
+
+@contextlib.contextmanager
+def _deep_recursion():
+    """The builder recurses once per nested statement list; Python's default limit (1000 frames) stops
+    it near 40 levels of IF blocks, which generated and mutated code reaches."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, _NESTING_LIMIT * _FRAMES_PER_LEVEL))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:

@@ -52,9 +52,19 @@ class ProgramFacts:
         facts._name_commons()
         facts.terminating = _terminating_routines(program)
         modified = ModifiedFormals(facts)
+        facts._collect_global_definitions()
         for proc in program.procedures:
             facts._collect_definitions(proc, modified)
         return facts
+
+    def _collect_global_definitions(self) -> None:
+        """C file-scope constants (`enum { M = 7 }`, `static const int steps = 5`) and initialised
+        globals: their first definition, before any procedure assigns them."""
+        for name, decl in sorted(self.program.globals.items()):
+            if decl.storage in ("parameter", "const") and decl.value is not None:
+                self.definitions[name].append(Definition("parameter", decl.loc, decl.value, ""))
+            elif decl.data and decl.dims is None:
+                self.definitions[name].append(Definition("data", decl.loc, decl.data[0], ""))
 
     def _name_commons(self) -> None:
         # The same COMMON slot may carry different names in different procedures: name it once, after the

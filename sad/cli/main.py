@@ -136,8 +136,8 @@ def cmd_analyze(args) -> int:
         return exit_status(args.files, args.files)
     if analysis.internal_errors:
         # An incomplete SAD must not look like a prediction: no time, and a status of its own.
-        print(f"sad: error: internal error in {', '.join(analysis.internal_errors)}: no prediction "
-              "(a defect of sad; please report it with the source file)", file=sys.stderr)
+        print(f"sad: error: no prediction: {', '.join(analysis.internal_errors)} could not be analyzed "
+              "(errors above)", file=sys.stderr)
         return 3
     _warn_unknown_bindings(defined, analysis)
     if not cli_check(args, analysis, values, defined):
