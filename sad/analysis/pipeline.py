@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-
 from pathlib import Path
 
 import networkx as nx
