@@ -256,3 +256,18 @@ def test_config_file_sets_the_reference_points(codebase, tmp_path):
     assert sorted(report["points"]["points"]) == ["large", "small"]
     values = report["routines"][0]["points"]
     assert values["large"] > 50 * values["small"]
+
+
+def test_exclude_and_short_names_in_any_case(codebase, tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("lib000/c_prefix0.c", "lib000/c_axpy0.c", "lib000/scal0.f"):
+        shutil.copy(codebase["cwd"] / "fx" / name, tree)
+    code, out, err = sad_check(tmp_path, "tree", "--exclude", "*axpy*", "--at", "N=1000", "--at", "N=2000",
+                               "--format", "json", "--no-cache", "-j", "1")
+    assert code == 0, err
+    routines = {r["name"]: r["points"] for r in json.loads(out)["routines"]}
+    assert sorted(routines) == ["SCAL0", "c_prefix0"]
+    # N binds SCAL0.N and c_prefix0.n alike: both are linear, so doubling N about doubles the time
+    for points in routines.values():
+        assert 1.9 < points["at2"] / points["at1"] < 2.1
