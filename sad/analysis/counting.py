@@ -7,12 +7,15 @@ for an empty range), not a product of averages.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 
 
+@lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
 def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
     """Fortran 77 iteration count MAX(0, INT((hi - lo + step)/step)); for integer operands INT truncates,
     which equals floor whenever the quotient is non-negative, the only case that survives the MAX."""
@@ -189,7 +192,7 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
         if g is None or not _linear_in_k(g):
             return None
         ends = [g.subs(_K, 0).subs(var, replacement), g.subs(_K, _TAU - 1).subs(var, replacement)]
-        if not all(sympy.simplify(e).is_nonnegative for e in ends):
+        if not all(_nonnegative(e) for e in ends):
             return None
         f_k = f_k.subs(m, g)
     f_k = sympy.expand(f_k.subs(var, replacement))
@@ -215,6 +218,12 @@ def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
         b = sympy.bernoulli(power + 1, _TAU) - sympy.bernoulli(power + 1, 0)
         total += coeff * sympy.expand(b / (power + 1))
     return sympy.expand(total)
+
+
+def _nonnegative(e: sympy.Expr) -> bool:
+    """e >= 0 for every value of its symbols; simplify (slow) only when the assumptions cannot tell."""
+    known = e.is_nonnegative
+    return bool(known) if known is not None else bool(sympy.simplify(e).is_nonnegative)
 
 
 def _max_zero_argument(m: sympy.Max):
