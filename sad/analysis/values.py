@@ -156,6 +156,8 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
     for expr in _exprs_of(stmt):
         for call in _user_calls(expr):
             for pos, arg in enumerate(call.args):
+                if isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var):
+                    arg = arg.operand  # `ret = posix_memalign(&p, ...)` writes p
                 if isinstance(arg, ir.Var) and modified.may_modify(call.name, pos):
                     yield arg.name, Definition("call", stmt.loc, None, proc.name)
 

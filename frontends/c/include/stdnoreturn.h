@@ -1,0 +1,5 @@
+/* sad: declarations only (no definitions). */
+#ifndef _SAD_STDNORETURN_H
+#define _SAD_STDNORETURN_H
+#define noreturn _Noreturn
+#endif
