@@ -1,8 +1,10 @@
-"""Parameter bindings from the command line: `-D NAME=VALUE`.
+"""Parameter bindings: reading `-D NAME=VALUE` and params-file values, and applying them to formulas.
 
 Data flow: CLI text → {name: sympy value}, read with the restricted expression parser (sad.common.exprparse), never
 eval. A value may be a number or an expression of other parameters (`-D NCELL=MX*MY*MZ`). The same
-definitions also reach the C preprocessor of .F and C files as macros.
+definitions also reach the C preprocessor of .F and C files as macros. `bind` substitutes bindings into a
+SAD formula by name and `evaluate` turns a closed one into a number: the mapper, the params-file checks and
+the profiler all bind the same way.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import re
 
 import sympy
 
+from sad.analysis.counting import evaluate_sums
 from sad.common.exprparse import ExprError, parse_expr
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
@@ -60,3 +63,25 @@ def parse_defines(texts: list[str]) -> tuple[dict[str, str], dict[str, sympy.Exp
         raw[name] = value
         values[name] = parsed
     return raw, values
+
+
+def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
+    """Substitute bound parameters by name (a value may mention other bound names: iterate)."""
+    for _ in range(8):
+        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
+        if not subs:
+            break
+        expr = expr.xreplace(subs)
+    return expr
+
+
+def evaluate(expr: sympy.Expr) -> float | None:
+    """The number a formula with no free symbols stands for (symbolic sums evaluated), else None."""
+    if expr.free_symbols:
+        return None
+    if expr.has(sympy.Sum):
+        expr = evaluate_sums(expr)
+    try:
+        return float(expr)
+    except (TypeError, ValueError):
+        return None

@@ -90,20 +90,16 @@ def _defines(args) -> tuple[dict[str, str], dict] | None:
         return None
 
 
-def _print_diagnostics(diagnostics: list[ir.Diagnostic]) -> None:
-    for d in sorted(diagnostics, key=lambda d: (d.loc.file, d.loc.line, d.loc.col, d.severity, d.message)):
-        print(str(d), file=sys.stderr)
-
-
 def cmd_ir(args) -> int:
     """`sad ir`: the IR of the given files as JSON on stdout."""
     from sad.analysis.pipeline import load_program
+    from sad.cli.common import print_diagnostics
     parsed = _defines(args)
     if parsed is None:
         return 2
     raw, _ = parsed
     program, failed = load_program(args.files, args.include, raw)
-    _print_diagnostics(program.diagnostics)
+    print_diagnostics(program.diagnostics)
     sys.stdout.write(ir.jsonio.dumps(program))
     sys.stdout.write("\n")
     return exit_status(args.files, failed)
@@ -119,10 +115,11 @@ def cmd_analyze(args) -> int:
     if parsed is None:
         return 2
     raw, defined = parsed
-    from sad.measure.params_io import cli_check, cli_load
-    values = cli_load(args, defined)
-    if values is None:
+    from sad.cli.common import check_params, load_params, print_diagnostics
+    binding = load_params(getattr(args, "params", None), defined)
+    if binding is None:
         return 2
+    values = binding.values
     try:
         machine = load_machine(args.machine)
     except MachineError as exc:
@@ -130,7 +127,7 @@ def cmd_analyze(args) -> int:
         return 2
     result = run(args.files, Options(args.include, raw, values), machine)
     analysis = result.analysis
-    _print_diagnostics(analysis.diagnostics)
+    print_diagnostics(analysis.diagnostics)
     if not analysis.program.procedures:
         print("sad: error: no file could be analyzed", file=sys.stderr)
         return exit_status(args.files, args.files)
@@ -140,7 +137,7 @@ def cmd_analyze(args) -> int:
               "(errors above)", file=sys.stderr)
         return 3
     _warn_unknown_bindings(defined, analysis)
-    if not cli_check(args, analysis, values, defined):
+    if not check_params(binding, analysis, defined, raw):
         return 2
     for key in result.prediction.missing_ops:
         if key.startswith("msg."):

@@ -161,30 +161,27 @@ def _setup(defines: list[str], vary: list[str] | None = None) -> Setup:
 
 
 def _values(args, setup: Setup) -> dict[str, sympy.Expr]:
-    from sad.measure.params_io import cli_load
-    values = cli_load(args, dict(setup.fixed))
-    if values is None:
+    from sad.cli.common import load_params
+    binding = load_params(getattr(args, "params", None), dict(setup.fixed))
+    if binding is None:
         raise UsageError("the params file cannot be used")
+    values = binding.values
     for axis in setup.axes:
         values.pop(axis.name, None)
     return values
 
 
-def _print_diagnostics(diagnostics) -> None:
-    for d in sorted(diagnostics, key=lambda d: (d.loc.file, d.loc.line, d.loc.col, d.severity, d.message)):
-        print(str(d), file=sys.stderr)
-
-
 def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]):
     """One analysis with the swept names kept symbolic (a PARAMETER constant included)."""
     from sad.analysis.pipeline import analyze
+    from sad.cli.common import print_diagnostics
     for path in files:
         if not Path(path).is_file():
             raise UsageError(f"{path}: No such file")
     overrides = dict(values)
     overrides.update({a.name: sympy.Symbol(a.name) for a in setup.axes})
     analysis = analyze(files, args.include, setup.raw, overrides=overrides)
-    _print_diagnostics(analysis.diagnostics)
+    print_diagnostics(analysis.diagnostics)
     if not analysis.program.procedures:
         raise UsageError("no file could be analyzed")
     known = {p.name for p in analysis.table}

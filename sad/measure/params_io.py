@@ -24,9 +24,8 @@ import jsonschema
 import sympy
 import yaml
 
-from sad.analysis.bindings import BindingError, parse_value
+from sad.analysis.bindings import BindingError, bind, evaluate, parse_value
 from sad.measure.profile import source_text
-from sad.predict.mapper import bind, evaluate
 
 FORMAT_VERSION = 1
 CONTEXT_LINES = 2  # lines either side of the statement that go into its fingerprint
@@ -354,35 +353,3 @@ def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:
     if param.kind in ("loop_count", "call_cost") and value < 0:
         return [Problem("error", f"{e.where}: {e.name}: {param.kind.replace('_', ' ')} {value:g} is negative")]
     return []
-
-
-# ------------------------------------------------------------------------------------------ CLI glue
-def cli_load(args, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr] | None:
-    """For commands with --params: the params values merged under the -D values; None (after printing
-    the reason) when the file is unusable."""
-    import sys
-    path = getattr(args, "params", None)
-    if not path:
-        return values
-    try:
-        params = load(path)
-    except ParamsError as exc:
-        print(f"sad: {exc}" if not str(exc).startswith(path) else str(exc), file=sys.stderr)
-        return None
-    args._params_file = params
-    merged = params.values()
-    merged.update(values)
-    return merged
-
-
-def cli_check(args, analysis, values: dict[str, sympy.Expr], defines: dict[str, sympy.Expr]) -> bool:
-    """Print the problems of the --params file and of the -D values; False when one of them is an error."""
-    import sys
-    params = getattr(args, "_params_file", None)
-    problems = check(params, analysis, values, set(defines)) if params is not None else []
-    raw = {t.partition("=")[0].strip(): (t.partition("=")[2].strip() or "1")
-           for t in getattr(args, "defines", None) or []}
-    problems += check_defines(analysis, raw, defines, values)
-    for p in problems:
-        print(str(p), file=sys.stderr)
-    return not any(p.severity == "error" for p in problems)

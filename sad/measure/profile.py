@@ -22,8 +22,8 @@ from functools import lru_cache
 import sympy
 
 from sad import ir
+from sad.analysis.bindings import bind
 from sad.analysis.description import line_counts
-from sad.predict.mapper import bind
 
 Key = tuple[str, int]
 TOLERANCE = 1e-6  # relative; counts are integers, so anything larger is a real disagreement

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from sad.analysis.counting import evaluate_sums
+from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import Block
 from sad.analysis.params import Parameter, make_symbol
 from sad.analysis.spmd import MessageCost
@@ -147,28 +147,6 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr]) -> Pr
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,
                       computation_value=None if value is None or comm_value is None else value - comm_value,
                       communication_value=comm_value, rank=rank)
-
-
-def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
-    """Substitute bound parameters by name (a value may mention other bound names: iterate)."""
-    for _ in range(8):
-        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
-        if not subs:
-            break
-        expr = expr.xreplace(subs)
-    return expr
-
-
-def evaluate(expr: sympy.Expr) -> float | None:
-    """The value of a closed formula as a float; None if a symbol is left or it is not a number."""
-    if expr.free_symbols:
-        return None
-    if expr.has(sympy.Sum):
-        expr = evaluate_sums(expr)
-    try:
-        return float(expr)
-    except (TypeError, ValueError):
-        return None
 
 
 def _number(n):

@@ -1,0 +1,59 @@
+"""Helpers every command module shares after its arguments are parsed: printing diagnostics and binding the
+values of a `--params` file.
+
+Data flow: a command's Namespace → `load_params` (sad.measure.params_io reads and type-checks the file; its
+values go under the -D values) → the command's analysis → `check_params` (the entries against that
+analysis; problems printed) ; diagnostics of any stage → `print_diagnostics` on stderr, sorted.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+import sympy
+
+from sad import ir
+from sad.analysis.description import Analysis
+from sad.measure.params_io import ParamsError, ParamsFile, check, check_defines, load
+
+
+def print_diagnostics(diagnostics: Iterable[ir.Diagnostic], stream: TextIO | None = None) -> None:
+    """`file:line: severity: message`, sorted by place, one a line (stderr unless told)."""
+    out = stream if stream is not None else sys.stderr
+    for d in sorted(diagnostics, key=lambda d: (d.loc.file, d.loc.line, d.loc.col, d.severity, d.message)):
+        print(str(d), file=out)
+
+
+@dataclass
+class ParamsBinding:
+    """The values a command binds: a params file's (when one was given) under the -D values."""
+    values: dict[str, sympy.Expr]
+    params: ParamsFile | None = None
+
+
+def load_params(path: str | None, defined: dict[str, sympy.Expr]) -> ParamsBinding | None:
+    """The --params file's values merged under the -D values; None (after printing why) when the file is
+    unusable."""
+    if not path:
+        return ParamsBinding(dict(defined))
+    try:
+        params = load(path)
+    except ParamsError as exc:
+        print(f"sad: {exc}" if not str(exc).startswith(path) else str(exc), file=sys.stderr)
+        return None
+    merged = params.values()
+    merged.update(defined)
+    return ParamsBinding(merged, params)
+
+
+def check_params(binding: ParamsBinding, analysis: Analysis, defined: dict[str, sympy.Expr],
+                 raw: dict[str, str]) -> bool:
+    """Print the problems of the params file and of the -D values (`raw`: as written) against the analysis;
+    False when one of them is an error."""
+    problems = check(binding.params, analysis, binding.values, set(defined)) if binding.params else []
+    problems += check_defines(analysis, raw, defined, binding.values)
+    for p in problems:
+        print(str(p), file=sys.stderr)
+    return not any(p.severity == "error" for p in problems)

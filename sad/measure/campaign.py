@@ -1,0 +1,206 @@
+"""The profiling campaign behind `sad profile`: one coverage build, one run per size point, every unresolved
+parameter derived from gcov's line counts, fitted over the sizes, written as params-file entries.
+
+Data flow: an Analysis (sad.analysis.pipeline) and its gcov line model (sad.measure.profile.gcov_model) →
+sad.measure.gcov (build with --coverage, run COMMAND at each point with {NAME} and the input template
+filled in, read the counts) → sad.measure.profile.derive (solve the line equations at that point) →
+sad.measure.fit (a model over the sizes when one size parameter varies) → entries for
+sad.measure.params_io.render, with the campaign's provenance; sad.measure.extrap and sad.measure.plot take
+the same point results. The command line (sad.cli.profile) only parses, reports progress and writes files.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from sad import __version__
+from sad.analysis.bindings import parse_define
+from sad.analysis.description import Analysis
+from sad.measure import gcov
+from sad.measure.extrap import render as render_extrap
+from sad.measure.fit import Fit, fit
+from sad.measure.params_io import export_entries
+from sad.measure.profile import Derivation, LineModel, check, derive, known_values
+
+PROFILED_KINDS = ("loop_count", "branch_probability", "value")  # call costs are seconds, not counts
+
+# One run point: NAME → (the value as written, its parsed value).
+SizePoint = dict[str, tuple[str, sympy.Expr]]
+
+
+@dataclass
+class Campaign:
+    """What to run: the program's sources (as built by sad.measure.gcov), its command and the points."""
+    files: list[str]
+    include_dirs: list[str]
+    defines: dict[str, str]  # preprocessor macros as written
+    command: str
+    points: list[SizePoint]
+    template_text: str | None = None  # the input template's text, rendered per point
+    input_template: str | None = None  # its path, for the provenance
+    timeout: float = 600.0
+
+
+@dataclass
+class PointResult:
+    point: SizePoint
+    run: gcov.Run
+    derivation: Derivation
+    mismatches: int  # lines whose count still disagrees with gcov's after binding the derived values
+
+
+@dataclass
+class Entries:
+    """Params-file entries of the profiled parameters and the fitted models behind their values."""
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    fits: dict[str, Fit] = field(default_factory=dict)
+
+
+def size_points(texts: list[str]) -> list[SizePoint]:
+    """--size A=1,B=2 → [{A: ('1', 1), B: ('2', 2)}]; no --size is one run without sizes. Raises BindingError."""
+    points = []
+    for text in texts:
+        point = {}
+        for part in text.split(","):
+            name, raw, value = parse_define(part)
+            point[name] = (raw, value)
+        points.append(point)
+    return points or [{}]
+
+
+def substitute(template: str, point: SizePoint) -> str:
+    """{NAME} replaced by the point's value as written."""
+    for name, (raw, _) in point.items():
+        template = template.replace("{" + name + "}", raw)
+    return template
+
+
+def run_point(build: gcov.Build, command: str, point: SizePoint, template_text: str | None,
+              timeout: float) -> gcov.Run:
+    """Run the instrumented program once at a point: {exe}, {NAME} and {input} filled in, the rendered
+    template as input.txt (when the command names {input}) or as stdin."""
+    cmd = substitute(command, point).replace("{exe}", f"./{build.executable.name}")
+    stdin_text = None
+    if template_text is not None:
+        rendered = substitute(template_text, point)
+        if "{input}" in cmd:
+            (build.directory / "input.txt").write_text(rendered)
+            cmd = cmd.replace("{input}", "input.txt")
+        else:
+            stdin_text = rendered
+    return gcov.run(build, cmd, Path.cwd(), timeout=timeout, stdin_text=stdin_text)
+
+
+def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], build: gcov.Build,
+                  campaign: Campaign, point: SizePoint, defined: dict[str, sympy.Expr]) -> PointResult:
+    """One run and the parameters its counts determine (bound: the -D values and the point's sizes)."""
+    run = run_point(build, campaign.command, point, campaign.template_text, campaign.timeout)
+    bound = dict(defined)
+    bound.update({name: value for name, (_, value) in point.items()})
+    known = known_values(analysis, bound)
+    unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
+    derivation = derive(analysis, model, run.counts, known, unknowns)
+    values = dict(known)
+    values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
+    mismatches = sum(1 for c in check(model, run.counts, values) if c.status == "MISMATCH")
+    return PointResult(point, run, derivation, mismatches)
+
+
+def varying_parameters(results: list[PointResult]) -> list[str]:
+    """The size parameters that change between runs, by name (models are fitted in the first only)."""
+    names = sorted({n for r in results for n in r.point})
+    return [n for n in names if len({float(r.point[n][1]) for r in results if n in r.point}) > 1]
+
+
+def profiled_entries(analysis: Analysis, results: list[PointResult], varying: str | None,
+                     defined: dict[str, sympy.Expr]) -> Entries:
+    """The entries of every profiled parameter not given on the command line or as a size."""
+    out = Entries()
+    for entry in export_entries(analysis):
+        name = entry["name"]
+        if name in defined or any(name in r.point for r in results) or entry["kind"] not in PROFILED_KINDS:
+            continue
+        model = _fill_entry(entry, results, varying)
+        if model is not None:
+            out.fits[name] = model
+        out.entries.append(entry)
+    return out
+
+
+def _fill_entry(entry: dict[str, Any], results: list[PointResult], varying: str | None) -> Fit | None:
+    """Give the entry its value: the number of a single run, or the fitted model over the runs (returned)."""
+    name = entry["name"]
+    seen = [(r, r.derivation.values.get(name)) for r in results]
+    exercised = [(r, v) for r, v in seen if v is not None and name not in r.derivation.unexercised]
+    entry["measured"] = [
+        {**{n: _plain(v) for n, (_, v) in r.point.items()}, "value": _round(v),
+         **({"note": r.derivation.how.get(name)} if name in r.derivation.unexercised or
+            (r.derivation.how.get(name) or "").startswith("only known") else {})}
+        for r, v in seen if v is not None]
+    how = [r.derivation.how.get(name, "") for r in results]
+    entry["derived_from"] = how[-1] if how else ""
+    if not exercised:
+        entry["value"] = _round(seen[-1][1]) if seen and seen[-1][1] is not None else None
+        return None
+    if varying is None or len(exercised) == 1:
+        entry["value"] = _round(exercised[-1][1])
+        return None
+    sizes = [float(r.point[varying][1]) for r, _ in exercised]
+    values = [v for _, v in exercised]
+    model = fit(varying, sizes, values)
+    entry["value"] = model.expression
+    entry["fit"] = {"parameter": varying, "points": model.points,
+                    "loo_error": None if model.cv_error != model.cv_error else _round(model.cv_error),
+                    "fit_error": _round(model.fit_error)}
+    return model
+
+
+def _plain(v: sympy.Expr) -> int | float:
+    v = sympy.sympify(v)
+    return int(v) if v.is_Integer else float(v)
+
+
+def _round(v: float) -> float:
+    return float(f"{v:.10g}")
+
+
+def provenance(campaign: Campaign, build: gcov.Build, results: list[PointResult]) -> dict[str, Any]:
+    """Where the values come from: tool, date (SOURCE_DATE_EPOCH when set), sources, compilers, runs."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch
+            else datetime.datetime.now(datetime.UTC)).replace(microsecond=0)
+    return {
+        "tool": f"sad {__version__} profile",
+        "date": when.isoformat(),
+        "files": list(campaign.files),
+        "defines": dict(sorted(campaign.defines.items())),
+        "compilers": build.compilers,
+        "flags": "-O0 --coverage",
+        "gcov": results[0].run.gcov_version if results else "",
+        "command": campaign.command,
+        "input_template": campaign.input_template,
+        "runs": [{"size": {n: r for n, (r, _) in res.point.items()}, "command": res.run.command,
+                  "mismatched_lines": res.mismatches, "residual_lines": len(res.derivation.residuals)}
+                 for res in results],
+    }
+
+
+def plot_series(name: str, results: list[PointResult], varying: str) -> tuple[list[float], list[float]]:
+    """A parameter's derived values against the varying size, over the runs that exercised it."""
+    pts = [(float(r.point[varying][1]), r.derivation.values[name]) for r in results
+           if name in r.derivation.values and name not in r.derivation.unexercised]
+    return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def extrap_input(analysis: Analysis, results: list[PointResult], varying: str | None) -> str | None:
+    """Extra-P's text input: every block's measured count at each point; None without size parameters."""
+    names = [varying] if varying else sorted({n for r in results for n in r.point})
+    if not names:
+        return None
+    points = [{n: float(r.point[n][1]) for n in names} for r in results]
+    return render_extrap(names, points, analysis.blocks, [r.run.counts for r in results])
