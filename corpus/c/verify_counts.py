@@ -2,7 +2,7 @@
 """Check the hand-derived line counts in expected.yaml against a real execution.
 
 For every program in expected.yaml: compile it with `gcc -std=c99 -Wall -Werror -O0 --coverage`, run it on its
-sample input (NAME.in, or the file named by `input:`), read the line counts with `gcov --json-format --stdout`
+sample input (NAME.in, or the file named by `input:`), read the line counts with gcov (sad.measure.gcov)
 and compare them with the counts in expected.yaml evaluated at the sample parameters. Programs with a `stdin:`
 template and a `checks:` list are also run at each extra parameter set (the template is filled in with
 str.format) and their symbolic counts compared again there.
@@ -28,8 +28,6 @@ Usage: verify_counts.py [-v] [-k] [NAME.c ...]       exit status 0 when everythi
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import re
 import shutil
 import subprocess
@@ -42,6 +40,8 @@ import yaml
 from sympy.parsing.sympy_parser import parse_expr
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))  # this checkout's sad, not an installed one
+from sad.measure.gcov import source_line_counts  # noqa: E402
 
 # Source lines gcov may mark executable that are not statements of ours.
 TRIVIAL = [
@@ -97,19 +97,7 @@ def gcov_counts(workdir: Path, src: Path, stdin_text: str, extra_flags: list[str
     gcda = [p for p in workdir.glob("*.gcda") if src.stem in p.name]
     if not gcda:
         raise RuntimeError(f"no .gcda file for {src.name}")
-    out = subprocess.run(["gcov", "--json-format", "--stdout", str(gcda[0])], check=True, capture_output=True,
-                         text=True, cwd=workdir).stdout
-    counts: dict[int, int] = {}
-    for doc in out.splitlines():
-        if not doc.strip():
-            continue
-        data = json.loads(doc)
-        for f in data["files"]:
-            if Path(f["file"]).name != src.name:
-                continue
-            for ln in f["lines"]:
-                # a line can appear once per function (e.g. inlined or several functions on a line): add
-                counts[ln["line_number"]] = counts.get(ln["line_number"], 0) + ln["count"]
+    counts, _ = source_line_counts(gcda[0].name, src.name, workdir)
     return counts, run.stdout
 
 

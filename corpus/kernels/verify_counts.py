@@ -3,7 +3,7 @@
 
 For every kernel listed in expected.yaml (or those named on the command line):
 compile with ``gfortran -std=legacy -O0 --coverage``, run it with NAME.in on standard
-input, collect per-line counts with ``gcov --json-format --stdout`` and compare them with
+input, collect per-line counts with gcov (sad.measure.gcov, sad's one gcov reader) and compare them with
 the expected counts evaluated at the sample parameters.
 
 What is compared on each listed line:
@@ -22,18 +22,21 @@ Usage: python3 verify_counts.py [-v] [--keep] [KERNEL.f ...]
 """
 
 import argparse
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import sympy
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))  # this checkout's sad, not an installed one
+from sad.measure.gcov import source_line_counts  # noqa: E402
+
 UNRESOLVED_KINDS = {"loop_count", "branch_probability"}
 # lines gcov instruments that are not executable statements in our sense
 HEADER_RE = re.compile(
@@ -74,22 +77,8 @@ def evaluate(expr_text, params, syms, where):
 
 
 def gcov_counts(workdir, source):
-    out = subprocess.run(
-        ["gcov", "--json-format", "--stdout", source],
-        cwd=workdir, capture_output=True, text=True, check=True,
-    ).stdout
-    counts = {}
-    for chunk in out.splitlines():
-        chunk = chunk.strip()
-        if not chunk.startswith("{"):
-            continue
-        data = json.loads(chunk)
-        for f in data.get("files", []):
-            if os.path.basename(f["file"]) != source:
-                continue
-            for ln in f["lines"]:
-                n = ln["line_number"]
-                counts[n] = counts.get(n, 0) + ln["count"]
+    """Per-line counts of SOURCE (built in WORKDIR) read by sad's gcov reader."""
+    counts, _ = source_line_counts(source, source, Path(workdir), source[:-2] + ".o")
     return counts
 
 

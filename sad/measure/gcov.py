@@ -168,34 +168,49 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
 
 def read_gcov(b: Build) -> tuple[dict[tuple[str, int], int], str]:
     """Per-line counts of every source of the build, keyed by the path the user gave."""
-    gcov = _require("gcov")
     counts: dict[tuple[str, int], int] = {}
     version = ""
     for name, original in sorted(b.sources.items()):
-        for doc in _gcov_json(gcov, name, b.directory):
-            version = version or str(doc.get("gcc_version", ""))
-            for f in doc.get("files", []):
-                if Path(f.get("file", "")).name != name:
-                    continue  # a header or another unit's inline code
-                for line in f.get("lines", []):
-                    key = (original, int(line["line_number"]))
-                    counts[key] = counts.get(key, 0) + int(line["count"])
+        lines, found = source_line_counts(name, name, b.directory, Path(name).stem + ".o")
+        version = version or found
+        for line, count in lines.items():
+            counts[(original, line)] = count
     return counts, version
 
 
-def _gcov_json(gcov: str, name: str, directory: Path) -> list[dict]:
+def source_line_counts(target: str, source_name: str, directory: Path, object_path: str | None = None
+                       ) -> tuple[dict[int, int], str]:
+    """gcov's count of every line of the source file named `source_name` (lines listed once per function
+    are added up), from running gcov in `directory` on `target` (the source, or its .gcda file), and the
+    version of the compiler that gcov reports. The one gcov reader: `sad profile`, `sad check-counts` and
+    the corpus's verify_counts.py scripts all read counts here."""
+    gcov = _require("gcov")
+    counts: dict[int, int] = {}
+    version = ""
+    for doc in _gcov_json(gcov, target, directory, object_path):
+        version = version or str(doc.get("gcc_version", ""))
+        for f in doc.get("files", []):
+            if Path(f.get("file", "")).name != source_name:
+                continue  # a header or another unit's inline code
+            for line in f.get("lines", []):
+                n = int(line["line_number"])
+                counts[n] = counts.get(n, 0) + int(line["count"])
+    return counts, version
+
+
+def _gcov_json(gcov: str, target: str, directory: Path, object_path: str | None) -> list[dict]:
     """gcov's JSON for one source: from --stdout where supported, else from the gzip'd .gcov.json.gz
     intermediate file that older gcov versions write."""
-    obj = Path(name).stem + ".o"
-    proc = subprocess.run([gcov, "--json-format", "--stdout", "-o", obj, name], cwd=directory,
+    where = ["-o", object_path] if object_path else []
+    proc = subprocess.run([gcov, "--json-format", "--stdout", *where, target], cwd=directory,
                           capture_output=True, text=True)
     docs = [json.loads(chunk) for chunk in proc.stdout.splitlines() if chunk.strip().startswith("{")]
     if proc.returncode == 0 and docs:
         return docs
-    proc = subprocess.run([gcov, "--json-format", "-o", obj, name], cwd=directory, capture_output=True,
+    proc = subprocess.run([gcov, "--json-format", *where, target], cwd=directory, capture_output=True,
                           text=True)
     if proc.returncode != 0:
-        raise ToolError(f"gcov failed on {name}:\n{_tail(proc.stderr or proc.stdout)}")
+        raise ToolError(f"gcov failed on {target}:\n{_tail(proc.stderr or proc.stdout)}")
     docs = []
     for path in sorted(directory.glob("*.gcov.json.gz")):
         with gzip.open(path, "rt") as fh:
