@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sad.machine import microbench as mb
+from sad.machine.versions import FORMAT_VERSION
 
 COMPILERS = {"gcc": "c", "gfortran": "fortran"}
 
@@ -270,6 +271,7 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.raw("# operations (the assignment storing the result etc.), as the SAD counts them. 'spread' is the")
     w.raw("# interquartile range of the runs relative to the median. Figures of dependent chains: latencies.")
     w.raw(f"# Calibration took {cal.seconds_taken:.0f} s.")
+    w.raw(f"format_version: {FORMAT_VERSION}")
     w.raw(f"name: {name}")
     w.raw(f"description: {platform.node() or 'this machine'} measured with {cal.compiler} {flags}")
     w.raw(f"source: >-\n  sad calibrate: microbenchmarks compiled with {cal.compiler_version} {flags} and timed on"

@@ -5,8 +5,10 @@ Data flow: the cost counter emits cost vectors keyed by ``sad.ir.ops`` keys; ``l
 ``sad.machine.units`` and every programming-model expression with ``sad.common.exprparse``; the mapper then asks
 ``Machine.op_cost(key)`` (seconds per operation) and ``Machine.message_time(primitive, nbytes, nprocs)``.
 
-File format (three levels, see machine_db/schema.json and machine_db/sparc2.yaml)::
+File format (three levels, see machine_db/schema.json and machine_db/sparc2.yaml; its versions and their
+changes are listed in sad.machine.versions)::
 
+    format_version: 2
     name: sparc2
     source: where the numbers come from
     models: {compiler: GNU C 2.7, optimization: -O0}
@@ -72,6 +74,7 @@ from machine_db import DB_DIR
 from sad.common.exprparse import ExprError, parse_expr
 from sad.ir import ops
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
+from sad.machine.versions import FORMAT_VERSION, VersionError, file_version, upgrade
 
 SCHEMA_PATH = DB_DIR / "schema.json"
 B, P = sympy.Symbol("b"), sympy.Symbol("P")
@@ -108,6 +111,8 @@ class Machine:
     """Primitive -> expression in the symbols b (bytes) and P (processes), machine figures substituted."""
     expressions: Mapping[str, str] = field(default_factory=dict)
     """Primitive -> the expression text as written in the file."""
+    format_version: int = FORMAT_VERSION
+    """The format version the file declared (sad.machine.versions); the data was upgraded to the current one."""
 
     def op_cost(self, key: str) -> float | None:
         """Seconds for one operation ``key`` (a sad.ir.ops key), or None if the machine does not price it."""
@@ -261,6 +266,7 @@ class _Loader:
         self.lines: dict[KeyPath, int] = {}
         self.errors: list[tuple[int, str]] = []
         self.visited = 0
+        self.declared = FORMAT_VERSION  # the file's format_version, set by upgrade()
 
     # -- reporting
     def error(self, where: KeyPath, message: str, line: int | None = None) -> None:
@@ -285,6 +291,7 @@ class _Loader:
     # -- stages
     def load(self) -> Machine:
         data = self.read_yaml()
+        data = self.upgrade(data)
         self.validate(data)
         machine = self.convert(data)
         self.raise_errors()
@@ -349,6 +356,16 @@ class _Loader:
                 self.lines[where + (i,)] = item.start_mark.line + 1
                 self.record_lines(item, where + (i,), stack)
 
+    def upgrade(self, data: dict) -> dict:
+        """Refuse a format_version this sad cannot read (before the schema, which a newer file may not
+        follow); bring an older file to the current format."""
+        try:
+            self.declared = file_version(data)
+            return upgrade(data)
+        except VersionError as exc:
+            raise MachineError(f"{self.path}:{self.line_of(('format_version',))}: error: format_version: {exc}"
+                               ) from None
+
     def validate(self, data: dict) -> None:
         for err in _validator().iter_errors(data):
             self.schema_error(err)
@@ -404,7 +421,8 @@ class _Loader:
             name=data["name"], path=self.path, source=data["source"], description=data.get("description", ""),
             models=MappingProxyType(dict(data["models"])), clock_hz=clock or Fraction(0),
             figures=MappingProxyType(figures), topology=MappingProxyType(topology),
-            primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts))
+            primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts),
+            format_version=self.declared)
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:
         try:

@@ -1,0 +1,54 @@
+"""Versions of the machine file format, with the list of changes (as Kerncraft's machinemodel.py keeps one).
+
+Data flow: a machine file's `format_version` (absent in files written before versions existed: version 1)
+is read by sad.machine.model before the schema check; a file newer than this sad is refused with a clear
+message, an older one is upgraded in memory to the current format step by step. `sad calibrate`
+(sad.machine.calibrate) writes FORMAT_VERSION into every file it makes. Machine files outlive the code
+that wrote them: when the format changes, add an entry to CHANGES and an upgrade step to _UPGRADES.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FORMAT_VERSION = 2
+
+# (version, what changed relative to the version before)
+CHANGES: list[tuple[int, str]] = [
+    (1, "The format before versioning (files without a format_version key): name, source, models, processor "
+        "(clock, ops by data type, logical, bitop, intrinsics, memory with optional load_strided/store_strided, "
+        "control with optional select and startup, io), optional communication and programming_model."),
+    (2, "format_version key (an integer); written by `sad calibrate` and carried by the bundled machine_db "
+        "files. No other change: a version 1 file loads unchanged."),
+]
+
+# version → the step that turns a file of that version into one of the next
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: lambda data: data,
+}
+
+
+class VersionError(ValueError):
+    """A format_version this sad cannot read; the message says which versions it can."""
+
+
+def file_version(data: dict[str, Any]) -> int:
+    """The format version a loaded file declares (1 when it declares none). Raises VersionError for a
+    version that is not a positive integer or is newer than FORMAT_VERSION."""
+    version = data.get("format_version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise VersionError(f"{version!r} is not a format version (this sad reads versions 1 to "
+                           f"{FORMAT_VERSION})")
+    if version > FORMAT_VERSION:
+        raise VersionError(f"{version} is newer than this sad reads (versions 1 to {FORMAT_VERSION}); use a "
+                           f"newer sad, or write the file again with this one's `sad calibrate`")
+    return version
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's data in the current format (the version checked by file_version first)."""
+    version = file_version(data)
+    while version < FORMAT_VERSION:
+        data = _UPGRADES[version](data)
+        version += 1
+    return {**data, "format_version": FORMAT_VERSION}
