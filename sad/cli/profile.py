@@ -78,6 +78,11 @@ def _check_options(p: argparse.ArgumentParser) -> None:
                      "Exit status 1 if any line disagrees.")
     p.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
     p.add_argument("--mismatches-only", "-q", action="store_true", help="print only lines that disagree")
+    p.add_argument("--rtol", type=float, default=None, metavar="R",
+                   help="relative tolerance: counts within R of gcov's are 'close', not a mismatch (default 0, "
+                   "or 0.05 with --params, whose fitted values are not exact)")
+    p.add_argument("--require-bound", action="store_true",
+                   help="exit status 1 also when lines stay unbound (values missing)")
 
 
 def _err(message: str) -> None:
@@ -278,7 +283,8 @@ def cmd_check_counts(args) -> int:
     except gcov.ToolError as exc:
         _err(str(exc))
         return 2
-    checks = check(model, run.counts, known_values(analysis, values))
+    rtol = args.rtol if args.rtol is not None else (0.05 if args.params else 0.0)
+    checks = check(model, run.counts, known_values(analysis, values), rtol)
     tally: dict[str, int] = {}
     print(f"{'line':<32} {'sad':>14} {'gcov':>12}  status      code")
     for c in checks:
@@ -291,9 +297,16 @@ def cmd_check_counts(args) -> int:
         measured = "-" if c.measured is None else str(c.measured)
         print(f"{c.key[0] + ':' + str(c.key[1]):<32} {ours:>14} {measured:>12}  {c.status:<10}  "
               f"{source_text(*c.key).strip()[:48]}")
-    order = ["ok", "MISMATCH", "unbound", "no-code", "not-measured", "gcov-only"]
+    order = ["ok", "close", "MISMATCH", "unbound", "no-code", "not-measured", "gcov-only"]
     summary = ", ".join(f"{tally[s]} {s}" for s in order if s in tally)
     print(f"\nsummary: {len(checks)} lines: {summary}")
     if tally.get("unbound"):
         print("(unbound lines need values: -D NAME=VALUE, --params FILE, or `sad profile`)")
-    return 1 if tally.get("MISMATCH") else 0
+    if tally.get("close"):
+        print(f"(close: within the relative tolerance {rtol:g} of gcov's count)")
+    if tally.get("MISMATCH"):
+        return 1
+    if tally.get("unbound") and args.require_bound:
+        print(f"sad: error: {tally['unbound']} line(s) unbound (--require-bound)", file=sys.stderr)
+        return 1
+    return 0

@@ -44,6 +44,7 @@ class LineCheck:
     measured: int | None  # None when gcov has no code on the line
     unbound: list[str] = field(default_factory=list)
     statement: bool = True  # False: gcov instruments a line that holds no statement (END, a header)
+    rtol: float = 0.0  # relative tolerance for counts from fitted (non-integer) values: within it, "close"
 
     @property
     def status(self) -> str:
@@ -53,7 +54,11 @@ class LineCheck:
             return "no-code" if not self.ours else "not-measured"
         if self.ours is None:
             return "unbound"
-        return "ok" if _close(self.ours, self.measured) else "MISMATCH"
+        if _close(self.ours, self.measured):
+            return "ok"
+        if self.rtol and abs(self.ours - self.measured) <= self.rtol * max(1.0, abs(self.measured)):
+            return "close"
+        return "MISMATCH"
 
 
 @dataclass
@@ -213,9 +218,10 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE * max(1.0, abs(b))
 
 
-def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr]
-          ) -> list[LineCheck]:
-    """Compare the SAD's line counts, bound to `values`, with gcov's measured counts line by line."""
+def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr],
+          rtol: float = 0.0) -> list[LineCheck]:
+    """Compare the SAD's line counts, bound to `values`, with gcov's measured counts line by line; with
+    `rtol`, a count within that relative distance is "close" (values fitted over sizes are not exact)."""
     checks = []
     for key in sorted(set(model) | {k for k in measured if k[0] in {m[0] for m in model}}):
         line = model.get(key)
@@ -226,7 +232,7 @@ def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[st
                 and not _close(ours, measured[key]):
             other = _number(bind(line.alt, values))
             ours = other if other is not None else ours
-        checks.append(LineCheck(key, ours, measured.get(key), unbound, line is not None))
+        checks.append(LineCheck(key, ours, measured.get(key), unbound, line is not None, rtol))
     return checks
 
 
