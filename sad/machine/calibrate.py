@@ -396,6 +396,25 @@ def write_database(cal: Calibration, out: Path, force: bool = False) -> None:
     os.replace(partial, out)
 
 
+MAX_SPREAD = 0.5  # a figure whose interquartile range exceeds half its median is not a measurement to trust
+
+
+def warnings_of(cal: Calibration) -> list[str]:
+    """What a user must hear about the figures written: too much spread (a busy machine, frequency
+    scaling) and negative measurements clamped to 0 (below the resolution of the subtraction)."""
+    spread = sorted((name, f) for name, f in cal.figures.items() if f.spread > MAX_SPREAD)
+    clamped = sorted((name, f) for name, f in cal.figures.items() if f.raw < 0)
+    out = []
+    if spread:
+        shown = ", ".join(f"{n} ({f.spread * 100:.0f} %)" for n, f in spread[:8]) + (", …" if len(spread) > 8 else "")
+        out.append(f"{len(spread)} figure(s) vary by more than {MAX_SPREAD * 100:.0f} % between runs (a busy "
+                   f"machine? re-run on an idle one): {shown}")
+    if clamped:
+        shown = ", ".join(f"{n} ({f.raw * 1e9:.3g} ns)" for n, f in clamped[:8]) + (", …" if len(clamped) > 8 else "")
+        out.append(f"{len(clamped)} figure(s) measured negative and written as 0: {shown}")
+    return out
+
+
 def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool) -> int:
     """The command: exit 0 written, 2 refused (no compiler, existing file, failure)."""
     from sad.machine.model import MachineError
@@ -409,6 +428,8 @@ def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, forc
               file=sys.stderr)
         cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True))
         write_database(cal, out, force)
+        for warning in warnings_of(cal):
+            print(f"sad calibrate: warning: {warning}", file=sys.stderr)
     except (CalibrationError, MachineError) as exc:
         print(f"sad calibrate: error: {exc}", file=sys.stderr)
         return 2
