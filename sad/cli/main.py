@@ -42,6 +42,9 @@ def create_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.add_argument("--top", type=positive_int, default=10, help="how many dominant blocks to show")
     analyze.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
+    analyze.add_argument("--explain", action="store_true",
+                         help="for the dominant innermost loops, which bound limits them (core, latency chain, "
+                              "cache level and bytes per iteration); needs a machine calibrated on this host")
     analyze.set_defaults(func=cmd_analyze)
     ir_cmd = sub.add_parser("ir", help="dump the intermediate representation as JSON")
     _common(ir_cmd)
@@ -109,6 +112,7 @@ def cmd_analyze(args) -> int:
     """`sad analyze`: SAD, parameters and predicted time as text or JSON on stdout."""
     from sad.machine.model import MachineError, load_machine
     from sad.predict.job import Options, run
+    from sad.predict.loopcost import explain
     from sad.predict.report import to_json, to_text
 
     parsed = _defines(args)
@@ -149,6 +153,9 @@ def cmd_analyze(args) -> int:
     else:
         sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
                                  origins))
+        if args.explain:
+            sys.stdout.write("\n" + explain(result.loops, result.prediction, values, machine.hierarchy,
+                                             args.top))
     return exit_status(args.files, analysis.failed_files)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sad.machine import hierarchy as hier
 from sad.machine import microbench as mb
 from sad.machine.versions import FORMAT_VERSION
 
@@ -39,10 +40,12 @@ class Settings:
     reps: int = 7               # timed runs per kernel (the figure is their median)
     sizes_kb: tuple[int, ...] = mb.MEM_SIZES_KB
     startup_runs: int = 20      # runs of the empty program (control.startup is their median wall time)
+    hierarchy_budget_s: float = 40.0   # clock, forwarding and per-level line costs (sad.machine.hierarchy)
 
     @staticmethod
     def quick() -> Settings:
-        return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5)
+        return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5,
+                        hierarchy_budget_s=15.0)
 
 
 @dataclass
@@ -64,6 +67,8 @@ class Calibration:
     date: str
     figures: dict[str, Figure] = field(default_factory=dict)
     seconds_taken: float = 0.0
+    hierarchy: hier.HierarchyCalibration | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------------------- toolchain
@@ -210,6 +215,11 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
         if progress:
             f = cal.figures["control.startup"]
             progress(f"[  +] {'control.startup':34s} {f.raw * 1e6:9.1f} us  ±{f.spread * 50:.1f} %")
+    try:
+        cal.hierarchy = hier.measure(settings.hierarchy_budget_s, progress)
+        cal.warnings += cal.hierarchy.warnings
+    except (OSError, subprocess.SubprocessError) as exc:
+        cal.warnings.append(f"memory hierarchy not measured: {exc}")
     cal.seconds_taken = time.monotonic() - started
     return cal
 
@@ -277,7 +287,8 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.raw(f"source: >-\n  sad calibrate: microbenchmarks compiled with {cal.compiler_version} {flags} and timed on"
           f"\n  {cal.cpu}, {cal.date}")
     w.raw("models:")
-    for k, v in (("compiler", cal.compiler_version), ("optimization", flags), ("cpu", cal.cpu),
+    for k, v in (("compiler", cal.compiler_version), ("optimization", flags),
+                 ("compile", " ".join([cal.compiler, *cal.flags])), ("cpu", cal.cpu),
                  ("date", cal.date), ("os", f"{platform.system()} {platform.release()}"),
                  ("language", cal.language), ("tool", "sad calibrate")):
         w.raw(f"  {k}: {_quote(v)}")
@@ -348,6 +359,8 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.derived(4, "write", stmt, "as statement")
     w.derived(4, "print", stmt, "as statement")
     w.derived(4, "read", stmt, "not measured: as a write statement")
+    if cal.hierarchy is not None:
+        w.lines += hier.render_yaml(cal.hierarchy)
     return "\n".join(w.lines) + "\n"
 
 

@@ -73,6 +73,7 @@ import yaml
 from machine_db import DB_DIR
 from sad.common.exprparse import ExprError, parse_expr
 from sad.ir import ops
+from sad.machine.hierarchy import Hierarchy, from_database
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
 from sad.machine.versions import FORMAT_VERSION, VersionError, file_version, upgrade
 
@@ -113,6 +114,8 @@ class Machine:
     """Primitive -> the expression text as written in the file."""
     format_version: int = FORMAT_VERSION
     """The format version the file declared (sad.machine.versions); the data was upgraded to the current one."""
+    hierarchy: Hierarchy | None = None
+    """Measured clock, cache levels and their line costs (machines calibrated on this host), or None."""
 
     def op_cost(self, key: str) -> float | None:
         """Seconds for one operation ``key`` (a sad.ir.ops key), or None if the machine does not price it."""
@@ -417,12 +420,17 @@ class _Loader:
         topology = _topology(comm.get("topology")) if comm else {}
         texts = {k: str(v) for k, v in (data.get("programming_model") or {}).items()}
         primitives = self.primitives(texts, figures, topology)
+        hierarchy = None
+        if data.get("hierarchy"):
+            hierarchy = from_database(data["hierarchy"], lambda v: float(self.figure(("hierarchy",), v, "time") or 0),
+                                      lambda v: float(self.figure(("hierarchy", "clock"), v, "frequency") or 0))
+        self.raise_errors()
         return Machine(
             name=data["name"], path=self.path, source=data["source"], description=data.get("description", ""),
             models=MappingProxyType(dict(data["models"])), clock_hz=clock or Fraction(0),
             figures=MappingProxyType(figures), topology=MappingProxyType(topology),
             primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts),
-            format_version=self.declared)
+            format_version=self.declared, hierarchy=hierarchy)
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:
         try:

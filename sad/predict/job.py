@@ -16,6 +16,7 @@ from sad.analysis.description import Analysis, Block
 from sad.analysis.params import Parameter
 from sad.analysis.pipeline import analyze
 from sad.machine.model import Machine
+from sad.predict.loopcost import price_loops
 from sad.predict.mapper import Prediction, missing_op_parameters, predict
 
 
@@ -34,6 +35,7 @@ class Result:
     prediction: Prediction
     machine: Machine
     bindings: dict[str, sympy.Expr]
+    loops: list = field(default_factory=list)   # sad.predict.loopcost.LoopPrice of the loops priced from code
 
     @property
     def blocks(self) -> list[Block]:
@@ -52,5 +54,9 @@ def run(files: list[str], options: Options, machine: Machine) -> Result:
 
 
 def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, sympy.Expr]) -> Result:
-    """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling)."""
-    return Result(analysis, predict(analysis.blocks, machine, bindings), machine, dict(bindings))
+    """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling).
+    On a machine calibrated on this host, innermost loops are priced from the compiled code
+    (sad.predict.loopcost); elsewhere every block keeps the per-operation price."""
+    overrides, loops = price_loops(analysis, analysis.blocks, machine)
+    prediction = predict(analysis.blocks, machine, bindings, overrides)
+    return Result(analysis, prediction, machine, dict(bindings), loops)

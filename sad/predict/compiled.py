@@ -1,0 +1,324 @@
+"""The compiler's own code: innermost loops compiled with the user's compiler and flags, priced by llvm-mca.
+
+Data flow: a source file and the compiler + flags a calibrated machine database records (models.compile) →
+``compile_asm`` (the real compiler, the same flags plus -g -S, and -fopt-info-vec-optimized for what the
+vectorizer did) → ``asm_loops``: every backward jump of the assembly closes a loop; the loop's instructions are
+mapped to source lines through the ``.loc`` directives, which are the debug line table itself (the assembler
+turns exactly these into .debug_line, what objdump -dl and llvm-dwarfdump read back) → ``mca_cycles``: llvm-mca
+(LLVM's machine-code analyzer, the scheduling model of this host's core: -mcpu=native) simulates many
+iterations of the loop body and gives cycles per iteration, which covers both bounds of the in-core model: the
+throughput of the ports the instructions need and any loop-carried dependency chain (latency).
+sad.predict.loopcost matches these loops to the source's innermost loops and adds the memory hierarchy.
+
+Nothing here is a guess about the compiler: vectorized, unrolled and if-converted code is priced as what it is.
+Where the compiler or llvm-mca is missing, ``available`` says so and the per-operation model stays in force.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".f90", ".F", ".fpp"}
+MCA_ITERATIONS = 200
+_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)")
+_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+_LABEL = re.compile(r"^([.\w$]+):")
+_JUMP = re.compile(r"^\s*(j[a-z]+|b[a-z.]*|loop[a-z]*)\s+([.\w$]+)\s*$")
+_VECTORIZED = re.compile(r"^(.*?):(\d+):\d+: optimized: loop vectorized using (\d+) byte vectors")
+_PACKED = re.compile(r"^\s*v?\w+p[sd]\b|^\s*v?(movdq|padd|psub|pmul)")
+
+
+@dataclass
+class AsmLoop:
+    """One loop of the generated code: from a label to the backward jump to it."""
+    function: str
+    start: int                      # instruction index of the label
+    end: int                        # instruction index of the backward jump
+    instructions: list[str]
+    lines: Counter = field(default_factory=Counter)   # (file, line) → instructions attributed to it
+    innermost: bool = True
+    vector_bytes: int = 0           # >0: the vectorizer made this loop (16 = SSE, 32 = AVX)
+
+    @property
+    def packed(self) -> bool:
+        return any(_PACKED.match(i) for i in self.instructions)
+
+
+@dataclass
+class CompiledFile:
+    source: Path
+    loops: list[AsmLoop]
+    vectorized: dict[int, int]      # source line of a loop → vector bytes
+
+
+def available() -> str | None:
+    """None when the compiled-code model can run here, else why not."""
+    if shutil.which("llvm-mca") is None:
+        return "llvm-mca not found (Debian: apt-get install llvm)"
+    return None
+
+
+def compiler_for(source: Path, compile_spec: str) -> list[str] | None:
+    """The command (compiler + flags) for a source given the database's 'gcc -O2' spec: gfortran with the same
+    flags for Fortran sources (one back end), the compiler itself for C. None if no such compiler."""
+    words = compile_spec.split()
+    if not words:
+        return None
+    compiler, flags = words[0], words[1:]
+    if source.suffix in FORTRAN_SUFFIXES:
+        compiler = "gfortran" if compiler in ("gcc", "cc") else compiler
+        flags = ["-std=legacy", "-w", *flags]
+    else:
+        flags = ["-std=gnu99", "-w", *flags]
+    if shutil.which(compiler) is None:
+        return None
+    return [compiler, *flags]
+
+
+def compile_asm(source: Path, command: list[str], workdir: Path) -> tuple[str, str]:
+    """(assembly with .loc directives, the vectorizer's report) for one source file."""
+    out = workdir / (source.stem + ".s")
+    cmd = [*command, "-g", "-S", "-fopt-info-vec-optimized", str(source), "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise OSError(f"{source}: does not compile ({' '.join(cmd)}): {proc.stderr[-500:]}")
+    return out.read_text(encoding="utf-8", errors="replace"), proc.stderr
+
+
+def asm_loops(asm: str) -> list[AsmLoop]:
+    """The loops of an assembly listing (GNU as syntax, one function after another)."""
+    files: dict[str, str] = {}
+    instructions: list[tuple[str, tuple[str, int] | None, str]] = []   # (text, (file, line), function)
+    labels: dict[str, int] = {}
+    where: tuple[str, int] | None = None
+    function = ""
+    for raw in asm.splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if m := _FILE.match(line):
+            files[m.group(1)] = m.group(3) or m.group(2)
+            continue
+        if m := _LOC.match(line):
+            where = (files.get(m.group(1), m.group(1)), int(m.group(2)))
+            continue
+        if m := _LABEL.match(line):
+            if not m.group(1).startswith("."):
+                function = m.group(1)
+            labels[m.group(1)] = len(instructions)
+            continue
+        text = line.strip()
+        if not text or text.startswith("."):
+            continue
+        instructions.append((text, where if where and where[1] else None, function))
+    loops = []
+    for k, (text, _, function) in enumerate(instructions):
+        m = _JUMP.match(text)
+        if m is None or m.group(2) not in labels:
+            continue
+        start = labels[m.group(2)]
+        if start > k or instructions[start][2] != function:
+            continue
+        body = instructions[start:k + 1]
+        loop = AsmLoop(function, start, k, [b[0] for b in body])
+        loop.lines.update(b[1] for b in body if b[1] is not None)
+        loops.append(loop)
+    for loop in loops:   # innermost: no other loop strictly inside it
+        loop.innermost = not any(o is not loop and loop.start <= o.start and o.end <= loop.end
+                                 and (o.start, o.end) != (loop.start, loop.end) for o in loops)
+    return loops
+
+
+def vectorized_lines(report: str) -> dict[int, int]:
+    """Source line of each loop the vectorizer transformed → vector width in bytes."""
+    found = {}
+    for text in report.splitlines():
+        if m := _VECTORIZED.match(text):
+            found[int(m.group(2))] = int(m.group(3))
+    return found
+
+
+@dataclass(frozen=True)
+class McaResult:
+    cycles: float                   # per iteration, steady state: port throughput and register dependencies
+    latencies: tuple[int, ...]      # per instruction, llvm-mca's scheduling model
+    block_rthroughput: float        # the throughput bound alone (no dependencies)
+
+
+@lru_cache(maxsize=1024)
+def mca(body: tuple[str, ...], mcpu: str = "native") -> McaResult | None:
+    """llvm-mca on a loop body (``MCA_ITERATIONS`` iterations simulated), or None if it cannot read it.
+    Jumps stay in (they take a port); their targets are irrelevant."""
+    text = "\n".join(_neutral_jump(i) for i in body) + "\n"
+    proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", f"-iterations={MCA_ITERATIONS}"], input=text,
+                          capture_output=True, text=True, check=False)
+    total = re.search(r"^Total Cycles:\s+(\d+)", proc.stdout, re.M)
+    rthroughput = re.search(r"^Block RThroughput:\s+([\d.]+)", proc.stdout, re.M)
+    if proc.returncode != 0 or total is None:
+        return None
+    table = proc.stdout.split("Instructions:", 2)[-1] if "[6]" in proc.stdout else ""
+    latencies = tuple(int(m.group(1)) for m in re.finditer(r"^\s*\d+\s+(\d+)\s+[\d.]+\s", table, re.M))
+    return McaResult(int(total.group(1)) / MCA_ITERATIONS, latencies,
+                     float(rthroughput.group(1)) if rthroughput else 0.0)
+
+
+# ------------------------------------------------------------------ chains through memory (unoptimized code)
+
+_OPERANDS = re.compile(r"^\s*(\S+)\s*(.*)$")
+_REG = re.compile(r"%([a-z0-9]+)")
+_MEM = re.compile(r"^[-\w.+$]*\(%[a-z0-9]+(?:,\s*%[a-z0-9]+)?(?:,\s*\d)?\)$")
+_NO_READ_DEST = ("mov", "lea", "cvt", "pxor", "xorp")
+
+
+@dataclass(frozen=True)
+class MemoryChain:
+    slot: str              # the address, e.g. -16(%rbp)
+    floating: bool
+    cycles: int            # latency of the operations on the chain, forwarding not included
+
+
+def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryChain]:
+    """Loop-carried dependency chains through a memory slot: a value loaded from a fixed address (a
+    variable an unoptimized compile keeps on the stack: the loop index, a sum), changed and stored back to
+    the same address, so the next iteration's load waits for store-to-load forwarding. llvm-mca assumes
+    loads and stores never alias and does not see these; they bound -O0 loops."""
+    if len(latencies) != len(body):
+        return []
+    stored = {ops[-1] for ops in (_operands(i) for i in body) if ops and _MEM.match(ops[-1])}
+    chains = []
+    for slot in sorted(stored):
+        if "%rip" not in slot and "%rbp" not in slot and "%rsp" not in slot:
+            continue        # through a pointer register: an array element, no fixed address
+        found = _chain(body, latencies, slot)
+        if found is not None:
+            chains.append(found)
+    return chains
+
+
+def _chain(body: list[str], latencies: tuple[int, ...], slot: str) -> MemoryChain | None:
+    tainted: set[str] = set()
+    cycles, started, floating = 0, False, False
+    for text, lat in zip(body, latencies):
+        ops = _operands(text)
+        if not ops:
+            continue
+        mnemonic = text.split()[0]
+        dest, sources = ops[-1], ops[:-1]
+        reads_dest = not mnemonic.startswith(_NO_READ_DEST) and len(ops) > 1
+        regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
+        if reads_dest and not _MEM.match(dest):
+            regs_in |= {_canon(r) for r in _REG.findall(dest)}
+        loads_slot = slot in sources or (reads_dest and dest == slot)
+        if dest == slot and loads_slot:          # read-modify-write in one instruction (addl $1, -8(%rbp))
+            return MemoryChain(slot, "xmm" in text, 1)
+        if dest == slot and regs_in & tainted:   # the store that closes the chain
+            return MemoryChain(slot, floating, max(1, cycles)) if started else None
+        if loads_slot and not started:
+            started = True
+            floating = "xmm" in dest
+            tainted = {_canon(r) for r in _REG.findall(dest)}
+            if not mnemonic.startswith("mov"):   # an operation with the slot as operand: its own latency
+                cycles += max(1, lat - LOAD_TO_USE)
+            continue
+        if not started or _MEM.match(dest):
+            continue
+        dest_regs = {_canon(r) for r in _REG.findall(dest)}
+        if regs_in & tainted:
+            cycles += max(1, lat - (LOAD_TO_USE if any(_MEM.match(o) for o in sources) else 0))
+            tainted |= dest_regs
+            floating = floating or "xmm" in dest
+        else:
+            tainted -= dest_regs
+    return None
+
+
+def register_chain(body: list[str]) -> int:
+    """Cycles of the longest loop-carried chain through one register: an accumulator that one two-operand
+    instruction both reads and writes (``addsd (%rax), %xmm0``) and nothing else in the loop writes. llvm-mca's
+    Zen models let the register operand of an instruction with a folded load be read late, which shortens such
+    a chain below the operation's latency; the operation alone (register form) gives the bound."""
+    writers: Counter = Counter()
+    for text in body:
+        ops = _operands(text)
+        if ops and not _MEM.match(ops[-1]):
+            writers.update({_canon(r) for r in _REG.findall(ops[-1])})
+    longest = 0
+    for text in body:
+        ops = _operands(text)
+        mnemonic = text.split()[0]
+        if len(ops) != 2 or _MEM.match(ops[-1]) or mnemonic.startswith(_NO_READ_DEST) or ops[0] == ops[1]:
+            continue
+        regs = {_canon(r) for r in _REG.findall(ops[-1])}
+        if len(regs) != 1 or writers[next(iter(regs))] != 1:
+            continue
+        source = ops[0]
+        if _MEM.match(source):
+            source = "%xmm15" if "xmm" in ops[-1] else ("%r15" if ops[-1].startswith("%r") else "%r15d")
+        if source.startswith("$"):
+            continue
+        result = mca((f"{mnemonic}\t{source}, {ops[-1]}",))
+        if result is not None and result.latencies:
+            longest = max(longest, result.latencies[0])
+    return longest
+
+
+LOAD_TO_USE = 4
+"""Cycles llvm-mca adds to an operation that reads memory (load-to-use, L1): taken off when the operation
+sits on a chain whose value comes through a register."""
+
+
+def _operands(instruction: str) -> list[str]:
+    m = _OPERANDS.match(instruction)
+    if not m or not m.group(2):
+        return []
+    parts, depth, cur = [], 0, ""
+    for ch in m.group(2):
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    parts.append(cur.strip())
+    return parts
+
+
+def _canon(reg: str) -> str:
+    """%eax, %rax, %ax, %al → 'a'; %r8d → 'r8'; %xmm1 → 'xmm1'."""
+    if reg.startswith(("xmm", "ymm", "zmm")):
+        return "xmm" + reg[3:]
+    if re.match(r"r\d+", reg):
+        return re.match(r"r\d+", reg).group(0)
+    core = reg[1:] if reg[0] in "re" and len(reg) == 3 else reg
+    return core.rstrip("xlh") or core
+
+
+def _neutral_jump(instruction: str) -> str:
+    """Jumps point at a label defined nowhere in the snippet: llvm-mca accepts a numeric displacement."""
+    m = _JUMP.match(instruction)
+    return f"{m.group(1)} 0" if m else instruction
+
+
+@lru_cache(maxsize=128)
+def _compiled(source: str, mtime_ns: int, command: tuple[str, ...]) -> CompiledFile:
+    path = Path(source)
+    with tempfile.TemporaryDirectory(prefix="sad-compiled-") as tmp:
+        asm, report = compile_asm(path, list(command), Path(tmp))
+    return CompiledFile(path, asm_loops(asm), vectorized_lines(report))
+
+
+def compiled_file(source: Path, compile_spec: str) -> CompiledFile | None:
+    """The loops of one source compiled as the database says (cached per file version), or None if it cannot
+    be compiled here."""
+    command = compiler_for(source, compile_spec)
+    if command is None or not source.exists():
+        return None
+    try:
+        return _compiled(str(source.resolve()), source.stat().st_mtime_ns, tuple(command))
+    except OSError:
+        return None

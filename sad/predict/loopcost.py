@@ -1,0 +1,365 @@
+"""Block cost of innermost loops on a calibrated host: in-core time from the compiled code, memory from reuse.
+
+Data flow: the analysis (IR + blocks with their counts) and a machine database with a ``hierarchy`` section
+and the compile command it was calibrated with (models.compile) → for every innermost counted loop of the
+source: its loops in the generated code (sad.predict.compiled: llvm-mca cycles per iteration, vector width,
+chains through memory) and, per array reference, the cache level that serves it (``serving_level``: a layer
+condition on the footprint between two reuses, a ``Piecewise`` in the program's size parameters) → seconds
+per iteration = the largest of the bounds (ECM-style overlap of in-core work and data transfers):
+
+    core      llvm-mca cycles per iteration of the loop in the generated code / vector width / clock
+    chain     a loop-carried chain through memory (a variable kept on the stack at -O0): forwarding + ops
+    data      Σ references: cache lines per iteration × seconds per line of the serving level
+
+The mapper puts this price on the loop's iteration block and nothing on the statement blocks of its body
+(their counts stay in the SAD; the loop's price covers them). Every other block keeps the per-operation price.
+Where the source cannot be compiled here, or the machine has no hierarchy, nothing changes.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy
+
+from sad import ir
+from sad.analysis.cost import Layout, is_strided
+from sad.ir.walk import child_bodies, walk, walk_stmts
+from sad.machine.hierarchy import FIT_FRACTION, Hierarchy
+from sad.predict import compiled as cc
+
+ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
+
+
+@dataclass
+class Ref:
+    array: str
+    indices: list[ir.Expr]
+    elem_bytes: int
+    write: bool
+
+
+@dataclass
+class SourceLoop:
+    file: str
+    line: int
+    last_line: int
+    index: str | None
+    nest: list[ir.Stmt]            # enclosing loops, outermost first, this loop last
+    refs: list[Ref] = field(default_factory=list)
+    fastest: str = "last"
+
+
+@dataclass
+class LoopPrice:
+    """Why an innermost loop costs what it costs (for --explain), and the price per iteration."""
+    loop: SourceLoop
+    seconds: sympy.Expr            # per iteration of the source loop
+    core_s: float
+    chain_s: float
+    data_s: sympy.Expr
+    bound: str                     # which bound the evaluated figures say limits it (set by explain)
+    vector: int = 1
+    asm_instructions: int = 0
+    levels: list[tuple[str, sympy.Expr, float]] = field(default_factory=list)   # (ref, level, lines/iter)
+
+
+# ------------------------------------------------------------------------------------------- source loops
+
+
+def source_loops(program: ir.Program) -> list[SourceLoop]:
+    """Innermost counted loops of every procedure, with their nest and array references."""
+    found: list[SourceLoop] = []
+    for proc in program.procedures:
+        fastest = "first" if proc.language == "fortran" else "last"
+        _collect(proc.body, [], fastest, found)
+    return found
+
+
+def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop]) -> None:
+    for stmt in stmts:
+        loops_inside = isinstance(stmt, (ir.Do, ir.While))
+        if loops_inside:
+            inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
+            if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body):
+                last = max([s.loc.line for s in walk_stmts(stmt.body)] + [stmt.loc.line])
+                loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
+                loop.refs = _refs(stmt.body)
+                out.append(loop)
+            else:
+                _collect(stmt.body, [*nest, stmt], fastest, out)
+            continue
+        for body in child_bodies(stmt):
+            _collect(body, nest, fastest, out)
+
+
+def _has_calls(body: list[ir.Stmt]) -> bool:
+    for stmt in walk_stmts(body):
+        if isinstance(stmt, (ir.CallStmt, ir.IO, ir.Message, ir.Unsupported)):
+            return True
+        if any(isinstance(n, ir.FuncCall) and not n.intrinsic for n in walk(stmt)):
+            return True
+    return False
+
+
+def _refs(body: list[ir.Stmt]) -> list[Ref]:
+    refs = []
+    for stmt in walk_stmts(body):
+        targets = [stmt.target] if isinstance(stmt, ir.Assign) else []
+        for node in walk(stmt):
+            if isinstance(node, ir.ArrayRef) and node.indices:
+                write = any(node is t for t in targets)
+                refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write))
+    return refs
+
+
+# ------------------------------------------------------------------------------------------- reuse
+
+
+def _mentions(expr: ir.Expr, name: str | None) -> bool:
+    return name is not None and any(isinstance(n, ir.Var) and n.name == name for n in walk(expr))
+
+
+def _fastest(ref: Ref, fastest: str) -> ir.Expr:
+    return ref.indices[0] if fastest == "first" else ref.indices[-1]
+
+
+def _index(loop: ir.Stmt) -> str | None:
+    return loop.index if isinstance(loop, ir.Do) else None
+
+
+def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr], fastest: str,
+              line: int) -> sympy.Expr:
+    """Bytes the references touch while ``loops`` (innermost first) run once: per array, the elements its
+    subscripts reach (a product of the trip counts of the loops they mention), at element granularity when
+    one of the loops walks its fastest subscript, at line granularity otherwise. One array counted once."""
+    per_array: dict[str, sympy.Expr] = {}
+    for ref in refs:
+        used = [lp for lp in loops if any(_mentions(e, _index(lp)) for e in ref.indices)]
+        unit = any(_mentions(_fastest(ref, fastest), _index(lp)) for lp in used)
+        size = sympy.Integer(ref.elem_bytes if unit else line)
+        for lp in used:
+            size *= trips[id(lp)]
+        if ref.array not in per_array or _bigger(size, per_array[ref.array]):
+            per_array[ref.array] = size
+    return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
+
+
+def _bigger(a: sympy.Expr, b: sympy.Expr) -> bool:
+    return len(a.free_symbols) > len(b.free_symbols) or (a.free_symbols == b.free_symbols and
+                                                         sympy.count_ops(a) >= sympy.count_ops(b))
+
+
+def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+    """The bytes touched between two uses of the data (or cache line) ``ref`` reads in one iteration: the
+    nest inside the innermost enclosing loop whose next iteration reuses it (its index is not in the
+    reference, or moves it along its fastest subscript by one element: the same line again for a column
+    walk). With no such loop, the whole nest (reuse from one run of the nest to the next)."""
+    inner_first = list(reversed(loop.nest))
+    strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
+    for d in range(1, len(inner_first)):
+        idx = _index(inner_first[d])
+        in_ref = any(_mentions(e, idx) for e in ref.indices)
+        along_line = strided and _mentions(_fastest(ref, loop.fastest), idx) and \
+            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
+        if not in_ref or along_line:
+            return footprint(loop.refs, inner_first[:d], trips, loop.fastest, line)
+    return footprint(loop.refs, inner_first, trips, loop.fastest, line)
+
+
+def _slow(ref: Ref, fastest: str) -> list[ir.Expr]:
+    return ref.indices[1:] if fastest == "first" else ref.indices[:-1]
+
+
+def _as_ir(ref: Ref) -> ir.ArrayRef:
+    return ir.ArrayRef(ref.array, ref.indices, type="double")
+
+
+def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
+                  strided: bool = False) -> sympy.Expr:
+    """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
+    between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. A Piecewise in
+    the program's size parameters: a sweep across the cache sizes shows the steps."""
+    pieces = []
+    for level in hierarchy.levels:
+        if strided:
+            seconds = level.column_store_s if write else level.column_s
+        else:
+            seconds = level.store_line_s if write else level.line_s
+        cost = sympy.Float(seconds, 6)
+        if level.size_bytes is None:
+            pieces.append((cost, True))
+            break
+        pieces.append((cost, sympy.Le(bytes_between_reuses, int(level.size_bytes * FIT_FRACTION))))
+    if not pieces or pieces[-1][1] is not True:
+        pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
+    return sympy.Piecewise(*pieces)
+
+
+def level_name(bytes_value: float, hierarchy: Hierarchy) -> str:
+    for level in hierarchy.levels:
+        if level.size_bytes is None or bytes_value <= level.size_bytes * FIT_FRACTION:
+            return level.name
+    return hierarchy.levels[-1].name
+
+
+def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy
+                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float]]]:
+    """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
+    A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
+    a strided one a line. Writes count on the write figure (write-allocate and write-back)."""
+    line = hierarchy.line_bytes
+    total = sympy.Integer(0)
+    shown = []
+    seen: set[tuple[str, str, bool]] = set()
+    written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
+    for ref in loop.refs:
+        key = (ref.array, repr([_fastest(ref, loop.fastest)]), ref.write)
+        if key in seen:   # a[i] read and the same a[i] read again in the iteration: one stream
+            continue
+        seen.add(key)
+        if not ref.write and (ref.array, repr(ref.indices)) in written:
+            continue      # c[i] += ...: the write's figure (read for ownership + write back) covers the read
+        if not any(_mentions(e, loop.index) for e in ref.indices):
+            continue
+        strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
+        lines = 1.0 if strided else ref.elem_bytes / line
+        if _same_stream(ref, loop, shown):
+            continue
+        fp = reuse_footprint(ref, loop, trips, line)
+        total += lines * serving_level(fp, hierarchy, ref.write, strided)
+        shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines))
+    return total, shown
+
+
+def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
+    """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
+    when their slow subscripts are the same."""
+    label = f"{ref.array}{'(w)' if ref.write else ''}"
+    return any(name == label for name, _, _ in shown) and not is_strided(_as_ir(ref),
+                                                                          Layout(loop.index, loop.fastest))
+
+
+# ------------------------------------------------------------------------------------------- matching
+
+
+def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
+    """Trips per entry of every loop, by (resolved file, header line): iterations / entries from the SAD."""
+    iters: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
+    entries: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
+    for b in blocks:
+        key = (_resolved(b.file), b.first_line)
+        if b.kind == "loop_iter":
+            iters[key] += b.count
+        elif b.kind == "loop_entry":
+            entries[key] += b.count
+    return {k: iters[k] / entries[k] if entries[k] != 0 else iters[k] for k in iters}
+
+
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
+
+
+def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
+    """Per-block prices (id(block) → seconds per execution) replacing the per-operation ones for the blocks of
+    innermost loops the compiled-code model prices, and the explanation of each."""
+    hierarchy: Hierarchy | None = getattr(machine, "hierarchy", None)
+    spec = machine.models.get("compile") if machine.models else None
+    if hierarchy is None or not spec or cc.available() is not None:
+        return {}, []
+    trips_by_line = loop_trips(blocks)
+    overrides: dict[int, sympy.Expr] = {}
+    explained: list[LoopPrice] = []
+    compiled_files: dict[str, cc.CompiledFile | None] = {}
+    for loop in source_loops(analysis.program):
+        file = _resolved(loop.file)
+        if file not in compiled_files:
+            compiled_files[file] = cc.compiled_file(Path(file), spec)
+        cf = compiled_files[file]
+        if cf is None:
+            continue
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy)
+        if priced is None:
+            continue
+        explained.append(priced)
+        for b in blocks:
+            if _resolved(b.file) != file or not loop.line <= b.first_line <= loop.last_line:
+                continue
+            if b.kind == "loop_iter" and b.first_line == loop.line:
+                overrides[id(b)] = priced.seconds
+            elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
+                overrides[id(b)] = sympy.Integer(0)
+    return overrides, explained
+
+
+def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy
+               ) -> LoopPrice | None:
+    candidates = []
+    for asm in cf.loops:
+        if not asm.innermost:
+            continue
+        inside = sum(n for (f, ln), n in asm.lines.items()
+                     if _resolved(f) == file and loop.line <= ln <= loop.last_line)
+        if inside * 2 > sum(asm.lines.values()):
+            candidates.append(asm)
+    if not candidates:
+        return None
+    vector_bytes = cf.vectorized.get(loop.line, 0)
+    packed = [a for a in candidates if a.packed] if vector_bytes else []
+    chosen = max(packed or candidates, key=lambda a: len(a.instructions))
+    result = cc.mca(tuple(chosen.instructions))
+    if result is None:
+        return None
+    width = 1
+    if packed:
+        elem = max((r.elem_bytes for r in loop.refs), default=8)
+        width = max(1, vector_bytes // elem)
+    clock = hierarchy.clock_hz
+    core = max(result.cycles, cc.register_chain(chosen.instructions)) / width / clock
+    chain = 0.0
+    for ch in cc.memory_chains(chosen.instructions, result.latencies):
+        fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
+        chain = max(chain, fwd + ch.cycles / clock)
+    trips = {}
+    for lp in loop.nest:
+        trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
+    data, shown = data_seconds(loop, trips, hierarchy)
+    seconds = sympy.Max(sympy.Float(core, 6), sympy.Float(chain, 6), data) if data != 0 else \
+        sympy.Float(max(core, chain), 6)
+    return LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
+
+
+# ------------------------------------------------------------------------------------------- explaining
+
+
+def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Expr], hierarchy: Hierarchy | None,
+            top: int = 5) -> str:
+    """Text: for the innermost loops that take the most time, which bound limits them and why."""
+    from sad.predict.mapper import bind, evaluate
+    if not explained or hierarchy is None:
+        return "explain: no innermost loop priced from compiled code (the machine has no hierarchy section, " \
+               "no compile command, or llvm-mca/the compiler is missing): per-operation prices only\n"
+    times = {(_resolved(bt.block.file), bt.block.first_line): bt.time_value for bt in prediction.blocks
+             if bt.block.kind == "loop_iter"}
+    ranked = sorted(explained, key=lambda lp: -(times.get((_resolved(lp.loop.file), lp.loop.line)) or 0.0))
+    out = [f"explain: innermost loops priced from the compiled code ({len(explained)}), clock "
+           f"{hierarchy.clock_hz / 1e9:.3g} GHz measured"]
+    for lp in ranked[:top]:
+        total = times.get((_resolved(lp.loop.file), lp.loop.line))
+        data = evaluate(bind(lp.data_s, bindings)) if lp.data_s != 0 else 0.0
+        bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s}
+        if data is not None:
+            bounds["data"] = data
+        limit = max(bounds, key=lambda k: bounds[k])
+        share = f"{total:.4g} s" if total is not None else "time unbound"
+        out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
+                   + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
+        out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
+                   f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
+        for name, fp, lines in lp.levels:
+            value = evaluate(bind(fp, bindings))
+            where = level_name(value, hierarchy) if value is not None else "depends on " + str(fp)
+            out.append(f"      {name}: {lines * hierarchy.line_bytes:.3g} bytes/iteration from {where}"
+                       + (f" ({value / 1024:.4g} KiB between reuses)" if value is not None else ""))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,142 @@
+"""The block cost model of a calibrated host: cache sizes from the OS, the serving level of a reference as a
+step function of the problem size, llvm-mca on the compiler's own loops, chains through memory at -O0, and a
+calibration that either converges or names its unreliable figures on a loaded core."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy
+
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import analyze
+from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
+from sad.predict import compiled as cc
+from sad.predict.loopcost import data_seconds, loop_trips, price_loops, source_loops
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
+                               reason="llvm-mca and gcc are needed for the compiled-code model")
+
+HIER = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+    hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9),
+    hier.Level("L2", 512 * 1024, 0.8e-9, 0.9e-9, 0.8e-9, 0.9e-9),
+    hier.Level("memory", None, 6.0e-9, 8.0e-9, 12e-9, 14e-9)), forward_s=2.8e-9, forward_fp_s=3.2e-9)
+
+SUM_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n, r, i; double s = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc(n * sizeof(double));
+    for (i = 0; i < n; i++) a[i] = i;
+    for (r = 0; r < 100; r++)
+        for (i = 0; i < n; i++)
+            s += a[i];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_cache_sizes_read_from_sysfs(tmp_path):
+    for k, (level, kind, size) in enumerate([(1, "Data", "32K"), (1, "Instruction", "64K"), (2, "Unified", "512K"),
+                                             (3, "Unified", "8192K")]):
+        d = tmp_path / "cpu0" / "cache" / f"index{k}"
+        d.mkdir(parents=True)
+        (d / "level").write_text(f"{level}\n")
+        (d / "type").write_text(f"{kind}\n")
+        (d / "size").write_text(f"{size}\n")
+        (d / "coherency_line_size").write_text("64\n")
+    caches = hier.os_caches(0, tmp_path)
+    assert [(c.level, c.size_bytes, c.line_bytes) for c in caches] == [(1, 32768, 64), (2, 524288, 64),
+                                                                       (3, 8388608, 64)]
+
+
+def test_working_set_crossing_a_cache_size_steps_up_there(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(SUM_C)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    data, shown = data_seconds(loop, trips, HIER)
+    n = sympy.Symbol("n")
+    per_iteration = {size: float(data.xreplace({s: size for s in data.free_symbols if s.name == "n"}))
+                     for size in (2048, 2049, 32768, 32769)}
+    # a[i] is reused at the next r: 8n bytes between reuses; L1 holds half its 32 KiB (the safety factor), so
+    # the step is at n = 2048 (16 KiB) and at n = 32768 (256 KiB, half of L2); 1/8 of a line per iteration
+    assert per_iteration[2048] == pytest.approx(0.3e-9 / 8)
+    assert per_iteration[2049] == pytest.approx(0.8e-9 / 8)
+    assert per_iteration[32768] == pytest.approx(0.8e-9 / 8)
+    assert per_iteration[32769] == pytest.approx(6.0e-9 / 8)
+    assert isinstance(data, sympy.Mul) and data.has(sympy.Piecewise) and n.name in {s.name for s in data.free_symbols}
+    assert [name for name, _, _ in shown] == ["a"]
+
+
+@needs_mca
+def test_llvm_mca_prices_the_compilers_loop_and_o0_chains_through_memory(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(SUM_C)
+    o2 = cc.compiled_file(src, "gcc -O2")
+    inner = [lp for lp in o2.loops if lp.innermost and (str(src), 10) in lp.lines]
+    assert inner, "the s += a[i] loop is found in the -O2 code through its .loc lines"
+    result = cc.mca(tuple(inner[0].instructions))
+    # one FP add chain on s: the latency of addsd (3 or 4 cycles on x86 cores) bounds the iteration
+    assert 2.9 <= max(result.cycles, cc.register_chain(inner[0].instructions)) <= 4.5
+    assert cc.memory_chains(inner[0].instructions, result.latencies) == []      # s lives in a register
+    o0 = cc.compiled_file(src, "gcc -O0")
+    body = next(lp for lp in o0.loops if lp.innermost and (str(src), 10) in lp.lines)
+    chains = cc.memory_chains(body.instructions, cc.mca(tuple(body.instructions)).latencies)
+    kinds = sorted((c.floating, c.cycles >= 1) for c in chains)
+    assert kinds == [(False, True), (True, True)]     # i++ in memory (integer) and s += in memory (FP)
+
+
+@needs_mca
+def test_priced_loop_replaces_the_sum_of_operation_times(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(SUM_C)
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
+    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    machine_file = tmp_path / "host.yaml"
+    machine_file.write_text(text)
+    machine = load_machine(machine_file)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    overrides, explained = price_loops(analysis, blocks, machine)
+    priced = {b.first_line: overrides[id(b)] for b in blocks if id(b) in overrides}
+    loop = next(lp for lp in explained if lp.loop.line == 9)
+    assert priced[10] == 0                  # the statement's operations are inside the loop's price
+    core = loop.core_s * 2.5e9
+    assert 2.9 <= core <= 4.5
+    at = {s: 1000 for s in priced[9].free_symbols}
+    assert float(priced[9].xreplace(at)) == pytest.approx(max(loop.core_s, 6e-9 / 8 if 8000 > 16384 else 0.3e-9 / 8))
+
+
+def test_calibration_on_a_loaded_core_converges_or_names_unreliable_figures():
+    cpu = hier.pinned_cpu()
+    if cpu is None or shutil.which("taskset") is None or shutil.which("gcc") is None:
+        pytest.skip("needs CPU affinity, taskset and gcc")
+    busy = subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"])
+    try:
+        cal = hier.measure(budget_s=6.0)
+    finally:
+        busy.kill()
+        busy.wait()
+    figures = {"clock": cal.clock, "hierarchy.forward": cal.forward, "hierarchy.forward_fp": cal.forward_fp}
+    figures.update({f"hierarchy.{k}.read": v for k, v in cal.read.items()})
+    figures.update({f"hierarchy.{k}.write": v for k, v in cal.write.items()})
+    for name, fig in figures.items():
+        assert fig.seconds > 0, name                       # never a zero or negative figure
+        if not fig.reliable:
+            assert any(w.startswith(name + ":") and "unreliable" in w for w in cal.warnings), name
+    text = "\n".join(hier.render_yaml(cal))
+    flagged = [f for f in figures.values() if not f.reliable]
+    assert ("UNRELIABLE" in text) == bool(flagged)
