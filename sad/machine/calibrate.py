@@ -41,11 +41,14 @@ class Settings:
     sizes_kb: tuple[int, ...] = mb.MEM_SIZES_KB
     startup_runs: int = 20      # runs of the empty program (control.startup is their median wall time)
     hierarchy_budget_s: float = 40.0   # clock, forwarding and per-level line costs (sad.machine.hierarchy)
+    spread_target: float = 0.10        # a figure whose runs spread more than this is measured again ...
+    max_rounds: int = 3                # ... at most this many rounds in all; then it is marked unreliable
+    budget_s: float = 120.0            # no further rounds once the operation figures have taken this long
 
     @staticmethod
     def quick() -> Settings:
         return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5,
-                        hierarchy_budget_s=15.0)
+                        hierarchy_budget_s=15.0, spread_target=0.25, max_rounds=2, budget_s=30.0)
 
 
 @dataclass
@@ -54,6 +57,7 @@ class Figure:
     spread: float                # (p75 - p25) / median of the repeated runs, relative; 0 if a single run
     raw: float                   # before clamping
     samples: int
+    reliable: bool = True        # converged (spread below the target) and positive
 
 
 @dataclass
@@ -69,6 +73,7 @@ class Calibration:
     seconds_taken: float = 0.0
     hierarchy: hier.HierarchyCalibration | None = None
     warnings: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
 
 
 # ------------------------------------------------------------------------------------------- toolchain
@@ -123,8 +128,8 @@ def compile_bench(compiler: str, language: str, flags: list[str], workdir: Path,
 
 
 def _run(exe: Path, k: int, n: int, reps: int, w: int) -> list[float]:
-    proc = subprocess.run([str(exe), str(k), str(n), str(reps), "1", str(w)], capture_output=True, text=True,
-                          check=False, timeout=120)
+    cmd = hier.pin_command([str(exe), str(k), str(n), str(reps), "1", str(w)], hier.pinned_cpu())
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
     if proc.returncode != 0:
         raise CalibrationError(f"microbenchmark {k} failed (exit {proc.returncode}): {proc.stderr[-500:]}")
     return [float(x) for x in proc.stdout.split()]
@@ -206,8 +211,7 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
         exe = compile_bench(path, language, flags, Path(tmp), items)
         for k, b in enumerate(items):
-            per_stmt = _measure(exe, k, b, settings)
-            cal.figures[b.figure] = _figure(_subtract(per_stmt, b, cal.figures))
+            cal.figures[b.figure] = _converged(exe, k, b, settings, cal)
             if progress:
                 f = cal.figures[b.figure]
                 progress(f"[{k + 1:3d}/{len(items)}] {b.figure:34s} {f.raw * 1e9:9.3f} ns  ±{f.spread * 50:.1f} %")
@@ -222,6 +226,24 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
         cal.warnings.append(f"memory hierarchy not measured: {exc}")
     cal.seconds_taken = time.monotonic() - started
     return cal
+
+
+def _converged(exe: Path, k: int, b: mb.Bench, settings: Settings, cal: Calibration) -> Figure:
+    """Measure a kernel in rounds until its figure is positive and its spread below the target (a busy core
+    gives noisy, even negative, differences); after ``max_rounds`` keep it, marked unreliable and named."""
+    samples: list[float] = []
+    for _ in range(max(1, settings.max_rounds)):
+        samples += _subtract(_measure(exe, k, b, settings), b, cal.figures)
+        fig = _figure(samples)
+        if fig.raw > 0 and fig.spread <= settings.spread_target:
+            return fig
+        if time.monotonic() - cal.started > settings.budget_s:
+            break
+    fig.reliable = False
+    why = (f"measured {fig.raw * 1e9:.3g} ns, not positive: written as 0" if fig.raw <= 0 else
+           f"spread {fig.spread:.0%} (target {settings.spread_target:.0%})")
+    cal.warnings.append(f"{b.figure}: {why} after {fig.samples} runs: unreliable, the machine is busy")
+    return fig
 
 
 def _subtract(per_stmt: list[float], b: mb.Bench, known: dict[str, Figure]) -> list[float]:
@@ -252,8 +274,10 @@ class _Writer:
 
     def comment_for(self, f: Figure, how: str = "") -> str:
         text = f"median of {f.samples}, spread {f.spread * 100:.1f} %"
-        if f.raw < 0:
+        if f.raw <= 0:
             text += f", measured {f.raw * 1e9:.3g} ns: clamped to 0 (below the resolution of the subtraction)"
+        if not f.reliable:
+            text += ", UNRELIABLE (did not converge; see the calibration's warnings)"
         return text + (f"; {how}" if how else "")
 
     def fig(self, indent: int, name: str, key: str, how: str = "") -> None:
@@ -441,7 +465,7 @@ def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, forc
               file=sys.stderr)
         cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True))
         write_database(cal, out, force)
-        for warning in warnings_of(cal):
+        for warning in warnings_of(cal) + cal.warnings:   # busy-machine summary, then each figure
             print(f"sad calibrate: warning: {warning}", file=sys.stderr)
     except (CalibrationError, MachineError) as exc:
         print(f"sad calibrate: error: {exc}", file=sys.stderr)

@@ -216,6 +216,7 @@ class HierarchyCalibration:
 
 
 def spread_of(samples: list[float]) -> float:
+    """Interquartile range relative to the median (0 for fewer than three samples)."""
     med = statistics.median(samples)
     if len(samples) < 3 or med <= 0:
         return 0.0

@@ -198,6 +198,7 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
 
 
 def level_name(bytes_value: float, hierarchy: Hierarchy) -> str:
+    """The level a footprint of this many bytes fits in (for reports)."""
     for level in hierarchy.levels:
         if level.size_bytes is None or bytes_value <= level.size_bytes * FIT_FRACTION:
             return level.name
