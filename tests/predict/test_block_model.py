@@ -18,7 +18,7 @@ from sad.machine.model import load_machine
 from sad.predict import compiled as cc
 from sad.predict.loopcost import data_seconds, loop_trips, price_loops, source_loops
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
                                reason="llvm-mca and gcc are needed for the compiled-code model")
 
