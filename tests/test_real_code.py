@@ -172,3 +172,41 @@ def test_deep_nesting_is_analyzed_or_refused_with_an_error(capsys, tmp_path):
     captured = capsys.readouterr()
     assert rc == 3 and "T =" not in captured.out
     assert "DEEP not analyzed: statements nested 300 deep" in captured.err
+
+
+# ---------------------------------------------------------------------------- array elements as bounds
+def test_array_element_bounds_are_backtraced_or_named(capsys, tmp_path):
+    """GP(1) = 12 then DO I = 1, GP(1) - 2; DATA GRID /8, 16, 32/ then DO I = 1, GRID(3) - 2; NX read at
+    run time: DO I = 1, NX(2) is a named value NX_2, not an anonymous loop count."""
+    counts, analysis = counts_of(HERE / "arrays.f")
+    assert counts[8] == 10 and counts[11] == 30
+    nx2 = sym("NX_2", "value")
+    assert counts[14] == sympy.Max(0, nx2)
+    assert analysis.table.get("GP_1").value == 12 and analysis.table.get("GRID_3").value == 32
+    assert analysis.table.get("NX_2").cls == "unresolved"
+    assert not [p for p in analysis.table.unresolved() if p.kind == "loop_count"]
+    check_counts(capsys, tmp_path, HERE / "arrays.f", {"NX_2": "9"}, "5 9\n")
+
+
+# ---------------------------------------------------------------------------- calls after the loop
+def test_a_call_after_the_loop_or_on_a_stopping_path_does_not_unbind_its_bound():
+    """N = 40 bounds the loop; N is passed to unseen routines only in an arm that STOPs and after the
+    loop: the loop runs 40 times (it was Max(0, N) with N unresolved)."""
+    counts, analysis = counts_of(HERE / "callafter.f")
+    assert counts[11] == 40
+    assert analysis.table.get("N").value == 40
+
+
+# ---------------------------------------------------------------------------- strip mining
+def test_strip_mined_inner_loop_sums_to_the_range(capsys, tmp_path):
+    """DO IV = 1, N, 64 / IL = MIN(64, N-IV+1) / DO I = 1, IL: the inner body runs N times in all."""
+    counts, _ = counts_of(HERE / "stripmine.f")
+    n = sympy.Max(0, sym("N", "value"))
+    assert counts[8] == n
+    feed = tmp_path / "in.txt"
+    feed.write_text("200\n")
+    main(["check-counts", str(HERE / "stripmine.f"), "-D", "N=200", "--", f"./stripmine < {feed}"])
+    out = capsys.readouterr().out
+    for line, count in ((6, 4), (7, 204), (8, 200)):   # ceil(200/64) = 4 strips; 200 + 4 inner tests
+        row = next(r for r in out.splitlines() if r.split()[:1] and r.split()[0].endswith(f"stripmine.f:{line}"))
+        assert row.split()[1:4] == [str(count), str(count), "ok"], row

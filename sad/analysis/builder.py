@@ -174,7 +174,7 @@ class ProcedureBuilder:
     def _do(self, stmt: ir.Do, i: int, graph: RegionGraph, index: Index, local: RegionResult,
             region_id: int) -> None:
         place = self.names.place(stmt, "DO")
-        bounds = [self.values.bound(e, index) if e is not None else sympy.Integer(1)
+        bounds = [self.values.bound(e, index, at=stmt) if e is not None else sympy.Integer(1)
                   for e in (stmt.lo, stmt.hi, stmt.step)]
         resolved = all(b is not None for b in bounds) and bounds[2] != 0
         idx = make_symbol(f"{stmt.index}_{self.proc.name}_{place}", "value", integer=True)

@@ -55,6 +55,9 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
         counted = _sum_with_indicators(f, index, lo, hi, step, trips)
         if counted is not None:
             return counted
+    strips = _strip_sum(f, index, lo, hi, step)
+    if strips is not None:
+        return strips
     f_k = f.subs(index, lo + step * _K)
     if trips.is_Integer and int(trips) <= _EXPLICIT_LIMIT:
         return sympy.Add(*[f_k.subs(_K, k) for k in range(int(trips))])
@@ -88,6 +91,29 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
         return sympy.Integer(int(total)) if total.is_integer() else sympy.Float(total, 17)
 
     return expr.replace(lambda e: isinstance(e, sympy.Sum), value)
+
+
+def _strip_sum(f, index, lo, hi, step):
+    """Strip mining: DO IV = LO, HI, S with an inner count Min(S, HI - IV + 1) (IL = MIN(S, N-IV+1)) covers
+    LO..HI once, so the inner count sums to HI - LO + 1 whatever S is (0 for an empty range)."""
+    if not (step.is_Integer and step > 1):
+        return None
+    total = sympy.Integer(0)
+    for term in sympy.Add.make_args(sympy.expand(f)):
+        parts = sympy.Mul.make_args(term)
+        dependent = [a for a in parts if index in a.free_symbols]
+        if len(dependent) != 1:
+            return None
+        strip = dependent[0]
+        if isinstance(strip, sympy.Max) and len(strip.args) == 2 and 0 in strip.args:
+            strip = strip.args[1] if strip.args[0] == 0 else strip.args[0]
+        if not (isinstance(strip, sympy.Min) and len(strip.args) == 2 and step in strip.args):
+            return None
+        rest = strip.args[1] if strip.args[0] == step else strip.args[0]
+        if sympy.expand(rest - (hi - index + 1)) != 0:
+            return None
+        total += sympy.Mul(*[a for a in parts if a is not dependent[0]]) * sympy.Max(0, hi - lo + 1)
+    return total
 
 
 def resum(expr: sympy.Expr) -> sympy.Expr:

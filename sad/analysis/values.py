@@ -29,6 +29,7 @@ class Definition:
     loc: ir.Loc | None
     value: ir.Expr | None = None
     procedure: str = ""
+    stmt: ir.Stmt | None = None  # the statement that defines (calls: to tell where it can reach)
 
 
 @dataclass
@@ -41,6 +42,29 @@ class ProgramFacts:
     main: str | None = None
     recursive: set[str] = field(default_factory=set)  # linkage names of routines on a cycle of calls
     terminating: set[str] = field(default_factory=set)  # routines that never return (they STOP)
+    # array elements: the assignments A(i, j) = v (with their subscripts), and the arrays whose elements
+    # are also written where a subscript cannot be followed (READ into an element, an element passed to a
+    # routine that may write it)
+    element_writes: dict[str, list[tuple[Definition, list[ir.Expr]]]] = field(
+        default_factory=lambda: defaultdict(list))
+    opaque_arrays: set[str] = field(default_factory=set)
+    _places: dict[str, dict[int, Place]] = field(default_factory=dict)
+
+    def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
+        """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
+        in the routine and no loop or backward jump carries control back, nor when it sits in an arm
+        that ends in RETURN or STOP before the use. Anything else is assumed to reach."""
+        if definition.stmt is None or definition.procedure != proc.name:
+            return True
+        places = self._places.get(proc.name)
+        if places is None:
+            places = self._places[proc.name] = _places_of(proc)
+        d, u = places.get(id(definition.stmt)), places.get(id(use))
+        if d is None or u is None or d.backward_jumps:
+            return True
+        if d.returning_arm is not None and d.returning_arm not in u.lists:
+            return False
+        return not (d.order > u.order and not (d.loops & u.loops))
 
     @classmethod
     def gather(cls, program: ir.Program) -> ProgramFacts:
@@ -101,7 +125,59 @@ class ProgramFacts:
                     self.definitions[key].append(Definition("data", decl.loc, decl.data[0], proc.name))
         for stmt in ir.walk_stmts(proc.body):
             for var, definition in _defs_of(stmt, proc, modified):
+                definition.stmt = stmt
                 self.definitions[self.storage_name(proc, var)].append(definition)
+            self._collect_element_writes(stmt, proc, modified)
+
+    def _collect_element_writes(self, stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals) -> None:
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.indices:
+            key = self.storage_name(proc, stmt.target.name)
+            self.element_writes[key].append((Definition("assign", stmt.loc, stmt.value, proc.name),
+                                             list(stmt.target.indices)))
+        elif isinstance(stmt, ir.IO):
+            for target in stmt.targets:
+                if isinstance(target, ir.ArrayRef):
+                    self.opaque_arrays.add(self.storage_name(proc, target.name))
+        elif isinstance(stmt, (ir.CallStmt, ir.Message)):
+            for pos, arg in enumerate(stmt.args):
+                if isinstance(arg, ir.ArrayRef) and arg.indices and modified.may_modify(stmt.name, pos):
+                    self.opaque_arrays.add(self.storage_name(proc, arg.name))
+
+
+@dataclass
+class Place:
+    """Where a statement sits in its routine: its order, the loops around it, the statement lists it is
+    in, the innermost arm around it that ends the routine (RETURN/STOP), if any."""
+    order: int
+    loops: frozenset[int]
+    lists: frozenset[int]
+    returning_arm: int | None
+    backward_jumps: bool
+
+
+def _places_of(proc: ir.Procedure) -> dict[int, Place]:
+    labels: dict[str, int] = {}
+    flat: list[tuple[ir.Stmt, frozenset[int], frozenset[int], int | None]] = []
+    stack = [(proc.body, frozenset(), frozenset(), None)]
+    while stack:  # depth first, in source order
+        stmts, loops, lists, arm = stack.pop()
+        ends = bool(stmts) and isinstance(stmts[-1], (ir.Return, ir.Stop))
+        here_lists = lists | {id(stmts)}
+        here_arm = id(stmts) if ends and stmts is not proc.body else arm
+        pending = []
+        for stmt in stmts:
+            flat.append((stmt, loops, here_lists, here_arm))
+            inner_loops = loops | {id(stmt)} if isinstance(stmt, (ir.Do, ir.While)) else loops
+            pending.extend((body, inner_loops, here_lists, here_arm) for body in ir.child_bodies(stmt))
+        stack.extend(reversed(pending))
+    order = {id(stmt): k for k, (stmt, *_rest) in enumerate(sorted(flat, key=lambda f: (f[0].loc.line, f[0].loc.col)))}
+    for stmt, *_rest in flat:
+        if stmt.label is not None:
+            labels.setdefault(stmt.label, order[id(stmt)])
+    backward = any(isinstance(stmt, ir.Goto) and labels.get(stmt.target, 1 << 30) <= order[id(stmt)]
+                   or isinstance(stmt, (ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf))
+                   for stmt, *_rest in flat)
+    return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward) for stmt, loops, lists, arm in flat}
 
 
 def _terminating_routines(program: ir.Program) -> set[str]:
@@ -263,14 +339,15 @@ class ValueResolver(ir.NodeVisitor):
     def generic_visit(self, node: ir.Node, index, depth):
         return Unresolvable
 
-    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol]) -> sympy.Expr | None:
+    def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol], at: ir.Stmt | None = None) -> sympy.Expr | None:
         """A loop bound: evaluated once when the loop is entered, so a variable assigned in several
-        places may stand for its value at that moment, as a run-time value parameter."""
-        self._loose = True
+        places may stand for its value at that moment, as a run-time value parameter. With `at` (the
+        loop), calls that cannot reach the loop's entry do not count as definitions."""
+        self._loose, self._at = True, at
         try:
             return self.expr(node, index)
         finally:
-            self._loose = False
+            self._loose, self._at = False, None
 
     def visit_Const(self, node: ir.Const, index, depth):
         value = node.value
@@ -287,15 +364,59 @@ class ValueResolver(ir.NodeVisitor):
             return index[node.name]
         if node.name.startswith("."):  # a temporary the frontend invented (a status, not data)
             return None
-        return self.variable(node.name, node.type, depth)
+        return self.variable(node.name, node.type, depth, index)
 
     def visit_ArrayRef(self, node: ir.ArrayRef, index, depth):
         # `*n` on a pointer argument is how C reads a scalar passed by reference (Fortran's convention):
         # its value is the argument's value at the call.
         decl = self.proc.variables.get(node.name)
+        if node.indices and decl is not None and decl.dims:
+            return self.element(node, decl, index, depth)
         if node.indices or decl is None or decl.storage != "formal":
             return None
         return self.variable(node.name, node.type, depth)
+
+    def element(self, node: ir.ArrayRef, decl: ir.Variable, index, depth: int):
+        """An array element with constant subscripts (`DO I = 1, GP(1) - 2`): its one assignment or DATA
+        value; where that cannot be told (several assignments, a READ, a call that may write it), a named
+        run-time value `ARRAY_i_j` the user can bind, rather than an anonymous loop count."""
+        subscripts = [self.expr(i, index, depth + 1) for i in node.indices]
+        if not all(s is not None and s.is_Integer for s in subscripts):
+            return None
+        key = self.facts.storage_name(self.proc, node.name)
+        name = key + "".join(f"_{int(s)}".replace("-", "m") for s in subscripts)
+        integer = node.type == "integer"
+        runtime = self.facts.opaque_arrays.__contains__(key) or any(
+            d.kind in ("read", "call") for d in self.facts.definitions.get(key, []))
+        found: list[tuple[str, ir.Loc | None, ir.Expr, str]] = []
+        for definition, indices in [] if runtime else self.facts.element_writes.get(key, []):
+            owner = self.facts.procs.get(resolve_name(definition.procedure), self.proc)
+            resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
+            where = [resolver.expr(i, {}, depth + 1) for i in indices]
+            if not all(w is not None and w.is_Integer for w in where):
+                runtime = True  # written through a subscript we cannot follow: it may be this element
+                break
+            if where == subscripts:
+                found.append(("assign", definition.loc, definition.value, definition.procedure))
+        initial = _data_element(decl, subscripts, self.proc.language)
+        if initial is not None and not runtime:
+            found.append(("data", decl.loc, initial, self.proc.name))
+        if runtime or len(found) != 1:
+            if len(found) > 1 and not getattr(self, "_loose", False):
+                return None
+            what = "array element set at run time" if runtime or not found else \
+                f"array element: run-time value ({len(found)} definitions)"
+            return self._register(name, "unresolved", integer, decl.loc, what, None)
+        kind, loc, value_node, procedure = found[0]
+        owner = self.facts.procs.get(resolve_name(procedure), self.proc)
+        resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
+        value = resolver.expr(value_node, {}, depth + 1)
+        if value is None:
+            return self._register(name, "unresolved", integer, loc, "array element set at run time", None,
+                                  procedure) if getattr(self, "_loose", False) else None
+        what = "DATA/initial value of an array element" if kind == "data" else "assignment to an array element"
+        return self._register(name, "direct" if kind == "data" else "indirect", integer, loc, what, value,
+                              procedure)
 
     def visit_Cast(self, node: ir.Cast, index, depth):
         inner = self.expr(node.operand, index, depth + 1)
@@ -336,12 +457,15 @@ class ValueResolver(ir.NodeVisitor):
         return _intrinsic(node.name, args, node.args[0].type)
 
     # ------------------------------------------------------------------ variables
-    def variable(self, name: str, ir_type: str, depth: int = 0) -> sympy.Expr | None:
+    def variable(self, name: str, ir_type: str, depth: int = 0, index: dict | None = None) -> sympy.Expr | None:
         key = self.facts.storage_name(self.proc, name)
         decl = self.proc.variables.get(name) or self.facts.program.globals.get(name)
         if decl is not None and decl.dims:
             return None
         defs = self.facts.definitions.get(key, [])
+        at = getattr(self, "_at", None)
+        if at is not None:
+            defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
         integer = ir_type == "integer"
         if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
             # -D on a constant of the source: the user's value replaces the one written there.
@@ -358,7 +482,29 @@ class ValueResolver(ir.NodeVisitor):
                 return self._register(key, "unresolved", integer, first.loc,
                                       f"run-time value ({len(defs)} assignments)", None, first.procedure)
             return None
+        if index and defs[0].kind == "assign" and defs[0].value is not None:
+            in_loop = self._in_iteration(defs[0], index, depth)
+            if in_loop is not None:
+                return in_loop
         return self._from_definition(key, defs[0], integer, depth)
+
+    def _in_iteration(self, d: Definition, index: dict, depth: int) -> sympy.Expr | None:
+        """A loop bound set earlier in the same iteration from the outer loops' indices (the strip-mined
+        `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`): its value in terms of those indices, when the
+        assignment runs before the loop on every pass (same or enclosing statement list, no jump back)."""
+        at = getattr(self, "_at", None)
+        if at is None or d.stmt is None or d.procedure != self.proc.name:
+            return None
+        places = self.facts._places.get(self.proc.name)
+        if places is None:
+            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        dp, up = places.get(id(d.stmt)), places.get(id(at))
+        if dp is None or up is None or dp.backward_jumps or not dp.lists <= up.lists or dp.order >= up.order:
+            return None
+        value = self.expr(d.value, index, depth + 1)
+        if value is None or not value.free_symbols & set(index.values()):
+            return None  # no index in it: the usual, registered definition serves
+        return value
 
     def _from_definition(self, key: str, d: Definition, integer: bool, depth: int):
         if d.kind in SPMD_DEFINITIONS:
@@ -447,6 +593,27 @@ def _combine(node: ir.BinOp, left, right):
     if op == "or":
         return sympy.Or(left, right)
     return None
+
+
+def _data_element(decl: ir.Variable, subscripts: list, language: str) -> ir.Expr | None:
+    """The DATA (or initialiser) value of one element, when DATA gives the whole array in storage order."""
+    if not decl.data or not decl.dims or len(subscripts) != len(decl.dims):
+        return None
+    bounds = []
+    for dim in decl.dims:
+        lo, hi = (dim[0], dim[1]) if isinstance(dim, (list, tuple)) and len(dim) == 2 else (None, None)
+        if not (isinstance(lo, ir.Const) and isinstance(hi, ir.Const)):
+            return None
+        bounds.append((int(lo.value), int(hi.value)))
+    order = list(range(len(bounds))) if language == "fortran" else list(reversed(range(len(bounds))))
+    offset, stride = 0, 1
+    for d in order:
+        lo, hi = bounds[d]
+        if not lo <= int(subscripts[d]) <= hi:
+            return None
+        offset += (int(subscripts[d]) - lo) * stride
+        stride *= hi - lo + 1
+    return decl.data[offset] if len(decl.data) == stride else None
 
 
 def _truncated_quotient(a, b):
