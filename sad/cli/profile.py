@@ -254,7 +254,7 @@ def cmd_check_counts(args) -> int:
     from sad.cli.common import check_params, load_params
     from sad.measure import gcov
     from sad.measure.campaign import run_point
-    from sad.measure.profile import check, gcov_model, known_values, source_text
+    from sad.measure.profile import check, gcov_model, known_values
     try:
         _, defined = parse_defines(args.defines)
     except BindingError as exc:
@@ -284,7 +284,25 @@ def cmd_check_counts(args) -> int:
         _err(str(exc))
         return 2
     rtol = args.rtol if args.rtol is not None else (0.05 if args.params else 0.0)
-    checks = check(model, run.counts, known_values(analysis, values), rtol)
+    if not run.by_rank:
+        return _check_status(_print_checks(check(model, run.counts, known_values(analysis, values), rtol),
+                                           args, rtol), args)
+    # An MPI program: every rank's counts against the SAD at that rank (RANK = r, NPROCS = ranks run).
+    import sympy
+    statuses = []
+    for rank, counts in sorted(run.by_rank.items()):
+        at_rank = dict(values)
+        at_rank.update({"RANK": sympy.Integer(rank), "NPROCS": sympy.Integer(len(run.by_rank))})
+        print(f"rank {rank} of {len(run.by_rank)} (RANK={rank}, NPROCS={len(run.by_rank)}):")
+        tally = _print_checks(check(model, counts, known_values(analysis, at_rank), rtol), args, rtol)
+        statuses.append(_check_status(tally, args))
+        print()
+    return max(statuses)
+
+
+def _print_checks(checks, args, rtol: float) -> dict[str, int]:
+    """The table of one run (one rank's, for an MPI program) and its summary; the tally by status."""
+    from sad.measure.profile import source_text
     tally: dict[str, int] = {}
     print(f"{'line':<32} {'sad':>14} {'gcov':>12}  status      code")
     for c in checks:
@@ -304,6 +322,10 @@ def cmd_check_counts(args) -> int:
         print("(unbound lines need values: -D NAME=VALUE, --params FILE, or `sad profile`)")
     if tally.get("close"):
         print(f"(close: within the relative tolerance {rtol:g} of gcov's count)")
+    return tally
+
+
+def _check_status(tally: dict[str, int], args) -> int:
     if tally.get("MISMATCH"):
         return 1
     if tally.get("unbound") and args.require_bound:

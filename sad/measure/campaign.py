@@ -102,12 +102,19 @@ def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], b
     run = run_point(build, campaign.command, point, campaign.template_text, campaign.timeout)
     bound = dict(defined)
     bound.update({name: value for name, (_, value) in point.items()})
+    if run.by_rank:  # an MPI run: derived from rank 0's counts, checked on every rank's
+        bound.setdefault("NPROCS", sympy.Integer(len(run.by_rank)))
+        bound["RANK"] = sympy.Integer(0)
     known = known_values(analysis, bound)
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
     derivation = derive(analysis, model, run.counts, known, unknowns)
     values = dict(known)
     values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
-    mismatches = sum(1 for c in check(model, run.counts, values) if c.status == "MISMATCH")
+    mismatches = 0
+    for rank, counts in sorted((run.by_rank or {-1: run.counts}).items()):
+        if rank >= 0:
+            values["RANK"] = sympy.Integer(rank)
+        mismatches += sum(1 for c in check(model, counts, values) if c.status == "MISMATCH")
     return PointResult(point, run, derivation, mismatches)
 
 

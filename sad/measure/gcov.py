@@ -7,13 +7,16 @@ line counts; nothing here knows about the SAD.
 
 The user's tree is never written to: sources are copied, objects and .gcda files stay in the build
 directory, and the command runs there (relative paths in it that name existing files of the user's working
-directory are made absolute first).
+directory are made absolute first). An MPI program (it includes mpi.h or mpif.h) is built with mpicc/mpif77
+and `./STEM` is a wrapper that points GCOV_PREFIX at rank<r>/ for each rank, so that the counts of every
+rank are read apart (`Run.by_rank`); a PVM program is linked with PVM's libraries.
 """
 from __future__ import annotations
 
 import gzip
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,14 +39,38 @@ class Build:
     executable: Path
     sources: dict[str, str]  # basename in the build directory → path as the user gave it
     compilers: list[str] = field(default_factory=list)  # version lines of the compilers used
+    ranked: bool = False  # an MPI program: ./STEM is a wrapper writing each rank's counts to rank<r>/
 
 
 @dataclass
 class Run:
     command: str  # as run (after path rewriting)
-    counts: dict[tuple[str, int], int]
+    counts: dict[tuple[str, int], int]  # an MPI program: rank 0's
     stdout: str
     gcov_version: str
+    by_rank: dict[int, dict[tuple[str, int], int]] = field(default_factory=dict)  # MPI: every rank's counts
+
+
+_MPI_USE = re.compile(r"^\s*(#\s*include\s*[<\"]mpi\.h[>\"]|include\s*['\"]mpif\.h['\"])", re.I | re.M)
+_PVM_USE = re.compile(r"^\s*(#\s*include\s*[<\"]pvm3\.h[>\"]|include\s*['\"]fpvm3\.h['\"])", re.I | re.M)
+
+
+def message_library(files: list[str]) -> str | None:
+    """'mpi' when a source includes mpi.h / mpif.h (built with mpicc / mpif77, run under mpirun with a
+    rank's counts apart), 'pvm' for pvm3.h / fpvm3.h (linked with libfpvm3, libgpvm3, libpvm3), else None."""
+    texts = [Path(f).read_text(errors="replace") for f in files if Path(f).is_file()]
+    if any(_MPI_USE.search(t) for t in texts):
+        return "mpi"
+    if any(_PVM_USE.search(t) for t in texts):
+        return "pvm"
+    return None
+
+
+_RANK_WRAPPER = """#!/bin/sh
+# sad: one directory of coverage data per MPI rank (Open MPI, MPICH/PMI, PMIx name the rank)
+r=${{OMPI_COMM_WORLD_RANK:-${{PMI_RANK:-${{PMIX_RANK:-0}}}}}}
+GCOV_PREFIX={directory}/rank$r GCOV_PREFIX_STRIP={strip} exec {binary} "$@"
+"""
 
 
 def _first_line(cmd: list[str]) -> str:
@@ -89,24 +116,33 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     # macro where it is no variable of the program, so `-D LARGE_DATASET` profiles the size analyzed and
     # `-D n=100` for a value read by scanf leaves the program's `n` alone
     from sad.analysis.pipeline import preprocessor_defines
+    library = message_library(files)
+    cc, fc = ("mpicc", "mpif77") if library == "mpi" else ("gcc", "gfortran")
     objects = []
     for name, original in sources.items():
         suffix = Path(name).suffix
         macros = [f"-D{k}={v}" for k, v in sorted(preprocessor_defines(original, defines).items())]
         if suffix in C_SUFFIXES:
-            cmd = [_require("gcc"), "-std=gnu99", "-w", *macros]
+            cmd = [_require(cc), "-std=gnu99", "-w", *macros]
         else:
-            cmd = [_require("gfortran"), "-std=legacy", "-w", *macros]
+            cmd = [_require(fc), "-std=legacy", "-w", *macros]
         obj = Path(name).stem + ".o"
         cmd += ["-O0", "--coverage", *incs, "-c", name, "-o", obj]
         _run_tool(cmd, directory, f"{original}: does not compile")
         objects.append(obj)
     exe = directory / Path(files[0]).stem
-    linker = _require("gfortran") if "fortran" in langs else _require("gcc")
-    _run_tool([linker, "--coverage", "-o", exe.name, *objects, "-lm"], directory, "linking failed")
+    linker = _require(fc) if "fortran" in langs else _require(cc)
+    libs = ["-lfpvm3", "-lgpvm3", "-lpvm3"] if library == "pvm" else []
+    binary = exe.with_name(exe.name + ".bin") if library == "mpi" else exe
+    _run_tool([linker, "--coverage", "-o", binary.name, *objects, *libs, "-lm"], directory, "linking failed")
+    if library == "mpi":
+        strip = len(directory.resolve().parts) - 1
+        exe.write_text(_RANK_WRAPPER.format(directory=shlex.quote(str(directory.resolve())), strip=strip,
+                                            binary=shlex.quote(str(binary.resolve()))))
+        exe.chmod(0o755)
     compilers = [_first_line([_require(t), "--version"]) for t in
-                 (["gfortran"] if "fortran" in langs else []) + (["gcc"] if "c" in langs else [])]
-    return Build(directory, exe, sources, compilers)
+                 ([fc] if "fortran" in langs else []) + ([cc] if "c" in langs else [])]
+    return Build(directory, exe, sources, compilers, ranked=library == "mpi")
 
 
 def _run_tool(cmd: list[str], cwd: Path, what: str) -> None:
@@ -144,6 +180,8 @@ def reset_counters(b: Build) -> None:
     """Forget the counts of an earlier run, so that each run is measured on its own."""
     for gcda in b.directory.glob("*.gcda"):
         gcda.unlink()
+    for rank_dir in b.directory.glob("rank*"):
+        shutil.rmtree(rank_dir, ignore_errors=True)
 
 
 def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, stdin_text: str | None = None
@@ -159,11 +197,33 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
     if proc.returncode != 0:
         raise ToolError(f"command failed with exit status {proc.returncode}: {command}\n"
                         f"{_tail(proc.stderr or proc.stdout)}")
-    if not list(b.directory.glob("*.gcda")):
+    if not list(b.directory.glob("*.gcda")) and not list(b.directory.glob("rank*/*.gcda")):
         raise ToolError(f"the command did not run the instrumented program (no coverage data written); "
                         f"start it as ./{b.executable.name}: {command}")
+    if b.ranked:
+        by_rank = _read_ranks(b)
+        version = gcov_version()
+        return Run(rewritten, by_rank.get(0, {}), proc.stdout, version, by_rank)
     counts, version = read_gcov(b)
     return Run(rewritten, counts, proc.stdout, version)
+
+
+def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:
+    """Each rank's counts, from the rank<r>/ directory its GCOV_PREFIX named (the notes files, .gcno, are
+    the build's: copied beside each rank's .gcda for gcov)."""
+    by_rank: dict[int, dict[tuple[str, int], int]] = {}
+    for rank_dir in sorted(b.directory.glob("rank*"), key=lambda d: d.name):
+        if not rank_dir.name[4:].isdigit():
+            continue
+        for name in b.sources:
+            for suffix in (".gcno",):
+                note = b.directory / (Path(name).stem + suffix)
+                if note.exists():
+                    shutil.copyfile(note, rank_dir / note.name)
+            shutil.copyfile(b.directory / name, rank_dir / name)
+        counts, _ = read_gcov(Build(rank_dir, b.executable, b.sources, b.compilers))
+        by_rank[int(rank_dir.name[4:])] = counts
+    return by_rank
 
 
 def read_gcov(b: Build) -> tuple[dict[tuple[str, int], int], str]:

@@ -416,7 +416,16 @@ def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> sympy.
     try:
         roots = sympy.solve(sympy.Eq(expr, count), sym, rational=True)
     except (NotImplementedError, ValueError, TypeError):
-        return None
+        roots = []
+    if not roots and expr.has(sympy.floor):
+        # an integer division (NLOC = N / NPROCS): solve without the floor, keep a root that reproduces the
+        # count exactly (the smallest value of the range the division maps onto it)
+        plain = expr.replace(sympy.floor, lambda arg: arg)
+        try:
+            roots = [r for r in sympy.solve(sympy.Eq(plain, count), sym, rational=True)
+                     if _number(expr.xreplace({sym: r})) == float(count)]
+        except (NotImplementedError, ValueError, TypeError):
+            return None
     kind = param.kind if param else "value"
     fitting = []
     for root in roots:

@@ -24,7 +24,7 @@ from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
 from sad.predict.mapper import bind, predict
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPMD = ROOT / "corpus" / "spmd"
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root"]
 P, NITER, RANK = sympy.symbols("NPROCS NITER RANK", integer=True)

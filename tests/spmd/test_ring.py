@@ -16,7 +16,7 @@ from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
 from sad.predict.mapper import predict
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPMD = ROOT / "corpus" / "spmd"
 # Brehm 1999, Tab. 6.2: Paragon, matrix multiply version 2, N = 256: P -> COMM (s)
 TAB_6_2_COMM = {1: 0.0, 2: 0.011936, 4: 0.018115, 8: 0.021624, 16: 0.024218, 32: 0.027196, 64: 0.032044,

@@ -16,7 +16,7 @@ import sympy
 from sad.cli.main import main
 
 OPENMPI_INCLUDE = "/usr/lib/x86_64-linux-gnu/openmpi/include"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def send(b):
