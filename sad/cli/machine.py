@@ -23,6 +23,9 @@ def register(sub, add_common) -> None:
     cal.add_argument("--quick", action="store_true", help="short runs, fewer repeats (less stable figures)")
     cal.add_argument("-o", "--output", required=True, metavar="FILE", help="machine database to write")
     cal.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    cal.add_argument("--mpi", action="store_true",
+                     help="also measure the communication and programming-model levels with the real MPI "
+                          "(ping-pong and collectives under mpirun --oversubscribe on 2 and 4 processes)")
     dash_values(cal, "--flags")
     cal.set_defaults(func=cmd_calibrate)
 
@@ -40,7 +43,8 @@ def register(sub, add_common) -> None:
 def cmd_calibrate(args) -> int:
     """`sad calibrate`: measure this machine and write a machine database."""
     from sad.machine.calibrate import main_calibrate
-    return main_calibrate(args.compiler, shlex.split(args.flags), args.quick, Path(args.output), args.force)
+    return main_calibrate(args.compiler, shlex.split(args.flags), args.quick, Path(args.output), args.force,
+                          mpi=args.mpi)
 
 
 def _validate_options(val: argparse.ArgumentParser, required: bool = False) -> None:

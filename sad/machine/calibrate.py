@@ -25,6 +25,7 @@ from pathlib import Path
 
 from sad.machine import hierarchy as hier
 from sad.machine import microbench as mb
+from sad.machine import mpibench
 from sad.machine.versions import FORMAT_VERSION
 
 COMPILERS = {"gcc": "c", "gfortran": "fortran"}
@@ -72,6 +73,7 @@ class Calibration:
     figures: dict[str, Figure] = field(default_factory=dict)
     seconds_taken: float = 0.0
     hierarchy: hier.HierarchyCalibration | None = None
+    mpi: mpibench.MPICalibration | None = None  # --mpi: the communication and programming-model levels
     warnings: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
 
@@ -385,6 +387,8 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.derived(4, "read", stmt, "not measured: as a write statement")
     if cal.hierarchy is not None:
         w.lines += hier.render_yaml(cal.hierarchy)
+    if cal.mpi is not None:
+        w.lines += mpibench.render_yaml(cal.mpi)
     return "\n".join(w.lines) + "\n"
 
 
@@ -452,7 +456,7 @@ def warnings_of(cal: Calibration) -> list[str]:
     return out
 
 
-def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool) -> int:
+def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool, mpi: bool = False) -> int:
     """The command: exit 0 written, 2 refused (no compiler, existing file, failure)."""
     from sad.machine.model import MachineError
     if out.exists() and not force:
@@ -464,10 +468,14 @@ def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, forc
         print(f"sad calibrate: {compiler} {' '.join(flags)}, {'quick' if quick else 'default'} settings",
               file=sys.stderr)
         cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True))
+        if mpi:  # the communication and programming-model levels, with the real MPI (sad.machine.mpibench)
+            cal.mpi = mpibench.measure(reps=50 if quick else 200, rounds=5 if quick else 9,
+                                       progress=lambda m: print(m, file=sys.stderr, flush=True))
+            cal.warnings.extend(cal.mpi.warnings)
         write_database(cal, out, force)
         for warning in warnings_of(cal) + cal.warnings:   # busy-machine summary, then each figure
             print(f"sad calibrate: warning: {warning}", file=sys.stderr)
-    except (CalibrationError, MachineError) as exc:
+    except (CalibrationError, MachineError, mpibench.MPIBenchError) as exc:
         print(f"sad calibrate: error: {exc}", file=sys.stderr)
         return 2
     print(f"sad calibrate: wrote {out} in {cal.seconds_taken:.0f} s", file=sys.stderr)
