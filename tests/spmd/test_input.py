@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
 """, "-D", "NPROCS=8")
     assert status == 0 and "warning" not in err
     assert not [p for p in doc["parameters"] if p["name"].startswith(("C_", "T_"))]
-    comm = lambda b: send(b) + recv(b)  # noqa: E731
+    comm = lambda b: send(b) + recv(b)
     gather, bcast = 7 * comm(800), 3 * comm(8 * 800)
     assert doc["communication_s"] == pytest.approx(send(800) + recv(800) + gather + bcast, rel=1e-12)
     partners = {m["primitive"]: m["partner"] for m in messages(doc)}
