@@ -132,8 +132,9 @@ _BINOPS: dict[type, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]] = {
 }
 
 
-class _Walker:
-    """Turns a whitelisted ast into sympy; anything else raises ExprError."""
+class _Walker(ast.NodeVisitor):
+    """Turns a whitelisted ast into sympy; anything else raises ExprError (the standard library's
+    NodeVisitor dispatches to visit_<Kind>; its generic_visit is where the whitelist refuses)."""
 
     def __init__(self, text: str, source: str, positions: list[int], dotted: dict[str, str],
                  names: set[str] | frozenset[str] | None, functions: dict[str, Callable[..., sympy.Expr]]) -> None:
@@ -153,11 +154,9 @@ class _Walker:
     def fail(self, node: ast.AST, what: str) -> ExprError:
         return ExprError(f"{what} not allowed: '{self.piece(node)}'", self.col(node))
 
-    def visit(self, node: ast.AST) -> sympy.Expr:
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is None:
-            raise self.fail(node, _describe(node))
-        return method(node)
+    def generic_visit(self, node: ast.AST) -> sympy.Expr:
+        """Every kind of Python syntax without a visit_ method of its own is refused."""
+        raise self.fail(node, _describe(node))
 
     def visit_Constant(self, node: ast.Constant) -> sympy.Expr:
         value = node.value
