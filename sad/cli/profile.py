@@ -68,7 +68,11 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="params file to write (default: stdout)")
     p.add_argument("--format", choices=("yaml", "json", "csv"), default="yaml")
     p.add_argument("--force", action="store_true", help="replace an existing output, plot or Extra-P file")
-    p.add_argument("--plot", metavar="DIR", help="one PNG per profiled parameter against the size")
+    p.add_argument("--plot", metavar="DIR", help="one plot per profiled parameter against the size")
+    p.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png", help="format of the plots")
+    p.add_argument("--plot-to", type=float, metavar="SIZE",
+                   help="continue each fitted curve to this size (the predictions you will make; default 8× "
+                   "the largest measured size)")
     p.add_argument("--extrap", metavar="FILE", help="measured per-block counts in Extra-P's text format")
 
 
@@ -239,10 +243,11 @@ def _write_plots(args, profiled, results, varying: str) -> None:
         xs, ys = plot_series(entry["name"], results, varying)
         if len(xs) < 2:
             continue
-        target = directory / f"{entry['name']}.png"
+        target = directory / f"{entry['name']}.{args.plot_format}"
         if target.exists() and not args.force:
             raise OSError(f"{target}: exists; not overwritten (use --force to replace it)")
-        plot_parameter(directory, entry["name"], varying, xs, ys, profiled.fits.get(entry["name"]))
+        plot_parameter(directory, entry["name"], varying, xs, ys, profiled.fits.get(entry["name"]),
+                       args.plot_format, args.plot_to)
         written += 1
     print(f"sad: {written} plots written to {directory}", file=sys.stderr)
 

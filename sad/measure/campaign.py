@@ -159,9 +159,11 @@ def _fill_entry(entry: dict[str, Any], results: list[PointResult], varying: str 
         return None
     sizes = [float(r.point[varying][1]) for r, _ in exercised]
     values = [v for _, v in exercised]
-    model = fit(varying, sizes, values)
+    model = fit(varying, sizes, values, probability=entry.get("kind") == "branch_probability")
     entry["value"] = model.expression
     entry["fit"] = {"parameter": varying, "points": model.points,
+                    "range": [_round(model.low), _round(model.high)],
+                    **({"space": "logit"} if model.logit else {}),
                     "loo_error": None if model.cv_error != model.cv_error else _round(model.cv_error),
                     "fit_error": _round(model.fit_error)}
     return model

@@ -5,6 +5,12 @@ for each parameter, the hypotheses  f(n) = c0 + c1 · n^i · log2(n)^j  (Extra-P
 normal form, one term, i from a fixed set of fractions, j in {0, 1, 2}) and the constant f(n) = c0 are
 fitted by least squares and the one with the smallest leave-one-out cross-validation error wins (ties go
 to the simpler). The result is a formula text the restricted parser reads back (a params file value).
+
+Probabilities are fitted in logit space (log(p/(1-p)), the model then 1/(1 + exp(-f(n)))) so that a
+prediction far outside the measured sizes stays inside [0, 1]. Coefficients that are numerical noise (a
+term below NOISE of the values over the measured range, an intercept of 2e-15) are dropped, so the same
+measurements give the same text. The measured range is kept (Fit.low, Fit.high) for the params file and the
+extrapolation warning.
 """
 from __future__ import annotations
 
@@ -19,6 +25,8 @@ EXPONENTS = [Fraction(0), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fracti
              Fraction(2), Fraction(9, 4), Fraction(7, 3), Fraction(5, 2), Fraction(8, 3), Fraction(11, 4),
              Fraction(3)]
 LOGS = [0, 1, 2]
+NOISE = 1e-9  # relative to the largest value: below it a coefficient is rounding error, not a model term
+LOGIT_EPS = 1e-6  # probabilities of exactly 0 or 1 are moved this far inside to take their logit
 
 
 @dataclass
@@ -32,9 +40,13 @@ class Fit:
     cv_error: float  # leave-one-out: mean relative error of predicting each point from the others
     fit_error: float  # mean relative error over the points used
     points: int
+    low: float = math.nan  # the measured range of the size parameter
+    high: float = math.nan
+    logit: bool = False  # fitted in logit space: the value is 1/(1 + exp(-(c0 + c1*term)))
 
     def __call__(self, n: float) -> float:
-        return self.c0 + self.c1 * _term(np.array([n], dtype=float), self.exponent, self.log_power)[0]
+        f = self.c0 + self.c1 * _term(np.array([n], dtype=float), self.exponent, self.log_power)[0]
+        return float(1.0 / (1.0 + math.exp(-f))) if self.logit else float(f)
 
 
 def _term(n: np.ndarray, i: Fraction, j: int) -> np.ndarray:
@@ -80,10 +92,15 @@ def _evaluate(n: np.ndarray, y: np.ndarray, i: Fraction, j: int) -> tuple[np.nda
     return coef, float(np.mean(errors))
 
 
-def fit(parameter: str, sizes: list[float], values: list[float]) -> Fit:
-    """The best single-term model of values against sizes (all sizes > 0)."""
+def fit(parameter: str, sizes: list[float], values: list[float], probability: bool = False) -> Fit:
+    """The best single-term model of values against sizes (all sizes > 0); a probability in logit space
+    (unless all values are equal: a constant needs no transform)."""
     n = np.asarray(sizes, dtype=float)
     y = np.asarray(values, dtype=float)
+    if probability and not np.allclose(y, y[0]):
+        p = np.clip(y, LOGIT_EPS, 1 - LOGIT_EPS)
+        inner = fit(parameter, sizes, list(np.log(p / (1 - p))))
+        return _as_probability(inner, n, y)
     if len(n) < 3:
         i, j = (Fraction(0), 0) if len(n) < 2 or np.allclose(y, y[0]) else (Fraction(1), 0)
         coef = _evaluate(n, y, i, j)[0]
@@ -103,8 +120,27 @@ def fit(parameter: str, sizes: list[float], values: list[float]) -> Fit:
 def _make(parameter, n, y, coef, i, j, cv) -> Fit:
     c0 = float(coef[0])
     c1 = float(coef[1]) if len(coef) > 1 else 0.0
-    pred = c0 + c1 * _term(n, i, j) if len(coef) > 1 else np.full_like(n, c0)
-    return Fit(parameter, expression(parameter, c0, c1, i, j), c0, c1, i, j, cv, _relative(pred, y), len(n))
+    scale = max(float(np.max(np.abs(y))) if len(y) else 0.0, 1.0)  # counts and probabilities are O(1)
+    if c1 and float(np.max(np.abs(c1 * _term(n, i, j)))) < NOISE * scale:
+        c0, c1 = float(np.mean(y)), 0.0  # the term never matters over the measured range
+    if abs(c0) < NOISE * scale:
+        c0 = 0.0
+    if c1 == 0.0:
+        i, j = Fraction(0), 0
+    pred = c0 + c1 * _term(n, i, j) if c1 else np.full_like(n, c0)
+    return Fit(parameter, expression(parameter, c0, c1, i, j), c0, c1, i, j, cv, _relative(pred, y), len(n),
+               float(np.min(n)), float(np.max(n)))
+
+
+def _as_probability(inner: Fit, n: np.ndarray, y: np.ndarray) -> Fit:
+    """A logit-space fit as a probability model: the expression 1/(1 + exp(-(f))), errors in p."""
+    linear = expression(inner.parameter, inner.c0, inner.c1, inner.exponent, inner.log_power)
+    text = f"1/(1 + exp(-({linear})))" if inner.c1 else _num(1.0 / (1.0 + math.exp(-inner.c0)))
+    model = Fit(inner.parameter, text, inner.c0, inner.c1, inner.exponent, inner.log_power, inner.cv_error,
+                0.0, inner.points, inner.low, inner.high, logit=True)
+    pred = np.array([model(x) for x in n])
+    model.fit_error = _relative(pred, y)
+    return model
 
 
 def _num(x: float) -> str:
@@ -124,6 +160,8 @@ def expression(parameter: str, c0: float, c1: float, i: Fraction, j: int) -> str
                        if i.denominator != 1 else f"{parameter}**{i.numerator}")
     if j:
         factors.append(f"log2({parameter})" + (f"**{j}" if j > 1 else ""))
-    term = "*".join([_num(abs(c1))] + factors)
+    term = "*".join(([] if _num(abs(c1)) == "1" and factors else [_num(abs(c1))]) + factors)
     sign = "-" if c1 < 0 else "+"
+    if c0 == 0.0:
+        return term if c1 > 0 else f"-{term}"
     return f"{_num(c0)} {sign} {term}"

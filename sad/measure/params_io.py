@@ -130,6 +130,7 @@ class Entry:
     where: str  # file:line of the entry in the params file
     fingerprint: str | None = None
     kind: str | None = None
+    fit: dict | None = None  # {parameter, range: [low, high], ...} of a value fitted over sizes
 
 
 @dataclass
@@ -275,7 +276,8 @@ def _add(result: ParamsFile, name: Any, item: Any, where: str) -> None:
         raise ParamsError(f"{where}: error: {name}: {exc}") from None
     if any(e.name == name for e in result.entries):
         raise ParamsError(f"{where}: error: {name} is given twice")
-    result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None))
+    fit = item.get("fit") if isinstance(item, dict) and isinstance(item.get("fit"), dict) else None
+    result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None, fit))
 
 
 def _load_csv(path: str, text: str) -> ParamsFile:
@@ -324,6 +326,7 @@ def check(params: ParamsFile, analysis, bindings: dict[str, sympy.Expr], from_co
                                              f"{', '.join(strangers)}, which is no parameter of the analysis"))
             continue
         problems.extend(_range(e, param, bindings))
+        problems.extend(_extrapolation(e, bindings))
         if e.fingerprint and e.fingerprint != fingerprint(param.file, param.line):
             problems.append(Problem("warning", f"{e.where}: {e.name}: the code at {param.file}:{param.line} "
                                                f"changed since this value was measured (fingerprint "
@@ -342,6 +345,22 @@ def check_defines(analysis, raw: dict[str, str], defines: dict[str, sympy.Expr],
                           f"sad: -D {name}={raw.get(name, defines[name])}")
             problems.extend(_range(entry, param, bindings))
     return problems
+
+
+def _extrapolation(e: Entry, bindings: dict[str, sympy.Expr]) -> list[Problem]:
+    """A fitted value evaluated outside the sizes it was measured at is an extrapolation: say so."""
+    fit = e.fit or {}
+    size, span = fit.get("parameter"), fit.get("range")
+    if not isinstance(size, str) or not isinstance(span, list) or len(span) != 2 or size not in bindings:
+        return []
+    if size not in {s.name for s in e.value.free_symbols}:
+        return []  # a constant model does not depend on where it is evaluated
+    at = evaluate(bind(bindings[size], bindings))
+    low, high = float(span[0]), float(span[1])
+    if at is None or low * (1 - 1e-9) <= at <= high * (1 + 1e-9):
+        return []
+    return [Problem("warning", f"{e.where}: {e.name}: fitted over {size} {low:g}..{high:g}, evaluated at "
+                               f"{size}={at:g}: an extrapolation (measure that size with sad profile to be sure)")]
 
 
 def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:

@@ -1,0 +1,56 @@
+"""Fits do not extrapolate silently (issue 13): probabilities stay in [0, 1] far outside the measured sizes
+(logit space), numerical-noise coefficients are dropped, the measured range is recorded and a prediction
+outside it is warned about; plots show the extrapolation and the model in mathematical notation."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from sad.cli.main import run
+from sad.measure.fit import fit
+from sad.measure.plot import math_label, plot_parameter
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = [500.0, 864.0, 1372.0, 2048.0]
+
+
+def test_probability_fit_stays_in_unit_interval():
+    falling = [0.0909, 0.0905, 0.0903, 0.0898]
+    model = fit("NPART", SIZES, falling, probability=True)
+    assert model.logit and model.expression.startswith("1/(1 + exp(-(")
+    for n in (1.0, 15000.0, 1e5, 1e7):
+        assert 0.0 <= model(n) <= 1.0
+    assert abs(model(500.0) - 0.0909) < 5e-4
+    plain = fit("NPART", SIZES, falling)
+    assert plain(1e7) < 0  # the linear-space model leaves [0, 1]: why logit space is used
+
+
+def test_noise_coefficients_are_dropped_and_range_recorded():
+    model = fit("NPART", SIZES, [0.629961 * n ** (1 / 3) + 2.1e-15 for n in SIZES])
+    assert model.expression == "0.629961*NPART**(1/3)"
+    assert (model.low, model.high) == (500.0, 2048.0)
+    assert fit("N", [10.0, 20.0, 40.0, 80.0], [1e-15, 2e-15, 1e-15, 0.0]).expression == "0"
+    constant = fit("NPART", SIZES, [0.5, 0.5, 0.5, 0.5], probability=True)
+    assert constant.expression == "0.5"
+
+
+def test_shipped_md1_params_record_ranges_and_extrapolation_is_warned():
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["analyze", str(ROOT / "corpus/md1/md1.f"), "-m", "sparc2", "--params",
+                str(ROOT / "corpus/md1/md1.params.yaml"), "-D", "NPART=100000"], out, err)
+    assert code == 0, err.getvalue()  # no "probability outside [0, 1]" any more
+    assert "NCELL: fitted over NPART 500..2048, evaluated at NPART=100000: an extrapolation" in err.getvalue()
+    assert "(all parameters bound)" in out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    run(["analyze", str(ROOT / "corpus/md1/md1.f"), "-m", "sparc2", "--params",
+         str(ROOT / "corpus/md1/md1.params.yaml"), "-D", "NPART=1000"], out, err)
+    assert "extrapolation" not in err.getvalue()
+
+
+def test_plot_shows_extrapolation_in_math_notation(tmp_path):
+    model = fit("NPART", SIZES, [4.3, 5.2, 6.0, 6.9])
+    assert math_label(model) == r"$0.01 + 0.5418\,\mathrm{NPART}^{1/3}$"
+    path = plot_parameter(tmp_path, "M", "NPART", SIZES, [4.3, 5.2, 6.0, 6.9], model, "svg", 15000)
+    text = path.read_text()
+    assert path.suffix == ".svg" and "extrapolation to NPART = 15000" in text and "measured range" in text
+    assert "**" not in text  # no Python syntax in the legend
