@@ -138,6 +138,7 @@ def values_at(point: Point, points: PointSet, kinds: dict[str, tuple[str, float 
 
 def evaluate(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     """The formula's value with every symbol bound; None if it does not evaluate to a finite number."""
+    number: float | None
     try:
         number = _numeric(expr, values)
     except _Fallback:
