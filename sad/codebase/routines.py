@@ -11,6 +11,7 @@ between processes and compared with a baseline written by another version of the
 """
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
@@ -41,10 +42,14 @@ class Options:
 
 @dataclass(frozen=True)
 class Unit:
-    path: str
+    path: str  # as shown in reports (relative to `root` when given so)
     deps: tuple[str, ...]
     lines: int
     key: str = ""
+    root: str = ""  # the directory relative paths start from (a worker's own may differ)
+
+    def located(self, path: str) -> str:
+        return path if not self.root or os.path.isabs(path) else os.path.join(self.root, path)
 
 
 @dataclass
@@ -95,22 +100,27 @@ def machine_of(options: Options):
 
 
 def analyze_unit(unit: Unit, options: Options) -> UnitResult:
-    """The routines of `unit.path` in library mode, with the diagnostics that fall in that file."""
-    program, _failed = load_program([unit.path, *unit.deps], list(options.include), dict(options.defines))
+    """The routines of `unit.path` in library mode, with the diagnostics that fall in that file. Files are
+    opened by absolute path (a Dask worker's working directory is not the client's) and reported by the
+    paths the user gave."""
+    source = unit.located(unit.path)
+    program, _failed = load_program([source, *map(unit.located, unit.deps)], list(options.include),
+                                    dict(options.defines))
     ctx, _graph = build_procedures(program)
     machine = machine_of(options)
     kinds_known = _kinds(ctx)
     routines = []
     for proc in program.procedures:
-        if proc.loc.file != unit.path or proc.kind == "blockdata":
+        if proc.loc.file != source or proc.kind == "blockdata":
             continue
         built = ctx.built.get(resolve_name(proc.name))
         if built is None:
             continue
-        routines.append(_routine(proc, built.counts, machine, kinds_known, options.points))
+        routines.append(_routine(proc, unit.path, built.counts, machine, kinds_known, options.points))
+    prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.
-    diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message)
-                          for d in [*program.diagnostics, *ctx.diagnostics] if d.loc.file == unit.path})
+    diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message.replace(prefix, "") if prefix else d.message)
+                          for d in [*program.diagnostics, *ctx.diagnostics] if d.loc.file == source})
     return UnitResult(unit.path, unit.lines, sorted(routines, key=lambda r: (r.line, r.name)),
                       [{"file": unit.path, "line": line, "col": col, "severity": severity, "message": message}
                        for line, col, severity, message in diagnostics])
@@ -123,7 +133,7 @@ def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
     return kinds
 
 
-def _routine(proc: ir.Procedure, counts, machine, known: dict, points: PointSet) -> Routine:
+def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, points: PointSet) -> Routine:
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
     prices: dict[frozenset, sympy.Expr] = {}
@@ -142,7 +152,7 @@ def _routine(proc: ir.Procedure, counts, machine, known: dict, points: PointSet)
         values[point.name] = evaluate(time, values_at(point, points, kinds))
     base = values_at(points.points[0], points, kinds)
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
-    return Routine(proc.name, proc.loc.file, proc.loc.line, proc.language, proc.kind, _PRINTER.doprint(time),
+    return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, _PRINTER.doprint(time),
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
                    sorted(name[2:] for name, (kind, _) in kinds.items()
                           if kind == "call_cost" and name.startswith("C_")))

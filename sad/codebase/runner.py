@@ -62,7 +62,8 @@ def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[
     units = []
     for path, source in scanned.items():
         deps = dependencies(source, scanned, index)
-        units.append(Unit(path, tuple(deps), source.lines, _key(settings, source, [scanned[d] for d in deps])))
+        units.append(Unit(path, tuple(deps), source.lines, _key(settings, source, [scanned[d] for d in deps]),
+                          os.getcwd()))
     return units, missing
 
 

@@ -136,7 +136,9 @@ def test_one_worker_gives_the_same_bytes(codebase):
 
 def test_dask_local_cluster_gives_the_same_bytes(codebase):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    # Worker processes with one thread each, as the README asks: the analyzer raises the interpreter's
+    # recursion limit around deep code, a process-wide setting that threads of one worker would race on.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         code, out, err = sad_check(codebase["cwd"], "fx", "--format", "json", "--no-cache", "--scheduler",
                                    cluster.scheduler_address)
