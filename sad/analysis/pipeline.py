@@ -21,7 +21,7 @@ from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycl
 from sad.analysis.description import Analysis, Event
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
-from sad.analysis.spmd import link_pvm_buffers
+from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.values import ProgramFacts, resolve_name
 
 __all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language",
@@ -104,6 +104,7 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     ``ctx.built``, and the call graph; a procedure whose build fails gets an internal-error diagnostic
     and no SAD."""
     link_pvm_buffers(program)
+    link_requests(program)
     facts = ProgramFacts.gather(program)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))

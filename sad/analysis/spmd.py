@@ -33,17 +33,21 @@ class MessageCost:
     nprocs: sympy.Expr
     partner: str | None = None
     fanout: sympy.Expr | None = None  # PVM mcast: the number of receiving tasks
+    deferred: bool = False  # isend/irecv completed by a wait of the same statement list: priced there
+    parts: tuple[tuple[str, sympy.Expr], ...] = ()  # a wait: the (primitive, bytes) of the calls it completes
 
     @property
     def free_symbols(self) -> set[sympy.Symbol]:
         exprs = [self.bytes, self.nprocs] + ([self.fanout] if self.fanout is not None else [])
+        exprs += [b for _, b in self.parts]
         return set().union(*(sympy.sympify(e).free_symbols for e in exprs))
 
     def rebind(self, subs: dict) -> MessageCost:
         """The same call seen through a call site: the callee's formals replaced by the actual arguments."""
         fanout = self.fanout.xreplace(subs) if self.fanout is not None else None
+        parts = tuple((p, sympy.sympify(b).xreplace(subs)) for p, b in self.parts)
         return replace(self, bytes=sympy.sympify(self.bytes).xreplace(subs),
-                       nprocs=sympy.sympify(self.nprocs).xreplace(subs), fanout=fanout)
+                       nprocs=sympy.sympify(self.nprocs).xreplace(subs), fanout=fanout, parts=parts)
 
 
 def rebound(event, subs: dict):
@@ -67,6 +71,8 @@ def describe(builder, stmt: ir.Message, index: dict[str, sympy.Symbol]) -> Messa
         builder.ctx.warn(stmt.loc, f"{stmt.problem}: its message size is the parameter BYTES_{place}")
         return MessageCost(stmt.kind, stmt.name, stmt.library, size, nprocs)
     nbytes = sympy.Integer(0) if stmt.kind in DATA_FREE else _bytes(builder, stmt, index, place)
+    if stmt.request_group is not None:
+        return _nonblocking(builder, stmt, nbytes, nprocs, index)
     fanout = None
     if stmt.kind == "mcast" and stmt.partner is not None:
         fanout = builder.values.bound(stmt.partner, index)
@@ -74,6 +80,19 @@ def describe(builder, stmt: ir.Message, index: dict[str, sympy.Symbol]) -> Messa
             fanout = _parameter(builder, f"NTASK_{place}", stmt, f"tasks reached by {stmt.name}")
     return MessageCost(stmt.kind, stmt.name, stmt.library, nbytes, nprocs, _partner(builder, stmt, index, nprocs),
                        fanout)
+
+
+def _nonblocking(builder, stmt: ir.Message, nbytes: sympy.Expr, nprocs: sympy.Expr, index) -> MessageCost:
+    """A nonblocking pair is priced at its wait: the posts cost nothing where they are, the wait carries
+    their primitives and sizes (link_requests paired them within one statement list)."""
+    pending = builder.__dict__.setdefault("_spmd_posted", {})
+    if stmt.kind != "wait":
+        pending.setdefault(stmt.request_group, []).append((stmt.kind, nbytes))
+        return MessageCost(stmt.kind, stmt.name, stmt.library, nbytes, nprocs,
+                           _partner(builder, stmt, index, nprocs), deferred=True)
+    parts = tuple(pending.pop(stmt.request_group, []))
+    return MessageCost("wait", stmt.name, stmt.library, sum((b for _, b in parts), sympy.Integer(0)), nprocs,
+                       f"completes {', '.join(p for p, _ in parts)}", parts=parts)
 
 
 def _process_count(builder, stmt: ir.Message) -> sympy.Expr:
@@ -147,6 +166,28 @@ def _same(a: sympy.Expr, b: sympy.Expr) -> bool:
 
 def _text(value: sympy.Expr) -> str:
     return sympy.sstr(value)
+
+
+# ------------------------------------------------------------------------------------------ requests
+def link_requests(program: ir.Program) -> None:
+    """Pair MPI isend/irecv with the wait (wait, waitall, ...) that follows them in the same statement list,
+    before any other wait there: they get one request_group, and the mapper prices the pair at the wait.
+    Posts completed elsewhere (in another list, another routine) stay priced where they are posted."""
+    group = 0
+    for proc in program.procedures:
+        lists = [proc.body] + [body for stmt in ir.walk_stmts(proc.body) for body in ir.child_bodies(stmt)]
+        for stmts in lists:
+            posted: list[ir.Message] = []
+            for stmt in stmts:
+                if not isinstance(stmt, ir.Message) or stmt.library != "MPI" or stmt.problem is not None:
+                    continue
+                if stmt.kind in ("isend", "irecv"):
+                    posted.append(stmt)
+                elif stmt.kind == "wait" and posted:
+                    group += 1
+                    for post in posted + [stmt]:
+                        post.request_group = group
+                    posted = []
 
 
 # ------------------------------------------------------------------------------------------ PVM buffers

@@ -328,6 +328,7 @@ class Message(Stmt):
     comm: str | None = None  # the communicator argument's name (None: the library's world)
     result: Expr | None = None  # where a C call's return value goes (pvm_joingroup, pvm_gsize, pvm_spawn)
     problem: str | None = None  # a call the frontend could not read (wrong number of arguments)
+    request_group: int | None = None  # isend/irecv and the wait that completes them (sad.analysis.spmd)
 
 
 @dataclass

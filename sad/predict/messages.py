@@ -6,8 +6,9 @@ machine names is priced by its own expression. Otherwise the documented composit
 priced the same way:
 
     sendrecv        send(b) + recv(b)                   (one ring-shift step: PerPreT's comm(b))
-    isend / irecv   send(b) / recv(b), charged where posted; wait costs nothing (no overlap is modelled, so
-                    the total equals pricing the pair at its wait)
+    isend / irecv   send(b) / recv(b), charged at the wait that completes them when it follows them in the
+                    same statement list (sad.analysis.spmd.link_requests); otherwise where they are posted.
+                    No overlap of communication and computation is modelled.
     send, recv      comm(b) when the machine has only comm
     allgather       gather(b) + bcast(P·b)
     alltoall        (P − 1) · comm(b)
@@ -48,6 +49,14 @@ FREE = frozenset(msgcalls.LOCAL | {"wait"})
 
 def message_seconds(msg: MessageCost, machine, missing: set[str]) -> sympy.Expr:
     """Seconds for one execution of the call."""
+    if msg.deferred:
+        return sympy.Integer(0)  # priced at the wait that completes it
+    if msg.parts:
+        total = sympy.Integer(0)
+        for primitive, nbytes in msg.parts:
+            seconds = _price(primitive, nbytes, msg.nprocs, machine)
+            total += seconds if seconds is not None else _missing(primitive, missing)
+        return total
     if msg.primitive == "mcast":
         per_task = _price("send", msg.bytes, msg.nprocs, machine)
         if per_task is None:

@@ -122,7 +122,7 @@ def test_conditions_on_the_rank_are_decided_per_rank(tmp_path):
 
 
 def test_compositions_and_bookkeeping(tmp_path):
-    """isend + irecv + waitall = send + recv; allgather = gather(b) + bcast(P·b); wtime, comm_size, comm_rank,
+    """isend + irecv + waitall = send + recv, at the waitall; allgather = gather(b) + bcast(P·b); wtime, comm_size, comm_rank,
     init, finalize cost nothing on the Paragon (it names no such primitive)."""
     status, doc, err = run(tmp_path, "nb.c", """#include <mpi.h>
 int main(int argc, char **argv) {
@@ -147,6 +147,11 @@ int main(int argc, char **argv) {
     assert doc["communication_s"] == pytest.approx(send(800) + recv(800) + gather + bcast, rel=1e-12)
     partners = {m["primitive"]: m["partner"] for m in messages(doc)}
     assert partners["isend"] == "right neighbour" and partners["irecv"] == "left neighbour"
+    # the nonblocking pair is priced at its wait
+    times = {m["primitive"]: m["time_s"] for m in messages(doc)}
+    assert times["isend"] == times["irecv"] == 0.0
+    assert times["wait"] == pytest.approx(send(800) + recv(800), rel=1e-12)
+    assert partners["wait"] == "completes isend, irecv"
     assert doc["operations"]["msg.wtime"] == "2"
 
 
