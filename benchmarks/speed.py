@@ -327,6 +327,8 @@ def bench_formula() -> None:
         worst = 0.0
         for i in (0, 1, SWEEP_POINTS // 3, SWEEP_POINTS // 2, SWEEP_POINTS - 1):
             a = [float(numpy.broadcast_to(values[s.name], (SWEEP_POINTS,))[i]) for s in symbols]
+            # integral values as ints: a leftover sum over an index lambdifies to range(), which refuses floats
+            a = [int(x) if x.is_integer() else x for x in a]
             ref = float(scalar(*a))
             worst = max(worst, abs(float(times[i]) - ref) / abs(ref))
         print(f"  sweep: lambdify(modules='numpy') compiled in {compile_s * 1e3:.1f} ms; {SWEEP_POINTS} points, "
