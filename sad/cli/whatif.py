@@ -500,7 +500,12 @@ def _validate_command(args) -> str | None:
 
 
 def _validate_runs(args, files, problem, result, command, fixed):
+    from sad.cli.args import ArgumentError, check_placeholders
     from sad.measure.tune_runs import RunError, measure_choice
+    try:
+        check_placeholders(command, {a.name for a in problem.axes} | set(fixed) | {"exe"})
+    except ArgumentError as exc:
+        raise UsageError(str(exc)) from None
     try:
         return measure_choice(files, args.flags, command, problem, result, fixed, args.runs, args.points)
     except RunError as exc:

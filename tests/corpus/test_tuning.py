@@ -124,3 +124,10 @@ def test_pipeline_tune_takes_the_slowest_rank_and_is_exact():
     at = {**{k: sympy.Integer(v) for k, v in best.items()}, **fixed}
     single = predict_analysis(analysis, load_machine("paragon"), at).prediction.time_value
     assert full.time == pytest.approx(single, rel=1e-12)                # sad analyze's slowest rank, same value
+
+
+def test_tune_validate_refuses_an_unknown_placeholder(capsys):
+    code = main(["tune", "corpus/tuning/matmul_tiled.c", "-m", "sparc2", "--vary", "ts=4:8", "--fix", "n=64",
+                 "--validate", "--", "echo {n} {tile} | ./matmul_tiled"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "unknown placeholder {tile}" in err
