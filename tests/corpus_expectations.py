@@ -5,6 +5,7 @@ sympy's parser because they are this project's own test data, never user input.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import sympy
@@ -22,7 +23,10 @@ def load_expected(path: Path) -> dict:
         return yaml.safe_load(fh)
 
 
-def counts_by_line(source: Path, include_dirs=()) -> tuple[dict[int, sympy.Expr], object]:
+@functools.cache
+def counts_by_line(source: Path, include_dirs: tuple[str, ...] = ()) -> tuple[dict[int, sympy.Expr], object]:
+    """Counts per line of `source` (and its analysis), analyzed once per test session: two tests per corpus
+    program read the same analysis and neither changes it."""
     analysis = analyze([str(source)], list(include_dirs))
     errors = [d for d in analysis.diagnostics if d.severity == "error"]
     assert not errors, "\n".join(map(str, errors))

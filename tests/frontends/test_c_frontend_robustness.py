@@ -370,7 +370,7 @@ def test_internal_errors_are_diagnostics(tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------------------ robustness
 def test_truncated_sources_never_raise(tmp_path):
     rng = random.Random(20240611)
-    cuts = sorted(rng.sample(range(1, len(REALISTIC)), 120))
+    cuts = sorted(rng.sample(range(1, len(REALISTIC)), 40))    # ~0.15 s per load (the headers are parsed)
     for cut in cuts:
         path = write(tmp_path, "trunc.c", REALISTIC[:cut])
         prog = load(path, [], {})
@@ -392,7 +392,7 @@ def test_mangled_sources_never_raise(tmp_path):
     tokens = ["{", "}", "(", ")", ";", "case 1:", "break;", "continue;", "default:", "else", "++", "*",
               "->", "?", ":", "&&", "goto L;", "L:", "return", "for (;;)", "switch (x)", "sizeof", "#"]
     lines = REALISTIC.splitlines()
-    for _ in range(60):
+    for _ in range(30):
         mutated = list(lines)
         for _ in range(3):
             k = rng.randrange(len(mutated))
