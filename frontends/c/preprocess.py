@@ -104,7 +104,7 @@ def preprocess(path: str, include_dirs: list[str], defines: dict[str, str]) -> P
             dirs = ", ".join(d for d in searched if d != INCLUDE_DIR)
             msg = (f"header '{header}' not found (searched the including file's directory, "
                    + (f"-I {dirs}, " if dirs else "") + "and the C headers shipped with sad); if it is one of "
-                   f"your program's headers, add its directory with -I DIR")
+                   "your program's headers, add its directory with -I DIR")
         sev = m.group("sev")
         out.diagnostics.append(Diagnostic(Loc(m.group("file"), int(m.group("line"))), sev, msg))
     if proc.returncode != 0:

@@ -158,13 +158,14 @@ class Place:
 def _places_of(proc: ir.Procedure) -> dict[int, Place]:
     labels: dict[str, int] = {}
     flat: list[tuple[ir.Stmt, frozenset[int], frozenset[int], int | None]] = []
-    stack = [(proc.body, frozenset(), frozenset(), None)]
+    Frame = tuple[list[ir.Stmt], frozenset[int], frozenset[int], int | None]   # statements, loops, lists, arm
+    stack: list[Frame] = [(proc.body, frozenset(), frozenset(), None)]
     while stack:  # depth first, in source order
         stmts, loops, lists, arm = stack.pop()
         ends = bool(stmts) and isinstance(stmts[-1], (ir.Return, ir.Stop))
         here_lists = lists | {id(stmts)}
         here_arm = id(stmts) if ends and stmts is not proc.body else arm
-        pending = []
+        pending: list[Frame] = []
         for stmt in stmts:
             flat.append((stmt, loops, here_lists, here_arm))
             inner_loops = loops | {id(stmt)} if isinstance(stmt, (ir.Do, ir.While)) else loops
@@ -331,7 +332,7 @@ class ValueResolver(ir.NodeVisitor):
         self._loose = False  # inside bound(): a loop bound may stand for its value at loop entry
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, node: ir.Expr, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
+    def expr(self, node: ir.Expr | None, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
         if depth > _MAX_DEPTH:
             return Unresolvable
         return self.visit(node, index, depth)
@@ -384,11 +385,11 @@ class ValueResolver(ir.NodeVisitor):
         if not all(s is not None and s.is_Integer for s in subscripts):
             return None
         key = self.facts.storage_name(self.proc, node.name)
-        name = key + "".join(f"_{int(s)}".replace("-", "m") for s in subscripts)
+        name = key + "".join(f"_{int(s)}".replace("-", "m") for s in subscripts if s is not None)
         integer = node.type == "integer"
         runtime = self.facts.opaque_arrays.__contains__(key) or any(
             d.kind in ("read", "call") for d in self.facts.definitions.get(key, []))
-        found: list[tuple[str, ir.Loc | None, ir.Expr, str]] = []
+        found: list[tuple[str, ir.Loc | None, ir.Expr | None, str]] = []
         for definition, indices in [] if runtime else self.facts.element_writes.get(key, []):
             owner = self.facts.procs.get(resolve_name(definition.procedure), self.proc)
             resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
@@ -529,7 +530,7 @@ class ValueResolver(ir.NodeVisitor):
         an unresolved value where it is first met."""
         suffix = "" if comm is None or comm in msgcalls.WORLD else f"_{comm}"
         return self._register(f"NPROCS{suffix}", "unresolved", True, loc,
-                              f"number of processes{' of communicator ' + comm if suffix else ''}",
+                              f"number of processes{f' of communicator {comm}' if suffix else ''}",
                               None, procedure)
 
     @staticmethod
@@ -601,10 +602,11 @@ def _data_element(decl: ir.Variable, subscripts: list, language: str) -> ir.Expr
         return None
     bounds = []
     for dim in decl.dims:
-        lo, hi = (dim[0], dim[1]) if isinstance(dim, (list, tuple)) and len(dim) == 2 else (None, None)
-        if not (isinstance(lo, ir.Const) and isinstance(hi, ir.Const)):
+        first, last = (dim[0], dim[1]) if isinstance(dim, (list, tuple)) and len(dim) == 2 else (None, None)
+        if not (isinstance(first, ir.Const) and isinstance(first.value, (int, float))
+                and isinstance(last, ir.Const) and isinstance(last.value, (int, float))):
             return None
-        bounds.append((int(lo.value), int(hi.value)))
+        bounds.append((int(first.value), int(last.value)))
     order = list(range(len(bounds))) if language == "fortran" else list(reversed(range(len(bounds))))
     offset, stride = 0, 1
     for d in order:

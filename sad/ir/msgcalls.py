@@ -16,6 +16,7 @@ Local bookkeeping (no message; free unless a machine file prices it under the sa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sad.ir.nodes import Cast, Const, Expr, Loc, Message, UnOp, Var
 
@@ -42,7 +43,7 @@ class CallSpec:
     fortran_extra: int = 1          # Fortran's trailing IERROR / INFO
 
 
-_P2P = dict(count=1, datatype=2, partner=3)
+_P2P: dict[str, Any] = dict(count=1, datatype=2, partner=3)
 MPI: dict[str, CallSpec] = {
     **{n: CallSpec("send", 6, **_P2P, partner_role="dest", comm=5) for n in ("SEND", "BSEND", "SSEND", "RSEND")},
     **{n: CallSpec("isend", 7, **_P2P, partner_role="dest", comm=5) for n in ("ISEND", "IBSEND", "ISSEND",
@@ -156,7 +157,7 @@ _IR_TYPES = (("complex", ("COMPLEX", "CPLX")), ("character", ("CHAR", "BYTE", "P
 
 def ir_type(type_name: str | None, library: str) -> str | None:
     """The IR data type of a predefined datatype (MPI_DOUBLE → double, REAL8 → double), or None."""
-    if datatype_bytes(type_name, library) is None:
+    if type_name is None or datatype_bytes(type_name, library) is None:
         return None
     word = type_name.upper().removeprefix("MPI_").removeprefix("C_")
     for ir_name, words in _IR_TYPES:

@@ -13,6 +13,7 @@ unreliable (with a warning naming it), and a zero or negative figure is never wr
 """
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import statistics
@@ -270,8 +271,10 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         if progress:
             progress(f"clock (dependent integer adds)      {result.clock.seconds / 1e9:.3f} GHz "
                      f"±{seconds_per_add.spread * 50:.1f} %")
-        chains = {m: converge(lambda m=m: [min(run(m, 1_000_000, 0, 1)) for _ in range(3)], per_figure)
-                  for m in "dfg"}
+        def chain(mode: str) -> list[float]:
+            return [min(run(mode, 1_000_000, 0, 1)) for _ in range(3)]
+
+        chains = {m: converge(functools.partial(chain, m), per_figure) for m in "dfg"}
         cycle = 1 / result.clock.seconds
         # a chain through memory is forwarding + the add: take the add off (1 cycle integer, measured for fp)
         result.forward = _minus(chains["f"], cycle)
@@ -285,7 +288,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             passes = max(1, (8 * 1024 ** 2) // nbytes)   # at least ~8 MB touched per timed run
             for mode, table in (("r", result.read), ("w", result.write), ("R", result.column),
                                 ("W", result.column_write)):
-                table[name] = converge(lambda m=mode, b=nbytes, p=passes: run(m, p, b, 4), per_figure)
+                table[name] = converge(functools.partial(run, mode, passes, nbytes, 4), per_figure)
                 if progress:
                     f = table[name]
                     what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]

@@ -185,7 +185,7 @@ def _load_yaml(path: str, text: str) -> ParamsFile:
     if not isinstance(params, dict):
         raise ParamsError(f"{path}:{params_node.start_mark.line + 1}: error: `parameters` must be a mapping "
                           f"of NAME: value or NAME: {{value: ...}}")
-    for key_node, value_node in params_node.value:
+    for key_node, _value_node in params_node.value:
         name = key_node.value
         where = f"{path}:{key_node.start_mark.line + 1}"
         _add(result, name, params.get(name) if name in params else _scalar(key_node, params), where)

@@ -362,7 +362,7 @@ def _ranges(equations, open_syms, table) -> dict:
     """Values that only conditions mention: intersect the sets each single-unknown equation allows and
     take a point inside (any point there reproduces every count)."""
     allowed: dict[sympy.Symbol, sympy.Set] = {}
-    for key, expr, count in equations:
+    for _key, expr, count in equations:
         free = expr.free_symbols & open_syms
         if len(free) != 1 or not expr.has(sympy.Piecewise):
             continue

@@ -184,7 +184,7 @@ def validate(source: Path | list[Path], machine, flags: list[str], name: str, si
     return results
 
 
-def _preprocessor_defines(source: Path, raw: dict[str, str]) -> dict[str, str]:
+def _preprocessor_defines(source: Path | list[Path], raw: dict[str, str]) -> dict[str, str]:
     return raw
 
 

@@ -292,8 +292,9 @@ def _canon(reg: str) -> str:
     """%eax, %rax, %ax, %al → 'a'; %r8d → 'r8'; %xmm1 → 'xmm1'."""
     if reg.startswith(("xmm", "ymm", "zmm")):
         return "xmm" + reg[3:]
-    if re.match(r"r\d+", reg):
-        return re.match(r"r\d+", reg).group(0)
+    numbered = re.match(r"r\d+", reg)
+    if numbered:
+        return numbered.group(0)
     core = reg[1:] if reg[0] in "re" and len(reg) == 3 else reg
     return core.rstrip("xlh") or core
 

@@ -79,8 +79,7 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
 
 def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop]) -> None:
     for stmt in stmts:
-        loops_inside = isinstance(stmt, (ir.Do, ir.While))
-        if loops_inside:
+        if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
             if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body):
                 last = max([s.loc.line for s in walk_stmts(stmt.body)] + [stmt.loc.line])
@@ -212,7 +211,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     a strided one a line. Writes count on the write figure (write-allocate and write-back)."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    shown = []
+    shown: list[tuple] = []                       # (label, footprint, lines) per stream shown
     seen: set[tuple[str, str, bool]] = set()
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
     for ref in loop.refs:

@@ -105,7 +105,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     of the operations' times (sad.predict.loopcost: innermost loops priced from the compiled code)."""
     missing: set[str] = set()
     timed: list[BlockTime] = []
-    prices: dict[frozenset, sympy.Expr] = {}
+    prices: dict[tuple, sympy.Expr] = {}   # (cost items, message) → seconds each
     per_count: dict[sympy.Expr, list] = {}
     communication: list[sympy.Expr] = []
     for block in blocks:

@@ -54,7 +54,8 @@ def slowest(total: sympy.Expr, bindings: dict[str, sympy.Expr]) -> tuple[dict[st
 
 def _per_rank(expr: sympy.Expr, nprocs: int) -> list[float]:
     """The time of every rank; only the terms that depend on RANK are evaluated again."""
-    fixed, varying = [], []
+    fixed: list[sympy.Expr] = []
+    varying: list[sympy.Expr] = []
     for term in sympy.Add.make_args(expr):
         (varying if RANK in term.free_symbols else fixed).append(term)
     base = _float(sympy.Add(*fixed))

@@ -37,8 +37,9 @@ def parameter_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> Any:
         if number is None:
             return formula(value)
         value = sympy.Float(number)
+    raw = _raw_value(param, bindings)
     if value.is_Integer or (value.is_Float and float(value).is_integer() and abs(value) < 2**53
-                            and not _raw_value(param, bindings).is_Float):
+                            and not (raw is not None and raw.is_Float)):
         return int(value)
     return float(value)
 

@@ -263,10 +263,11 @@ class _SumTerm:
     def _all(self, rows: numpy.ndarray) -> numpy.ndarray | None:
         """Every row's sum in one vectorized pass (the terms of all rows laid end to end), when they are few
         enough to hold in memory; None otherwise."""
+        assert self.low is not None and self.high is not None and self.summand is not None
         cols = [rows[:, j] for j in range(rows.shape[1])]
         with numpy.errstate(all="ignore"):
-            low = numpy.broadcast_to(numpy.asarray(self.low(*cols), dtype=float), (len(rows),))
-            high = numpy.broadcast_to(numpy.asarray(self.high(*cols), dtype=float), (len(rows),))
+            low = numpy.broadcast_to(numpy.asarray(self.low(*cols), dtype=numpy.float64), (len(rows),))
+            high = numpy.broadcast_to(numpy.asarray(self.high(*cols), dtype=numpy.float64), (len(rows),))
         counts = numpy.maximum(0, high - low + 1)
         if not numpy.all(numpy.isfinite(counts)) or counts.sum() > SUM_TERMS:
             return None
@@ -275,7 +276,8 @@ class _SumTerm:
         starts = numpy.cumsum(counts) - counts
         ks = low[owner] + (numpy.arange(counts.sum()) - starts[owner])
         with numpy.errstate(all="ignore"):
-            terms = numpy.broadcast_to(numpy.asarray(self.summand(ks, *[c[owner] for c in cols]), dtype=float),
+            terms = numpy.broadcast_to(numpy.asarray(self.summand(ks, *[c[owner] for c in cols]),
+                                                     dtype=numpy.float64),
                                        ks.shape)
         return numpy.bincount(owner, weights=terms, minlength=len(rows))
 
@@ -283,6 +285,7 @@ class _SumTerm:
         if self.summand is None:
             point = {s: _exact(v) for s, v in zip(self.free, row)}
             return float(evaluate_sums(self.total.xreplace(point)))
+        assert self.low is not None and self.high is not None
         low, high = float(self.low(*row)), float(self.high(*row))
         if high < low:
             return 0.0
@@ -326,7 +329,8 @@ def _hoist(total: sympy.Sum) -> sympy.Expr:
     if isinstance(body, sympy.Piecewise) and len(body.args) == 2 and body.args[1][1] == sympy.true \
             and body.args[1][0] == 0 and k not in body.args[0][0].free_symbols:
         body = body.args[0][0] * sympy.Piecewise((1, body.args[0][1]), (0, True))
-    outside, inside = [], []
+    outside: list[sympy.Expr] = []
+    inside: list[sympy.Expr] = []
     for factor in sympy.Mul.make_args(body):
         (inside if k in factor.free_symbols else outside).append(factor)
     if not outside:

@@ -13,7 +13,7 @@ setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h st
 string.h tgmath.h threads.h time.h wchar.h wctype.h alloca.h dirent.h dlfcn.h endian.h features.h getopt.h
 glob.h libgen.h malloc.h poll.h pthread.h pwd.h regex.h sched.h semaphore.h strings.h syslog.h termios.h
 unistd.h sys/mman.h sys/param.h sys/resource.h sys/select.h sys/stat.h sys/time.h sys/times.h sys/types.h
-sys/utsname.h sys/wait.h sys/socket.h netinet/in.h arpa/inet.h""".split()
+sys/utsname.h sys/wait.h sys/socket.h netinet/in.h arpa/inet.h""".split()  # noqa: SIM905  (a block of words reads better than a list)
 
 POLYBENCH_STYLE = """#include <stdio.h>
 #include <unistd.h>

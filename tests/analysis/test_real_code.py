@@ -1,5 +1,5 @@
 """Coverage of real code (issue 11, item 6): each shape that real libraries and benchmarks showed, reproduced
-on a few lines (tests/realcode/), with counts derived by hand and, where the program runs, checked line by
+on a few lines (tests/analysis/realcode/), with counts derived by hand and, where the program runs, checked line by
 line against gcov (gfortran/gcc --coverage -O0) through `sad check-counts`."""
 from __future__ import annotations
 
