@@ -218,6 +218,7 @@ def fit(cal: MPICalibration) -> None:
             err = max(abs(s * (a + b * p.nbytes) - p.seconds) / p.seconds for s, p in zip(scale, pts))
             if best is None or err < best[0]:
                 best = (err, pattern, max(a, 0.0), max(b, 0.0))
+        assert best is not None                       # two patterns were tried
         cal.collectives[kind] = best[1:]
 
 

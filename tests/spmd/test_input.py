@@ -122,8 +122,8 @@ def test_conditions_on_the_rank_are_decided_per_rank(tmp_path):
 
 
 def test_compositions_and_bookkeeping(tmp_path):
-    """isend + irecv + waitall = send + recv, at the waitall; allgather = gather(b) + bcast(P·b); wtime, comm_size, comm_rank,
-    init, finalize cost nothing on the Paragon (it names no such primitive)."""
+    """isend + irecv + waitall = send + recv, at the waitall; allgather = gather(b) + bcast(P·b); wtime,
+    comm_size, comm_rank, init, finalize cost nothing on the Paragon (it names no such primitive)."""
     status, doc, err = run(tmp_path, "nb.c", """#include <mpi.h>
 int main(int argc, char **argv) {
     double a[100], b[100], all[800], t; int me, np; MPI_Request r[2];
