@@ -49,7 +49,7 @@ def test_validate_refuses_bad_arguments_before_compiling(tmp_path: Path, capsys,
 
 def test_validate_several_files_svg_with_error_panel(tmp_path: Path, capsys, monkeypatch):
     """Fortran main program and C routine compiled and linked together; SVG output with two panels."""
-    from tests.test_mixed_language import C_AXPY, FORTRAN_MAIN
+    from tests.analysis.test_mixed_language import C_AXPY, FORTRAN_MAIN
     monkeypatch.chdir(tmp_path)
     (tmp_path / "main.f").write_text(FORTRAN_MAIN)
     (tmp_path / "axpy.c").write_text(C_AXPY)
