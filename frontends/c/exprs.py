@@ -417,6 +417,11 @@ class ExprLowerer:
                 fx.pre.append(library.build_stop(name, args, self.ctx.loc))
                 return self.const(0, ts.INT)
             if kind == "mpi":
+                if library.returns_value(name):  # pvm_gsize, pvm_joingroup, ...: the value is the point
+                    temp = self.ctx.new_temp("mpi", ts.ir_type(ret))
+                    result = set_ctype(ir.Var(temp), ret)
+                    fx.pre.append(library.build_message(name, args, self.ctx.loc, result=copy.deepcopy(result)))
+                    return result
                 fx.pre.append(library.build_message(name, args, self.ctx.loc))
                 return self.const(0, ts.INT)
         return set_ctype(ir.FuncCall(name, args, intrinsic=False, indirect=not direct), ret)

@@ -112,6 +112,12 @@ def build_stop(name: str, args: list[ir.Expr], loc: ir.Loc) -> ir.Stop:
     return ir.Stop(code, loc=loc)
 
 
+def returns_value(name: str) -> bool:
+    """A message-passing function whose return value is data (a PVM group size, instance, task count)."""
+    spec = msgcalls.pvm_spec(name)
+    return spec is not None and spec.out == -1
+
+
 def build_message(name: str, args: list[ir.Expr], loc: ir.Loc, result: ir.Expr | None = None) -> ir.Message:
     """The Message for an MPI or PVM call (`result`: where the call's value goes, for pvm_gsize and kin)."""
     msg = msgcalls.build_message(name, list(args), loc, "c", result=result)

@@ -363,7 +363,10 @@ class ValueResolver(ir.NodeVisitor):
     def visit_Var(self, node: ir.Var, index, depth):
         if node.name in index:
             return index[node.name]
-        if node.name.startswith("."):  # a temporary the frontend invented (a status, not data)
+        if node.name.startswith("."):  # a temporary the frontend invented (a status, not data) ...
+            defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+            if len(defs) == 1 and defs[0].kind in SPMD_DEFINITIONS:  # ... or a PVM group size / instance
+                return self._spmd_value(node.name, defs[0], True)
             return None
         return self.variable(node.name, node.type, depth, index)
 
@@ -551,7 +554,7 @@ class ValueResolver(ir.NodeVisitor):
         else:
             value = nprocs if d.kind == "nprocs" else nprocs - 1
             what = "the number of processes" if d.kind == "nprocs" else "the tasks spawned: all but this one"
-        if key not in (f"NPROCS{suffix}", f"RANK{suffix}"):
+        if key not in (f"NPROCS{suffix}", f"RANK{suffix}") and not key.startswith("."):
             self._register(key, "indirect", integer, d.loc, what, value, d.procedure)
         return value
 

@@ -208,3 +208,28 @@ def test_real_open_mpi_headers_with_dash_i(name):
         results.append(json.loads(out.getvalue()))
     assert results[0]["communication_s"] == results[1]["communication_s"] == pytest.approx(0.024218, abs=5e-7)
     assert sympy.sympify(results[0]["communication"]) == sympy.sympify(results[1]["communication"])
+
+
+def test_c_pvm_values_returned_by_the_group_calls(tmp_path):
+    """`int me = pvm_joingroup(g)` is the rank and `np = pvm_gsize(g)` NPROCS: the sends of rank 0 (to every
+    task) are priced at rank 0 only, 8·100 packed bytes each."""
+    _, doc, _ = run(tmp_path, "g.c", """#include <pvm3.h>
+int main(void) {
+    double x[100];
+    int me = pvm_joingroup("g");
+    int np, i;
+    np = pvm_gsize("g");
+    if (me == 0)
+        for (i = 1; i < np; i++) {
+            pvm_initsend(PvmDataDefault);
+            pvm_pkdouble(x, 100, 1);
+            pvm_send(i, 1);
+        }
+    pvm_exit();
+    return 0;
+}
+""", "-D", "NPROCS=4")
+    values = {p["name"]: p["expression"] or p["value"] for p in doc["parameters"]}
+    assert values["me"] == "RANK"
+    assert doc["rank"]["rank"] == 0
+    assert doc["communication_s"] == pytest.approx(3 * send(800), rel=1e-12)
