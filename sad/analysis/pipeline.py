@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from pathlib import Path
 
 import networkx as nx
@@ -152,16 +153,27 @@ def nesting_depth(body: list[ir.Stmt]) -> int:
     return deepest
 
 
+_RECURSION_LOCK = threading.Lock()
+_RECURSION_USERS = [0, 0]  # builds inside _deep_recursion now, the limit before the first of them
+
+
 @contextlib.contextmanager
 def _deep_recursion():
     """The builder recurses once per nested statement list; Python's default limit (1000 frames) stops
-    it near 40 levels of IF blocks, which generated and mutated code reaches."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, _NESTING_LIMIT * _FRAMES_PER_LEVEL))
+    it near 40 levels of IF blocks, which generated and mutated code reaches. The limit is raised while
+    any build runs and restored by the last one (builds may run in threads of a worker)."""
+    with _RECURSION_LOCK:
+        if _RECURSION_USERS[0] == 0:
+            _RECURSION_USERS[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_RECURSION_USERS[1], _NESTING_LIMIT * _FRAMES_PER_LEVEL))
+        _RECURSION_USERS[0] += 1
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _RECURSION_LOCK:
+            _RECURSION_USERS[0] -= 1
+            if _RECURSION_USERS[0] == 0:
+                sys.setrecursionlimit(_RECURSION_USERS[1])
 
 
 def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
