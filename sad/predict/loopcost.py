@@ -254,7 +254,9 @@ def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
             iters[key] += b.count
         elif b.kind == "loop_entry":
             entries[key] += b.count
-    return {k: iters[k] / entries[k] if entries[k] != 0 else iters[k] for k in iters}
+    # Max(entries, 1): a loop whose entry count is 0 for the bound values (a branch never taken) has 0
+    # iterations too; 0/0 would be NaN and poison the cache-level comparisons.
+    return {k: iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k] for k in iters}
 
 
 def _resolved(path: str) -> str:

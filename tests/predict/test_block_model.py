@@ -140,3 +140,23 @@ def test_calibration_on_a_loaded_core_converges_or_names_unreliable_figures():
     text = "\n".join(hier.render_yaml(cal))
     flagged = [f for f in figures.values() if not f.reliable]
     assert ("UNRELIABLE" in text) == bool(flagged)
+
+
+@needs_mca
+def test_loop_never_entered_for_the_bound_values_prices_to_zero_not_nan(tmp_path):
+    # the inner loop's entry count is a probability times the outer trips: with the probability bound to 0
+    # the trips per entry must be 0, not 0/0 (a NaN inside the cache-level Piecewise broke the prediction)
+    src = tmp_path / "guarded.c"
+    src.write_text(SUM_C.replace("    for (r = 0; r < 100; r++)\n", "    for (r = 0; r < 100; r++)\n"
+                                 "        if (a[r % n] > 1e300)\n"))
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text().replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  levels:\n    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    from sad.predict.job import predict_analysis
+    analysis = analyze([str(src)])
+    probability = next(p.name for p in analysis.table.unresolved() if p.name.startswith("P_"))
+    values = {"n": sympy.Integer(1000), probability: sympy.Integer(0), "C_malloc": sympy.Integer(0)}
+    result = predict_analysis(analysis, load_machine(tmp_path / "host.yaml"), values)
+    assert result.loops and result.prediction.time_value is not None
+    assert result.prediction.time_value == result.prediction.time_value       # not NaN
