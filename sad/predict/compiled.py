@@ -191,8 +191,8 @@ def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryCha
     stored = {ops[-1] for ops in (_operands(i) for i in body) if ops and _MEM.match(ops[-1])}
     chains = []
     for slot in sorted(stored):
-        if "%rip" not in slot and "%rbp" not in slot and "%rsp" not in slot:
-            continue        # through a pointer register: an array element, no fixed address
+        if "," in slot or not any(base in slot for base in ("(%rip)", "(%rbp)", "(%rsp)")):
+            continue        # indexed or through a pointer register: an array element, no fixed address
         found = _chain(body, latencies, slot)
         if found is not None:
             chains.append(found)
