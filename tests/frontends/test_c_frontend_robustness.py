@@ -384,7 +384,10 @@ def test_unbalanced_brace_is_a_syntax_error(tmp_path):
     path = write(tmp_path, "u.c", "int f(void)\n{\n  return 0;\n}\n}\nint g;\n")
     prog = load(path, [], {})
     (err,) = errors(prog)
-    assert err.loc == ir.Loc(path, 5) and "syntax error" in err.message
+    # gcc: "u.c:5:1: error: expected identifier or '(' before '}' token". pycparser 3.12 reports that
+    # column; 3.0 trips an assertion instead and only the lexer's line is known (column 0: not given).
+    assert (err.loc.file, err.loc.line) == (path, 5) and err.loc.col in (0, 1)
+    assert "syntax error" in err.message
 
 
 def test_mangled_sources_never_raise(tmp_path):
