@@ -72,15 +72,7 @@ def parse_expr(
     """
     if not isinstance(text, str):
         raise ExprError(f"expected an expression string, got {type(text).__name__}")
-    _check_characters(text)
-    source, positions, dotted = _replace_dotted(text)
-    try:
-        tree = ast.parse(source, mode="eval")
-    except SyntaxError as exc:
-        col = positions[min(max((exc.offset or 1) - 1, 0), len(positions) - 1)]
-        raise ExprError(f"syntax error in '{text.strip()}'", col) from None
-    except (RecursionError, MemoryError, ValueError):
-        raise ExprError("expression too deeply nested", 0) from None
+    tree, source, positions, dotted = _parse_tree(text)
     funcs = dict(DEFAULT_FUNCTIONS)
     funcs.update(functions or {})
     walker = _Walker(text, source, positions, dotted, names, funcs)
@@ -284,6 +276,17 @@ def parse_condition(text: str, names: set[str] | frozenset[str] | None = None) -
     Raises ExprError when the text is not a condition."""
     if not isinstance(text, str):
         raise ExprError(f"expected a condition string, got {type(text).__name__}")
+    tree, source, positions, dotted = _parse_tree(text)
+    walker = _ConditionWalker(text, source, positions, dotted, names, dict(DEFAULT_FUNCTIONS))
+    try:
+        return walker.condition(tree.body)
+    except RecursionError:
+        raise ExprError("expression too deeply nested", 0) from None
+
+
+def _parse_tree(text: str) -> tuple[ast.Expression, str, list[int], dict[str, str]]:
+    """Python's parser on the text with Fortran's dotted operators replaced; errors as ExprError with the
+    column in the user's text. Shared by parse_expr and parse_condition."""
     _check_characters(text)
     source, positions, dotted = _replace_dotted(text)
     try:
@@ -293,8 +296,4 @@ def parse_condition(text: str, names: set[str] | frozenset[str] | None = None) -
         raise ExprError(f"syntax error in '{text.strip()}'", col) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("expression too deeply nested", 0) from None
-    walker = _ConditionWalker(text, source, positions, dotted, names, dict(DEFAULT_FUNCTIONS))
-    try:
-        return walker.condition(tree.body)
-    except RecursionError:
-        raise ExprError("expression too deeply nested", 0) from None
+    return tree, source, positions, dotted
