@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from sad.analysis.bindings import bind
 from sad.analysis.counting import evaluate_sums
 from sad.analysis.params import make_symbol
 
@@ -32,14 +33,14 @@ class RankChoice:
 def slowest(total: sympy.Expr, bindings: dict[str, sympy.Expr]) -> tuple[dict[str, sympy.Expr],
                                                                           RankChoice | None]:
     """(bindings with RANK bound to the slowest rank where it can be found, the choice made)."""
-    expr = _bind(total, bindings)
+    expr = bind(total, bindings)
     if "RANK" in bindings:
         return bindings, RankChoice(_int(bindings["RANK"]), _int(bindings.get("NPROCS")), "RANK bound with -D")
     if RANK not in expr.free_symbols:
         if NPROCS in total.free_symbols or RANK in total.free_symbols:
             return bindings, RankChoice(None, _int(bindings.get("NPROCS")), "every rank takes the same time")
         return bindings, None
-    nprocs = _int(_bind(NPROCS, bindings))
+    nprocs = _int(bind(NPROCS, bindings))
     others = expr.free_symbols - {RANK}
     if nprocs is None or others or not 0 < nprocs <= MAX_RANKS:
         why = "bind NPROCS" if nprocs is None else "bind the other parameters"
@@ -67,16 +68,6 @@ def _float(expr: sympy.Expr) -> float:
     if expr.has(sympy.Sum):
         expr = evaluate_sums(expr)
     return float(expr)
-
-
-def _bind(expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
-    expr = sympy.sympify(expr)
-    for _ in range(8):
-        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
-        if not subs:
-            break
-        expr = expr.xreplace(subs)
-    return expr
 
 
 def _int(value) -> int | None:
