@@ -12,7 +12,10 @@ A marker is an HTML comment on the line before the fence (invisible on GitHub):
 The command is the block's first line (after `$ `; a line ending in `\\` continues it). Options (shell
 words): `from='TEXT'` starts the output at the first line containing TEXT (after a `...` line); `head=N`
 and `tail=N` keep the first and last lines of the output with a `...` line between them; `stderr` shows
-the diagnostics too; `exit` appends `$ echo $?` and the exit status. Anyone adding a README section
+the diagnostics too; `exit` appends `$ echo $?` and the exit status; `workdir=DIR` runs the command in a
+temporary copy of DIR (a folder of the repository) instead of the root, one copy per generation shared by
+all blocks naming that DIR, in README order, so that an example may use the files an earlier one wrote
+(`--save-baseline`, then `--baseline`) and the repository is never written to. Anyone adding a README section
 marks their blocks the same way.
 
     python3 tools/readme_examples.py            # rewrite README.md in place
@@ -27,8 +30,10 @@ import difflib
 import io
 import re
 import shlex
+import shutil
 import sys
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,18 +85,37 @@ def find_examples(lines: list[str]) -> list[Example]:
     return found
 
 
-def run_sad(argv: list[str]) -> tuple[int, str, str]:
-    """`sad argv` in this process, from the repository root: exit status, stdout, stderr."""
+def run_sad(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
+    """`sad argv` in this process, from cwd (the repository root by default): exit status, stdout, stderr."""
     from sad.cli.main import run
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(ROOT):
+    with contextlib.chdir(cwd):
         code = run(argv, out, err)
     return code, out.getvalue(), err.getvalue()
 
 
-def render(example: Example) -> list[str]:
+@dataclass
+class Workdirs:
+    """Temporary copies of repository folders for `workdir=` examples, each made on first use."""
+    root: Path
+    copies: dict[str, Path] = field(default_factory=dict)
+
+    def get(self, folder: str) -> Path:
+        """The copy of the repository folder `folder` under root."""
+        if folder not in self.copies:
+            self.copies[folder] = Path(shutil.copytree(ROOT / folder, self.root / folder))
+        return self.copies[folder]
+
+
+def render(example: Example, workdirs: Workdirs | None = None) -> list[str]:
     """The block's new lines: the command as written, then its (trimmed) output."""
-    code, out, err = run_sad(example.argv)
+    cwd = ROOT
+    folder = example.options.get("workdir")
+    if folder:
+        if workdirs is None:
+            raise ValueError(f"README example `{' '.join(example.command)}`: workdir= needs generate()")
+        cwd = workdirs.get(folder)
+    code, out, err = run_sad(example.argv, cwd)
     text = (err + out) if "stderr" in example.options else out
     body = text.rstrip("\n").splitlines()
     start = example.options.get("from")
@@ -116,8 +140,13 @@ def render(example: Example) -> list[str]:
 def generate(text: str) -> str:
     """The README with every marked block replaced by the current output."""
     lines = text.split("\n")
-    for example in reversed(find_examples(lines)):
-        lines[example.start + 1:example.end] = render(example)
+    examples = find_examples(lines)
+    with tempfile.TemporaryDirectory(prefix="sad-readme-") as tmp:
+        # run in README order (later blocks may read what earlier ones wrote), replace from the end
+        workdirs = Workdirs(Path(tmp))
+        rendered = [render(example, workdirs) for example in examples]
+    for example, new in zip(reversed(examples), reversed(rendered)):
+        lines[example.start + 1:example.end] = new
     return "\n".join(lines)
 
 

@@ -74,6 +74,7 @@ def cmd_check(args) -> int:
     from sad.codebase.routines import Options
     from sad.codebase.runner import cpu_count, plan, run
     from sad.machine.model import MachineError, load_machine, resolve_path
+    from sad.predict.report import plural
 
     for target in (args.output, args.save_baseline):
         if target and os.path.exists(target) and not args.force:
@@ -112,8 +113,9 @@ def cmd_check(args) -> int:
     if args.save_baseline:
         save(args.save_baseline, outcome.results, machine.name, points.to_jsonable())
     slowest = max(outcome.results, key=lambda r: (r.seconds, r.path))
-    print(f"sad check: {len(units)} files, {outcome.lines} lines in {outcome.seconds:.1f} s "
-          f"({outcome.hits} cached, {outcome.misses} analyzed, {jobs if not args.scheduler else 'dask'} workers)"
+    workers = "dask workers" if args.scheduler else plural(jobs, "worker")
+    print(f"sad check: {plural(len(units), 'file')}, {plural(outcome.lines, 'line')} in {outcome.seconds:.1f} s "
+          f"({outcome.hits} cached, {outcome.misses} analyzed, {workers})"
           + (f"; slowest file {slowest.path} ({slowest.seconds:.2f} s)" if outcome.misses else ""),
           file=sys.stderr)
     failing = comparison is not None and args.fail_over is not None and comparison.failing

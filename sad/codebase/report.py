@@ -13,6 +13,7 @@ from sad.codebase.baseline import Comparison
 from sad.codebase.routines import UnitResult
 from sad.codebase.sarif import to_sarif
 from sad.codebase.wording import change_message, seconds
+from sad.predict.report import plural
 
 FORMATS = ("text", "json", "sarif", "markdown")
 
@@ -59,8 +60,8 @@ def to_text(report: dict) -> str:
     """The report as text for a terminal."""
     s = report["summary"]
     names = list(report["points"]["points"])
-    out = [f"sad {report['sad_version']} check: {s['files']} files, {s['lines']} lines, {s['routines']} "
-           f"routines on {report['machine']}; reference points: {', '.join(names)}", ""]
+    out = [f"sad {report['sad_version']} check: {plural(s['files'], 'file')}, {plural(s['lines'], 'line')}, "
+           f"{plural(s['routines'], 'routine')} on {report['machine']}; reference points: {', '.join(names)}", ""]
     rows = [("routine", "where", "class", *names)]
     rows += [(r["name"], f"{r['file']}:{r['line']}", r["complexity"], *(seconds(r["points"].get(n)) for n in names))
              for r in report["routines"]]
@@ -69,9 +70,9 @@ def to_text(report: dict) -> str:
             .rstrip() for row in rows]
     comparison = report["comparison"]
     if comparison is not None:
-        out += ["", f"Against {comparison['baseline']}: {s['regressions']} regressions ({s['failing']} failing"
-                f"{_threshold(report)}), {s['improvements']} improvements, {s['new']} new, {s['removed']} "
-                f"removed routines"]
+        out += ["", f"Against {comparison['baseline']}: {plural(s['regressions'], 'regression')} ({s['failing']}"
+                f" failing{_threshold(report)}), {plural(s['improvements'], 'improvement')}, {s['new']} new, "
+                f"{plural(s['removed'], 'removed routine')}"]
         for c in comparison["regressions"] + comparison["improvements"]:
             out.append(f"{c['file']}:{c['line']}: {c['level']}: {change_message(c)}")
         if comparison["new"]:
@@ -79,8 +80,8 @@ def to_text(report: dict) -> str:
         if comparison["removed"]:
             out.append("removed routines: " + ", ".join(comparison["removed"]))
     if s["errors"] or s["warnings"]:
-        out += ["", f"{s['errors']} errors in {s['files_with_errors']} files, {s['warnings']} warnings "
-                "(listed on stderr)"]
+        out += ["", f"{plural(s['errors'], 'error')} in {plural(s['files_with_errors'], 'file')}, "
+                f"{plural(s['warnings'], 'warning')} (listed on stderr)"]
     return "\n".join(out) + "\n"
 
 
@@ -94,14 +95,14 @@ def to_markdown(report: dict) -> str:
     comparison = report["comparison"]
     out = ["## sad check", ""]
     if comparison is None:
-        out.append(f"{s['routines']} routines in {s['files']} files ({s['lines']} lines) on `{report['machine']}`; "
-                   f"no baseline given.")
+        out.append(f"{plural(s['routines'], 'routine')} in {plural(s['files'], 'file')} ({plural(s['lines'], 'line')})"
+                   f" on `{report['machine']}`; no baseline given.")
     else:
         verdict = "❌ failing" if s["failing"] and report["fail_over"] is not None else "✅ passing"
-        out.append(f"**{verdict}**: {s['regressions']} regressions ({s['failing']} failing{_threshold(report)}), "
-                   f"{s['improvements']} improvements, {s['new']} new and {s['removed']} removed routines "
-                   f"against `{comparison['baseline']}`; {s['routines']} routines in {s['files']} files on "
-                   f"`{report['machine']}`.")
+        out.append(f"**{verdict}**: {plural(s['regressions'], 'regression')} ({s['failing']} failing"
+                   f"{_threshold(report)}), {plural(s['improvements'], 'improvement')}, {s['new']} new and "
+                   f"{plural(s['removed'], 'removed routine')} against `{comparison['baseline']}`; "
+                   f"{plural(s['routines'], 'routine')} in {plural(s['files'], 'file')} on `{report['machine']}`.")
         changes = comparison["regressions"] + comparison["improvements"]
         if changes:
             out += ["", "| | routine | where | point | old | new | ratio | class |",
@@ -111,7 +112,7 @@ def to_markdown(report: dict) -> str:
             if names:
                 out += ["", f"{title}: " + ", ".join(f"`{n}`" for n in names)]
     if s["errors"]:
-        out += ["", f"{s['errors']} errors in {s['files_with_errors']} files:", ""]
+        out += ["", f"{plural(s['errors'], 'error')} in {plural(s['files_with_errors'], 'file')}:", ""]
         out += [f"- `{d['file']}:{d['line']}`: {d['message']}" for d in report["diagnostics"]
                 if d["severity"] == "error"][:50]
     return "\n".join(out) + "\n"

@@ -142,7 +142,8 @@ def seconds(value: float | None) -> str:
     return f"{value:g} s"
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """`1 block`, `2 blocks`, `3 branch probabilities`: a count with its noun in English."""
     if n == 1:
         return f"{n} {word}"
     if word.endswith("y") and word[-2:-1] not in "aeiou":
@@ -171,9 +172,9 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     unresolved = [r for r in rows if r["class"] == "unresolved"]
     kinds = Counter(r["kind"] for r in unresolved)
     procs = sorted({bt.block.procedure for bt in prediction.blocks})
-    out.append(f"SAD = Σ_i ∏X ∏P S[block i] over {_plural(len(prediction.blocks), 'block')} in "
-               f"{_plural(len(procs), 'procedure')}; {_plural(len(unresolved), 'unresolved parameter')}"
-               + (" (" + ", ".join(_plural(n, k.replace('_', ' ')) for k, n in sorted(kinds.items())) + ")"
+    out.append(f"SAD = Σ_i ∏X ∏P S[block i] over {plural(len(prediction.blocks), 'block')} in "
+               f"{plural(len(procs), 'procedure')}; {plural(len(unresolved), 'unresolved parameter')}"
+               + (" (" + ", ".join(plural(n, k.replace('_', ' ')) for k, n in sorted(kinds.items())) + ")"
                   if kinds else ""))
     out.append("")
     out.append("Operation counts (closed form of the SAD):")
