@@ -50,19 +50,24 @@ class Symbols:
         self._scopes: list[dict[str, Symbol]] = [{}]
 
     def push(self) -> None:
+        """Open a block scope."""
         self._scopes.append({})
 
     def pop(self) -> None:
+        """Close the innermost block scope (the file scope stays)."""
         if len(self._scopes) > 1:
             self._scopes.pop()
 
     def add(self, sym: Symbol) -> None:
+        """Declare `sym` in the innermost scope."""
         self._scopes[-1][sym.name] = sym
 
     def add_global(self, sym: Symbol) -> None:
+        """Declare `sym` at file scope (functions, whatever the current block)."""
         self._scopes[0][sym.name] = sym
 
     def get(self, name: str) -> Symbol | None:
+        """The symbol `name` refers to from the innermost scope outwards, or None if undeclared."""
         for scope in reversed(self._scopes):
             if name in scope:
                 return scope[name]
@@ -70,6 +75,7 @@ class Symbols:
 
     @property
     def at_file_scope(self) -> bool:
+        """True when no block scope is open (declarations here are globals)."""
         return len(self._scopes) == 1
 
 
@@ -84,6 +90,7 @@ class ProcState:
     temps: int = 0
 
     def new_id(self) -> int:
+        """A fresh number, unique within the procedure (for generated labels)."""
         self.counter += 1
         return self.counter
 
@@ -127,6 +134,7 @@ class UnitContext:
 
     # -------------------------------------------------------------------------------------- locations
     def loc_of(self, node: c_ast.Node | None) -> ir.Loc:
+        """The IR location of a pycparser node (file and line), or the current location when it has none."""
         coord = getattr(node, "coord", None) if node is not None else None
         if coord is not None and getattr(coord, "line", None):
             file = coord.file or self.main_file
@@ -136,16 +144,19 @@ class UnitContext:
         return self.loc
 
     def is_user(self, node: c_ast.Node | None) -> bool:
+        """True unless the node comes from one of sad's own system headers."""
         coord = getattr(node, "coord", None)
         if coord is None or not coord.file:
             return True
         return not is_sad_header(coord.file)
 
     def diag(self, node: c_ast.Node | None, severity: str, msg: str) -> None:
+        """Record a diagnostic of `severity` at the node's location."""
         self.diagnostics.append(ir.Diagnostic(self.loc_of(node), severity, msg))
 
     # -------------------------------------------------------------------------------------- variables
     def variable_table(self) -> dict[str, ir.Variable]:
+        """The variables of the procedure being lowered, or the globals outside a procedure."""
         return self.proc.variables if self.proc is not None else self.globals
 
     def new_temp(self, prefix: str, ir_type: str) -> str:

@@ -43,6 +43,7 @@ class DeclLowerer:
 
     # ------------------------------------------------------------------------------------------ types
     def typedef(self, node: c_ast.Typedef) -> None:
+        """Register a typedef (and any enum constants its type declares)."""
         self.enums(node.type, self.ctx.is_user(node))
         self.ctx.types.add_typedef(node.name, self.ctx.types.convert(node.type))
 
@@ -119,11 +120,13 @@ class DeclLowerer:
 
     def variable(self, name: str, ct: ts.CType, type_node: c_ast.Node | None, storage: str,
                  node: c_ast.Node | None) -> ir.Variable:
+        """The IR variable for a declared name of C type `ct` with the given storage class."""
         dims = self.dims(ct)
         vtype = ts.ir_type(ct)
         return ir.Variable(name, vtype, dims=dims or None, storage=storage, loc=self.ctx.loc_of(node))
 
     def dims(self, ct: ts.CType) -> list[tuple[ir.Expr | None, ir.Expr | None]]:
+        """IR dimension bounds (0, extent-1) for each array level of `ct`; an unknown extent has no upper bound."""
         out: list[tuple[ir.Expr | None, ir.Expr | None]] = []
         while isinstance(ct, ts.Array):
             lo = ir.Const(0, type="integer")
@@ -140,6 +143,7 @@ class DeclLowerer:
         return out
 
     def initializer(self, var: ir.Variable, ct: ts.CType, decl: c_ast.Decl, automatic: bool) -> list[ir.Stmt]:
+        """Attach an initializer to `var`: statics get data/values, automatics the assignment statements returned."""
         init = decl.init
         fx = Effects()
         elem = ct
@@ -165,6 +169,7 @@ class DeclLowerer:
         return fx.pre + [ir.Assign(target, value, loc=self.ctx.loc_of(decl))] + fx.post
 
     def flatten(self, init: c_ast.Node | None, fx: Effects) -> list[ir.Expr]:
+        """The scalar initial values of a (nested, possibly designated) initializer list, in order."""
         if init is None:
             return []
         if isinstance(init, c_ast.InitList):
@@ -178,6 +183,7 @@ class DeclLowerer:
 
     # ------------------------------------------------------------------------------------------ formals
     def formal(self, param: c_ast.Decl) -> str | None:
+        """Declare a function parameter as a formal; returns its name, or None for an unnamed parameter."""
         if param.name is None:
             return None
         ct = self.ctx.types.convert(param.type)

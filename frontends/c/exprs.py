@@ -51,6 +51,7 @@ class Effects:
 
     @property
     def empty(self) -> bool:
+        """True when no side effect must run before or after the expression."""
         return not self.pre and not self.post
 
 
@@ -74,6 +75,7 @@ class ExprLowerer:
 
     # ------------------------------------------------------------------------------------------ helpers
     def const(self, value, ct: ts.CType) -> ir.Expr:
+        """A constant carrying the C type `ct`."""
         return set_ctype(ir.Const(value), ct)
 
     def convert(self, e: ir.Expr, ct: ts.CType | None) -> ir.Expr:
@@ -88,6 +90,7 @@ class ExprLowerer:
         return set_ctype(ir.Cast(e), ct)
 
     def user_defined(self, name: str) -> bool:
+        """True when `name` is a function defined in the translation units being analyzed."""
         return name in self.ctx.defined_functions
 
     def lower_silent(self, node: c_ast.Node) -> ir.Expr:
@@ -96,13 +99,16 @@ class ExprLowerer:
 
     # -------------------------------------------------------------------------------------------- entry
     def rvalue(self, node: c_ast.Node, fx: Effects) -> ir.Expr:
+        """Lower an expression whose value is used; side effects go to `fx`."""
         return self.lower(node, fx)
 
     def condition(self, node: c_ast.Node, fx: Effects) -> ir.Expr:
+        """Lower a controlling expression as a truth value (non-zero test added when it is not a comparison)."""
         e = self.lower(node, fx)
         return self.as_condition(e)
 
     def as_condition(self, e: ir.Expr) -> ir.Expr:
+        """`e` as a condition: comparisons unchanged, constants folded to 0/1, anything else compared with 0."""
         if is_condition(e):
             return e
         if isinstance(e, ir.Const) and isinstance(e.value, (int, float)):
@@ -111,6 +117,7 @@ class ExprLowerer:
         return set_ctype(ir.BinOp("ne", e, zero), ts.INT)
 
     def lower(self, node: c_ast.Node, fx: Effects) -> ir.Expr:
+        """Lower any C expression node by dispatch on its class; unsupported ones warn and become 0."""
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             self.ctx.diag(node, "warning", f"unsupported C expression ({type(node).__name__}); treated as 0")
@@ -271,6 +278,7 @@ class ExprLowerer:
         return self.binary(op, left, right)
 
     def binary(self, op: str, left: ir.Expr, right: ir.Expr) -> ir.Expr:
+        """A binary operation typed by C's rules (usual arithmetic conversions, pointer arithmetic, shifts)."""
         lct, rct = ts.decay(ctype_of(left)), ts.decay(ctype_of(right))
         if op in _COMPARE:
             if ts.is_arith(lct) and ts.is_arith(rct):
@@ -385,6 +393,7 @@ class ExprLowerer:
         return c_text(fn), False, ct if isinstance(ct, ts.Func) else None
 
     def call_args(self, node: c_ast.FuncCall, fx: Effects, ftype: ts.CType | None) -> list[ir.Expr]:
+        """The lowered arguments of a call, converted to the prototype's arithmetic parameter types."""
         if ftype is None and isinstance(node.name, c_ast.ID):
             sym = self.ctx.symbols.get(node.name.name)
             ftype = sym.ctype if sym is not None else None
@@ -451,6 +460,7 @@ class ExprLowerer:
         return fx.pre + main + fx.post
 
     def call_statement(self, node: c_ast.FuncCall, fx: Effects) -> list[ir.Stmt]:
+        """A call used as a statement: I/O, exit or message-passing nodes for library calls, else a CallStmt."""
         name, direct, ftype = self.callee(node)
         args = self.call_args(node, fx, ftype)
         loc = self.ctx.loc

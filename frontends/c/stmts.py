@@ -54,6 +54,7 @@ class StmtLowerer:
 
     # ---------------------------------------------------------------------------------------- functions
     def function(self, fd: c_ast.FuncDef) -> ir.Procedure:
+        """Lower a function definition to an IR procedure (formals, body, variables, end line)."""
         ctx = self.ctx
         decl = fd.decl
         name = decl.name
@@ -92,6 +93,7 @@ class StmtLowerer:
 
     @staticmethod
     def end_line(fd: c_ast.FuncDef, loc: ir.Loc) -> int:
+        """The last source line of the function's body in its own file."""
         last = loc.line
         for n in loops.walk(fd.body):
             coord = getattr(n, "coord", None)
@@ -101,12 +103,14 @@ class StmtLowerer:
 
     # --------------------------------------------------------------------------------------- statements
     def block(self, node: c_ast.Node | None) -> list[ir.Stmt]:
+        """The IR statements of a (possibly absent) statement or compound."""
         out: list[ir.Stmt] = []
         if node is not None:
             self.stmt(node, out)
         return out
 
     def stmt(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
+        """Lower one C statement into `out`, located at its own line."""
         saved = self.ctx.loc
         self.ctx.loc = self.ctx.loc_of(node)
         try:
@@ -193,6 +197,7 @@ class StmtLowerer:
 
     # ------------------------------------------------------------------------------ expression statements
     def expression_statement(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
+        """Lower an expression used as a statement (ternaries and comma lists become branches/sequences)."""
         if isinstance(node, c_ast.TernaryOp):
             out.extend(self.branch(node.cond, lambda: self.block(node.iftrue), lambda: self.block(node.iffalse),
                                    _dup_ok(node.iftrue), _dup_ok(node.iffalse)))
@@ -311,6 +316,7 @@ class StmtLowerer:
 
     # --------------------------------------------------------------------------------------------- loops
     def loop_body(self, body: c_ast.Node | None) -> tuple[list[ir.Stmt], JumpFrame]:
+        """Lower a loop body with its own break/continue labels; returns the statements and that jump frame."""
         assert self.ctx.proc is not None
         n = self.ctx.proc.new_id()
         frame = JumpFrame("loop", brk=f".brk{n}", cont=f".cont{n}")

@@ -178,24 +178,29 @@ class TypeTable:
         self._tags: list[dict[str, Struct]] = [{}]
 
     def push(self) -> None:
+        """Open a block scope for typedefs and struct tags."""
         self._typedefs.append({})
         self._tags.append({})
 
     def pop(self) -> None:
+        """Close the innermost typedef/tag scope (the file scope stays)."""
         if len(self._typedefs) > 1:
             self._typedefs.pop()
             self._tags.pop()
 
     def add_typedef(self, name: str, t: CType) -> None:
+        """Declare typedef `name` in the innermost scope."""
         self._typedefs[-1][name] = t
 
     def typedef(self, name: str) -> CType | None:
+        """The type typedef `name` stands for, innermost scope first, or None."""
         for scope in reversed(self._typedefs):
             if name in scope:
                 return scope[name]
         return None
 
     def struct_fields(self, tag: str) -> dict[str, CType] | None:
+        """The fields of struct/union `tag` if a complete definition is visible, else None."""
         for scope in reversed(self._tags):
             if tag in scope and scope[tag].fields is not None:
                 return scope[tag].fields

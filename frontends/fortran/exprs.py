@@ -89,6 +89,7 @@ class ExprBuilder:
 
     # ------------------------------------------------------------------ entry point
     def expr(self, node: Any) -> Expr:
+        """Lower an fparser expression node to a typed IR expression (Unsupported if it has no IR form)."""
         kind = tname(node)
         method = getattr(self, "_" + kind, None)
         if method is not None:
@@ -102,6 +103,7 @@ class ExprBuilder:
 
     # ------------------------------------------------------------------ operators
     def binop(self, op_text: str, left: Expr, right: Expr) -> Expr:
+        """A binary operation with Fortran's type promotion; comparisons and logical operators give LOGICAL."""
         op = BINARY.get(str(op_text).strip().upper())
         if op is None:
             raise Unsupported(f"operator '{op_text}'")
@@ -117,6 +119,7 @@ class ExprBuilder:
         return BinOp(op, convert(left, common), convert(right, common), type=common)
 
     def unop(self, op_text: str, operand: Expr) -> Expr:
+        """A unary operation; unary plus disappears and a negated literal becomes a negative constant."""
         op_text = str(op_text).strip().upper()
         if op_text == "+":
             return operand
@@ -182,6 +185,7 @@ class ExprBuilder:
         return Var(name, type=self.scope.type_of(name))
 
     def args(self, node: Any) -> list[Expr]:
+        """The lowered actual arguments of a call or reference (keyword names dropped)."""
         out = []
         for item in items_of(node):
             if tname(item) in ("Actual_Arg_Spec", "Component_Spec"):
@@ -222,6 +226,7 @@ class ExprBuilder:
         return FuncCall(name, self.args(arg_node), type=self.scope.type_of(name))
 
     def range(self, node: Any) -> tuple[Expr | None, Expr | None]:
+        """The lower and upper bound of a substring or section range (None where omitted)."""
         lo, hi = node.items[0], node.items[1]
         return (self.expr(lo) if lo is not None else None, self.expr(hi) if hi is not None else None)
 
@@ -235,6 +240,7 @@ class ExprBuilder:
     _Substring = _Array_Section
 
     def inline(self, fn: StatementFunction, args: list[Expr]) -> Expr:
+        """A statement function reference expanded in place with its actual arguments substituted."""
         if len(args) != len(fn.formals):
             raise Unsupported(f"statement function {fn.name} called with {len(args)} arguments, "
                               f"defined with {len(fn.formals)}")

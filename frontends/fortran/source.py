@@ -45,6 +45,7 @@ class SourceReader:
 
     # ------------------------------------------------------------------ physical lines
     def physical_lines(self, path: str) -> list[Physical] | None:
+        """The physical lines of a file (run through cpp first for .F-style suffixes), or None if it cannot be read."""
         try:
             raw = Path(path).read_bytes().decode("utf-8", errors="replace")
         except OSError as exc:
@@ -86,12 +87,14 @@ class SourceReader:
 
     # ------------------------------------------------------------------ logical statements
     def read(self, path: str, depth: int = 0) -> list[Logical]:
+        """The logical statements of a file, continuations joined and INCLUDEs expanded."""
         lines = self.physical_lines(path)
         if lines is None:
             return []
         return self.logical_lines(lines, depth)
 
     def logical_lines(self, lines: list[Physical], depth: int) -> list[Logical]:
+        """Join fixed-form physical lines into logical statements (comments dropped, labels split off)."""
         out: list[Logical] = []
         current: Logical | None = None
         for phys in lines:
@@ -130,6 +133,7 @@ class SourceReader:
         out.append(stmt)
 
     def include(self, name: str, loc: Loc, depth: int) -> list[Logical]:
+        """The logical lines of an INCLUDEd file, or an error diagnostic and nothing if missing/too deep."""
         if depth >= MAX_INCLUDE_DEPTH:
             self.diagnostics.append(Diagnostic(loc, "error", f"INCLUDE nested too deeply: '{name}'"))
             return []

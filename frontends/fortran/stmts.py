@@ -80,14 +80,17 @@ class StmtBuilder:
 
     # ------------------------------------------------------------------ structure
     def current(self) -> list[Stmt]:
+        """The statement list new statements go to: the innermost open DO/IF body, else the procedure's."""
         return self.stack[-1].body if self.stack else self.body
 
     def append(self, stmt: Stmt) -> None:
+        """Append a statement to the current body and close the DO loops its label terminates."""
         self.current().append(stmt)
         if stmt.label is not None:
             self.close_label(stmt.label, stmt.loc)
 
     def close_label(self, label: str, loc: Loc) -> None:
+        """Close every DO loop ending at `label` (shared terminals included); unclosed inner blocks are errors."""
         if not any(f.kind == "do" and f.label == label for f in self.stack):
             return
         while self.stack and not (self.stack[-1].kind == "do" and self.stack[-1].label == label):
@@ -97,10 +100,12 @@ class StmtBuilder:
             self.closed(self.stack.pop(), loc)
 
     def open(self, kind: str, node: Stmt, body: list[Stmt], label: str | None = None) -> None:
+        """Append a DO or block IF node and open a frame whose `body` receives the following statements."""
         self.current().append(node)
         self.stack.append(Frame(kind, node, body, label, node.loc))
 
     def finish(self, end_loc: Loc) -> list[Stmt]:
+        """The procedure's statements at END; blocks still open are reported as errors."""
         while self.stack:
             frame = self.stack.pop()
             self.error(frame.loc or end_loc, f"{self.describe(frame)} is not closed before END")
@@ -108,14 +113,17 @@ class StmtBuilder:
 
     @staticmethod
     def describe(frame: Frame) -> str:
+        """How an open frame is named in error messages ("block IF", "DO loop with terminal label 10")."""
         if frame.kind == "if":
             return "block IF"
         return f"DO loop with terminal label {frame.label}" if frame.label else "DO loop"
 
     def error(self, loc: Loc, msg: str) -> None:
+        """Record an error diagnostic at `loc`."""
         self.diags.append(Diagnostic(loc, "error", msg))
 
     def unsupported(self, text: str, loc: Loc, label: str | None, msg: str, severity: str = "warning") -> Stmt:
+        """An Unsupported statement for `text`, with a diagnostic of `severity` saying why."""
         self.diags.append(Diagnostic(loc, severity, msg))
         return Unsupported(" ".join(text.split()), loc=loc, label=label)
 
@@ -149,9 +157,11 @@ class StmtBuilder:
         self.append(Unsupported(" ".join(text.split()), loc=loc, label=label))
 
     def cond(self, node: Any, loc: Loc) -> Expr:
+        """Lower a condition expression at `loc`."""
         return ExprBuilder(self.scope, loc).expr(node)
 
     def do(self, node: Any, loc: Loc, label: str | None) -> None:
+        """Open a DO loop (counted, DO WHILE or endless) for a DO statement, labelled or block form."""
         term = str(node.items[1]) if tname(node) == "Label_Do_Stmt" else None
         control = node.items[2] if term is not None else node.items[1]
         eb = ExprBuilder(self.scope, loc)
@@ -170,6 +180,7 @@ class StmtBuilder:
         self.open("do", loop, loop.body, term)  # type: ignore[attr-defined]
 
     def if_part(self, kind: str, node: Any, loc: Loc, label: str | None) -> None:
+        """Handle ELSE IF / ELSE / END IF: start a new arm of, or close, the innermost block IF."""
         while self.stack and self.stack[-1].kind != "if":
             frame = self.stack.pop()
             self.error(frame.loc or loc, f"{self.describe(frame)} not closed before {kind[:-5].upper()}")
@@ -191,6 +202,7 @@ class StmtBuilder:
                 self.append(Continue(loc=loc, label=label))
 
     def end_do(self, loc: Loc, label: str | None) -> None:
+        """Handle END DO: close the innermost block DO (or act as a labelled DO's terminal statement)."""
         if label is not None and any(f.kind == "do" and f.label == label for f in self.stack):
             self.append(Continue(loc=loc, label=label))
             return
@@ -226,6 +238,7 @@ class StmtBuilder:
         return Goto(frame.cycle_label, loc=loc, label=label)
 
     def entry(self, node: Any, loc: Loc) -> None:
+        """Record an ENTRY point (its formals become formal storage) at the current statement position."""
         formals = [name_of(a) for a in items_of(node.items[1]) if str(a).strip() != "*"]
         for name in formals:
             sym = self.scope.symbol(name, loc)
@@ -237,6 +250,7 @@ class StmtBuilder:
 
     # ------------------------------------------------------------------ action statements
     def action(self, node: Any, loc: Loc, label: str | None, text: str) -> Stmt | None:
+        """Lower an executable statement that opens no block to its IR statement (None when it produces none)."""
         kind = tname(node)
         eb = ExprBuilder(self.scope, loc)
         if kind == "Assignment_Stmt":
@@ -277,6 +291,7 @@ class StmtBuilder:
         return self.unsupported(text, loc, label, f"unsupported statement: {_short(text)}")
 
     def stop_code(self, node: Any, eb: ExprBuilder) -> Expr | None:
+        """The code of a STOP or PAUSE statement as a constant or expression, or None without one."""
         code = node.items[1] if len(node.items) > 1 else None
         if code is None:
             return None
@@ -286,6 +301,7 @@ class StmtBuilder:
         return eb.expr(code)
 
     def call(self, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
+        """Lower a CALL, including the markers the rewriter uses for PAUSE, ASSIGN and assigned GOTO."""
         name = name_of(node.items[0])
         raw = items_of(node.items[1])
         if name == rewrite.MARK_PAUSE:
@@ -311,6 +327,7 @@ class StmtBuilder:
         return CallStmt(name, args, alt_returns=alt, loc=loc, label=label)
 
     def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
+        """An IO statement of `kind` with its END=/ERR= labels and transferred items."""
         specs, item_nodes = _io_parts(kind, node)
         stmt = IO(kind, loc=loc, label=label)
         for spec in specs:
@@ -326,6 +343,7 @@ class StmtBuilder:
         return stmt
 
     def io_items(self, node: Any, eb: ExprBuilder) -> list[Expr]:
+        """The expressions an I/O list item transfers (implied DO lists flattened)."""
         if tname(node) == "Io_Implied_Do":
             control = node.items[1]
             self.scope.note_reference(name_of(control.items[0]), eb.loc)

@@ -56,6 +56,7 @@ class Scope:
     function_name: str | None = None
 
     def symbol(self, name: str, loc: Loc | None = None) -> Symbol:
+        """The scope's symbol for `name`, created on first mention (the first location is kept)."""
         sym = self.symbols.get(name)
         if sym is None:
             sym = self.symbols[name] = Symbol(name, loc=loc)
@@ -64,6 +65,7 @@ class Scope:
         return sym
 
     def type_of(self, name: str) -> str:
+        """The declared type of `name`, else its implicit type by first letter, else "unknown"."""
         sym = self.symbols.get(name)
         if sym is not None and sym.type:
             return sym.type
@@ -72,6 +74,7 @@ class Scope:
         return self.implicit.get(name[:1].upper()) or "unknown"
 
     def is_array(self, name: str) -> bool:
+        """True when `name` is declared with dimensions."""
         sym = self.symbols.get(name)
         return sym is not None and sym.dims is not None
 
@@ -92,6 +95,7 @@ class Scope:
 
     def variable(self, sym: Symbol, dims: list[tuple[Expr | None, Expr | None]] | None,
                  value: Expr | None) -> Variable:
+        """The IR variable for a symbol; locals that are SAVEd or DATA-initialised become static."""
         storage = sym.storage
         if storage == "local" and (sym.saved or self.save_all):
             storage = "static"
