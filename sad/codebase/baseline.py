@@ -39,11 +39,13 @@ class Change:
 
     @property
     def ratio(self) -> float | None:
+        """new/old, or None when either is missing or the old value is 0."""
         if self.old is None or self.new is None or self.old == 0:
             return None
         return self.new / self.old
 
     def to_jsonable(self) -> dict:
+        """This change as a JSON object (ratio included)."""
         return {"routine": self.routine, "file": self.file, "line": self.line, "point": self.point,
                 "old": self.old, "new": self.new, "ratio": self.ratio, "old_class": self.old_class,
                 "new_class": self.new_class, "level": self.level}
@@ -59,9 +61,11 @@ class Comparison:
 
     @property
     def failing(self) -> list[Change]:
+        """The regressions at error level, which make the check fail."""
         return [c for c in self.regressions if c.level == "error"]
 
     def to_jsonable(self) -> dict:
+        """The comparison as a JSON object."""
         return {"baseline": self.baseline, "regressions": [c.to_jsonable() for c in self.regressions],
                 "improvements": [c.to_jsonable() for c in self.improvements], "new": self.new,
                 "removed": self.removed}

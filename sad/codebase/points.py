@@ -57,9 +57,11 @@ class PointSet:
     defaults: tuple[tuple[str, float], ...] = field(default_factory=lambda: tuple(sorted(DEFAULTS.items())))
 
     def default(self, kind: str) -> float | None:
+        """The default value for an unresolved parameter of `kind` (value, loop_count, ...), or None."""
         return dict(self.defaults).get(kind)
 
     def to_jsonable(self) -> dict:
+        """The point set as a JSON object (point name → values, and the defaults)."""
         return {"points": {p.name: dict(p.values) for p in self.points}, "defaults": dict(self.defaults)}
 
 

@@ -36,6 +36,7 @@ class Options:
     defines: tuple[tuple[str, str], ...] = ()
 
     def to_jsonable(self) -> dict:
+        """The options as a JSON object (part of the cache key and of the report)."""
         return {"machine": self.machine, "points": self.points.to_jsonable(), "include": list(self.include),
                 "defines": [list(d) for d in self.defines]}
 
@@ -49,6 +50,7 @@ class Unit:
     root: str = ""  # the directory relative paths start from (a worker's own may differ)
 
     def located(self, path: str) -> str:
+        """`path` resolved against the unit's root directory (absolute paths unchanged)."""
         return path if not self.root or os.path.isabs(path) else os.path.join(self.root, path)
 
 
@@ -76,11 +78,13 @@ class UnitResult:
     cached: bool = False
 
     def to_jsonable(self) -> dict:
+        """The unit's result as a JSON object (what the cache stores)."""
         return {"path": self.path, "lines": self.lines, "routines": [asdict(r) for r in self.routines],
                 "diagnostics": self.diagnostics}
 
     @classmethod
     def from_jsonable(cls, data: dict) -> UnitResult:
+        """A unit result read back from `to_jsonable`'s form."""
         return cls(data["path"], data["lines"], [Routine(**r) for r in data["routines"]], data["diagnostics"])
 
 

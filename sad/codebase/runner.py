@@ -42,6 +42,7 @@ class CheckRun:
 
     @property
     def lines(self) -> int:
+        """Source lines checked over all units."""
         return sum(r.lines for r in self.results)
 
 

@@ -386,6 +386,7 @@ class Program(Node):
     globals: dict[str, Variable] = field(default_factory=dict)  # C file-scope variables, enum constants
 
     def procedure(self, name: str) -> Procedure | None:
+        """The procedure called `name`, or None."""
         for proc in self.procedures:
             if proc.name == name:
                 return proc

@@ -21,11 +21,13 @@ class NodeVisitor:
     Extra positional and keyword arguments are passed through unchanged (a value visitor's context)."""
 
     def visit(self, node: Node | None, *args: Any, **kwargs: Any) -> Any:
+        """Visit `node` with its `visit_<Kind>` method (else `generic_visit`) and return what that returns."""
         if node is None:
             return None
         return self._method(type(node))(node, *args, **kwargs)
 
     def generic_visit(self, node: Node, *args: Any, **kwargs: Any) -> Any:
+        """Visit every child of `node` in field order; returns None."""
         for _, child in node.children():
             self.visit(child, *args, **kwargs)
         return None

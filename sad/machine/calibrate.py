@@ -49,6 +49,7 @@ class Settings:
 
     @staticmethod
     def quick() -> Settings:
+        """Settings for a fast, rough calibration (two memory sizes, few repetitions, 30 s budget)."""
         return Settings(target_s=0.002, reps=3, sizes_kb=mb.MEM_SIZES_KB[:2], startup_runs=5,
                         hierarchy_budget_s=15.0, spread_target=0.25, max_rounds=2, budget_s=30.0)
 

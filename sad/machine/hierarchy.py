@@ -54,6 +54,7 @@ class Hierarchy:
     forward_fp_s: float = 0.0  # the same for floating-point registers
 
     def caches(self) -> tuple[Level, ...]:
+        """The levels with a known size (the caches, not main memory)."""
         return tuple(lv for lv in self.levels if lv.size_bytes is not None)
 
 

@@ -69,6 +69,7 @@ class Bench:
 
     @property
     def ident(self) -> str:
+        """The name this benchmark's result is reported under: its figure's name."""
         return self.figure
 
 

@@ -45,6 +45,7 @@ class Fit:
     logit: bool = False  # fitted in logit space: the value is 1/(1 + exp(-(c0 + c1*term)))
 
     def __call__(self, n: float) -> float:
+        """The fitted model's value at size `n`."""
         f = self.c0 + self.c1 * _term(np.array([n], dtype=float), self.exponent, self.log_power)[0]
         return float(1.0 / (1.0 + math.exp(-f))) if self.logit else float(f)
 

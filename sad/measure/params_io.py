@@ -140,6 +140,7 @@ class ParamsFile:
     header: dict[str, Any] = field(default_factory=dict)
 
     def values(self) -> dict[str, sympy.Expr]:
+        """Parameter name → value of every entry."""
         return {e.name: e.value for e in self.entries}
 
 

@@ -48,6 +48,7 @@ class LineCheck:
 
     @property
     def status(self) -> str:
+        """ok, close, MISMATCH, unbound, not-measured, no-code or gcov-only for this line."""
         if not self.statement:
             return "gcov-only"
         if self.measured is None:

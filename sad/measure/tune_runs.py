@@ -31,6 +31,7 @@ class Measured:
 
     @property
     def median(self) -> float:
+        """The median of the measured run times."""
         return statistics.median(self.runs)
 
 
@@ -41,13 +42,16 @@ class Check:
 
     @property
     def best(self) -> Measured:
+        """The point with the smallest measured median (ties broken by the point's values)."""
         return min(self.points, key=lambda m: (m.median, tuple(m.point.values())))
 
     @property
     def loss(self) -> float:
+        """How much slower the chosen point measured than the best one, as a fraction."""
         return (self.chosen.median - self.best.median) / self.best.median
 
     def lines(self) -> list[str]:
+        """The validation as a text table, one line per point, fastest first, then the verdict."""
         def pt(m: Measured) -> str:
             return ", ".join(f"{k}={int(v) if float(v).is_integer() else v}" for k, v in m.point.items())
         out = [f"validation: {len(self.points)} points run, median of {len(self.chosen.runs)} runs each (CPU s)",
@@ -61,6 +65,7 @@ class Check:
         return out
 
     def to_json(self) -> dict:
+        """The validation as a JSON object."""
         return {"chosen": self.chosen.point, "chosen_measured_s": self.chosen.median,
                 "best_measured": self.best.point, "best_measured_s": self.best.median, "loss": self.loss,
                 "points": [{"point": m.point, "predicted_s": m.predicted, "runs_s": m.runs} for m in self.points]}

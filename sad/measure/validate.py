@@ -41,6 +41,7 @@ class SizeResult:
 
     @property
     def measured(self) -> float:
+        """The median of the measured run times at this size."""
         return statistics.median(self.runs)
 
     @property

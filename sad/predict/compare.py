@@ -26,9 +26,11 @@ class Series:
     compiled: dict[str, CompiledFormula] = field(default_factory=dict, repr=False)
 
     def compile(self) -> None:
+        """Compile every formula of the series for vectorised evaluation."""
         self.compiled = {k: compile_formula(v) for k, v in self.formulas.items()}
 
     def needs(self) -> set[str]:
+        """The parameter names the compiled formulas need values for."""
         return set().union(*[c.needs for c in self.compiled.values()]) if self.compiled else set()
 
 
@@ -55,6 +57,7 @@ class Table:
 
     @property
     def size(self) -> int:
+        """The number of grid points."""
         return self.grid.size
 
 

@@ -47,6 +47,7 @@ class AsmLoop:
 
     @property
     def packed(self) -> bool:
+        """True when the loop body holds a packed (SIMD) instruction."""
         return any(_PACKED.match(i) for i in self.instructions)
 
 

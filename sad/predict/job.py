@@ -39,6 +39,7 @@ class Result:
 
     @property
     def blocks(self) -> list[Block]:
+        """The SAD's blocks (computed once by the analysis)."""
         return self.analysis.blocks
 
     @property

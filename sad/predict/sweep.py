@@ -48,6 +48,7 @@ class Axis:
 
     @property
     def integer(self) -> bool:
+        """True when every value on the axis is a whole number."""
         return bool(numpy.all(numpy.mod(self.values, 1) == 0))
 
     def __len__(self) -> int:
@@ -186,17 +187,21 @@ class Grid:
 
     @property
     def names(self) -> list[str]:
+        """The axes' parameter names, in order."""
         return [a.name for a in self.axes]
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The number of values on each axis."""
         return tuple(len(a) for a in self.axes)
 
     @property
     def size(self) -> int:
+        """The number of grid points (product of the axis lengths)."""
         return math.prod(self.shape)
 
     def columns(self) -> dict[str, numpy.ndarray]:
+        """Parameter name → its value at every grid point (flattened mesh, first axis slowest)."""
         meshes = numpy.meshgrid(*[a.values for a in self.axes], indexing="ij")
         return {a.name: m.ravel() for a, m in zip(self.axes, meshes)}
 
@@ -306,9 +311,11 @@ class CompiledFormula:
 
     @property
     def needs(self) -> set[str]:
+        """The parameter names the formula reads (sum bounds included)."""
         return set(self.names) | {s.name for t in self.sums for s in t.free}
 
     def __call__(self, columns: dict[str, numpy.ndarray | float], size: int) -> numpy.ndarray:
+        """The formula's values at `size` points, the columns broadcast to that length."""
         args = [numpy.broadcast_to(numpy.asarray(columns[n], dtype=float), (size,)) for n in self.names]
         extra = [term.values(columns, size) for term in self.sums]
         with numpy.errstate(all="ignore"):

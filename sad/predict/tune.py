@@ -46,6 +46,7 @@ class Problem:
 
     @property
     def size(self) -> int:
+        """The number of points in the search space (product of the axis lengths)."""
         return math.prod(len(a) for a in self.axes)
 
 
