@@ -65,6 +65,7 @@ class ProcedureBuilder:
 
     # ------------------------------------------------------------------ entry point
     def build(self) -> ProcedureSAD:
+        """The procedure's SAD: event counts of its body (jumps out of it to unknown labels warned about)."""
         result = self.region(self.proc.body, {})
         for label in result.escapes:
             if not label.startswith("@"):

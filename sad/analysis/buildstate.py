@@ -35,13 +35,16 @@ class BuildContext:
     seq: int = 0
 
     def next_seq(self) -> int:
+        """The next sequence number of this analysis (unique parameter places)."""
         self.seq += 1
         return self.seq
 
     def note(self, loc: ir.Loc, message: str) -> None:
+        """Record a note diagnostic at `loc`."""
         self.diagnostics.append(ir.Diagnostic(loc, "note", message))
 
     def warn(self, loc: ir.Loc, message: str) -> None:
+        """Record a warning diagnostic at `loc`."""
         self.diagnostics.append(ir.Diagnostic(loc, "warning", message))
 
 
@@ -54,6 +57,7 @@ class RegionResult:
     escapes: dict[str, sympy.Expr] = field(default_factory=dict)
 
     def add(self, event: Event, count: sympy.Expr) -> None:
+        """Add `count` executions of `event` (zero counts are not stored)."""
         if count != 0:
             self.counts[event] = self.counts.get(event, 0) + count
 

@@ -38,11 +38,13 @@ class RegionGraph:
     error_labels: set[str] = field(default_factory=set)  # labels of code that ends the program
 
     def add_edge(self, node: int, target: object, weight: sympy.Expr) -> None:
+        """Add an edge from `node` to `target` taken with `weight` (zero-weight edges are dropped)."""
         if weight == 0:
             return
         self.edges.setdefault(node, []).append((target, weight))
 
     def successor(self, node: int) -> int:
+        """The node after `node` in statement order, or END after the last one."""
         return node + 1 if node + 1 < self.size else END
 
 

@@ -100,9 +100,11 @@ class Cost:
     calls: list[ir.FuncCall] = field(default_factory=list)
 
     def add(self, key: str, n: float = 1) -> None:
+        """Count `n` more operations of kind `key`."""
         self.ops[key] += n  # type: ignore[assignment]  # Counter holds the fractional weights too
 
     def merge(self, other: Cost, weight: float = 1) -> None:
+        """Add another cost, its operation counts scaled by `weight`, and its calls."""
         for key, n in other.ops.items():
             self.ops[key] += n * weight  # type: ignore[assignment]
         self.calls.extend(other.calls)
@@ -117,6 +119,7 @@ class ExprCounter(ir.NodeVisitor):
         self.layout = layout
 
     def visit_ArrayRef(self, node: ir.ArrayRef) -> None:
+        """Count a load (strided when the subscripts step across the layout's fast dimension) and the subscripts."""
         kind = "load_strided" if is_strided(node, self.layout) else "load"
         self.cost.add(ops.memory(kind, node.type))
         self._subscripts(node)
@@ -128,11 +131,13 @@ class ExprCounter(ir.NodeVisitor):
             self.visit(index)
 
     def visit_Member(self, node: ir.Member) -> None:
+        """Count a load through a pointer for `->` (none for `.`), then the base expression."""
         if node.arrow:
             self.cost.add(ops.memory("load", node.type))
         self.visit(node.base)
 
     def visit_BinOp(self, node: ir.BinOp) -> None:
+        """Count both operands and the operation: a compare, logical, bit, concatenation or arithmetic op."""
         self.visit(node.left)
         self.visit(node.right)
         if node.op in _COMPARE:
@@ -147,6 +152,7 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.add(ops.arith(node.op, node.type))
 
     def visit_UnOp(self, node: ir.UnOp) -> None:
+        """Count the operand and a negation, logical not or bitwise not."""
         self.visit(node.operand)
         if node.op == "neg":
             self.cost.add(ops.arith("neg", node.type))
@@ -156,11 +162,13 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.add("bitop")
 
     def visit_Cast(self, node: ir.Cast) -> None:
+        """Count the operand and a conversion when the type changes."""
         self.visit(node.operand)
         if node.operand.type != node.type:
             self.cost.add(ops.arith("convert", node.type))
 
     def visit_FuncCall(self, node: ir.FuncCall) -> None:
+        """Count the arguments and an intrinsic, or a call whose callee's cost the caller adds."""
         for arg in node.args:
             self.visit(arg)
         if node.intrinsic:
@@ -171,6 +179,7 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.calls.append(node)
 
     def visit_Ternary(self, node: ir.Ternary) -> None:
+        """Count a conditional expression: a select of both arms when they have no effects, else a branch."""
         self.visit(node.cond)
         if side_effect_free(node.then) and side_effect_free(node.orelse):
             # Compilers evaluate both arms and pick one with a conditional move: no branch.
@@ -186,6 +195,7 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.merge(half, 0.5)
 
     def visit_Substring(self, node: ir.Substring) -> None:
+        """Count the base string and the bounds of a substring (no cost of its own)."""
         self.visit(node.base)
         self.visit(node.lo)
         self.visit(node.hi)

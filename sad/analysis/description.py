@@ -61,6 +61,7 @@ class Analysis:
 
     @property
     def errors(self) -> list[ir.Diagnostic]:
+        """The error diagnostics of the analysis."""
         return [d for d in self.diagnostics if d.severity == "error"]
 
     @cached_property
@@ -83,6 +84,7 @@ class Block:
 
     @property
     def where(self) -> str:
+        """The block's place as FILE:LINE or FILE:FIRST-LAST."""
         span = f"{self.first_line}" if self.first_line == self.last_line else \
             f"{self.first_line}-{self.last_line}"
         return f"{self.file}:{span}"

@@ -37,17 +37,20 @@ class ParameterNamer:
         return f"{kind}{self.ordinals[kind]}"
 
     def probability(self, name: str, loc: ir.Loc, arms: int, stmt: ir.Stmt) -> sympy.Symbol:
+        """The symbol of a branch-probability parameter of an `arms`-way decision (default: equal arms)."""
         return self._candidate(Parameter(name, "unresolved", "branch_probability", loc.file, loc.line,
                                          self.proc.name, description=f"{arms}-way branch",
                                          default=round(1.0 / arms, 6), arms=arms,
                                          depends_on=variables_of(stmt)))
 
     def loop_count(self, name: str, loc: ir.Loc, why: str, where: ir.Stmt | ir.Procedure) -> sympy.Symbol:
+        """The symbol of an unresolved loop-count parameter, with `why` as its description."""
         return self._candidate(Parameter(name, "unresolved", "loop_count", loc.file, loc.line,
                                          self.proc.name, description=why, default=1.0,
                                          depends_on=variables_of(where)))
 
     def call_cost(self, name: str, loc: ir.Loc, why: str) -> sympy.Symbol:
+        """The symbol of a seconds-per-call parameter for a call whose cost is unknown."""
         return self._candidate(Parameter(name, "unresolved", "call_cost", loc.file, loc.line,
                                          self.proc.name, description=f"seconds per call ({why})"))
 

@@ -36,6 +36,7 @@ class Parameter:
 
     @property
     def symbol(self) -> sympy.Symbol:
+        """The sympy symbol standing for this parameter in formulas."""
         return make_symbol(self.name, self.kind)
 
 
@@ -54,15 +55,18 @@ class ParameterTable:
         self._symbols: dict[str, sympy.Symbol] = {}
 
     def add(self, param: Parameter, symbol: sympy.Symbol | None = None) -> sympy.Symbol:
+        """Register `param` (the first registration of a name wins) and return its symbol."""
         if param.name not in self._params:
             self._params[param.name] = param
             self._symbols[param.name] = symbol if symbol is not None else param.symbol
         return self._symbols[param.name]
 
     def get(self, name: str) -> Parameter | None:
+        """The parameter called `name`, or None."""
         return self._params.get(name)
 
     def symbol(self, name: str) -> sympy.Symbol | None:
+        """The symbol of the parameter called `name`, or None."""
         return self._symbols.get(name)
 
     def __contains__(self, name: str) -> bool:
@@ -78,4 +82,5 @@ class ParameterTable:
             del self._symbols[name]
 
     def unresolved(self) -> list[Parameter]:
+        """The parameters sad could not resolve, which a user or a profile must bind."""
         return [p for p in self if p.cls == "unresolved"]

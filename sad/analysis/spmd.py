@@ -38,6 +38,7 @@ class MessageCost:
 
     @property
     def free_symbols(self) -> set[sympy.Symbol]:
+        """Every symbol the message's size, process count, fan-out and parts depend on."""
         exprs = [self.bytes, self.nprocs] + ([self.fanout] if self.fanout is not None else [])
         exprs += [b for _, b in self.parts]
         return set().union(*(sympy.sympify(e).free_symbols for e in exprs))

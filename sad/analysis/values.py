@@ -68,6 +68,7 @@ class ProgramFacts:
 
     @classmethod
     def gather(cls, program: ir.Program) -> ProgramFacts:
+        """Collect the program-wide facts (procedures, COMMON names, definitions, modified formals) once."""
         facts = cls(program)
         for proc in program.procedures:
             facts.procs.setdefault(resolve_name(proc.name), proc)
@@ -299,6 +300,7 @@ class ModifiedFormals:
         self._active: set[str] = set()
 
     def may_modify(self, callee: str, pos: int) -> bool:
+        """True when calling `callee` may change its argument at position `pos` (unknown callees may)."""
         proc = self.facts.procs.get(resolve_name(callee))
         if proc is None:
             return not callee.upper().startswith("MPI_") or pos == 0
@@ -333,11 +335,13 @@ class ValueResolver(ir.NodeVisitor):
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ir.Expr | None, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
+        """The value of `node` as a formula in the program's inputs, or None when it cannot be traced."""
         if depth > _MAX_DEPTH:
             return Unresolvable
         return self.visit(node, index, depth)
 
     def generic_visit(self, node: ir.Node, index, depth):
+        """None: a node kind without a value rule cannot be traced."""
         return Unresolvable
 
     def bound(self, node: ir.Expr, index: dict[str, sympy.Symbol], at: ir.Stmt | None = None) -> sympy.Expr | None:
@@ -351,6 +355,7 @@ class ValueResolver(ir.NodeVisitor):
             self._loose, self._at = False, None
 
     def visit_Const(self, node: ir.Const, index, depth):
+        """A logical, integer or (exact rational) real constant; other constants are not traced."""
         value = node.value
         if isinstance(value, bool):
             return sympy.true if value else sympy.false
@@ -361,6 +366,7 @@ class ValueResolver(ir.NodeVisitor):
         return Unresolvable
 
     def visit_Var(self, node: ir.Var, index, depth):
+        """A loop index's symbol, else the variable's traced value (frontend temporaries only for SPMD sizes)."""
         if node.name in index:
             return index[node.name]
         if node.name.startswith("."):  # a temporary the frontend invented (a status, not data) ...
@@ -371,6 +377,7 @@ class ValueResolver(ir.NodeVisitor):
         return self.variable(node.name, node.type, depth, index)
 
     def visit_ArrayRef(self, node: ir.ArrayRef, index, depth):
+        """An array element's traced value, or a pointer formal's value (`*n` in C); None otherwise."""
         # `*n` on a pointer argument is how C reads a scalar passed by reference (Fortran's convention):
         # its value is the argument's value at the call.
         decl = self.proc.variables.get(node.name)
@@ -423,6 +430,7 @@ class ValueResolver(ir.NodeVisitor):
                               procedure)
 
     def visit_Cast(self, node: ir.Cast, index, depth):
+        """The operand's value, floored when converted from a real to an integer."""
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
             return None
@@ -431,6 +439,7 @@ class ValueResolver(ir.NodeVisitor):
         return inner
 
     def visit_UnOp(self, node: ir.UnOp, index, depth):
+        """The negation or logical not of the operand's value (`&n` passes n's value); None for other operators."""
         inner = self.expr(node.operand, index, depth + 1)
         if inner is None:
             return None
@@ -443,6 +452,7 @@ class ValueResolver(ir.NodeVisitor):
         return None
 
     def visit_BinOp(self, node: ir.BinOp, index, depth):
+        """The operation applied to both operands' values, or None if either is unknown or it cannot be formed."""
         left = self.expr(node.left, index, depth + 1)
         right = self.expr(node.right, index, depth + 1)
         if left is None or right is None:
@@ -453,6 +463,7 @@ class ValueResolver(ir.NodeVisitor):
             return None
 
     def visit_FuncCall(self, node: ir.FuncCall, index, depth):
+        """An intrinsic applied to its arguments' values; None for user functions."""
         if not node.intrinsic:
             return None
         args = [self.expr(a, index, depth + 1) for a in node.args]
@@ -462,6 +473,7 @@ class ValueResolver(ir.NodeVisitor):
 
     # ------------------------------------------------------------------ variables
     def variable(self, name: str, ir_type: str, depth: int = 0, index: dict | None = None) -> sympy.Expr | None:
+        """A scalar variable's value from its reaching definitions (or the parameter standing for it), or None."""
         key = self.facts.storage_name(self.proc, name)
         decl = self.proc.variables.get(name) or self.facts.program.globals.get(name)
         if decl is not None and decl.dims:
@@ -538,6 +550,7 @@ class ValueResolver(ir.NodeVisitor):
 
     @staticmethod
     def rank_symbol() -> sympy.Symbol:
+        """The symbol for the process's rank in SPMD programs."""
         return make_symbol("RANK", "value", integer=True)
 
     def _spmd_value(self, key: str, d: Definition, integer: bool) -> sympy.Expr:
