@@ -16,11 +16,17 @@ at a size in L1, L2, L3 and memory, at -O0 and -O2, timed pinned with `taskset -
 kernel measured / predicted / error and per cache level the median and worst absolute error and the count
 within 25 %. Targets (issue 9): median within 10 % at -O0 and 15 % at -O2, no kernel off by more than 2x.
 
-Usage: python3 benchmarks/accuracy.py [--recalibrate] [--quick] [--runs N] [--suite [--only NAME,...]]
+With --save FILE the suite's measured times are written to FILE (JSON, with the load average); --measured FILE
+reuses them instead of timing again (to compare models on the same measurements).
+
+Usage: python3 benchmarks/accuracy.py [--recalibrate] [--quick] [--runs N] [--suite [--only NAME,...]
+       [--save FILE | --measured FILE]]
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import sys
 import time
@@ -143,6 +149,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="timed runs per program (median)")
     parser.add_argument("--suite", action="store_true", help="the loop-kernel suite (benchmarks/kernelsuite.py)")
     parser.add_argument("--only", default="", help="with --suite: comma-separated kernel names")
+    parser.add_argument("--save", default="", help="with --suite: write the measured times to this JSON file")
+    parser.add_argument("--measured", default="", help="with --suite: reuse measured times from this JSON file")
     args = parser.parse_args()
     import tempfile
     if args.suite:
@@ -209,6 +217,11 @@ def run_suite(args) -> int:
     cpu = pinned_cpu()
     pin = f"taskset -c {cpu} " if cpu is not None and shutil.which("taskset") else ""
     rows: list[tuple[str, str, str, int, float, float | None]] = []
+    reuse = json.loads(Path(args.measured).read_text(encoding="utf-8")) if args.measured else None
+    saved: dict[str, object] = {"load_before": os.getloadavg(), "times": {}}
+    if reuse:
+        print(f"measured times from {args.measured} (load average before {reuse['load_before']}, after "
+              f"{reuse.get('load_after')})")
     with tempfile.TemporaryDirectory(prefix="sad-suite-") as tmp:
         work = Path(tmp)
         for level in LEVELS:
@@ -218,14 +231,25 @@ def run_suite(args) -> int:
                 src.write_text(ks.source(k), encoding="utf-8")
                 exe = compile_program(src, LEVELS[level], work)
                 for cache, n, reps in ks.cases(k):
-                    command = f"echo {n} {reps} | {pin}{exe}"
-                    measured = statistics.median(time_runs(command, work, max(5, args.runs)))
+                    key = f"{level} {k.name} {n} {reps}"
+                    if reuse is not None:
+                        if key not in reuse["times"]:
+                            continue
+                        measured = reuse["times"][key]
+                    else:
+                        command = f"echo {n} {reps} | {pin}{exe}"
+                        measured = statistics.median(time_runs(command, work, max(5, args.runs)))
+                    saved["times"][key] = measured    # type: ignore[index]
                     predicted = _suite_prediction(src, k, n, reps, machine, work)
                     rows.append((level, k.name, cache, n, measured, predicted))
                     err = "" if predicted is None else f"{(predicted - measured) / measured:+.1%}"
                     print(f"{level} {k.name:14s} {cache:6s} n={n:<8d} measured {measured:9.4g} s  "
                           f"predicted {predicted if predicted is not None else float('nan'):9.4g} s  {err}", flush=True)
     _suite_summary(rows)
+    saved["load_after"] = os.getloadavg()
+    print(f"load average before {saved['load_before']}, after {saved['load_after']}")
+    if args.save:
+        Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True), encoding="utf-8")
     return 0
 
 

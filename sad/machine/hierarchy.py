@@ -3,7 +3,10 @@
 Data flow: `sad calibrate` calls ``measure`` (cache sizes from /sys/devices/system/cpu/cpuN/cache, a C
 microbenchmark compiled with gcc -O2 and run pinned to one core: a dependent add chain gives the real clock,
 walks of one element per cache line over working sets that fit each level give the seconds per line each level
-serves) → the ``hierarchy`` section of the machine database (machine_db/schema.json) → ``sad.machine.model``
+serves; a program that writes one byte per page of freshly allocated memory, against one that allocates and does
+not touch it, gives the first-touch cost of a page: the page fault, the kernel zeroing the page and unmapping it at
+exit, all in the child's CPU time as rusage reports it) → the ``hierarchy`` section of the machine database
+(machine_db/schema.json) → ``sad.machine.model``
 loads it back as a ``Hierarchy`` → sad.predict.reuse decides which level serves each reference and prices the
 lines that cross into L1.
 
@@ -52,6 +55,10 @@ class Hierarchy:
     levels: tuple[Level, ...]
     forward_s: float = 0.0    # store-to-load forwarding, integer registers: a variable kept in memory (-O0)
     forward_fp_s: float = 0.0  # the same for floating-point registers
+    page_bytes: int = 4096    # the OS's page size
+    first_touch_s: float = 0.0  # seconds per page of freshly allocated memory touched for the first time
+    ops: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """'add.double' → (latency, reciprocal throughput) in seconds: the in-core model of loops not compiled."""
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -132,6 +139,13 @@ int main(int argc, char **argv) {
         printf("%.9g\n", t0 / (16.0 * n));
         return x == 42;
     }
+    if (mode[0] == 'o') {                 /* operation classes: latency (one chain), throughput (8 chains) */
+        double t0, dx = 1.0 + 1.0 / (n + 7), dy = 1.0 + 1.0 / (n + 3);
+        int ix = (int)(n | 1), iy = (int)reps;   /* reps = 1: x * 1, x / 1 keep the integers in range */
+        (void)dx; (void)dy; (void)ix; (void)iy;
+@OPS@
+        return 1;
+    }
     if (mode[0] == 'd' || mode[0] == 'f' || mode[0] == 'g') {
         volatile long v = 0; volatile double w = 0; double d = 1.0 / n, y = 1.0 / (n + 1);
         double t0 = now();
@@ -154,6 +168,12 @@ int main(int argc, char **argv) {
         t0 = now() - t0;
         printf("%.9g\n", t0 / (8.0 * n));
         return d == 42 || v == 42 || w == 42;
+    }
+    if (mode[0] == 'p' || mode[0] == 'q') {   /* first touch: one write per page of fresh memory (p) or none (q) */
+        char *m = malloc(bytes);
+        if (mode[0] == 'p') for (long i = 0; i < bytes; i += n) m[i] = 1;
+        __asm__ volatile("" ::: "memory");
+        return m[bytes / 2] == 42;
     }
     long lines = bytes / LINE, stride = LINE / sizeof(double);
     double *a = aligned_alloc(4096, lines * LINE + 4096);
@@ -214,6 +234,9 @@ class HierarchyCalibration:
     write: dict[str, Measured] = field(default_factory=dict)    # level name → seconds per line written
     column: dict[str, Measured] = field(default_factory=dict)   # level name → seconds per column-walk read
     column_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
+    page_bytes: int = 4096
+    first_touch: Measured | None = None                         # seconds per page touched first
+    ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
     warnings: list[str] = field(default_factory=list)
 
 
@@ -256,7 +279,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         raise OSError("no C compiler (gcc or cc) on PATH to build the memory-hierarchy benchmark")
     with tempfile.TemporaryDirectory(prefix="sad-hierarchy-") as tmp:
         src, exe = Path(tmp) / "hier.c", Path(tmp) / "hier"
-        src.write_text(_BENCH, encoding="utf-8")
+        src.write_text(bench_source(), encoding="utf-8")
         subprocess.run([gcc, "-O2", f"-DLINE={line}", f"-DPITCH={PITCH_LINES}", str(src), "-o", str(exe)],
                        check=True, capture_output=True)
 
@@ -265,13 +288,16 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                                  capture_output=True, text=True, check=True, timeout=60).stdout
             return [float(x) for x in out.split()]
 
-        per_figure = budget_s / (5 + 4 * (len(caches) + 1))
+        per_figure = budget_s / (6 + 2 * len(OP_CLASSES) + 4 * (len(caches) + 1))
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
         if progress:
             progress(f"clock (dependent integer adds)      {result.clock.seconds / 1e9:.3f} GHz "
                      f"±{seconds_per_add.spread * 50:.1f} %")
+        def op_samples(kernel: int, n: int) -> list[float]:
+            return [min(run("o", n, kernel, 1)) for _ in range(3)]
+
         def chain(mode: str) -> list[float]:
             return [min(run(mode, 1_000_000, 0, 1)) for _ in range(3)]
 
@@ -283,6 +309,18 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         if progress:
             progress(f"store-to-load forwarding              {result.forward.seconds * 1e9:.3f} ns integer, "
                      f"{result.forward_fp.seconds * 1e9:.3f} ns floating point")
+        result.page_bytes = page_size()
+        result.first_touch = converge(lambda: first_touch_samples(exe, cpu, result.page_bytes), per_figure)
+        if progress:
+            progress(f"first touch of a fresh page            {result.first_touch.seconds * 1e6:.3f} us "
+                     f"({result.page_bytes} B pages) ±{result.first_touch.spread * 50:.1f} %")
+        for j, (op, kind, _) in enumerate(OP_CLASSES):
+            n = 100_000 if op == "div" else 500_000
+            lat, thr = (converge(functools.partial(op_samples, 2 * j + c, n), per_figure) for c in (0, 1))
+            result.ops[f"{op}.{kind}"] = pair = (lat, thr)
+            if progress:
+                progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
+                         f"{pair[1].seconds * 1e9:6.3f} ns per operation")
         sets = [(f"L{c.level}", int(c.size_bytes * FIT_FRACTION)) for c in caches]
         sets.append(("memory", max(64 * 1024 ** 2, 8 * caches[-1].size_bytes)))
         for name, nbytes in sets:
@@ -296,7 +334,9 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
-                      ("hierarchy.forward_fp", result.forward_fp)] \
+                      ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch)] \
+            + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
+            + [(f"hierarchy.ops.{k}.throughput", v[1]) for k, v in result.ops.items()] \
             + [(f"hierarchy.{k}.read", v) for k, v in result.read.items()] \
             + [(f"hierarchy.{k}.write", v) for k, v in result.write.items()] \
             + [(f"hierarchy.{k}.column_read", v) for k, v in result.column.items()] \
@@ -305,6 +345,70 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+OP_CLASSES = (("add", "double", "+"), ("mul", "double", "*"), ("div", "double", "/"),
+              ("add", "integer", "+"), ("mul", "integer", "*"), ("div", "integer", "/"))
+"""Operation classes timed for latency (a dependent chain ``x = x op y``) and throughput (eight independent
+chains, more than the latency × units of current cores need to keep every unit busy)."""
+CHAINS = 8
+
+
+def _op_kernels() -> str:
+    """C code of the operation-class kernels of the benchmark: kernel 2j is op j's latency, 2j+1 its throughput."""
+    out = []
+    for j, (_, kind, sym) in enumerate(OP_CLASSES):
+        ctype, init, step, constraint = ("double", "dx", "dy", "+x") if kind == "double" else ("int", "ix", "iy", "+r")
+        for k, chains in ((2 * j, 1), (2 * j + 1, CHAINS)):
+            names = [f"x{c}" for c in range(chains)]
+            decl = ", ".join(f"{v} = {init}" for v in names)
+            body = " ".join(f"{v} = {v} {sym} {step}; __asm__ volatile(\"\" : \"{constraint}\"({v}));"
+                            for _ in range(CHAINS // chains) for v in names)
+            out.append(f"        if (bytes == {k}) {{ {ctype} {decl}; t0 = now();\n"
+                       f"            for (long i = 0; i < n; i++) {{ {body} }}\n"
+                       f"            t0 = now() - t0; printf(\"%.9g\\n\", t0 / ({CHAINS}.0 * n));"
+                       f" return ({' + '.join(names)}) == 42; }}")
+    return "\n".join(out)
+
+
+def bench_source() -> str:
+    """The C source of the clock / hierarchy / operation-class benchmark."""
+    return _BENCH.replace("@OPS@", _op_kernels())
+
+
+FIRST_TOUCH_BYTES = 32 * 1024 ** 2
+"""Memory allocated by the first-touch benchmark: far above glibc's mmap threshold, so it comes fresh from the
+kernel (every page faults on its first write), and large enough that a page's cost stands out of the noise."""
+
+
+def page_size() -> int:
+    """The OS's page size in bytes (4096 where it cannot be asked)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, OSError, ValueError):
+        return 4096
+
+
+def child_cpu_seconds(cmd: list[str]) -> float:
+    """User + system CPU time of a child process from its rusage (what the benchmarks time): it includes the
+    page faults of the child and the kernel's unmapping of its memory at exit, which no in-process clock sees."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise OSError(f"{' '.join(cmd)} failed")
+    return usage.ru_utime + usage.ru_stime
+
+
+def first_touch_samples(exe: Path, cpu: int | None, page: int, nbytes: int = FIRST_TOUCH_BYTES) -> list[float]:
+    """Seconds per page: (a run that writes one byte per page of fresh memory − a run that allocates the same and
+    does not touch it) / pages, three pairs (interleaved, so both see the same load)."""
+    pages = nbytes // page
+    out = []
+    for _ in range(3):
+        touched = child_cpu_seconds(pin_command([str(exe), "p", str(page), str(nbytes), "1"], cpu))
+        untouched = child_cpu_seconds(pin_command([str(exe), "q", str(page), str(nbytes), "1"], cpu))
+        out.append((touched - untouched) / pages)
+    return out
 
 
 def _minus(chain: Measured, seconds: float) -> Measured:
@@ -327,6 +431,20 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             flag = "" if fig.reliable else "  UNRELIABLE"
             lines.append(f"  {key}: {fig.seconds * 1e9:.4g} ns        # store-to-load forwarding "
                          f"({'integer' if key == 'forward' else 'floating point'}), spread {fig.spread:.1%}{flag}")
+    if cal.first_touch is not None:
+        fig = cal.first_touch
+        flag = "" if fig.reliable else "  UNRELIABLE"
+        lines.append(f"  page: {cal.page_bytes}")
+        lines.append(f"  first_touch: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory written first (fault, "
+                     f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
+    if cal.ops:
+        lines.append("  ops:                          # per operation: latency (a dependent chain), reciprocal "
+                     "throughput (8 chains)")
+        for key in sorted(cal.ops):
+            lat, thr = cal.ops[key]
+            flag = "" if lat.reliable and thr.reliable else "  UNRELIABLE"
+            lines.append(f"    {key}: {{latency: {lat.seconds * 1e9:.4g} ns, throughput: {thr.seconds * 1e9:.4g} ns}}"
+                         f"  # spread {max(lat.spread, thr.spread):.1%}{flag}")
     lines.append("  levels:")
     names = [f"L{c.level}" for c in cal.caches] + ["memory"]
     sizes = {f"L{c.level}": c.size_bytes for c in cal.caches}
@@ -351,7 +469,10 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                             parse_time(entry.get("column_read", entry["read"])),
                             parse_time(entry.get("column_update", entry["write"]))))
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
-                     parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)))
+                     parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
+                     int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),
+                     {key: (parse_time(v["latency"]), parse_time(v["throughput"]))
+                      for key, v in sorted((section.get("ops") or {}).items())})
 
 
 def _kib(text: object) -> int:

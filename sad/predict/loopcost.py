@@ -11,6 +11,9 @@ per iteration = the largest of the bounds (ECM-style overlap of in-core work and
     chain     a loop-carried chain through memory (a variable kept on the stack at -O0): forwarding + ops
     data      Σ references: cache lines per iteration × seconds per line of the serving level
 
+plus, once per run of the program, the first touch of every array the loop is the first to touch (in source
+order; formal arguments are someone else's arrays): its footprint over the whole nest in pages × the calibrated
+seconds per page (fault, zeroing, unmapping at exit), spread over the loop's iterations.
 The mapper puts this price on the loop's iteration block and nothing on the statement blocks of its body
 (their counts stay in the SAD; the loop's price covers them). Every other block keeps the per-operation price.
 Where the source cannot be compiled here, or the machine has no hierarchy, nothing changes.
@@ -28,6 +31,7 @@ from sad.analysis.cost import Layout, is_strided
 from sad.ir.walk import child_bodies, walk, walk_stmts
 from sad.machine.hierarchy import FIT_FRACTION, Hierarchy
 from sad.predict import compiled as cc
+from sad.predict import opmodel
 
 ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
 
@@ -49,6 +53,7 @@ class SourceLoop:
     nest: list[ir.Stmt]            # enclosing loops, outermost first, this loop last
     refs: list[Ref] = field(default_factory=list)
     fastest: str = "last"
+    first_touch: list[str] = field(default_factory=list)   # arrays no earlier loop of the program touches
 
 
 @dataclass
@@ -63,6 +68,9 @@ class LoopPrice:
     vector: int = 1
     asm_instructions: int = 0
     levels: list[tuple[str, sympy.Expr, float]] = field(default_factory=list)   # (ref, level, lines/iter)
+    touch_s: sympy.Expr = sympy.Integer(0)   # first touch of fresh pages, seconds per run of the program
+    touch_bytes: sympy.Expr = sympy.Integer(0)
+    source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -71,9 +79,15 @@ class LoopPrice:
 def source_loops(program: ir.Program) -> list[SourceLoop]:
     """Innermost counted loops of every procedure, with their nest and array references."""
     found: list[SourceLoop] = []
+    touched: set[str] = set()
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
+        start = len(found)
         _collect(proc.body, [], fastest, found)
+        for loop in found[start:]:
+            fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
+            loop.first_touch = fresh
+            touched.update(fresh)
     return found
 
 
@@ -143,6 +157,16 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
         if ref.array not in per_array or _bigger(size, per_array[ref.array]):
             per_array[ref.array] = size
     return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
+
+
+def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+    """Bytes of the arrays this loop touches first, over one run of its whole nest (element granularity where
+    the nest walks an array's fastest subscript, a line per element otherwise)."""
+    refs = [r for r in loop.refs if r.array in loop.first_touch]
+    total = sympy.Integer(0)
+    for name in loop.first_touch:
+        total += footprint([r for r in refs if r.array == name], list(reversed(loop.nest)), trips, loop.fastest, line)
+    return total
 
 
 def _bigger(a: sympy.Expr, b: sympy.Expr) -> bool:
@@ -268,7 +292,10 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
     innermost loops the compiled-code model prices, and the explanation of each."""
     hierarchy: Hierarchy | None = getattr(machine, "hierarchy", None)
     spec = machine.models.get("compile") if machine.models else None
-    if hierarchy is None or not spec or cc.available() is not None:
+    if hierarchy is None:
+        return {}, []
+    compiling = bool(spec) and cc.available() is None
+    if not compiling and not hierarchy.ops:
         return {}, []
     trips_by_line = loop_trips(blocks)
     overrides: dict[int, sympy.Expr] = {}
@@ -277,11 +304,11 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
     for loop in source_loops(analysis.program):
         file = _resolved(loop.file)
         if file not in compiled_files:
-            compiled_files[file] = cc.compiled_file(Path(file), spec)
+            compiled_files[file] = cc.compiled_file(Path(file), str(spec)) if compiling else None
         cf = compiled_files[file]
-        if cf is None:
-            continue
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy)
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy) if cf is not None else None
+        if priced is None and hierarchy.ops:
+            priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec)
         if priced is None:
             continue
         explained.append(priced)
@@ -289,7 +316,9 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
             if _resolved(b.file) != file or not loop.line <= b.first_line <= loop.last_line:
                 continue
             if b.kind == "loop_iter" and b.first_line == loop.line:
-                overrides[id(b)] = priced.seconds
+                # the first touch is paid once per program run: spread over the iterations of the block
+                overrides[id(b)] = priced.seconds + priced.touch_s / sympy.Max(b.count, 1) \
+                    if priced.touch_s != 0 else priced.seconds
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
     return overrides, explained
@@ -329,7 +358,31 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     data, shown = data_seconds(loop, trips, hierarchy)
     seconds = sympy.Max(sympy.Float(core, 6), sympy.Float(chain, 6), data) if data != 0 else \
         sympy.Float(max(core, chain), 6)
-    return LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
+    price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
+    _add_first_touch(price, loop, trips, hierarchy)
+    return price
+
+
+def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None
+                    ) -> LoopPrice:
+    """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel)."""
+    in_memory = not spec or not any(f.startswith("-O") and f not in ("-O0", "-Og") for f in str(spec).split())
+    innermost = loop.nest[-1]
+    assert isinstance(innermost, ir.Do)
+    tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
+                                   machine.op_cost, in_memory)
+    trips = {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
+    data, shown = data_seconds(loop, trips, hierarchy)
+    seconds = sympy.Max(sympy.Float(tp, 6), sympy.Float(lat, 6), data) if data != 0 else sympy.Float(max(tp, lat), 6)
+    price = LoopPrice(loop, seconds, tp, lat, data, "", 1, 0, shown, source="operation classes")
+    _add_first_touch(price, loop, trips, hierarchy)
+    return price
+
+
+def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy) -> None:
+    if loop.first_touch and hierarchy.first_touch_s > 0:
+        price.touch_bytes = first_touch_bytes(loop, trips, hierarchy.line_bytes)
+        price.touch_s = price.touch_bytes / hierarchy.page_bytes * sympy.Float(hierarchy.first_touch_s, 6)
 
 
 # ------------------------------------------------------------------------------------------- explaining
@@ -350,15 +403,25 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
     for lp in ranked[:top]:
         total = times.get((_resolved(lp.loop.file), lp.loop.line))
         data = evaluate(bind(lp.data_s, bindings)) if lp.data_s != 0 else 0.0
-        bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s}
+        compiled = lp.source == "compiled code"
+        bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \
+            {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
         if data is not None:
             bounds["data"] = data
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
-        out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
-                   f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
+        if compiled:
+            out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
+                       f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
+        else:
+            out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
+        if lp.touch_s != 0:
+            touched = evaluate(bind(lp.touch_bytes, bindings))
+            pages = f"{touched / hierarchy.page_bytes:.4g} pages" if touched is not None else "pages unbound"
+            out.append(f"      first touch of {', '.join(lp.loop.first_touch)}: {pages} x "
+                       f"{hierarchy.first_touch_s * 1e6:.3g} us once per run")
         for name, fp, lines in lp.levels:
             value = evaluate(bind(fp, bindings))
             where = level_name(value, hierarchy) if value is not None else "depends on " + str(fp)

@@ -130,7 +130,8 @@ def test_calibration_on_a_loaded_core_converges_or_names_unreliable_figures():
     finally:
         busy.kill()
         busy.wait()
-    figures = {"clock": cal.clock, "hierarchy.forward": cal.forward, "hierarchy.forward_fp": cal.forward_fp}
+    figures = {"clock": cal.clock, "hierarchy.forward": cal.forward, "hierarchy.forward_fp": cal.forward_fp,
+               "hierarchy.first_touch": cal.first_touch}
     figures.update({f"hierarchy.{k}.read": v for k, v in cal.read.items()})
     figures.update({f"hierarchy.{k}.write": v for k, v in cal.write.items()})
     for name, fig in figures.items():
@@ -160,3 +161,80 @@ def test_loop_never_entered_for_the_bound_values_prices_to_zero_not_nan(tmp_path
     result = predict_analysis(analysis, load_machine(tmp_path / "host.yaml"), values)
     assert result.loops and result.prediction.time_value is not None
     assert result.prediction.time_value == result.prediction.time_value       # not NaN
+
+
+KERN_F = """      PROGRAM P
+      INTEGER N, I
+      DOUBLE PRECISION W(1000), S
+      N = 1000
+      DO 10 I = 1, N
+         W(I) = I
+   10 CONTINUE
+      S = 0
+      CALL KERN(N, S, W)
+      PRINT *, S
+      END
+      SUBROUTINE KERN(N, S, X)
+      INTEGER N, I
+      DOUBLE PRECISION S, X(N)
+      DO 20 I = 1, N
+         S = S + X(I)
+   20 CONTINUE
+      RETURN
+      END
+"""
+
+
+def test_first_touch_belongs_to_the_first_loop_of_an_array_not_to_formal_arguments(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(SUM_C)
+    loops = {lp.line: lp.first_touch for lp in source_loops(analyze([str(src)]).program)}
+    assert loops == {7: ["a"], 9: []}          # the init loop faults a's pages, the summing loop finds them mapped
+    fsrc = tmp_path / "kern.f"
+    fsrc.write_text(KERN_F)
+    floops = {lp.line: lp.first_touch for lp in source_loops(analyze([str(fsrc)]).program)}
+    assert floops == {5: ["W"], 15: []}        # X is the caller's W: a formal argument is nobody's fresh memory
+
+
+@needs_mca
+def test_first_touch_pages_are_paid_once_per_run(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(SUM_C)
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text().replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  page: 4096\n  first_touch: 2000 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    overrides, explained = price_loops(analysis, blocks, load_machine(tmp_path / "host.yaml"))
+    init = next(lp for lp in explained if lp.loop.line == 7)
+    n = 1 << 20
+    at = {s: n for s in init.touch_bytes.free_symbols}
+    # 8 n bytes of a = 2048 pages of 4 KiB at n = 2^20, 2 us each: 4.096 ms once, whatever the loop's count
+    assert float(init.touch_bytes.xreplace(at)) == 8 * n
+    assert float(init.touch_s.xreplace(at)) == pytest.approx(2048 * 2e-6)
+    block = next(b for b in blocks if b.kind == "loop_iter" and b.first_line == 7)
+    total = (overrides[id(block)] - init.seconds) * block.count
+    assert float(total.xreplace({s: n for s in total.free_symbols})) == pytest.approx(2048 * 2e-6)
+    summing = next(lp for lp in explained if lp.loop.line == 9)
+    assert summing.touch_s == 0
+
+
+@needs_mca
+def test_o0_store_address_arithmetic_joins_the_index_chain(tmp_path):
+    src = tmp_path / "loops.c"
+    src.write_text("void daxpy(double *x, double *y, int n, double t) {\n"
+                   "    int i; for (i = 0; i < n; i++) y[i] = y[i] + t * x[i];\n}\n"
+                   "void sum(double *x, int n, double *s) {\n"
+                   "    int i; double a = 0; for (i = 0; i < n; i++) a += x[i]; *s = a;\n}\n")
+    o0 = cc.compiled_file(src, "gcc -O0")
+    index = {}
+    for line in (2, 5):
+        body = next(lp for lp in o0.loops if lp.innermost and (str(src), line) in lp.lines)
+        chains = cc.memory_chains(body.instructions, cc.mca(tuple(body.instructions)).latencies)
+        index[line] = next(c.cycles for c in chains if not c.floating)
+    # sum: i++ in memory is one add after forwarding; daxpy: the next load of i waits for the address of the
+    # y[i] store, which is i sign-extended (cltq), scaled (lea) and added to y: three more dependent operations
+    assert index[5] == 1
+    assert index[2] >= index[5] + 3

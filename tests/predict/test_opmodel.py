@@ -1,0 +1,89 @@
+"""The in-core model of loops not priced from compiled code: calibrated operation classes, throughput bound
+versus the latency of the loop-carried chain (sad.predict.opmodel), hand-derived."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sympy
+
+from sad.analysis.cost import Layout
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import analyze
+from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
+from sad.predict import opmodel
+from sad.predict.loopcost import price_loops, source_loops
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HIER = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+    hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9), hier.Level("memory", None, 6.0e-9, 8.0e-9)),
+    forward_s=2.8e-9, forward_fp_s=3.2e-9,
+    ops={"add.double": (1.2e-9, 0.2e-9), "mul.double": (1.6e-9, 0.25e-9), "div.double": (5.2e-9, 1.8e-9),
+         "add.integer": (0.4e-9, 0.15e-9)})
+
+DOT = """double dot(double *a, double *b, int n) {
+    int i; double s = 0;
+    for (i = 0; i < n; i++)
+        s = s + a[i] * b[i];
+    return s;
+}
+"""
+
+
+def _loop(tmp_path, text: str, name: str = "k.c"):
+    src = tmp_path / name
+    src.write_text(text)
+    analysis = analyze([str(src)])
+    return analysis, source_loops(analysis.program)[0]
+
+
+def test_operation_classes_cover_their_relatives():
+    assert opmodel.op_class("sub.real") == "add.double"
+    assert opmodel.op_class("compare.integer") == "add.integer"
+    assert opmodel.op_class("div.double") == "div.double"
+    assert opmodel.op_class("load.double") is None and opmodel.op_class("pow.double") is None
+
+
+def test_dot_product_throughput_and_latency_bounds(tmp_path):
+    _, loop = _loop(tmp_path, DOT)
+    body, layout = loop.nest[-1].body, Layout(loop.index, loop.fastest)
+    assert opmodel.iteration_ops(body, layout) == {"load.double": 2, "index": 2, "mul.double": 1, "add.double": 1,
+                                                   "assign.double": 1}
+    tp, lat = opmodel.core_seconds(body, layout, HIER, lambda key: 0.1e-9, in_memory=False)
+    # throughput: add 0.2 + mul 0.25 + (2 loads, 2 subscripts, 1 assignment, the loop's increment) x 0.1 ns
+    assert tp == pytest.approx(0.2e-9 + 0.25e-9 + 6 * 0.1e-9)
+    # latency: s's chain is the add alone (the product does not depend on s); in registers at -O2
+    assert lat == pytest.approx(1.2e-9)
+    _, lat0 = opmodel.core_seconds(body, layout, HIER, lambda key: 0.1e-9, in_memory=True)
+    assert lat0 == pytest.approx(1.2e-9 + 3.2e-9)      # -O0: s lives on the stack, + FP store-to-load forwarding
+
+
+def test_chain_through_a_division_and_a_multiply(tmp_path):
+    _, loop = _loop(tmp_path, DOT.replace("s = s + a[i] * b[i]", "s = (s * a[i]) / b[i] + 1.0"))
+    lat = opmodel.chain_seconds(loop.nest[-1].body, HIER, in_memory=False)
+    assert lat == pytest.approx(1.6e-9 + 5.2e-9 + 1.2e-9)   # mul, then div, then add, all on s's path
+
+
+def test_machine_without_a_compiler_prices_innermost_loops_from_operation_classes(tmp_path):
+    src = tmp_path / "dot.c"
+    src.write_text(DOT)
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()   # no models.compile: nothing to compile with
+    text += ("hierarchy:\n  clock: 2500 MHz\n  forward_fp: 3.2 ns\n  ops:\n"
+             "    add.double: {latency: 30 us, throughput: 0.2 ns}\n"
+             "    mul.double: {latency: 1.6 ns, throughput: 0.25 ns}\n"
+             "  levels:\n    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    overrides, explained = price_loops(analysis, blocks, load_machine(tmp_path / "host.yaml"))
+    (loop,) = explained
+    assert loop.source == "operation classes"
+    # the 30 us add latency (+ 3.2 ns forwarding: no -O flag, variables in memory) bounds the iteration,
+    # above the sparc2 per-operation prices of its loads and subscripts (~1 us)
+    assert loop.chain_s == pytest.approx(30.0032e-6)
+    block = next(b for b in blocks if b.kind == "loop_iter" and b.first_line == 3)
+    at = {s: 100 for s in overrides[id(block)].free_symbols}
+    assert float(sympy.sympify(overrides[id(block)]).xreplace(at)) == pytest.approx(30.0032e-6)
