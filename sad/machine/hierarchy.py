@@ -59,6 +59,8 @@ class Hierarchy:
     first_touch_s: float = 0.0  # seconds per page of freshly allocated memory touched for the first time
     ops: dict[str, tuple[float, float]] = field(default_factory=dict)
     """'add.double' → (latency, reciprocal throughput) in seconds: the in-core model of loops not compiled."""
+    tlb_pages: int = 0        # pages the TLBs hold (0: not measured)
+    tlb_miss_s: float = 0.0   # seconds an access to a page beyond them costs more
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -175,6 +177,21 @@ int main(int argc, char **argv) {
         __asm__ volatile("" ::: "memory");
         return m[bytes / 2] == 42;
     }
+    if (mode[0] == 'T') {                 /* TLB: one line on each of `bytes` pages, pitch a page + a line */
+        long pages = bytes, pitch = (PAGE + LINE) / sizeof(double);
+        double *a = aligned_alloc(4096, (pages + 4) * (PAGE + LINE)), s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (long i = 0; i < (pages + 1) * pitch; i++) a[i] = 1.0;
+        for (long r = 0; r < reps; r++) {
+            double t0 = now();
+            for (long p = 0; p < n; p++)
+                for (long i = 0; i + 3 < pages; i += 4) {
+                    s0 += a[i * pitch]; s1 += a[(i + 1) * pitch]; s2 += a[(i + 2) * pitch]; s3 += a[(i + 3) * pitch];
+                }
+            t0 = now() - t0;
+            if (r) printf("%.9g\n", t0 / ((double)n * pages));
+        }
+        return s0 + s1 + s2 + s3 == 42;
+    }
     long lines = bytes / LINE, stride = LINE / sizeof(double);
     double *a = aligned_alloc(4096, lines * LINE + 4096);
     for (long i = 0; i < lines * stride; i++) a[i] = 1.0;
@@ -237,6 +254,8 @@ class HierarchyCalibration:
     page_bytes: int = 4096
     first_touch: Measured | None = None                         # seconds per page touched first
     ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
+    tlb_pages: int = 0
+    tlb_miss: Measured | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -280,7 +299,8 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
     with tempfile.TemporaryDirectory(prefix="sad-hierarchy-") as tmp:
         src, exe = Path(tmp) / "hier.c", Path(tmp) / "hier"
         src.write_text(bench_source(), encoding="utf-8")
-        subprocess.run([gcc, "-O2", f"-DLINE={line}", f"-DPITCH={PITCH_LINES}", str(src), "-o", str(exe)],
+        subprocess.run([gcc, "-O2", f"-DLINE={line}", f"-DPITCH={PITCH_LINES}", f"-DPAGE={page_size()}", str(src),
+                        "-o", str(exe)],
                        check=True, capture_output=True)
 
         def run(mode: str, n: int, nbytes: int, reps: int) -> list[float]:
@@ -288,7 +308,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                                  capture_output=True, text=True, check=True, timeout=60).stdout
             return [float(x) for x in out.split()]
 
-        per_figure = budget_s / (6 + 2 * len(OP_CLASSES) + 4 * (len(caches) + 1))
+        per_figure = budget_s / (6 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1))
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -321,6 +341,11 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             if progress:
                 progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
                          f"{pair[1].seconds * 1e9:6.3f} ns per operation")
+        walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure) for p in TLB_PAGES}
+        result.tlb_pages, result.tlb_miss = tlb_reach(walks)
+        if progress and result.tlb_miss is not None:
+            progress(f"TLB: {result.tlb_pages} pages, beyond them {result.tlb_miss.seconds * 1e9:.3f} ns more "
+                     "per access")
         sets = [(f"L{c.level}", int(c.size_bytes * FIT_FRACTION)) for c in caches]
         sets.append(("memory", max(64 * 1024 ** 2, 8 * caches[-1].size_bytes)))
         for name, nbytes in sets:
@@ -334,23 +359,26 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
-                      ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch)] \
+                      ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
+                      ("hierarchy.tlb.miss", result.tlb_miss)] \
             + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
             + [(f"hierarchy.ops.{k}.throughput", v[1]) for k, v in result.ops.items()] \
             + [(f"hierarchy.{k}.read", v) for k, v in result.read.items()] \
             + [(f"hierarchy.{k}.write", v) for k, v in result.write.items()] \
             + [(f"hierarchy.{k}.column_read", v) for k, v in result.column.items()] \
             + [(f"hierarchy.{k}.column_update", v) for k, v in result.column_write.items()]:
-        if not fig.reliable:
+        if fig is not None and not fig.reliable:
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
 
 
 OP_CLASSES = (("add", "double", "+"), ("mul", "double", "*"), ("div", "double", "/"),
-              ("add", "integer", "+"), ("mul", "integer", "*"), ("div", "integer", "/"))
+              ("add", "integer", "+"), ("mul", "integer", "*"), ("div", "integer", "/"),
+              ("select", "double", "min"))
 """Operation classes timed for latency (a dependent chain ``x = x op y``) and throughput (eight independent
-chains, more than the latency × units of current cores need to keep every unit busy)."""
+chains, more than the latency × units of current cores need to keep every unit busy). ``select.double`` is
+``x = x < y ? x : y``, which compilers turn into one minsd (the if-converted MIN/MAX of dynamic programming)."""
 CHAINS = 8
 
 
@@ -362,7 +390,8 @@ def _op_kernels() -> str:
         for k, chains in ((2 * j, 1), (2 * j + 1, CHAINS)):
             names = [f"x{c}" for c in range(chains)]
             decl = ", ".join(f"{v} = {init}" for v in names)
-            body = " ".join(f"{v} = {v} {sym} {step}; __asm__ volatile(\"\" : \"{constraint}\"({v}));"
+            form = "{v} < {s} ? {v} : {s}" if sym == "min" else "{v} " + sym + " {s}"
+            body = " ".join(f"{v} = {form.format(v=v, s=step)}; __asm__ volatile(\"\" : \"{constraint}\"({v}));"
                             for _ in range(CHAINS // chains) for v in names)
             out.append(f"        if (bytes == {k}) {{ {ctype} {decl}; t0 = now();\n"
                        f"            for (long i = 0; i < n; i++) {{ {body} }}\n"
@@ -374,6 +403,23 @@ def _op_kernels() -> str:
 def bench_source() -> str:
     """The C source of the clock / hierarchy / operation-class benchmark."""
     return _BENCH.replace("@OPS@", _op_kernels())
+
+
+TLB_PAGES = (16, 64, 256, 512, 768, 1024, 1536, 2048, 3072, 4096)
+"""Pages walked by the TLB benchmark (one line each; 4096 lines are 256 KiB, still within half of common L2s)."""
+
+
+def tlb_reach(per_access: dict[int, Measured]) -> tuple[int, Measured | None]:
+    """(pages the TLBs hold, extra seconds per access beyond them) from one-line-per-page walks: the extra is
+    the largest walk's time minus the time at a quarter of it (the same cache level serves both); the reach
+    is the largest walk whose time stays below half that step."""
+    sizes = sorted(per_access)
+    top, quarter = per_access[sizes[-1]], per_access[max(p for p in sizes if p <= sizes[-1] // 4)]
+    extra = top.seconds - quarter.seconds
+    if extra <= 0.5 * quarter.seconds:       # no step: the TLBs cover every walk
+        return sizes[-1], None
+    reach = max(p for p in sizes if per_access[p].seconds < quarter.seconds + extra / 2)
+    return reach, Measured(extra, max(top.spread, quarter.spread), top.samples, top.reliable and quarter.reliable)
 
 
 FIRST_TOUCH_BYTES = 32 * 1024 ** 2
@@ -437,6 +483,10 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
         lines.append(f"  page: {cal.page_bytes}")
         lines.append(f"  first_touch: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory written first (fault, "
                      f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
+    if cal.tlb_miss is not None:
+        flag = "" if cal.tlb_miss.reliable else "  UNRELIABLE"
+        lines.append(f"  tlb: {{pages: {cal.tlb_pages}, miss: {cal.tlb_miss.seconds * 1e9:.4g} ns}}   # one line per "
+                     f"page walks; spread {cal.tlb_miss.spread:.1%}{flag}")
     if cal.ops:
         lines.append("  ops:                          # per operation: latency (a dependent chain), reciprocal "
                      "throughput (8 chains)")
@@ -462,6 +512,7 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                   ) -> Hierarchy:
     """The loaded ``hierarchy`` mapping (already schema-checked) → Hierarchy."""
     levels = []
+    tlb = section.get("tlb") or {}
     for entry in section["levels"]:
         size = entry.get("size")
         read, write = parse_time(entry["read"]), parse_time(entry["write"])
@@ -472,7 +523,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),
                      {key: (parse_time(v["latency"]), parse_time(v["throughput"]))
-                      for key, v in sorted((section.get("ops") or {}).items())})
+                      for key, v in sorted((section.get("ops") or {}).items())},
+                     int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)))
 
 
 def _kib(text: object) -> int:

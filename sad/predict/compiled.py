@@ -201,6 +201,72 @@ def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryCha
     return chains
 
 
+_MOVE = re.compile(r"^(movap[sd]|movup[sd]|movdqa|movdqu|movq|movl|movd|movsd|movss|vmovap[sd])$")
+_MINMAX = re.compile(r"^v?(min|max)(sd|ss|pd|ps)$")
+
+
+def loop_chain_cycles(body: list[str], latencies: tuple[int, ...], select_cycles: float | None = None,
+                      rounds: int = 8) -> float:
+    """Cycles per iteration of the longest loop-carried chain through registers, from the ready times of the
+    registers over ``rounds`` simulated iterations (memory ignored: llvm-mca's view of it). With
+    ``select_cycles`` (the calibrated latency of a minsd chain) two corrections to llvm-mca's Zen model
+    apply: min/max take that latency (the model says 3 cycles; Agner Fog's tables and sad calibrate measure
+    1) and register-to-register moves take none (move elimination, in current x86 cores' renamers)."""
+    if len(latencies) != len(body):
+        return 0.0
+    ready: dict[str, float] = {}
+    marks = []
+    for _ in range(rounds):
+        for text, lat in zip(body, latencies):
+            ops = _operands(text)
+            if not ops:
+                continue
+            mnemonic = text.split()[0]
+            dest, sources = ops[-1], ops[:-1]
+            if mnemonic.startswith(("j", "cmp", "test", "comis", "ucomis")) or _MEM.match(dest):
+                continue
+            own = float(lat)
+            if select_cycles is not None:
+                if _MOVE.match(mnemonic) and not any(_MEM.match(o) for o in ops):
+                    own = 0.0
+                elif _MINMAX.match(mnemonic) and not any(_MEM.match(o) for o in sources):
+                    own = select_cycles
+            reads_dest = not mnemonic.startswith(_NO_READ_DEST) and len(ops) > 1
+            regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
+            if reads_dest:
+                regs_in |= {_canon(r) for r in _REG.findall(dest)}
+            addr = {_canon(r) for o in sources if _MEM.match(o) for r in _REG.findall(o)}
+            folded = max(0.0, own - LOAD_TO_USE) if addr else own
+            t = max([ready.get(r, 0.0) + folded for r in regs_in] + [ready.get(r, 0.0) + own for r in addr]
+                    + [own])
+            for r in _REG.findall(dest):
+                ready[_canon(r)] = t
+        marks.append(max(ready.values(), default=0.0))
+    half = rounds // 2
+    return (marks[-1] - marks[half - 1]) / (rounds - half)
+
+
+def invariant_stores(body: list[str]) -> list[str]:
+    """Stores into an address no instruction of the loop changes (``movsd %xmm0, (%rdx)`` with %rdx set
+    before the loop) that the loop also loads from: an array element updated in place every iteration, a
+    chain through memory that llvm-mca does not see (it assumes loads and stores never alias). A store whose
+    value stays in a register (gcc keeps the sum and stores it every time) is no chain."""
+    written = set()
+    for text in body:
+        ops = _operands(text)
+        if ops and not _MEM.match(ops[-1]):
+            written |= {_canon(r) for r in _REG.findall(ops[-1])}
+    loaded = {o for text in body for o in _operands(text)[:-1] if _MEM.match(o)}
+    found = []
+    for text in body:
+        ops = _operands(text)
+        if len(ops) >= 2 and _MEM.match(ops[-1]) and text.split()[0].startswith("mov") and ops[-1] in loaded:
+            regs = {_canon(r) for r in _REG.findall(ops[-1])}
+            if regs and not regs & written and not regs & {"rbp", "rsp", "rip"}:
+                found.append(ops[-1])
+    return found
+
+
 def _address_delay(body: list[str], latencies: tuple[int, ...], slot: str) -> int:
     """Cycles from a load of ``slot`` to the address of a later store into an array (``y[i] = ...`` at -O0: i
     loaded, sign-extended, scaled, added to the base). The load that continues the chain in the next iteration

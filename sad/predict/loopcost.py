@@ -150,7 +150,10 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
     per_array: dict[str, sympy.Expr] = {}
     for ref in refs:
         used = [lp for lp in loops if any(_mentions(e, _index(lp)) for e in ref.indices)]
-        unit = any(_mentions(_fastest(ref, fastest), _index(lp)) for lp in used)
+        # element granularity only where a loop walks the fastest subscript by one element: A[i*n+j] over i
+        # alone touches a line per row
+        unit = any(_mentions(_fastest(ref, fastest), _index(lp)) and
+                   not is_strided(_as_ir(ref), Layout(_index(lp), fastest)) for lp in used)
         size = sympy.Integer(ref.elem_bytes if unit else line)
         for lp in used:
             size *= trips[id(lp)]
@@ -253,8 +256,32 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             continue
         fp = reuse_footprint(ref, loop, trips, line)
         total += lines * serving_level(fp, hierarchy, ref.write, strided)
+        if strided and hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0:
+            total += tlb_seconds(ref, loop, trips, fp, hierarchy)
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines))
     return total, shown
+
+
+def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy
+                ) -> sympy.Expr:
+    """Extra seconds per access of a strided reference whose pages between two reuses exceed what the TLBs
+    hold (a column walk with a pitch of a page or more touches a new page every access). The row pitch is the
+    array's footprint over the whole nest over the trips of the innermost loop; pages between reuses are the
+    lines between reuses × min(1, pitch / page). Served from memory, the calibrated column-walk cost already
+    contains the misses: no extra there."""
+    page = hierarchy.page_bytes
+    whole = footprint([r for r in loop.refs if r.array == ref.array], list(reversed(loop.nest)), trips, loop.fastest,
+                      hierarchy.line_bytes)
+    pitch = whole / sympy.Max(trips[id(loop.nest[-1])], 1)
+    share = sympy.Min(1, pitch / page)
+    pages = fp / hierarchy.line_bytes * share
+    caches = hierarchy.caches()
+    largest = int(caches[-1].size_bytes * FIT_FRACTION) if caches and caches[-1].size_bytes else None
+    pieces = [(sympy.Integer(0), sympy.Le(pages, hierarchy.tlb_pages))]
+    if largest is not None:
+        pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))
+    pieces.append((sympy.Float(hierarchy.tlb_miss_s, 6) * share, True))
+    return sympy.Piecewise(*pieces)
 
 
 def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
@@ -306,7 +333,7 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
         if file not in compiled_files:
             compiled_files[file] = cc.compiled_file(Path(file), str(spec)) if compiling else None
         cf = compiled_files[file]
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy) if cf is not None else None
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec) if cf is not None else None
         if priced is None and hierarchy.ops:
             priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec)
         if priced is None:
@@ -324,8 +351,13 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
     return overrides, explained
 
 
-def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy
-               ) -> LoopPrice | None:
+def opt_level_keeps_memory(spec: str | None) -> bool:
+    """True when the compile command keeps variables in memory (-O0, -Og or no -O flag)."""
+    return not spec or not any(f.startswith("-O") and f not in ("-O0", "-Og") for f in str(spec).split())
+
+
+def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
+               spec: str | None = None) -> LoopPrice | None:
     candidates = []
     for asm in cf.loops:
         if not asm.innermost:
@@ -347,11 +379,27 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         elem = max((r.elem_bytes for r in loop.refs), default=8)
         width = max(1, vector_bytes // elem)
     clock = hierarchy.clock_hz
-    core = max(result.cycles, cc.register_chain(chosen.instructions)) / width / clock
+    cycles = result.cycles
+    select = hierarchy.ops.get("select.double")
+    if select:
+        # llvm-mca's chain with its own latencies minus the chain with the calibrated min/max latency and
+        # eliminated register moves: what the model overstates on if-converted MIN/MAX recurrences
+        excess = cc.loop_chain_cycles(chosen.instructions, result.latencies) - \
+            cc.loop_chain_cycles(chosen.instructions, result.latencies, select[0] * clock)
+        if excess > 0:
+            cycles = max(result.block_rthroughput, cycles - excess)
+    core = max(cycles, cc.register_chain(chosen.instructions)) / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, result.latencies):
         fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
         chain = max(chain, fwd + ch.cycles / clock)
+    if opt_level_keeps_memory(spec) or cc.invariant_stores(chosen.instructions):
+        # x[j] += ... with j fixed in this loop: at -O0 (and at -O2 when gcc cannot keep it in a register for
+        # fear of aliasing) every iteration loads what the previous one stored
+        ops = opmodel.element_chain_seconds(loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else [],
+                                            loop.index, hierarchy, 1 / clock)
+        if ops:
+            chain = max(chain, hierarchy.forward_fp_s + ops)
     trips = {}
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
@@ -366,7 +414,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None
                     ) -> LoopPrice:
     """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel)."""
-    in_memory = not spec or not any(f.startswith("-O") and f not in ("-O0", "-Og") for f in str(spec).split())
+    in_memory = opt_level_keeps_memory(spec)
     innermost = loop.nest[-1]
     assert isinstance(innermost, ir.Do)
     tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,

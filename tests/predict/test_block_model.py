@@ -238,3 +238,51 @@ def test_o0_store_address_arithmetic_joins_the_index_chain(tmp_path):
     # y[i] store, which is i sign-extended (cltq), scaled (lea) and added to y: three more dependent operations
     assert index[5] == 1
     assert index[2] >= index[5] + 3
+
+
+COLUMN_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n, i, j; double s = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc((long)n * n * sizeof(double));
+    for (i = 0; i < n * n; i++) a[i] = i;
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++)
+            s += a[i * n + j];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_column_walk_beyond_the_tlb_reach_steps_up_where_pages_exceed_it(tmp_path):
+    from dataclasses import replace
+    src = tmp_path / "col.c"
+    src.write_text(COLUMN_C)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    machine = replace(HIER, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096)
+    data, _ = data_seconds(loop, trips, machine)
+    at = {n: float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})) for n in (1536, 1537, 4096, 4097)}
+    # a[i*n+j] over i: a line per row, 64 n bytes between two uses of a line (the next j); the pitch 8 n bytes
+    # is at least a page, so each row is its own page: n pages. Up to 1536 pages the TLBs hold them (L2 column
+    # cost only); beyond, 11 ns more per access, until the lines leave half of L2 (64 n > 256 KiB at n = 4097),
+    # where the memory column cost (which contains its TLB misses) alone prices it
+    assert at[1536] == pytest.approx(0.8e-9)
+    assert at[1537] == pytest.approx(0.8e-9 + 11e-9)
+    assert at[4096] == pytest.approx(0.8e-9 + 11e-9)
+    assert at[4097] == pytest.approx(12e-9)
+
+
+def test_tlb_reach_and_miss_from_one_line_per_page_walks():
+    ns = {16: 0.3, 64: 0.3, 256: 0.4, 512: 0.4, 768: 0.6, 1024: 0.8, 1536: 5.7, 2048: 12.2, 3072: 12.2, 4096: 12.2}
+    reach, miss = hier.tlb_reach({p: hier.Measured(t * 1e-9, 0.01, 5) for p, t in ns.items()})
+    # the step: 12.2 ns at 4096 pages minus 0.8 ns at 1024 (a quarter); the reach: the last walk below
+    # 0.8 + 11.4 / 2 = 6.5 ns
+    assert reach == 1536
+    assert miss is not None and miss.seconds == pytest.approx(11.4e-9)
+    flat = {p: hier.Measured(0.8e-9, 0.01, 5) for p in ns}
+    assert hier.tlb_reach(flat) == (4096, None)

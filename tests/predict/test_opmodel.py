@@ -87,3 +87,45 @@ def test_machine_without_a_compiler_prices_innermost_loops_from_operation_classe
     block = next(b for b in blocks if b.kind == "loop_iter" and b.first_line == 3)
     at = {s: 100 for s in overrides[id(block)].free_symbols}
     assert float(sympy.sympify(overrides[id(block)]).xreplace(at)) == pytest.approx(30.0032e-6)
+
+
+COLSUM = """void colsum(double *a, double *x, double *y, int n) {
+    int i, j;
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++) {
+            x[j] = x[j] + a[i * n + j];
+            y[i] = y[i] + a[i * n + j];
+        }
+}
+"""
+
+
+def test_an_element_updated_in_place_is_a_chain_one_whose_subscript_moves_is_not(tmp_path):
+    _, loop = _loop(tmp_path, COLSUM)
+    body = loop.nest[-1].body
+    # x[j] with j fixed in the loop on i: its add is on the chain; y[i] moves with i: no chain
+    assert opmodel.element_chain_seconds(body, loop.index, HIER, 0.4e-9) == pytest.approx(1.2e-9)
+    assert opmodel.element_chain_seconds(body[1:] if len(body) > 1 else [], loop.index, HIER, 0.4e-9) == 0.0
+    no_classes = hier.Hierarchy(2.5e9, 64, HIER.levels)
+    assert opmodel.element_chain_seconds(body, loop.index, no_classes, 0.4e-9) == pytest.approx(3 * 0.4e-9)
+
+
+def test_invariant_store_is_a_memory_chain_only_when_the_loop_reloads_it():
+    from sad.predict import compiled as cc
+    kept = ["addsd\t(%rcx), %xmm0", "addl\t$1, %eax", "addq\t%r9, %rcx", "movsd\t%xmm0, (%rsi)",
+            "cmpl\t%eax, %edx", "jne\t.L4"]                  # gcc -O2: the sum stays in xmm0, stored each time
+    reloaded = ["movsd\t(%rsi), %xmm0", "addsd\t(%rcx), %xmm0", "addq\t%r9, %rcx", "movsd\t%xmm0, (%rsi)",
+                "cmpq\t%rcx, %rdx", "jne\t.L4"]
+    assert cc.invariant_stores(kept) == []
+    assert cc.invariant_stores(reloaded) == ["(%rsi)"]
+
+
+def test_min_recurrence_chain_with_calibrated_select_latency_and_eliminated_moves():
+    from sad.predict import compiled as cc
+    body = ["movsd\t(%rdi), %xmm1", "addq\t$8, %rdi", "minsd\t%xmm0, %xmm1", "movapd\t%xmm1, %xmm0",
+            "cmpq\t%rdi, %rax", "jne\t.L5"]                     # gcc -O2 of s = (x[i] < s) ? x[i] : s
+    latencies = (4, 1, 3, 1, 1, 0)                             # llvm-mca's Zen model
+    # s: minsd (3) then the move back (1) per iteration; the pointer's chain is 1 cycle
+    assert cc.loop_chain_cycles(body, latencies) == pytest.approx(4.0)
+    # calibrated: minsd 1 cycle, the register move eliminated: the pointer increment and s tie at 1 cycle
+    assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(1.0)
