@@ -94,8 +94,19 @@ def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[
     decision between that place and the next statement."""
     if len(escapes) == 1:
         (target, weight), = escapes.items()
-        if sympy.simplify(weight - p) == 0 and sympy.simplify(fallthrough - (1 - p)) == 0:
+        if _equal(weight, p) and _equal(fallthrough, 1 - p):
             graph.decisions[node] = Decision(p, target, nxt)
+
+
+def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """a = b. simplify is slow (and its first call imports sympy.physics): a difference that is a polynomial
+    is zero exactly when its expansion is, so simplify is left for rational functions, Piecewise, Max."""
+    if a == b:
+        return True
+    diff = a - b
+    if diff.is_polynomial():
+        return sympy.expand(diff) == 0
+    return sympy.simplify(diff) == 0
 
 
 def merge_same_jumps(stmt: ir.If) -> ir.If:

@@ -6,12 +6,21 @@ AnalysisTimeout inside the analysing thread (CPython's PyThreadState_SetAsyncExc
 Python code such as sympy between two bytecodes. AnalysisTimeout derives from BaseException so that the
 analyzer's `except Exception` guards (one broken procedure must not stop the others) do not swallow it;
 the watchdog repeats the exception once a second until the analysis has ended, and is disarmed
-(any undelivered exception cleared) before the block is left.
+before the block is left.
+
+An exception the watchdog raised and that was not delivered yet must not escape into the caller's next
+statement. It is not cleared with PyThreadState_SetAsyncExc(thread, NULL): up to CPython 3.12 that call
+signals the eval breaker without an exception to deliver, and the breaker is then never reset — every
+function call and loop of the rest of the process takes the slow pending-work path (about 5 % here), and
+under a profiler or tracer (cProfile, coverage) the interpreter spins forever at the next function entry
+(`python -m cProfile -m sad check` hung). Instead, when the watchdog has fired, one more exception is
+raised on purpose and caught in a loop whose backward jump delivers it, which resets the breaker.
 """
 from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -30,18 +39,19 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     done = threading.Event()
     lock = threading.Lock()
     armed = [True]
+    fired = [False]
 
     def fire() -> None:
         with lock:
             if armed[0]:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(AnalysisTimeout))
+                fired[0] = True
+                _raise_in(target)
 
     def disarm() -> None:
         with lock:
             armed[0] = False
-            # An exception raised just as the block ended and not delivered yet must not escape into
-            # the caller's next statement: clear it. After this nothing is pending and nothing can be.
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
+        if fired[0]:  # nothing can be raised any more: deliver one on purpose, swallowing what is pending
+            _flush(target)
 
     def watchdog() -> None:
         if done.wait(seconds):
@@ -63,3 +73,19 @@ def time_limit(seconds: float | None) -> Iterator[None]:
                 continue
         done.set()
         thread.join()
+
+
+def _raise_in(target: ctypes.c_ulong) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(AnalysisTimeout))
+
+
+def _flush(target: ctypes.c_ulong) -> None:
+    """Deliver an AnalysisTimeout to this thread (the target) and swallow it: afterwards none is pending and
+    the interpreter's eval breaker is reset. The loop's backward jump is where the exception arrives."""
+    deadline = time.monotonic() + 1.0
+    try:
+        _raise_in(target)
+        while time.monotonic() < deadline:
+            pass
+    except AnalysisTimeout:
+        pass
