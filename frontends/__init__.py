@@ -8,19 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sad.ir import Diagnostic, Loc, Program
-
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
-C_SUFFIXES = {".c", ".h"}
-
-
-def language_of(path: str) -> str | None:
-    """The language of a source file by its suffix: 'fortran', 'c', or None for neither."""
-    suffix = Path(path).suffix
-    if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77"}:
-        return "fortran"
-    if suffix in C_SUFFIXES:
-        return "c"
-    return None
+from sad.ir.languages import C_SUFFIXES, FORTRAN_SUFFIXES, language_of  # noqa: F401  (this package's API)
 
 
 def load_file(path: str, include_dirs: list[str] | None = None,

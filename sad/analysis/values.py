@@ -17,6 +17,7 @@ import sympy
 from sad import ir
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
+from sad.ir.languages import resolve_name
 
 Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
@@ -200,11 +201,6 @@ def _terminating_routines(program: ir.Program) -> set[str]:
                 found.add(key)
                 changed = True
     return found
-
-
-def resolve_name(name: str) -> str:
-    """Cross-language linkage name: Fortran MATMUL and C matmul_ / matmul are the same routine."""
-    return name.lower().rstrip("_")
 
 
 def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):

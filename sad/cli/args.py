@@ -16,8 +16,10 @@ import argparse
 import difflib
 import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-import sympy
+if TYPE_CHECKING:  # sympy costs half a second to import: only where a command needs it
+    import sympy
 
 _TAKES_COMMAND = "_sad_takes_command"
 _DASH_VALUES = "_sad_dash_values"

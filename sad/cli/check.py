@@ -71,10 +71,10 @@ def cmd_check(args) -> int:
     from sad.codebase.baseline import BaselineError, compare, load, save
     from sad.codebase.points import PointError, point_set
     from sad.codebase.report import build, render
-    from sad.codebase.routines import Options
-    from sad.codebase.runner import cpu_count, plan, run
-    from sad.machine.model import MachineError, load_machine, resolve_path
-    from sad.predict.report import plural
+    from sad.codebase.results import Options
+    from sad.codebase.runner import cpu_count, machine_name, plan, run
+    from sad.common.english import plural
+    from sad.machine.files import resolve_path
 
     for target in (args.output, args.save_baseline):
         if target and os.path.exists(target) and not args.force:
@@ -82,15 +82,17 @@ def cmd_check(args) -> int:
             return 2
     try:
         points = point_set(args.at, args.config, args.paths)
-        machine = load_machine(args.machine)
         baseline = load(args.baseline) if args.baseline else None
-    except (PointError, MachineError, BaselineError) as exc:
+    except (PointError, BaselineError) as exc:
         print(str(exc) if ": error:" in str(exc) else f"sad: error: {exc}", file=sys.stderr)
         return 2
     defines = _defines(args.defines)
     if defines is None:
         return 2
     options = Options(str(resolve_path(args.machine).resolve()), points, tuple(args.include), defines)
+    name = machine_name(args.machine, options, args.cache_dir, use_cache=not args.no_cache)
+    if name is None:
+        return 2
     units, missing = plan(args.paths, args.exclude, options)
     for path in missing:
         print(f"{path}: error: no such file or directory", file=sys.stderr)
@@ -104,14 +106,14 @@ def cmd_check(args) -> int:
         for d in result.diagnostics:
             print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
     comparison = compare(baseline, args.baseline, outcome.results, args.fail_over) if baseline else None
-    report = build(outcome.results, machine.name, points.to_jsonable(), comparison, args.fail_over)
+    report = build(outcome.results, name, points.to_jsonable(), comparison, args.fail_over)
     text = render(report, args.format)
     if args.output:
         Path(args.output).write_text(text)
     else:
         sys.stdout.write(text)
     if args.save_baseline:
-        save(args.save_baseline, outcome.results, machine.name, points.to_jsonable())
+        save(args.save_baseline, outcome.results, name, points.to_jsonable())
     slowest = max(outcome.results, key=lambda r: (r.seconds, r.path))
     workers = "dask workers" if args.scheduler else plural(jobs, "worker")
     print(f"sad check: {plural(len(units), 'file')}, {plural(outcome.lines, 'line')} in {outcome.seconds:.1f} s "

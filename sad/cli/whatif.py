@@ -18,12 +18,13 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy
-import sympy
+from typing import TYPE_CHECKING
 
 from sad import __version__
 from sad.cli.args import takes_command
+
+if TYPE_CHECKING:  # numpy and sympy are imported where a command uses them (not at `sad` start-up)
+    import sympy
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -173,6 +174,8 @@ def _values(args, setup: Setup) -> dict[str, sympy.Expr]:
 
 def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]):
     """One analysis with the swept names kept symbolic (a PARAMETER constant included)."""
+    import sympy
+
     from sad.analysis.pipeline import analyze
     from sad.cli.common import print_diagnostics
     for path in files:
@@ -205,6 +208,8 @@ def _hint(name: str, known: set[str]) -> str:
 
 def _formulas(analysis, machine, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
     """TOTAL, and COMP and COMM when the prediction splits computation and communication (SPMD programs)."""
+    import sympy
+
     from sad.predict.job import predict_analysis
     from sad.predict.mapper import bind
     prediction = predict_analysis(analysis, machine, values).prediction
@@ -229,6 +234,8 @@ def _machines(names: list[str]):
 
 
 def _fixed_numbers(values: dict[str, sympy.Expr]) -> dict[str, float]:
+    import sympy
+
     from sad.predict.mapper import bind
     out = {}
     for name, value in values.items():
@@ -278,6 +285,7 @@ def _label(variant: str, machine: str, variants: int, machines: int) -> str:
 # ------------------------------------------------------------------------------------------------ output
 
 def _number(kind: str, value) -> str:
+    import numpy
     if kind == "label":
         return str(value)
     value = float(value)
@@ -302,6 +310,7 @@ def _text_table(table) -> list[str]:
 
 
 def _json_value(kind: str, value):
+    import numpy
     if kind == "label":
         return str(value)
     value = float(value)

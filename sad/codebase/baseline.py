@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sad import __version__
-from sad.codebase.routines import Routine, UnitResult
+from sad.codebase.results import Routine, UnitResult
 
 FORMAT = "sad-check-baseline/1"
 _GROWTH = 1e-9  # relative growth below this is rounding, not a change

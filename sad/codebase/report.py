@@ -10,10 +10,10 @@ import json
 
 from sad import __version__
 from sad.codebase.baseline import Comparison
-from sad.codebase.routines import UnitResult
+from sad.codebase.results import UnitResult
 from sad.codebase.sarif import to_sarif
 from sad.codebase.wording import change_message, seconds
-from sad.predict.report import plural
+from sad.common.english import plural
 
 FORMATS = ("text", "json", "sarif", "markdown")
 

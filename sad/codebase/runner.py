@@ -24,8 +24,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from sad import __version__
-from sad.analysis.pipeline import warm_up
-from sad.codebase.routines import Options, Unit, UnitResult, analyze_unit, machine_of
+from sad.codebase.results import Options, Unit, UnitResult
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 
@@ -77,6 +76,7 @@ def _key(settings: str, source: SourceFile, deps: list[SourceFile]) -> str:
 
 def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
     """One unit on a worker: the result as plain data, `timed_out` set when the limit stopped it."""
+    from sad.codebase.routines import analyze_unit  # the analysis: imported only when something is analyzed
     start = time.perf_counter()
     timed_out = False
     try:
@@ -135,6 +135,31 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
                     seconds=time.perf_counter() - start)
 
 
+def machine_name(given: str, options: Options, cache_dir: str | None, *, use_cache: bool = True) -> str | None:
+    """The machine database's name, after loading (and so validating) it; None after printing why it cannot
+    be used. A database whose exact content was loaded by an earlier run is known from the cache: a run whose
+    results are all cached then imports none of the machine model (jsonschema, pint, sympy)."""
+    digest = hashlib.sha256(Path(options.machine).read_bytes()).hexdigest() if Path(options.machine).is_file() \
+        else None
+    key = f"machine-name:{digest}"
+    cache = _open_cache(cache_dir) if use_cache and digest else None
+    try:
+        name = cache.get(key) if cache is not None else None
+        if name is None:
+            from sad.machine.model import MachineError, load_machine
+            try:
+                name = load_machine(given).name
+            except MachineError as exc:
+                print(str(exc) if ": error:" in str(exc) else f"sad: error: {exc}", file=sys.stderr)
+                return None
+            if cache is not None:
+                cache.set(key, name)
+        return name
+    finally:
+        if cache is not None:
+            cache.close()
+
+
 def _open_cache(directory: str | None):
     import diskcache
     return diskcache.Cache(directory or default_cache_dir(), size_limit=2 ** 32)
@@ -162,6 +187,8 @@ def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | No
 
 
 def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | None):
+    from sad.analysis.pipeline import warm_up
+    from sad.codebase.routines import machine_of
     warm_up()  # imports, parser tables and the machine once, inherited by every forked worker
     machine_of(options)
     with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:

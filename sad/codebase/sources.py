@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sad.analysis.pipeline import source_language
-from sad.analysis.values import resolve_name
+from sad.ir.languages import language_of as source_language
+from sad.ir.languages import resolve_name
 
 _FORTRAN_DEF = re.compile(r"^[ \t]*(?:[A-Z][A-Z0-9_]*(?:[ \t]*\*[ \t]*(?:\d+|\(\*\)))?[ \t]+){0,3}"
                           r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY)[ \t]+([A-Z][A-Z0-9_]*)", re.M)

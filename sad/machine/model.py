@@ -73,6 +73,7 @@ import yaml
 from machine_db import DB_DIR
 from sad.common.exprparse import ExprError, parse_expr
 from sad.ir import ops
+from sad.machine.files import available_machines, resolve_path
 from sad.machine.hierarchy import Hierarchy, from_database
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
 from sad.machine.versions import FORMAT_VERSION, VersionError, file_version, upgrade
@@ -216,23 +217,6 @@ def _to_sympy(value: object) -> sympy.Expr:
 
 
 # ---------------------------------------------------------------------------------------------- loading
-
-
-def resolve_path(name_or_path: str | Path) -> Path:
-    """'sparc2' or 'sparc2.yaml' -> machine_db/sparc2.yaml; anything with a directory part is used as is."""
-    text = str(name_or_path)
-    if "/" in text or "\\" in text:
-        return Path(text)
-    file_name = text if text.endswith((".yaml", ".yml")) else text + ".yaml"
-    in_db = DB_DIR / file_name
-    if in_db.exists() or not Path(text).exists():
-        return in_db
-    return Path(text)
-
-
-def available_machines() -> list[str]:
-    """Names of the machine files shipped in machine_db/."""
-    return sorted(p.stem for p in DB_DIR.glob("*.yaml"))
 
 
 def load_machine(name_or_path: str | Path) -> Machine:

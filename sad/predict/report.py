@@ -15,6 +15,7 @@ import sympy
 from sad import __version__
 from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
+from sad.common.english import plural
 from sad.predict.mapper import Prediction, bind, evaluate
 
 
@@ -140,15 +141,6 @@ def seconds(value: float | None) -> str:
         if abs(value) >= scale or unit == "ns":
             return f"{value / scale:.4g} {unit}"
     return f"{value:g} s"
-
-
-def plural(n: int, word: str) -> str:
-    """`1 block`, `2 blocks`, `3 branch probabilities`: a count with its noun in English."""
-    if n == 1:
-        return f"{n} {word}"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return f"{n} {word[:-1]}ies"
-    return f"{n} {word}s"
 
 
 def _short(text: str, width: int) -> str:

@@ -1,0 +1,74 @@
+"""What `sad check` knows of one file: its unit of work (the file and the codebase files it may call), the
+options a result depends on, and the result — routines with their time formulas and values, diagnostics.
+
+Plain data only (strings, numbers, lists), so that results are cached on disk, shipped between processes
+and compared with a baseline written by another version of the code; and cheap to import, so that a run
+whose results are all cached loads no analysis. The analysis itself is sad.codebase.routines.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+
+from sad.codebase.points import PointSet
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a result depends on besides the sources (part of the cache key)."""
+    machine: str  # a resolved path of the machine database
+    points: PointSet
+    include: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()
+
+    def to_jsonable(self) -> dict:
+        """The options as a JSON object (part of the cache key and of the report)."""
+        return {"machine": self.machine, "points": self.points.to_jsonable(), "include": list(self.include),
+                "defines": [list(d) for d in self.defines]}
+
+
+@dataclass(frozen=True)
+class Unit:
+    path: str  # as shown in reports (relative to `root` when given so)
+    deps: tuple[str, ...]
+    lines: int
+    key: str = ""
+    root: str = ""  # the directory relative paths start from (a worker's own may differ)
+
+    def located(self, path: str) -> str:
+        """`path` resolved against the unit's root directory (absolute paths unchanged)."""
+        return path if not self.root or os.path.isabs(path) else os.path.join(self.root, path)
+
+
+@dataclass
+class Routine:
+    name: str
+    file: str
+    line: int
+    language: str
+    kind: str
+    time: str  # seconds per call, a formula (sympy syntax) in the routine's parameters
+    parameters: dict[str, str]  # symbol → kind (value, loop_count, branch_probability, call_cost, op_cost)
+    points: dict[str, float | None]  # reference point name → seconds per call
+    complexity: str  # 1, n, n^2, … in the value parameters together; ? when it cannot be read off
+    unseen_calls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UnitResult:
+    path: str
+    lines: int
+    routines: list[Routine]
+    diagnostics: list[dict]
+    seconds: float = 0.0  # wall time of the analysis (not part of any output)
+    cached: bool = False
+
+    def to_jsonable(self) -> dict:
+        """The unit's result as a JSON object (what the cache stores)."""
+        return {"path": self.path, "lines": self.lines, "routines": [asdict(r) for r in self.routines],
+                "diagnostics": self.diagnostics}
+
+    @classmethod
+    def from_jsonable(cls, data: dict) -> UnitResult:
+        """A unit result read back from `to_jsonable`'s form."""
+        return cls(data["path"], data["lines"], [Routine(**r) for r in data["routines"]], data["diagnostics"])
