@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import networkx as nx
 import sympy
@@ -312,14 +313,18 @@ def _mul(a, b) -> sympy.Expr:
 _TIDY_OPS = 120  # beyond this size, factor/cancel cost more than they save
 
 
+@lru_cache(maxsize=4096)
 def tidy_small(expr: sympy.Expr) -> sympy.Expr:
-    """tidy() for small expressions only (large ones are returned as they are: factoring is slow)."""
+    """tidy() for small expressions only (large ones are returned as they are: factoring is slow).
+    Memoized, like tidy: a routine asks for the same few forms again and again (md1.f: 177 calls, 32
+    distinct expressions), and cancel/factor are the costly part of building a routine."""
     expr = sympy.sympify(expr)
     if expr.is_Atom or sympy.count_ops(expr) > _TIDY_OPS:
         return expr
     return tidy(expr)
 
 
+@lru_cache(maxsize=4096)
 def tidy(expr: sympy.Expr) -> sympy.Expr:
     """A simpler equal form of a count (cancelled and factored); Max, Min, floor and sums left alone."""
     expr = sympy.sympify(expr)

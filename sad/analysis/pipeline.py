@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import networkx as nx
@@ -25,7 +26,7 @@ from sad.analysis.params import ParameterTable
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.values import ProgramFacts, resolve_name
 
-__all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_program", "source_language",
+__all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_file", "load_program", "source_language",
            "warm_up"]
 
 
@@ -52,9 +53,11 @@ def warm_up() -> None:
     classes()
 
 
-def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str]) -> tuple[ir.Program,
-                                                                                              list[str]]:
-    """Parse every file; merge what parsed. Returns the program and the files that had errors."""
+def load_program(files: list[str], include_dirs: list[str], defines: dict[str, str],
+                 loader: Callable[[str, list[str], dict[str, str]], ir.Program] = load_file
+                 ) -> tuple[ir.Program, list[str]]:
+    """Parse every file (with `loader`: the frontends' load_file, or a caller's memo of it); merge what
+    parsed. Returns the program and the files that had errors."""
     merged = ir.Program()
     failed: list[str] = []
     seen: dict[str, ir.Procedure] = {}
@@ -66,7 +69,7 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
             merged.diagnostics.append(ir.Diagnostic(ir.Loc(path, 0), "error", problem))
             failed.append(path)
             continue
-        part = load_file(path, include_dirs, defines)
+        part = loader(path, include_dirs, defines)
         merged.files.append(path)
         part.diagnostics = tidy(path, part.diagnostics)
         merged.diagnostics.extend(part.diagnostics)
