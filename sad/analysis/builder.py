@@ -31,7 +31,7 @@ from sad.analysis.cost import (
     select_cost,
     statement_cost,
 )
-from sad.analysis.counting import sum_over_index
+from sad.analysis.counting import substitute, sum_over_index
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.jumps import ErrorExits, JumpEdges, target
 from sad.analysis.naming import ParameterNamer
@@ -94,7 +94,7 @@ class ProcedureBuilder:
                 continue
             for event, count in inner.counts.items():
                 if solution.subs:
-                    count = tidy_small(count.xreplace(solution.subs))
+                    count = tidy_small(substitute(count, solution.subs))
                 result.add(event, mul(freq, count))
         return result
 

@@ -14,7 +14,7 @@ from sad import ir
 from sad.analysis import spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical, mul
 from sad.analysis.cost import Cost
-from sad.analysis.counting import resum
+from sad.analysis.counting import resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.values import ValueResolver, resolve_name
@@ -64,7 +64,7 @@ class CallExpander:
         for event, count in callee.counts.items():
             if subs and event.message is not None:
                 event = spmd.rebound(event, subs)
-            local.add(event, resum(count.xreplace(subs)) if subs else count)
+            local.add(event, resum(substitute(count, subs)) if subs else count)
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:
         """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,

@@ -80,8 +80,8 @@ def to_networkx(region: RegionGraph) -> nx.DiGraph:
 def find_loops(region: RegionGraph) -> list[LoopInfo]:
     """Natural loops: for each header h, the nodes that reach a back edge u→h (h dominates u) without
     passing h. Loops with the same header are merged, as a GOTO loop with two backward jumps is one loop."""
-    if region.size == 0:
-        return []
+    if region.size == 0 or not _jumps_back(region):
+        return []  # every edge goes forward: no cycle (most regions: a DO body without GOTOs)
     graph = to_networkx(region)
     reachable = nx.descendants(graph, 0) | {0}
     dom = nx.immediate_dominators(graph.subgraph(reachable), 0)
@@ -94,6 +94,11 @@ def find_loops(region: RegionGraph) -> list[LoopInfo]:
     for h in sorted(headers):
         loops.append(LoopInfo(h, headers[h], _controlling_decision(region, headers[h])))
     return loops
+
+
+def _jumps_back(region: RegionGraph) -> bool:
+    """Whether some edge goes to the same or an earlier statement (the only way to close a cycle)."""
+    return any(isinstance(t, int) and t != END and t <= n for n, out in region.edges.items() for t, _ in out)
 
 
 def _dominates(dom: dict, a: int, b: int) -> bool:
@@ -155,7 +160,7 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
         stays_on_true = not _leaves(loop.decision.on_true, loop.nodes)
         # X = back-edge traversals per entry: the staying probability is X/(1+X).
         subs[loop.decision.symbol] = x / (1 + x) if stays_on_true else 1 / (1 + x)
-    weights = {n: [(t, sympy.sympify(w).subs(subs)) for t, w in out] for n, out in region.edges.items()}
+    weights = {n: [(t, _bind(w, subs)) for t, w in out] for n, out in region.edges.items()}
     if region.size == 0:
         return Solution({}, sympy.Integer(1), {}, loops, subs)
     graph = to_networkx(region)
@@ -168,6 +173,11 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
     fallthrough = tidy_small(exits.pop(END, sympy.Integer(0)))
     escapes = {t[1]: tidy_small(f) for t, f in exits.items() if isinstance(t, tuple)}
     return Solution(freq, fallthrough, escapes, loops, subs)
+
+
+def _bind(weight, subs: dict) -> sympy.Expr:
+    weight = sympy.sympify(weight)
+    return weight.subs(subs) if subs and not weight.free_symbols.isdisjoint(subs) else weight
 
 
 _IRREDUCIBLE_LIMIT = 8  # units of an irreducible cycle solved exactly; beyond, named visit counts

@@ -44,6 +44,36 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     return sympy.Max(0, raw, evaluate=False)
 
 
+def substitute(expr: sympy.Expr, subs: dict) -> sympy.Expr:
+    """expr.xreplace(subs), except that a Max(0, x) whose x changes is rebuilt by max0: xreplace rebuilds it
+    through sympy.Max, whose search for comparable arguments (the assumption system, for every new
+    argument) was most of the cost of expanding a callee's counts into a caller. Shared subexpressions are
+    rebuilt once."""
+    if not subs:
+        return expr
+    memo: dict[sympy.Basic, sympy.Basic] = {}
+
+    def walk(e: sympy.Basic) -> sympy.Basic:
+        if e in subs:
+            return subs[e]
+        if not e.args:
+            return e
+        done = memo.get(e)
+        if done is not None:
+            return done
+        args = [walk(a) for a in e.args]
+        if all(new is old for new, old in zip(args, e.args)):
+            out = e
+        elif isinstance(e, sympy.Max) and len(args) == 2 and sympy.S.Zero in args:
+            out = max0(args[1] if args[0] == 0 else args[0])
+        else:
+            out = e.func(*args)
+        memo[e] = out
+        return out
+
+    return walk(expr)
+
+
 def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                    step: sympy.Expr) -> sympy.Expr:
     """Σ f(index) over index = lo, lo+step, ... (the DO loop's iterations), in closed form where possible."""
