@@ -255,11 +255,30 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         if _same_stream(ref, loop, shown):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
-        total += lines * serving_level(fp, hierarchy, ref.write, strided)
+        level_cost = serving_level(fp, hierarchy, ref.write, strided)
+        if strided:   # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
+            level_cost = sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(row_pitch(ref, loop, trips,
+                                                                                                  line), line)),
+                                         (level_cost, True))
+        total += lines * level_cost
         if strided and hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0:
             total += tlb_seconds(ref, loop, trips, fp, hierarchy)
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines))
     return total, shown
+
+
+def row_pitch(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+    """Bytes between two consecutive accesses of a strided reference: a constant step of the fastest subscript
+    times the element (x[8*i]: 64), else the array's footprint over the whole nest over the trips of the
+    innermost loop (a[i*n+j] over n rows of a nest on j, i: 8 n)."""
+    for node in walk(_fastest(ref, loop.fastest)):       # x[8 * i]: a constant step in the fastest subscript
+        if isinstance(node, ir.BinOp) and node.op == "mul":
+            for k, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(k, ir.Const) and isinstance(k.value, int) and _mentions(other, loop.index):
+                    return sympy.Integer(abs(k.value) * ref.elem_bytes)
+    whole = footprint([r for r in loop.refs if r.array == ref.array], list(reversed(loop.nest)), trips, loop.fastest,
+                      line)
+    return whole / sympy.Max(trips[id(loop.nest[-1])], 1)
 
 
 def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy
@@ -270,9 +289,7 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     lines between reuses × min(1, pitch / page). Served from memory, the calibrated column-walk cost already
     contains the misses: no extra there."""
     page = hierarchy.page_bytes
-    whole = footprint([r for r in loop.refs if r.array == ref.array], list(reversed(loop.nest)), trips, loop.fastest,
-                      hierarchy.line_bytes)
-    pitch = whole / sympy.Max(trips[id(loop.nest[-1])], 1)
+    pitch = row_pitch(ref, loop, trips, hierarchy.line_bytes)
     share = sympy.Min(1, pitch / page)
     pages = fp / hierarchy.line_bytes * share
     caches = hierarchy.caches()
@@ -382,12 +399,10 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     cycles = result.cycles
     select = hierarchy.ops.get("select.double")
     if select:
-        # llvm-mca's chain with its own latencies minus the chain with the calibrated min/max latency and
-        # eliminated register moves: what the model overstates on if-converted MIN/MAX recurrences
-        excess = cc.loop_chain_cycles(chosen.instructions, result.latencies) - \
-            cc.loop_chain_cycles(chosen.instructions, result.latencies, select[0] * clock)
-        if excess > 0:
-            cycles = max(result.block_rthroughput, cycles - excess)
+        # ECM/OSACA-style in-core bound: the larger of the port throughput and the loop-carried chain
+        # with corrected latencies, where llvm-mca's own simulation of the dependencies says more
+        own_chain = cc.loop_chain_cycles(chosen.instructions, result.latencies, select[0] * clock)
+        cycles = min(cycles, max(result.block_rthroughput, own_chain))
     core = max(cycles, cc.register_chain(chosen.instructions)) / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, result.latencies):
@@ -400,6 +415,10 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
                                             loop.index, hierarchy, 1 / clock)
         if ops:
             chain = max(chain, hierarchy.forward_fp_s + ops)
+    if opt_level_keeps_memory(spec) and hierarchy.ops and isinstance(loop.nest[-1], ir.Do):
+        # -O0 keeps every scalar in memory, also one the code reaches through a pointer (a Fortran dummy
+        # argument, S = S + X(I)), which the fixed-slot analysis of the assembly does not see
+        chain = max(chain, opmodel.chain_seconds(loop.nest[-1].body, hierarchy, in_memory=True))
     trips = {}
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))

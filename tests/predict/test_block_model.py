@@ -286,3 +286,21 @@ def test_tlb_reach_and_miss_from_one_line_per_page_walks():
     assert miss is not None and miss.seconds == pytest.approx(11.4e-9)
     flat = {p: hier.Measured(0.8e-9, 0.01, 5) for p in ns}
     assert hier.tlb_reach(flat) == (4096, None)
+
+
+def test_a_stride_of_one_line_streams_a_wider_one_walks_columns(tmp_path):
+    costs = {}
+    for step in (8, 16):          # doubles: 64 bytes (one line) and 128 bytes apart
+        src = tmp_path / f"stride{step}.c"
+        src.write_text(SUM_C.replace("n * sizeof", f"{step} * n * sizeof").replace("a[i] = i", f"a[{step} * i] = i")
+                       .replace("s += a[i]", f"s += a[{step} * i]"))
+        analysis = analyze([str(src)])
+        blocks = group_blocks(analysis.counts)
+        loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+        trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+        data, _ = data_seconds(loop, trips, HIER)
+        costs[step] = float(data.xreplace({s: 10 ** 6 for s in data.free_symbols if s.name == "n"}))
+    # a line per iteration from memory either way: the consecutive lines at the streaming figure (6 ns), lines
+    # 128 bytes apart at the column-walk figure (12 ns)
+    assert costs[8] == pytest.approx(6e-9)
+    assert costs[16] == pytest.approx(12e-9)

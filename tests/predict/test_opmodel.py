@@ -129,3 +129,14 @@ def test_min_recurrence_chain_with_calibrated_select_latency_and_eliminated_move
     assert cc.loop_chain_cycles(body, latencies) == pytest.approx(4.0)
     # calibrated: minsd 1 cycle, the register move eliminated: the pointer increment and s tie at 1 cycle
     assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(1.0)
+
+
+@pytest.mark.skipif(__import__("shutil").which("llvm-mca") is None, reason="llvm-mca is needed")
+def test_folded_load_passes_its_register_operand_after_the_register_forms_latency():
+    from sad.predict import compiled as cc
+    body = ["mulsd\t%xmm0, %xmm1", "addq\t$8, %rax", "addsd\t-8(%rax), %xmm1", "movsd\t%xmm1, -8(%rax)",
+            "cmpq\t%rdx, %rax", "jne\t.L3"]                 # gcc -O2 of x[i] = x[i] + t * x[i - 1]
+    mul, add = cc._register_latency("mulsd", "%xmm1"), cc._register_latency("addsd", "%xmm1")
+    latencies = (mul, 1, add + 7, 1, 1, 1)                  # the folded add waits for its load too
+    # x[i-1] stays in xmm1: per iteration a multiply and an add, the load of x[i] runs ahead
+    assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(mul + add)
