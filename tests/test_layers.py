@@ -33,17 +33,24 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(path: Path) -> list[tuple[int, str]]:
+def imported_modules(path: Path, module: str | None = None) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in the file; relative imports are resolved against
+    `module` (the file's own dotted name, by default from its place under the repository)."""
     tree = ast.parse(path.read_text(), str(path))
+    if module is None:
+        module = module_name(path)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append((node.lineno, node.module))
-            # `from sad import ir` imports the sad.ir package
-            found.extend((node.lineno, f"{node.module}.{alias.name}") for alias in node.names
-                         if node.module in ("sad",))
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            target = ".".join([*base, *([node.module] if node.module else [])])
+            found.append((node.lineno, target))
+            # `from sad import ir` (or `from . import rewrite`) imports the sad.ir (rewrite) module
+            if node.module in ("sad", None):
+                found.extend((node.lineno, f"{target}.{alias.name}") for alias in node.names)
     return found
 
 
@@ -66,6 +73,19 @@ def test_imports_go_downward(path: Path) -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_every_module_is_in_a_layer() -> None:
+    # a module outside every layer would escape the check above
+    outside = [module_name(p) for p in SOURCES if layer_of(module_name(p)) is None]
+    assert outside == ["sad", "sad.__main__"]
+
+
+def test_the_frontends_import_only_the_ir() -> None:
+    bad = [f"{path.relative_to(ROOT)}:{line}: {target}" for path in SOURCES if module_name(path).startswith("frontends")
+           for line, target in imported_modules(path)
+           if target.startswith("sad") and target != "sad" and not (target == "sad.ir" or target.startswith("sad.ir."))]
+    assert not bad, "\n".join(bad)
+
+
 def test_only_the_pipeline_calls_the_frontends() -> None:
     callers = {module_name(path) for path in ROOT.joinpath("sad").rglob("*.py")
                if any(t == "frontends" or t.startswith("frontends.") for _, t in imported_modules(path))}
@@ -75,6 +95,7 @@ def test_only_the_pipeline_calls_the_frontends() -> None:
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     # The test above must be able to fail: a lower layer importing a higher one is found.
     source = tmp_path / "x.py"
-    source.write_text("def f():\n    from sad.cli.main import main\n")
-    assert (2, "sad.cli.main") in imported_modules(source)
-    assert layer_of("sad.cli.main") > layer_of("sad.analysis.cost")
+    source.write_text("def f():\n    from sad.cli.main import main\n    from ..predict import job\n")
+    found = imported_modules(source, "sad.analysis.cost")
+    assert (2, "sad.cli.main") in found and (3, "sad.predict") in found
+    assert layer_of("sad.cli.main") > layer_of("sad.analysis.cost") < layer_of("sad.predict")

@@ -15,7 +15,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 
 SOURCES = sorted([*ROOT.glob("corpus/kernels/*.f"), *ROOT.glob("corpus/c/*.c"),
                   ROOT / "corpus/whetstone/whetstone.f", ROOT / "corpus/whetstone/whetstone.c",
-                  ROOT / "corpus/md1/md1.f"])
+                  ROOT / "corpus/md1/md1.f", *ROOT.glob("corpus/spmd/*.[fc]"), *ROOT.glob("corpus/tuning/*.c")])
 
 
 def cases() -> dict[str, list[str]]:

@@ -16,7 +16,8 @@ from sad.analysis.pipeline import analyze_program
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted([*ROOT.glob("corpus/kernels/*.f"), *ROOT.glob("corpus/c/*.c"), ROOT / "corpus/md1/md1.f",
-                 ROOT / "corpus/whetstone/whetstone.f", ROOT / "corpus/whetstone/whetstone.c"])
+                 ROOT / "corpus/whetstone/whetstone.f", ROOT / "corpus/whetstone/whetstone.c",
+                 *ROOT.glob("corpus/spmd/*.[fc]"), *ROOT.glob("corpus/tuning/*.c")])
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name if p.parent.name != "whetstone" else "w_" + p.name)
