@@ -2,6 +2,8 @@
 checked against gcov by corpus/c/verify_counts.py), and the C/Fortran twins agreeing in structure."""
 from __future__ import annotations
 
+import functools
+
 import pytest
 import sympy
 
@@ -34,8 +36,13 @@ def _points(spec: dict) -> list[dict]:
 
 
 def expect(text: str, point: dict) -> sympy.Expr:
-    expr = sympy.sympify(text, locals={k: sympy.Symbol(k) for k in point})
-    return expr.subs({sympy.Symbol(k): v for k, v in point.items()})
+    return _parsed(text, tuple(point)).subs({sympy.Symbol(k): v for k, v in point.items()})
+
+
+@functools.cache
+def _parsed(text: str, names: tuple[str, ...]) -> sympy.Expr:
+    """An expected formula parsed once (it is evaluated at every check point)."""
+    return sympy.sympify(text, locals={k: sympy.Symbol(k) for k in names})
 
 
 def ours_at(expr: sympy.Expr, point: dict) -> sympy.Expr:

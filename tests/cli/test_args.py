@@ -19,7 +19,7 @@ from sad.cli.main import create_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIANG = str(ROOT / "corpus" / "kernels" / "triangular.f")
-MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
+ARITHIF = str(ROOT / "corpus" / "kernels" / "arithif.f")
 
 
 @pytest.mark.parametrize("command", ["analyze", "ir", "params", "profile", "check-counts", "calibrate",
@@ -79,10 +79,10 @@ def test_overflowing_define_exits_2(capsys):
 
 
 def test_define_is_validated_like_a_params_file(capsys):
-    assert main(["analyze", MD1, "-m", "sparc2", "-D", "P_FORCE_IF7=1.5"]) == 2
-    assert "P_FORCE_IF7: probability 1.5 outside [0, 1]" in capsys.readouterr().err
-    assert main(["analyze", MD1, "-m", "sparc2", "-D", "X_FORCE_L22=-3"]) == 2
-    assert "loop count -3 is negative" in capsys.readouterr().err
+    assert main(["analyze", ARITHIF, "-m", "sparc2", "-D", "P_ARITH_AIF1_NEG=1.5"]) == 2
+    assert "P_ARITH_AIF1_NEG: probability 1.5 outside [0, 1]" in capsys.readouterr().err
+    assert main(["analyze", ARITHIF, "-m", "sparc2", "-D", "X_ARITH_L60=-3"]) == 2
+    assert "X_ARITH_L60: loop count -3 is negative" in capsys.readouterr().err
 
 
 def test_did_you_mean_machine_without_install_path(capsys):
@@ -93,8 +93,8 @@ def test_did_you_mean_machine_without_install_path(capsys):
 
 
 def test_did_you_mean_define_name_by_case(capsys):
-    assert main(["analyze", str(ROOT / "corpus/c/md1.c"), "-m", "sparc2", "-D", "NPART=100"]) == 0
-    assert "-D NPART: no parameter of that name in the analysis; did you mean npart?" in capsys.readouterr().err
+    assert main(["analyze", str(ROOT / "corpus/c/stepped.c"), "-m", "sparc2", "-D", "N=100"]) == 0
+    assert "-D N: no parameter of that name in the analysis; did you mean n?" in capsys.readouterr().err
     assert did_you_mean("ncell", ["NCELL", "NPART"]) == "NCELL"
     assert did_you_mean("QQQ", ["NCELL", "NPART"]) is None
 

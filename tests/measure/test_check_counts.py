@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from sad.cli.main import main
+from tests.corpus_expectations import load_expected
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "corpus" / "kernels"
@@ -18,7 +18,7 @@ C_PROGRAMS = ["matmul_ijk.c", "matmul_kji.c", "lu.c", "trisolve.c", "jacobi.c", 
 
 
 def _fortran_cases():
-    expected = yaml.safe_load((KERNELS / "expected.yaml").read_text())
+    expected = load_expected(KERNELS / "expected.yaml")
     for name in FORTRAN:
         entry = expected[name]
         params = entry.get("params") or {}
@@ -28,7 +28,7 @@ def _fortran_cases():
 
 
 def _c_cases():
-    expected = yaml.safe_load((CKERNELS / "expected.yaml").read_text())
+    expected = load_expected(CKERNELS / "expected.yaml")
     for name in C_PROGRAMS:
         entry = expected[name]
         params = entry["params"]

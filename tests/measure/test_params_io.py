@@ -13,7 +13,7 @@ from sad.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GOTO = str(ROOT / "corpus" / "kernels" / "gotoloop.f")
-MD1 = str(ROOT / "corpus" / "md1" / "md1.f")
+ARITHIF = str(ROOT / "corpus" / "kernels" / "arithif.f")
 
 
 def _export(capsys, *extra) -> tuple[int, str, str]:
@@ -129,10 +129,10 @@ def test_errors_name_the_entry(tmp_path, capsys):
 def test_probability_out_of_range_and_unknown_names_in_values(tmp_path, capsys):
     rc, out, _ = _export(capsys)
     md = tmp_path / "p.yaml"
-    md.write_text("parameters:\n  P_FORCE_IF7: 1.5\n")
-    rc = main(["analyze", MD1, "-m", "sparc2", "--params", str(md)])
+    md.write_text("parameters:\n  P_ARITH_AIF1_NEG: 1.5\n")
+    rc = main(["analyze", ARITHIF, "-m", "sparc2", "--params", str(md)])
     err = capsys.readouterr().err
-    assert rc == 2 and "P_FORCE_IF7: probability 1.5 outside [0, 1]" in err
+    assert rc == 2 and "P_ARITH_AIF1_NEG: probability 1.5 outside [0, 1]" in err
     path = tmp_path / "q.yaml"
     path.write_text("parameters:\n  X_GOTOLP_L10: 2*NOSUCH\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
