@@ -1,0 +1,50 @@
+"""Products of counts (sad.analysis.buildstate.mul): built like sympy's own product, byte for byte, but a
+new factor is inserted in order instead of every factor sorted again (counts nested k IFs deep are
+products of k probabilities), and the substitution of a call's actuals (sad.analysis.counting.substitute)
+gives xreplace's result."""
+from __future__ import annotations
+
+import random
+
+import sympy
+
+from sad.analysis.buildstate import mul
+from sad.analysis.counting import substitute
+
+P = sympy.symbols("P_A_IF1 P_A_IF2 P_Z_IF9 X_B_L3 N M K")
+
+
+def _factor(rng: random.Random) -> sympy.Expr:
+    s = rng.choice(P)
+    return rng.choice([s, 1 - s, s ** rng.randint(-2, 3), sympy.Integer(rng.randint(-3, 5)),
+                       sympy.Rational(1, rng.randint(2, 5)), sympy.Max(0, s - 1), s + rng.choice(P)])
+
+
+def test_products_are_sympys_own():
+    rng = random.Random(11)
+    for _ in range(120):
+        product = sympy.Integer(1)
+        for _ in range(rng.randint(1, 6)):
+            product *= _factor(rng)
+        factor = _factor(rng)
+        for a, b in ((factor, product), (product, factor)):
+            want, got = a * b, mul(a, b)
+            assert (got, type(got), got.args, str(got)) == (want, type(want), want.args, str(want))
+
+
+def test_a_deep_product_of_probabilities():
+    count = sympy.Integer(1)
+    for p in reversed(P[:3]):
+        count = mul(p, count)
+    count = mul(1 - P[3], count)
+    assert count == P[0] * P[1] * P[2] * (1 - P[3])
+    assert mul(P[0], count) == P[0] ** 2 * P[1] * P[2] * (1 - P[3])  # a repeated factor combines
+
+
+def test_substitution_is_xreplace():
+    n, m, i = sympy.symbols("GEMM.N GEMM.M I")
+    count = sympy.Max(0, n) * sympy.Max(0, m - 1) + sympy.Max(0, n - i) + P[0] * sympy.Max(0, n)
+    for subs in ({n: sympy.Integer(5)}, {n: m + 1}, {n: sympy.Integer(-3), m: sympy.Integer(4)}, {}):
+        want, got = count.xreplace(subs), substitute(count, subs)
+        assert got == want and str(got) == str(want)
+    assert substitute(count, {n: sympy.Integer(5), m: sympy.Integer(4)}) == 15 + sympy.Max(0, 5 - i) + 5 * P[0]
