@@ -20,6 +20,7 @@ _ORDER = {"integer": 0, "real": 1, "double": 2, "complex": 3}
 
 @dataclass(frozen=True)
 class Intrinsic:
+    """A Fortran generic intrinsic: its result-type rule and its specific names."""
     generic: str
     rule: str
     specifics: dict[str, str | None] = field(default_factory=dict)  # specific name → fixed result type

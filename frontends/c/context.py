@@ -35,6 +35,7 @@ def ctype_of(expr: ir.Expr | None) -> ts.CType | None:
 
 @dataclass
 class Symbol:
+    """A declared C name in a scope: variable, function, enum constant or parameter, with its C type."""
     name: str
     ctype: ts.CType
     kind: str = "var"  # var | func | enum | formal
@@ -111,6 +112,7 @@ class JumpFrame:
 
 
 class UnitContext:
+    """Per-translation-unit state of the C lowering: types, scopes, globals, diagnostics, current procedure."""
     def __init__(self, main_file: str) -> None:
         self.main_file = main_file
         self.types = ts.TypeTable()

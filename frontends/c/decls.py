@@ -37,6 +37,7 @@ def is_const_object(type_node: c_ast.Node | None) -> bool:
 
 
 class DeclLowerer:
+    """Lowers C declarations (typedefs, enums, variables, initializers, parameters) into IR variables."""
     def __init__(self, ctx: UnitContext, exprs: ExprLowerer) -> None:
         self.ctx = ctx
         self.ex = exprs

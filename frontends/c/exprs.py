@@ -46,6 +46,7 @@ _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7
 
 @dataclass
 class Effects:
+    """Statements a C expression's side effects need before (pre) and after (post) its value is used."""
     pre: list[ir.Stmt] = field(default_factory=list)
     post: list[ir.Stmt] = field(default_factory=list)
 
@@ -70,6 +71,7 @@ def is_condition(e: ir.Expr) -> bool:
 
 
 class ExprLowerer:
+    """Lowers C expressions to typed IR expressions, collecting side effects in an Effects."""
     def __init__(self, ctx: UnitContext) -> None:
         self.ctx = ctx
 

@@ -22,6 +22,7 @@ _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 @dataclass
 class ForShape:
+    """A `for` recognized as a counted loop: its index, start, bound, comparison and step."""
     index: str
     lo: c_ast.Node
     index_decl: c_ast.Decl | None  # `int i = a` inside the for

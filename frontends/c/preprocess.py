@@ -30,6 +30,7 @@ _MARKER = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"((?:[^"\\]|\\.)*)"')
 
 @dataclass
 class Preprocessed:
+    """cpp's output for one file, with the diagnostics it gave and the user's files it read."""
     text: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # the user's files that were read (not sad's headers)

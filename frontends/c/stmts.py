@@ -47,6 +47,7 @@ def _dup_ok(node: c_ast.Node | None) -> bool:
 
 
 class StmtLowerer:
+    """Lowers C function definitions and statements to IR procedures and statement lists."""
     def __init__(self, ctx: UnitContext) -> None:
         self.ctx = ctx
         self.ex = ExprLowerer(ctx)

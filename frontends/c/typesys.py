@@ -32,17 +32,20 @@ class Scalar(CType):
 
 @dataclass
 class Pointer(CType):
+    """A C pointer type."""
     target: CType = field(default_factory=Scalar)
 
 
 @dataclass
 class Array(CType):
+    """A C array type with its (possibly absent) dimension expression."""
     elem: CType = field(default_factory=Scalar)
     dim: c_ast.Node | None = None  # the C dimension expression, None for []
 
 
 @dataclass
 class Struct(CType):
+    """A C struct or union type, complete when its fields are known."""
     tag: str | None = None
     union: bool = False
     fields: dict[str, CType] | None = None  # None: incomplete (resolved by tag through TypeTable)
@@ -50,6 +53,7 @@ class Struct(CType):
 
 @dataclass
 class Func(CType):
+    """A C function type: return type, parameter types, variadic or not."""
     ret: CType = field(default_factory=Scalar)
     params: list[CType] = field(default_factory=list)
     variadic: bool = False

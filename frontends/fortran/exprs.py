@@ -82,6 +82,7 @@ def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
 
 
 class ExprBuilder:
+    """Lowers fparser expression nodes of one statement to typed IR expressions."""
     def __init__(self, scope: Scope, loc: Loc, bound: dict[str, str] | None = None) -> None:
         self.scope = scope
         self.loc = loc

@@ -44,6 +44,7 @@ _CLASSES: dict[str, Any] = {}
 
 @dataclass
 class Parsed:
+    """One logical statement with its fparser node and its role in the unit."""
     stmt: Logical
     node: Any  # the fparser2 node, None for END and for statements fparser rejected
     kind: str  # header | spec | exec | end | bad
@@ -51,6 +52,7 @@ class Parsed:
 
 @dataclass
 class Unit:
+    """The statements of one program unit (up to and including its END)."""
     items: list[Parsed] = field(default_factory=list)
     end: Parsed | None = None
 

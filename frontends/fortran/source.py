@@ -22,6 +22,7 @@ MAX_INCLUDE_DEPTH = 20
 
 @dataclass
 class Physical:
+    """One source line as read, with its location."""
     text: str
     loc: Loc
 

@@ -52,6 +52,7 @@ IO_KINDS = {"Read_Stmt": "read", "Write_Stmt": "write", "Print_Stmt": "print", "
 
 @dataclass
 class Frame:
+    """An open DO loop or block IF whose body is still being filled."""
     kind: str  # do | if
     node: Stmt
     body: list[Stmt]
@@ -63,6 +64,7 @@ class Frame:
 
 @dataclass
 class EntryPoint:
+    """An ENTRY statement: its name, formals, and where its code starts in the body."""
     name: str
     formals: list[str]
     loc: Loc
@@ -71,6 +73,7 @@ class EntryPoint:
 
 @dataclass
 class StmtBuilder:
+    """Builds a procedure's nested statement lists from its flat list of executable statements."""
     scope: Scope
     diags: list[Diagnostic]
     body: list[Stmt] = field(default_factory=list)

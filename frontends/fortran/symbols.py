@@ -24,6 +24,7 @@ def default_implicit() -> dict[str, str | None]:
 
 @dataclass
 class Symbol:
+    """Everything declared about one name in a program unit, before it becomes an IR variable."""
     name: str
     type: str | None = None  # declared type; None → implicit
     dims: list[tuple[Any, Any]] | None = None  # fparser nodes until converted
@@ -39,6 +40,7 @@ class Symbol:
 
 @dataclass
 class StatementFunction:
+    """A statement function: name, dummy arguments and body, expanded where it is referenced."""
     name: str
     formals: list[str]
     body: Expr  # with formals as Var placeholders
@@ -46,6 +48,7 @@ class StatementFunction:
 
 @dataclass
 class Scope:
+    """The declarations of one program unit: IMPLICIT rules, symbols, COMMON blocks, statement functions."""
     implicit: dict[str, str | None] = field(default_factory=default_implicit)
     symbols: dict[str, Symbol] = field(default_factory=dict)
     commons: dict[str, list[str]] = field(default_factory=dict)

@@ -20,6 +20,7 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
 
 
 class BindingError(ValueError):
+    """A -D or params value that cannot bind: the message names the problem."""
     pass
 
 

@@ -32,6 +32,7 @@ class Decision:
 
 @dataclass
 class RegionGraph:
+    """The control-flow graph of one statement list: weighted out-edges per node, labels, decisions."""
     size: int
     edges: dict[int, list[tuple[object, sympy.Expr]]] = field(default_factory=dict)  # node → (target, w)
     labels: dict[str, int] = field(default_factory=dict)
@@ -51,6 +52,7 @@ class RegionGraph:
 
 @dataclass
 class LoopInfo:
+    """A loop found in a region graph: its header node, its nodes and its deciding branch."""
     header: int
     nodes: set[int]
     decision: Decision | None
@@ -58,6 +60,7 @@ class LoopInfo:
 
 @dataclass
 class Solution:
+    """Node frequencies of a solved region graph, with its fall-through, escapes and loops."""
     freq: dict[int, sympy.Expr]
     fallthrough: sympy.Expr
     escapes: dict[str, sympy.Expr]

@@ -72,6 +72,7 @@ class Analysis:
 
 @dataclass
 class Block:
+    """A block of the SAD: consecutive statements of one procedure with one count and one cost vector."""
     procedure: str
     file: str
     first_line: int

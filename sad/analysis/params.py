@@ -22,6 +22,7 @@ KINDS = ("value", "loop_count", "branch_probability", "call_cost", "op_cost")
 
 @dataclass
 class Parameter:
+    """A named quantity of the SAD (value, loop count, branch probability, cost) and where it comes from."""
     name: str
     cls: str
     kind: str

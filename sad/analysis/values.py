@@ -26,6 +26,7 @@ _MAX_DEPTH = 32
 
 @dataclass
 class Definition:
+    """One place where a variable gets a value (assignment, READ, DATA, PARAMETER, loop index, call, ...)."""
     kind: str  # assign | read | data | parameter | index | call | nprocs | rank | ntasks
     loc: ir.Loc | None
     value: ir.Expr | None = None

@@ -27,6 +27,7 @@ class BaselineError(ValueError):
 
 @dataclass
 class Change:
+    """A routine's time that changed between the baseline and this run, at one point or in class."""
     routine: str
     file: str
     line: int
@@ -53,6 +54,7 @@ class Change:
 
 @dataclass
 class Comparison:
+    """A run compared with a saved baseline: regressions, improvements, new and removed routines."""
     baseline: str
     regressions: list[Change] = field(default_factory=list)
     improvements: list[Change] = field(default_factory=list)

@@ -29,6 +29,7 @@ class PointError(ValueError):
 
 @dataclass(frozen=True)
 class Point:
+    """A named reference point: parameter values at which routine times are evaluated."""
     name: str
     values: tuple[tuple[str, float], ...]
 
@@ -46,6 +47,7 @@ class Point:
 
 @dataclass(frozen=True)
 class PointSet:
+    """The reference points of a check, and default values for parameters no point names."""
     points: tuple[Point, ...]
     defaults: tuple[tuple[str, float], ...] = field(default_factory=lambda: tuple(sorted(DEFAULTS.items())))
 

@@ -29,6 +29,7 @@ class Options:
 
 @dataclass(frozen=True)
 class Unit:
+    """One unit of work of `sad check`: a file, the files it depends on, and its cache key."""
     path: str  # as shown in reports (relative to `root` when given so)
     deps: tuple[str, ...]
     lines: int
@@ -42,6 +43,7 @@ class Unit:
 
 @dataclass
 class Routine:
+    """The check's result for one routine: its time formula, parameters, class and values at the points."""
     name: str
     file: str
     line: int
@@ -56,6 +58,7 @@ class Routine:
 
 @dataclass
 class UnitResult:
+    """The routines and diagnostics of one analyzed file (what the cache stores)."""
     path: str
     lines: int
     routines: list[Routine]

@@ -33,6 +33,7 @@ CACHE_FORMAT = 1  # bump when the cached result's shape changes
 
 @dataclass
 class CheckRun:
+    """The results of a `sad check` run over all units, with cache hits and misses."""
     results: list[UnitResult]
     missing: list[str] = field(default_factory=list)  # paths given that do not exist
     hits: int = 0

@@ -32,6 +32,7 @@ _C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
 
 @dataclass(frozen=True)
 class SourceFile:
+    """A source file of the codebase: digest, size, language, the routines it defines and names it mentions."""
     path: str
     digest: str  # sha256 of the bytes
     lines: int

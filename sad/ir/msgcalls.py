@@ -29,6 +29,7 @@ LOCAL = frozenset({"init", "finalize", "comm_size", "comm_rank", "comm_dup", "co
 
 @dataclass(frozen=True)
 class CallSpec:
+    """How a message-passing call's arguments map to the primitive, count, type, partner and tag."""
     primitive: str
     nargs: int                      # C argument count (Fortran: + fortran_extra)
     count: int | None = None        # element count argument

@@ -67,6 +67,7 @@ def _flatten(name: str, value: Any) -> Iterator[tuple[str, Node]]:
 
 @dataclass(frozen=True)
 class Loc:
+    """A source location: file and line."""
     file: str
     line: int
     col: int = 0
@@ -89,6 +90,7 @@ class Expr(Node):
 
 @dataclass
 class Const(Expr):
+    """A literal constant."""
     value: int | float | complex | bool | str
 
 
@@ -117,6 +119,7 @@ class Member(Expr):
 
 @dataclass
 class BinOp(Expr):
+    """A binary operation (op names the operation: add, mul, lt, and, ...)."""
     _fields = ("left", "right")
     op: str
     left: Expr
@@ -125,6 +128,7 @@ class BinOp(Expr):
 
 @dataclass
 class UnOp(Expr):
+    """A unary operation (neg, not, bnot, addr, ...)."""
     _fields = ("operand",)
     op: str
     operand: Expr
@@ -168,12 +172,14 @@ class Substring(Expr):
 # ------------------------------------------------------------------------------------------------ statements
 @dataclass
 class Stmt(Node):
+    """Base class of statements: every statement has a location and an optional label."""
     loc: Loc = field(kw_only=True)
     label: str | None = field(default=None, kw_only=True)
 
 
 @dataclass
 class Assign(Stmt):
+    """An assignment of a value to a variable, array element or member."""
     _fields = ("target", "value")
     target: Expr
     value: Expr
@@ -181,6 +187,7 @@ class Assign(Stmt):
 
 @dataclass
 class CallStmt(Stmt):
+    """A subroutine call (or a C function call whose value is discarded)."""
     _fields = ("args",)
     name: str
     args: list[Expr]
@@ -214,6 +221,7 @@ class While(Stmt):
 
 @dataclass
 class IfArm(Node):
+    """One arm of an If: a condition (None for ELSE) and its statements."""
     _fields = ("cond", "body")
     _bodies = ("body",)
     cond: Expr
@@ -233,6 +241,7 @@ class If(Stmt):
 
 @dataclass
 class Goto(Stmt):
+    """A jump to a label."""
     target: str
 
 
@@ -249,6 +258,7 @@ class ComputedGoto(Stmt):
 
 @dataclass
 class ArithmeticIf(Stmt):
+    """Fortran's arithmetic IF: a jump to one of three labels by the sign of an expression."""
     _fields = ("expr",)
     expr: Expr
     neg: str
@@ -272,6 +282,7 @@ class AssignedGoto(Stmt):
 
 @dataclass
 class Return(Stmt):
+    """A return from the procedure, with a function value or an alternate-return index."""
     _fields = ("value", "alt")
     value: Expr | None = None
     alt: Expr | None = None  # F77 RETURN n
@@ -286,6 +297,7 @@ class Stop(Stmt):
 
 @dataclass
 class Pause(Stmt):
+    """Fortran's PAUSE statement."""
     pass
 
 
@@ -340,6 +352,7 @@ class Unsupported(Stmt):
 # ------------------------------------------------------------------------------------------ declarations
 @dataclass
 class Variable(Node):
+    """A declared variable: type, dimensions, storage, COMMON block, and constant value or initial data."""
     _fields = ("dims", "value", "data")
     name: str
     type: str
@@ -353,6 +366,7 @@ class Variable(Node):
 
 @dataclass
 class Procedure(Node):
+    """A program, subroutine or function: formals, body, variables and source extent."""
     _fields = ("body", "variables")
     _bodies = ("body",)
     name: str
@@ -369,6 +383,7 @@ class Procedure(Node):
 
 @dataclass
 class Diagnostic:
+    """A message for the user at a source location, with its severity."""
     loc: Loc
     severity: str  # error | warning | note
     message: str
@@ -379,6 +394,7 @@ class Diagnostic:
 
 @dataclass
 class Program(Node):
+    """A whole program: its procedures and global variables, with the frontends' diagnostics."""
     _fields = ("procedures", "globals")
     procedures: list[Procedure] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -38,6 +38,7 @@ class CalibrationError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
+    """How a calibration measures: run length, repetitions, memory sizes, budgets and spread targets."""
     target_s: float = 0.02      # duration of one timed run of a kernel
     reps: int = 7               # timed runs per kernel (the figure is their median)
     sizes_kb: tuple[int, ...] = mb.MEM_SIZES_KB
@@ -56,6 +57,7 @@ class Settings:
 
 @dataclass
 class Figure:
+    """One calibrated figure: its median time, the spread of its runs, and whether it converged."""
     seconds: float               # median over the repeated runs, after subtractions (clamped at 0)
     spread: float                # (p75 - p25) / median of the repeated runs, relative; 0 if a single run
     raw: float                   # before clamping
@@ -65,6 +67,7 @@ class Figure:
 
 @dataclass
 class Calibration:
+    """The result of a calibration: the toolchain and CPU measured and every figure, ready to render."""
     compiler: str
     compiler_version: str
     language: str

@@ -40,6 +40,7 @@ layer-condition safety factor of Kerncraft's documentation)."""
 
 @dataclass(frozen=True)
 class Level:
+    """One level of the memory hierarchy (a cache or main memory) with its size and costs."""
     name: str                 # L1, L2, L3, memory
     size_bytes: int | None    # None for memory
     line_s: float             # seconds to bring one line from this level to L1 (read), streaming
@@ -50,6 +51,7 @@ class Level:
 
 @dataclass(frozen=True)
 class Hierarchy:
+    """The measured memory hierarchy: clock, line size and the levels from L1 to memory."""
     clock_hz: float           # measured (a dependent chain of integer adds), not the OS's figure
     line_bytes: int
     levels: tuple[Level, ...]
@@ -72,6 +74,7 @@ class Hierarchy:
 
 @dataclass(frozen=True)
 class CacheInfo:
+    """A data or unified cache as the operating system reports it."""
     level: int
     size_bytes: int
     line_bytes: int
@@ -243,6 +246,7 @@ class Measured:
 
 @dataclass
 class HierarchyCalibration:
+    """The raw measurements of a hierarchy calibration (clock, caches, read/write costs per level)."""
     clock: Measured
     caches: list[CacheInfo]
     forward: Measured | None = None

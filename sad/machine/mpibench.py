@@ -37,6 +37,7 @@ class MPIBenchError(RuntimeError):
 
 @dataclass(frozen=True)
 class Point:
+    """One MPI timing: a ping-pong or collective at a process count and message size."""
     kind: str  # pingpong | a collective
     nprocs: int
     nbytes: int
@@ -46,6 +47,7 @@ class Point:
 
 @dataclass
 class MPICalibration:
+    """Measured MPI points and the latency, bandwidth and collective models fitted to them."""
     points: list[Point]
     latency: float = 0.0
     bandwidth: float = 0.0

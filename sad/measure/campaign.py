@@ -48,6 +48,7 @@ class Campaign:
 
 @dataclass
 class PointResult:
+    """One profiled size point: the run and the parameter values derived from it."""
     point: SizePoint
     run: gcov.Run
     derivation: Derivation

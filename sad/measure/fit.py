@@ -31,6 +31,7 @@ LOGIT_EPS = 1e-6  # probabilities of exactly 0 or 1 are moved this far inside to
 
 @dataclass
 class Fit:
+    """A fitted size model c0 + c1*n^e*log2(n)^k of one parameter, with its errors and measured range."""
     parameter: str  # the size parameter the model is in (NPART)
     expression: str  # readable by sad.common.exprparse, e.g. "0.93 + 12.1*NPART**(1/3)"
     c0: float

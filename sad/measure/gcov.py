@@ -35,6 +35,7 @@ class ToolError(RuntimeError):
 
 @dataclass
 class Build:
+    """A program built with --coverage: its directory, executable, sources and compilers."""
     directory: Path
     executable: Path
     sources: dict[str, str]  # basename in the build directory → path as the user gave it
@@ -44,6 +45,7 @@ class Build:
 
 @dataclass
 class Run:
+    """One coverage run: the command as run, its per-line counts (per rank for MPI), its output."""
     command: str  # as run (after path rewriting)
     counts: dict[tuple[str, int], int]  # an MPI program: rank 0's
     stdout: str

@@ -124,6 +124,7 @@ def write_new(path: str, text: str, force: bool) -> None:
 # ------------------------------------------------------------------------------------------ import
 @dataclass
 class Entry:
+    """One parameter of a params file: its value as written and parsed, where it is, and its provenance."""
     name: str
     text: str  # the value as written
     value: sympy.Expr
@@ -135,6 +136,7 @@ class Entry:
 
 @dataclass
 class ParamsFile:
+    """A params file as read: its path and entries."""
     path: str
     entries: list[Entry] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
@@ -296,6 +298,7 @@ def _load_csv(path: str, text: str) -> ParamsFile:
 # ------------------------------------------------------------------------------------------ checks
 @dataclass
 class Problem:
+    """A finding in a params file, an error or a warning."""
     severity: str  # warning | error
     message: str
 

@@ -31,6 +31,7 @@ TOLERANCE = 1e-6  # relative; counts are integers, so anything larger is a real 
 
 @dataclass
 class LineModel:
+    """What the SAD predicts for one source line, in sad's and in gcov's counting convention."""
     key: Key
     ours: sympy.Expr  # our convention (DO line = entries, IF line = evaluations, ...)
     gcov: sympy.Expr  # the same line in gcov's convention
@@ -39,6 +40,7 @@ class LineModel:
 
 @dataclass
 class LineCheck:
+    """One line compared: our count and gcov's, with the parameters still unbound."""
     key: Key
     ours: float | None  # in gcov's convention; None when unbound parameters remain
     measured: int | None  # None when gcov has no code on the line
@@ -64,6 +66,7 @@ class LineCheck:
 
 @dataclass
 class Derivation:
+    """Parameter values solved from one run's line counts, with how each was found and what stayed open."""
     values: dict[str, float]  # derived parameter → value at this run
     how: dict[str, str]  # parameter → the line whose equation gave it, or why it has no value
     unexercised: list[str]  # parameters whose code did not run (any value fits); set to their default

@@ -25,6 +25,7 @@ class RunError(Exception):
 
 @dataclass
 class Measured:
+    """A point of a tuning search measured: its predicted time and the run times."""
     point: dict[str, float]
     predicted: float
     runs: list[float]
@@ -37,6 +38,7 @@ class Measured:
 
 @dataclass
 class Check:
+    """A tuning choice validated by runs: the chosen point against every point measured."""
     chosen: Measured
     points: list[Measured] = field(default_factory=list)   # every point run, the choice included
 

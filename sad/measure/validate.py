@@ -33,6 +33,7 @@ class ValidateError(Exception):
 
 @dataclass
 class SizeResult:
+    """Predicted and measured times of a program at one size."""
     size: float
     runs: list[float]                       # CPU seconds (user + system) of each timed run
     predicted: float | None

@@ -49,6 +49,7 @@ class Crossover:
 
 @dataclass
 class Table:
+    """A comparison table: the grid, its computed columns and their kinds, the series and their crossovers."""
     grid: Grid
     columns: dict[str, numpy.ndarray]
     kinds: dict[str, str]            # column → "param" | "seconds" | "speedup" | "efficiency" | "label"

@@ -53,6 +53,7 @@ class AsmLoop:
 
 @dataclass
 class CompiledFile:
+    """One source file compiled: its loops in assembly and the vector width of vectorized loops."""
     source: Path
     loops: list[AsmLoop]
     vectorized: dict[int, int]      # source line of a loop → vector bytes
@@ -145,6 +146,7 @@ def vectorized_lines(report: str) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class McaResult:
+    """llvm-mca's analysis of a loop body: cycles per iteration and per-instruction latencies."""
     cycles: float                   # per iteration, steady state: port throughput and register dependencies
     latencies: tuple[int, ...]      # per instruction, llvm-mca's scheduling model
     block_rthroughput: float        # the throughput bound alone (no dependencies)
@@ -177,6 +179,7 @@ _NO_READ_DEST = ("mov", "lea", "cvt", "pxor", "xorp")
 
 @dataclass(frozen=True)
 class MemoryChain:
+    """A chain through one memory slot (a -O0 variable kept in memory) across loop iterations."""
     slot: str              # the address, e.g. -16(%rbp)
     floating: bool
     cycles: int            # latency of the operations on the chain, forwarding not included

@@ -38,6 +38,7 @@ ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, 
 
 @dataclass
 class Ref:
+    """One array reference in a loop: array, subscripts, element size, read or write."""
     array: str
     indices: list[ir.Expr]
     elem_bytes: int
@@ -46,6 +47,7 @@ class Ref:
 
 @dataclass
 class SourceLoop:
+    """A source loop with its nest and array references, as the loop-cost model needs it."""
     file: str
     line: int
     last_line: int

@@ -24,6 +24,7 @@ from sad.predict.messages import message_seconds
 
 @dataclass
 class BlockTime:
+    """A block of the SAD priced on a machine: time per execution and in total."""
     block: Block
     seconds_each: sympy.Expr  # one execution
     time: sympy.Expr  # count × seconds_each
@@ -33,6 +34,7 @@ class BlockTime:
 
 @dataclass
 class Prediction:
+    """The predicted time of a program: the formula, its value if bound, and per block and procedure."""
     time: sympy.Expr
     time_value: float | None
     blocks: list[BlockTime]

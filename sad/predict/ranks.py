@@ -24,6 +24,7 @@ MAX_RANKS = 65536
 
 @dataclass(frozen=True)
 class RankChoice:
+    """Which rank an SPMD prediction is for (the slowest), and for how many processes."""
     rank: int | None  # the rank the numbers are for; None when every rank is alike or NPROCS is unbound
     nprocs: int | None
     note: str

@@ -39,6 +39,7 @@ class TuneError(ValueError):
 
 @dataclass
 class Problem:
+    """A tuning search: the time formula to minimize over the axes, with fixed values and constraints."""
     objective: sympy.Expr
     axes: list[Axis]
     fixed: dict[str, float] = field(default_factory=dict)
@@ -52,6 +53,7 @@ class Problem:
 
 @dataclass
 class Result:
+    """The outcome of a tuning search: best point and time, the runners-up, and how much was evaluated."""
     best: dict[str, float]
     time: float
     ranked: list[tuple[dict[str, float], float]]   # the best `keep` points, best first (the optimum included)
