@@ -1,10 +1,11 @@
 """Branch probabilities of IF statements: folded conditions, exact indicators, error exits, named P.
 
 Data flow: the builder (sad.analysis.builder) asks, per IF, for the fraction of its executions that take
-each arm. A condition the value backtracer (sad.analysis.values) folds to a constant gives 0 or 1; a
-condition on run-time values only (no loop index, nothing the procedure changes, no formal argument) is an
-exact indicator 1/0 that sad.analysis.counting sums over loops; an arm that ends the program is assumed not
-taken; every other arm gets a named probability P (sad.analysis.naming).
+each arm. A condition the value backtracer (sad.analysis.values) folds to a constant gives 0 or 1; the
+conditions of an IF (every arm of a block IF / ELSE IF) on run-time values only (at most one loop index,
+nothing the procedure changes, no formal argument) are exact indicators 1/0 that sad.analysis.counting sums
+over loops; an arm that ends the program is assumed not taken; every other arm gets a named probability P
+(sad.analysis.naming).
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class BranchProbabilities:
         """Per arm, the fraction of the IF's executions that take it. Conditions that fold to constants
         (direct parameters) give 0 or 1; an arm that ends the program (STOP: an error exit) is assumed
         not taken, and says so; the rest are named probabilities."""
-        folded = [self.fold(arm.cond, index) for arm in stmt.arms]
+        folded = [self.fold(arm.cond, index, stmt) for arm in stmt.arms]
         for k, arm in enumerate(stmt.arms):
             if folded[k] is None and self.exits.ends_program(arm.body, graph):
                 folded[k] = False
@@ -48,10 +49,9 @@ class BranchProbabilities:
                 if f:
                     remaining = sympy.Integer(0)
             return probs
-        if len(stmt.arms) == 1 and folded[0] is None:
-            indicator = self.indicator(stmt.arms[0].cond, index)
-            if indicator is not None:
-                return [indicator]
+        exact = self.indicators(stmt, folded, index)
+        if exact is not None:
+            return exact
         open_arms = [k for k, f in enumerate(folded) if f is not False]
         ways = len(open_arms) + 1
         probs = []
@@ -64,19 +64,37 @@ class BranchProbabilities:
                                                 stmt))
         return probs
 
-    def fold(self, cond: ir.Expr, index: Index) -> bool | None:
-        """True or False where the condition's value is known statically, else None."""
-        value = self.values.expr(cond, index)
+    def fold(self, cond: ir.Expr, index: Index, at: ir.Stmt | None = None) -> bool | None:
+        """True or False where the condition's value (just before statement `at`) is known statically,
+        else None."""
+        value = self.values.expr_at(cond, at, index)
         if value is sympy.true or value is True:
             return True
         if value is sympy.false or value is False:
             return False
         return None
 
-    def indicator(self, cond: ir.Expr, index: Index) -> sympy.Expr | None:
-        """A condition on run-time values and constants only (no loop index, nothing that changes as the
-        procedure runs) is taken exactly: 1 where it holds, 0 elsewhere."""
-        value = self.values.expr(cond, index)
+    def indicators(self, stmt: ir.If, folded: list[bool | None], index: Index) -> list[sympy.Expr] | None:
+        """Every arm's condition known exactly (see `condition`): arm k is taken, 1 or 0, where its condition
+        holds and no earlier arm's does."""
+        conds: list[sympy.Basic] = []
+        for k, arm in enumerate(stmt.arms):
+            cond = self.condition(arm.cond, index, stmt) if folded[k] is None else sympy.sympify(folded[k])
+            if cond is None:
+                return None
+            conds.append(cond)
+        probs, none_before = [], sympy.true
+        for cond in conds:
+            taken = sympy.And(none_before, cond)
+            probs.append(sympy.Integer(1) if taken is sympy.true else sympy.Integer(0) if taken is sympy.false
+                         else sympy.Piecewise((sympy.Integer(1), taken), (sympy.Integer(0), True)))
+            none_before = sympy.And(none_before, sympy.Not(cond))
+        return probs
+
+    def condition(self, cond: ir.Expr, index: Index, at: ir.Stmt | None = None) -> sympy.Basic | None:
+        """A condition on run-time values and constants only (at most one loop index, nothing that changes
+        as the procedure runs) is taken exactly: the relational, 1 where it holds, 0 elsewhere."""
+        value = self.values.expr_at(cond, at, index)
         if value is None or not is_logical(value) or value.is_Atom:
             return None
         loop_indices = value.free_symbols & set(index.values())
@@ -85,7 +103,7 @@ class BranchProbabilities:
         formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
         if any(s.name in formals for s in value.free_symbols):
             return None  # an argument differs from call to call: a probability, not an indicator
-        return sympy.Piecewise((sympy.Integer(1), value), (sympy.Integer(0), True))
+        return value
 
 
 def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[Target, sympy.Expr],

@@ -226,7 +226,7 @@ class ProcedureBuilder:
         body = self._in_loop(None, stmt.body, dict(index))
         entry = self._event(stmt.loc, "loop_entry", Counter({"loop_start": 1}), region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
-        folded = self.branches.fold(stmt.cond, index) if stmt.cond is not None else None
+        folded = self.branches.fold(stmt.cond, index, stmt) if stmt.cond is not None else None
         if folded is False and not stmt.test_at_end:
             cond = self._event(stmt.loc, "cond", condition_cost(stmt.cond).ops, region_id, False, stmt)
             local.add(cond, sympy.Integer(1))

@@ -180,8 +180,8 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
                       if isinstance(a, sympy.Piecewise) and index in a.free_symbols]
         rest = sympy.Mul(*[a for a in sympy.Mul.make_args(term) if a not in indicators])
         if index in rest.free_symbols:
-            if indicators:
-                return None
+            if indicators or rest == f:
+                return None  # (rest == f: a Piecewise inside another function, this rule would recurse)
             total += sum_over_index(rest, index, lo, hi, step)
             continue
         if not indicators:

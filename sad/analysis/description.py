@@ -130,8 +130,11 @@ _LINE_PRIORITY = {"loop_entry": 0, "cond": 1, "goto": 2, "stmt": 2}
 def line_counts(counts: dict[Event, sympy.Expr]) -> dict[tuple[str, int], sympy.Expr]:
     """How often each statement line executes: a statement's runs, a condition's evaluations (IF lines),
     a loop's entries (DO and for lines). Where several events share a line, the one that stands for the
-    line's statement wins: the loop entry, then the first condition, then the first statement."""
+    line's statement wins: the loop entry, then the first condition, then the first statement. A line
+    whose statements sit in several regions (the copies of `either++` in the arms a C `a || b` condition
+    is lowered to) runs as often as all of them together: the first statement of each region counts."""
     chosen: dict[tuple[str, int], tuple[tuple[int, int], sympy.Expr]] = {}
+    by_region: dict[tuple[str, int], dict[int, tuple[int, sympy.Expr]]] = {}
     for event, count in counts.items():
         if event.role == "loop_iter":
             continue
@@ -139,4 +142,14 @@ def line_counts(counts: dict[Event, sympy.Expr]) -> dict[tuple[str, int], sympy.
         rank = (_LINE_PRIORITY[event.role], event.seq)
         if key not in chosen or rank < chosen[key][0]:
             chosen[key] = (rank, count)
-    return {key: value for key, (_, value) in sorted(chosen.items())}
+        if event.role in ("stmt", "goto"):
+            regions = by_region.setdefault(key, {})
+            if event.region not in regions or event.seq < regions[event.region][0]:
+                regions[event.region] = (event.seq, count)
+    result = {}
+    for key, (rank, value) in sorted(chosen.items()):
+        regions = by_region.get(key, {})
+        if rank[0] == _LINE_PRIORITY["stmt"] and len(regions) > 1:
+            value = sympy.Add(*(c for _, (_, c) in sorted(regions.items())))
+        result[key] = value
+    return result

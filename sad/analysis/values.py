@@ -5,7 +5,9 @@ module follows the definitions of each variable (PARAMETER and const values, DAT
 assignments, reads from input, formal arguments, COMMON storage across procedures) and registers in the
 parameter table each parameter it meets, with its class. The analysis is flow-insensitive and deliberately
 conservative: a variable with more than one definition, or one a callee may modify, is not resolved (the
-loop it bounds becomes an unresolved loop count instead of a wrong formula).
+loop it bounds becomes an unresolved loop count instead of a wrong formula), except where its definitions
+are straight-line code of one routine, through IFs (sad.analysis.conditional: Min, Max, Piecewise): then
+the value at the statement that uses it (`expr_at`, the loop or IF being built) is exact.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
+from sad.analysis import conditional
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
@@ -51,6 +54,7 @@ class ProgramFacts:
         default_factory=lambda: defaultdict(list))
     opaque_arrays: set[str] = field(default_factory=set)
     _places: dict[str, dict[int, Place]] = field(default_factory=dict)
+    _once: dict[str, bool] = field(default_factory=dict)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -103,6 +107,34 @@ class ProgramFacts:
                 for pos, var in enumerate(names):
                     canonical = slot_name.setdefault((block, pos), var)
                     self.common_names[(proc.name, var)] = canonical
+
+    def runs_once(self, proc: ir.Procedure) -> bool:
+        """Whether a routine runs at most once per run of the program: the main program, or a routine with
+        one call site, outside any loop of a caller that runs once."""
+        memo = self._once
+        key = resolve_name(proc.name)
+        if key not in memo:
+            memo[key] = False  # a cycle of calls: not once
+            memo[key] = self._runs_once(proc)
+        return memo[key]
+
+    def _runs_once(self, proc: ir.Procedure) -> bool:
+        if proc.name == self.main:
+            return True
+        key = resolve_name(proc.name)
+        sites = [(caller, stmt, looped) for caller in self.program.procedures
+                 for stmt, looped in _statements_with_loops(caller.body)
+                 if any(resolve_name(name) == key for name in _called_names(stmt))]
+        if len(sites) != 1:
+            return False
+        caller, stmt, looped = sites[0]
+        places = self._places.get(caller.name)
+        if places is None:
+            places = self._places[caller.name] = _places_of(caller)
+        if looped or any(p.backward_jumps for p in places.values()):
+            return False
+        return sum(1 for name in _called_names(stmt) if resolve_name(name) == key) == 1 \
+            and self.runs_once(caller)
 
     def storage_name(self, proc: ir.Procedure, var: str) -> str:
         """The program-wide name of a variable: COMMON and globals by canonical name, main-program
@@ -182,6 +214,32 @@ def _places_of(proc: ir.Procedure) -> dict[int, Place]:
                    or isinstance(stmt, (ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf))
                    for stmt, *_rest in flat)
     return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward) for stmt, loops, lists, arm in flat}
+
+
+def _statements_with_loops(stmts: list[ir.Stmt], looped: bool = False):
+    """Every statement with whether a loop encloses it."""
+    for stmt in stmts:
+        yield stmt, looped
+        inner = looped or isinstance(stmt, (ir.Do, ir.While))
+        for body in ir.child_bodies(stmt):
+            yield from _statements_with_loops(body, inner)
+
+
+def _called_names(stmt: ir.Stmt) -> list[str]:
+    """The routines a statement calls (a CALL, function references in its expressions)."""
+    names = [stmt.name] if isinstance(stmt, ir.CallStmt) else []
+    exprs = list(stmt.args) if isinstance(stmt, ir.CallStmt) else _exprs_of(stmt)
+    if isinstance(stmt, ir.IO):
+        exprs += list(stmt.items)
+    if isinstance(stmt, ir.Return) and stmt.value is not None:
+        exprs.append(stmt.value)
+    return names + [call.name for e in exprs for call in _user_calls(e)]
+
+
+def _top_level(facts: ProgramFacts, d: Definition) -> bool:
+    """Whether a definition's statement is in its routine's own statement list (not under an IF or loop)."""
+    proc = next((p for p in facts.program.procedures if p.name == d.procedure), None)
+    return proc is not None and any(stmt is d.stmt for stmt in proc.body)
 
 
 def _terminating_routines(program: ir.Program) -> set[str]:
@@ -329,6 +387,8 @@ class ValueResolver(ir.NodeVisitor):
         self.table = table
         self.overrides = overrides or {}
         self._loose = False  # inside bound(): a loop bound may stand for its value at loop entry
+        self._at: ir.Stmt | None = None
+        self._use: ir.Stmt | None = None  # the statement whose value is asked (conditional assignments)
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ir.Expr | None, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
@@ -350,6 +410,27 @@ class ValueResolver(ir.NodeVisitor):
             return self.expr(node, index)
         finally:
             self._loose, self._at = False, None
+
+    def expr_at(self, node: ir.Expr | None, stmt: ir.Stmt | None, index: dict[str, sympy.Symbol],
+                depth: int = 0) -> sympy.Expr | None:
+        """An expression's value just before `stmt` runs (what a variable assigned in several places,
+        through IFs, holds there: sad.analysis.conditional)."""
+        outer, self._use = self._use, stmt
+        try:
+            return self.expr(node, index, depth)
+        finally:
+            self._use = outer
+
+    def visit_Ternary(self, node: ir.Ternary, index, depth):
+        cond = self.expr(node.cond, index, depth + 1)
+        then = self.expr(node.then, index, depth + 1)
+        orelse = self.expr(node.orelse, index, depth + 1)
+        if cond is None or then is None or orelse is None or not conditional.is_condition(cond):
+            return None
+        try:
+            return conditional.choose([(then, cond), (orelse, sympy.true)])
+        except conditional.Unknown:
+            return None
 
     def visit_Const(self, node: ir.Const, index, depth):
         """A logical, integer or (exact rational) real constant; other constants are not traced."""
@@ -410,7 +491,7 @@ class ValueResolver(ir.NodeVisitor):
         if initial is not None and not runtime:
             found.append(("data", decl.loc, initial, self.proc.name))
         if runtime or len(found) != 1:
-            if len(found) > 1 and not getattr(self, "_loose", False):
+            if len(found) > 1 and not self._loose:
                 return None
             what = "array element set at run time" if runtime or not found else \
                 f"array element: run-time value ({len(found)} definitions)"
@@ -421,7 +502,7 @@ class ValueResolver(ir.NodeVisitor):
         value = resolver.expr(value_node, {}, depth + 1)
         if value is None:
             return self._register(name, "unresolved", integer, loc, "array element set at run time", None,
-                                  procedure) if getattr(self, "_loose", False) else None
+                                  procedure) if self._loose else None
         what = "DATA/initial value of an array element" if kind == "data" else "assignment to an array element"
         return self._register(name, "direct" if kind == "data" else "indirect", integer, loc, what, value,
                               procedure)
@@ -476,7 +557,7 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.dims:
             return None
         defs = self.facts.definitions.get(key, [])
-        at = getattr(self, "_at", None)
+        at = self._at
         if at is not None:
             defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
         integer = ir_type == "integer"
@@ -489,6 +570,9 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.storage == "formal" and not defs:
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
+            value = self._conditional(key, defs, integer, depth)
+            if value is not None:
+                return value
             if self._loose and defs and all(d.kind in ("assign", "read", "call")
                                                                 for d in defs):
                 first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
@@ -505,7 +589,7 @@ class ValueResolver(ir.NodeVisitor):
         """A loop bound set earlier in the same iteration from the outer loops' indices (the strip-mined
         `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`): its value in terms of those indices, when the
         assignment runs before the loop on every pass (same or enclosing statement list, no jump back)."""
-        at = getattr(self, "_at", None)
+        at = self._at
         if at is None or d.stmt is None or d.procedure != self.proc.name:
             return None
         places = self.facts._places.get(self.proc.name)
@@ -529,13 +613,113 @@ class ValueResolver(ir.NodeVisitor):
         owner = self.facts.procs.get(resolve_name(d.procedure), self.proc)
         resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table,
                                                                  self.overrides)
-        value = resolver.expr(d.value, {}, depth + 1)
+        value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
         if value is None:
             return None
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
         what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
         self._register(key, cls, integer, d.loc, what, value, d.procedure)
         return value
+
+    def _conditional(self, key: str, defs: list[Definition], integer: bool, depth: int) -> sympy.Expr | None:
+        """A variable defined in several places of one routine (a guarded reassignment, IF/ELSE arms, an
+        entry value from another routine's READ or a DATA): its value where it is used, a Piecewise, Min
+        or Max of the definitions (sad.analysis.conditional). None where that reasoning does not hold."""
+        split = self._owner_of(defs)
+        if split is None:
+            return None
+        owner, inside, entry_def = split
+        use = self._use if self._use is not None else self._at
+        if owner is self.proc and use is None:
+            return None  # a use in the defining routine at an unknown place
+        resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
+        steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in inside}
+        before = sympy.Dummy("entry")
+        value = conditional.value_at(owner, steps, use if owner is self.proc else None, before,
+                                     resolver._evaluator(depth))
+        if value is None:
+            return None
+        if value.has(before):
+            # The value the routine starts with matters: it is known only where the routine runs once
+            # (a COMMON variable a routine updates on every call carries the previous call's value), or
+            # is a formal argument (a formula in the argument); a use in another routine may come before.
+            entry = resolver._entry_value(key, owner, inside, entry_def, integer, depth)
+            if entry is None or entry is conditional.UNDEFINED or owner is not self.proc:
+                return None
+            formal = entry_def is None
+            if not formal and not self.facts.runs_once(owner):
+                return None
+            value = conditional.value_at(owner, steps, use, entry, resolver._evaluator(depth))
+            if value is None:
+                return None
+        if owner is not self.proc:
+            first = min(inside, key=lambda d: (d.loc.line, d.loc.col) if d.loc else (0, 0))
+            self._register(key, "indirect", integer, first.loc,
+                           f"conditional assignment ({len(defs)} definitions)", value, owner.name)
+        return value
+
+    def _owner_of(self, defs: list[Definition]):
+        """(routine, its definitions, the one definition elsewhere that gives the entry value or None):
+        every definition with a statement in one routine, but for at most one plain definition (a READ, an
+        assignment, a DATA) that comes before it."""
+        if any(d.kind in SPMD_DEFINITIONS for d in defs):
+            return None
+        by_proc: dict[str, list[Definition]] = defaultdict(list)
+        others = [d for d in defs if d.stmt is None]
+        for d in defs:
+            if d.stmt is not None:
+                by_proc[d.procedure].append(d)
+        nested = [name for name, ds in by_proc.items() if any(not _top_level(self.facts, d) for d in ds)]
+        if len(by_proc) == 1:
+            nested = list(by_proc)
+        if len(nested) != 1 or len(by_proc) > 2 or len(others) + len(by_proc) > 2:
+            return None
+        owner = next((p for p in self.facts.program.procedures if p.name == nested[0]), None)
+        if owner is None or resolve_name(owner.name) in self.facts.recursive:
+            return None
+        places = self.facts._places.get(owner.name)
+        if places is None:
+            places = self.facts._places[owner.name] = _places_of(owner)
+        if any(p.backward_jumps for p in places.values()):
+            return None
+        rest = others + [d for name, ds in by_proc.items() if name != owner.name for d in ds]
+        if len(rest) > 1 or (rest and rest[0].kind not in ("read", "assign", "data", "parameter")):
+            return None
+        return owner, by_proc[owner.name], (rest[0] if rest else None)
+
+    def _entry_value(self, key: str, owner: ir.Procedure, inside: list[Definition], entry_def: Definition | None,
+                     integer: bool, depth: int) -> sympy.Expr | None:
+        """The variable's value when `owner` starts: from the one definition elsewhere, a formal argument's
+        symbol, or UNDEFINED."""
+        if entry_def is None:
+            names = {d.stmt.target.name for d in inside if isinstance(d.stmt, ir.Assign)
+                     and isinstance(d.stmt.target, ir.Var)}
+            decl = owner.variables.get(next(iter(names))) if len(names) == 1 else None
+            if decl is not None and decl.storage == "formal":
+                return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
+            return conditional.UNDEFINED
+        if entry_def.kind == "read":
+            return self._register(key, "unresolved", integer, entry_def.loc, "read at run time", None,
+                                  entry_def.procedure)
+        source = self.facts.procs.get(resolve_name(entry_def.procedure), self.proc) if entry_def.procedure \
+            else self.proc
+        resolver = self if source is self.proc else ValueResolver(self.facts, source, self.table, self.overrides)
+        return resolver.expr_at(entry_def.value, entry_def.stmt, {}, depth + 1)
+
+    def _evaluator(self, depth: int):
+        def evaluate(node: ir.Expr, stmt: ir.Stmt) -> sympy.Expr | None:
+            return self.expr_at(node, stmt, {}, depth + 1)
+        return evaluate
+
+    def _step(self, key: str, d: Definition, integer: bool, depth: int):
+        """What a definition of the routine stores: an assignment's value, a READ's run-time value."""
+        def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
+            if d.kind == "assign" and d.value is not None:
+                return self.expr_at(d.value, stmt, {}, depth + 1)
+            if d.kind == "read":
+                return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
+            return None
+        return step
 
     def process_count(self, comm: str | None, loc: ir.Loc | None, procedure: str) -> sympy.Expr:
         """NPROCS (the world's process count), or NPROCS_<comm> for another communicator: registered as
@@ -598,6 +782,9 @@ def _combine(node: ir.BinOp, left, right):
     relations = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt,
                  "ge": sympy.Ge}
     if op in relations:
+        truth = _truth_test(op, left, right)
+        if truth is not None:
+            return truth
         relation = relations[op](left, right)
         if _floating(node.left) or _floating(node.right):
             return _float_relation(relation, left, right)
@@ -606,6 +793,16 @@ def _combine(node: ir.BinOp, left, right):
         return sympy.And(left, right)
     if op == "or":
         return sympy.Or(left, right)
+    return None
+
+
+def _truth_test(op: str, left, right):
+    """C's `if (flag)` is `flag != 0`: for a flag holding a condition (`usecel = m >= 3`) that is the
+    condition itself (sympy would call a relational unequal to 0 always). None where neither side is one."""
+    for flag, other in ((left, right), (right, left)):
+        if isinstance(flag, sympy.logic.boolalg.Boolean) and not isinstance(flag, sympy.Symbol) \
+                and other in (0, 1) and op in ("eq", "ne"):
+            return flag if (op == "ne") == (other == 0) else sympy.Not(flag)
     return None
 
 

@@ -116,8 +116,55 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
             for loc in _stmt_locs(stmt):
                 key = (loc.file, loc.line)
                 model.setdefault(key, LineModel(key, sympy.Integer(0), sympy.Integer(0)))
-        _loops(proc.body, proc.language, by_role, model, parent=None)
+        _loops(proc.body, proc, by_role, model, parent=None)
+        if proc.language == "fortran":
+            _arithmetic_if_targets(proc, model)
     return dict(sorted(model.items()))
+
+
+_JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop)
+
+
+def _arithmetic_if_targets(proc: ir.Procedure, model: dict[Key, LineModel]) -> None:
+    """gfortran gives the block that an arithmetic IF jumps to the line of the statement written just
+    before the target label, so gcov charges the jumps to that line too: `GOTO 300` right before
+    `400 CONTINUE` shows its own runs plus the arithmetic IF's jumps to 400 (a DO loop's latch), an
+    assignment right before `420 T = T + 2` shows the runs of 420 (its own runs, which fall into 420, plus
+    the jumps). Seen with GCC 12 at -O0; applied where every jump to the label comes from arithmetic IFs
+    on other lines and the statement before it is in the same statement list."""
+    jumps: dict[str, list[ir.Stmt]] = defaultdict(list)
+    for stmt in ir.walk_stmts(proc.body):
+        for label in _jump_labels(stmt):
+            jumps[label].append(stmt)
+    lists = [proc.body] + [body for stmt in ir.walk_stmts(proc.body) for body in ir.child_bodies(stmt)]
+    for stmts in lists:
+        for before, stmt in zip(stmts, stmts[1:]):
+            sources = jumps.get(stmt.label or "", [])
+            if not sources or not all(isinstance(j, ir.ArithmeticIf) for j in sources):
+                continue
+            if any(j.loc.line == before.loc.line for j in sources) or ir.child_bodies(before):
+                continue
+            prev, target = (before.loc.file, before.loc.line), (stmt.loc.file, stmt.loc.line)
+            if prev not in model or target not in model or prev == target:
+                continue
+            own = model[prev].ours if isinstance(before, _JUMPS) else sympy.Integer(0)
+            model[prev].gcov = own + model[target].ours
+
+
+def _jump_labels(stmt: ir.Stmt) -> list[str]:
+    if isinstance(stmt, ir.Goto):
+        return [stmt.target]
+    if isinstance(stmt, ir.ComputedGoto):
+        return list(stmt.targets) + ([stmt.default] if stmt.default else [])
+    if isinstance(stmt, ir.AssignedGoto):
+        return list(stmt.targets)
+    if isinstance(stmt, ir.ArithmeticIf):
+        return sorted({stmt.neg, stmt.zero, stmt.pos})
+    if isinstance(stmt, ir.IO):
+        return [label for label in (stmt.end_label, stmt.err_label) if label]
+    if isinstance(stmt, ir.CallStmt):
+        return list(getattr(stmt, "alt_returns", None) or [])
+    return []
 
 
 def _stmt_locs(stmt: ir.Stmt) -> list[ir.Loc]:
@@ -127,11 +174,11 @@ def _stmt_locs(stmt: ir.Stmt) -> list[ir.Loc]:
     return locs
 
 
-def _loops(stmts: list[ir.Stmt], language: str, by_role, model: dict[Key, LineModel],
+def _loops(stmts: list[ir.Stmt], proc: ir.Procedure, by_role, model: dict[Key, LineModel],
            parent: ir.Do | None) -> None:
     for stmt in stmts:
         if isinstance(stmt, ir.Do):
-            _do_line(stmt, language, by_role, model, parent)
+            _do_line(stmt, proc, by_role, model, parent)
         elif isinstance(stmt, ir.If) and stmt.logical:
             _logical_if_line(stmt, by_role, model)
         elif isinstance(stmt, ir.While):
@@ -142,15 +189,16 @@ def _loops(stmts: list[ir.Stmt], language: str, by_role, model: dict[Key, LineMo
             if key in model and not stmt.test_at_end:
                 model[key].gcov = evaluations
         for body in ir.child_bodies(stmt):
-            _loops(body, language, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
+            _loops(body, proc, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
 
 
-def _do_line(stmt: ir.Do, language: str, by_role, model: dict[Key, LineModel], parent) -> None:
+def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel], parent) -> None:
+    language = proc.language
     key = (stmt.loc.file, stmt.loc.line)
     roles = by_role[key]
     entries, iterations = roles["loop_entry"], roles["loop_iter"]
     left_early = _jumps_out(stmt, by_role)
-    if language == "c" or _unit_step(stmt) or _constant_trips(entries, iterations):
+    if language == "c" or _unit_step(stmt) or _constant_bounds(stmt, proc):
         # the loop test runs at each entry and after each iteration that comes back to it
         header = entries + iterations - left_early
     else:
@@ -169,12 +217,19 @@ def _do_line(stmt: ir.Do, language: str, by_role, model: dict[Key, LineModel], p
             model[tkey].gcov = entries - left_early  # the terminal CONTINUE carries the loop's exit
 
 
-def _constant_trips(entries: sympy.Expr, iterations: sympy.Expr) -> bool:
-    """A loop whose every entry runs the same known number of trips (constant bounds): gfortran folds the
-    trip count and the test per iteration is charged to the DO line, as for a unit step."""
-    if entries == 0:
-        return False
-    return sympy.cancel(iterations / entries).is_number
+def _constant_bounds(stmt: ir.Do, proc: ir.Procedure) -> bool:
+    """A loop whose bounds are constants of the source (literals, PARAMETERs): gfortran folds the trip
+    count and the test per iteration is charged to the DO line, as for a unit step. (Counts that are
+    numbers only because every call site passes constants, `CALL DAXPY(100, ...)`, do not count.)"""
+    for bound in (stmt.lo, stmt.hi, stmt.step):
+        for node in ir.walk(bound) if bound is not None else []:
+            if isinstance(node, ir.Var):
+                decl = proc.variables.get(node.name)
+                if decl is None or decl.storage != "parameter":
+                    return False
+            elif not isinstance(node, (ir.Const, ir.BinOp, ir.UnOp)):
+                return False
+    return True
 
 
 def _logical_if_line(stmt: ir.If, by_role, model: dict[Key, LineModel]) -> None:
@@ -362,10 +417,14 @@ def _ratio_step(equations, wanted, solved, how, table, alternatives) -> bool:
     return False
 
 
+_SOLVABLE_OPS = 40
+
+
 def _ranges(equations, open_syms, table) -> dict:
     """Values that only conditions mention: intersect the sets each single-unknown equation allows and
     take a point inside (any point there reproduces every count)."""
     allowed: dict[sympy.Symbol, sympy.Set] = {}
+    too_hard: set[sympy.Symbol] = set()
     for _key, expr, count in equations:
         free = expr.free_symbols & open_syms
         if len(free) != 1 or not expr.has(sympy.Piecewise):
@@ -374,6 +433,9 @@ def _ranges(equations, open_syms, table) -> dict:
         param = table.get(sym.name)
         if param is None or param.kind != "value":
             continue
+        if expr.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max) or sympy.count_ops(expr) > _SOLVABLE_OPS:
+            too_hard.add(sym)  # solveset can take hours on these (md1's RCUT in floor(BOXL/Min(RCUT, ...)))
+            continue
         try:
             sols = sympy.solveset(sympy.Eq(expr, count), sym, domain=sympy.S.Reals)
         except (NotImplementedError, ValueError, TypeError):
@@ -381,6 +443,8 @@ def _ranges(equations, open_syms, table) -> dict:
         allowed[sym] = allowed.get(sym, sympy.S.Reals).intersect(sols)
     chosen = {}
     for sym, allowed_set in sorted(allowed.items(), key=lambda kv: kv[0].name):
+        if sym in too_hard:
+            continue  # a point of the simple sets could contradict the equations left unsolved
         point = _point_in(allowed_set)
         if point is not None:
             chosen[sym] = (point, f"only known to lie in {allowed_set}; {point} taken (any value there "

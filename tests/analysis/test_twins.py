@@ -55,7 +55,7 @@ def test_md1_same_unresolved_parameters_by_kind_and_procedure(md1_pair):
     assert ("FORCE", "loop_count") in fd and len(fd[("FORCE", "loop_count")]) == 3   # the three chain walks
     f_values = {p.name.upper() for p in fa.table if p.cls == "unresolved" and p.kind == "value"}
     c_values = {p.name.upper() for p in ca.table if p.cls == "unresolved" and p.kind == "value"}
-    assert f_values == c_values == {"NPART", "NSTEP", "RHO", "TREQ", "DT", "M", "NCELL"}
+    assert f_values == c_values == {"NPART", "NSTEP", "RHO", "TREQ", "DT", "RCUT", "NRESC"}
 
 
 def test_md1_same_floating_point_operation_counts(md1_pair):
@@ -68,7 +68,7 @@ def test_md1_same_floating_point_operation_counts(md1_pair):
             value = sympy.Rational(rng.randint(1, 9), 10) if key[1] == "branch_probability" else rng.randint(1, 5)
             f_bind[pf.name], c_bind[pc.name] = value, value
     inputs = {"NPART": 864, "NSTEP": 10, "RHO": sympy.Rational(8442, 10000), "TREQ": sympy.Rational(722, 1000),
-              "DT": sympy.Rational(5, 1000), "M": 4, "NCELL": 64}
+              "DT": sympy.Rational(5, 1000), "RCUT": sympy.Rational(5, 2), "NRESC": 2}  # M = 4, NCELL = 64
     for name, value in inputs.items():
         f_bind[name], c_bind[name.lower()] = value, value
     for p in ca.table:   # the print test Fortran counts exactly: at NSTEP=10, NPRINT=1, every step prints

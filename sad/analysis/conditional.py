@@ -1,0 +1,213 @@
+"""Conditional assignments: the value a variable has at one point of its routine, through the IFs that
+reassign it.
+
+Data flow: the value backtracer (sad.analysis.values) asks here when a variable has several definitions in
+one routine (`M = INT(BOXL/RCUT)` then `IF (M .GT. MMAX) M = MMAX`; `IF (USECEL) THEN NCELL = M*M*M ELSE
+NCELL = 0`; C's `m = m > MMAX ? MMAX : m`, which the C frontend lowers to an if/else). This module runs the
+routine's statement lists symbolically for that one variable, in source order, and gives its value before a
+statement of the routine, or at the routine's end (for uses in other routines, under the backtracer's usual
+assumption that the defining routine has run). An IF that assigns in some arms makes the value a
+`Piecewise` of the arms' values under the arms' conditions (sympy relationals, evaluated where the IF
+stands); a guard that compares the two values it chooses between is a `Min` or `Max` (`IF (M .GT. MMAX)
+M = MMAX` and `IF (MMAX .LT. M) M = MMAX` are both Min(M, MMAX)).
+
+It gives up (the caller keeps the variable unresolved) where straight-line reasoning would be wrong or
+cannot decide: a definition inside a loop, a routine with backward jumps, a jump on the way or a label
+jumped to from elsewhere, a condition the backtracer cannot turn into a relational (an array element that
+is written at run time, a function's result), a value not defined on some path, logical values. A condition
+on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
+it is exact once the value is bound.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sympy
+
+from sad import ir
+
+Evaluate = Callable[[ir.Expr, ir.Stmt], "sympy.Expr | None"]
+"""The backtracer's value of an expression of the routine, evaluated just before a statement."""
+
+_JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)
+
+
+class Unknown(Exception):
+    """The value cannot be followed by straight-line reasoning."""
+
+
+class _Found(Exception):
+    """The use was reached: its value."""
+
+    def __init__(self, value: sympy.Expr) -> None:
+        super().__init__()
+        self.value = value
+
+
+class _Ended:
+    """The path ended (RETURN, STOP): it reaches no later statement."""
+
+
+ENDED = _Ended()
+UNDEFINED = sympy.Symbol("__undefined__")  # before the first definition on a path
+
+
+@dataclass
+class Run:
+    """One symbolic run of a routine for one variable."""
+    var: str
+    definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]]  # id(stmt) → new value
+    use: ir.Stmt | None
+    evaluate: Evaluate
+    jumps_to: dict[str, list[ir.Stmt]] = field(default_factory=dict)
+    seen: int = 0
+
+    def done(self) -> bool:
+        return self.use is None and self.seen == len(self.definitions)
+
+
+def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]],
+             use: ir.Stmt | None, entry: sympy.Expr, evaluate: Evaluate, var: str = "") -> sympy.Expr | None:
+    """The variable's value just before `use` (a statement of `proc`), or at the end of `proc` when `use` is
+    None. `definitions` maps each defining statement to the function that gives the value it stores (from
+    the statement and the value before it); `entry` is the value when the routine starts (UNDEFINED when
+    none reaches it). None where the run gives up (see the module docstring)."""
+    jumps_to: dict[str, list[ir.Stmt]] = {}
+    for stmt in ir.walk_stmts(proc.body):
+        for label in _jump_targets(stmt):
+            jumps_to.setdefault(label, []).append(stmt)
+    run = Run(var, definitions, use, evaluate, jumps_to)
+    try:
+        value = _run(proc.body, entry, run, top=True)
+    except _Found as found:
+        value = found.value
+    except Unknown:
+        return None
+    if isinstance(value, _Ended) or value.has(UNDEFINED):
+        return None
+    return value
+
+
+def _jump_targets(stmt: ir.Stmt) -> list[str]:
+    if isinstance(stmt, ir.Goto):
+        return [stmt.target]
+    if isinstance(stmt, ir.ComputedGoto):
+        return list(stmt.targets) + ([stmt.default] if stmt.default else [])
+    if isinstance(stmt, ir.AssignedGoto):
+        return list(stmt.targets)
+    if isinstance(stmt, ir.ArithmeticIf):
+        return [stmt.neg, stmt.zero, stmt.pos]
+    if isinstance(stmt, ir.IO):
+        return [label for label in (stmt.end_label, stmt.err_label) if label]
+    return []
+
+
+def _inside(stmt: ir.Stmt) -> list[ir.Stmt]:
+    return [inner for body in ir.child_bodies(stmt) for inner in ir.walk_stmts(body)]
+
+
+def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
+    previous: ir.Stmt | None = None
+    for stmt in stmts:
+        if top and run.done():
+            return value
+        if stmt is run.use:
+            raise _Found(value)
+        if stmt.label is not None and stmt.label in run.jumps_to:
+            # Control may arrive here from a jump: fine only for the jumps out of the statement just passed
+            # (a loop's EXIT, C's break) or from inside this one (a DO loop's terminal label).
+            allowed = {id(stmt)} | {id(s) for s in _inside(stmt)}
+            if previous is not None:
+                allowed |= {id(previous)} | {id(s) for s in _inside(previous)}
+            if any(id(j) not in allowed for j in run.jumps_to[stmt.label]):
+                raise Unknown
+        inner = _inside(stmt)
+        defines = id(stmt) in run.definitions or any(id(s) in run.definitions for s in inner)
+        holds_use = run.use is not None and any(s is run.use for s in inner)
+        if id(stmt) in run.definitions:
+            value = run.definitions[id(stmt)](stmt, value)
+            run.seen += 1
+            if value is None:
+                raise Unknown
+        elif isinstance(stmt, ir.If) and (defines or holds_use):
+            value = _branch(stmt, value, run)
+            if isinstance(value, _Ended):
+                return value
+        elif defines:
+            raise Unknown  # in a loop or another compound statement: not straight-line
+        elif holds_use:
+            raise _Found(value)  # in a loop that does not change the variable
+        elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and _jump_targets(stmt)):
+            raise Unknown
+        elif isinstance(stmt, (ir.Return, ir.Stop)):
+            return ENDED
+        previous = stmt
+    return value
+
+
+def _branch(stmt: ir.If, value, run: Run):
+    """The value after an IF whose arms assign the variable (or hold the use)."""
+    pieces: list[tuple[sympy.Expr, sympy.Basic]] = []
+    always = False
+    for arm in stmt.arms:
+        cond = run.evaluate(arm.cond, stmt)
+        if cond is None or not is_condition(cond):
+            raise Unknown
+        after = _run(arm.body, value, run)
+        if not isinstance(after, _Ended):
+            pieces.append((after, cond))
+        if cond is sympy.true:
+            always = True
+            break
+    if not always:
+        after = _run(stmt.orelse or [], value, run)
+        if not isinstance(after, _Ended):
+            pieces.append((after, sympy.true))
+    if not pieces:
+        return ENDED
+    # Arms that end the routine are not taken on the paths that reach what follows; the last arm left
+    # takes every such path.
+    pieces[-1] = (pieces[-1][0], sympy.true)
+    return choose(pieces)
+
+
+def is_condition(value: sympy.Basic) -> bool:
+    """A relational or logical value (sympy's Symbol is also a Boolean: test the kinds that are not)."""
+    return (value.is_Relational or isinstance(value, sympy.logic.boolalg.BooleanFunction)
+            or value in (sympy.true, sympy.false))
+
+
+def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
+    """Piecewise of (value, condition) pairs, first match wins, the last condition true; a two-way choice
+    that compares the two values it chooses between is their Min or Max."""
+    pieces = [(v, c) for v, c in pieces if c is not sympy.false]
+    kept: list[tuple[sympy.Expr, sympy.Basic]] = []
+    for v, c in pieces:
+        kept.append((v, c))
+        if c is sympy.true:
+            break
+    if any(isinstance(v, sympy.logic.boolalg.Boolean) and not isinstance(v, sympy.Symbol) for v, _ in kept):
+        raise Unknown  # a logical variable: its Piecewise is not an expression sympy keeps
+    if all(v == kept[0][0] for v, _ in kept):
+        return kept[0][0]
+    if len(kept) == 2:
+        extreme = _min_max(kept[0][0], kept[0][1], kept[1][0])
+        if extreme is not None:
+            return extreme
+    return sympy.Piecewise(*kept)
+
+
+def _min_max(taken: sympy.Expr, cond: sympy.Basic, other: sympy.Expr) -> sympy.Expr | None:
+    """`taken` where `cond` holds, else `other`: Min or Max when `cond` compares the two."""
+    if isinstance(cond, (sympy.StrictGreaterThan, sympy.GreaterThan)):
+        big, small = cond.lhs, cond.rhs
+    elif isinstance(cond, (sympy.StrictLessThan, sympy.LessThan)):
+        big, small = cond.rhs, cond.lhs
+    else:
+        return None
+    if sympy.simplify(big - other) == 0 and sympy.simplify(small - taken) == 0:
+        return sympy.Min(taken, other)  # the smaller one is taken when the other is bigger
+    if sympy.simplify(big - taken) == 0 and sympy.simplify(small - other) == 0:
+        return sympy.Max(taken, other)
+    return None
