@@ -64,6 +64,7 @@ class Run:
     seen: int = 0
 
     def done(self) -> bool:
+        """Every definition passed and no use to find: the value at the routine's end is known."""
         return self.use is None and self.seen == len(self.definitions)
 
 
@@ -75,6 +76,10 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     none reaches it). None where the run gives up (see the module docstring)."""
     jumps_to: dict[str, list[ir.Stmt]] = {}
     for stmt in ir.walk_stmts(proc.body):
+        if var and isinstance(stmt, ir.Message) and any(
+                isinstance(node, ir.Var) and node.name == var for arg in stmt.args for node in ir.walk(arg)):
+            return None  # a broadcast or reduction changes it on some ranks: not straight-line values
+
         for label in _jump_targets(stmt):
             jumps_to.setdefault(label, []).append(stmt)
     run = Run(var, definitions, use, evaluate, jumps_to)

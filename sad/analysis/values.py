@@ -422,6 +422,7 @@ class ValueResolver(ir.NodeVisitor):
             self._use = outer
 
     def visit_Ternary(self, node: ir.Ternary, index, depth):
+        """C's `c ? a : b`: a Piecewise (Min/Max when it compares a and b)."""
         cond = self.expr(node.cond, index, depth + 1)
         then = self.expr(node.then, index, depth + 1)
         orelse = self.expr(node.orelse, index, depth + 1)
@@ -635,8 +636,10 @@ class ValueResolver(ir.NodeVisitor):
         resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
         steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in inside}
         before = sympy.Dummy("entry")
+        local = next((n for n in sorted(owner.variables) if self.facts.storage_name(owner, n) == key),
+                     key if key in self.facts.program.globals else "")
         value = conditional.value_at(owner, steps, use if owner is self.proc else None, before,
-                                     resolver._evaluator(depth))
+                                     resolver._evaluator(depth), local)
         if value is None:
             return None
         if value.has(before):
@@ -649,7 +652,7 @@ class ValueResolver(ir.NodeVisitor):
             formal = entry_def is None
             if not formal and not self.facts.runs_once(owner):
                 return None
-            value = conditional.value_at(owner, steps, use, entry, resolver._evaluator(depth))
+            value = conditional.value_at(owner, steps, use, entry, resolver._evaluator(depth), local)
             if value is None:
                 return None
         if owner is not self.proc:
