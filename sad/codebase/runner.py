@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable
@@ -25,10 +26,10 @@ from pathlib import Path
 
 from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
-from sad.codebase.sources import SourceFile, definers, dependencies, discover, scan
+from sad.codebase.sources import definers, dependencies, discover, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 
-CACHE_FORMAT = 1  # bump when the cached result's shape changes
+CACHE_FORMAT = 2  # bump when the cached result's shape or the key's make-up changes
 
 
 @dataclass
@@ -58,20 +59,39 @@ def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[
     scanned = {path: scan(path) for path in files}
     index = definers(list(scanned.values()))
     machine_digest = hashlib.sha256(Path(options.machine).read_bytes()).hexdigest()
+    # The machine by content only: its path moves with the installation or the checkout.
+    chosen = {k: v for k, v in options.to_jsonable().items() if k != "machine"}
     settings = json.dumps({"version": __version__, "format": CACHE_FORMAT, "machine": machine_digest,
-                           "options": options.to_jsonable()}, sort_keys=True)
+                           "options": chosen}, sort_keys=True)
+    roots = sorted({os.path.normpath(p) for p in paths if os.path.isdir(p)}, key=lambda r: (-len(r), r))
     units = []
     for path, source in scanned.items():
         deps = dependencies(source, scanned, index)
-        units.append(Unit(path, tuple(deps), source.lines, _key(settings, source, [scanned[d] for d in deps]),
-                          os.getcwd()))
+        key = _key(settings, [(_relative(item.path, roots), item.digest)
+                              for item in (source, *[scanned[d] for d in deps])])
+        units.append(Unit(path, tuple(deps), source.lines, key, os.getcwd()))
     return units, missing
 
 
-def _key(settings: str, source: SourceFile, deps: list[SourceFile]) -> str:
+def _relative(path: str, roots: list[str]) -> str:
+    """`path` as the cache key holds it, so that a copy of the tree elsewhere (another checkout, a CI
+    workspace) finds this tree's results: relative to the working directory when the file is under it,
+    else relative to the checked directory it was found under (the deepest given), else its base name."""
+    here = os.path.relpath(os.path.abspath(path))
+    if here != os.pardir and not here.startswith(os.pardir + os.sep):
+        return Path(here).as_posix()
+    for root in roots:
+        if path.startswith(root.rstrip(os.sep) + os.sep):
+            return Path(os.path.relpath(path, root)).as_posix()
+    return os.path.basename(path)
+
+
+def _key(settings: str, sources: list[tuple[str, str]]) -> str:
+    """The cache key of a unit: the settings, then (relative path, content digest) of its file and of each
+    file it depends on."""
     digest = hashlib.sha256(settings.encode())
-    for item in (source, *deps):
-        digest.update(f"\0{item.path}\0{item.digest}".encode())
+    for path, content in sources:
+        digest.update(f"\0{path}\0{content}".encode())
     return digest.hexdigest()
 
 
@@ -110,7 +130,7 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
     for unit in units:
         data = cache.get(unit.key) if cache is not None else None
         if data is not None:
-            result = UnitResult.from_jsonable(data)
+            result = UnitResult.from_jsonable(_moved(data, [unit.path, *unit.deps]))
             result.cached = True
             found[unit.path] = result
         else:
@@ -123,7 +143,8 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
             result.seconds = data["seconds"]
             found[unit.path] = result
             if cache is not None and not data["timed_out"]:
-                cache.set(unit.key, {k: data[k] for k in ("path", "lines", "routines", "diagnostics")})
+                stored = {k: data[k] for k in ("path", "lines", "routines", "diagnostics")}
+                cache.set(unit.key, {**stored, "sources": [unit.path, *unit.deps]})
             if bar is not None:
                 bar.update(1)
     finally:
@@ -134,6 +155,24 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
     results = [found[u.path] for u in sorted(units, key=lambda u: u.path)]
     return CheckRun(results, hits=len(units) - len(todo), misses=len(todo),
                     seconds=time.perf_counter() - start)
+
+
+def _moved(data: dict, sources: list[str]) -> dict:
+    """A cached result with the paths of the run that stored it replaced by this run's: the same relative
+    paths and contents under another directory (the key guarantees the two lists match one to one)."""
+    renamed = {old: new for old, new in zip(data.get("sources", []), sources) if old != new}
+    if not renamed:
+        return data
+    pattern = re.compile(r"(?<![\w./-])(" + "|".join(map(re.escape, sorted(renamed, key=lambda p: (-len(p), p))))
+                         + r")(?![\w/-])")
+
+    def text(value: str) -> str:
+        return pattern.sub(lambda m: renamed[m.group(1)], value)
+
+    return {**data, "path": renamed.get(data["path"], data["path"]),
+            "routines": [{**r, "file": renamed.get(r["file"], r["file"])} for r in data["routines"]],
+            "diagnostics": [{**d, "file": renamed.get(d["file"], d["file"]), "message": text(d["message"])}
+                            for d in data["diagnostics"]]}
 
 
 def machine_name(given: str, options: Options, cache_dir: str | None, *, use_cache: bool = True) -> str | None:

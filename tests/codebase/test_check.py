@@ -278,3 +278,41 @@ def test_exclude_and_short_names_in_any_case(codebase, tmp_path):
     # N binds SCAL0.N and c_prefix0.n alike: both are linear, so doubling N about doubles the time
     for points in routines.values():
         assert 1.9 < points["at2"] / points["at1"] < 2.1
+
+
+def test_a_copy_of_the_tree_elsewhere_hits_the_cache_for_every_file(codebase, tmp_path):
+    """The cache key holds paths relative to the working directory, not absolute ones: a copy of the tree in
+    another place (a CI cache restored into another workspace) reuses every result, reported under the
+    copy's own (here absolute) paths, byte for byte what a cold run of the copy gives. Two files of the
+    same content at different relative paths keep their own results."""
+    first = tmp_path / "one" / "tree"
+    (first / "lib").mkdir(parents=True)
+    (first / "twin").mkdir()
+    for name in ("lib000/gemm0.f", "lib000/axpy0.f", "lib000/c_axpy0.c"):
+        shutil.copy(codebase["cwd"] / "fx" / name, first / "lib")
+    shutil.copy(codebase["cwd"] / "fx/lib000/scal0.f", first / "twin" / "scal0.f")
+    shutil.copy(codebase["cwd"] / "fx/lib000/scal0.f", first / "twin" / "scal0_copy.f")
+    (first / "lib" / "half.f").write_text("      SUBROUTINE HALF(N, X)\n      INTEGER N, I\n      REAL X(N)\n"
+                                          "      DO 10 I = 1, N/2\n         X(I) = 0.0\n   10 CONTINUE\n      END\n"
+                                          "      SUBROUTINE BAD(N)\n      CALL UNSEEN(N)\n      END\n")
+    cache = tmp_path / "cache"
+    code, one, err = sad_check(tmp_path / "one", str(first), "--format", "json", "-j", "1", "--cache-dir", str(cache))
+    assert code == 0, err
+    assert summary(err) == (0, 6)
+    second = tmp_path / "elsewhere" / "deeper" / "tree"
+    shutil.copytree(first, second)
+    code, warm, warm_err = sad_check(tmp_path / "elsewhere" / "deeper", str(second), "--format", "json", "-j", "1",
+                                     "--cache-dir", str(cache))
+    assert code == 0, warm_err
+    assert summary(warm_err) == (6, 0)
+    code, cold, cold_err = sad_check(tmp_path / "elsewhere" / "deeper", str(second), "--format", "json", "-j", "1",
+                                     "--no-cache")
+    assert warm == cold
+    assert [line for line in warm_err.splitlines() if ": " in line and "sad check:" not in line] == \
+        [line for line in cold_err.splitlines() if ": " in line and "sad check:" not in line]
+    assert str(first) not in warm and str(first) not in warm_err
+    files = {r["name"]: r["file"] for r in json.loads(warm)["routines"]}
+    assert files["SCAL0"] in (str(second / "twin" / "scal0.f"), str(second / "twin" / "scal0_copy.f"))
+    assert sorted(r["file"] for r in json.loads(warm)["routines"] if r["name"] == "SCAL0") == \
+        [str(second / "twin" / "scal0.f"), str(second / "twin" / "scal0_copy.f")]
+    assert files["GEMM0"] == str(second / "lib" / "gemm0.f")
