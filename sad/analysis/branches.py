@@ -2,10 +2,11 @@
 
 Data flow: the builder (sad.analysis.builder) asks, per IF, for the fraction of its executions that take
 each arm. A condition the value backtracer (sad.analysis.values) folds to a constant gives 0 or 1; the
-conditions of an IF (every arm of a block IF / ELSE IF) on run-time values only (at most one loop index,
-nothing the procedure changes, no formal argument) are exact indicators 1/0 that sad.analysis.counting sums
-over loops; an arm that ends the program is assumed not taken; every other arm gets a named probability P
-(sad.analysis.naming).
+conditions of an IF (every arm of a block IF / ELSE IF) on run-time values and formal arguments (at most one
+loop index, nothing the procedure changes) are exact indicators 1/0 that sad.analysis.counting sums over
+loops and a call site binds to its actual arguments (`IF (N .LE. 0) RETURN`, `IF (INCX.EQ.1 .AND.
+INCY.EQ.1)` in BLAS; a call passing data gets a named probability instead); an arm that ends the program is
+assumed not taken; every other arm gets a named probability P (sad.analysis.naming).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sad.analysis.buildstate import BuildContext, Target, is_logical
 from sad.analysis.cfg import Decision, RegionGraph
 from sad.analysis.jumps import ErrorExits
 from sad.analysis.naming import ParameterNamer
-from sad.analysis.values import ValueResolver
+from sad.analysis.values import ValueResolver, resolve_name
 
 Index = dict[str, sympy.Symbol]  # loop variable → the symbol of its index in the enclosing counted loops
 
@@ -51,6 +52,7 @@ class BranchProbabilities:
             return probs
         exact = self.indicators(stmt, folded, index)
         if exact is not None:
+            self._formal_fallbacks(stmt, place, exact)
             return exact
         open_arms = [k for k, f in enumerate(folded) if f is not False]
         ways = len(open_arms) + 1
@@ -100,10 +102,22 @@ class BranchProbabilities:
         loop_indices = value.free_symbols & set(index.values())
         if len(loop_indices) > 1:
             return None  # (one index: summed exactly by sad.analysis.counting at its loop)
-        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
-        if any(s.name in formals for s in value.free_symbols):
-            return None  # an argument differs from call to call: a probability, not an indicator
+        # A formal argument's symbol is fine: the routine's counts are a formula in its arguments and each
+        # call site substitutes its actual values (sad.analysis.calls), so every call is counted exactly; a
+        # call site that passes data gets the probability recorded by _formal_fallbacks instead.
         return value
+
+    def _formal_fallbacks(self, stmt: ir.If, place: str, probs: list[sympy.Expr]) -> None:
+        """For the arms whose indicator is in formal arguments: the named probability the arm stands for
+        where a caller passes a value only a run can tell (an array element, a function result)."""
+        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
+        for k, prob in enumerate(probs):
+            if not isinstance(prob, sympy.Piecewise) or not any(s.name in formals for s in prob.free_symbols):
+                continue
+            suffix = "" if len(stmt.arms) == 1 else f"_{k + 1}"
+            p = self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", stmt.arms[k].loc or stmt.loc,
+                                       len(stmt.arms) + 1, stmt)
+            self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((prob, p))
 
 
 def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[Target, sympy.Expr],

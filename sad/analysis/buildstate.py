@@ -33,6 +33,9 @@ class BuildContext:
     recursive_calls: set[tuple[str, str]] = field(default_factory=set)
     cycles: dict[str, frozenset[str]] = field(default_factory=dict)
     candidates: dict[sympy.Symbol, Parameter] = field(default_factory=dict)
+    # per routine (linkage name): its exact indicators on formal arguments with the probability each stands
+    # for at a call site that cannot bind the argument (data passed in: sad.analysis.calls)
+    formal_branches: dict[str, list[tuple[sympy.Expr, sympy.Symbol]]] = field(default_factory=dict)
     diagnostics: list[ir.Diagnostic] = field(default_factory=list)
     seq: int = 0
 

@@ -61,7 +61,10 @@ class CallExpander:
             self._expand_cycle(key, local)
             return
         subs = self._bind_formals(callee.procedure, args, index)
+        data = self._data_branches(key, callee.procedure, subs)
         for event, count in callee.counts.items():
+            if data:
+                count = count.xreplace(data)
             if subs and event.message is not None:
                 event = spmd.rebound(event, subs)
             local.add(event, resum(substitute(count, subs)) if subs else count)
@@ -78,6 +81,13 @@ class CallExpander:
                                       "activations of a recursive routine per call from outside its cycle", proc)
             for event, count in built.counts.items():
                 local.add(event, mul(x, count))
+
+    def _data_branches(self, key: str, callee: ir.Procedure, subs: dict) -> dict:
+        """The callee's indicators on formal arguments this call cannot bind (it passes data): each becomes
+        the arm's named probability."""
+        formals = {self.ctx.table.symbol(self.ctx.facts.storage_name(callee, f)) for f in callee.formals}
+        unbound = {s for s in formals if s is not None and s not in subs}
+        return {prob: p for prob, p in self.ctx.formal_branches.get(key, []) if prob.free_symbols & unbound}
 
     def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index) -> dict:
         subs = {}
