@@ -35,14 +35,18 @@ def test_md1_profile_binds_everything(md1_profile, capsys):
     data = yaml.safe_load((out / "md1.params.yaml").read_text())
     params = data["parameters"]
     assert "X_FORCE_L22" in params and "P_FORCE_IF7" in params
+    assert "M" not in params and "NCELL" not in params  # exact now: Min(40, floor(BOXL/RCUT)), M**3
     for name, entry in params.items():
+        if name == "RCUT":
+            continue  # seen only inside floor(BOXL/Min(RCUT, BOXL/2)): not solved from counts (give it)
         assert entry["value"] is not None, name
         assert len(entry["measured"]) == 3, name
     assert data["provenance"]["compilers"] and data["provenance"]["gcov"]
     assert [r["mismatched_lines"] for r in data["provenance"]["runs"]] == [0, 0, 0]
     # the chain walk of a cell visits every particle once: X_FORCE_L10 * NCELL = NPART
     for point in params["X_FORCE_L10"]["measured"]:
-        ncell = next(p["value"] for p in params["NCELL"]["measured"] if p["NPART"] == point["NPART"])
+        m = min(40, int((point["NPART"] / 0.8442) ** (1 / 3) / 2.5))  # the inputs' RHO and RCUT
+        ncell = m ** 3
         assert point["value"] * ncell == pytest.approx(point["NPART"])
     assert load(str(out / "md1.params.yaml")).entries  # the file reads back
 
