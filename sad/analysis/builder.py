@@ -67,6 +67,12 @@ class ProcedureBuilder:
     def build(self) -> ProcedureSAD:
         """The procedure's SAD: event counts of its body (jumps out of it to unknown labels warned about)."""
         result = self.region(self.proc.body, {})
+        for loc, shown in self.ctx.facts.sign_assumed:
+            note = ir.Diagnostic(loc or self.proc.loc, "note", f"{shown}: operands of unknown sign taken as "
+                                                              f"non-negative (floor), as for sizes and counts")
+            if note not in self.ctx.diagnostics:  # a definition may be evaluated for several procedures
+                self.ctx.diagnostics.append(note)
+        self.ctx.facts.sign_assumed.clear()
         for label in result.escapes:
             if not label.startswith("@"):
                 self.ctx.warn(self.proc.loc, f"jump to label {label} that is not in {self.proc.name}")
@@ -100,6 +106,10 @@ class ProcedureBuilder:
 
     def node(self, stmt: ir.Stmt, i: int, graph: RegionGraph, index: Index, region_id: int) -> RegionResult:
         """Events of one statement per execution of it, and its out-edges in `graph`."""
+        with self.values.noting_at(stmt.loc):
+            return self._node(stmt, i, graph, index, region_id)
+
+    def _node(self, stmt: ir.Stmt, i: int, graph: RegionGraph, index: Index, region_id: int) -> RegionResult:
         local = RegionResult()
         if isinstance(stmt, ir.If):
             self._if(stmt, i, graph, index, local, region_id)
@@ -182,6 +192,10 @@ class ProcedureBuilder:
         inner_index = dict(index)
         if resolved:
             inner_index[stmt.index] = idx
+            lo, hi, step = bounds
+            if lo is not None and hi is not None and step is not None and step.is_Number:
+                # its least value, for the sign of a quotient of it (values._note_sign)
+                self.ctx.facts.index_lower[idx] = lo if step > 0 else hi
         else:
             inner_index.pop(stmt.index, None)
         state = (Counter(self.names.ordinals), self.region_ids, len(self.ctx.diagnostics))

@@ -12,6 +12,7 @@ the value at the statement that uses it (`expr_at`, the loop or IF being built) 
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import sympy
@@ -54,6 +55,11 @@ class ProgramFacts:
         default_factory=lambda: defaultdict(list))
     opaque_arrays: set[str] = field(default_factory=set)
     _places: dict[str, dict[int, Place]] = field(default_factory=dict)
+    # the statement whose values are being evaluated, and the quotients resolved there by taking operands
+    # of unknown sign as non-negative: (where, quotient), in order, each once (notes for the user)
+    at_loc: ir.Loc | None = None
+    sign_assumed: dict[tuple[ir.Loc | None, str], None] = field(default_factory=dict)
+    index_lower: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)  # a DO index's least value
     _once: dict[str, bool] = field(default_factory=dict)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
@@ -417,9 +423,41 @@ class ValueResolver(ir.NodeVisitor):
         through IFs, holds there: sad.analysis.conditional)."""
         outer, self._use = self._use, stmt
         try:
-            return self.expr(node, index, depth)
+            with self.noting_at(stmt.loc if stmt is not None else None):
+                return self.expr(node, index, depth)
         finally:
             self._use = outer
+
+    def _known_signs(self, symbols: set, depth: int) -> dict:
+        """Stand-ins of known sign for symbols that cannot be negative although their symbols say nothing
+        of it: the rank (≥ 0), process counts (≥ 1), DO indices whose least value is non-negative."""
+        known: dict = {}
+        for s in sorted(symbols, key=lambda s: s.name):
+            if s.name == "RANK" or s.name.startswith("NPROCS"):
+                known[s] = sympy.Dummy(integer=True, nonnegative=True) + int(s.name != "RANK")
+            elif s in self.facts.index_lower and depth < 8:
+                lower = self.facts.index_lower[s]
+                if lower.xreplace(self._known_signs(lower.free_symbols, depth + 1)).is_nonnegative:
+                    known[s] = sympy.Dummy(integer=True, nonnegative=True)
+        return known
+
+    @contextmanager
+    def noting_at(self, loc: ir.Loc | None):
+        """Values evaluated inside belong to the statement at `loc` (where an assumption is noted)."""
+        outer = self.facts.at_loc
+        self.facts.at_loc = loc or outer
+        try:
+            yield
+        finally:
+            self.facts.at_loc = outer
+
+    def _note_sign(self, op: str, a, b) -> None:
+        """Remember a quotient or remainder resolved by taking operands of unknown sign as non-negative."""
+        known = self._known_signs(sympy.sympify(a).free_symbols | sympy.sympify(b).free_symbols, 0)
+        if _sign_assumed(op, sympy.sympify(a).xreplace(known), sympy.sympify(b).xreplace(known)):
+            shown = f"{_operand(a)}/{_operand(b)}" if op == "div" else \
+                f"{_operand(a)} % {_operand(b)}" if self.proc.language == "c" else f"MOD({a}, {b})"
+            self.facts.sign_assumed.setdefault((self.facts.at_loc, shown), None)
 
     def visit_Ternary(self, node: ir.Ternary, index, depth):
         """C's `c ? a : b`: a Piecewise (Min/Max when it compares a and b)."""
@@ -500,7 +538,8 @@ class ValueResolver(ir.NodeVisitor):
         kind, loc, value_node, procedure = found[0]
         owner = self.facts.procs.get(resolve_name(procedure), self.proc)
         resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table, self.overrides)
-        value = resolver.expr(value_node, {}, depth + 1)
+        with self.noting_at(loc):
+            value = resolver.expr(value_node, {}, depth + 1)
         if value is None:
             return self._register(name, "unresolved", integer, loc, "array element set at run time", None,
                                   procedure) if self._loose else None
@@ -536,6 +575,8 @@ class ValueResolver(ir.NodeVisitor):
         right = self.expr(node.right, index, depth + 1)
         if left is None or right is None:
             return None
+        if (node.op == "div" and node.type == "integer") or node.op == "mod":
+            self._note_sign(node.op, left, right)
         try:
             return _combine(node, left, right)
         except (TypeError, ValueError, ZeroDivisionError):
@@ -548,6 +589,8 @@ class ValueResolver(ir.NodeVisitor):
         args = [self.expr(a, index, depth + 1) for a in node.args]
         if any(a is None for a in args) or not args:
             return None
+        if node.name == "MOD" and len(args) == 2:
+            self._note_sign("mod", args[0], args[1])
         return _intrinsic(node.name, args, node.args[0].type)
 
     # ------------------------------------------------------------------ variables
@@ -614,7 +657,8 @@ class ValueResolver(ir.NodeVisitor):
         owner = self.facts.procs.get(resolve_name(d.procedure), self.proc)
         resolver = self if owner is self.proc else ValueResolver(self.facts, owner, self.table,
                                                                  self.overrides)
-        value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
+        with self.noting_at(d.loc):
+            value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
         if value is None:
             return None
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
@@ -841,6 +885,25 @@ def _truncated_quotient(a, b):
     if q.is_nonpositive:
         return sympy.ceiling(q)
     return sympy.floor(q)
+
+
+def _sign_assumed(op: str, a, b) -> bool:
+    """True when `_truncated_quotient` (op "div") or `_truncated_mod` ("mod") can resolve a, b only by
+    taking operands of unknown sign as non-negative (floor, sympy's Mod)."""
+    try:
+        a, b = sympy.sympify(a), sympy.sympify(b)
+        if op == "div":
+            q = a / b
+            return not q.is_Number and q.is_nonpositive is not True and q.is_nonnegative is not True
+        if (a.is_Number and b.is_Number) or (a.is_nonpositive and b.is_nonzero) or b.is_negative:
+            return False
+        return not (a.is_nonnegative and b.is_positive)
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def _operand(x) -> str:
+    return str(x) if x.is_Atom or x.is_Function else f"({x})"
 
 
 def _truncated_mod(a, b):

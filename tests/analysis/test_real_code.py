@@ -94,6 +94,23 @@ def test_mod_and_division_truncate_toward_zero(capsys, tmp_path):
     check_counts(capsys, tmp_path, HERE / "negative.f", {})
 
 
+NOTE = "operands of unknown sign taken as non-negative (floor), as for sizes and counts"
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("signs.f", [(4, "HALF.N/2"), (13, "MOD(HALF.M, 4)"), (17, "HALF.N/2")]),
+    ("signs.c", [(4, "half.n/2"), (10, "half.m % 4")])])
+def test_quotients_of_unknown_sign_are_noted_once_per_statement(name, expected):
+    """Run-time operands of unknown sign are taken as non-negative (floor): a note says so at the statement
+    that divides, once however often its value is used (K = N/2 bounds two loops). Not for operands of known
+    sign: a DO index from 1 or a for index from 0 (MOD(I, 3), i % 3), a constant (L/2)."""
+    counts, analysis = counts_of(HERE / name)
+    notes = [(d.loc.file, d.loc.line, d.severity, d.message) for d in analysis.diagnostics]
+    assert notes == [(str(HERE / name), line, "note", f"{text}: {NOTE}") for line, text in expected]
+    n = sympy.Symbol("HALF.N" if name == "signs.f" else "half.n", integer=True)
+    assert counts[6] == sympy.Max(0, sympy.floor(n / 2))  # the floor the note announces
+
+
 @pytest.mark.parametrize("a, b, quotient, remainder", [(-5, 2, -2, -1), (5, -2, -2, 1), (-5, -2, 2, -1),
                                                        (5, 2, 2, 1), (-5, 4, -1, -1)])
 def test_truncation_of_numbers(a, b, quotient, remainder):
