@@ -125,13 +125,34 @@ def varying_parameters(results: list[PointResult]) -> list[str]:
     return [n for n in names if len({float(r.point[n][1]) for r in results if n in r.point}) > 1]
 
 
+def constant_sizes(results: list[PointResult]) -> dict[str, int | float]:
+    """The size parameters given at every run with one value, by name."""
+    names = sorted({n for r in results for n in r.point})
+    out = {}
+    for name in names:
+        values = {r.point[name][1] for r in results if name in r.point}
+        if len(values) == 1 and all(name in r.point for r in results):
+            out[name] = _plain(next(iter(values)))
+    return out
+
+
 def profiled_entries(analysis: Analysis, results: list[PointResult], varying: str | None,
                      defined: dict[str, sympy.Expr]) -> Entries:
-    """The entries of every profiled parameter not given on the command line or as a size."""
+    """The entries of every profiled parameter not given on the command line or as a varying size; a size
+    given the same value at every run (an input such as a cut-off radius) is written with that value, so
+    that the file binds what the runs were made with."""
     out = Entries()
+    constant = constant_sizes(results)
     for entry in export_entries(analysis):
         name = entry["name"]
-        if name in defined or any(name in r.point for r in results) or entry["kind"] not in PROFILED_KINDS:
+        if name in defined or entry["kind"] not in PROFILED_KINDS:
+            continue
+        if name in constant:
+            entry["value"] = constant[name]
+            entry["derived_from"] = "given with --size, the same at every run"
+            out.entries.append(entry)
+            continue
+        if any(name in r.point for r in results):
             continue
         model = _fill_entry(entry, results, varying)
         if model is not None:

@@ -24,7 +24,7 @@ def md1_profile(tmp_path_factory):
     params = out / "md1.params.yaml"
     argv = ["profile", str(MD1), "-o", str(params)]
     for n in (500, 864, 1372):
-        argv += ["--size", f"NPART={n}"]
+        argv += ["--size", f"NPART={n},RCUT=2.5,RHO=0.8442"]  # the inputs' cut-off and density
     argv += ["--", f"./md1 < {INPUTS}/md1_{{NPART}}.in"]
     return out, main(argv)
 
@@ -36,11 +36,14 @@ def test_md1_profile_binds_everything(md1_profile, capsys):
     params = data["parameters"]
     assert "X_FORCE_L22" in params and "P_FORCE_IF7" in params
     assert "M" not in params and "NCELL" not in params  # exact now: Min(40, floor(BOXL/RCUT)), M**3
+    # RCUT is seen only inside floor(BOXL/Min(RCUT, BOXL/2)): not solved from counts, so it is given with
+    # --size; a size given the same value at every run is written to the file, so that the file binds it
+    assert params["RCUT"]["value"] == 2.5 and params["RHO"]["value"] == 0.8442
+    assert params["RCUT"]["derived_from"] == "given with --size, the same at every run"
     for name, entry in params.items():
-        if name == "RCUT":
-            continue  # seen only inside floor(BOXL/Min(RCUT, BOXL/2)): not solved from counts (give it)
         assert entry["value"] is not None, name
-        assert len(entry["measured"]) == 3, name
+        if name not in ("RCUT", "RHO"):
+            assert len(entry["measured"]) == 3, name
     assert data["provenance"]["compilers"] and data["provenance"]["gcov"]
     assert [r["mismatched_lines"] for r in data["provenance"]["runs"]] == [0, 0, 0]
     # the chain walk of a cell visits every particle once: X_FORCE_L10 * NCELL = NPART
@@ -77,7 +80,7 @@ def test_md1_profiled_values_reproduce_gcov(tmp_path, capsys):
     (that a bound file gives `sad analyze` a time is test_report_values's, on the shipped profile)."""
     params = tmp_path / "p864.yaml"
     cmd = f"./md1 < {INPUTS}/md1_864.in"
-    assert main(["profile", str(MD1), "--size", "NPART=864", "-o", str(params), "--", cmd]) == 0
+    assert main(["profile", str(MD1), "--size", "NPART=864,RCUT=2.5,RHO=0.8442", "-o", str(params), "--", cmd]) == 0
     capsys.readouterr()
     rc = main(["check-counts", str(MD1), "-D", "NPART=864", "--params", str(params), "--require-bound", "--", cmd])
     out = capsys.readouterr().out

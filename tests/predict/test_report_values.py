@@ -40,7 +40,7 @@ def test_values_name_their_origin_and_fits_show_their_number():
     code, out, err = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--params", "corpus/md1/md1.params.yaml",
                           "-D", "NPART=100000", stderr=True)
     assert code == 0, err  # no "probability outside [0, 1]" either
-    assert "NCELL: fitted over NPART 500..2048, evaluated at NPART=100000: an extrapolation" in err
+    assert "X_FCCLAT_DO1: fitted over NPART 500..4000, evaluated at NPART=100000: an extrapolation" in err
     assert "(all parameters bound)" in out
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ") and len(line.split()) > 4}
     assert rows["NPART"].rstrip().endswith("100000  (-D)")
