@@ -45,8 +45,8 @@ class Build:
 
 @dataclass
 class Run:
-    """One coverage run: the command as run, its per-line counts (per rank for MPI), its output."""
-    command: str  # as run (after path rewriting)
+    """One coverage run: the command as given, its per-line counts (per rank for MPI), its output."""
+    command: str  # as given, before its paths were made absolute: what a params file's provenance records
     counts: dict[tuple[str, int], int]  # an MPI program: rank 0's
     stdout: str
     gcov_version: str
@@ -205,9 +205,9 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
     if b.ranked:
         by_rank = _read_ranks(b)
         version = gcov_version()
-        return Run(rewritten, by_rank.get(0, {}), proc.stdout, version, by_rank)
+        return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank)
     counts, version = read_gcov(b)
-    return Run(rewritten, counts, proc.stdout, version)
+    return Run(command, counts, proc.stdout, version)
 
 
 def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:

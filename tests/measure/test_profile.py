@@ -158,3 +158,14 @@ def test_existing_output_untouched(tmp_path, capsys):
 def test_missing_command(capsys):
     assert main(["profile", str(KERNELS / "matmul.f")]) == 2  # an exit status, not SystemExit
     assert "COMMAND" in capsys.readouterr().err
+
+
+def test_provenance_records_the_command_as_given(tmp_path, capsys, monkeypatch):
+    """The run is made with absolute paths (it runs in a build directory), but the params file records the
+    command the user wrote, so that it does not carry the profiling machine's paths."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "g.yaml"
+    assert main(["profile", "corpus/kernels/gotoloop.f", "--size", "N=1000,NB=7", "-o", str(out), "--",
+                 "./gotoloop < corpus/kernels/gotoloop.in"]) == 0, capsys.readouterr().err
+    runs = yaml.safe_load(out.read_text())["provenance"]["runs"]
+    assert [r["command"] for r in runs] == ["./gotoloop < corpus/kernels/gotoloop.in"]
