@@ -67,13 +67,61 @@ def parse_defines(texts: list[str]) -> tuple[dict[str, str], dict[str, sympy.Exp
 
 
 def bind(expr: sympy.Expr, bindings: dict[str, sympy.Expr]) -> sympy.Expr:
-    """Substitute bound parameters by name (a value may mention other bound names: iterate)."""
+    """Substitute bound parameters by name (a value may mention other bound names: iterate).
+
+    The same bindings are applied to many formulas that share subexpressions (the total, every block's
+    count and time, the report's rows), and rebuilding a Min/Max is costly in sympy (its search for
+    comparable arguments factors every pair), so each distinct subexpression is bound once per set of
+    bindings: the result is what ``expr.xreplace`` by name gives, shared between calls."""
+    memo = _memo(bindings)
     for _ in range(8):
-        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
-        if not subs:
+        bound = _substitute(expr, bindings, memo)
+        if bound is expr:
             break
-        expr = expr.xreplace(subs)
+        expr = bound
     return expr
+
+
+_MEMOS: dict[tuple, dict] = {}
+_MEMO_SETS = 8  # bindings remembered (the profiler binds many points; each point is one set)
+
+
+def _memo(bindings: dict[str, sympy.Expr]) -> dict:
+    """The memo of bound subexpressions for this content of bindings (dicts are compared by content, so a
+    caller that changes its dict gets a fresh memo)."""
+    key = tuple(sorted(bindings.items(), key=lambda item: item[0]))
+    memo = _MEMOS.pop(key, None)
+    if memo is None:
+        memo = {}
+        if len(_MEMOS) >= _MEMO_SETS:
+            del _MEMOS[next(iter(_MEMOS))]
+    _MEMOS[key] = memo  # most recently used last
+    return memo
+
+
+def _substitute(expr: sympy.Basic, bindings: dict[str, sympy.Expr], memo: dict) -> sympy.Basic:
+    """One pass of substitution by name; the expression itself when nothing in it is bound."""
+    if isinstance(expr, sympy.Symbol):
+        return bindings.get(expr.name, expr)
+    if not expr.args:
+        return expr
+    done = memo.get(expr)
+    if done is not None:
+        return done
+    if isinstance(expr, _BINDERS):  # a bound variable (a Sum's index) is not a parameter: only free names
+        subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
+        out = expr.xreplace(subs) if subs else expr
+    else:
+        args = [_substitute(a, bindings, memo) for a in expr.args]
+        if all(new is old for new, old in zip(args, expr.args)):
+            out = expr
+        else:
+            out = expr.func(*args)
+    memo[expr] = out
+    return out
+
+
+_BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda)
 
 
 def evaluate(expr: sympy.Expr) -> float | None:
