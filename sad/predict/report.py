@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 import sympy
+from sympy.printing.str import StrPrinter
 
 from sad import __version__
 from sad.analysis.description import Analysis
@@ -23,8 +24,51 @@ def formula(expr: sympy.Expr, digits: int = 6) -> str:
     """A formula as text, machine figures rounded to `digits` significant digits."""
     expr = sympy.sympify(expr)
     if expr.has(sympy.Float):
-        expr = expr.xreplace({f: sympy.Float(f, digits) for f in expr.atoms(sympy.Float)})
-    return sympy.sstr(expr, full_prec=False)
+        expr = _rounded(expr, digits, _ROUNDED.setdefault(digits, {}))
+    if len(_PRINTER.memo) > _MEMO_LIMIT:
+        _PRINTER.memo.clear()
+    return _PRINTER.doprint(expr)
+
+
+class _Printer(StrPrinter):
+    """sympy's str printer (`sstr(expr, full_prec=False)`, the same text) remembering the text of every
+    subexpression it printed: a report prints the same pieces (md1's NCELL Piecewise, a loop count) in
+    hundreds of formulas, and sympy's printer, which orders the terms of every Add again, was most of the
+    report's time. The str printer's output for a subexpression does not depend on where it stands
+    (parentheses are added by the caller), so the remembered text is the text it would print again."""
+
+    def __init__(self) -> None:
+        super().__init__({"full_prec": False})
+        self.memo: dict[sympy.Basic, str] = {}
+
+    def _print(self, expr, **kwargs) -> str:
+        if kwargs or not isinstance(expr, sympy.Basic):
+            return super()._print(expr, **kwargs)
+        text = self.memo.get(expr)
+        if text is None:
+            text = self.memo[expr] = super()._print(expr)
+        return text
+
+
+_PRINTER = _Printer()
+_MEMO_LIMIT = 200_000  # subexpressions remembered (a long `sad check` prints many programs' formulas)
+_ROUNDED: dict[int, dict] = {}
+
+
+def _rounded(expr: sympy.Basic, digits: int, memo: dict) -> sympy.Basic:
+    """expr with every Float rounded to `digits` significant digits (shared subexpressions once)."""
+    if isinstance(expr, sympy.Float):
+        return sympy.Float(expr, digits)
+    if not expr.args:
+        return expr
+    done = memo.get(expr)
+    if done is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        args = [_rounded(a, digits, memo) for a in expr.args]
+        done = expr if all(new is old for new, old in zip(args, expr.args)) else expr.func(*args)
+        memo[expr] = done
+    return done
 
 
 def parameter_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> Any:
