@@ -15,6 +15,7 @@ from typing import Any
 
 from sad.ir import Diagnostic
 
+from . import memo
 from .source import Logical
 
 _END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
@@ -58,11 +59,12 @@ class Unit:
 
 
 def classes() -> dict[str, Any]:
-    """fparser's statement classes by name, created once (fparser's factory is slow)."""
+    """fparser's statement classes by name, created once (fparser's factory is slow), with the rule memo."""
     if not _CLASSES:
         from fparser.two.parser import ParserFactory
         ParserFactory().create(std="f2003")
         from fparser.two import Fortran2003
+        memo.install()
         for name in HEADER_CLASSES + SPEC_CLASSES + EXEC_CLASSES:
             _CLASSES[name] = getattr(Fortran2003, name)
     return _CLASSES
