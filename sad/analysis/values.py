@@ -61,6 +61,8 @@ class ProgramFacts:
     sign_assumed: dict[tuple[ir.Loc | None, str], None] = field(default_factory=dict)
     index_lower: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)  # a DO index's least value
     _once: dict[str, bool] = field(default_factory=dict)
+    # conditional values already followed (ValueResolver._conditional), by everything they depend on
+    _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -669,7 +671,25 @@ class ValueResolver(ir.NodeVisitor):
     def _conditional(self, key: str, defs: list[Definition], integer: bool, depth: int) -> sympy.Expr | None:
         """A variable defined in several places of one routine (a guarded reassignment, IF/ELSE arms, an
         entry value from another routine's READ or a DATA): its value where it is used, a Piecewise, Min
-        or Max of the definitions (sad.analysis.conditional). None where that reasoning does not hold."""
+        or Max of the definitions (sad.analysis.conditional). None where that reasoning does not hold.
+
+        Followed once per use: md1 asks for SETBOX's RCUT over a hundred times (every bound and condition
+        that mentions the cell size), each a symbolic run of SETBOX. The result depends on the routine
+        asking, the use, the loop entry and looseness of a bound, and the depth (the recursion limit); the
+        parameters a run registers are registered by its first run (the first registration of a name
+        wins, so a repeated run would register nothing new), and the notes it makes are at the
+        statements it evaluates."""
+        use = self._use if self._use is not None else self._at
+        memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, depth, id(self.table),
+                    id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs))
+        if memo_key in self.facts._conditionals:
+            return self.facts._conditionals[memo_key]
+        value = self._follow_conditional(key, defs, integer, depth)
+        self.facts._conditionals[memo_key] = value
+        return value
+
+    def _follow_conditional(self, key: str, defs: list[Definition], integer: bool, depth: int
+                            ) -> sympy.Expr | None:
         split = self._owner_of(defs)
         if split is None:
             return None
