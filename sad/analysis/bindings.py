@@ -13,6 +13,7 @@ import re
 
 import sympy
 
+from sad.analysis import extremes
 from sad.analysis.counting import evaluate_sums
 from sad.common.exprparse import ExprError, parse_expr
 
@@ -116,7 +117,7 @@ def _substitute(expr: sympy.Basic, bindings: dict[str, sympy.Expr], memo: dict) 
         if all(new is old for new, old in zip(args, expr.args)):
             out = expr
         else:
-            out = expr.func(*args)
+            out = extremes.rebuild(expr.func, tuple(args))
     memo[expr] = out
     return out
 

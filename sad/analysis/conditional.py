@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
+from sad.analysis import extremes
 
 Evaluate = Callable[[ir.Expr, ir.Stmt], "sympy.Expr | None"]
 """The backtracer's value of an expression of the routine, evaluated just before a statement."""
@@ -200,7 +201,7 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
         extreme = _min_max(kept[0][0], kept[0][1], kept[1][0])
         if extreme is not None:
             return extreme
-    return sympy.Piecewise(*kept)
+    return extremes.build(sympy.Piecewise, tuple(kept))
 
 
 def _min_max(taken: sympy.Expr, cond: sympy.Basic, other: sympy.Expr) -> sympy.Expr | None:
@@ -212,9 +213,9 @@ def _min_max(taken: sympy.Expr, cond: sympy.Basic, other: sympy.Expr) -> sympy.E
     else:
         return None
     if _same(big, other) and _same(small, taken):
-        return sympy.Min(taken, other)  # the smaller one is taken when the other is bigger
+        return extremes.minimum(taken, other)  # the smaller one is taken when the other is bigger
     if _same(big, taken) and _same(small, other):
-        return sympy.Max(taken, other)
+        return extremes.maximum(taken, other)
     return None
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import conditional
+from sad.analysis import conditional, extremes
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
@@ -963,9 +963,9 @@ def _float_relation(relation, left, right):
 
 def _intrinsic(name: str, args: list, arg_type: str):
     if name == "MAX":
-        return sympy.Max(*args)
+        return extremes.maximum(*args)
     if name == "MIN":
-        return sympy.Min(*args)
+        return extremes.minimum(*args)
     if name == "ABS":
         return sympy.Abs(args[0])
     if name == "MOD" and len(args) == 2:

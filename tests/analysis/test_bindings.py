@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sympy
 
+from sad.analysis import extremes
 from sad.analysis.bindings import bind, evaluate
 
 N = sympy.Symbol("N", integer=True, positive=True)
@@ -51,3 +52,15 @@ def test_shared_memo_gives_fresh_results_for_changed_bindings():
         point = {"N": sympy.Integer(n), "RCUT": sympy.Integer(2)}
         assert bind(CELLS, point) == CELLS.xreplace({N: n, RCUT: 2})
         assert bind(CELLS + M, point) == CELLS.xreplace({N: n, RCUT: 2}) + M
+
+
+def test_remembered_extremes_are_sympys_own():
+    x = sympy.Symbol("x")
+    assert extremes.minimum(2, x) == sympy.Min(2, x)
+    assert extremes.minimum(2.0, x) == sympy.Min(sympy.Float(2.0), x)  # 2 and 2.0 are different keys
+    assert extremes.minimum(2.0, x) != extremes.minimum(2, x)
+    assert extremes.maximum(0, N - 3, N - 5) == sympy.Max(0, N - 3)  # N - 5 dominated
+    assert extremes.minimum(CELLS, 40) == CELLS  # the same as building it again
+    pieces = ((M**3, M >= 3), (0, True))
+    assert extremes.build(sympy.Piecewise, pieces) == sympy.Piecewise(*pieces)
+    assert extremes.rebuild(sympy.Add, (N, M)) == N + M
