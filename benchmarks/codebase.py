@@ -10,14 +10,25 @@ a triangular solve, an LU factorization, a Jacobi sweep with a GOTO convergence 
 5-point stencil, conjugate gradients through GEMV, AXPY and DOT, a Cholesky factorization, a tridiagonal
 solver, a sparse (CSR) matrix-vector product, a Runge-Kutta step and a Lennard-Jones pair-force loop with a
 cut-off branch; in C an axpy, a row-major matrix-vector product, a histogram with a data-dependent branch, a
-prefix sum and a 2-D stencil. Two main programs (`main.f`, `main.c`) call copy 0's routines at fixed sizes.
-About 380 lines and 22 files per copy: the tests use 3 copies (68 files, ~1 170 lines), benchmarks/speed.py
-enough copies for 200 000 lines.
+prefix sum and a 2-D stencil; and the routines of benchmarks/codebase_routines.py (more BLAS and LAPACK-style
+kernels, GOTO-loop methods, C kernels). Two main programs (`main.f`, `main.c`) call copy 0's routines at
+fixed sizes. About 910 lines and 47 files per copy: the tests use 3 copies (143 files, ~2 800 lines),
+benchmarks/speed.py enough copies for 200 000 lines.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from pathlib import Path
+
+
+def _more_routines():
+    """benchmarks/codebase_routines.py, loaded by its path (this file is also loaded by path, by the tests)."""
+    spec = importlib.util.spec_from_file_location("codebase_routines", Path(__file__).with_name("codebase_routines.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 FORTRAN = {
     "axpy{k}.f": """\
@@ -435,6 +446,10 @@ void c_stencil{k}(int n, const double *u, double *v)
 }}
 """,
 }
+
+_MORE = _more_routines()
+FORTRAN.update(_MORE.FORTRAN)
+C.update(_MORE.C)
 
 MAIN = """\
       PROGRAM DRIVER

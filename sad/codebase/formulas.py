@@ -88,6 +88,12 @@ def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     bound = expr.xreplace(subs)
     if bound.has(sympy.Sum):
         bound = evaluate_sums(bound)
+    if bound.has(sympy.Sum):
+        # a sum over loop trips whose limits are floats (Max(0, 1000.0) - 1) is summed only with integer
+        # limits: bind the whole-number values as integers (the trips of a loop are whole numbers)
+        whole = {s: sympy.Integer(int(values[s.name])) if float(values[s.name]).is_integer() else f
+                 for s, f in subs.items()}
+        bound = evaluate_sums(expr.xreplace(whole))
     try:
         return float(bound)
     except (TypeError, ValueError):
