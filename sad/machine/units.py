@@ -12,17 +12,30 @@ Units are looked up with ``pint``. pint never evaluates Python: ``parse_units`` 
 ``tokenize`` module and folds tokens with its own small evaluator (``pint.pint_eval.build_eval_tree``); the
 only ``eval(`` in pint 0.25 is in its test-suite helpers (checked). In addition only a strict unit pattern
 (letters, ``/``, ``*``, ``^digit``) ever reaches pint.
+
+pint's answer for a unit text (its factor to the root units and the root units) is remembered in
+``$XDG_CACHE_HOME/sad/units.json`` (default ``~/.cache/sad``), stamped with pint's definitions file: importing
+pint (with numpy and, where installed, dask) was a third of the start-up of every `sad analyze`, for the
+same dozen units each time. Another pint installation (a changed definitions file) starts a fresh table; an
+unwritable cache only means asking pint every time.
 """
 from __future__ import annotations
 
+import importlib.util
+import json
 import math
+import os
 import re
+import tempfile
 from fractions import Fraction
 from functools import lru_cache
-
-import pint
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sad.common.exprparse import ExprError, parse_expr
+
+if TYPE_CHECKING:
+    import pint
 
 Number = int | float | Fraction
 
@@ -43,7 +56,75 @@ class UnitError(ValueError):
 def _registry() -> pint.UnitRegistry:
     # The parsed unit definitions are cached on disk by pint (its user cache folder): building the registry
     # from its text costs over a second at every start of the command otherwise.
+    import pint
     return pint.UnitRegistry(cache_folder=":auto:")
+
+
+def _root_units(unit: str) -> tuple[Fraction, str] | None:
+    """pint's (factor, root units) for a unit text, None when pint does not know it; remembered on disk
+    (see the module docstring). Unknown units are not remembered: their error comes from pint each time."""
+    table = _known_units()
+    known = table["units"].get(unit)
+    if known is not None:
+        return Fraction(known[0]), known[1]
+    import pint
+    registry = _registry()
+    try:
+        factor, root = registry.get_root_units(registry.parse_units(unit))
+    except (pint.errors.PintError, AttributeError, TypeError, ValueError, SyntaxError):
+        return None
+    text = repr(float(factor))  # type: ignore[arg-type]  # pint's factor: a float
+    answer = (Fraction(text), str(root))
+    table["units"][unit] = [text, answer[1]]
+    _save_units(table)
+    return answer
+
+
+@lru_cache(maxsize=1)
+def _known_units() -> dict:
+    """The remembered table {"pint": stamp, "units": {text: [factor, root]}}, empty for another pint."""
+    stamp = _pint_stamp()
+    try:
+        table = json.loads(_units_file().read_text(encoding="utf-8"))
+        if table.get("pint") == stamp and isinstance(table.get("units"), dict) and all(
+                isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+                for v in table["units"].values()):
+            return table
+    except (OSError, ValueError, AttributeError):
+        pass
+    return {"pint": stamp, "units": {}}
+
+
+def _pint_stamp() -> str:
+    """Which pint answers: the path, size and time of its unit definitions, found without importing it."""
+    spec = importlib.util.find_spec("pint")
+    if spec is None or spec.origin is None:
+        return ""
+    definitions = Path(spec.origin).with_name("default_en.txt")
+    try:
+        info = definitions.stat()
+    except OSError:
+        return str(spec.origin)
+    return f"{definitions}:{info.st_size}:{info.st_mtime_ns}"
+
+
+def _units_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sad" / "units.json"
+
+
+def _save_units(table: dict) -> None:
+    """Write the table atomically (a concurrent reader sees the old or the new one); failures are ignored:
+    the cache only saves time."""
+    path = _units_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=".units-",
+                                         suffix=".json", delete=False) as out:
+            json.dump(table, out, indent=1, sort_keys=True)
+        os.replace(out.name, path)
+    except OSError:
+        pass
 
 
 def parse_time(value: object, clock_hz: Number | None = None, allow_negative: bool = False) -> Fraction:
@@ -121,14 +202,13 @@ def _unit_factor(unit: str, kind: str, clock_hz: Number | None, value: object) -
         if not clock_hz:
             raise UnitError(f"'{_show(value)}' is in cycles but no processor clock is given")
         return 1 / Fraction(clock_hz)
-    registry = _registry()
-    try:
-        factor, root = registry.get_root_units(registry.parse_units(unit.replace("μ", "µ")))
-    except (pint.errors.PintError, AttributeError, TypeError, ValueError, SyntaxError):
-        raise UnitError(f"unknown unit '{unit}' in '{_show(value)}'") from None
-    if str(root) != _KIND_ROOT[kind]:
-        raise UnitError(f"'{_show(value)}' is {_describe(str(root))}, expected a {kind} such as {_KIND_EXAMPLE[kind]}")
-    return Fraction(repr(float(factor))) * _KIND_PER_BIT[kind]  # type: ignore[arg-type]  # pint's factor: a float
+    answer = _root_units(unit.replace("μ", "µ"))
+    if answer is None:
+        raise UnitError(f"unknown unit '{unit}' in '{_show(value)}'")
+    factor, root = answer
+    if root != _KIND_ROOT[kind]:
+        raise UnitError(f"'{_show(value)}' is {_describe(root)}, expected a {kind} such as {_KIND_EXAMPLE[kind]}")
+    return factor * _KIND_PER_BIT[kind]
 
 
 def _describe(root: str) -> str:
