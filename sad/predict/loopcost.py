@@ -419,8 +419,10 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
             chain = max(chain, hierarchy.forward_fp_s + ops)
     if opt_level_keeps_memory(spec) and hierarchy.ops and isinstance(loop.nest[-1], ir.Do):
         # -O0 keeps every scalar in memory, also one the code reaches through a pointer (a Fortran dummy
-        # argument, S = S + X(I)), which the fixed-slot analysis of the assembly does not see
-        chain = max(chain, opmodel.chain_seconds(loop.nest[-1].body, hierarchy, in_memory=True))
+        # argument, S = S + X(I)), which the fixed-slot analysis of the assembly does not see; and an element
+        # written in one iteration and read back in a later one (x[i] = ... x[i - 1]) is a chain through memory
+        chain = max(chain, opmodel.chain_seconds(loop.nest[-1].body, hierarchy, in_memory=True),
+                    opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
     trips = {}
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
@@ -440,6 +442,8 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
     assert isinstance(innermost, ir.Do)
     tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
                                    machine.op_cost, in_memory)
+    if in_memory:
+        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, 1 / hierarchy.clock_hz))
     trips = {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
     data, shown = data_seconds(loop, trips, hierarchy)
     seconds = sympy.Max(sympy.Float(tp, 6), sympy.Float(lat, 6), data) if data != 0 else sympy.Float(max(tp, lat), 6)

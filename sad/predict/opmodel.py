@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import sympy
+
 from sad import ir
 from sad.analysis.cost import Layout, statement_cost
 from sad.ir.walk import walk, walk_stmts
@@ -116,6 +118,121 @@ def element_chain_seconds(body: list[ir.Stmt], index: str | None, hierarchy: Hie
         if path:
             longest = max(longest, sum(_latency(key, hierarchy) or 3 * clock_cycle for key in path))
     return longest
+
+
+def recurrence_seconds(loop: ir.Do, hierarchy: Hierarchy, clock_cycle: float) -> float:
+    """Seconds per iteration of a recurrence through memory in code that keeps every variable in memory (-O0):
+    an element the loop writes (``x[i]``) that a later iteration reads back (``x[i - 1]``, ``A[i*n + j-1]``
+    in a loop on j): d iterations later (the distance, a constant). The value travels from that load through
+    the operations and the scalar variables it passes (each stored and loaded again: store-to-load forwarding,
+    ``v = A[..] + 1; u = u < v ? u : v`` at -O0 is a compare, a branch and a copy through memory) to the store
+    of the element, which the load d iterations later waits for (forwarding again). Per iteration: that chain
+    / d. Operations without a calibrated class count 3 cycles."""
+    step = 1 if loop.step is None else _constant(loop.step)
+    if not step:
+        return 0.0
+    longest = 0.0
+    for stmt in walk_stmts(loop.body):
+        if not isinstance(stmt, ir.Assign) or not isinstance(stmt.target, ir.ArrayRef) or not stmt.target.indices:
+            continue
+        for node in walk_stmts(loop.body):
+            for ref in (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == stmt.target.name):
+                if ref is stmt.target:
+                    continue
+                d = _distance(stmt.target, ref, loop.index)
+                if d is None or d * step <= 0:
+                    continue
+                path = _chain_to(loop.body, ref, stmt.target, hierarchy, clock_cycle)
+                if path is not None:
+                    longest = max(longest, (hierarchy.forward_fp_s + path) / abs(d * step))
+    return longest
+
+
+def _distance(target: ir.ArrayRef, ref: ir.ArrayRef, index: str) -> int | None:
+    """d when ``ref`` at iteration k reads what ``target`` wrote at iteration k - d (subscripts equal but for
+    d times the index's coefficient, a constant in every subscript); None otherwise."""
+    if len(target.indices) != len(ref.indices):
+        return None
+    i = sympy.Symbol(index)
+    found = None
+    for t_sub, r_sub in zip(target.indices, ref.indices):
+        t, r = _sym(t_sub), _sym(r_sub)
+        if t is None or r is None:
+            return None
+        coeff, diff = sympy.diff(t, i), sympy.expand(t - r)
+        if not diff.is_number or not coeff.is_number:
+            return None
+        if coeff == 0:
+            if diff != 0:
+                return None
+            continue
+        d = diff / coeff
+        if not d.is_integer or d == 0 or (found is not None and d != found):
+            return None
+        found = int(d)
+    return found
+
+
+def _sym(expr: ir.Expr) -> sympy.Expr | None:
+    """An integer subscript as a sympy expression (constants, variables, + - *), None for anything else."""
+    if isinstance(expr, ir.Const) and isinstance(expr.value, int):
+        return sympy.Integer(expr.value)
+    if isinstance(expr, ir.Var):
+        return sympy.Symbol(expr.name)
+    if isinstance(expr, ir.Cast):
+        return _sym(expr.operand)
+    if isinstance(expr, ir.UnOp) and expr.op == "neg":
+        inner = _sym(expr.operand)
+        return None if inner is None else -inner
+    if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub", "mul"):
+        left, right = _sym(expr.left), _sym(expr.right)
+        if left is None or right is None:
+            return None
+        return left + right if expr.op == "add" else left - right if expr.op == "sub" else left * right
+    return None
+
+
+def _constant(expr: ir.Expr) -> int:
+    value = _sym(expr)
+    return int(value) if value is not None and value.is_number else 0
+
+
+def _chain_to(body: list[ir.Stmt], source: ir.ArrayRef, target: ir.ArrayRef, hierarchy: Hierarchy,
+              clock_cycle: float) -> float | None:
+    """Latency from the load of ``source`` to the value stored into ``target`` within one iteration (statements
+    in source order; a scalar assigned on the way is stored and loaded again: + forwarding), None if the
+    stored value does not depend on the load."""
+    ready: dict[str, float] = {}
+    result = None
+    for stmt in walk_stmts(body):
+        if not isinstance(stmt, ir.Assign):
+            continue
+        lat = _expr_latency(stmt.value, source, ready, hierarchy, clock_cycle)
+        if stmt.target is target:
+            result = lat if result is None or lat is None else max(result, lat)
+        elif isinstance(stmt.target, ir.Var) and lat is not None:
+            floating = stmt.target.type in ("real", "double", "complex")
+            hop = lat + (hierarchy.forward_fp_s if floating else hierarchy.forward_s)
+            ready[stmt.target.name] = max(ready.get(stmt.target.name, 0.0), hop)
+    return result
+
+
+def _expr_latency(expr: ir.Expr, source: ir.ArrayRef, ready: dict[str, float], hierarchy: Hierarchy,
+                  clock_cycle: float) -> float | None:
+    if expr is source or (isinstance(expr, ir.ArrayRef) and expr.name == source.name
+                          and repr(expr.indices) == repr(source.indices)):
+        return 0.0
+    if isinstance(expr, ir.Var):
+        return ready.get(expr.name)
+    inputs = [_expr_latency(c, source, ready, hierarchy, clock_cycle) for _, c in expr.children()
+              if isinstance(c, ir.Expr)]
+    known = [x for x in inputs if x is not None]
+    if not known:
+        return None
+    own = 0.0
+    if isinstance(expr, ir.BinOp) and expr.op in _BINOP:
+        own = _latency(f"{_BINOP[expr.op]}.{expr.type}", hierarchy) or 3 * clock_cycle
+    return max(known) + own
 
 
 def _latency(key: str, hierarchy: Hierarchy) -> float:

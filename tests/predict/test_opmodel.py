@@ -140,3 +140,36 @@ def test_folded_load_passes_its_register_operand_after_the_register_forms_latenc
     latencies = (mul, 1, add + 7, 1, 1, 1)                  # the folded add waits for its load too
     # x[i-1] stays in xmm1: per iteration a multiply and an add, the load of x[i] runs ahead
     assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(mul + add)
+
+
+RECUR = """void f(int n, double *x, double t) {
+    int i; double v;
+    for (i = 1; i < n; i++) x[i] = x[i] + t * x[i - 1];
+    for (i = 2; i < n; i++) x[i] = x[i - 2] * t;
+    for (i = 0; i < n - 1; i++) x[i] = x[i + 1] * t;
+    for (i = 1; i < n; i++) { v = x[i - 1] + 1.0; x[i] = v * t; }
+}
+"""
+
+
+def test_recurrence_through_an_element_written_and_read_back_later(tmp_path):
+    (tmp_path / "r.c").write_text(RECUR)
+    analysis = analyze([str(tmp_path / "r.c")])
+    loops = [lp.nest[-1] for lp in source_loops(analysis.program)]
+    # x[i - 1] is last iteration's x[i]: forwarding 3.2 + mul 1.6 + add 1.2 ns per iteration
+    assert opmodel.recurrence_seconds(loops[0], HIER, 0.4e-9) == pytest.approx(6.0e-9)
+    # distance 2: the chain (forwarding + mul) spans two iterations
+    assert opmodel.recurrence_seconds(loops[1], HIER, 0.4e-9) == pytest.approx((3.2e-9 + 1.6e-9) / 2)
+    # x[i + 1] is read before it is written: no chain
+    assert opmodel.recurrence_seconds(loops[2], HIER, 0.4e-9) == 0.0
+    # through a scalar kept in memory: forwarding, add, forwarding of v, mul
+    assert opmodel.recurrence_seconds(loops[3], HIER, 0.4e-9) == pytest.approx(3.2e-9 + 1.2e-9 + 3.2e-9 + 1.6e-9)
+
+
+def test_recurrence_along_the_fastest_subscript_of_a_fortran_array(tmp_path):
+    src = tmp_path / "r.f"
+    src.write_text("      SUBROUTINE R(A, N, M)\n      INTEGER N, M, I, J\n      DOUBLE PRECISION A(N, M)\n"
+                   "      DO 20 J = 1, M\n      DO 10 I = 2, N\n         A(I, J) = A(I - 1, J) + A(I, J)\n"
+                   "   10 CONTINUE\n   20 CONTINUE\n      END\n")
+    loop = source_loops(analyze([str(src)]).program)[0].nest[-1]
+    assert opmodel.recurrence_seconds(loop, HIER, 0.4e-9) == pytest.approx(3.2e-9 + 1.2e-9)
