@@ -94,13 +94,14 @@ class ProcedureBuilder:
             node_events[i] = self.node(stmt, i, graph, index, region_id)
         solution = solve(graph, self.names.goto_loops(stmts), self.names.irreducible_visits(stmts))
         result = RegionResult(fallthrough=solution.fallthrough, escapes=solution.escapes)
+        shared: dict = {}  # the loop solution's substitution, each subexpression once for the region
         for i, inner in node_events.items():
             freq = solution.freq.get(i, sympy.Integer(0))
             if freq == 0:
                 continue
             for event, count in inner.counts.items():
                 if solution.subs:
-                    count = tidy_small(substitute(count, solution.subs))
+                    count = tidy_small(substitute(count, solution.subs, shared))
                 result.add(event, mul(freq, count))
         return result
 

@@ -62,12 +62,18 @@ class CallExpander:
             return
         subs = self._bind_formals(callee.procedure, args, index)
         data = self._data_branches(key, callee.procedure, subs)
+        shared: dict = {}  # subexpressions bound once for all the callee's counts
+        bound: dict[sympy.Expr, sympy.Expr] = {}  # and each distinct count once (a loop body's share one)
         for event, count in callee.counts.items():
             if data:
                 count = count.xreplace(data)
             if subs and event.message is not None:
                 event = spmd.rebound(event, subs)
-            local.add(event, resum(substitute(count, subs)) if subs else count)
+            if subs:
+                if count not in bound:
+                    bound[count] = resum(substitute(count, subs, shared))
+                count = bound[count]
+            local.add(event, count)
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:
         """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,

@@ -44,14 +44,16 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     return sympy.Max(0, raw, evaluate=False)
 
 
-def substitute(expr: sympy.Expr, subs: dict) -> sympy.Expr:
+def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.Expr:
     """expr.xreplace(subs), except that a Max(0, x) whose x changes is rebuilt by max0: xreplace rebuilds it
     through sympy.Max, whose search for comparable arguments (the assumption system, for every new
     argument) was most of the cost of expanding a callee's counts into a caller. Shared subexpressions are
-    rebuilt once."""
+    rebuilt once: within expr, and across the calls that pass the same `memo` dict (which must then all
+    use the same subs: a callee's counts bound to one call's actuals share most of their terms)."""
     if not subs:
         return expr
-    memo: dict[sympy.Basic, sympy.Basic] = {}
+    if memo is None:
+        memo = {}
 
     def walk(e: sympy.Basic) -> sympy.Basic:
         if e in subs:
