@@ -110,7 +110,8 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
 
     def value(s: sympy.Sum) -> sympy.Expr:
         (k, a, b), = s.limits
-        if not (a.is_Integer and b.is_Integer):
+        a, b = _whole(a), _whole(b)  # a bound from a fitted or float value: 9.0 is 9
+        if a is None or b is None:
             return s
         if b < a:
             return sympy.Integer(0)
@@ -123,6 +124,15 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
         return sympy.Integer(int(total)) if total.is_integer() else sympy.Float(total, 17)
 
     return expr.replace(lambda e: isinstance(e, sympy.Sum), value)
+
+
+def _whole(bound: sympy.Expr) -> sympy.Integer | None:
+    """An integer bound, or a float bound that is a whole number, as an Integer; None otherwise."""
+    if bound.is_Integer:
+        return bound
+    if bound.is_Float and bound.is_finite and float(bound).is_integer():
+        return sympy.Integer(int(bound))
+    return None
 
 
 def _strip_sum(f, index, lo, hi, step):

@@ -64,3 +64,11 @@ def test_remembered_extremes_are_sympys_own():
     pieces = ((M**3, M >= 3), (0, True))
     assert extremes.build(sympy.Piecewise, pieces) == sympy.Piecewise(*pieces)
     assert extremes.rebuild(sympy.Add, (N, M)) == N + M
+
+
+def test_a_sum_with_whole_float_bounds_is_added_up_exactly():
+    k = sympy.Symbol("k", integer=True)
+    # sympy's float() of this Sum fails (Euler-Maclaurin on floor); a fitted NSTEP of 10.0 gives such bounds
+    assert evaluate(sympy.Sum(sympy.floor(k / 3), (k, 0, sympy.Float(10.0)))) == 15.0  # 0,0,0,1,1,1,2,2,2,3,3
+    ncell = sympy.Piecewise((864, sympy.Eq(k, 4)), (0, True))
+    assert evaluate(sympy.Sum(ncell, (k, sympy.Float(0.0), sympy.Float(9.0)))) == 864.0
