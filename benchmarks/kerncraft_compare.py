@@ -179,15 +179,26 @@ def kerncraft_cycles_per_iteration(kernel_c: Path, machine: Path, n: int, workdi
 
     from kerncraft import kerncraft as kc
     out = workdir / f"{kernel_c.stem}_{n}.json"
-    parser = kc.create_parser()
-    args = parser.parse_args(["-p", "ECM", "-m", str(machine), str(kernel_c), "-D", "N", str(n), "--json", str(out)])
-    log = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(workdir):
-            kc.check_arguments(args, parser)
-            kc.run(parser, args, output_file=log)
-    except (Exception, SystemExit) as exc:    # Kerncraft's own assertions on kernels it cannot model
-        return None, f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"[:160]
+    why = ""
+    for extra in ([], ["--pointer-increment", "8"]):
+        # Kerncraft finds the store pointer's increment per assembly block itself; where the loop stores
+        # nothing (y[i] kept in a register over the loop on j) it cannot and asks: one double per iteration
+        parser = kc.create_parser()
+        args = parser.parse_args(["-p", "ECM", "-m", str(machine), str(kernel_c), "-D", "N", str(n), "--json",
+                                  str(out), *extra])
+        log = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(workdir):
+                kc.check_arguments(args, parser)
+                kc.run(parser, args, output_file=log)
+            break
+        except (Exception, SystemExit) as exc:    # Kerncraft's own assertions on kernels it cannot model
+            text = str(exc).strip() or log.getvalue().strip()
+            why = f"{type(exc).__name__}: {' '.join(text.split())}"[:200]
+            if "pointer_increment" not in log.getvalue():
+                return None, why
+    else:
+        return None, why
     result = next(iter(json.loads(out.read_text(encoding="utf-8")).values()))
     t_ol, terms = result["ECM"]
     per_line = max(float(t_ol), sum(float(x) for x in terms))

@@ -169,6 +169,16 @@ def mca(body: tuple[str, ...], mcpu: str = "native") -> McaResult | None:
                      float(rthroughput.group(1)) if rthroughput else 0.0)
 
 
+@lru_cache(maxsize=8)
+def rob_entries(mcpu: str = "native") -> int | None:
+    """Entries of the core's reorder buffer in llvm-mca's scheduling model (``Total ROB Entries``), None if
+    llvm-mca does not say: how many instructions the core keeps in flight."""
+    proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", "-retire-stats", "-iterations=1"], input="nop\n",
+                          capture_output=True, text=True, check=False)
+    found = re.search(r"Total ROB Entries:\s+(\d+)", proc.stdout)
+    return int(found.group(1)) if proc.returncode == 0 and found else None
+
+
 # ------------------------------------------------------------------ chains through memory (unoptimized code)
 
 _OPERANDS = re.compile(r"^\s*(\S+)\s*(.*)$")

@@ -405,7 +405,8 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         # with corrected latencies, where llvm-mca's own simulation of the dependencies says more
         own_chain = cc.loop_chain_cycles(chosen.instructions, result.latencies, select[0] * clock)
         cycles = min(cycles, max(result.block_rthroughput, own_chain))
-    core = max(cycles, cc.register_chain(chosen.instructions)) / width / clock
+    latency_bound = max(cycles, cc.register_chain(chosen.instructions))
+    core = latency_bound / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, result.latencies):
         fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
@@ -427,11 +428,66 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
     data, shown = data_seconds(loop, trips, hierarchy)
-    seconds = sympy.Max(sympy.Float(core, 6), sympy.Float(chain, 6), data) if data != 0 else \
+    core_term: sympy.Expr = sympy.Float(core, 6)
+    rob = cc.rob_entries()
+    if rob and latency_bound > result.block_rthroughput and fresh_chains(loop):
+        # a chain that starts afresh at every entry (x[j] += ... over i, s = y[i] before the loop on j) is
+        # loop-carried only within one run of the loop: the core keeps ROB / (instructions per iteration)
+        # iterations in flight, so runs shorter than that overlap with the next ones (measured here: the
+        # 23-trip column sum at 1.6 cycles per iteration, its add chain 3)
+        window = rob / len(chosen.instructions)
+        trips_per_entry = trips[id(loop.nest[-1])] / width
+        throughput = sympy.Float(result.block_rthroughput / width / clock, 6)
+        core_term = sympy.Max(throughput, sympy.Float(core, 6) * sympy.Min(1, trips_per_entry / window))
+    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data) if data != 0 or core_term.free_symbols else \
         sympy.Float(max(core, chain), 6)
     price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+def fresh_chains(loop: SourceLoop) -> bool:
+    """True when every accumulator of the innermost loop (an assignment reading its own target: ``s = s + ...``,
+    ``x[j] += ...`` with subscripts the loop does not move) starts afresh at each entry of the loop: an element
+    whose subscripts move with an enclosing loop, or a scalar the enclosing loop's body sets (``s = y[i]``)
+    before it. False when there is none, one carries its value from one entry to the next, or the loop reads an
+    array the enclosing loop writes outside it (a triangular solve: the next row needs this row's result)."""
+    innermost = loop.nest[-1]
+    if len(loop.nest) < 2 or not isinstance(innermost, ir.Do):
+        return False
+    outer = loop.nest[-2]
+    if not isinstance(outer, (ir.Do, ir.While)):
+        return False
+    outer_index = _index(outer)
+    inner = {id(s) for s in walk_stmts(innermost.body)} | {id(innermost)}
+    written = {s.target.name for s in walk_stmts(outer.body) if isinstance(s, ir.Assign) and id(s) not in inner
+               and isinstance(s.target, ir.ArrayRef)}
+    if written & {n.name for s in walk_stmts(innermost.body) for n in walk(s) if isinstance(n, ir.ArrayRef)}:
+        return False      # x[i] = s / ... after a loop that reads x[j]: the next entry waits for this one
+    resets = {s.target.name for s in walk_stmts(outer.body) if isinstance(s, ir.Assign)
+              and isinstance(s.target, ir.Var) and not any(s is t for t in walk_stmts(innermost.body))
+              and not any(isinstance(n, ir.Var) and n.name == s.target.name for n in walk(s.value))}
+    found = False
+    for stmt in walk_stmts(innermost.body):
+        if not isinstance(stmt, ir.Assign):
+            continue
+        target = stmt.target
+        if isinstance(target, ir.Var):
+            if not any(isinstance(n, ir.Var) and n.name == target.name for n in walk(stmt.value)):
+                continue
+            fresh = target.name in resets
+        elif isinstance(target, ir.ArrayRef) and target.indices:
+            if any(_mentions(e, loop.index) for e in target.indices) or not any(
+                    isinstance(n, ir.ArrayRef) and n.name == target.name and repr(n.indices) == repr(target.indices)
+                    for n in walk(stmt.value)):
+                continue
+            fresh = any(_mentions(e, outer_index) for e in target.indices)
+        else:
+            continue
+        if not fresh:
+            return False
+        found = True
+    return found
 
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None

@@ -173,3 +173,37 @@ def test_recurrence_along_the_fastest_subscript_of_a_fortran_array(tmp_path):
                    "   10 CONTINUE\n   20 CONTINUE\n      END\n")
     loop = source_loops(analyze([str(src)]).program)[0].nest[-1]
     assert opmodel.recurrence_seconds(loop, HIER, 0.4e-9) == pytest.approx(3.2e-9 + 1.2e-9)
+
+
+FRESH = """void f(int n, double *A, double *x, double *y) {
+    int i, j; double s = 0;
+    for (j = 0; j < n; j++) for (i = 0; i < n; i++) x[j] += A[i * n + j];
+    for (i = 0; i < n; i++) { s = y[i]; for (j = 0; j < n; j++) s -= A[i * n + j] * y[j]; y[i] = s; }
+    for (i = 0; i < n; i++) { s = y[i]; for (j = 0; j < n; j++) s -= A[i * n + j] * x[j]; y[i] = s; }
+    for (i = 0; i < n; i++) for (j = 0; j < n; j++) s += A[i * n + j];
+    for (i = 0; i < n; i++) for (j = 0; j < n; j++) y[j] += A[i * n + j];
+}
+"""
+
+
+def test_chains_that_start_afresh_at_every_entry_of_the_loop(tmp_path):
+    from sad.predict.loopcost import fresh_chains
+    (tmp_path / "f.c").write_text(FRESH)
+    loops = source_loops(analyze([str(tmp_path / "f.c")]).program)
+    # x[j] moves with the enclosing loop: a new chain per column
+    assert fresh_chains(loops[0])
+    # s = y[i] before the loop, but the loop reads y, which the enclosing loop writes: the next row waits
+    assert not fresh_chains(loops[1])
+    # the same with x read: independent rows
+    assert fresh_chains(loops[2])
+    # s carries over from one row to the next
+    assert not fresh_chains(loops[3])
+    # y[j] moves with the loop itself: no accumulator at all
+    assert not fresh_chains(loops[4])
+
+
+@pytest.mark.skipif(__import__("shutil").which("llvm-mca") is None, reason="llvm-mca is needed")
+def test_reorder_buffer_size_from_llvm_mca_scheduling_model():
+    from sad.predict import compiled as cc
+    assert cc.rob_entries("znver1") == 192        # AMD Zen 1 (Software Optimization Guide for family 17h)
+    assert cc.rob_entries("skylake") == 224
