@@ -90,9 +90,9 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     strips = _strip_sum(f, index, lo, hi, step)
     if strips is not None:
         return strips
-    f_k = f.subs(index, lo + step * _K)
+    f_k = _replace(f, index, lo + step * _K)
     if trips.is_Integer and int(trips) <= _EXPLICIT_LIMIT:
-        return sympy.Add(*[f_k.subs(_K, k) for k in range(int(trips))])
+        return sympy.Add(*[_replace(f_k, _K, sympy.Integer(k)) for k in range(int(trips))])
     closed = _closed_sum(f_k, lo, hi, step)
     if closed is not None:
         return closed.subs(_TAU, trips)
@@ -100,6 +100,15 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
 
 
 _EXPLICIT_LIMIT = 200
+
+
+def _replace(f: sympy.Expr, symbol: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
+    """f.subs(symbol, value): by substitute (Max(0, x) rebuilt by max0, not by sympy.Max's search for
+    comparable arguments, which was most of the cost of summing a loop body over its index) when f holds
+    nothing whose substitution sympy treats specially (a sum's bound index, a Piecewise's conditions)."""
+    if f.has(sympy.Sum, sympy.Piecewise):
+        return f.subs(symbol, value)
+    return substitute(f, {symbol: value})
 
 
 def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:

@@ -85,15 +85,15 @@ def _truth(c: sympy.Basic, v: dict[str, float]) -> bool:
 
 def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     subs = {s: sympy.Float(values[s.name], 15) for s in expr.free_symbols if s.name in values}
+    if any(not subs.keys().isdisjoint(sympy.Tuple(*limits[1:]).free_symbols)
+           for s in expr.atoms(sympy.Sum) for limits in s.limits):
+        # a sum over loop trips whose limits hold a bound value (Max(0, N) - 1) is summed only with integer
+        # limits: bind the whole-number values as integers (the trips of a loop are whole numbers)
+        subs = {s: sympy.Integer(int(values[s.name])) if float(values[s.name]).is_integer() else f
+                for s, f in subs.items()}
     bound = expr.xreplace(subs)
     if bound.has(sympy.Sum):
         bound = evaluate_sums(bound)
-    if bound.has(sympy.Sum):
-        # a sum over loop trips whose limits are floats (Max(0, 1000.0) - 1) is summed only with integer
-        # limits: bind the whole-number values as integers (the trips of a loop are whole numbers)
-        whole = {s: sympy.Integer(int(values[s.name])) if float(values[s.name]).is_integer() else f
-                 for s, f in subs.items()}
-        bound = evaluate_sums(expr.xreplace(whole))
     try:
         return float(bound)
     except (TypeError, ValueError):
