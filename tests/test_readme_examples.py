@@ -5,6 +5,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("readme_examples", ROOT / "tools" / "readme_examples.py")
 readme_examples = importlib.util.module_from_spec(spec)
@@ -12,6 +14,7 @@ sys.modules["readme_examples"] = readme_examples  # dataclasses look their modul
 spec.loader.exec_module(readme_examples)
 
 
+@pytest.mark.heavy
 def test_readme_examples_are_current():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     examples = readme_examples.find_examples(text.split("\n"))

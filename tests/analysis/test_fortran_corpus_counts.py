@@ -10,6 +10,7 @@ from tests.corpus_expectations import ROOT, counts_by_line, evaluate, load_expec
 KERNELS = ROOT / "corpus" / "kernels"
 EXPECTED = load_expected(KERNELS / "expected.yaml")
 UNRESOLVED_KINDS = {"loop_count": "X_", "branch_probability": "P_"}
+pytestmark = pytest.mark.xdist_group(__name__)  # both tests of a kernel read its one analysis (counts_by_line)
 
 
 @pytest.mark.parametrize("kernel", sorted(EXPECTED))

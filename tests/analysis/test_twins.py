@@ -10,9 +10,8 @@ import pytest
 import sympy
 
 from sad.analysis.description import group_blocks
-from sad.analysis.pipeline import analyze
 from sad.predict.mapper import operation_totals
-from tests.corpus_expectations import ROOT
+from tests.corpus_expectations import ROOT, counts_by_line
 
 # md1.c spells Fortran's MAX/MIN intrinsics as three small helpers of its own; their branches are the
 # intrinsics' insides, which Fortran does not show.
@@ -22,7 +21,8 @@ FLOPS = ("add.double", "sub.double", "mul.double", "div.double", "intrinsic.SQRT
 
 
 def sad_of(path: str):
-    analysis = analyze([str(ROOT / path)])
+    """The analysis (made once per process: test_c_corpus_counts reads md1.c's too) and its operation totals."""
+    _, analysis = counts_by_line(ROOT / path)
     assert not analysis.errors
     return analysis, operation_totals(group_blocks(analysis.counts))
 
@@ -43,11 +43,16 @@ def decisions(analysis, main: str) -> dict[tuple[str, str], list]:
     return {k: sorted(v, key=lambda p: p.line) for k, v in by.items()}
 
 
+# md1.c's analysis is shared with test_c_corpus_counts (tests.corpus_expectations.counts_by_line): one worker
+pytestmark = pytest.mark.xdist_group("md1_analyses")
+
+
 @pytest.fixture(scope="module")
 def md1_pair():
     return sad_of("corpus/md1/md1.f"), sad_of("corpus/c/md1.c")
 
 
+@pytest.mark.heavy
 def test_md1_same_unresolved_parameters_by_kind_and_procedure(md1_pair):
     (fa, _), (ca, _) = md1_pair
     fd, cd = decisions(fa, "MD1"), decisions(ca, "MAIN")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sad.cli.main import run
+from tests.sad_runs import md1_json
 
 ROOT = Path(__file__).resolve().parents[2]
 MD1 = ROOT / "corpus" / "md1" / "md1.f"
@@ -67,8 +68,10 @@ def test_unbound_parameters_are_listed_never_defaulted():
     assert "unbound: N" in text
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("md1")  # the golden test's md1 run (NPART given with -D: test_report_values)
 def test_md1_chain_walk_and_cutoff_are_unresolved_with_their_place():
-    run = sad("analyze", str(MD1), "--machine", "sparc2", "-D", "NPART=500", "--format", "json")
+    run = md1_json()
     assert run.returncode == 0, run.stderr
     params = {p["name"]: p for p in json.loads(run.stdout)["parameters"]}
     src = MD1.read_text().splitlines()
@@ -78,7 +81,7 @@ def test_md1_chain_walk_and_cutoff_are_unresolved_with_their_place():
     cutoff = params["P_FORCE_IF7"]
     assert (cutoff["kind"], cutoff["procedure"]) == ("branch_probability", "FORCE")
     assert "RSQ .LT. RCUTSQ" in src[cutoff["line"] - 1] and cutoff["line"] > walk["line"]
-    assert params["NPART"]["kind"] == "value" and params["NPART"]["value"] == 500
+    assert params["NPART"]["kind"] == "value" and params["NPART"]["value"] is None  # read at run time
 
 
 def test_syntax_error_reported_and_other_files_still_analyzed(tmp_path):

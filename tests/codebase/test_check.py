@@ -144,6 +144,7 @@ def test_one_worker_gives_the_same_bytes(codebase):
     assert out == local
 
 
+@pytest.mark.heavy
 def test_dask_local_cluster_gives_the_same_bytes(codebase):
     """One library folder (47 files, Fortran and C) analyzed by two Dask worker processes gives the bytes of
     the local -j 2 run, read back from its cache (the full tree's equality is the test above's)."""

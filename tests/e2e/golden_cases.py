@@ -5,8 +5,6 @@ Regenerate only on purpose, when a change is meant to change the output:
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import sys
 from pathlib import Path
 
@@ -30,18 +28,17 @@ def cases() -> dict[str, list[str]]:
 
 
 def run_case(argv: list[str]) -> str:
-    """The JSON `sad` prints for argv, run in this process from the repository root. The checkout's own
-    directory (in the machine file's resolved path) is cut out, so that any checkout compares equal."""
-    from sad.cli.main import main
-    out = io.StringIO()
-    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        main(argv)
-    return out.getvalue().replace(str(ROOT) + "/", "")
+    """The JSON `sad` prints for argv, run in this process from the repository root (once per process:
+    tests.sad_runs). The checkout's own directory (in the machine file's resolved path) is cut out, so that
+    any checkout compares equal."""
+    from tests.sad_runs import sad_run
+    return sad_run(*argv).stdout.replace(str(ROOT) + "/", "")
 
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit(__doc__)
+    sys.path.insert(0, str(ROOT))  # this checkout's sad and tests packages
     GOLDEN.mkdir(exist_ok=True)
     for name, argv in cases().items():
         (GOLDEN / name).write_text(run_case(argv))

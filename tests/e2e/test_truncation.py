@@ -17,7 +17,8 @@ SOURCES = [ROOT / "corpus" / "md1" / "md1.f", ROOT / "corpus" / "kernels" / "got
            ROOT / "corpus" / "kernels" / "compgoto.f", ROOT / "corpus" / "kernels" / "commoncall.f"]
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+@pytest.mark.parametrize("source", [pytest.param(p, id=p.name, marks=[pytest.mark.heavy] if p.name == "md1.f" else [])
+                                    for p in SOURCES])
 def test_random_truncations_are_analyzed_without_internal_errors(source, tmp_path):
     text = source.read_text()
     rng = random.Random(20261120)

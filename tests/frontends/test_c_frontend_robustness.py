@@ -368,6 +368,7 @@ def test_internal_errors_are_diagnostics(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------------------ robustness
+@pytest.mark.heavy
 def test_truncated_sources_never_raise(tmp_path):
     rng = random.Random(20240611)
     cuts = sorted(rng.sample(range(1, len(REALISTIC)), 40))    # ~0.15 s per load (the headers are parsed)

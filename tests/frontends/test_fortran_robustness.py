@@ -118,6 +118,7 @@ def _check(tmp_path, text: str, name: str) -> None:
     to_jsonable(prog)
 
 
+@pytest.mark.heavy
 def test_truncation_at_random_points_never_raises(tmp_path):
     rng = random.Random(1977)
     points = sorted(rng.sample(range(len(REALISTIC)), 150))
@@ -125,6 +126,7 @@ def test_truncation_at_random_points_never_raises(tmp_path):
         _check(tmp_path, REALISTIC[:cut], "cut.f")
 
 
+@pytest.mark.heavy
 def test_mangled_lines_never_raise(tmp_path):
     rng = random.Random(42)
     lines = REALISTIC.splitlines()

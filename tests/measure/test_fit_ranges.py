@@ -3,14 +3,14 @@
 outside it is warned about; plots show the extrapolation and the model in mathematical notation."""
 from __future__ import annotations
 
-import io
-from pathlib import Path
+import json
 
-from sad.cli.main import run
+import pytest
+
 from sad.measure.fit import fit
 from sad.measure.plot import math_label, plot_parameter
+from tests.sad_runs import md1_params_json
 
-ROOT = Path(__file__).resolve().parents[2]
 SIZES = [500.0, 864.0, 1372.0, 2048.0]
 
 
@@ -34,15 +34,16 @@ def test_noise_coefficients_are_dropped_and_range_recorded():
     assert constant.expression == "0.5"
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("md1")  # one run with test_report_values's JSON test
 def test_shipped_md1_params_inside_their_range_are_not_an_extrapolation():
     """The shipped profile's fits, evaluated inside the measured NPART range, bind everything without the
     extrapolation warning (far outside it the warning is given: test_report_values, NPART=100000)."""
-    out, err = io.StringIO(), io.StringIO()
-    code = run(["analyze", str(ROOT / "corpus/md1/md1.f"), "-m", "sparc2", "--params",
-                str(ROOT / "corpus/md1/md1.params.yaml"), "-D", "NPART=1000"], out, err)
-    assert code == 0, err.getvalue()
-    assert "extrapolation" not in err.getvalue()
-    assert "(all parameters bound)" in out.getvalue()
+    ran = md1_params_json(1000)
+    assert ran.returncode == 0, ran.stderr
+    assert "extrapolation" not in ran.stderr
+    doc = json.loads(ran.stdout)
+    assert doc["unbound"] == [] and doc["time_s"] is not None and doc["time_s"] > 0  # all bound: a time
 
 
 def test_plot_shows_extrapolation_in_math_notation(tmp_path):

@@ -1,5 +1,6 @@
 """sad profile on the real toolchain: md1 at three particle counts binds every unresolved parameter and the
-predicted line counts then match gcov's; plots, Extra-P export, fits; failures leave files untouched."""
+predicted line counts then match gcov's; a profile read back with --params reproduces gcov; plots, Extra-P
+export, fits; failures leave files untouched."""
 from __future__ import annotations
 
 import json
@@ -29,6 +30,7 @@ def md1_profile(tmp_path_factory):
     return out, main(argv)
 
 
+@pytest.mark.heavy
 def test_md1_profile_binds_everything(md1_profile, capsys):
     out, rc = md1_profile
     assert rc == 0
@@ -75,18 +77,24 @@ def test_plots_and_extrap_over_four_sizes(tmp_path, capsys):
     assert text.count("DATA ") == 4 * text.count("REGION ")
 
 
-def test_md1_profiled_values_reproduce_gcov(tmp_path, capsys):
-    """One size: the profile's values, read back with --params, bind every line and make it agree with gcov
-    (that a bound file gives `sad analyze` a time is test_report_values's, on the shipped profile)."""
-    params = tmp_path / "p864.yaml"
-    cmd = f"./md1 < {INPUTS}/md1_864.in"
-    assert main(["profile", str(MD1), "--size", "NPART=864,RCUT=2.5,RHO=0.8442", "-o", str(params), "--", cmd]) == 0
+def test_profiled_values_read_back_reproduce_gcov(tmp_path, capsys):
+    """One size: the profile's values, written and read back with --params, bind every line and make it
+    agree with gcov. arithif.f has all three profiled kinds; at N = 20 its states cycle 1, 2, 3 (7, 7 and 6
+    times) and the countdown from 20 in steps of 3 runs 7 times. md1's derived values agreeing with gcov at
+    every size is test_md1_profile_binds_everything's (0 mismatched lines per run); that a bound file gives
+    `sad analyze` a time is test_report_values's, on the shipped profile."""
+    params = tmp_path / "p20.yaml"
+    cmd = f"./arithif < {KERNELS / 'arithif.in'}"
+    assert main(["profile", str(KERNELS / "arithif.f"), "--size", "N=20", "-o", str(params), "--", cmd]) == 0
     capsys.readouterr()
-    rc = main(["check-counts", str(MD1), "-D", "NPART=864", "--params", str(params), "--require-bound", "--", cmd])
+    values = {name: entry["value"] for name, entry in yaml.safe_load(params.read_text())["parameters"].items()}
+    assert values == {"N": 20, "P_ARITH_AIF1_NEG": 7 / 20, "P_ARITH_AIF1_ZERO": 7 / 20, "X_ARITH_L60": 7}
+    rc = main(["check-counts", str(KERNELS / "arithif.f"), "--params", str(params), "--require-bound", "--", cmd])
     out = capsys.readouterr().out
     assert rc == 0, out
     summary = out.strip().splitlines()
     assert "MISMATCH" not in out and not any(ln.startswith("(unbound") for ln in summary)
+    assert "summary: 25 lines: 23 ok, 2 gcov-only" in out  # every statement line is compared, and agrees
 
 
 def test_gotoloop_profile_values(tmp_path, capsys):

@@ -120,6 +120,7 @@ def test_priced_loop_replaces_the_sum_of_operation_times(tmp_path):
     assert float(priced[9].xreplace(at)) == pytest.approx(max(loop.core_s, 6e-9 / 8 if 8000 > 16384 else 0.3e-9 / 8))
 
 
+@pytest.mark.heavy
 def test_calibration_on_a_loaded_core_converges_or_names_unreliable_figures():
     cpu = hier.pinned_cpu()
     if cpu is None or shutil.which("taskset") is None or shutil.which("gcc") is None:

@@ -7,7 +7,10 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from sad.cli.main import main
+from tests.sad_runs import md1_json, md1_params_json
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,10 +23,12 @@ def _run(*argv: str, stderr: bool = False):
     return (code, out.getvalue(), err.getvalue()) if stderr else (code, out.getvalue())
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("md1")  # the golden test's md1 run
 def test_plain_counts_and_bound_procedures_have_numbers_while_others_are_unbound():
-    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--format", "json")
-    doc = json.loads(out)
-    assert code == 0 and doc["time_s"] is None and "NPART" in doc["unbound"]
+    ran = md1_json()
+    doc = json.loads(ran.stdout)
+    assert ran.returncode == 0 and doc["time_s"] is None and "NPART" in doc["unbound"]
     plain = [b for b in doc["blocks"] if b["count"].isdigit()]
     assert plain and all(b["count_value"] == int(b["count"]) for b in plain)
     assert all(b["time_s"] is not None for b in plain if not any(k.startswith("cost:") for k in b["cost"]))
@@ -34,6 +39,7 @@ def test_plain_counts_and_bound_procedures_have_numbers_while_others_are_unbound
     assert procs["FORCE"]["time_s"] is None
 
 
+@pytest.mark.heavy
 def test_values_name_their_origin_and_fits_show_their_number():
     """Far outside the profiled sizes: fitted values are still numbers, each says where it came from, and
     the extrapolation is warned (test_fit_ranges has the run inside the range, without the warning)."""
@@ -55,11 +61,13 @@ def test_where_column_keeps_the_line_number():
     assert "triangular.f:" in row and "…" not in row.split("triangular.f:")[1][:4]
 
 
+@pytest.mark.heavy
+@pytest.mark.xdist_group("md1")  # one run with test_fit_ranges's
 def test_json_gives_the_fitted_expression_and_its_value():
-    code, out = _run("analyze", "corpus/md1/md1.f", "-m", "sparc2", "--params", "corpus/md1/md1.params.yaml",
-                     "-D", "NPART=4000", "--format", "json")
-    params = {p["name"]: p for p in json.loads(out)["parameters"]}
+    ran = md1_params_json(1000)
+    params = {p["name"]: p for p in json.loads(ran.stdout)["parameters"]}
     fitted = [p for p in params.values() if p["bound_by"] == "params" and p["expression"]
               and "NPART" in p["expression"]]
     assert fitted and all(isinstance(p["value"], (int, float)) for p in fitted)
     assert params["NPART"]["bound_by"] == "-D" and params["NPART"]["expression"] is None
+    assert params["NPART"]["value"] == 1000

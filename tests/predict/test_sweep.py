@@ -114,6 +114,7 @@ def test_sweep_names_an_unbound_parameter():
         sweep({"TOTAL": bind(sympy.Symbol("n") * sympy.Symbol("nsweeps"), {})}, grid)
 
 
+@pytest.mark.heavy
 def test_md1_sweep_matches_the_readme_figure():
     """The README's md1 example (NPART=4000, profiled parameters: 239.4 s) from a sweep over NPART."""
     from sad.measure.params_io import load
