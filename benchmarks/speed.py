@@ -264,8 +264,8 @@ def md1_point(symbols, npart: float) -> dict:
     """A plausible parameter point of md1.f (its 500-particle inputs, M and NCELL derived as md1.f does)."""
     boxl = (npart / 0.8442) ** (1 / 3)
     m = min(40, int(boxl / 2.5))
-    fixed = {"NSTEP": 10, "DT": 0.005, "RHO": 0.8442, "TREQ": 0.722, "NPART": npart, "M": m,
-             "NCELL": m ** 3 if m >= 3 else 0}
+    fixed = {"NSTEP": 10, "DT": 0.005, "RHO": 0.8442, "TREQ": 0.722, "RCUT": 2.5, "NRESC": 2, "NPART": npart,
+             "M": m, "NCELL": m ** 3 if m >= 3 else 0}  # M, NCELL: when a profile left them parameters
     point = {}
     for s in symbols:
         if s.name in fixed:
@@ -339,7 +339,7 @@ def bench_formula() -> None:
         npart = numpy.round(numpy.linspace(100, 16384, SWEEP_POINTS))
         m = numpy.minimum(40, numpy.floor((npart / 0.8442) ** (1 / 3) / 2.5))
         values = {"NPART": npart, "M": m, "NCELL": numpy.where(m >= 3, m ** 3, 0.0), "NSTEP": 10, "DT": 0.005,
-                  "RHO": 0.8442, "TREQ": 0.722}
+                  "RHO": 0.8442, "TREQ": 0.722, "RCUT": 2.5, "NRESC": 2}
         for s in symbols:
             if s.name.startswith("P_"):
                 values[s.name] = (defaults.get(s.name) or 0.5) * rng.uniform(0.5, 1.5, SWEEP_POINTS)
