@@ -64,9 +64,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import sympy
 import yaml
 
@@ -75,8 +74,12 @@ from sad.common.exprparse import ExprError, parse_expr
 from sad.ir import ops
 from sad.machine.files import available_machines, resolve_path
 from sad.machine.hierarchy import Hierarchy, from_database
+from sad.machine.schema_cache import known_valid, remember_valid, validity_key
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
 from sad.machine.versions import FORMAT_VERSION, VersionError, file_version, upgrade
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_PATH = DB_DIR / "schema.json"
 B, P = sympy.Symbol("b"), sympy.Symbol("P")
@@ -241,8 +244,14 @@ def _load_cached(resolved: str, shown: str, mtime_ns: int, size: int) -> Machine
 
 
 @lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    import jsonschema  # only for a file not known valid (sad.machine.schema_cache): a tenth of a second
+    return jsonschema.Draft202012Validator(json.loads(_schema_text()))
 
 
 class _Loader:
@@ -254,6 +263,7 @@ class _Loader:
         self.errors: list[tuple[int, str]] = []
         self.visited = 0
         self.declared = FORMAT_VERSION  # the file's format_version, set by upgrade()
+        self.text = ""  # the file's text, set by read_yaml()
 
     # -- reporting
     def error(self, where: KeyPath, message: str, line: int | None = None) -> None:
@@ -289,6 +299,7 @@ class _Loader:
             text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise MachineError(f"{self.path}: error: cannot read machine file: {exc}") from None
+        self.text = text
         # SafeLoader (what yaml.safe_load uses), in two steps to keep the node marks for line numbers.
         loader = yaml.SafeLoader(text)
         try:
@@ -354,9 +365,14 @@ class _Loader:
                                ) from None
 
     def validate(self, data: dict) -> None:
+        """Check the data against the schema, unless these very bytes passed this schema before."""
+        key = validity_key(self.text, _schema_text())
+        if known_valid(key):
+            return
         for err in _validator().iter_errors(data):
             self.schema_error(err)
         self.raise_errors()
+        remember_valid(key)
 
     def schema_error(self, err: jsonschema.ValidationError) -> None:
         where: KeyPath = tuple(err.absolute_path)

@@ -18,14 +18,16 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import sympy
 import yaml
 
 from sad.analysis.bindings import BindingError, bind, evaluate, parse_value
 from sad.measure.profile import source_text
+
+if TYPE_CHECKING:
+    import jsonschema
 
 FORMAT_VERSION = 1
 CONTEXT_LINES = 2  # lines either side of the statement that go into its fingerprint
@@ -197,6 +199,7 @@ def _load_yaml(path: str, text: str) -> ParamsFile:
 
 @lru_cache(maxsize=1)
 def _schema_validator() -> jsonschema.Draft202012Validator:
+    import jsonschema  # here, not at the top: `sad analyze` without --params need not import it
     schema = json.loads((Path(__file__).with_name("params_schema.json")).read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 

@@ -1,0 +1,56 @@
+"""Machine files found valid are remembered (sad.machine.schema_cache): a second load of the same bytes does
+not import jsonschema; a changed file is validated again and its errors still come from the schema."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from machine_db import DB_DIR
+from sad.machine import model, schema_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    model._load_cached.cache_clear()
+    yield tmp_path / "cache"
+    model._load_cached.cache_clear()
+
+
+def test_valid_file_is_remembered_and_an_invalid_one_is_not(cache_home, tmp_path):
+    text = (DB_DIR / "sparc2.yaml").read_text(encoding="utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text(text, encoding="utf-8")
+    key = schema_cache.validity_key(text, model._schema_text())
+    assert not schema_cache.known_valid(key)
+    model.load_machine(good)
+    assert schema_cache.known_valid(key)
+    bad_text = text.replace("processor:", "processor:\n  frobnicate: 1", 1)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(bad_text, encoding="utf-8")
+    for _ in range(2):  # never remembered: the schema's error both times
+        with pytest.raises(model.MachineError, match=r"processor\.frobnicate: unknown key"):
+            model.load_machine(bad)
+        model._load_cached.cache_clear()
+    assert not schema_cache.known_valid(schema_cache.validity_key(bad_text, model._schema_text()))
+
+
+def test_the_key_depends_on_file_and_schema():
+    assert schema_cache.validity_key("a", "s") != schema_cache.validity_key("b", "s")
+    assert schema_cache.validity_key("a", "s") != schema_cache.validity_key("a", "t")
+    assert schema_cache.validity_key("a", "s") == schema_cache.validity_key("a", "s")
+
+
+def test_a_second_load_does_not_import_jsonschema(tmp_path):
+    code = ("import sys; from sad.machine.model import load_machine; m = load_machine('sparc2'); "
+            "print('jsonschema' in sys.modules, m.op_cost('add.double'))")
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert first.stdout.split()[0] == "True" and second.stdout.split()[0] == "False"
+    assert first.stdout.split()[1] == second.stdout.split()[1] != "None"
