@@ -2,6 +2,7 @@
 
 Data flow, one module per step:
     preprocess  run `cpp -nostdinc` against sad's headers (include/), -I/-D forwarded, `# N "file"` markers kept
+    prune       drop the prototypes of sad's headers that the program never names (most of the parse time)
     parse       pycparser → AST whose coords are the user's original files and lines; syntax errors → Diagnostics
     unit        file scope: declarations (decls), functions (stmts) → Procedures and globals
       decls     declarations → Variables (types via typesys, constant folding via consteval)
@@ -26,6 +27,7 @@ def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, st
     try:
         from frontends.c.parse import parse
         from frontends.c.preprocess import preprocess
+        from frontends.c.prune import drop_unused_prototypes
         from frontends.c.unit import lower_unit
 
         pre = preprocess(path, list(include_dirs or []), dict(defines or {}))
@@ -33,7 +35,7 @@ def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, st
         if not pre.ok:
             return prog
         prog.files = pre.files or [path]
-        ast, diags = parse(pre.text, path)
+        ast, diags = parse(drop_unused_prototypes(pre.text), path)
         prog.diagnostics.extend(diags)
         if ast is None:
             return prog

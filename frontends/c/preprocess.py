@@ -74,6 +74,12 @@ def user_files(text: str, main: str) -> list[str]:
     return seen
 
 
+def marker_file(line: str) -> str | None:
+    """The file a cpp line marker (`# N "file" flags`) switches to, None for any other line."""
+    m = _MARKER.match(line)
+    return unescape(m.group(2)) if m else None
+
+
 def unescape(name: str) -> str:
     """A file name from a #line marker with its backslash escapes removed."""
     return re.sub(r"\\(.)", r"\1", name)
