@@ -18,9 +18,10 @@ Measured kernel time = CPU time of the suite's program with its repetitions minu
 alone, pinned to one CPU; sad's kernel time is its prediction of the two runs' difference, the same way. Per
 case: measured, sad, Kerncraft and both errors; per model the median absolute error and the count within 25 %.
 
-Kerncraft is an optional dependency (``pip install kerncraft``, which brings OSACA); without it this script
-says so and exits 0. Its in-core model here is OSACA: Kerncraft 0.8's LLVM-MCA path passes the llvm-mca flag
-string to OSACA's assembly parser as an architecture name and fails (FileNotFoundError '-mcpu=znver1.yml').
+Kerncraft is an optional dependency (``pip install kerncraft`` or the ``kerncraft`` extra, which brings OSACA);
+without it this script says so and exits 0. Its in-core model here is OSACA: Kerncraft 0.8's LLVM-MCA path
+passes the llvm-mca flag string to OSACA's assembly parser as an architecture name and fails
+(FileNotFoundError '-mcpu=znver1.yml').
 Kerncraft's own 'cy/It' and 'It/s' figures are wrong by the square of the iterations per line in 0.8.18
 (64 cy/It for 8 cy/CL of doubles): the cycles per cache line are used and divided here.
 
