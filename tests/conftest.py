@@ -12,7 +12,17 @@ end: units (a group, or a test of its own) holding a test marked `heavy` are que
 """
 from __future__ import annotations
 
+import os
+
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fresh_cache_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The tests' caches ($XDG_CACHE_HOME/sad: `sad check` results, unit and schema answers) start empty, as on a
+    fresh machine: a result kept by an earlier run of this user must not decide a test."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+
 
 SHARED_SCOPES = ("module", "package")  # not "session": pytest's own (tmp_path_factory) are per worker anyway
 

@@ -28,11 +28,13 @@ from __future__ import annotations
 import contextlib
 import difflib
 import io
+import os
 import re
 import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +45,7 @@ MARKER = re.compile(r"^<!-- example:(?P<options>[^>]*)-->\s*$")
 
 @dataclass
 class Example:
+    """A marked README block: where it is, the command it shows and its options."""
     start: int  # index of the fence line that opens the block
     end: int  # index of the closing fence
     command: list[str]  # the command lines as written (with continuation backslashes)
@@ -50,6 +53,7 @@ class Example:
 
     @property
     def argv(self) -> list[str]:
+        """The command's arguments after `sad`."""
         text = " ".join(line.rstrip("\\").strip() for line in self.command)
         words = shlex.split(text.removeprefix("$").strip())
         if not words or words[0] != "sad":
@@ -137,11 +141,26 @@ def render(example: Example, workdirs: Workdirs | None = None) -> list[str]:
     return example.command + body
 
 
+@contextlib.contextmanager
+def _fresh_cache(path: Path) -> Iterator[None]:
+    """$XDG_CACHE_HOME pointed at an empty directory: the examples show what a first run on a fresh machine
+    prints, never results kept by an earlier run of this user."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(path)
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = saved
+
+
 def generate(text: str) -> str:
     """The README with every marked block replaced by the current output."""
     lines = text.split("\n")
     examples = find_examples(lines)
-    with tempfile.TemporaryDirectory(prefix="sad-readme-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="sad-readme-") as tmp, _fresh_cache(Path(tmp) / "cache"):
         # run in README order (later blocks may read what earlier ones wrote), replace from the end
         workdirs = Workdirs(Path(tmp))
         rendered = [render(example, workdirs) for example in examples]

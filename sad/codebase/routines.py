@@ -25,6 +25,7 @@ from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
+from sad.codebase.sources import included_files, scan
 from sad.machine.model import load_machine
 from sad.predict.mapper import op_cost_name, price
 
@@ -76,13 +77,16 @@ _PARSED: dict[tuple, bytes] = {}
 def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.Program:
     """The frontends' parse of a file, once per process: a file is loaded by its own unit and by every unit
     that calls into it (GEMM's unit parses AXPY's file too). Kept pickled (about 130 bytes per source
-    line), so each unit gets a fresh copy that its build may change; keyed by the file's size and
-    modification time besides the options, so an edited file is parsed again."""
+    line), so each unit gets a fresh copy that its build may change; keyed by the contents of the file and
+    of the files it includes besides the options, so an edited file or header is parsed again (a size and
+    modification time would miss an edit within the file system's time granularity)."""
     try:
-        stat = os.stat(path)
+        source = scan(path)
     except OSError:
         return load_file(path, include_dirs, defines)  # the frontend words the error
-    key = (path, stat.st_size, stat.st_mtime_ns, tuple(include_dirs), tuple(sorted(defines.items())))
+    headers = [f"{name}:{header.digest if header else 'absent'}"
+               for name, header in included_files(source, tuple(include_dirs))]
+    key = (path, source.digest, tuple(headers), tuple(include_dirs), tuple(sorted(defines.items())))
     if key not in _PARSED:
         _PARSED[key] = pickle.dumps(load_file(path, include_dirs, defines), pickle.HIGHEST_PROTOCOL)
     return pickle.loads(_PARSED[key])

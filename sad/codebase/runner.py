@@ -1,11 +1,12 @@
 """Running a whole codebase in one process: cache look-up, then the missing files on workers.
 
 Data flow: paths → source files and their dependency closures (sad.codebase.sources) → one unit per file
-with its cache key (file content, the contents of the files it may call, tool version, machine database,
-options) → results from the on-disk cache (diskcache, under $XDG_CACHE_HOME/sad or --cache-dir) or from
-workers: this process (-j 1), a pool of forked processes (-j N; modules imported once, before the fork)
-or a dask.distributed cluster (--scheduler ADDRESS; the workers must see the same file system) → results
-sorted by path, so that the output does not depend on where or in which order units ran.
+with its cache key (file content, the contents of the files it may call and of every file these include,
+tool version, machine database, options) → results from the on-disk cache (diskcache, under
+$XDG_CACHE_HOME/sad or --cache-dir) or from workers: this process (-j 1), a pool of forked processes
+(-j N; modules imported once, before the fork) or a dask.distributed cluster (--scheduler ADDRESS; the
+workers must see the same file system) → results sorted by path, so that the output does not
+depend on where or in which order units ran.
 
 Each unit runs under a wall-clock limit (--timeout): a file past it becomes an error diagnostic and is not
 cached, so that a later run tries again.
@@ -13,6 +14,7 @@ cached, so that a later run tries again.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -21,15 +23,16 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
 
 from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
-from sad.codebase.sources import definers, dependencies, discover, scan
+from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 
-CACHE_FORMAT = 2  # bump when the cached result's shape or the key's make-up changes
+CACHE_FORMAT = 3  # bump when the cached result's shape or the key's make-up changes
 
 
 @dataclass
@@ -61,16 +64,47 @@ def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[
     machine_digest = hashlib.sha256(Path(options.machine).read_bytes()).hexdigest()
     # The machine by content only: its path moves with the installation or the checkout.
     chosen = {k: v for k, v in options.to_jsonable().items() if k != "machine"}
-    settings = json.dumps({"version": __version__, "format": CACHE_FORMAT, "machine": machine_digest,
-                           "options": chosen}, sort_keys=True)
+    settings = json.dumps({"version": __version__, "code": code_digest(), "format": CACHE_FORMAT,
+                           "machine": machine_digest, "options": chosen}, sort_keys=True)
     roots = sorted({os.path.normpath(p) for p in paths if os.path.isdir(p)}, key=lambda r: (-len(r), r))
     units = []
+    headers: dict[str, SourceFile | None] = {}
     for path, source in scanned.items():
         deps = dependencies(source, scanned, index)
-        key = _key(settings, [(_relative(item.path, roots), item.digest)
-                              for item in (source, *[scanned[d] for d in deps])])
+        loaded = (source, *[scanned[d] for d in deps])
+        key = _key(settings, [(_relative(item.path, roots), item.digest) for item in loaded]
+                   + _include_key(loaded, options.include, roots, headers))
         units.append(Unit(path, tuple(deps), source.lines, key, os.getcwd()))
     return units, missing
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of the installed analyzer itself (every file of the `sad` and `frontends` packages, shipped
+    headers included): a result cached by another build of the same version (a development checkout, a
+    patched install) must not be reused. Hashing the ~2 MB of sources costs a few milliseconds per run."""
+    digest = hashlib.sha256()
+    for package in ("sad", "frontends"):  # located, not imported: only the pipeline imports the frontends
+        spec = importlib.util.find_spec(package)
+        if spec is None or spec.origin is None:
+            continue
+        root = Path(spec.origin).parent
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                           and p.suffix != ".pyc"):
+            digest.update(f"\0{package}/{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _include_key(loaded: tuple[SourceFile, ...], include_dirs: tuple[str, ...], roots: list[str],
+                 headers: dict[str, SourceFile | None]) -> list[tuple[str, str]]:
+    """(name, relative path and digest, or "absent") of every file the unit's files include."""
+    entries = []
+    for item in loaded:
+        for name, header in included_files(item, include_dirs, headers):
+            where = "absent" if header is None else f"{_relative(header.path, roots)}:{header.digest}"
+            entries.append((f"include {name}", where))
+    return entries
 
 
 def _relative(path: str, roots: list[str]) -> str:

@@ -1,9 +1,11 @@
 """The files of a codebase and which of them each file needs: discovery, content digests, a lexical index.
 
 Data flow: paths and --exclude globs → the source files (by suffix, directories walked recursively, sorted) →
-each file's digest, line count, the routines it defines and the identifiers it mentions → per file, the
-other files that define routines it may call (transitively). That closure is what one analysis unit loads
-so that callees found in the codebase are expanded; it is also part of the unit's cache key.
+each file's digest, line count, the routines it defines, the identifiers it mentions and the files it
+includes → per file, the other files that define routines it may call (transitively). That closure is what
+one analysis unit loads so that callees found in the codebase are expanded; it is also part of the unit's
+cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
+not be answered from the cache).
 
 The index is lexical (regular expressions, no parse) on purpose: it runs in the driver over the whole
 codebase before any worker starts and must cost far less than parsing. It over-approximates (a variable
@@ -26,6 +28,9 @@ _FORTRAN_DEF = re.compile(r"^[ \t]*(?:[A-Z][A-Z0-9_]*(?:[ \t]*\*[ \t]*(?:\d+|\(\
                           r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY)[ \t]+([A-Z][A-Z0-9_]*)", re.M)
 _C_DEF = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t\n]*\{", re.M)
 _C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+# INCLUDE 'file' (Fortran, in the statement field) and #include "file" / <file> (C, and Fortran run through cpp).
+_INCLUDE = re.compile(r"""^[ \t]*(?:\#[ \t]*include[ \t]*["<]([^">\n]+)[">]|INCLUDE[ \t]*['"]([^'"\n]+)['"])""",
+                      re.M | re.I)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
 
@@ -39,6 +44,7 @@ class SourceFile:
     language: str
     defines: tuple[str, ...]  # routine names (linkage form, see resolve_name)
     mentions: frozenset[str]  # identifiers, linkage form
+    includes: tuple[str, ...] = ()  # the names its INCLUDE / #include lines give, in order of appearance
 
 
 def discover(paths: list[str], excludes: list[str] | None = None) -> tuple[list[str], list[str]]:
@@ -77,12 +83,62 @@ def scan(path: str) -> SourceFile:
     if language == "fortran":
         body = "\n".join(_fortran_statement(line) for line in text.splitlines())
         defines = _FORTRAN_DEF.findall(body.upper())
+        includes = _included_names(body + "\n" + _directives(text))
     else:
         body = _C_COMMENT.sub(" ", text)
         defines = [n for n in _C_DEF.findall(body) if n not in _C_KEYWORDS]
+        includes = _included_names(body)
     mentions = frozenset(resolve_name(w) for w in _IDENT.findall(body))
     return SourceFile(path, hashlib.sha256(data).hexdigest(), text.count("\n") + (not text.endswith("\n")),
-                      language, tuple(sorted({resolve_name(n) for n in defines})), mentions)
+                      language, tuple(sorted({resolve_name(n) for n in defines})), mentions, includes)
+
+
+def _included_names(text: str) -> tuple[str, ...]:
+    """The file names of the INCLUDE and #include lines of `text`, first appearance first."""
+    names = (quoted or fortran for quoted, fortran in _INCLUDE.findall(text))
+    return tuple(dict.fromkeys(name.strip() for name in names))
+
+
+def _directives(text: str) -> str:
+    """The preprocessor lines of a Fortran file (column 1 `#`, outside the statement field)."""
+    return "\n".join(line for line in text.splitlines() if line.startswith("#"))
+
+
+def included_files(source: SourceFile, include_dirs: tuple[str, ...],
+                   seen: dict[str, SourceFile | None] | None = None) -> list[tuple[str, SourceFile | None]]:
+    """Every file `source` includes, directly or through other included files, searched as the frontends
+    search them (the including file's directory, then each -I directory): (name, the file, or None when no
+    such file is found; a header that appears later must change the key too). Headers that only sad's
+    shipped include directory provides belong to the tool version, which the key already holds.
+    `seen` caches scans across the files of one run."""
+    cache: dict[str, SourceFile | None] = {} if seen is None else seen
+    found: list[tuple[str, SourceFile | None]] = []
+    done: set[str] = set()
+    frontier = [source]
+    while frontier:
+        current = frontier.pop(0)
+        for name in current.includes:
+            path = _search(name, current.path, include_dirs)
+            label = path or name
+            if label in done:
+                continue
+            done.add(label)
+            if path is not None and path not in cache:
+                cache[path] = scan(path)
+            header = cache.get(path) if path is not None else None
+            found.append((name, header))
+            if header is not None:
+                frontier.append(header)
+    return found
+
+
+def _search(name: str, including: str, include_dirs: tuple[str, ...]) -> str | None:
+    """The path `name` resolves to from the including file's directory or an -I directory, if any."""
+    for directory in (os.path.dirname(including) or ".", *include_dirs):
+        candidate = os.path.normpath(os.path.join(directory, name))
+        if os.path.isfile(candidate):
+            return candidate
+    return None
 
 
 def _fortran_statement(line: str) -> str:
