@@ -208,13 +208,25 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
         if not indicators:
             total += trips * rest
             continue
-        if len(indicators) != 1:
-            return None
-        count = _indices_where(indicators[0], index, first, last, trips)
+        value, indicator = _as_indicator(indicators, index)
+        count = None if indicator is None else _indices_where(indicator, index, first, last, trips)
         if count is None:
             return None
-        total += rest * count
+        total += rest * value * count
     return total
+
+
+def _as_indicator(pieces: list[sympy.Piecewise], index: sympy.Symbol) -> tuple[sympy.Expr, sympy.Piecewise | None]:
+    """A product of Piecewise((v, cond), (0, True)) factors, each v free of the index, as
+    Π v × Piecewise((1, cond1 ∧ cond2 ∧ ...), (0, True)) (nested IFs on the loop index; a callee's count under
+    the caller's condition), else (1, None)."""
+    values, conds = [], []
+    for piece in pieces:
+        if len(piece.args) != 2 or piece.args[1] != (0, True) or index in piece.args[0][0].free_symbols:
+            return sympy.Integer(1), None
+        values.append(piece.args[0][0])
+        conds.append(piece.args[0][1])
+    return sympy.Mul(*values), sympy.Piecewise((1, sympy.And(*conds)), (0, True))
 
 
 def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
@@ -230,6 +242,8 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         if rhs == 0 and isinstance(lhs, sympy.Mod) and lhs.args[0] == i and i not in lhs.args[1].free_symbols:
             k = lhs.args[1]  # multiples of K in [a, b]
             return sympy.Max(0, sympy.floor(b / k) - sympy.floor((a - 1) / k))
+    if isinstance(cond, sympy.And):
+        return _indices_where_all(cond.args, i, a, b)
     if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
         return None
     diff = sympy.expand(cond.lhs - cond.rhs)
@@ -248,6 +262,43 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         return sympy.Max(0, sympy.Min(b, top) - a + 1)
     low = sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1
     return sympy.Max(0, b - sympy.Max(a, low) + 1)
+
+
+def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
+    """A relation `i <op> bound` equivalent to cond (linear in i with coefficient ±1), or None."""
+    if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+        return None
+    diff = sympy.expand(cond.lhs - cond.rhs)
+    coeff = diff.coeff(i)
+    bound = -(diff - coeff * i)
+    if coeff not in (1, -1) or i in bound.free_symbols:
+        return None
+    flipped = {sympy.Le: sympy.Ge, sympy.Lt: sympy.Gt, sympy.Ge: sympy.Le, sympy.Gt: sympy.Lt, sympy.Eq: sympy.Eq}
+    return (type(cond) if coeff == 1 else flipped[type(cond)]), bound / coeff
+
+
+def _indices_where_all(conds, i, a, b):
+    """How many integers i in [a, b] satisfy every condition of a conjunction: an equality i == E pins the
+    index (then E must be a whole number in [a, b] and satisfy the others); bounds intersect the range."""
+    solved = [_solved(c, i) for c in conds]
+    if any(s is None for s in solved):
+        if not any(s is not None and s[0] is sympy.Eq for s in solved):
+            return None
+    for cond, s in zip(conds, solved):
+        if s is not None and s[0] is sympy.Eq:
+            point = s[1]
+            others = [c.subs(i, point) for c in conds if c is not cond]
+            if any(i in c.free_symbols for c in others):
+                return None
+            return sympy.Piecewise((1, sympy.And(sympy.Ge(point, a), sympy.Le(point, b),
+                                                 sympy.Eq(point, sympy.floor(point)), *others)), (0, True))
+    low, high = a, b
+    for op, bound in solved:
+        if op in (sympy.Le, sympy.Lt):
+            high = sympy.Min(high, sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1)
+        else:
+            low = sympy.Max(low, sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1)
+    return sympy.Max(0, high - low + 1)
 
 
 def _closed_sum(f_k: sympy.Expr, lo, hi, step):

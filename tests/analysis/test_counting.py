@@ -87,3 +87,31 @@ def test_leftover_sums_evaluate_exactly_not_approximately():
     kk = sympy.Symbol("k", integer=True)
     both = sympy.Piecewise((1, sympy.And(sympy.Eq(sympy.Mod(kk, 3), 0), sympy.Eq(sympy.Mod(kk, 5), 0))), (0, True))
     assert evaluate_sums(sympy.Sum(both, (kk, 0, 2999))) == 200   # sympy's float() of it says 8
+
+
+def _brute(f, index, lo, hi, values):
+    """Σ f over index = lo..hi by enumeration, at the given values of the other symbols."""
+    lo_v, hi_v = int(sympy.sympify(lo).subs(values)), int(sympy.sympify(hi).subs(values))
+    return sum(f.subs(values).subs(index, i) for i in range(lo_v, hi_v + 1))
+
+
+def test_nested_conditions_on_the_index_are_counted_in_closed_form():
+    """IF (I .EQ. N/2) inside IF (I .LE. N/2) (two indicator factors), a callee's count under such a condition
+    (Piecewise((NPART, ...), (0, True))), and a range I >= 3 ∧ I <= 7: closed forms with no Sum (an open
+    Sum with a Piecewise body lets sympy lift the condition, bound index and all, out of the Sum when the
+    count is later used in a condition), equal to enumeration at every n."""
+    i = sympy.Symbol("i", integer=True)
+    n = sympy.Symbol("n", integer=True)
+    npart = sympy.Symbol("NPART", integer=True, nonnegative=True)
+    half = sympy.floor(n / 2)
+    pinned = sympy.Piecewise((1, sympy.Eq(i, half)), (0, True)) * sympy.Piecewise((1, i <= half), (0, True))
+    callee = sympy.Piecewise((npart, sympy.Eq(i, half) & (i <= half)), (0, True))
+    window = sympy.Piecewise((1, (i >= 3) & (i <= 7)), (0, True))
+    for f in (pinned, callee, window):
+        total = sum_over_index(f, i, 1, n, 1)
+        assert not total.has(sympy.Sum)
+        for value in range(0, 12):
+            at = {n: value, npart: 5}
+            assert total.subs(at) == _brute(f, i, 1, n, at), (f, value)
+    assert sum_over_index(window, i, 1, n, 1).subs(n, 10) == 5
+    assert sum_over_index(callee, i, 1, n, 1).subs({n: 10, npart: 5}) == 5
