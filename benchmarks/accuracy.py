@@ -57,11 +57,14 @@ class Case:
     name: str            # size parameter
     size: str
     command: str         # {NAME} is the size; ./STEM the compiled program
+    inputs: tuple[tuple[str, str], ...] = ()  # other input values the program reads, bound as given
 
 
 def corpus() -> list[Case]:
+    # md1's cell count is a formula in RCUT and RHO (read from its input file), as `sad profile --size` gives them
+    md1_inputs = (("RCUT", "2.5"), ("RHO", "0.8442"))
     cases = [Case(f"md1 NPART={n}", "corpus/md1/md1.f", "NPART", str(n),
-                  "./md1 < corpus/md1/inputs/md1_{NPART}.in") for n in (500, 864, 1372, 2048)]
+                  "./md1 < corpus/md1/inputs/md1_{NPART}.in", md1_inputs) for n in (500, 864, 1372, 2048)]
     cases += [Case(m, f"corpus/c/{m}.c", "n", "250", f"echo {{n}} | ./{m}") for m in MATMUL]
     cases += [
         Case("jacobi", "corpus/c/jacobi.c", "n", "250", "echo {n} 40 | ./jacobi"),
@@ -110,13 +113,15 @@ def measure(case: Case, level: str, machine, runs: int, workdir: Path) -> tuple[
     import tempfile
     source = ROOT / case.source
     values = {case.name: sympy.Integer(int(case.size))}
+    values.update({name: sympy.Rational(value) for name, value in case.inputs})
+    defines = {case.name: case.size, **dict(case.inputs)}
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         exe = compile_program(source, LEVELS[level], Path(tmp))
         measured = statistics.median(time_runs(fill(case.command, case.name, case.size, exe), ROOT, runs))
-    analysis = analyze_file(source, {case.name: case.size}, values)
+    analysis = analyze_file(source, defines, values)
     key = (case.source, case.size)
     if key not in _profiles:        # the counts do not depend on the optimization level: profile once
-        _profiles[key] = profile_values(source, analysis, values, {case.name: case.size},
+        _profiles[key] = profile_values(source, analysis, values, defines,
                                         fill(case.command, case.name, case.size), ROOT)
     values.update({k: sympy.Float(v) for k, v in _profiles[key].items()})
     predicted, unbound = predict_seconds(analysis, machine, values)

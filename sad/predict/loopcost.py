@@ -97,7 +97,8 @@ def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[
     for stmt in stmts:
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
-            if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body):
+            if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body) \
+                    and not _has_jump_back(stmt.body):
                 last = max([s.loc.line for s in walk_stmts(stmt.body)] + [stmt.loc.line])
                 loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
                 loop.refs = _refs(stmt.body)
@@ -114,6 +115,31 @@ def _has_calls(body: list[ir.Stmt]) -> bool:
         if isinstance(stmt, (ir.CallStmt, ir.IO, ir.Message, ir.Unsupported)):
             return True
         if any(isinstance(n, ir.FuncCall) and not n.intrinsic for n in walk(stmt)):
+            return True
+    return False
+
+
+def _jump_targets(stmt: ir.Stmt) -> list[str]:
+    if isinstance(stmt, ir.Goto):
+        return [stmt.target]
+    if isinstance(stmt, ir.ComputedGoto):
+        return [*stmt.targets, *([stmt.default] if stmt.default else [])]
+    if isinstance(stmt, ir.ArithmeticIf):
+        return [stmt.neg, stmt.zero, stmt.pos]
+    if isinstance(stmt, ir.AssignedGoto):
+        return ["*"]  # any label: assume the worst
+    return []
+
+
+def _has_jump_back(body: list[ir.Stmt]) -> bool:
+    """A jump to a label at or before it in the body: a GOTO loop inside the DO loop (md1's cell-list walk
+    `21 IF (J .NE. 0) THEN ... J = LIST(J); GOTO 21`). Such a body runs its inner loop many times per
+    iteration, so it is not one compiled iteration: its blocks keep their own per-operation prices."""
+    seen: set[str] = set()
+    for stmt in walk_stmts(body):
+        if stmt.label:
+            seen.add(stmt.label)
+        if any(t == "*" or t in seen for t in _jump_targets(stmt)):
             return True
     return False
 

@@ -207,3 +207,32 @@ def test_reorder_buffer_size_from_llvm_mca_scheduling_model():
     from sad.predict import compiled as cc
     assert cc.rob_entries("znver1") == 192        # AMD Zen 1 (Software Optimization Guide for family 17h)
     assert cc.rob_entries("skylake") == 224
+
+
+CELLS = """\
+      SUBROUTINE CELLS(NCELL, HEAD, LIST, X, S)
+      INTEGER NCELL, HEAD(NCELL), LIST(*), I, J
+      DOUBLE PRECISION X(*), S
+      DO 10 I = 1, NCELL
+         J = HEAD(I)
+   20    IF (J .NE. 0) THEN
+            S = S + X(J)
+            J = LIST(J)
+            GOTO 20
+         END IF
+   10 CONTINUE
+      DO 30 I = 1, NCELL
+         IF (HEAD(I) .EQ. 0) GOTO 30
+         S = S + X(I)
+   30 CONTINUE
+      END
+"""
+
+
+def test_a_do_loop_around_a_goto_loop_is_not_one_compiled_iteration(tmp_path):
+    """md1's cell-list walk: the GOTO loop inside DO 10 runs many times per iteration of I, so DO 10 is not
+    priced as one iteration of compiled code (that priced the walk's blocks at 0 s and md1 ten times too
+    fast); DO 30, whose GOTO only jumps forward, still is."""
+    (tmp_path / "cells.f").write_text(CELLS)
+    analysis = analyze([str(tmp_path / "cells.f")])
+    assert [lp.line for lp in source_loops(analysis.program)] == [12]
