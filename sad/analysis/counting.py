@@ -244,16 +244,10 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
             return sympy.Max(0, sympy.floor(b / k) - sympy.floor((a - 1) / k))
     if isinstance(cond, sympy.And):
         return _indices_where_all(cond.args, i, a, b)
-    if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+    solved = _solved(cond, i)
+    if solved is None:
         return None
-    diff = sympy.expand(cond.lhs - cond.rhs)
-    coeff = diff.coeff(i)
-    bound = -(diff - coeff * i)
-    if coeff not in (1, -1) or i in bound.free_symbols:
-        return None
-    bound = bound / coeff   # now: i <op'> bound, the relation flipped when the coefficient is -1
-    op = type(cond) if coeff == 1 else {sympy.Le: sympy.Ge, sympy.Lt: sympy.Gt, sympy.Ge: sympy.Le,
-                                        sympy.Gt: sympy.Lt, sympy.Eq: sympy.Eq}[type(cond)]
+    op, bound = solved
     if op is sympy.Eq:
         return sympy.Piecewise((1, sympy.And(sympy.Ge(bound, a), sympy.Le(bound, b),
                                              sympy.Eq(bound, sympy.floor(bound)))), (0, True))
@@ -273,6 +267,7 @@ def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
     bound = -(diff - coeff * i)
     if coeff not in (1, -1) or i in bound.free_symbols:
         return None
+    # i <op'> bound, the relation flipped when the coefficient is -1
     flipped = {sympy.Le: sympy.Ge, sympy.Lt: sympy.Gt, sympy.Ge: sympy.Le, sympy.Gt: sympy.Lt, sympy.Eq: sympy.Eq}
     return (type(cond) if coeff == 1 else flipped[type(cond)]), bound / coeff
 

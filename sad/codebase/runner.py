@@ -31,6 +31,7 @@ from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
+from sad.common.cachefiles import cache_home
 
 CACHE_FORMAT = 3  # bump when the cached result's shape or the key's make-up changes
 
@@ -52,8 +53,7 @@ class CheckRun:
 
 def default_cache_dir() -> str:
     """The analysis cache directory: $XDG_CACHE_HOME/sad or ~/.cache/sad."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "sad")
+    return str(cache_home())
 
 
 def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[Unit], list[str]]:

@@ -11,12 +11,10 @@ files are never remembered: their errors come from jsonschema every time. The ke
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import json
-import os
-import tempfile
-from pathlib import Path
 
+from sad.common.cachefiles import package_stamp, read_json, write_json
+
+VALID_FILE = "valid-machines.json"
 _KEEP = 64  # distinct valid machine texts remembered (the newest kept)
 
 
@@ -37,37 +35,15 @@ def known_valid(key: str) -> bool:
 def remember_valid(key: str) -> None:
     """Add a key (the newest last, the oldest dropped past _KEEP); failures are ignored."""
     keys = [k for k in _read() if k != key] + [key]
-    path = _cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=".valid-",
-                                         suffix=".json", delete=False) as out:
-            json.dump({"valid": keys[-_KEEP:]}, out, indent=1)
-        os.replace(out.name, path)
-    except OSError:
-        pass
+    write_json(VALID_FILE, {"valid": keys[-_KEEP:]})
 
 
 def _read() -> list[str]:
-    try:
-        keys = json.loads(_cache_file().read_text(encoding="utf-8")).get("valid")
-    except (OSError, ValueError, AttributeError):
-        return []
+    data = read_json(VALID_FILE)
+    keys = data.get("valid") if isinstance(data, dict) else None
     return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
 
 
 def _jsonschema_stamp() -> str:
     """Which jsonschema would validate: its package's path, size and time, found without importing it."""
-    spec = importlib.util.find_spec("jsonschema")
-    if spec is None or spec.origin is None:
-        return ""
-    try:
-        info = Path(spec.origin).stat()
-    except OSError:
-        return str(spec.origin)
-    return f"{spec.origin}:{info.st_size}:{info.st_mtime_ns}"
-
-
-def _cache_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sad" / "valid-machines.json"
+    return package_stamp("jsonschema")

@@ -21,23 +21,20 @@ unwritable cache only means asking pint every time.
 """
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
-import os
 import re
-import tempfile
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sad.common.cachefiles import package_stamp, read_json, write_json
 from sad.common.exprparse import ExprError, parse_expr
 
 if TYPE_CHECKING:
     import pint
 
 Number = int | float | Fraction
+UNITS_FILE = "units.json"  # under sad.common.cachefiles.cache_home()
 
 _SIMPLE = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(.*?)\s*$")
 _GENERAL = re.compile(r"^\s*(.*[\d).])\s+(\S.*?)\s*$")
@@ -76,7 +73,7 @@ def _root_units(unit: str) -> tuple[Fraction, str] | None:
     text = repr(float(factor))  # type: ignore[arg-type]  # pint's factor: a float
     answer = (Fraction(text), str(root))
     table["units"][unit] = [text, answer[1]]
-    _save_units(table)
+    write_json(UNITS_FILE, table)
     return answer
 
 
@@ -84,47 +81,17 @@ def _root_units(unit: str) -> tuple[Fraction, str] | None:
 def _known_units() -> dict:
     """The remembered table {"pint": stamp, "units": {text: [factor, root]}}, empty for another pint."""
     stamp = _pint_stamp()
-    try:
-        table = json.loads(_units_file().read_text(encoding="utf-8"))
-        if table.get("pint") == stamp and isinstance(table.get("units"), dict) and all(
-                isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
-                for v in table["units"].values()):
-            return table
-    except (OSError, ValueError, AttributeError):
-        pass
+    table = read_json(UNITS_FILE)
+    if isinstance(table, dict) and table.get("pint") == stamp and isinstance(table.get("units"), dict) and all(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+            for v in table["units"].values()):
+        return table
     return {"pint": stamp, "units": {}}
 
 
 def _pint_stamp() -> str:
-    """Which pint answers: the path, size and time of its unit definitions, found without importing it."""
-    spec = importlib.util.find_spec("pint")
-    if spec is None or spec.origin is None:
-        return ""
-    definitions = Path(spec.origin).with_name("default_en.txt")
-    try:
-        info = definitions.stat()
-    except OSError:
-        return str(spec.origin)
-    return f"{definitions}:{info.st_size}:{info.st_mtime_ns}"
-
-
-def _units_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sad" / "units.json"
-
-
-def _save_units(table: dict) -> None:
-    """Write the table atomically (a concurrent reader sees the old or the new one); failures are ignored:
-    the cache only saves time."""
-    path = _units_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=".units-",
-                                         suffix=".json", delete=False) as out:
-            json.dump(table, out, indent=1, sort_keys=True)
-        os.replace(out.name, path)
-    except OSError:
-        pass
+    """Which pint answers: its unit definitions file's path, size and time, found without importing it."""
+    return package_stamp("pint", "default_en.txt")
 
 
 def parse_time(value: object, clock_hz: Number | None = None, allow_negative: bool = False) -> Fraction:
