@@ -81,7 +81,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
                 isinstance(node, ir.Var) and node.name == var for arg in stmt.args for node in ir.walk(arg)):
             return None  # a broadcast or reduction changes it on some ranks: not straight-line values
 
-        for label in _jump_targets(stmt):
+        for label in ir.jump_targets(stmt):
             jumps_to.setdefault(label, []).append(stmt)
     run = Run(var, definitions, use, evaluate, jumps_to)
     try:
@@ -93,20 +93,6 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     if isinstance(value, _Ended) or value.has(UNDEFINED):
         return None
     return value
-
-
-def _jump_targets(stmt: ir.Stmt) -> list[str]:
-    if isinstance(stmt, ir.Goto):
-        return [stmt.target]
-    if isinstance(stmt, ir.ComputedGoto):
-        return list(stmt.targets) + ([stmt.default] if stmt.default else [])
-    if isinstance(stmt, ir.AssignedGoto):
-        return list(stmt.targets)
-    if isinstance(stmt, ir.ArithmeticIf):
-        return [stmt.neg, stmt.zero, stmt.pos]
-    if isinstance(stmt, ir.IO):
-        return [label for label in (stmt.end_label, stmt.err_label) if label]
-    return []
 
 
 def _inside(stmt: ir.Stmt) -> list[ir.Stmt]:
@@ -144,7 +130,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             raise Unknown  # in a loop or another compound statement: not straight-line
         elif holds_use:
             raise _Found(value)  # in a loop that does not change the variable
-        elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and _jump_targets(stmt)):
+        elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and ir.jump_targets(stmt)):
             raise Unknown
         elif isinstance(stmt, (ir.Return, ir.Stop)):
             return ENDED

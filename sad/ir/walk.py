@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sad.ir.nodes import CallStmt, Expr, FuncCall, IfArm, Node, Stmt
+from sad.ir.nodes import IO, ArithmeticIf, AssignedGoto, CallStmt, ComputedGoto, Expr, FuncCall, Goto, IfArm, Node, Stmt
 
 
 class NodeVisitor:
@@ -100,3 +100,22 @@ def calls_in(node: Node) -> Iterator[CallStmt | FuncCall]:
     for n in walk(node):
         if isinstance(n, (CallStmt, FuncCall)):
             yield n
+
+
+def jump_targets(stmt: Stmt) -> list[str]:
+    """The labels a statement may jump to, each once, in the order written: GOTO, computed GOTO (its default
+    too), assigned GOTO (its list; empty when the list was omitted), arithmetic IF, and an I/O statement's
+    END= and ERR= labels."""
+    if isinstance(stmt, Goto):
+        labels = [stmt.target]
+    elif isinstance(stmt, ComputedGoto):
+        labels = [*stmt.targets, *([stmt.default] if stmt.default else [])]
+    elif isinstance(stmt, AssignedGoto):
+        labels = list(stmt.targets)
+    elif isinstance(stmt, ArithmeticIf):
+        labels = [stmt.neg, stmt.zero, stmt.pos]
+    elif isinstance(stmt, IO):
+        labels = [label for label in (stmt.end_label, stmt.err_label) if label]
+    else:
+        labels = []
+    return list(dict.fromkeys(labels))

@@ -134,7 +134,7 @@ def _arithmetic_if_targets(proc: ir.Procedure, model: dict[Key, LineModel]) -> N
     on other lines and the statement before it is in the same statement list."""
     jumps: dict[str, list[ir.Stmt]] = defaultdict(list)
     for stmt in ir.walk_stmts(proc.body):
-        for label in _jump_labels(stmt):
+        for label in ir.jump_targets(stmt):
             jumps[label].append(stmt)
     lists = [proc.body] + [body for stmt in ir.walk_stmts(proc.body) for body in ir.child_bodies(stmt)]
     for stmts in lists:
@@ -149,22 +149,6 @@ def _arithmetic_if_targets(proc: ir.Procedure, model: dict[Key, LineModel]) -> N
                 continue
             own = model[prev].ours if isinstance(before, _JUMPS) else sympy.Integer(0)
             model[prev].gcov = own + model[target].ours
-
-
-def _jump_labels(stmt: ir.Stmt) -> list[str]:
-    if isinstance(stmt, ir.Goto):
-        return [stmt.target]
-    if isinstance(stmt, ir.ComputedGoto):
-        return list(stmt.targets) + ([stmt.default] if stmt.default else [])
-    if isinstance(stmt, ir.AssignedGoto):
-        return list(stmt.targets)
-    if isinstance(stmt, ir.ArithmeticIf):
-        return sorted({stmt.neg, stmt.zero, stmt.pos})
-    if isinstance(stmt, ir.IO):
-        return [label for label in (stmt.end_label, stmt.err_label) if label]
-    if isinstance(stmt, ir.CallStmt):
-        return list(getattr(stmt, "alt_returns", None) or [])
-    return []
 
 
 def _stmt_locs(stmt: ir.Stmt) -> list[ir.Loc]:

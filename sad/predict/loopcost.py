@@ -119,18 +119,6 @@ def _has_calls(body: list[ir.Stmt]) -> bool:
     return False
 
 
-def _jump_targets(stmt: ir.Stmt) -> list[str]:
-    if isinstance(stmt, ir.Goto):
-        return [stmt.target]
-    if isinstance(stmt, ir.ComputedGoto):
-        return [*stmt.targets, *([stmt.default] if stmt.default else [])]
-    if isinstance(stmt, ir.ArithmeticIf):
-        return [stmt.neg, stmt.zero, stmt.pos]
-    if isinstance(stmt, ir.AssignedGoto):
-        return ["*"]  # any label: assume the worst
-    return []
-
-
 def _has_jump_back(body: list[ir.Stmt]) -> bool:
     """A jump to a label at or before it in the body: a GOTO loop inside the DO loop (md1's cell-list walk
     `21 IF (J .NE. 0) THEN ... J = LIST(J); GOTO 21`). Such a body runs its inner loop many times per
@@ -139,7 +127,8 @@ def _has_jump_back(body: list[ir.Stmt]) -> bool:
     for stmt in walk_stmts(body):
         if stmt.label:
             seen.add(stmt.label)
-        if any(t == "*" or t in seen for t in _jump_targets(stmt)):
+        targets = ir.jump_targets(stmt)
+        if any(t in seen for t in targets) or (isinstance(stmt, ir.AssignedGoto) and not targets):
             return True
     return False
 
