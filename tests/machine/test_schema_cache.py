@@ -2,16 +2,11 @@
 not import jsonschema; a changed file is validated again and its errors still come from the schema."""
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from machine_db import DB_DIR
 from sad.machine import model, schema_cache
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.machine.fresh_process import load_twice
 
 
 @pytest.fixture
@@ -47,10 +42,6 @@ def test_the_key_depends_on_file_and_schema():
 
 
 def test_a_second_load_does_not_import_jsonschema(tmp_path):
-    code = ("import sys; from sad.machine.model import load_machine; m = load_machine('sparc2'); "
-            "print('jsonschema' in sys.modules, m.op_cost('add.double'))")
-    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert first.stdout.split()[0] == "True" and second.stdout.split()[0] == "False"
-    assert first.stdout.split()[1] == second.stdout.split()[1] != "None"
+    (first, first_figure), (second, second_figure) = load_twice(tmp_path, "jsonschema")
+    assert first and not second
+    assert first_figure == second_figure != "None"

@@ -3,16 +3,12 @@ answers from $XDG_CACHE_HOME/sad/units.json without importing pint; a table from
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from sad.machine import units
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.machine.fresh_process import load_twice
 
 
 @pytest.fixture
@@ -50,10 +46,6 @@ def test_unknown_units_still_fail_and_are_not_remembered(cache_home):
 
 
 def test_a_second_run_does_not_import_pint(tmp_path):
-    code = ("import sys; from sad.machine.model import load_machine; m = load_machine('sparc2'); "
-            "print('pint' in sys.modules, m.op_cost('add.double'))")
-    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert first.stdout.split()[0] == "True" and second.stdout.split()[0] == "False"
-    assert first.stdout.split()[1] == second.stdout.split()[1] != "None"  # the same figure either way
+    (first, first_figure), (second, second_figure) = load_twice(tmp_path, "pint")
+    assert first and not second
+    assert first_figure == second_figure != "None"  # the same figure either way
