@@ -124,7 +124,10 @@ def included_files(source: SourceFile, include_dirs: tuple[str, ...],
                 continue
             done.add(label)
             if path is not None and path not in cache:
-                cache[path] = scan(path)
+                try:
+                    cache[path] = scan(path)
+                except OSError:  # unreadable: keyed as absent; the frontend reports it at the INCLUDE line
+                    cache[path] = None
             header = cache.get(path) if path is not None else None
             found.append((name, header))
             if header is not None:
