@@ -166,9 +166,7 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
     weights = {n: [(t, _bind(w, subs)) for t, w in out] for n, out in region.edges.items()}
     if region.size == 0:
         return Solution({}, sympy.Integer(1), {}, loops, subs)
-    graph = to_networkx(region)
-    reachable = (nx.descendants(graph, 0) | {0}) - {END}
-    top = LoopInfo(0, reachable, None)
+    top = LoopInfo(0, _reachable(region), None)
     solver = _LevelSolver(weights, loops, loop_symbol, visit_symbol)
     rel, exits = solver.level(top, is_loop=False)
     simplify = bool(subs)
@@ -176,6 +174,18 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
     fallthrough = tidy_small(exits.pop(END, sympy.Integer(0)))
     escapes = {t[1]: tidy_small(f) for t, f in exits.items() if isinstance(t, tuple)}
     return Solution(freq, fallthrough, escapes, loops, subs)
+
+
+def _reachable(region: RegionGraph) -> set[int]:
+    """The statements reachable from the region's entry (node 0)."""
+    seen = {0}
+    stack = [0]
+    while stack:
+        for target, _ in region.edges.get(stack.pop(), []):
+            if isinstance(target, int) and target != END and target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return seen
 
 
 def _bind(weight, subs: dict) -> sympy.Expr:
@@ -244,6 +254,9 @@ class _LevelSolver:
 
     def _propagate(self, out: dict, entry: object) -> dict[object, sympy.Expr]:
         """Entries into each unit (and flow into each exit) per entry at `entry`."""
+        order = _acyclic_order(out, entry)
+        if order is not None:  # most levels: straight-line code and IF blocks, no networkx graph needed
+            return _propagate_in_order(out, entry, order)
         graph = nx.DiGraph()
         graph.add_node(entry)
         for unit, edges in out.items():
@@ -277,6 +290,44 @@ class _LevelSolver:
                 return solution
         total_in = sympy.Add(*[inflow.get(u, 0) for u in members])
         return {u: _mul(total_in, self.visit_symbol(_first_node(u))) for u in members}
+
+
+def _acyclic_order(out: dict, entry: object) -> list | None:
+    """The units reachable from `entry` in a topological order (Kahn's algorithm), or None when they
+    hold a cycle. The counts are exact sums, so any topological order gives the same expressions as the
+    condensation's."""
+    reach = {entry}
+    stack = [entry]
+    while stack:
+        for target in out.get(stack.pop(), {}):
+            if target not in reach:
+                reach.add(target)
+                stack.append(target)
+    indegree = dict.fromkeys(reach, 0)
+    for unit in reach:
+        for target in out.get(unit, {}):
+            indegree[target] += 1
+    ready = [unit for unit in reach if indegree[unit] == 0]
+    order = []
+    while ready:
+        unit = ready.pop()
+        order.append(unit)
+        for target in out.get(unit, {}):
+            indegree[target] -= 1
+            if indegree[target] == 0:
+                ready.append(target)
+    return order if len(order) == len(reach) else None
+
+
+def _propagate_in_order(out: dict, entry: object, order: list) -> dict[object, sympy.Expr]:
+    """Entries into each unit of an acyclic level, its units taken in topological `order`."""
+    inflow: dict[object, sympy.Expr] = {entry: sympy.Integer(1)}
+    counts: dict[object, sympy.Expr] = {}
+    for unit in order:
+        counts[unit] = inflow.get(unit, sympy.Integer(0))
+        for target, weight in out.get(unit, {}).items():
+            inflow[target] = inflow.get(target, 0) + _mul(counts[unit], weight)
+    return counts
 
 
 def _first_node(unit: object) -> int:
