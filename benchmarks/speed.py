@@ -51,7 +51,6 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -141,10 +140,10 @@ def run_worker(files: list[str], defines: list[str], trace: bool = False) -> dic
 # --- the job, as a command ---
 
 def sad_command() -> list[str]:
-    """The `sad` entry point of this interpreter (not a version manager's shim in front of it), else PATH's."""
-    beside = Path(sys.executable).parent / "sad"
-    exe = str(beside) if beside.is_file() and os.access(beside, os.X_OK) else shutil.which("sad")
-    return [exe] if exe else [sys.executable, "-c", "import sys; from sad.cli.main import main; sys.exit(main())"]
+    """The `sad` console script's entry point (sad.cli.console) of this tree, whatever the working directory
+    and whichever tree an installed `sad` script would import."""
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); from sad.cli import console; "
+                                  "sys.exit(console())"]
 
 
 def run_cli(path: str, defines: list[str]) -> tuple[float, float, float]:

@@ -1,6 +1,4 @@
-"""`python -m sad`: the command line."""
-import sys
+"""`python -m sad`: the command line (the same entry point as the `sad` console script)."""
+from sad.cli.main import console
 
-from sad.cli.main import main
-
-sys.exit(main())
+console()

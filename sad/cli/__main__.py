@@ -1,6 +1,4 @@
 """`python -m sad.cli`."""
-import sys
+from sad.cli.main import console
 
-from sad.cli.main import main
-
-sys.exit(main())
+console()
