@@ -76,6 +76,48 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
     return walk(expr)
 
 
+def free_symbols(expr: sympy.Basic) -> set[sympy.Symbol]:
+    """expr.free_symbols, without rebuilding the sums in it: sympy finds a Sum's free symbols by
+    substituting its index (by itself, for a symbol index), which re-evaluates every Max, floor and Mod
+    of the summand through the assumption system (most of the cost of pricing a routine whose formula
+    keeps sums). A Sum's free symbols are its summand's without the index, plus those of its limits."""
+    memo: dict[sympy.Basic, frozenset] = {}
+
+    def walk(e: sympy.Basic) -> frozenset:
+        if e.is_Symbol:
+            return frozenset((e,))
+        if not e.args:
+            return frozenset(e.free_symbols)
+        done = memo.get(e)
+        if done is not None:
+            return done
+        if isinstance(e, sympy.Sum) and all(len(xab) == 3 and xab[0].is_Symbol for xab in e.limits):
+            found = set(walk(e.function))
+            for k, a, b in e.limits:
+                found.discard(k)
+                found |= walk(a) | walk(b)
+            out = frozenset(found)
+        elif _plain_free_symbols(type(e)):
+            out = frozenset().union(*(walk(a) for a in e.args))
+        else:
+            out = frozenset(e.free_symbols)
+        memo[e] = out
+        return out
+
+    return set(walk(expr))
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def _plain_free_symbols(cls: type) -> bool:
+    """Whether the class finds its free symbols as Basic does (the union over its arguments)."""
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = next(k for k in cls.__mro__ if "free_symbols" in k.__dict__) is sympy.Basic
+    return plain
+
+
 def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                    step: sympy.Expr) -> sympy.Expr:
     """Σ f(index) over index = lo, lo+step, ... (the DO loop's iterations), in closed form where possible."""
@@ -344,9 +386,44 @@ def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
 
 
 def _nonnegative(e: sympy.Expr) -> bool:
-    """e >= 0 for every value of its symbols; simplify (slow) only when the assumptions cannot tell."""
+    """e >= 0 for every value of its symbols; simplify (slow) only when the assumptions cannot tell and
+    e is not visibly negative somewhere."""
     known = e.is_nonnegative
-    return bool(known) if known is not None else bool(sympy.simplify(e).is_nonnegative)
+    if known is not None:
+        return bool(known)
+    if _unbounded_below(e):
+        return False  # what simplify would answer: no equal form can be proved non-negative
+    return bool(sympy.simplify(e).is_nonnegative)
+
+
+def _unbounded_below(e: sympy.Expr) -> bool:
+    """Whether e is linear in its symbols with a term c·x that goes to -∞ on x's own domain (c > 0 and
+    nothing bounds the real symbol x below, or c < 0 and nothing bounds it above): then e < 0 for some
+    values (the other symbols fixed), so no form of e is non-negative. For `M - 1`, M an integer of
+    unknown sign, this answers what sympy.simplify and the assumptions answer, a hundred times faster."""
+    for term in sympy.Add.make_args(e):
+        coeff, rest = term.as_coeff_Mul()
+        if rest.is_Symbol and coeff.is_Rational and rest.is_real and rest.is_finite:
+            if coeff > 0 and not (rest.is_nonnegative or rest.is_positive) and _linear(e):
+                return True
+            if coeff < 0 and not (rest.is_nonpositive or rest.is_negative) and _linear(e):
+                return True
+    return False
+
+
+def _linear(e: sympy.Expr) -> bool:
+    """e = c0 + Σ ci·xi with rational ci and distinct symbols xi."""
+    seen = set()
+    for term in sympy.Add.make_args(e):
+        coeff, rest = term.as_coeff_Mul()
+        if not coeff.is_Rational:
+            return False
+        if rest is sympy.S.One:
+            continue
+        if not rest.is_Symbol or rest in seen:
+            return False
+        seen.add(rest)
+    return True
 
 
 def _max_zero_argument(m: sympy.Max):

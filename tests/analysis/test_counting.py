@@ -115,3 +115,27 @@ def test_nested_conditions_on_the_index_are_counted_in_closed_form():
             assert total.subs(at) == _brute(f, i, 1, n, at), (f, value)
     assert sum_over_index(window, i, 1, n, 1).subs(n, 10) == 5
     assert sum_over_index(callee, i, 1, n, 1).subs({n: 10, npart: 5}) == 5
+
+
+def test_free_symbols_of_sums_without_rebuilding_them():
+    from sad.analysis.counting import free_symbols
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    summed = sympy.Sum(sympy.Max(0, M - k - 1) * sympy.floor((N - k) / 4), (k, 0, sympy.Max(0, N) - 1))
+    formula = 3 * summed + K * sympy.Sum(k * M, (k, 0, 9)) + sympy.Mod(I, 4)
+    assert free_symbols(formula) == {M, N, K, I} == formula.free_symbols   # k is bound in both sums
+    assert free_symbols(sympy.Sum(k, (k, 0, k + N))) == {k, N}             # the limit's k is free
+    assert free_symbols(sympy.Integer(3)) == set()
+
+
+def test_unbounded_linear_forms_are_not_nonnegative_without_simplify():
+    from sad.analysis.counting import _nonnegative, _unbounded_below
+    P = sympy.Symbol("P", integer=True, positive=True)
+    Z = sympy.Symbol("Z", integer=True, nonnegative=True)
+    # M - 1 is -1 at M = 0; 5 - Z is negative for Z > 5; 2M + P + 3 for M very negative
+    for e in (M - 1, 1 - M, 5 - Z, 2 * M + P + 3, M / 2, -P):
+        assert _unbounded_below(e) and not _nonnegative(e)
+        assert not sympy.simplify(e).is_nonnegative                       # what the slow path answers
+    # bounded below on their domains, or not linear: left to the assumptions and simplify
+    for e in (P - 1, Z - 1, M * N - 1, M ** 2, P + Z):
+        assert not _unbounded_below(e)
+    assert _nonnegative(P - 1) and _nonnegative(M ** 2) and not _nonnegative(Z - 1)
