@@ -9,6 +9,7 @@ the communication time; an SPMD program's numbers are its slowest rank's (sad.pr
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -27,9 +28,15 @@ class BlockTime:
     """A block of the SAD priced on a machine: time per execution and in total."""
     block: Block
     seconds_each: sympy.Expr  # one execution
-    time: sympy.Expr  # count × seconds_each
     count_value: float | None = None
     time_value: float | None = None
+
+    @functools.cached_property
+    def time(self) -> sympy.Expr:
+        """count × seconds_each, built on first use: the report needs only the numbers, and sympy's product
+        of a long count formula and a sum of machine figures (it distributes the figures over the count's
+        terms) is costly, so a block whose count stays a formula never pays for it."""
+        return self.block.count * self.seconds_each
 
 
 @dataclass
@@ -123,10 +130,10 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
                 if block.message is not None:
                     prices[key] += message_seconds(block.message, machine, missing)
             each = prices[key]
-        timed.append(BlockTime(block, each, block.count * each))
+        timed.append(BlockTime(block, each))
         per_count.setdefault(block.count, []).append(each)
         if block.message is not None:
-            communication.append(block.count * each)
+            communication.append(timed[-1].time)
     # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
     startup = machine.op_cost("startup") or 0.0
     total = sympy.Add(*[count * sympy.Add(*eachs) for count, eachs in per_count.items()])
