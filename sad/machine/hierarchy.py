@@ -17,6 +17,7 @@ unreliable (with a warning naming it), and a zero or negative figure is never wr
 from __future__ import annotations
 
 import functools
+import math
 import os
 import shutil
 import statistics
@@ -47,6 +48,31 @@ class Level:
     store_line_s: float       # seconds per line written back through this level (write-allocate + evict)
     column_s: float = 0.0     # seconds per line read by a column walk (rows apart: pages, prefetch)
     column_store_s: float = 0.0   # the same for read-modify-write of a column element
+    ways: int = 0             # associativity (0: not known, the whole size is usable by any address pattern)
+    sets: int = 0             # number of sets (0: not known)
+    line_bytes: int = 0       # this level's line (0: the hierarchy's)
+
+    def effective_bytes(self, pitch: int, line: int) -> int | None:
+        """Bytes this level can keep of a walk whose consecutive accesses are ``pitch`` bytes apart (a column
+        walk over rows of ``pitch`` bytes), or the whole size when its geometry is not known.
+
+        Set mapping of a set-associative cache (Hennessy & Patterson, Computer Architecture: A Quantitative
+        Approach, App. B.1, "block placement"): a line at address A goes to set (A / line) mod sets. The
+        addresses k * pitch (k = 0, 1, ...) modulo the span sets * line take span / gcd(pitch, span) distinct
+        values, so the walk's lines fall into min(sets, span / gcd(pitch, span)) sets, and the level holds
+        ways lines in each: ways * that many sets * line bytes. A pitch of 2^k bytes with 2^k >= the span
+        maps every row to one set; a pitch that is an odd number of lines reaches every set. Addresses are
+        taken as the program sees them: on a physically indexed level the OS's page placement decides the
+        bits above the page offset; measured on this host (column sums at n = 256 ... 2048 against n + 8),
+        the virtual rule gives the steps the timings show."""
+        if self.size_bytes is None:
+            return None
+        lb = self.line_bytes or line
+        if self.ways <= 0 or self.sets <= 0 or pitch <= 0:
+            return self.size_bytes
+        span = self.sets * lb
+        reached = min(self.sets, max(1, span // math.gcd(pitch, span)))
+        return min(self.size_bytes, self.ways * reached * lb)
 
 
 @dataclass(frozen=True)
@@ -74,27 +100,37 @@ class Hierarchy:
 
 @dataclass(frozen=True)
 class CacheInfo:
-    """A data or unified cache as the operating system reports it."""
+    """A data or unified cache as the operating system reports it (ways and sets 0 where it does not say)."""
     level: int
     size_bytes: int
     line_bytes: int
+    ways: int = 0
+    sets: int = 0
 
 
 def os_caches(cpu: int = 0, root: Path = Path("/sys/devices/system/cpu")) -> list[CacheInfo]:
-    """Data and unified caches of one CPU as the OS reports them (Linux sysfs), by level; [] elsewhere."""
+    """Data and unified caches of one CPU as the OS reports them (Linux sysfs: size, coherency_line_size,
+    ways_of_associativity, number_of_sets), by level; [] elsewhere. Ways and sets are 0 where sysfs lacks
+    them or says 0 (fully associative); sets are size / (ways * line) where only the ways are given."""
     found: dict[int, CacheInfo] = {}
     for index in sorted((root / f"cpu{cpu}" / "cache").glob("index*")):
         try:
             kind = (index / "type").read_text().strip()
             level = int((index / "level").read_text())
             size = _size_bytes((index / "size").read_text().strip())
-            line = int((index / "coherency_line_size").read_text()) if (index / "coherency_line_size").exists() \
-                else LINE_BYTES
+            line = _optional_int(index / "coherency_line_size") or LINE_BYTES
+            ways = _optional_int(index / "ways_of_associativity")
+            sets = _optional_int(index / "number_of_sets") or (size // (ways * line) if ways else 0)
         except (OSError, ValueError):
             continue
         if kind in ("Data", "Unified"):
-            found[level] = CacheInfo(level, size, line)
+            found[level] = CacheInfo(level, size, line, ways if sets else 0, sets if ways else 0)
     return [found[k] for k in sorted(found)]
+
+
+def _optional_int(path: Path) -> int:
+    """The integer in a sysfs file, 0 when the file is absent."""
+    return int(path.read_text().strip()) if path.exists() else 0
 
 
 def _size_bytes(text: str) -> int:
@@ -501,15 +537,23 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                          f"  # spread {max(lat.spread, thr.spread):.1%}{flag}")
     lines.append("  levels:")
     names = [f"L{c.level}" for c in cal.caches] + ["memory"]
-    sizes = {f"L{c.level}": c.size_bytes for c in cal.caches}
+    infos = {f"L{c.level}": c for c in cal.caches}
     for name in names:
         r, w, cr, cw = cal.read[name], cal.write[name], cal.column[name], cal.column_write[name]
-        size = f", size: {sizes[name] // 1024} KiB" if name in sizes else ""
+        size = _geometry(infos[name]) if name in infos else ""
         flag = "" if all(f.reliable for f in (r, w, cr, cw)) else "  UNRELIABLE"
         lines.append(f"    - {{name: {name}{size}, read: {r.seconds * 1e9:.4g} ns, write: {w.seconds * 1e9:.4g} ns, "
                      f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns}}"
                      f"  # per line; spread {max(f.spread for f in (r, w, cr, cw)):.1%}{flag}")
     return lines
+
+
+def _geometry(c: CacheInfo) -> str:
+    """', size: 512 KiB, ways: 8, sets: 1024, line: 64' of a cache as the OS reports it (YAML flow fields)."""
+    text = f", size: {c.size_bytes // 1024} KiB"
+    if c.ways and c.sets:
+        text += f", ways: {c.ways}, sets: {c.sets}, line: {c.line_bytes}"
+    return text
 
 
 def from_database(section: dict, parse_time: Callable[[object], float], parse_frequency: Callable[[object], float]
@@ -522,7 +566,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
         read, write = parse_time(entry["read"]), parse_time(entry["write"])
         levels.append(Level(entry["name"], _kib(size) if size is not None else None, read, write,
                             parse_time(entry.get("column_read", entry["read"])),
-                            parse_time(entry.get("column_update", entry["write"]))))
+                            parse_time(entry.get("column_update", entry["write"])),
+                            int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0))))
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),

@@ -29,7 +29,7 @@ import sympy
 from sad import ir
 from sad.analysis.cost import Layout, is_strided
 from sad.ir.walk import child_bodies, walk, walk_stmts
-from sad.machine.hierarchy import FIT_FRACTION, Hierarchy
+from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
 from sad.predict import compiled as cc
 from sad.predict import opmodel
 
@@ -69,7 +69,8 @@ class LoopPrice:
     bound: str                     # which bound the evaluated figures say limits it (set by explain)
     vector: int = 1
     asm_instructions: int = 0
-    levels: list[tuple[str, sympy.Expr, float]] = field(default_factory=list)   # (ref, level, lines/iter)
+    levels: list[tuple[str, sympy.Expr, float, Walk | None]] = field(default_factory=list)
+    """(reference, footprint between reuses, lines per iteration, its walk if strided)"""
     touch_s: sympy.Expr = sympy.Integer(0)   # first touch of fresh pages, seconds per run of the program
     touch_bytes: sympy.Expr = sympy.Integer(0)
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
@@ -194,11 +195,14 @@ def _bigger(a: sympy.Expr, b: sympy.Expr) -> bool:
                                                          sympy.count_ops(a) >= sympy.count_ops(b))
 
 
-def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int,
+                    refs: list[Ref] | None = None) -> sympy.Expr:
     """The bytes touched between two uses of the data (or cache line) ``ref`` reads in one iteration: the
     nest inside the innermost enclosing loop whose next iteration reuses it (its index is not in the
     reference, or moves it along its fastest subscript by one element: the same line again for a column
-    walk). With no such loop, the whole nest (reuse from one run of the nest to the next)."""
+    walk). With no such loop, the whole nest (reuse from one run of the nest to the next). ``refs``: count
+    only these references (default all of the loop's)."""
+    counted = loop.refs if refs is None else refs
     inner_first = list(reversed(loop.nest))
     strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
     for d in range(1, len(inner_first)):
@@ -207,8 +211,8 @@ def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], li
         along_line = strided and _mentions(_fastest(ref, loop.fastest), idx) and \
             not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
         if not in_ref or along_line:
-            return footprint(loop.refs, inner_first[:d], trips, loop.fastest, line)
-    return footprint(loop.refs, inner_first, trips, loop.fastest, line)
+            return footprint(counted, inner_first[:d], trips, loop.fastest, line)
+    return footprint(counted, inner_first, trips, loop.fastest, line)
 
 
 def _slow(ref: Ref, fastest: str) -> list[ir.Expr]:
@@ -219,11 +223,41 @@ def _as_ir(ref: Ref) -> ir.ArrayRef:
     return ir.ArrayRef(ref.array, ref.indices, type="double")
 
 
+@dataclass(frozen=True)
+class Walk:
+    """A strided reference's walk between two reuses: ``pitch`` bytes between consecutive accesses and the
+    ``bytes`` of the lines it touches (a line per access), which must stay resident for the reuse."""
+    pitch: sympy.Expr
+    bytes: sympy.Expr
+
+
+def usable_bytes(level: Level, pitch: sympy.Expr, line: int) -> sympy.Expr:
+    """Bytes of ``level`` a walk with this pitch can keep (``Level.effective_bytes``: ways × the sets its
+    lines map to × line). A number for a numeric pitch; for a symbolic one a Piecewise on the largest divisor
+    of the level's span (sets × line) that divides the pitch, which is that gcd: a sweep over the size shows
+    the drops at powers of two. Without the level's geometry, or for a pitch that is not a whole number of
+    bytes, the whole size."""
+    assert level.size_bytes is not None
+    full = sympy.Integer(level.size_bytes)
+    lb = level.line_bytes or line
+    if level.ways <= 0 or level.sets <= 0:
+        return full
+    pitch = sympy.sympify(pitch)
+    if pitch.is_Number:
+        return sympy.Integer(level.effective_bytes(int(pitch), line)) if pitch.is_Integer else full
+    span = level.sets * lb
+    pieces = [(sympy.Integer(min(level.size_bytes, level.ways * (span // d) * lb)), sympy.Eq(sympy.Mod(pitch, d), 0))
+              for d in sorted(sympy.divisors(span), reverse=True) if d > lb]
+    return sympy.Piecewise(*pieces, (full, True))
+
+
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
-                  strided: bool = False) -> sympy.Expr:
+                  strided: bool = False, walk: Walk | None = None) -> sympy.Expr:
     """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
-    between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. A Piecewise in
-    the program's size parameters: a sweep across the cache sizes shows the steps."""
+    between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
+    walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
+    (``usable_bytes``: set conflicts of a power-of-two pitch). A Piecewise in the program's size
+    parameters: a sweep across the cache sizes shows the steps."""
     pieces = []
     for level in hierarchy.levels:
         if strided:
@@ -234,28 +268,62 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
         if level.size_bytes is None:
             pieces.append((cost, True))
             break
-        pieces.append((cost, sympy.Le(bytes_between_reuses, int(level.size_bytes * FIT_FRACTION))))
+        pieces.append((cost, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes)))
     if not pieces or pieces[-1][1] is not True:
         pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
     return sympy.Piecewise(*pieces)
 
 
-def level_name(bytes_value: float, hierarchy: Hierarchy) -> str:
-    """The level a footprint of this many bytes fits in (for reports)."""
+def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int):
+    """The layer condition of one level: the footprint fits its size, and a walk's lines the part of it the
+    walk's pitch can use (``usable_bytes``; both with the safety factor FIT_FRACTION). For a symbolic pitch
+    the second part is: for every divisor d of the level's span that would shrink the usable part, d does not
+    divide the pitch or the lines fit what is left (no Piecewise inside a relational: sympy would solve it)."""
+    assert level.size_bytes is not None
+    fraction = sympy.Rational(str(FIT_FRACTION))
+    fits = sympy.Le(footprint_bytes, int(level.size_bytes * FIT_FRACTION))
+    if walk is None or level.ways <= 0 or level.sets <= 0:
+        return fits
+    pitch = sympy.sympify(walk.pitch)
+    if pitch.is_Number:
+        usable = usable_bytes(level, pitch, line)
+        return fits if usable == level.size_bytes else sympy.And(fits, sympy.Le(walk.bytes, usable * fraction))
+    lb = level.line_bytes or line
+    span = level.sets * lb
+    limits = []
+    for d in sorted(sympy.divisors(span), reverse=True):
+        usable = min(level.size_bytes, level.ways * (span // d) * lb)
+        if d > lb and usable < level.size_bytes:
+            # unevaluated: sympy's assumption queries on the Max of a trip count take seconds here, and
+            # binding the size rebuilds (and so evaluates) every piece anyway
+            limits.append(sympy.Or(sympy.Ne(sympy.Mod(pitch, d, evaluate=False), 0, evaluate=False),
+                                   sympy.Le(walk.bytes, usable * fraction, evaluate=False)))
+    return sympy.And(fits, *limits)
+
+
+def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, float] | None = None) -> str:
+    """The level a footprint of this many bytes fits in (for reports); ``walk``: (pitch, bytes) of a
+    strided walk, whose lines must also fit the capacity its pitch can use."""
     for level in hierarchy.levels:
-        if level.size_bytes is None or bytes_value <= level.size_bytes * FIT_FRACTION:
+        if level.size_bytes is None:
             return level.name
+        if bytes_value > level.size_bytes * FIT_FRACTION:
+            continue
+        if walk is not None and float(walk[0]).is_integer() and \
+                walk[1] > (level.effective_bytes(int(walk[0]), hierarchy.line_bytes) or 0) * FIT_FRACTION:
+            continue
+        return level.name
     return hierarchy.levels[-1].name
 
 
 def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy
-                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float]]]:
+                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
     """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
     A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
     a strided one a line. Writes count on the write figure (write-allocate and write-back)."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    shown: list[tuple] = []                       # (label, footprint, lines) per stream shown
+    shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
     seen: set[tuple[str, str, bool]] = set()
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
     for ref in loop.refs:
@@ -272,15 +340,20 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         if _same_stream(ref, loop, shown):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
-        level_cost = serving_level(fp, hierarchy, ref.write, strided)
-        if strided:   # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
-            level_cost = sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(row_pitch(ref, loop, trips,
-                                                                                                  line), line)),
+        walk = None
+        if strided:
+            pitch = row_pitch(ref, loop, trips, line)
+            walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
+            level_cost = serving_level(fp, hierarchy, ref.write, strided, walk)
+            # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
+            level_cost = sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(pitch, line)),
                                          (level_cost, True))
+        else:
+            level_cost = serving_level(fp, hierarchy, ref.write)
         total += lines * level_cost
-        if strided and hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0:
-            total += tlb_seconds(ref, loop, trips, fp, hierarchy)
-        shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines))
+        if walk is not None and hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0:
+            total += tlb_seconds(ref, loop, trips, fp, hierarchy, walk)
+        shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
     return total, shown
 
 
@@ -298,8 +371,8 @@ def row_pitch(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: in
     return whole / sympy.Max(trips[id(loop.nest[-1])], 1)
 
 
-def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy
-                ) -> sympy.Expr:
+def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy,
+                walk: Walk | None = None) -> sympy.Expr:
     """Extra seconds per access of a strided reference whose pages between two reuses exceed what the TLBs
     hold (a column walk with a pitch of a page or more touches a new page every access). The row pitch is the
     array's footprint over the whole nest over the trips of the innermost loop; pages between reuses are the
@@ -314,6 +387,8 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     pieces = [(sympy.Integer(0), sympy.Le(pages, hierarchy.tlb_pages))]
     if largest is not None:
         pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))
+        if walk is not None:     # set conflicts keep the walk out of the last cache: from memory as well
+            pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes))))
     pieces.append((sympy.Float(hierarchy.tlb_miss_s, 6) * share, True))
     return sympy.Piecewise(*pieces)
 
@@ -322,7 +397,7 @@ def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
     """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
     when their slow subscripts are the same."""
     label = f"{ref.array}{'(w)' if ref.write else ''}"
-    return any(name == label for name, _, _ in shown) and not is_strided(_as_ir(ref),
+    return any(entry[0] == label for entry in shown) and not is_strided(_as_ir(ref),
                                                                           Layout(loop.index, loop.fastest))
 
 
@@ -566,9 +641,14 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             pages = f"{touched / hierarchy.page_bytes:.4g} pages" if touched is not None else "pages unbound"
             out.append(f"      first touch of {', '.join(lp.loop.first_touch)}: {pages} x "
                        f"{hierarchy.first_touch_s * 1e6:.3g} us once per run")
-        for name, fp, lines in lp.levels:
+        for name, fp, lines, stride_walk in lp.levels:
             value = evaluate(bind(fp, bindings))
-            where = level_name(value, hierarchy) if value is not None else "depends on " + str(fp)
+            pair = None
+            if stride_walk is not None:
+                pitch = evaluate(bind(stride_walk.pitch, bindings))
+                walk_bytes = evaluate(bind(stride_walk.bytes, bindings))
+                pair = (pitch, walk_bytes) if pitch is not None and walk_bytes is not None else None
+            where = level_name(value, hierarchy, pair) if value is not None else "depends on " + str(fp)
             out.append(f"      {name}: {lines * hierarchy.line_bytes:.3g} bytes/iteration from {where}"
                        + (f" ({value / 1024:.4g} KiB between reuses)" if value is not None else ""))
     return "\n".join(out) + "\n"

@@ -75,7 +75,7 @@ def test_working_set_crossing_a_cache_size_steps_up_there(tmp_path):
     assert per_iteration[32768] == pytest.approx(0.8e-9 / 8)
     assert per_iteration[32769] == pytest.approx(6.0e-9 / 8)
     assert isinstance(data, sympy.Mul) and data.has(sympy.Piecewise) and n.name in {s.name for s in data.free_symbols}
-    assert [name for name, _, _ in shown] == ["a"]
+    assert [entry[0] for entry in shown] == ["a"]
 
 
 @needs_mca

@@ -1,0 +1,88 @@
+"""Cache geometry (ways, sets, line per level): read from the OS by `sad calibrate`, written to and read back
+from the machine database, and the set-mapping rule that gives the capacity a strided walk can use."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
+
+SYS_CACHE = Path("/sys/devices/system/cpu")
+
+
+def _sysfs(root: Path, entries) -> None:
+    for k, fields in enumerate(entries):
+        d = root / "cpu0" / "cache" / f"index{k}"
+        d.mkdir(parents=True)
+        for name, value in fields.items():
+            (d / name).write_text(f"{value}\n")
+
+
+def test_ways_sets_and_line_read_from_a_sysfs_directory(tmp_path):
+    _sysfs(tmp_path, [
+        {"level": 1, "type": "Data", "size": "48K", "coherency_line_size": 64, "ways_of_associativity": 12,
+         "number_of_sets": 64},
+        {"level": 1, "type": "Instruction", "size": "32K", "coherency_line_size": 64, "ways_of_associativity": 8,
+         "number_of_sets": 64},
+        {"level": 2, "type": "Unified", "size": "1280K", "coherency_line_size": 64, "ways_of_associativity": 10},
+        {"level": 3, "type": "Unified", "size": "8192K", "coherency_line_size": 128},
+    ])
+    caches = hier.os_caches(0, tmp_path)
+    # L2 gives no number_of_sets: 1280 KiB / (10 ways x 64 B) = 2048; L3 gives no ways: geometry unknown (0)
+    assert [(c.level, c.size_bytes, c.line_bytes, c.ways, c.sets) for c in caches] == [
+        (1, 49152, 64, 12, 64), (2, 1310720, 64, 10, 2048), (3, 8388608, 128, 0, 0)]
+
+
+@pytest.mark.skipif(not (SYS_CACHE / "cpu0" / "cache" / "index0" / "ways_of_associativity").exists(),
+                    reason="no Linux sysfs cache description on this host")
+def test_this_hosts_caches_have_a_consistent_geometry():
+    caches = hier.os_caches(0, SYS_CACHE)
+    assert caches and caches[0].level == 1
+    for c in caches:
+        # ways x sets x line is the size the OS reports, for every data or unified level
+        assert c.ways > 0 and c.sets > 0
+        assert c.ways * c.sets * c.line_bytes == c.size_bytes
+
+
+L1 = hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, ways=8, sets=64, line_bytes=64)
+L2 = hier.Level("L2", 512 * 1024, 0.8e-9, 0.9e-9, ways=8, sets=1024, line_bytes=64)
+
+
+@pytest.mark.parametrize(("level", "pitch", "sets_reached"), [
+    (L1, 4096, 1),          # a page apart: span 64 x 64 B = 4 KiB divides the pitch, one set
+    (L1, 16384, 1),
+    (L1, 2048, 2),          # 4096 / gcd(2048, 4096) = 2
+    (L1, 1024, 4),
+    (L2, 16384, 4),         # n = 2048 doubles: 65536 / gcd(16384, 65536) = 4 of 1024 sets
+    (L2, 8192, 8),
+    (L2, 16000, 512),       # n = 2000: gcd(16000, 65536) = 128, 512 sets
+    (L2, 2112, 1024),       # 33 lines, odd: every set
+    (L1, 12, 64),           # not a whole line apart: every set
+])
+def test_a_pitch_maps_a_walk_onto_the_sets_the_rule_gives(level, pitch, sets_reached):
+    assert level.effective_bytes(pitch, 64) == level.ways * sets_reached * 64
+
+
+def test_a_level_without_geometry_offers_its_whole_size():
+    plain = hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9)
+    assert plain.effective_bytes(4096, 64) == 32 * 1024
+
+
+def test_geometry_written_by_calibrate_and_read_back(tmp_path):
+    m = hier.Measured(1e-9, 0.01, 5)
+    caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 512 * 1024, 64, 8, 1024)]
+    cal = hier.HierarchyCalibration(hier.Measured(2.5e9, 0.01, 5), caches)
+    for name in ("L1", "L2", "memory"):
+        cal.read[name] = cal.write[name] = cal.column[name] = cal.column_write[name] = m
+    lines = hier.render_yaml(cal)
+    assert "    - {name: L2, size: 512 KiB, ways: 8, sets: 1024, line: 64, read: 1 ns, write: 1 ns, " \
+           "column_read: 1 ns, column_update: 1 ns}  # per line; spread 1.0%" in lines
+    text = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "geom.yaml"
+    path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
+    levels = load_machine(path).hierarchy.levels
+    assert [(lv.name, lv.ways, lv.sets, lv.line_bytes) for lv in levels] == [
+        ("L1", 8, 64, 64), ("L2", 8, 1024, 64), ("memory", 0, 0, 0)]
+    assert levels[1].effective_bytes(16384, 64) == 2048

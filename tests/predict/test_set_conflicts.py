@@ -1,0 +1,84 @@
+"""Set conflicts of strided walks: a column walk whose row pitch maps its lines onto few sets of a level is
+served from the first level whose usable capacity (ways x the sets it reaches x line) holds them, not from the
+first level whose nominal size would. Hand-derived from the set-mapping rule; no timing."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from sad.analysis.bindings import bind, evaluate
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import analyze
+from sad.machine import hierarchy as hier
+from sad.predict.loopcost import data_seconds, loop_trips, source_loops, usable_bytes
+
+GEOMETRY = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+    hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9, ways=8, sets=64, line_bytes=64),
+    hier.Level("L2", 512 * 1024, 0.8e-9, 0.9e-9, 0.8e-9, 0.9e-9, ways=8, sets=1024, line_bytes=64),
+    hier.Level("memory", None, 6.0e-9, 8.0e-9, 12e-9, 14e-9)))
+
+COLUMN_SUM_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n, i, j; double s = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc((long)n * n * sizeof(double));
+    for (i = 0; i < n * n; i++) a[i] = i;
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++)
+            s += a[i * n + j];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def _column_data(tmp_path, hierarchy):
+    src = tmp_path / "col.c"
+    src.write_text(COLUMN_SUM_C)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    return data_seconds(loop, trips, hierarchy)[0]
+
+
+# a[i*n+j] over i: one line per row (64 n bytes between two uses of a line, at the next j), rows 8 n bytes
+# apart. Nominally half of L1 (16 KiB) holds n <= 256 and half of L2 (256 KiB) n <= 4096.
+#   n = 128: pitch 1024 B; L1 span 64 sets x 64 B = 4096, gcd(1024, 4096) = 1024: 4 sets x 8 ways x 64 B =
+#            2 KiB usable, half of it < 8 KiB of lines -> not L1; L2: 65536 / 1024 = 64 sets, 32 KiB, half
+#            16 KiB >= 8 KiB -> L2 (0.8 ns per line)
+#   n = 120, 136: pitches 960 and 1088 B (15 and 17 lines, odd): every set -> L1 (0.3 ns)
+#   n = 1024: pitch 8192 B; L2: 65536 / 8192 = 8 sets, 4 KiB usable < 64 KiB of lines -> memory (12 ns)
+#   n = 1032: pitch 8256 B (129 lines): every set of L2 -> L2 (0.8 ns)
+EXPECTED = {120: 0.3e-9, 128: 0.8e-9, 136: 0.3e-9, 1024: 12e-9, 1032: 0.8e-9}
+
+
+def test_column_walk_steps_up_at_the_usable_capacity_not_the_nominal_size(tmp_path):
+    data = _column_data(tmp_path, GEOMETRY)
+    at = {n: float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})) for n in EXPECTED}
+    assert at == pytest.approx(EXPECTED)
+
+
+def test_bound_as_the_predictor_binds_it(tmp_path):
+    data = _column_data(tmp_path, GEOMETRY)
+    for n in (128, 1024, 1032):
+        assert evaluate(bind(data, {"n": sympy.Integer(n)})) == pytest.approx(EXPECTED[n])
+
+
+def test_without_geometry_only_the_nominal_sizes_count(tmp_path):
+    plain = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=tuple(
+        hier.Level(lv.name, lv.size_bytes, lv.line_s, lv.store_line_s, lv.column_s, lv.column_store_s)
+        for lv in GEOMETRY.levels))
+    data = _column_data(tmp_path, plain)
+    at = {n: float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})) for n in EXPECTED}
+    assert at == pytest.approx({120: 0.3e-9, 128: 0.3e-9, 136: 0.3e-9, 1024: 0.8e-9, 1032: 0.8e-9})
+
+
+def test_symbolic_pitch_piecewise_equals_the_gcd_rule():
+    n = sympy.Symbol("n", integer=True, positive=True)
+    l2 = GEOMETRY.levels[1]
+    formula = usable_bytes(l2, 8 * n, 64)
+    assert isinstance(formula, sympy.Piecewise)
+    for size in (100, 125, 128, 250, 256, 1000, 1024, 2000, 2048, 4096, 8192, 12288):
+        assert int(formula.subs(n, size)) == l2.effective_bytes(8 * size, 64) == int(usable_bytes(l2, 8 * size, 64))
