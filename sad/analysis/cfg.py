@@ -396,4 +396,20 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         return expr
     if expr.has(sympy.Max, sympy.floor, sympy.Sum, sympy.Min):
         return expr
+    if _one_minus_symbol(expr):
+        return expr  # an IF's other arm, 1 - P: what cancel and factor return, without their 10 ms
+    if expr.has(sympy.Piecewise):
+        # the fall-through of a routine with RETURNs under exact conditions, (1 - [A = 0])(1 - [N <= 0])
+        # + ...: cancel and factor take tens of milliseconds to find the constant that expanding shows
+        constant = sympy.expand(expr)
+        if constant.is_Number:
+            return constant
     return sympy.factor(sympy.cancel(expr))
+
+
+def _one_minus_symbol(expr: sympy.Expr) -> bool:
+    """Whether expr is 1 - x for a symbol x."""
+    if not expr.is_Add or len(expr.args) != 2 or expr.args[0] is not sympy.S.One:
+        return False
+    term = expr.args[1]
+    return term.is_Mul and len(term.args) == 2 and term.args[0] is sympy.S.NegativeOne and term.args[1].is_Symbol

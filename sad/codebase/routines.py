@@ -92,6 +92,23 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
     return pickle.loads(_PARSED[key])
 
 
+_PRICES: dict[int, tuple[object, dict[frozenset, tuple[sympy.Expr, frozenset[str]]]]] = {}
+
+
+def _price(cost, machine) -> tuple[sympy.Expr, frozenset[str]]:
+    """A block's seconds on the machine and the operations it does not price, once per process for each
+    cost vector (the blocks of all routines share a few hundred)."""
+    owner, table = _PRICES.get(id(machine), (None, {}))
+    if owner is not machine:  # a new machine, or another object at a reused id
+        table = {}
+        _PRICES[id(machine)] = (machine, table)
+    key = frozenset(cost.items())
+    if key not in table:
+        missing: set[str] = set()
+        table[key] = (price(cost, machine, missing), frozenset(missing))
+    return table[key]
+
+
 def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
     kinds: dict[str, tuple[str, float | None]] = {p.name: (p.kind, p.default) for p in ctx.table}
     for param in ctx.candidates.values():
@@ -102,12 +119,10 @@ def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, points: PointSet) -> Routine:
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
-    prices: dict[frozenset, sympy.Expr] = {}
     for block in group_blocks(counts):
-        key = frozenset(block.cost.items())
-        if key not in prices:
-            prices[key] = price(block.cost, machine, missing)
-        per_count.setdefault(block.count, []).append(prices[key])
+        seconds, unpriced = _price(block.cost, machine)
+        missing |= unpriced
+        per_count.setdefault(block.count, []).append(seconds)
     time = sympy.Add(*[count * sympy.Add(*each) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
     kinds = {}

@@ -120,3 +120,16 @@ def test_index_dependent_bounds_and_constant_conditions():
     counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
     assert counts[4] == 10 and counts[3] == 4 and counts[2] == 1
     assert [p.name for p in analysis.table if p.cls == "unresolved"] == []
+
+
+def test_tidy_shortcuts_give_what_cancel_and_factor_give():
+    from sad.analysis.cfg import tidy
+    a, n = sympy.Symbol("AXPY.A"), sympy.Symbol("AXPY.N", integer=True)
+    zero, empty = (sympy.Piecewise((1, sympy.Eq(a, 0)), (0, True)), sympy.Piecewise((1, n <= 0), (0, True)))
+    # AXPY's fall-through past `IF (N .LE. 0) RETURN` and `IF (A .EQ. 0) RETURN`, plus both RETURNs: 1
+    flows = (1 - zero) * (1 - empty) + (1 - empty) * zero + empty
+    left = (1 - zero) * (1 - empty)
+    for expr in (flows, left, 1 - sympy.Symbol("P_X_IF1"), 1 - sympy.Symbol("a"), 2 - 2 * sympy.Symbol("P")):
+        assert tidy(expr) == sympy.factor(sympy.cancel(expr))
+        assert str(tidy(expr)) == str(sympy.factor(sympy.cancel(expr)))
+    assert tidy(flows) == 1
