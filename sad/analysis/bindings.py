@@ -15,6 +15,7 @@ import sympy
 
 from sad.analysis import extremes
 from sad.analysis.counting import evaluate_sums
+from sad.analysis.freesymbols import free_symbols
 from sad.common.exprparse import ExprError, parse_expr
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
@@ -127,7 +128,7 @@ _BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda)
 
 def evaluate(expr: sympy.Expr) -> float | None:
     """The number a formula with no free symbols stands for (symbolic sums evaluated), else None."""
-    if expr.free_symbols:
+    if free_symbols(expr):
         return None
     if expr.has(sympy.Sum):
         expr = evaluate_sums(expr)

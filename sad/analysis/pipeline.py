@@ -21,6 +21,7 @@ from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
 from sad.analysis.spmd import link_pvm_buffers, link_requests
@@ -200,7 +201,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
 def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
     """Keep the loop counts, probabilities and call costs that the final SAD mentions; drop formals that
     every call site bound."""
-    names = {s.name for count in counts.values() for s in count.free_symbols}
+    names = {s.name for count in counts.values() for s in free_symbols(count)}
     names |= {key[5:] for event in counts for key in event.cost if key.startswith("cost:")}
     names |= {s.name for event in counts if event.message is not None for s in event.message.free_symbols}
     for symbol, param in sorted(ctx.candidates.items(), key=lambda kv: kv[0].name):

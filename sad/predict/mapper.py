@@ -17,6 +17,7 @@ import sympy
 
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import Block
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, make_symbol
 from sad.analysis.spmd import MessageCost
 from sad.predict import ranks
@@ -141,7 +142,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     comm = sympy.Add(*communication)
     bindings, rank = ranks.slowest(total, bindings)
     bound_total = bind(total, bindings)
-    unbound = sorted({s.name for s in bound_total.free_symbols})
+    unbound = sorted({s.name for s in free_symbols(bound_total)})
     value = evaluate(bound_total)
     # every number that can be computed is given, whether or not other parts of the program are bound
     counts: dict[sympy.Expr, float | None] = {}

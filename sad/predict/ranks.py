@@ -14,6 +14,7 @@ import sympy
 
 from sad.analysis.bindings import bind
 from sad.analysis.counting import evaluate_sums
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import make_symbol
 
 RANK = make_symbol("RANK", "value", integer=True)
@@ -37,12 +38,12 @@ def slowest(total: sympy.Expr, bindings: dict[str, sympy.Expr]) -> tuple[dict[st
     expr = bind(total, bindings)
     if "RANK" in bindings:
         return bindings, RankChoice(_int(bindings["RANK"]), _int(bindings.get("NPROCS")), "RANK bound with -D")
-    if RANK not in expr.free_symbols:
-        if NPROCS in total.free_symbols or RANK in total.free_symbols:
+    if RANK not in free_symbols(expr):
+        if NPROCS in free_symbols(total) or RANK in free_symbols(total):
             return bindings, RankChoice(None, _int(bindings.get("NPROCS")), "every rank takes the same time")
         return bindings, None
     nprocs = _int(bind(NPROCS, bindings))
-    others = expr.free_symbols - {RANK}
+    others = free_symbols(expr) - {RANK}
     if nprocs is None or others or not 0 < nprocs <= MAX_RANKS:
         why = "bind NPROCS" if nprocs is None else "bind the other parameters"
         return bindings, RankChoice(None, nprocs, f"formula for a generic rank RANK (0 <= RANK < NPROCS); {why} "

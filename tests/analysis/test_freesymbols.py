@@ -1,0 +1,53 @@
+"""freesymbols.free_symbols: sympy's answer (bound indices left out, assumptions kept apart) for every
+subexpression, the same however often and in whichever order shared subexpressions are asked."""
+from __future__ import annotations
+
+import sympy
+
+from sad.analysis import freesymbols
+from sad.analysis.freesymbols import free_symbols
+
+N = sympy.Symbol("N", integer=True, positive=True)
+N_PLAIN = sympy.Symbol("N")  # same name, other assumptions: another symbol
+M = sympy.Symbol("M", integer=True, positive=True)
+RCUT = sympy.Symbol("RCUT", positive=True)
+K = sympy.Symbol("k", integer=True)
+BOXL = (N / sympy.Rational(4, 5)) ** sympy.Rational(1, 3)
+CELLS = sympy.Min(40, sympy.floor(BOXL / sympy.Min(RCUT, BOXL / 2)))
+NCELL = sympy.Piecewise((CELLS ** 3, CELLS >= 3), (1, True))
+
+
+def test_a_sum_leaves_out_its_index_and_keeps_its_bounds():
+    total = sympy.Sum(K * NCELL, (K, 1, M)) + K
+    assert free_symbols(total) == {K, M, N, RCUT} == total.free_symbols
+    (the_sum,) = [term for term in total.args if isinstance(term, sympy.Sum)]
+    assert free_symbols(the_sum) == {M, N, RCUT}
+
+
+def test_symbols_of_one_name_and_other_assumptions_stay_two():
+    assert free_symbols(N + N_PLAIN) == {N, N_PLAIN}
+    assert len(free_symbols(N + N_PLAIN)) == 2
+
+
+def test_numbers_and_symbols():
+    assert free_symbols(sympy.Integer(3)) == frozenset() and free_symbols(sympy.Float(2.5)) == frozenset()
+    assert free_symbols(N) == {N}
+    dummy = sympy.Dummy("d")
+    assert free_symbols(dummy * N) == {dummy, N}
+
+
+def test_shared_subexpressions_answer_like_sympy_in_any_order():
+    formulas = [NCELL * M, (1 - NCELL) * RCUT, sympy.Max(0, M - NCELL), NCELL, CELLS + N_PLAIN,
+                sympy.Piecewise((1, M > NCELL), (0, True)), sympy.Sum(NCELL, (K, 1, N)), sympy.Integer(7)]
+    for order in (formulas, list(reversed(formulas))):
+        freesymbols._MEMO.clear()
+        assert [free_symbols(f) for f in order] == [f.free_symbols for f in order]
+        assert [free_symbols(f) for f in order] == [f.free_symbols for f in order]   # from the memo
+
+
+def test_the_memo_is_bounded(monkeypatch):
+    monkeypatch.setattr(freesymbols, "LIMIT", 3)
+    freesymbols._MEMO.clear()
+    exprs = [N + i * M for i in range(1, 10)]
+    assert all(free_symbols(e) == {N, M} for e in exprs)
+    assert len(freesymbols._MEMO) <= 3
