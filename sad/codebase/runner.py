@@ -261,10 +261,8 @@ def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | No
 
 
 def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | None):
-    from sad.analysis.pipeline import warm_up
-    from sad.codebase.routines import machine_of
-    warm_up()  # imports, parser tables and the machine once, inherited by every forked worker
-    machine_of(options)
+    from sad.codebase.routines import prepare
+    prepare(options)  # imports, parser tables and the machine once, inherited by every forked worker
     with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
         futures = {pool.submit(check_unit, unit, options, timeout): unit for unit in units}
         for future in as_completed(futures):
