@@ -254,6 +254,11 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(_schema_text()))
 
 
+# libyaml's parser with PyYAML's safe constructor and resolver when PyYAML was built with it: the same
+# nodes, marks and values as yaml.SafeLoader, about 15 times faster (30 ms of every `sad analyze` for sparc2).
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class _Loader:
     """One load of one file; collects errors with their key paths and lines."""
 
@@ -300,22 +305,33 @@ class _Loader:
         except (OSError, UnicodeDecodeError) as exc:
             raise MachineError(f"{self.path}: error: cannot read machine file: {exc}") from None
         self.text = text
-        # SafeLoader (what yaml.safe_load uses), in two steps to keep the node marks for line numbers.
-        loader = yaml.SafeLoader(text)
+        try:
+            data = self.compose_and_construct(_FAST_LOADER)
+        except yaml.YAMLError as exc:
+            if _FAST_LOADER is yaml.SafeLoader:
+                raise MachineError(self.yaml_message(exc)) from None
+            # libyaml words its errors differently: the message is the pure-Python parser's, as always
+            self.lines, self.visited = {}, 0
+            try:
+                data = self.compose_and_construct(yaml.SafeLoader)
+            except yaml.YAMLError as exc:
+                raise MachineError(self.yaml_message(exc)) from None
+        if not isinstance(data, dict):
+            raise MachineError(f"{self.path}: error: a machine file must be a YAML mapping "
+                               f"(name, source, models, processor, ...), got {type(data).__name__}")
+        return data
+
+    def compose_and_construct(self, loader_class) -> Any:
+        """The document, in two steps (what yaml.safe_load does) to keep the node marks for line numbers."""
+        loader = loader_class(self.text)
         try:
             node = loader.get_single_node()
             if node is not None:
                 self.record_lines(node, ())
                 self.raise_errors()
-            data = loader.construct_document(node) if node is not None else None
-        except yaml.YAMLError as exc:
-            raise MachineError(self.yaml_message(exc)) from None
+            return loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
-        if not isinstance(data, dict):
-            raise MachineError(f"{self.path}: error: a machine file must be a YAML mapping "
-                               f"(name, source, models, processor, ...), got {type(data).__name__}")
-        return data
 
     def yaml_message(self, exc: yaml.YAMLError) -> str:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
