@@ -38,6 +38,8 @@ class BuildContext:
     formal_branches: dict[str, list[tuple[sympy.Expr, sympy.Symbol]]] = field(default_factory=dict)
     diagnostics: list[ir.Diagnostic] = field(default_factory=list)
     seq: int = 0
+    # a callee's counts bound to one call's actual values, by (callee, formal → value) (sad.analysis.calls)
+    bindings: dict[tuple[str, frozenset], tuple[dict, dict]] = field(default_factory=dict)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

@@ -62,8 +62,9 @@ class CallExpander:
             return
         subs = self._bind_formals(callee.procedure, args, index)
         data = self._data_branches(key, callee.procedure, subs)
-        shared: dict = {}  # subexpressions bound once for all the callee's counts
-        bound: dict[sympy.Expr, sympy.Expr] = {}  # and each distinct count once (a loop body's share one)
+        # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
+        # body's share one), for every call with the same actual values (CG calls DOT(N, ...) three times)
+        shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items())), ({}, {}))
         for event, count in callee.counts.items():
             if data:
                 count = count.xreplace(data)

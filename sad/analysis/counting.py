@@ -37,6 +37,9 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     raw = sympy.sympify(raw)
     if raw.is_Number:
         return sympy.Max(0, raw)
+    if _unbounded_both_ways(raw):
+        # neither sign can be proved (the assumptions would say None to both, at length): N - J + 1
+        return sympy.Max(0, raw, evaluate=False)
     if raw.is_nonnegative:
         return raw
     if raw.is_nonpositive:
@@ -409,6 +412,19 @@ def _unbounded_below(e: sympy.Expr) -> bool:
             if coeff < 0 and not (rest.is_nonpositive or rest.is_negative) and _linear(e):
                 return True
     return False
+
+
+def _unbounded_both_ways(e: sympy.Expr) -> bool:
+    """Whether e is linear in its symbols, one of which takes any real (or any integer) value: e then
+    takes values of both signs, so neither e >= 0 nor e <= 0 holds for all values."""
+    if not e.is_Add:
+        return e.is_Symbol and _free_sign(e)
+    return any(_free_sign(term.as_coeff_Mul()[1]) for term in e.args) and _linear(e)
+
+
+def _free_sign(x: sympy.Basic) -> bool:
+    """A finite real symbol with no assumption on its sign."""
+    return bool(x.is_Symbol and x.is_real and x.is_finite and x.is_nonnegative is None and x.is_nonpositive is None)
 
 
 def _linear(e: sympy.Expr) -> bool:

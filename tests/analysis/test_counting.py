@@ -139,3 +139,15 @@ def test_unbounded_linear_forms_are_not_nonnegative_without_simplify():
     for e in (P - 1, Z - 1, M * N - 1, M ** 2, P + Z):
         assert not _unbounded_below(e)
     assert _nonnegative(P - 1) and _nonnegative(M ** 2) and not _nonnegative(Z - 1)
+
+
+def test_max0_of_a_form_of_either_sign_is_the_unevaluated_max():
+    from sad.analysis.counting import _unbounded_both_ways, max0
+    X = sympy.Symbol("X", nonnegative=True)  # a loop count
+    R = sympy.Symbol("R", real=True)
+    for raw in (N, N - I + 1, 2 * R - 3, N / 4 + sympy.Rational(3, 4), N + X):
+        assert _unbounded_both_ways(raw) and raw.is_nonnegative is None and raw.is_nonpositive is None
+        assert max0(raw) == sympy.Max(0, raw, evaluate=False)
+    for raw in (X + 1, X - 1, N * I, N ** 2, sympy.floor(N / 4)):  # left to the assumptions
+        assert not _unbounded_both_ways(raw)
+    assert max0(X + 1) == X + 1 and max0(-X - 1) == 0 and max0(sympy.Integer(-3)) == 0
