@@ -89,6 +89,9 @@ class Hierarchy:
     """'add.double' → (latency, reciprocal throughput) in seconds: the in-core model of loops not compiled."""
     tlb_pages: int = 0        # pages the TLBs hold (0: not measured)
     tlb_miss_s: float = 0.0   # seconds an access to a page beyond them costs more
+    walk_latency_s: float = 0.0
+    """Latency of one load from memory on a page beyond the TLBs (page walk + line), dependent loads: what a
+    column walk waits for when too few of its iterations fit in the core's window to overlap (0: not measured)."""
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -231,6 +234,34 @@ int main(int argc, char **argv) {
         }
         return s0 + s1 + s2 + s3 == 42;
     }
+    if (mode[0] == 'L') {   /* latency from memory with a page walk: dependent loads, each on another page */
+        long pages = bytes / PAGE, lpp = PAGE / LINE;
+        char *m = aligned_alloc(PAGE, bytes);
+        long *perm = malloc(pages * sizeof(long)), total = pages * lpp, k = 0;
+        char *first = 0, *prev = 0;
+        unsigned long seed = 88172645463325252UL;
+        for (long l = 0; l < lpp; l++) {          /* round l: line l of every page, pages shuffled */
+            for (long p = 0; p < pages; p++) perm[p] = p;
+            for (long p = pages - 1; p > 0; p--) {
+                seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+                long q = (long)(seed % (unsigned long)(p + 1)), t = perm[p]; perm[p] = perm[q]; perm[q] = t;
+            }
+            for (long p = 0; p < pages; p++, k++) {
+                char *at = m + perm[p] * PAGE + l * LINE;
+                if (prev) *(char **)prev = at; else first = at;
+                prev = at;
+            }
+        }
+        *(char **)prev = first;
+        for (long r = 0; r < reps; r++) {
+            char *q = first; double t0 = now();
+            for (long i = 0; i < n; i++) q = *(char **)q;
+            t0 = now() - t0;
+            if (r) printf("%.9g\n", t0 / n);
+            if (q == 0) return 1;
+        }
+        return k != total;
+    }
     long lines = bytes / LINE, stride = LINE / sizeof(double);
     double *a = aligned_alloc(4096, lines * LINE + 4096);
     for (long i = 0; i < lines * stride; i++) a[i] = 1.0;
@@ -296,6 +327,7 @@ class HierarchyCalibration:
     ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
     tlb_pages: int = 0
     tlb_miss: Measured | None = None
+    walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
     warnings: list[str] = field(default_factory=list)
 
 
@@ -348,7 +380,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                                  capture_output=True, text=True, check=True, timeout=60).stdout
             return [float(x) for x in out.split()]
 
-        per_figure = budget_s / (6 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1))
+        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1))
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -386,6 +418,10 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         if progress and result.tlb_miss is not None:
             progress(f"TLB: {result.tlb_pages} pages, beyond them {result.tlb_miss.seconds * 1e9:.3f} ns more "
                      "per access")
+        result.walk_latency = converge(functools.partial(run, "L", 200_000, WALK_CHASE_BYTES, 3), per_figure)
+        if progress:
+            progress(f"latency from memory with a page walk  {result.walk_latency.seconds * 1e9:.1f} ns "
+                     f"±{result.walk_latency.spread * 50:.1f} %")
         sets = [(f"L{c.level}", int(c.size_bytes * FIT_FRACTION)) for c in caches]
         sets.append(("memory", max(64 * 1024 ** 2, 8 * caches[-1].size_bytes)))
         for name, nbytes in sets:
@@ -400,7 +436,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                              f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
-                      ("hierarchy.tlb.miss", result.tlb_miss)] \
+                      ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
             + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
             + [(f"hierarchy.ops.{k}.throughput", v[1]) for k, v in result.ops.items()] \
             + [(f"hierarchy.{k}.read", v) for k, v in result.read.items()] \
@@ -461,6 +497,10 @@ def tlb_reach(per_access: dict[int, Measured]) -> tuple[int, Measured | None]:
     reach = max(p for p in sizes if per_access[p].seconds < quarter.seconds + extra / 2)
     return reach, Measured(extra, max(top.spread, quarter.spread), top.samples, top.reliable and quarter.reliable)
 
+
+WALK_CHASE_BYTES = 64 * 1024 ** 2
+"""Memory of the walk-latency chase: one line per access, each on another of its 16384 pages (far beyond the
+TLBs) in a shuffled order (no prefetch), and the lines of 64 MB (beyond the caches) before one comes again."""
 
 FIRST_TOUCH_BYTES = 32 * 1024 ** 2
 """Memory allocated by the first-touch benchmark: far above glibc's mmap threshold, so it comes fresh from the
@@ -527,6 +567,10 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
         flag = "" if cal.tlb_miss.reliable else "  UNRELIABLE"
         lines.append(f"  tlb: {{pages: {cal.tlb_pages}, miss: {cal.tlb_miss.seconds * 1e9:.4g} ns}}   # one line per "
                      f"page walks; spread {cal.tlb_miss.spread:.1%}{flag}")
+    if cal.walk_latency is not None:
+        flag = "" if cal.walk_latency.reliable else "  UNRELIABLE"
+        lines.append(f"  walk_latency: {cal.walk_latency.seconds * 1e9:.4g} ns   # a dependent load from memory on a "
+                     f"page beyond the TLBs; spread {cal.walk_latency.spread:.1%}{flag}")
     if cal.ops:
         lines.append("  ops:                          # per operation: latency (a dependent chain), reciprocal "
                      "throughput (8 chains)")
@@ -573,7 +617,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),
                      {key: (parse_time(v["latency"]), parse_time(v["throughput"]))
                       for key, v in sorted((section.get("ops") or {}).items())},
-                     int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)))
+                     int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)),
+                     parse_time(section.get("walk_latency", 0)))
 
 
 def _kib(text: object) -> int:

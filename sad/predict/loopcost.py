@@ -74,6 +74,7 @@ class LoopPrice:
     touch_s: sympy.Expr = sympy.Integer(0)   # first touch of fresh pages, seconds per run of the program
     touch_bytes: sympy.Expr = sympy.Integer(0)
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
+    waits_s: sympy.Expr = sympy.Integer(0)   # per iteration: column walks waiting for memory (walk_latency_seconds)
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -393,6 +394,36 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     return sympy.Piecewise(*pieces)
 
 
+def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]], hierarchy: Hierarchy,
+                         window: float | None) -> sympy.Expr:
+    """Seconds per iteration a loop waits for its column walks when they come from memory on pages beyond the
+    TLBs: each access then waits the calibrated ``walk_latency`` (page walk + line), and only the iterations
+    that fit in the core's window (reorder-buffer entries / instructions per iteration) overlap their misses
+    (Karkhanis & Smith, "A First-Order Superscalar Processor Model", ISCA 2004: long misses within one ROB's
+    worth of instructions overlap, the next ones wait): walk_latency / window per iteration, scaled by the
+    share of accesses on a new page (pitch / page, at most 1). A loop of few instructions keeps enough
+    accesses in flight that the calibrated column-walk cost (a throughput) is the larger; at -O0 (27
+    instructions per iteration of a column sum, 7 in a 192-entry window) this bound is. 0 without a window,
+    the figure, or such a walk; several walks of one iteration overlap (the largest counts)."""
+    caches = hierarchy.caches()
+    if not window or hierarchy.walk_latency_s <= 0 or not hierarchy.tlb_pages or not caches:
+        return sympy.Integer(0)
+    line, page = hierarchy.line_bytes, hierarchy.page_bytes
+    last = caches[-1]
+    assert last.size_bytes is not None
+    terms = []
+    for _, fp, _, col in shown:
+        if col is None:
+            continue
+        share = sympy.Min(1, col.pitch / page)
+        from_memory = sympy.Or(sympy.Gt(fp, int(last.size_bytes * FIT_FRACTION)),
+                               sympy.Not(_holds(last, fp, col, line)))
+        waits = sympy.And(sympy.Gt(col.pitch, line), sympy.Gt(fp / line * share, hierarchy.tlb_pages), from_memory)
+        terms.append(sympy.Piecewise((sympy.Float(hierarchy.walk_latency_s / window, 6) * share, waits),
+                                     (0, True)))
+    return sympy.Max(*terms) if terms else sympy.Integer(0)
+
+
 def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
     """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
     when their slow subscripts are the same."""
@@ -529,9 +560,11 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         trips_per_entry = trips[id(loop.nest[-1])] / width
         throughput = sympy.Float(result.block_rthroughput / width / clock, 6)
         core_term = sympy.Max(throughput, sympy.Float(core, 6) * sympy.Min(1, trips_per_entry / window))
-    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data) if data != 0 or core_term.free_symbols else \
-        sympy.Float(max(core, chain), 6)
+    waits = walk_latency_seconds(shown, hierarchy, rob / len(chosen.instructions) if rob else None)
+    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data, waits) \
+        if data != 0 or waits != 0 or core_term.free_symbols else sympy.Float(max(core, chain), 6)
     price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
+    price.waits_s = waits
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 
@@ -627,6 +660,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
         if data is not None:
             bounds["data"] = data
+        waits = evaluate(bind(lp.waits_s, bindings)) if lp.waits_s != 0 else 0.0
+        if waits:
+            bounds["memory latency of column walks"] = waits
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

@@ -70,12 +70,13 @@ def test_a_level_without_geometry_offers_its_whole_size():
     assert plain.effective_bytes(4096, 64) == 32 * 1024
 
 
-def test_geometry_written_by_calibrate_and_read_back(tmp_path):
+def test_geometry_and_walk_latency_written_by_calibrate_and_read_back(tmp_path):
     m = hier.Measured(1e-9, 0.01, 5)
     caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 512 * 1024, 64, 8, 1024)]
     cal = hier.HierarchyCalibration(hier.Measured(2.5e9, 0.01, 5), caches)
     for name in ("L1", "L2", "memory"):
         cal.read[name] = cal.write[name] = cal.column[name] = cal.column_write[name] = m
+    cal.walk_latency = hier.Measured(207e-9, 0.05, 9)
     lines = hier.render_yaml(cal)
     assert "    - {name: L2, size: 512 KiB, ways: 8, sets: 1024, line: 64, read: 1 ns, write: 1 ns, " \
            "column_read: 1 ns, column_update: 1 ns}  # per line; spread 1.0%" in lines
@@ -86,3 +87,4 @@ def test_geometry_written_by_calibrate_and_read_back(tmp_path):
     assert [(lv.name, lv.ways, lv.sets, lv.line_bytes) for lv in levels] == [
         ("L1", 8, 64, 64), ("L2", 8, 1024, 64), ("memory", 0, 0, 0)]
     assert levels[1].effective_bytes(16384, 64) == 2048
+    assert load_machine(path).hierarchy.walk_latency_s == pytest.approx(207e-9)

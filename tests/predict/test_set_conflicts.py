@@ -10,7 +10,7 @@ from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
-from sad.predict.loopcost import data_seconds, loop_trips, source_loops, usable_bytes
+from sad.predict.loopcost import data_seconds, loop_trips, source_loops, usable_bytes, walk_latency_seconds
 
 GEOMETRY = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
     hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9, ways=8, sets=64, line_bytes=64),
@@ -82,3 +82,25 @@ def test_symbolic_pitch_piecewise_equals_the_gcd_rule():
     assert isinstance(formula, sympy.Piecewise)
     for size in (100, 125, 128, 250, 256, 1000, 1024, 2000, 2048, 4096, 8192, 12288):
         assert int(formula.subs(n, size)) == l2.effective_bytes(8 * size, 64) == int(usable_bytes(l2, 8 * size, 64))
+
+
+def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
+    from dataclasses import replace
+    machine = replace(GEOMETRY, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096, walk_latency_s=210e-9)
+    src = tmp_path / "col.c"
+    src.write_text(COLUMN_SUM_C)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    _, shown = data_seconds(loop, trips, machine)
+    waits = walk_latency_seconds(shown, machine, 7.0)
+    at = {n: float(waits.xreplace({s: n for s in waits.free_symbols if s.name == "n"}))
+          for n in (1024, 2048, 2056, 8192)}
+    # n = 2048: rows 16 KiB apart, a page each (share 1), 2048 pages > 1536, and L2 (the last cache) keeps
+    # only 4 sets x 8 ways of the walk -> from memory: 210 ns / 7 iterations in the window = 30 ns.
+    # n = 1024: 1024 pages, within the TLBs -> 0. n = 2056: pitch 257 lines, L2 holds the walk -> 0 (its
+    # TLB misses are the tlb term of the data). n = 8192: 512 KiB between reuses, beyond half of L2 -> 30 ns
+    assert at == pytest.approx({1024: 0.0, 2048: 30e-9, 2056: 0.0, 8192: 30e-9})
+    assert walk_latency_seconds(shown, machine, None) == 0
+    assert walk_latency_seconds(shown, replace(machine, walk_latency_s=0.0), 7.0) == 0
