@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import sympy
 
@@ -102,14 +103,15 @@ def _memo(bindings: dict[str, sympy.Expr]) -> dict:
 
 
 def _substitute(expr: sympy.Basic, bindings: dict[str, sympy.Expr], memo: dict) -> sympy.Basic:
-    """One pass of substitution by name; the expression itself when nothing in it is bound."""
+    """One pass of substitution by name; the expression itself when nothing in it is bound (itself, not the
+    equal object the memo met first: a parent that sees an argument not its own is built again)."""
     if isinstance(expr, sympy.Symbol):
         return bindings.get(expr.name, expr)
     if not expr.args:
         return expr
     done = memo.get(expr)
     if done is not None:
-        return done
+        return expr if done is _UNCHANGED else done
     if isinstance(expr, _BINDERS):  # a bound variable (a Sum's index) is not a parameter: only free names
         subs = {s: bindings[s.name] for s in expr.free_symbols if s.name in bindings}
         out = expr.xreplace(subs) if subs else expr
@@ -119,8 +121,11 @@ def _substitute(expr: sympy.Basic, bindings: dict[str, sympy.Expr], memo: dict) 
             out = expr
         else:
             out = extremes.rebuild(expr.func, tuple(args))
-    memo[expr] = out
+    memo[expr] = _UNCHANGED if out is expr else out
     return out
+
+
+_UNCHANGED: Any = object()   # memo entry of a subexpression that no binding touches
 
 
 _BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda)

@@ -56,7 +56,10 @@ _ROUNDED: dict[int, dict] = {}
 
 
 def _rounded(expr: sympy.Basic, digits: int, memo: dict) -> sympy.Basic:
-    """expr with every Float rounded to `digits` significant digits (shared subexpressions once)."""
+    """expr with every Float rounded to `digits` significant digits (shared subexpressions once).
+
+    A subexpression without Floats is returned as itself, not as the equal object met first (the memo's key):
+    its parent, seeing an argument that is not its own, would be built again for nothing."""
     if isinstance(expr, sympy.Float):
         return sympy.Float(expr, digits)
     if not expr.args:
@@ -66,9 +69,12 @@ def _rounded(expr: sympy.Basic, digits: int, memo: dict) -> sympy.Basic:
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
         args = [_rounded(a, digits, memo) for a in expr.args]
-        done = expr if all(new is old for new, old in zip(args, expr.args)) else expr.func(*args)
+        done = _UNCHANGED if all(new is old for new, old in zip(args, expr.args)) else expr.func(*args)
         memo[expr] = done
-    return done
+    return expr if done is _UNCHANGED else done
+
+
+_UNCHANGED: Any = object()   # memo entry of a subexpression with no Float in it
 
 
 def parameter_value(param: Parameter, bindings: dict[str, sympy.Expr]) -> Any:

@@ -72,3 +72,15 @@ def test_a_sum_with_whole_float_bounds_is_added_up_exactly():
     assert evaluate(sympy.Sum(sympy.floor(k / 3), (k, 0, sympy.Float(10.0)))) == 15.0  # 0,0,0,1,1,1,2,2,2,3,3
     ncell = sympy.Piecewise((864, sympy.Eq(k, 4)), (0, True))
     assert evaluate(sympy.Sum(ncell, (k, sympy.Float(0.0), sympy.Float(9.0)))) == 864.0
+
+
+def test_an_untouched_subexpression_is_returned_as_itself():
+    from sympy.core.cache import clear_cache
+    first = CELLS * M + 1
+    clear_cache()
+    second = sympy.Min(40, sympy.floor(BOXL / sympy.Min(RCUT, BOXL / 2))) * M + 1   # equal, another object
+    assert first == second and first is not second
+    values = {"Q": sympy.Integer(2)}
+    assert bind(first, values) is first and bind(second, values) is second
+    q = sympy.Symbol("Q")
+    assert bind(second * q, {"Q": sympy.Integer(3)}) == 3 * second

@@ -45,3 +45,21 @@ def test_same_text_as_sympy_in_every_order_and_precision():  # 1.05808 = 0.8442^
             assert formula(expr, digits) == _expected(expr, digits), expr
     assert formula(NCELL) == "Piecewise((Min(40, floor(1.05808*N**(1/3)/Min(0.52904*N**(1/3), RCUT)))**3, " \
                              "Min(40, floor(1.05808*N**(1/3)/Min(0.52904*N**(1/3), RCUT))) >= 3), (0, True))"
+
+
+def test_a_formula_without_floats_is_printed_as_itself_not_rebuilt(monkeypatch):
+    from sympy.core.cache import clear_cache
+
+    from sad.predict import report
+    def cells():   # NCELL without its Float
+        return sympy.Min(40, sympy.floor(N ** sympy.Rational(1, 3) / sympy.Min(RCUT, N / 2))) * M + N
+    first = cells()
+    clear_cache()
+    second = cells()   # equal, another object
+    assert first == second and first is not second
+    memo: dict = {}
+    assert report._rounded(first, 6, memo) is first
+    assert report._rounded(second, 6, memo) is second
+    rebuilt = []
+    monkeypatch.setattr(sympy.Add, "func", property(lambda self: rebuilt.append(self) or type(self)))
+    assert report._rounded(second + 1, 6, memo) == second + 1 and rebuilt == []
