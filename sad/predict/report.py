@@ -22,12 +22,20 @@ from sad.predict.mapper import Prediction, bind, evaluate
 
 def formula(expr: sympy.Expr, digits: int = 6) -> str:
     """A formula as text, machine figures rounded to `digits` significant digits."""
-    expr = sympy.sympify(expr)
-    if expr.has(sympy.Float):
-        expr = _rounded(expr, digits, _ROUNDED.setdefault(digits, {}))
+    expr = _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))   # itself if it has no Float
     if len(_PRINTER.memo) > _MEMO_LIMIT:
         _PRINTER.memo.clear()
     return _PRINTER.doprint(expr)
+
+
+def short_formula(expr: sympy.Expr, width: int, digits: int = 6) -> str:
+    """`formula(expr, digits)` cut to `width` characters (… marking a cut), as the text report shows it. The
+    same text, but of a long sum only the leading terms are printed (md1's operation counts are 2 000
+    characters each, 96 of them shown)."""
+    expr = _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))
+    if len(_PRINTER.memo) > _MEMO_LIMIT:
+        _PRINTER.memo.clear()
+    return _short(_PRINTER.leading(expr, width), width)
 
 
 class _Printer(StrPrinter):
@@ -48,6 +56,31 @@ class _Printer(StrPrinter):
         if text is None:
             text = self.memo[expr] = super()._print(expr)
         return text
+
+    def leading(self, expr: sympy.Basic, width: int) -> str:
+        """The text of expr, or a prefix of it longer than `width` characters. A sum is printed by sympy's own
+        _print_Add over its first k terms in sympy's order (k doubling until the text is long enough): the
+        terms are joined one after the other, so that text is the start of the whole sum's."""
+        if not isinstance(expr, sympy.Add) or expr in self.memo:
+            return self.doprint(expr)
+        terms = self._as_ordered_terms(expr)
+        k = 1
+        while True:
+            self._leading = (expr, terms[:k])
+            try:
+                text = super()._print_Add(expr)
+            finally:
+                self._leading = None
+            if len(text) > width or k >= len(terms):
+                return text
+            k *= 2
+
+    _leading: tuple[sympy.Basic, list] | None = None
+
+    def _as_ordered_terms(self, expr, order=None):
+        if self._leading is not None and self._leading[0] is expr:
+            return self._leading[1]
+        return super()._as_ordered_terms(expr, order=order)
 
 
 _PRINTER = _Printer()
@@ -221,7 +254,7 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     out.append("")
     out.append("Operation counts (closed form of the SAD):")
     for key, expr in list(prediction.operations.items()):
-        out.append(f"  {key:<24} {_short(formula(expr), 96)}")
+        out.append(f"  {key:<24} {short_formula(expr, 96)}")
     out.append("")
     out.append("Parameters:")
     out.append(f"  {'name':<28} {'class':<10} {'kind':<18} {'where':<28} value")
@@ -234,7 +267,7 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
                    f"{_short(value, 40)}")
     out.append("")
     out.append("Predicted time:")
-    out.append(f"  T = {_short(formula(prediction.time, 4), 2000)}")
+    out.append(f"  T = {short_formula(prediction.time, 2000, 4)}")
     if prediction.startup:
         out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
     if prediction.time_value is not None:
@@ -253,8 +286,8 @@ def _spmd_lines(prediction: Prediction) -> list[str]:
     if prediction.communication == 0 and prediction.rank is None:
         return []
     comp, comm = prediction.computation_value, prediction.communication_value
-    lines = [f"  computation   T_comp = {_short(formula(prediction.computation, 4), 1000)}",
-             f"  communication T_comm = {_short(formula(prediction.communication, 4), 1000)}"]
+    lines = [f"  computation   T_comp = {short_formula(prediction.computation, 1000, 4)}",
+             f"  communication T_comm = {short_formula(prediction.communication, 1000, 4)}"]
     if comp is not None and comm is not None:
         lines.append(f"  T_comp = {seconds(comp)}, T_comm = {seconds(comm)}")
     choice = prediction.rank

@@ -2,9 +2,10 @@
 whatever it printed before (shared subexpressions in other contexts, Floats of other precisions)."""
 from __future__ import annotations
 
+import pytest
 import sympy
 
-from sad.predict.report import formula
+from sad.predict.report import formula, short_formula
 
 N, M, P = sympy.symbols("N M P_X_IF1", positive=True)
 RCUT = sympy.Symbol("RCUT", positive=True)
@@ -63,3 +64,20 @@ def test_a_formula_without_floats_is_printed_as_itself_not_rebuilt(monkeypatch):
     rebuilt = []
     monkeypatch.setattr(sympy.Add, "func", property(lambda self: rebuilt.append(self) or type(self)))
     assert report._rounded(second + 1, 6, memo) == second + 1 and rebuilt == []
+
+
+SUMS = [sum((K ** i * sympy.Float(f"{i}.25e-7", 15) * NCELL for i in range(1, 30)), -N * M),
+        -N - M - CELLS * P + sympy.Float("1e-9", 15),
+        (N - M) * P - (N + 1) ** 2 + sympy.Rational(1, 3),
+        NCELL * N + CELLS]
+
+
+@pytest.mark.parametrize("width", [1, 5, 40, 96, 300, 2000, 10 ** 6])
+def test_the_shown_start_of_a_formula_is_the_start_of_its_text(width):
+    from sad.predict import report
+    for digits in (6, 4):
+        for expr in FORMULAS + SUMS + FORMULAS[::-1]:
+            full = formula(expr, digits)
+            report._PRINTER.memo.clear()   # the leading terms printed alone, nothing remembered of the whole
+            assert short_formula(expr, width, digits) == (full if len(full) <= width else full[:width - 1] + "…")
+    assert len(formula(SUMS[0])) > 2000
