@@ -117,6 +117,7 @@ def _console(monkeypatch, argv: list[str]) -> tuple[str, int]:
 
 
 def test_only_commands_without_exit_work_skip_the_interpreter_exit(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_nothing_left_at_exit", lambda: True)   # this test process may have threads
     assert _console(monkeypatch, ["ir", MISSING]) == ("_exit", 2)
     assert "No such file" in capsys.readouterr().err
     assert _console(monkeypatch, ["analyze", TRIANG, "-m", "no_such_machine"]) == ("_exit", 2)
@@ -138,3 +139,13 @@ def test_a_live_thread_keeps_the_normal_exit(monkeypatch, capsys):
         release.set()
         worker.join()
     capsys.readouterr()
+
+
+def test_in_a_fresh_process_the_fast_exit_is_taken_and_atexit_hooks_are_not_run():
+    marker = "import atexit, sys; atexit.register(lambda: print('atexit ran', file=sys.stderr)); "
+    fast = subprocess.run([sys.executable, "-c", marker + CONSOLE_SCRIPT, "ir", MISSING], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert fast.returncode == 2 and "No such file" in fast.stderr and "atexit ran" not in fast.stderr
+    normal = subprocess.run([sys.executable, "-c", marker + CONSOLE_SCRIPT, "check", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert normal.returncode == 0 and "atexit ran" in normal.stderr
