@@ -13,6 +13,7 @@ cached, so that a later run tries again.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 import json
@@ -263,10 +264,17 @@ def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | No
 def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | None):
     from sad.codebase.routines import prepare
     prepare(options)  # imports, parser tables and the machine once, inherited by every forked worker
-    with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
-        futures = {pool.submit(check_unit, unit, options, timeout): unit for unit in units}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    # The objects that exist now (modules, tables) are left out of garbage collection while the workers
+    # run: a collection in a worker would write to their pages, which fork shares until written (about
+    # 4 % of the workers' CPU on the fixture)
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
+            futures = {pool.submit(check_unit, unit, options, timeout): unit for unit in units}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+    finally:
+        gc.unfreeze()
 
 
 def _on_dask(units: list[Unit], options: Options, address: str, timeout: float | None):
