@@ -6,10 +6,10 @@ Figures, not tests: it prints a table (figure, value, target, ok/MISSED) and alw
 
 - md1 end to end in-process: sad.predict.job.run (analysis, blocks, prediction on sparc2) →
   sad.predict.report.to_text, with NPART bound to 500 (the C md1 calls it `npart`). Each in-process measurement runs in
-  a fresh worker interpreter (this script with --worker) so that no run inherits another's caches: the time is
-  measured after the imports, the memory is the worker's peak RSS (ru_maxrss: interpreter, numpy/sympy and
-  sad included) and, in a separate traced run, the tracemalloc peak of the analysis alone. Targets: < 2 s,
-  < 300 MB.
+  a fresh worker interpreter (this script with --worker) so that no run inherits another's caches, with the
+  `sad` command's garbage-collector thresholds (sad.common.collector): the time is measured after the imports,
+  the memory is the worker's peak RSS (ru_maxrss: interpreter, numpy/sympy and sad included) and, in a
+  separate traced run, the tracemalloc peak of the analysis alone. Targets: < 2 s, < 300 MB.
 - md1 as a subprocess `sad analyze FILE -m sparc2 -D NPART=500` (interpreter start-up and imports included):
   wall time and the child's ru_maxrss (os.wait4). Same targets.
 - lines per second over the Fortran corpus (md1.f, kernels/*.f, whetstone.f) and over the C corpus (c/*.c,
@@ -109,6 +109,8 @@ def worker(files: list[str], defines: list[str], trace: bool) -> None:
     import tracemalloc
 
     os.chdir(ROOT)
+    from sad.common import collector
+    collector.tune()   # the process settings of the `sad` command (sad.cli.main.console), which this worker stands for
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if trace:
         tracemalloc.start()

@@ -100,7 +100,10 @@ def console() -> NoReturn:
     else is skipped: standard streams and logging handlers are flushed here, and the process must have no
     thread but the main one and no multiprocessing child (whose atexit hook joins it), else the normal
     exit runs. When a flush fails (a closed pipe, a full disk), the interpreter's own exit handles
-    it as it always has. main() and run() never do this: tests and embedding callers call them."""
+    it as it always has. The garbage collector's thresholds are the ones for an analysis process
+    (sad.common.collector). main() and run() do neither: tests and embedding callers call them."""
+    from sad.common import collector
+    collector.tune()
     argv = sys.argv[1:]
     code = main(argv)
     if isinstance(code, int) and argv[:1] and argv[0] in FAST_EXIT_COMMANDS and _nothing_left_at_exit():

@@ -7,6 +7,7 @@ the interpreter's normal exit (`sys.exit(main())`).
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import io
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sad.cli.main import run
+from sad.common import collector
 
 cli = importlib.import_module("sad.cli.main")  # the module (the package's `main` attribute is a function)
 
@@ -107,6 +109,7 @@ def _console(monkeypatch, argv: list[str]) -> tuple[str, int]:
         raise _Exited(code)
     monkeypatch.setattr(cli.os, "_exit", fake_exit)
     monkeypatch.setattr(sys, "argv", ["sad", *argv])
+    monkeypatch.setattr(collector, "THRESHOLDS", gc.get_threshold())   # this test process keeps its own
     try:
         cli.console()
     except _Exited as exc:
@@ -149,3 +152,16 @@ def test_in_a_fresh_process_the_fast_exit_is_taken_and_atexit_hooks_are_not_run(
     normal = subprocess.run([sys.executable, "-c", marker + CONSOLE_SCRIPT, "check", "--help"], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert normal.returncode == 0 and "atexit ran" in normal.stderr
+
+
+def test_the_command_process_gets_the_analysis_collector_thresholds(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["sad", "--version"])
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)   # CPython's defaults
+        with pytest.raises(SystemExit):
+            cli.console()
+        assert gc.get_threshold() == collector.THRESHOLDS == (200_000, 30, 30)
+    finally:
+        gc.set_threshold(*before)
+    capsys.readouterr()
