@@ -37,7 +37,7 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     raw = sympy.sympify(raw)
     if raw.is_Number:
         return sympy.Max(0, raw)
-    if _unbounded_both_ways(raw):
+    if _unbounded_both_ways(raw) or _strip_of_either_sign(raw):
         # neither sign can be proved (the assumptions would say None to both, at length): N - J + 1
         return sympy.Max(0, raw, evaluate=False)
     if raw.is_nonnegative:
@@ -420,6 +420,13 @@ def _unbounded_both_ways(e: sympy.Expr) -> bool:
     if not e.is_Add:
         return e.is_Symbol and _free_sign(e)
     return any(_free_sign(term.as_coeff_Mul()[1]) for term in e.args) and _linear(e)
+
+
+def _strip_of_either_sign(e: sympy.Expr) -> bool:
+    """Whether e is Min(c, x) with c a positive number and x as in _unbounded_both_ways (a strip's
+    width, MIN(32, N - JJ + 1)): negative where x is, positive where x is."""
+    return (isinstance(e, sympy.Min) and len(e.args) == 2 and e.args[0].is_Number and e.args[0] > 0
+            and _unbounded_both_ways(e.args[1]))
 
 
 def _free_sign(x: sympy.Basic) -> bool:

@@ -151,3 +151,7 @@ def test_max0_of_a_form_of_either_sign_is_the_unevaluated_max():
     for raw in (X + 1, X - 1, N * I, N ** 2, sympy.floor(N / 4)):  # left to the assumptions
         assert not _unbounded_both_ways(raw)
     assert max0(X + 1) == X + 1 and max0(-X - 1) == 0 and max0(sympy.Integer(-3)) == 0
+    strip = sympy.Min(32, N - I + 1)  # a strip's width, MIN(32, N - JJ + 1)
+    assert strip.is_nonnegative is None and strip.is_nonpositive is None
+    assert max0(strip) == sympy.Max(0, strip, evaluate=False)
+    assert max0(sympy.Min(4, X)) == sympy.Min(4, X)
