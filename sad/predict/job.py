@@ -58,6 +58,6 @@ def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, s
     """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling).
     On a machine calibrated on this host, innermost loops are priced from the compiled code
     (sad.predict.loopcost); elsewhere every block keeps the per-operation price."""
-    overrides, loops = price_loops(analysis, analysis.blocks, machine)
+    overrides, loops = price_loops(analysis, analysis.blocks, machine, bindings)
     prediction = predict(analysis.blocks, machine, bindings, overrides)
     return Result(analysis, prediction, machine, dict(bindings), loops)

@@ -27,6 +27,7 @@ from pathlib import Path
 import sympy
 
 from sad import ir
+from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided
 from sad.ir.walk import child_bodies, walk, walk_stmts
 from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
@@ -317,11 +318,15 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
     return hierarchy.levels[-1].name
 
 
-def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy
+def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                 bindings: dict[str, sympy.Expr] | None = None
                  ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
     """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
     A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
-    a strided one a line. Writes count on the write figure (write-allocate and write-back)."""
+    a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
+    that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
+    then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
+    compare and print); the pitch cannot change unless those parameters do."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
@@ -343,7 +348,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         fp = reuse_footprint(ref, loop, trips, line)
         walk = None
         if strided:
-            pitch = row_pitch(ref, loop, trips, line)
+            pitch = _bound_number(row_pitch(ref, loop, trips, line), bindings)
             walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
             level_cost = serving_level(fp, hierarchy, ref.write, strided, walk)
             # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
@@ -356,6 +361,16 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             total += tlb_seconds(ref, loop, trips, fp, hierarchy, walk)
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
     return total, shown
+
+
+def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
+    """expr as a number when the bindings make it one (an Integer when it is whole), else expr."""
+    if not bindings or not expr.free_symbols:
+        return expr
+    value = evaluate(bind(expr, bindings))
+    if value is None:
+        return expr
+    return sympy.Integer(int(value)) if float(value).is_integer() else sympy.Float(value)
 
 
 def row_pitch(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
@@ -396,32 +411,38 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
 
 def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]], hierarchy: Hierarchy,
                          window: float | None) -> sympy.Expr:
-    """Seconds per iteration a loop waits for its column walks when they come from memory on pages beyond the
-    TLBs: each access then waits the calibrated ``walk_latency`` (page walk + line), and only the iterations
-    that fit in the core's window (reorder-buffer entries / instructions per iteration) overlap their misses
-    (Karkhanis & Smith, "A First-Order Superscalar Processor Model", ISCA 2004: long misses within one ROB's
-    worth of instructions overlap, the next ones wait): walk_latency / window per iteration, scaled by the
-    share of accesses on a new page (pitch / page, at most 1). A loop of few instructions keeps enough
-    accesses in flight that the calibrated column-walk cost (a throughput) is the larger; at -O0 (27
-    instructions per iteration of a column sum, 7 in a 192-entry window) this bound is. 0 without a window,
-    the figure, or such a walk; several walks of one iteration overlap (the largest counts)."""
+    """Seconds per iteration a loop waits for its column walks, beyond their calibrated cost, when they come
+    from memory on pages beyond the TLBs: each access then waits the calibrated ``walk_latency`` (page walk
+    + line), and only the iterations that fit in the core's window (reorder-buffer entries / instructions per
+    iteration) overlap their misses (Karkhanis & Smith, "A First-Order Superscalar Processor Model", ISCA
+    2004: long misses within one ROB's worth of instructions overlap, the next ones wait). An iteration then
+    takes at least walk_latency / window; the term is what that adds to the calibrated memory column costs of
+    the loop's walks (their sum; the walks of one iteration wait together), when any walk waits, scaled by
+    the first such walk's share of accesses on a new page (pitch / page, at most 1). A loop of few
+    instructions keeps enough accesses in flight that the calibrated cost (a throughput) is the larger and
+    the term is 0, and so not in the formula at all; at -O0 (27 instructions per iteration of a column sum,
+    7 in a 192-entry window) it is not. Added to the data term, not a bound of its own: a Max of two formulas
+    of this size costs sympy seconds to compare. A written walk (label 'x(w)') has its column update cost."""
     caches = hierarchy.caches()
     if not window or hierarchy.walk_latency_s <= 0 or not hierarchy.tlb_pages or not caches:
         return sympy.Integer(0)
     line, page = hierarchy.line_bytes, hierarchy.page_bytes
-    last = caches[-1]
+    last, memory = caches[-1], hierarchy.levels[-1]
     assert last.size_bytes is not None
-    terms = []
-    for _, fp, _, col in shown:
-        if col is None:
-            continue
+    walks = [(label, fp, col) for label, fp, _, col in shown if col is not None]
+    paid = sum(memory.column_store_s if label.endswith("(w)") else memory.column_s for label, _, _ in walks)
+    excess = hierarchy.walk_latency_s / window - paid
+    if not walks or excess <= 0:
+        return sympy.Integer(0)
+    conditions = []
+    for _, fp, col in walks:
         share = sympy.Min(1, col.pitch / page)
         from_memory = sympy.Or(sympy.Gt(fp, int(last.size_bytes * FIT_FRACTION)),
                                sympy.Not(_holds(last, fp, col, line)))
-        waits = sympy.And(sympy.Gt(col.pitch, line), sympy.Gt(fp / line * share, hierarchy.tlb_pages), from_memory)
-        terms.append(sympy.Piecewise((sympy.Float(hierarchy.walk_latency_s / window, 6) * share, waits),
-                                     (0, True)))
-    return sympy.Max(*terms) if terms else sympy.Integer(0)
+        conditions.append(sympy.And(sympy.Gt(col.pitch, line), sympy.Gt(fp / line * share, hierarchy.tlb_pages),
+                                    from_memory))
+    share = sympy.Min(1, walks[0][2].pitch / page)
+    return sympy.Piecewise((sympy.Float(excess, 6) * share, sympy.Or(*conditions)), (0, True))
 
 
 def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
@@ -454,9 +475,11 @@ def _resolved(path: str) -> str:
     return str(Path(path).resolve())
 
 
-def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
+def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | None = None
+                ) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
     """Per-block prices (id(block) → seconds per execution) replacing the per-operation ones for the blocks of
-    innermost loops the compiled-code model prices, and the explanation of each."""
+    innermost loops the compiled-code model prices, and the explanation of each. ``bindings``: the bound
+    parameters (a column walk's pitch they fix is priced as that number, see ``data_seconds``)."""
     hierarchy: Hierarchy | None = getattr(machine, "hierarchy", None)
     spec = machine.models.get("compile") if machine.models else None
     if hierarchy is None:
@@ -473,9 +496,9 @@ def price_loops(analysis, blocks, machine) -> tuple[dict[int, sympy.Expr], list[
         if file not in compiled_files:
             compiled_files[file] = cc.compiled_file(Path(file), str(spec)) if compiling else None
         cf = compiled_files[file]
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec) if cf is not None else None
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) if cf is not None else None
         if priced is None and hierarchy.ops:
-            priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec)
+            priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
         if priced is None:
             continue
         explained.append(priced)
@@ -497,7 +520,7 @@ def opt_level_keeps_memory(spec: str | None) -> bool:
 
 
 def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
-               spec: str | None = None) -> LoopPrice | None:
+               spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice | None:
     candidates = []
     for asm in cf.loops:
         if not asm.innermost:
@@ -548,7 +571,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     trips = {}
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
-    data, shown = data_seconds(loop, trips, hierarchy)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings)
     core_term: sympy.Expr = sympy.Float(core, 6)
     rob = cc.rob_entries()
     if rob and latency_bound > result.block_rthroughput and fresh_chains(loop):
@@ -561,8 +584,9 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         throughput = sympy.Float(result.block_rthroughput / width / clock, 6)
         core_term = sympy.Max(throughput, sympy.Float(core, 6) * sympy.Min(1, trips_per_entry / window))
     waits = walk_latency_seconds(shown, hierarchy, rob / len(chosen.instructions) if rob else None)
-    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data, waits) \
-        if data != 0 or waits != 0 or core_term.free_symbols else sympy.Float(max(core, chain), 6)
+    data = data + waits
+    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data) if data != 0 or core_term.free_symbols else \
+        sympy.Float(max(core, chain), 6)
     price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
     price.waits_s = waits
     _add_first_touch(price, loop, trips, hierarchy)
@@ -613,8 +637,8 @@ def fresh_chains(loop: SourceLoop) -> bool:
     return found
 
 
-def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None
-                    ) -> LoopPrice:
+def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
+                    bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice:
     """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel)."""
     in_memory = opt_level_keeps_memory(spec)
     innermost = loop.nest[-1]
@@ -624,7 +648,7 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
     if in_memory:
         lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, 1 / hierarchy.clock_hz))
     trips = {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
-    data, shown = data_seconds(loop, trips, hierarchy)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings)
     seconds = sympy.Max(sympy.Float(tp, 6), sympy.Float(lat, 6), data) if data != 0 else sympy.Float(max(tp, lat), 6)
     price = LoopPrice(loop, seconds, tp, lat, data, "", 1, 0, shown, source="operation classes")
     _add_first_touch(price, loop, trips, hierarchy)
@@ -643,7 +667,6 @@ def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.
 def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Expr], hierarchy: Hierarchy | None,
             top: int = 5) -> str:
     """Text: for the innermost loops that take the most time, which bound limits them and why."""
-    from sad.predict.mapper import bind, evaluate
     if not explained or hierarchy is None:
         return "explain: no innermost loop priced from compiled code (the machine has no hierarchy section, " \
                "no compile command, or llvm-mca/the compiler is missing): per-operation prices only\n"
@@ -662,11 +685,15 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             bounds["data"] = data
         waits = evaluate(bind(lp.waits_s, bindings)) if lp.waits_s != 0 else 0.0
         if waits:
-            bounds["memory latency of column walks"] = waits
+            out_waits = f"      of the data, {waits * 1e9:.3g} ns: column walks waiting for memory (page walks)"
+        else:
+            out_waits = ""
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
+        if out_waits:
+            out.append(out_waits)
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))

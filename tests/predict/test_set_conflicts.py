@@ -66,6 +66,21 @@ def test_bound_as_the_predictor_binds_it(tmp_path):
         assert evaluate(bind(data, {"n": sympy.Integer(n)})) == pytest.approx(EXPECTED[n])
 
 
+def test_a_pitch_the_bindings_fix_is_priced_as_that_number(tmp_path):
+    src = tmp_path / "col.c"
+    src.write_text(COLUMN_SUM_C)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    for n in (128, 1024, 1032):
+        values = {"n": sympy.Integer(n)}
+        data = data_seconds(loop, trips, GEOMETRY, values)[0]
+        # one condition per level on a numeric pitch: no divisor tests left in the formula
+        assert not data.has(sympy.Mod)
+        assert evaluate(bind(data, values)) == pytest.approx(EXPECTED[n])
+
+
 def test_without_geometry_only_the_nominal_sizes_count(tmp_path):
     plain = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=tuple(
         hier.Level(lv.name, lv.size_bytes, lv.line_s, lv.store_line_s, lv.column_s, lv.column_store_s)
@@ -98,9 +113,12 @@ def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
     at = {n: float(waits.xreplace({s: n for s in waits.free_symbols if s.name == "n"}))
           for n in (1024, 2048, 2056, 8192)}
     # n = 2048: rows 16 KiB apart, a page each (share 1), 2048 pages > 1536, and L2 (the last cache) keeps
-    # only 4 sets x 8 ways of the walk -> from memory: 210 ns / 7 iterations in the window = 30 ns.
+    # only 4 sets x 8 ways of the walk -> from memory; an iteration takes at least 210 ns / 7 iterations in
+    # the window = 30 ns, 18 ns more than the memory column read (12 ns) the data term already has.
     # n = 1024: 1024 pages, within the TLBs -> 0. n = 2056: pitch 257 lines, L2 holds the walk -> 0 (its
-    # TLB misses are the tlb term of the data). n = 8192: 512 KiB between reuses, beyond half of L2 -> 30 ns
-    assert at == pytest.approx({1024: 0.0, 2048: 30e-9, 2056: 0.0, 8192: 30e-9})
+    # TLB misses are the tlb term of the data). n = 8192: 512 KiB between reuses, beyond half of L2 -> 18 ns
+    assert at == pytest.approx({1024: 0.0, 2048: 18e-9, 2056: 0.0, 8192: 18e-9})
+    # a window of 35 iterations (a short -O2 loop): 210 / 35 = 6 ns < 12 ns, nothing to add, no term at all
+    assert walk_latency_seconds(shown, machine, 35.0) == 0
     assert walk_latency_seconds(shown, machine, None) == 0
     assert walk_latency_seconds(shown, replace(machine, walk_latency_s=0.0), 7.0) == 0
