@@ -153,7 +153,6 @@ def cmd_analyze(args) -> int:
     """`sad analyze`: SAD, parameters and predicted time as text or JSON on stdout."""
     from sad.machine.model import MachineError, load_machine
     from sad.predict.job import Options, run
-    from sad.predict.loopcost import explain
     from sad.predict.report import to_json, to_text
 
     parsed = _defines(args)
@@ -195,6 +194,7 @@ def cmd_analyze(args) -> int:
         sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
                                  origins))
         if args.explain:
+            from sad.predict.loopcost import explain
             sys.stdout.write("\n" + explain(result.loops, result.prediction, values, machine.hierarchy,
                                              args.top))
     return exit_status(args.files, analysis.failed_files)

@@ -16,7 +16,6 @@ from sad.analysis.description import Analysis, Block
 from sad.analysis.params import Parameter
 from sad.analysis.pipeline import analyze
 from sad.machine.model import Machine
-from sad.predict.loopcost import price_loops
 from sad.predict.mapper import Prediction, missing_op_parameters, predict
 
 
@@ -58,6 +57,10 @@ def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, s
     """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling).
     On a machine calibrated on this host, innermost loops are priced from the compiled code
     (sad.predict.loopcost); elsewhere every block keeps the per-operation price."""
-    overrides, loops = price_loops(analysis, analysis.blocks, machine, bindings)
+    overrides: dict = {}
+    loops: list = []
+    if getattr(machine, "hierarchy", None) is not None:   # only a calibrated machine prices loops from code:
+        from sad.predict.loopcost import price_loops  # it and the compiled-code model cost 20 ms of imports
+        overrides, loops = price_loops(analysis, analysis.blocks, machine, bindings)
     prediction = predict(analysis.blocks, machine, bindings, overrides)
     return Result(analysis, prediction, machine, dict(bindings), loops)
