@@ -26,8 +26,33 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
     if step in (1, -1):
         raw = sympy.expand(raw)
     else:
-        raw = sympy.floor(raw)
+        raw = floor(raw)
     return max0(raw)
+
+
+def floor(arg: sympy.Expr) -> sympy.Expr:
+    """sympy.floor(arg). For a linear form in integer symbols with a term of non-integer coefficient
+    whose symbol has a free sign ((N + 31)/32: a DO loop's step), the answer is known without sympy's
+    search through the assumptions (tens of milliseconds): the form is neither always an integer nor of
+    one sign, so sympy's floor keeps the terms with integer coefficients outside (N/32 + 31/32 stays
+    whole, N/2 + M + 1/2 gives M + floor(N/2 + 1/2))."""
+    whole: list[sympy.Expr] = []
+    rest: list[sympy.Expr] = []
+    free_fraction = False
+    for term in sympy.Add.make_args(arg):
+        coeff, x = term.as_coeff_Mul()
+        if not coeff.is_Rational:
+            return sympy.floor(arg)
+        if x is sympy.S.One:
+            (whole if coeff.is_Integer else rest).append(term)
+        elif x.is_Symbol and x.is_integer:
+            (whole if coeff.is_Integer else rest).append(term)
+            free_fraction = free_fraction or (not coeff.is_Integer and _free_sign(x))
+        else:
+            return sympy.floor(arg)
+    if not free_fraction:
+        return sympy.floor(arg)
+    return sympy.Add(*whole) + sympy.floor(sympy.Add(*rest), evaluate=False)
 
 
 def max0(raw: sympy.Expr) -> sympy.Expr:
@@ -71,6 +96,8 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
             out = e
         elif isinstance(e, sympy.Max) and len(args) == 2 and sympy.S.Zero in args:
             out = max0(args[1] if args[0] == 0 else args[0])
+        elif isinstance(e, sympy.floor):
+            out = floor(args[0])
         else:
             out = e.func(*args)
         memo[e] = out

@@ -155,3 +155,18 @@ def test_max0_of_a_form_of_either_sign_is_the_unevaluated_max():
     assert strip.is_nonnegative is None and strip.is_nonpositive is None
     assert max0(strip) == sympy.Max(0, strip, evaluate=False)
     assert max0(sympy.Min(4, X)) == sympy.Min(4, X)
+
+
+def test_floor_of_linear_forms_is_sympys_floor():
+    import random
+
+    from sad.analysis.counting import floor
+    symbols = [N, M, sympy.Symbol("Z", integer=True, nonnegative=True), sympy.Symbol("P", integer=True, positive=True),
+               sympy.Symbol("R", real=True)]
+    assert floor(N / 32 + sympy.Rational(31, 32)) == sympy.floor(N / 32 + sympy.Rational(31, 32))
+    assert floor(N / 2 + M + sympy.Rational(1, 2)) == M + sympy.floor(N / 2 + sympy.Rational(1, 2), evaluate=False)
+    rng = random.Random(11)
+    for _ in range(300):  # the same tree (srepr), not only an equal value
+        arg = sympy.Add(*[sympy.Rational(rng.randint(-9, 9), rng.choice([1, 2, 3, 4, 32])) * rng.choice(symbols)
+                          for _ in range(rng.randint(1, 3))], sympy.Rational(rng.randint(-40, 40), rng.choice([1, 4])))
+        assert sympy.srepr(floor(arg)) == sympy.srepr(sympy.floor(arg))
