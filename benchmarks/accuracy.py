@@ -20,8 +20,11 @@ With --save FILE the suite's measured times are written to FILE (JSON, with the 
 reuses them instead of timing again (to compare models on the same measurements). The suite times the program
 alone (started directly, pinned; ``program_cpu_seconds``), not a shell pipeline around it.
 
+With --sizes N,... each kernel runs at those n instead (a pitch study: column_sum at 2048 and 2000, whose
+rows are 2^14 bytes apart or not; set conflicts, sad.predict.loopcost.usable_bytes).
+
 Usage: python3 benchmarks/accuracy.py [--recalibrate] [--quick] [--runs N] [--suite [--only NAME,...]
-       [--save FILE | --measured FILE]]
+       [--sizes N,...] [--save FILE | --measured FILE]]
 """
 from __future__ import annotations
 
@@ -155,6 +158,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="timed runs per program (median)")
     parser.add_argument("--suite", action="store_true", help="the loop-kernel suite (benchmarks/kernelsuite.py)")
     parser.add_argument("--only", default="", help="with --suite: comma-separated kernel names")
+    parser.add_argument("--sizes", default="",
+                        help="with --suite: comma-separated n to run each kernel at instead of its four cache-level "
+                             "sizes (e.g. 2048,2000 for a power-of-two pitch and a neighbour)")
     parser.add_argument("--save", default="", help="with --suite: write the measured times to this JSON file")
     parser.add_argument("--measured", default="", help="with --suite: reuse measured times from this JSON file")
     args = parser.parse_args()
@@ -234,7 +240,9 @@ def run_suite(args) -> int:
                 src = work / (k.name + (".c" if k.lang == "c" else ".f"))
                 src.write_text(ks.source(k), encoding="utf-8")
                 exe = compile_program(src, LEVELS[level], work)
-                for cache, n, reps in ks.cases(k):
+                sizes = [int(x) for x in args.sizes.split(",") if x]
+                chosen = [("n", n, ks.reps_for(k, n)) for n in sizes] if sizes else ks.cases(k)
+                for cache, n, reps in chosen:
                     key = f"{level} {k.name} {n} {reps}"
                     if reuse is not None:
                         if key not in reuse["times"]:
