@@ -80,9 +80,16 @@ def price(cost: Counter, machine, missing: set[str]) -> sympy.Expr:
             missing.add(key)
             total += n * make_symbol(op_cost_name(key), "op_cost")
         else:
-            total += sympy.Float(n) * sympy.Float(seconds, 15) if not float(n).is_integer() else \
-                int(n) * sympy.Float(seconds, 15)
+            total += _op_seconds(n, seconds)
     return total
+
+
+@functools.lru_cache(maxsize=4096)
+def _op_seconds(n: float, seconds: float) -> sympy.Expr:
+    """n executions of an operation of `seconds` each, as a term of a block's price (the same few pairs recur
+    in most of a program's blocks; 2 and 2.0 give the same term)."""
+    return sympy.Float(n) * sympy.Float(seconds, 15) if not float(n).is_integer() else \
+        int(n) * sympy.Float(seconds, 15)
 
 
 def op_cost_name(key: str) -> str:

@@ -32,3 +32,17 @@ def test_bindings_reach_analysis_and_mapper() -> None:
     assert abs(float(free.prediction.time.subs(n, 10)) - bound.prediction.time_value) < 1e-15
     again = predict_analysis(free.analysis, machine, {"N": sympy.Integer(10)})
     assert again.prediction.time_value == bound.prediction.time_value
+
+
+def test_a_block_price_is_the_sum_of_its_operations_at_the_machines_figures() -> None:
+    from collections import Counter
+
+    from sad.predict.mapper import price
+    machine = load_machine("sparc2")
+    add, mul = machine.op_cost("add.double"), machine.op_cost("mul.double")
+    assert add is not None and mul is not None
+    expected = 2 * sympy.Float(add, 15) + sympy.Float(0.5) * sympy.Float(mul, 15)
+    for n in (2, 2.0):   # the remembered terms: an integer count given either way, a fraction of a block
+        assert price(Counter({"add.double": n, "mul.double": 0.5}), machine, set()) == expected
+    assert price(Counter({"add.double": 3}), machine, set()) == 3 * sympy.Float(add, 15)
+    assert float(price(Counter({"add.double": 3}), machine, set())) == 3 * add
