@@ -63,8 +63,9 @@ class Level:
         ways lines in each: ways * that many sets * line bytes. A pitch of 2^k bytes with 2^k >= the span
         maps every row to one set; a pitch that is an odd number of lines reaches every set. Addresses are
         taken as the program sees them: on a physically indexed level the OS's page placement decides the
-        bits above the page offset; measured on this host (column sums at n = 256 ... 2048 against n + 8),
-        the virtual rule gives the steps the timings show."""
+        bits above the page offset. Measured on this host (column sums at n = 256 ... 2048 against n + 8): the
+        rule puts the steps out of L1 and L2 where the timings show them and n = 1024, 1536 in memory; walks it
+        leaves in L3 under conflicts (n = 256, 512) run slower at -O2 than the calibrated L3 column cost."""
         if self.size_bytes is None:
             return None
         lb = self.line_bytes or line
