@@ -105,17 +105,34 @@ def console() -> NoReturn:
     from sad.common import collector
     collector.tune()
     argv = sys.argv[1:]
-    code = main(argv)
-    if isinstance(code, int) and argv[:1] and argv[0] in FAST_EXIT_COMMANDS and _nothing_left_at_exit():
-        try:
+    try:
+        code = main(argv)
+        if isinstance(code, int) and argv[:1] and argv[0] in FAST_EXIT_COMMANDS and _nothing_left_at_exit():
             if "logging" in sys.modules:
                 sys.modules["logging"].shutdown()
             sys.stdout.flush()
             sys.stderr.flush()
-        except BaseException:
-            sys.exit(code)
-        os._exit(code)
+            os._exit(code)
+        sys.stdout.flush()
+    except OSError as exc:
+        code = _output_failed(exc)
     sys.exit(code)
+
+
+def _output_failed(exc: OSError) -> int:
+    """The exit status after writing the report failed (a full disk, `> /dev/full`, a reader that went away).
+
+    A closed pipe is the reader's choice (`sad analyze ... | head`): status 0 as run() gives, no message.
+    Anything else is the user's problem to see: one line naming the cause, status 1, no traceback. stdout is
+    pointed at /dev/null so that the interpreter's own flush at exit does not fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    if isinstance(exc, BrokenPipeError):
+        return 0
+    where = exc.filename if exc.filename else "standard output"
+    print(f"sad: error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+    return 1
 
 
 def _nothing_left_at_exit() -> bool:

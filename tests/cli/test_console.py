@@ -165,3 +165,16 @@ def test_the_command_process_gets_the_analysis_collector_thresholds(monkeypatch,
     finally:
         gc.set_threshold(*before)
     capsys.readouterr()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes fail)")
+@pytest.mark.parametrize("command", ["analyze", "check"])
+def test_output_to_a_full_device_is_one_error_line_and_status_1(command):
+    args = [command, TRIANG, "-m", "sparc2"] if command == "analyze" else [command, TRIANG, "--no-cache"]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-c", CONSOLE_SCRIPT, *args], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().splitlines()[-1] == ("sad: error: cannot write standard output: "
+                                                     "No space left on device")
