@@ -66,7 +66,9 @@ class RegionResult:
     def add(self, event: Event, count: sympy.Expr) -> None:
         """Add `count` executions of `event` (zero counts are not stored)."""
         if count != 0:
-            self.counts[event] = self.counts.get(event, 0) + count
+            known = self.counts.get(event)
+            # a first count is stored as it is: 0 + count is count itself (sympy drops the identity)
+            self.counts[event] = count if known is None else known + count
 
 
 def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
