@@ -7,6 +7,9 @@ for an empty range), not a product of averages.
 """
 from __future__ import annotations
 
+import itertools
+import math
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy
@@ -31,28 +34,72 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
 
 
 def floor(arg: sympy.Expr) -> sympy.Expr:
-    """sympy.floor(arg). For a linear form in integer symbols with a term of non-integer coefficient
-    whose symbol has a free sign ((N + 31)/32: a DO loop's step), the answer is known without sympy's
-    search through the assumptions (tens of milliseconds): the form is neither always an integer nor of
-    one sign, so sympy's floor keeps the terms with integer coefficients outside (N/32 + 31/32 stays
-    whole, N/2 + M + 1/2 gives M + floor(N/2 + 1/2))."""
-    whole: list[sympy.Expr] = []
-    rest: list[sympy.Expr] = []
-    free_fraction = False
-    for term in sympy.Add.make_args(arg):
-        coeff, x = term.as_coeff_Mul()
-        if not coeff.is_Rational:
-            return sympy.floor(arg)
-        if x is sympy.S.One:
-            (whole if coeff.is_Integer else rest).append(term)
-        elif x.is_Symbol and x.is_integer:
-            (whole if coeff.is_Integer else rest).append(term)
-            free_fraction = free_fraction or (not coeff.is_Integer and _free_sign(x))
-        else:
-            return sympy.floor(arg)
-    if not free_fraction:
+    """sympy.floor(arg), built directly for a linear form in integer symbols and Mod(L, q) terms (L such a
+    form without Mod, q > 0) in which a symbol of free sign has a coefficient, such as a DO step's trip
+    count (N + 31)/32 or DOT's (N - MOD(N, 4) + 3)/4, which sympy's floor takes tens of milliseconds of the
+    assumptions to leave as it is. Such a form takes both signs, so floor keeps it unevaluated, except for
+    the terms that are always integers, which it moves outside (N/2 + M + 1/2 gives M + floor(N/2 + 1/2)).
+    That is sympy's answer when neither the form nor a fractional term of it is always an integer: both are
+    checked on every residue of the symbols modulo the denominators and moduli (a fractional part depends on
+    nothing else). Anything else goes to sympy."""
+    terms = [term.as_coeff_Mul() for term in sympy.Add.make_args(arg)]
+    symbols = sorted(arg.free_symbols, key=lambda x: x.name)
+    if not all(coeff.is_Rational and _floor_atom(x) for coeff, x in terms) or \
+            not all(_residue_domain(x) for x in symbols) or \
+            not any(x.is_Symbol and _free_sign(x) for _, x in terms):
         return sympy.floor(arg)
+    period = math.lcm(*[int(coeff.q) for coeff, _ in terms],
+                      *[int(m.args[1]) for m in arg.atoms(sympy.Mod)],
+                      *[int(c.q) for m in arg.atoms(sympy.Mod) for c, _ in _coeffs(m.args[0])])
+    if period ** len(symbols) > _RESIDUES:
+        return sympy.floor(arg)
+    points = [dict(zip(symbols, (v + period for v in values)))
+              for values in itertools.product(range(period), repeat=len(symbols))]
+    fractional = [(coeff, x) for coeff, x in terms if not coeff.is_Integer]
+    if all(x is sympy.S.One for _, x in fractional):
+        return sympy.floor(arg)  # no fractional term but the constant: sympy takes its floor
+    values = [[_value(coeff, x, point) for coeff, x in terms] for point in points]
+    if all(sum(row).denominator == 1 for row in values):
+        return sympy.floor(arg)  # possibly always an integer: sympy may say so
+    for k, (coeff, _x) in enumerate(terms):
+        if not coeff.is_Integer and all(row[k].denominator == 1 for row in values):
+            return sympy.floor(arg)
+    whole = [coeff * x for coeff, x in terms if coeff.is_Integer]
+    rest = [coeff * x for coeff, x in fractional]
     return sympy.Add(*whole) + sympy.floor(sympy.Add(*rest), evaluate=False)
+
+
+_RESIDUES = 256  # residue combinations checked at most (beyond, sympy decides)
+
+
+def _floor_atom(x: sympy.Basic) -> bool:
+    """1, an integer symbol, or Mod(L, q) with L a linear form in integer symbols with integer
+    coefficients and q a positive integer."""
+    if x is sympy.S.One or (x.is_Symbol and x.is_integer):
+        return True
+    if not isinstance(x, sympy.Mod) or not (x.args[1].is_Integer and x.args[1] > 0):
+        return False
+    return all(c.is_Integer and (y is sympy.S.One or (y.is_Symbol and y.is_integer)) for c, y in _coeffs(x.args[0]))
+
+
+def _coeffs(e: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
+    return [term.as_coeff_Mul() for term in sympy.Add.make_args(e)]
+
+
+def _residue_domain(x: sympy.Symbol) -> bool:
+    """An integer symbol free of parity whose domain holds every integer from 1 up (free sign,
+    non-negative or positive), so that v + period is a value of it for every residue v."""
+    return bool(x.is_integer and x.is_even is None and x.is_odd is None
+                and (_free_sign(x) or x.is_nonnegative))
+
+
+def _value(coeff: sympy.Rational, x: sympy.Basic, point: dict) -> Fraction:
+    if x is sympy.S.One:
+        return Fraction(int(coeff.p), int(coeff.q))
+    if x.is_Symbol:
+        return Fraction(int(coeff.p), int(coeff.q)) * point[x]
+    inner = sum(Fraction(int(c.p), int(c.q)) * (1 if y is sympy.S.One else point[y]) for c, y in _coeffs(x.args[0]))
+    return Fraction(int(coeff.p), int(coeff.q)) * (int(inner) % int(x.args[1]))
 
 
 def max0(raw: sympy.Expr) -> sympy.Expr:

@@ -161,12 +161,23 @@ def test_floor_of_linear_forms_is_sympys_floor():
     import random
 
     from sad.analysis.counting import floor
-    symbols = [N, M, sympy.Symbol("Z", integer=True, nonnegative=True), sympy.Symbol("P", integer=True, positive=True),
-               sympy.Symbol("R", real=True)]
+    Z = sympy.Symbol("Z", integer=True, nonnegative=True)
+    P = sympy.Symbol("P", integer=True, positive=True)
+    symbols = [N, M, Z, P, sympy.Symbol("R", real=True), sympy.Symbol("E", integer=True, even=True)]
     assert floor(N / 32 + sympy.Rational(31, 32)) == sympy.floor(N / 32 + sympy.Rational(31, 32))
     assert floor(N / 2 + M + sympy.Rational(1, 2)) == M + sympy.floor(N / 2 + sympy.Rational(1, 2), evaluate=False)
+    dot = (N - sympy.Mod(N, 4) + 3) / 4  # DOT's unrolled loop: DO I = MOD(N,4)+1, N, 4
+    assert floor(dot) == sympy.floor(dot, evaluate=False)
     rng = random.Random(11)
-    for _ in range(300):  # the same tree (srepr), not only an equal value
-        arg = sympy.Add(*[sympy.Rational(rng.randint(-9, 9), rng.choice([1, 2, 3, 4, 32])) * rng.choice(symbols)
-                          for _ in range(rng.randint(1, 3))], sympy.Rational(rng.randint(-40, 40), rng.choice([1, 4])))
-        assert sympy.srepr(floor(arg)) == sympy.srepr(sympy.floor(arg))
+
+    def fraction(denominators):
+        return sympy.Rational(rng.randint(-9, 9), rng.choice(denominators))
+
+    for _ in range(250):  # the same tree (srepr), not only an equal value
+        terms = [fraction([1, 2, 3, 4, 32]) * rng.choice(symbols) for _ in range(rng.randint(0, 2))]
+        for _ in range(rng.randint(0, 2)):
+            inner = sympy.Add(*[rng.randint(-3, 3) * rng.choice(symbols[:4]) for _ in range(rng.randint(1, 2))],
+                              rng.randint(-5, 5))
+            terms.append(fraction([1, 2, 4]) * sympy.Mod(inner, rng.choice([2, 3, 4])))
+        arg = sympy.Add(*terms, fraction([1, 2, 4]))
+        assert sympy.srepr(floor(arg)) == sympy.srepr(sympy.floor(arg)), arg
