@@ -116,6 +116,11 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
         return raw
     if raw.is_nonpositive:
         return sympy.Integer(0)
+    factored = sympy.factor_terms(raw)   # sympy.Max's second look (MinMaxBase._is_connected): A*B - A = A*(B - 1)
+    if factored is not raw and factored.is_nonnegative:
+        return raw
+    if factored is not raw and factored.is_nonpositive:
+        return sympy.Integer(0)
     return sympy.Max(0, raw, evaluate=False)
 
 
@@ -360,7 +365,7 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         lhs, rhs = cond.args
         if rhs == 0 and isinstance(lhs, sympy.Mod) and lhs.args[0] == i and i not in lhs.args[1].free_symbols:
             k = lhs.args[1]  # multiples of K in [a, b]
-            return sympy.Max(0, sympy.floor(b / k) - sympy.floor((a - 1) / k))
+            return max0(sympy.floor(b / k) - sympy.floor((a - 1) / k))
     if isinstance(cond, sympy.And):
         return _indices_where_all(cond.args, i, a, b)
     solved = _solved(cond, i)
@@ -372,9 +377,9 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
                                              sympy.Eq(bound, sympy.floor(bound)))), (0, True))
     if op in (sympy.Le, sympy.Lt):
         top = sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1
-        return sympy.Max(0, sympy.Min(b, top) - a + 1)
+        return max0(sympy.Min(b, top) - a + 1)
     low = sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1
-    return sympy.Max(0, b - sympy.Max(a, low) + 1)
+    return max0(b - sympy.Max(a, low) + 1)
 
 
 def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
@@ -412,7 +417,7 @@ def _indices_where_all(conds, i, a, b):
             high = sympy.Min(high, sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1)
         else:
             low = sympy.Max(low, sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1)
-    return sympy.Max(0, high - low + 1)
+    return max0(high - low + 1)
 
 
 def _closed_sum(f_k: sympy.Expr, lo, hi, step):

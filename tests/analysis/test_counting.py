@@ -157,6 +157,18 @@ def test_max0_of_a_form_of_either_sign_is_the_unevaluated_max():
     assert max0(sympy.Min(4, X)) == sympy.Min(4, X)
 
 
+def test_max0_is_sympys_max_where_only_factoring_shows_the_sign():
+    """sympy.Max(0, x) looks at factor_terms(x) when x's own sign is unknown; max0 must too (it stands for
+    sympy.Max in the index counts): A*B - A = A*(B - 1) >= 0 for A >= 0 and B >= 1."""
+    from sad.analysis.counting import max0
+    A = sympy.Symbol("A", integer=True, nonnegative=True)
+    B = sympy.Symbol("B", integer=True, positive=True)
+    assert (A * B - A).is_nonnegative is None
+    for raw in (A * B - A, A - A * B, A * B - A + N, 2 * A * B - 2 * A + 1, sympy.Min(B, N) - A + 1):
+        assert max0(raw) == sympy.Max(0, raw)
+    assert max0(A * B - A) == A * B - A and max0(A - A * B) == 0
+
+
 def test_floor_of_linear_forms_is_sympys_floor():
     import random
 
