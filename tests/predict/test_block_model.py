@@ -17,6 +17,7 @@ from sad.machine import hierarchy as hier
 from sad.machine.model import load_machine
 from sad.predict import compiled as cc
 from sad.predict.loopcost import data_seconds, loop_trips, price_loops, source_loops
+from tests.predict.loop_nests import column_loop, inner_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -58,12 +59,7 @@ def test_cache_sizes_read_from_sysfs(tmp_path):
 
 
 def test_working_set_crossing_a_cache_size_steps_up_there(tmp_path):
-    src = tmp_path / "sum.c"
-    src.write_text(SUM_C)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
-    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    loop, trips = inner_loop(tmp_path, SUM_C, 9, "sum.c")
     data, shown = data_seconds(loop, trips, HIER)
     n = sympy.Symbol("n")
     per_iteration = {size: float(data.xreplace({s: size for s in data.free_symbols if s.name == "n"}))
@@ -241,30 +237,11 @@ def test_o0_store_address_arithmetic_joins_the_index_chain(tmp_path):
     assert index[2] >= index[5] + 3
 
 
-COLUMN_C = """#include <stdio.h>
-#include <stdlib.h>
-int main(void) {
-    int n, i, j; double s = 0;
-    if (scanf("%d", &n) != 1) return 1;
-    double *a = malloc((long)n * n * sizeof(double));
-    for (i = 0; i < n * n; i++) a[i] = i;
-    for (j = 0; j < n; j++)
-        for (i = 0; i < n; i++)
-            s += a[i * n + j];
-    printf("%g\\n", s);
-    return 0;
-}
-"""
 
 
 def test_column_walk_beyond_the_tlb_reach_steps_up_where_pages_exceed_it(tmp_path):
     from dataclasses import replace
-    src = tmp_path / "col.c"
-    src.write_text(COLUMN_C)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
-    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    loop, trips = column_loop(tmp_path)
     machine = replace(HIER, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096)
     data, _ = data_seconds(loop, trips, machine)
     at = {n: float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})) for n in (1536, 1537, 4096, 4097)}

@@ -7,39 +7,19 @@ import pytest
 import sympy
 
 from sad.analysis.bindings import bind, evaluate
-from sad.analysis.description import group_blocks
-from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
-from sad.predict.loopcost import data_seconds, loop_trips, source_loops, usable_bytes, walk_latency_seconds
+from sad.predict.loopcost import data_seconds, usable_bytes, walk_latency_seconds
+from tests.predict.loop_nests import column_loop
 
 GEOMETRY = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
     hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9, ways=8, sets=64, line_bytes=64),
     hier.Level("L2", 512 * 1024, 0.8e-9, 0.9e-9, 0.8e-9, 0.9e-9, ways=8, sets=1024, line_bytes=64),
     hier.Level("memory", None, 6.0e-9, 8.0e-9, 12e-9, 14e-9)))
 
-COLUMN_SUM_C = """#include <stdio.h>
-#include <stdlib.h>
-int main(void) {
-    int n, i, j; double s = 0;
-    if (scanf("%d", &n) != 1) return 1;
-    double *a = malloc((long)n * n * sizeof(double));
-    for (i = 0; i < n * n; i++) a[i] = i;
-    for (j = 0; j < n; j++)
-        for (i = 0; i < n; i++)
-            s += a[i * n + j];
-    printf("%g\\n", s);
-    return 0;
-}
-"""
 
 
 def _column_data(tmp_path, hierarchy):
-    src = tmp_path / "col.c"
-    src.write_text(COLUMN_SUM_C)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
-    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    loop, trips = column_loop(tmp_path)
     return data_seconds(loop, trips, hierarchy)[0]
 
 
@@ -67,12 +47,7 @@ def test_bound_as_the_predictor_binds_it(tmp_path):
 
 
 def test_a_pitch_the_bindings_fix_is_priced_as_that_number(tmp_path):
-    src = tmp_path / "col.c"
-    src.write_text(COLUMN_SUM_C)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
-    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    loop, trips = column_loop(tmp_path)
     for n in (128, 1024, 1032):
         values = {"n": sympy.Integer(n)}
         data = data_seconds(loop, trips, GEOMETRY, values)[0]
@@ -102,12 +77,7 @@ def test_symbolic_pitch_piecewise_equals_the_gcd_rule():
 def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
     from dataclasses import replace
     machine = replace(GEOMETRY, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096, walk_latency_s=210e-9)
-    src = tmp_path / "col.c"
-    src.write_text(COLUMN_SUM_C)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
-    loop = next(lp for lp in source_loops(analysis.program) if lp.line == 9)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    loop, trips = column_loop(tmp_path)
     _, shown = data_seconds(loop, trips, machine)
     waits = walk_latency_seconds(shown, machine, 7.0)
     at = {n: float(waits.xreplace({s: n for s in waits.free_symbols if s.name == "n"}))

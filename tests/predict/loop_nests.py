@@ -1,0 +1,41 @@
+"""Loop nests of small C programs, analyzed and ready for the memory model (sad.predict.loopcost), as the
+tests of tests/predict price them; COLUMN_C is the column sum: a[i*n+j] walked over i, one cache line per
+row, rows 8 n bytes apart."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import analyze
+from sad.predict.loopcost import loop_trips, source_loops
+
+COLUMN_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n, i, j; double s = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc((long)n * n * sizeof(double));
+    for (i = 0; i < n * n; i++) a[i] = i;
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++)
+            s += a[i * n + j];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c"):
+    """The loop of `source` that starts on `line` and the trip counts of its nest, keyed by id(loop)."""
+    src = tmp_path / name
+    src.write_text(source)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    loop = next(lp for lp in source_loops(analysis.program) if lp.line == line)
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    return loop, trips
+
+
+def column_loop(tmp_path: Path):
+    """The inner loop of the column walk (line 9) and its nest's trip counts."""
+    return inner_loop(tmp_path, COLUMN_C, 9, "col.c")
