@@ -158,48 +158,6 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
     return walk(expr)
 
 
-def free_symbols(expr: sympy.Basic) -> set[sympy.Symbol]:
-    """expr.free_symbols, without rebuilding the sums in it: sympy finds a Sum's free symbols by
-    substituting its index (by itself, for a symbol index), which re-evaluates every Max, floor and Mod
-    of the summand through the assumption system (most of the cost of pricing a routine whose formula
-    keeps sums). A Sum's free symbols are its summand's without the index, plus those of its limits."""
-    memo: dict[sympy.Basic, frozenset] = {}
-
-    def walk(e: sympy.Basic) -> frozenset:
-        if e.is_Symbol:
-            return frozenset((e,))
-        if not e.args:
-            return frozenset(e.free_symbols)
-        done = memo.get(e)
-        if done is not None:
-            return done
-        if isinstance(e, sympy.Sum) and all(len(xab) == 3 and xab[0].is_Symbol for xab in e.limits):
-            found = set(walk(e.function))
-            for k, a, b in e.limits:
-                found.discard(k)
-                found |= walk(a) | walk(b)
-            out = frozenset(found)
-        elif _plain_free_symbols(type(e)):
-            out = frozenset().union(*(walk(a) for a in e.args))
-        else:
-            out = frozenset(e.free_symbols)
-        memo[e] = out
-        return out
-
-    return set(walk(expr))
-
-
-_PLAIN: dict[type, bool] = {}
-
-
-def _plain_free_symbols(cls: type) -> bool:
-    """Whether the class finds its free symbols as Basic does (the union over its arguments)."""
-    plain = _PLAIN.get(cls)
-    if plain is None:
-        plain = _PLAIN[cls] = next(k for k in cls.__mro__ if "free_symbols" in k.__dict__) is sympy.Basic
-    return plain
-
-
 def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                    step: sympy.Expr) -> sympy.Expr:
     """Σ f(index) over index = lo, lo+step, ... (the DO loop's iterations), in closed form where possible."""

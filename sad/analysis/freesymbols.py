@@ -8,9 +8,12 @@ occurrence again and nothing remembered between calls: about 0.2 s of md1's `sad
 distinct subexpression's answer is remembered (expressions are immutable, so it never changes), which makes
 the walks of all the counts together linear in the DAG.
 
-The answer is sympy's own: a class that defines its own `free_symbols` (Sum and the other binders, which
-leave out their bound index; Symbol) is asked directly, and only the plain `Basic` rule — the union over the
-arguments — is applied here, memoized.
+The answer is sympy's own. The plain `Basic` rule (the union over the arguments) and sympy's rule for a Sum
+over symbol indices (its summand's symbols without the index, plus those of its limits, limit after limit)
+are applied here, memoized: sympy finds a Sum's by substituting its index by itself, which rebuilds the
+summand and re-evaluates every Max, floor and Mod in it through the assumptions (most of the cost of pricing
+a `sad check` routine whose formula keeps sums). Any other class that defines its own `free_symbols` (the
+other binders, Symbol) is asked directly.
 """
 from __future__ import annotations
 
@@ -36,11 +39,25 @@ def free_symbols(expr: sympy.Basic) -> frozenset:
     known = _MEMO.get(expr)
     if known is not None:
         return known
-    found = _EMPTY.union(*(free_symbols(arg) for arg in expr.args)) if plain else frozenset(expr.free_symbols)
+    if plain:
+        found = _EMPTY.union(*(free_symbols(arg) for arg in expr.args))
+    elif isinstance(expr, sympy.Sum) and all(len(xab) == 3 and xab[0].is_Symbol for xab in expr.limits):
+        found = _of_sum(expr)
+    else:
+        found = frozenset(expr.free_symbols)
     if len(_MEMO) >= LIMIT:
         _MEMO.clear()
     _MEMO[expr] = found
     return found
+
+
+def _of_sum(expr: sympy.Sum) -> frozenset:
+    """sympy's ExprWithLimits rule: per limit, in order, its index left out and its bounds' symbols added."""
+    found = set(free_symbols(expr.function))
+    for index, low, high in expr.limits:
+        found.discard(index)
+        found |= free_symbols(low) | free_symbols(high)
+    return frozenset(found)
 
 
 def _rule_of(cls: type):

@@ -7,11 +7,11 @@ Kept apart from the points themselves so that a run whose results are all cached
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import sympy
 
-from sad.analysis.counting import evaluate_sums, free_symbols, substitute
+from sad.analysis.counting import evaluate_sums, substitute
+from sad.analysis.freesymbols import free_symbols
 
 # Sizes at which the complexity class is read off: every value parameter at n1, then at n2.
 _N1, _N2 = 1000.0, 2000.0
@@ -85,7 +85,7 @@ def _truth(c: sympy.Basic, v: dict[str, float]) -> bool:
 
 
 def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
-    subs = {s: sympy.Float(values[s.name], 15) for s in formula_symbols(expr) if s.name in values}
+    subs = {s: sympy.Float(values[s.name], 15) for s in free_symbols(expr) if s.name in values}
     if any(not subs.keys().isdisjoint(sympy.Tuple(*limits[1:]).free_symbols)
            for s in expr.atoms(sympy.Sum) for limits in s.limits):
         # a sum over loop trips whose limits hold a bound value (Max(0, N) - 1) is summed only with integer
@@ -99,13 +99,6 @@ def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
         return float(bound)
     except (TypeError, ValueError):
         return None
-
-
-@lru_cache(maxsize=256)
-def formula_symbols(expr: sympy.Expr) -> frozenset:
-    """expr.free_symbols, once per formula: a routine's formula is evaluated at every reference point and
-    twice more for its complexity class, and a Sum's free symbols are found by rebuilding it."""
-    return frozenset(free_symbols(expr))
 
 
 def complexity(expr: sympy.Expr, base: dict[str, float], sizes: list[str]) -> str:

@@ -20,9 +20,10 @@ from sympy.printing.str import StrPrinter
 
 from sad import ir
 from sad.analysis.description import group_blocks
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
 from sad.analysis.values import resolve_name
-from sad.codebase.formulas import complexity, evaluate, formula_symbols
+from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import included_files, scan
@@ -138,7 +139,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, point
     time = sympy.Add(*[count * sympy.Add(*each) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
     kinds = {}
-    for symbol in sorted(formula_symbols(time), key=lambda s: s.name):
+    for symbol in sorted(free_symbols(time), key=lambda s: s.name):
         kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
     values = {}
     for point in points.points:

@@ -117,16 +117,6 @@ def test_nested_conditions_on_the_index_are_counted_in_closed_form():
     assert sum_over_index(callee, i, 1, n, 1).subs({n: 10, npart: 5}) == 5
 
 
-def test_free_symbols_of_sums_without_rebuilding_them():
-    from sad.analysis.counting import free_symbols
-    k = sympy.Symbol("k", integer=True, nonnegative=True)
-    summed = sympy.Sum(sympy.Max(0, M - k - 1) * sympy.floor((N - k) / 4), (k, 0, sympy.Max(0, N) - 1))
-    formula = 3 * summed + K * sympy.Sum(k * M, (k, 0, 9)) + sympy.Mod(I, 4)
-    assert free_symbols(formula) == {M, N, K, I} == formula.free_symbols   # k is bound in both sums
-    assert free_symbols(sympy.Sum(k, (k, 0, k + N))) == {k, N}             # the limit's k is free
-    assert free_symbols(sympy.Integer(3)) == set()
-
-
 def test_unbounded_linear_forms_are_not_nonnegative_without_simplify():
     from sad.analysis.counting import _nonnegative, _unbounded_below
     P = sympy.Symbol("P", integer=True, positive=True)

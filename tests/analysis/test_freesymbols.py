@@ -51,3 +51,14 @@ def test_the_memo_is_bounded(monkeypatch):
     exprs = [N + i * M for i in range(1, 10)]
     assert all(free_symbols(e) == {N, M} for e in exprs)
     assert len(freesymbols._MEMO) <= 3
+
+
+def test_sums_over_symbol_indices_follow_sympys_rule_limit_after_limit():
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    i = sympy.Symbol("I", integer=True)
+    summed = sympy.Sum(sympy.Max(0, M - k - 1) * sympy.floor((N - k) / 4), (k, 0, sympy.Max(0, N) - 1))
+    formula = 3 * summed + RCUT * sympy.Sum(k * M, (k, 0, 9)) + sympy.Mod(i, 4)
+    assert free_symbols(formula) == {M, N, RCUT, i} == formula.free_symbols   # k is bound in both sums
+    assert free_symbols(sympy.Sum(k, (k, 0, k + N))) == {k, N} == sympy.Sum(k, (k, 0, k + N)).free_symbols
+    nested = sympy.Sum(k * i, (k, 0, i), (i, 1, M))   # the first limit's bound i is the second's index
+    assert free_symbols(nested) == {M} == nested.free_symbols
