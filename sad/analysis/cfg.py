@@ -178,11 +178,16 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
 
 def _reachable(region: RegionGraph) -> set[int]:
     """The statements reachable from the region's entry (node 0)."""
-    seen = {0}
-    stack = [0]
+    return _reach(0, lambda node: [t for t, _ in region.edges.get(node, []) if isinstance(t, int) and t != END])
+
+
+def _reach(start, successors: Callable) -> set:
+    """Everything reachable from `start` (itself included), following `successors`."""
+    seen = {start}
+    stack = [start]
     while stack:
-        for target, _ in region.edges.get(stack.pop(), []):
-            if isinstance(target, int) and target != END and target not in seen:
+        for target in successors(stack.pop()):
+            if target not in seen:
                 seen.add(target)
                 stack.append(target)
     return seen
@@ -296,13 +301,7 @@ def _acyclic_order(out: dict, entry: object) -> list | None:
     """The units reachable from `entry` in a topological order (Kahn's algorithm), or None when they
     hold a cycle. The counts are exact sums, so any topological order gives the same expressions as the
     condensation's."""
-    reach = {entry}
-    stack = [entry]
-    while stack:
-        for target in out.get(stack.pop(), {}):
-            if target not in reach:
-                reach.add(target)
-                stack.append(target)
+    reach = _reach(entry, lambda unit: out.get(unit, {}))
     indegree = dict.fromkeys(reach, 0)
     for unit in reach:
         for target in out.get(unit, {}):
