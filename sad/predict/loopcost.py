@@ -241,16 +241,21 @@ def usable_bytes(level: Level, pitch: sympy.Expr, line: int) -> sympy.Expr:
     bytes, the whole size."""
     assert level.size_bytes is not None
     full = sympy.Integer(level.size_bytes)
-    lb = level.line_bytes or line
     if level.ways <= 0 or level.sets <= 0:
         return full
     pitch = sympy.sympify(pitch)
     if pitch.is_Number:
         return sympy.Integer(level.effective_bytes(int(pitch), line)) if pitch.is_Integer else full
-    span = level.sets * lb
-    pieces = [(sympy.Integer(min(level.size_bytes, level.ways * (span // d) * lb)), sympy.Eq(sympy.Mod(pitch, d), 0))
-              for d in sorted(sympy.divisors(span), reverse=True) if d > lb]
+    pieces = [(sympy.Integer(usable), sympy.Eq(sympy.Mod(pitch, d), 0)) for d, usable in _capacities(level, line)]
     return sympy.Piecewise(*pieces, (full, True))
+
+
+def _capacities(level: Level, line: int) -> list[tuple[int, int]]:
+    """(d, bytes usable) for each divisor d of the level's span (sets × line) above one line, largest first:
+    what a walk keeps whose pitch has gcd d with the span (``Level.effective_bytes`` of a pitch of d)."""
+    lb = level.line_bytes or line
+    span = level.sets * lb
+    return [(d, level.effective_bytes(d, line) or 0) for d in sorted(sympy.divisors(span), reverse=True) if d > lb]
 
 
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
@@ -290,12 +295,9 @@ def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: i
     if pitch.is_Number:
         usable = usable_bytes(level, pitch, line)
         return fits if usable == level.size_bytes else sympy.And(fits, sympy.Le(walk.bytes, usable * fraction))
-    lb = level.line_bytes or line
-    span = level.sets * lb
     limits = []
-    for d in sorted(sympy.divisors(span), reverse=True):
-        usable = min(level.size_bytes, level.ways * (span // d) * lb)
-        if d > lb and usable < level.size_bytes:
+    for d, usable in _capacities(level, line):
+        if usable < level.size_bytes:
             # unevaluated: sympy's assumption queries on the Max of a trip count take seconds here, and
             # binding the size rebuilds (and so evaluates) every piece anyway
             limits.append(sympy.Or(sympy.Ne(sympy.Mod(pitch, d, evaluate=False), 0, evaluate=False),
