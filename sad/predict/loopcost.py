@@ -614,7 +614,7 @@ def fresh_chains(loop: SourceLoop) -> bool:
     if written & {n.name for s in walk_stmts(innermost.body) for n in walk(s) if isinstance(n, ir.ArrayRef)}:
         return False      # x[i] = s / ... after a loop that reads x[j]: the next entry waits for this one
     resets = {s.target.name for s in walk_stmts(outer.body) if isinstance(s, ir.Assign)
-              and isinstance(s.target, ir.Var) and not any(s is t for t in walk_stmts(innermost.body))
+              and isinstance(s.target, ir.Var) and id(s) not in inner
               and not any(isinstance(n, ir.Var) and n.name == s.target.name for n in walk(s.value))}
     found = False
     for stmt in walk_stmts(innermost.body):
@@ -686,16 +686,12 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         if data is not None:
             bounds["data"] = data
         waits = evaluate(bind(lp.waits_s, bindings)) if lp.waits_s != 0 else 0.0
-        if waits:
-            out_waits = f"      of the data, {waits * 1e9:.3g} ns: column walks waiting for memory (page walks)"
-        else:
-            out_waits = ""
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
-        if out_waits:
-            out.append(out_waits)
+        if waits:
+            out.append(f"      of the data, {waits * 1e9:.3g} ns: column walks waiting for memory (page walks)")
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
