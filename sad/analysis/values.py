@@ -61,6 +61,8 @@ class ProgramFacts:
     sign_assumed: dict[tuple[ir.Loc | None, str], None] = field(default_factory=dict)
     index_lower: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)  # a DO index's least value
     _once: dict[str, bool] = field(default_factory=dict)
+    # linkage name → its call sites (caller, statement, inside a loop), gathered on first use
+    _sites: dict[str, list[tuple[ir.Procedure, ir.Stmt, bool]]] | None = None
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
     _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
 
@@ -130,9 +132,7 @@ class ProgramFacts:
         if proc.name == self.main:
             return True
         key = resolve_name(proc.name)
-        sites = [(caller, stmt, looped) for caller in self.program.procedures
-                 for stmt, looped in _statements_with_loops(caller.body)
-                 if any(resolve_name(name) == key for name in _called_names(stmt))]
+        sites = self._call_sites().get(key, [])
         if len(sites) != 1:
             return False
         caller, stmt, looped = sites[0]
@@ -143,6 +143,17 @@ class ProgramFacts:
             return False
         return sum(1 for name in _called_names(stmt) if resolve_name(name) == key) == 1 \
             and self.runs_once(caller)
+
+    def _call_sites(self) -> dict[str, list[tuple[ir.Procedure, ir.Stmt, bool]]]:
+        """Every routine's call sites, in program order, from one pass over the program (asking each
+        routine's question by scanning every statement of the program was quadratic in a codebase)."""
+        if self._sites is None:
+            self._sites = defaultdict(list)
+            for caller in self.program.procedures:
+                for stmt, looped in _statements_with_loops(caller.body):
+                    for key in dict.fromkeys(resolve_name(name) for name in _called_names(stmt)):
+                        self._sites[key].append((caller, stmt, looped))
+        return self._sites
 
     def storage_name(self, proc: ir.Procedure, var: str) -> str:
         """The program-wide name of a variable: COMMON and globals by canonical name, main-program

@@ -18,6 +18,7 @@ from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
 from sad.common.english import plural
 from sad.predict.mapper import Prediction, bind, evaluate
+from sad.predict.termorder import ordered_terms
 
 
 def formula(expr: sympy.Expr, digits: int = 6) -> str:
@@ -80,6 +81,8 @@ class _Printer(StrPrinter):
     def _as_ordered_terms(self, expr, order=None):
         if self._leading is not None and self._leading[0] is expr:
             return self._leading[1]
+        if (order or self.order) is None and isinstance(expr, sympy.Add):
+            return ordered_terms(expr)   # sympy's order, without its evalf per coefficient
         return super()._as_ordered_terms(expr, order=order)
 
 
