@@ -323,7 +323,7 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         lhs, rhs = cond.args
         if rhs == 0 and isinstance(lhs, sympy.Mod) and lhs.args[0] == i and i not in lhs.args[1].free_symbols:
             k = lhs.args[1]  # multiples of K in [a, b]
-            return max0(sympy.floor(b / k) - sympy.floor((a - 1) / k))
+            return max0(floor(b / k) - floor((a - 1) / k))
     if isinstance(cond, sympy.And):
         return _indices_where_all(cond.args, i, a, b)
     solved = _solved(cond, i)
@@ -332,11 +332,11 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
     op, bound = solved
     if op is sympy.Eq:
         return sympy.Piecewise((1, sympy.And(sympy.Ge(bound, a), sympy.Le(bound, b),
-                                             sympy.Eq(bound, sympy.floor(bound)))), (0, True))
+                                             sympy.Eq(bound, floor(bound)))), (0, True))
     if op in (sympy.Le, sympy.Lt):
-        top = sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1
+        top = floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1
         return max0(sympy.Min(b, top) - a + 1)
-    low = sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1
+    low = sympy.ceiling(bound) if op is sympy.Ge else floor(bound) + 1
     return max0(b - sympy.Max(a, low) + 1)
 
 
@@ -368,13 +368,13 @@ def _indices_where_all(conds, i, a, b):
             if any(i in c.free_symbols for c in others):
                 return None
             return sympy.Piecewise((1, sympy.And(sympy.Ge(point, a), sympy.Le(point, b),
-                                                 sympy.Eq(point, sympy.floor(point)), *others)), (0, True))
+                                                 sympy.Eq(point, floor(point)), *others)), (0, True))
     low, high = a, b
     for op, bound in solved:
         if op in (sympy.Le, sympy.Lt):
-            high = sympy.Min(high, sympy.floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1)
+            high = sympy.Min(high, floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1)
         else:
-            low = sympy.Max(low, sympy.ceiling(bound) if op is sympy.Ge else sympy.floor(bound) + 1)
+            low = sympy.Max(low, sympy.ceiling(bound) if op is sympy.Ge else floor(bound) + 1)
     return max0(high - low + 1)
 
 
@@ -452,11 +452,31 @@ def _unbounded_below(e: sympy.Expr) -> bool:
 
 
 def _unbounded_both_ways(e: sympy.Expr) -> bool:
-    """Whether e is linear in its symbols, one of which takes any real (or any integer) value: e then
-    takes values of both signs, so neither e >= 0 nor e <= 0 holds for all values."""
-    if not e.is_Add:
-        return e.is_Symbol and _free_sign(e)
-    return any(_free_sign(term.as_coeff_Mul()[1]) for term in e.args) and _linear(e)
+    """Whether e = c0 + Σ ci·ti (rational ci; each ti a symbol or the floor of such a form; no symbol in two
+    terms) with a term that takes any large value of either sign (a symbol that may be any real or any
+    integer, or the floor of a form with one): e then takes values of both signs, so neither e >= 0 nor
+    e <= 0 holds for all values (N - J + 1, or the multiples of 3 up to N, floor(N/3 - 1/3) + 1)."""
+    seen: set[sympy.Basic] = set()
+    unbounded = False
+    for term in sympy.Add.make_args(e):
+        coeff, rest = term.as_coeff_Mul()
+        if not coeff.is_Rational:
+            return False
+        if rest is sympy.S.One:
+            continue
+        if rest.is_Symbol:
+            symbols, either = {rest}, _free_sign(rest)
+        elif isinstance(rest, sympy.floor) and not isinstance(rest.args[0], sympy.floor):
+            symbols, either = rest.args[0].free_symbols, _unbounded_both_ways(rest.args[0])
+            if not either:
+                return False
+        else:
+            return False
+        if symbols & seen:
+            return False
+        seen |= symbols
+        unbounded = unbounded or either
+    return unbounded
 
 
 def _strip_of_either_sign(e: sympy.Expr) -> bool:

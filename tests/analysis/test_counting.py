@@ -135,11 +135,17 @@ def test_max0_of_a_form_of_either_sign_is_the_unevaluated_max():
     from sad.analysis.counting import _unbounded_both_ways, max0
     X = sympy.Symbol("X", nonnegative=True)  # a loop count
     R = sympy.Symbol("R", real=True)
-    for raw in (N, N - I + 1, 2 * R - 3, N / 4 + sympy.Rational(3, 4), N + X):
+    third = sympy.Rational(1, 3)
+    for raw in (N, N - I + 1, 2 * R - 3, N / 4 + sympy.Rational(3, 4), N + X, 2 * N,
+                # multiples of 3 among 0..N-1, and other floors of forms of either sign
+                sympy.floor(N / 3 - third) + 1, sympy.floor(N / 4), sympy.floor(N / 2) + sympy.floor(I / 3) - 5,
+                X + sympy.floor(N / 2), sympy.floor((N + I) / 2) - 1, sympy.floor(R) + 1):
         assert _unbounded_both_ways(raw) and raw.is_nonnegative is None and raw.is_nonpositive is None
-        assert max0(raw) == sympy.Max(0, raw, evaluate=False)
-    for raw in (X + 1, X - 1, N * I, N ** 2, sympy.floor(N / 4)):  # left to the assumptions
+        assert max0(raw) == sympy.Max(0, raw, evaluate=False) == sympy.Max(0, raw)
+    # bounded on one side, or a symbol in two terms (N - floor(N/2)): left to the assumptions
+    for raw in (X + 1, X - 1, N * I, N ** 2, sympy.floor(X / 4) + 1, sympy.floor(N / 2) - N, sympy.floor(N * I)):
         assert not _unbounded_both_ways(raw)
+        assert max0(raw) == sympy.Max(0, raw)
     assert max0(X + 1) == X + 1 and max0(-X - 1) == 0 and max0(sympy.Integer(-3)) == 0
     strip = sympy.Min(32, N - I + 1)  # a strip's width, MIN(32, N - JJ + 1)
     assert strip.is_nonnegative is None and strip.is_nonpositive is None
