@@ -109,8 +109,8 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     raw = sympy.sympify(raw)
     if raw.is_Number:
         return sympy.Max(0, raw)
-    if _unbounded_both_ways(raw) or _strip_of_either_sign(raw):
-        # neither sign can be proved (the assumptions would say None to both, at length): N - J + 1
+    if _unbounded_both_ways(raw) or _strip_of_either_sign(raw) or {-1, 1} <= _signs_at_points(raw, {-1, 1}):
+        # neither sign can be proved (the assumptions would say None or False to both, at length): N - J + 1
         return sympy.Max(0, raw, evaluate=False)
     if raw.is_nonnegative:
         return raw
@@ -431,7 +431,7 @@ def _nonnegative(e: sympy.Expr) -> bool:
     known = e.is_nonnegative
     if known is not None:
         return bool(known)
-    if _unbounded_below(e):
+    if _unbounded_below(e) or -1 in _signs_at_points(e, {-1}):
         return False  # what simplify would answer: no equal form can be proved non-negative
     return bool(sympy.simplify(e).is_nonnegative)
 
@@ -449,6 +449,84 @@ def _unbounded_below(e: sympy.Expr) -> bool:
             if coeff < 0 and not (rest.is_nonpositive or rest.is_negative) and _linear(e):
                 return True
     return False
+
+
+def _signs_at_points(e: sympy.Expr, wanted: set[int]) -> set[int]:
+    """The signs (-1, 0, 1) e takes at a few integer points of its symbols' domains, found by exact
+    arithmetic, the search stopping once every sign in `wanted` is seen; empty when e holds something other
+    than numbers, symbols of a kind listed in _DOMAINS, + * integer powers, floor, ceiling, Mod, Max, Min,
+    Abs. A sign seen is a sign e takes, so sympy's assumptions, being sound, cannot prove the opposite
+    inequality: e > 0 somewhere means neither e.is_nonpositive nor any form of e proved non-positive, as in
+    floor(N/4 - Mod(N, 4)/4 + 3/4) (DOT's unrolled trip count, 20 ms of the assumptions to find nothing)."""
+    symbols = sorted(e.free_symbols, key=lambda x: x.name)
+    domains = [_domain(x) for x in symbols]
+    choices = [d for d in domains if d is not None]
+    if len(choices) < len(domains):
+        return set()
+    seen: set[int] = set()
+    for values in itertools.islice(itertools.product(*choices), _POINTS):
+        try:
+            value = _exact(e, dict(zip(symbols, values)))
+        except _NotExact:
+            return set()
+        except ZeroDivisionError:
+            continue
+        seen.add((value > 0) - (value < 0))
+        if wanted <= seen:
+            break
+    return seen
+
+
+_POINTS = 32  # points tried at most
+_BIG = 10 ** 6
+
+
+def _domain_values() -> list[tuple[dict, tuple[int, ...]]]:
+    """Values to try per kind of symbol, by the symbol's full assumptions (anything else: no values): large
+    values of either sign first (a linear form's sign is its leading terms'), then the smallest ones."""
+    kinds = [({}, (_BIG, -_BIG, 0, 1, -1)), ({"nonnegative": True}, (0, _BIG, 1)),
+             ({"positive": True}, (1, _BIG, 2)), ({"nonpositive": True}, (0, -_BIG, -1)),
+             ({"negative": True}, (-1, -_BIG, -2))]
+    return [(sympy.Symbol("t", **{base: True}, **sign).assumptions0, values)
+            for base in ("integer", "real") for sign, values in kinds]
+
+
+_KINDS = _domain_values()
+_DOMAINS: dict[sympy.Symbol, tuple[int, ...] | None] = {}
+
+
+def _domain(x: sympy.Basic) -> tuple[int, ...] | None:
+    if x not in _DOMAINS:
+        facts = x.assumptions0
+        _DOMAINS[x] = next((values for kind, values in _KINDS if kind == facts), None)
+    return _DOMAINS[x]
+
+
+class _NotExact(Exception):
+    """An expression _exact does not evaluate."""
+
+
+def _exact(e: sympy.Basic, point: dict) -> Fraction | int:
+    """e's value at point (symbol → integer), exactly, with sympy's meaning of each operation (Mod takes
+    the divisor's sign, as Python's %)."""
+    if e.is_Rational:
+        return Fraction(int(e.p), int(e.q))
+    if e.is_Symbol:
+        return point[e]
+    if e.is_Pow:
+        if not e.exp.is_Integer:
+            raise _NotExact("Pow")
+        return Fraction(_exact(e.base, point)) ** int(e.exp)
+    operation = _OPERATIONS.get(e.func) or next((op for cls, op in _FUNCTIONS if isinstance(e, cls)), None)
+    if operation is None:
+        raise _NotExact(e.func.__name__)
+    return operation([_exact(a, point) for a in e.args])
+
+
+_OPERATIONS: dict = {sympy.Add: sum, sympy.Mul: math.prod}
+_FUNCTIONS: list = [(sympy.floor, lambda a: math.floor(a[0])), (sympy.ceiling, lambda a: math.ceil(a[0])),
+                    (sympy.Mod, lambda a: a[0] % a[1]), (sympy.Max, max), (sympy.Min, min),
+                    (sympy.Abs, lambda a: abs(a[0]))]
 
 
 def _unbounded_both_ways(e: sympy.Expr) -> bool:

@@ -189,3 +189,64 @@ def test_floor_of_linear_forms_is_sympys_floor():
             terms.append(fraction([1, 2, 4]) * sympy.Mod(inner, rng.choice([2, 3, 4])))
         arg = sympy.Add(*terms, fraction([1, 2, 4]))
         assert sympy.srepr(floor(arg)) == sympy.srepr(sympy.floor(arg)), arg
+
+
+def test_signs_at_points_are_signs_the_form_takes():
+    from sad.analysis.counting import _signs_at_points
+    Z = sympy.Symbol("Z", integer=True, nonnegative=True)
+    dot = sympy.floor((N - sympy.Mod(N, 4) + 3) / 4, evaluate=False)  # DOT's unrolled trip count
+    assert _signs_at_points(dot, {-1, 1}) >= {-1, 1}                 # N = 10**6 and N = -10**6
+    assert _signs_at_points(99 - Z, {-1, 1}) >= {-1, 1}              # Z = 0 and Z = 10**6
+    assert _signs_at_points(sympy.floor((-Z - sympy.Mod(3 * Z, 4) + 99) / 4) + 1, {-1, 1}) >= {-1, 1}
+    assert -1 not in _signs_at_points(Z + 1, {-1, 1}) and -1 not in _signs_at_points(N ** 2, {-1, 1})
+    assert _signs_at_points(sympy.Mod(N, 4) - 4, {1}) == {-1}        # never positive: every point tried
+    # a symbol of another kind (even) or a function it does not evaluate: nothing seen, left to sympy
+    assert _signs_at_points(sympy.Symbol("E", integer=True, even=True) - 1, {-1, 1}) == set()
+    assert _signs_at_points(sympy.sin(N) - 2, {-1, 1}) == set()
+    assert _signs_at_points(1 / N, {-1, 1}) == {-1, 1}               # N = 0 skipped (no value there)
+
+
+def test_max0_and_nonnegative_where_points_show_both_signs_are_sympys():
+    """A form seen to take both signs at integer points gives the unevaluated Max without the assumptions;
+    sympy.Max(0, x) and simplify, being sound, come to the same on random forms of floors, Mods, Min and
+    products over symbols of every kind (the tree compared, not only the value)."""
+    import random
+
+    from sad.analysis.counting import _nonnegative, _signs_at_points, max0
+    kinds = [N, M, sympy.Symbol("Z", integer=True, nonnegative=True), sympy.Symbol("P", integer=True, positive=True),
+             sympy.Symbol("R", real=True), sympy.Symbol("X", nonnegative=True),
+             sympy.Symbol("E", integer=True, even=True), sympy.Symbol("Q", integer=True, negative=True)]
+    rng = random.Random(7)
+
+    def linear():
+        return sympy.Add(rng.randint(-5, 5), *[rng.choice([-3, -2, -1, 1, 2, 3]) * x
+                                               for x in rng.sample(kinds, rng.randint(1, 2))])
+
+    def form(depth=0):
+        choice = rng.randint(0, 7 if depth < 2 else 0)
+        if choice == 1:
+            return sympy.floor(linear() / rng.choice([2, 3, 4, 32]))
+        if choice == 2:
+            return sympy.Mod(linear(), rng.choice([2, 3, 4]))
+        if choice == 3:
+            return form(depth + 1) + form(depth + 1)
+        if choice == 4:
+            return rng.choice([-1, 2, sympy.Rational(1, 4)]) * form(depth + 1)
+        if choice == 5:
+            return sympy.Min(rng.randint(1, 40), form(depth + 1))
+        if choice == 6:
+            return form(depth + 1) * form(depth + 1)
+        if choice == 7:
+            return sympy.floor(form(depth + 1) / 4) + rng.randint(-2, 2)
+        return linear()
+
+    both = 0
+    for _ in range(60):
+        raw = form()
+        signs = _signs_at_points(raw, {-1, 1})
+        if {-1, 1} <= signs:
+            both += 1
+            assert sympy.srepr(max0(raw)) == sympy.srepr(sympy.Max(0, raw)), raw
+        if -1 in signs:
+            assert not _nonnegative(raw) and not sympy.simplify(raw).is_nonnegative, raw
+    assert both >= 20  # the shortcut was exercised
