@@ -109,7 +109,7 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     raw = sympy.sympify(raw)
     if raw.is_Number:
         return sympy.Max(0, raw)
-    if _unbounded_both_ways(raw) or _strip_of_either_sign(raw) or {-1, 1} <= _signs_at_points(raw, {-1, 1}):
+    if takes_both_signs(raw) or _strip_of_either_sign(raw):
         # neither sign can be proved (the assumptions would say None or False to both, at length): N - J + 1
         return sympy.Max(0, raw, evaluate=False)
     if raw.is_nonnegative:
@@ -555,6 +555,20 @@ def _unbounded_both_ways(e: sympy.Expr) -> bool:
         seen |= symbols
         unbounded = unbounded or either
     return unbounded
+
+
+def takes_both_signs(e: sympy.Expr) -> bool:
+    """Whether e is seen to take a positive and a negative value (a form of either sign, or a point of its
+    symbols' domains for each sign): then no sound reasoning proves e >= 0, e <= 0, e > 0 or e < 0, and
+    sympy's assumptions, after their search, leave Max(0, e) and e < 0 unevaluated."""
+    return _unbounded_both_ways(e) or {-1, 1} <= _signs_at_points(e, {-1, 1})
+
+
+def takes_zero_and_other(e: sympy.Expr) -> bool:
+    """Whether e is seen to be 0 at a point of its symbols' domains and not 0 at another: then neither
+    e == 0 nor e != 0 holds everywhere, and sympy leaves Eq(e, 0) unevaluated after its search."""
+    seen = _signs_at_points(e, {-1, 0, 1})
+    return 0 in seen and len(seen) > 1
 
 
 def _strip_of_either_sign(e: sympy.Expr) -> bool:

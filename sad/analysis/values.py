@@ -19,6 +19,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import conditional, extremes
+from sad.analysis.counting import takes_both_signs, takes_zero_and_other
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
@@ -863,7 +864,7 @@ def _combine(node: ir.BinOp, left, right):
         truth = _truth_test(op, left, right)
         if truth is not None:
             return truth
-        relation = relations[op](left, right)
+        relation = _relation(relations[op], left, right)
         if _floating(node.left) or _floating(node.right):
             return _float_relation(relation, left, right)
         return relation
@@ -872,6 +873,19 @@ def _combine(node: ir.BinOp, left, right):
     if op == "or":
         return sympy.Or(left, right)
     return None
+
+
+def _relation(kind: type, left, right) -> sympy.Basic:
+    """kind(left, right), as sympy builds it. A relation that is seen to hold at some values of its symbols
+    and to fail at others is built unevaluated at once (an order between sides whose difference takes both
+    signs, `i < j`; an equation whose sides differ by 0 and by something else, `i == n/2`): sympy arrives
+    there too, after asking its assumptions about the difference for milliseconds."""
+    left, right = sympy.sympify(left), sympy.sympify(right)
+    if isinstance(left, sympy.Expr) and isinstance(right, sympy.Expr) and (left.free_symbols or right.free_symbols):
+        open_ = takes_zero_and_other if kind in (sympy.Eq, sympy.Ne) else takes_both_signs
+        if open_(left - right):
+            return kind(left, right, evaluate=False)
+    return kind(left, right)
 
 
 def _truth_test(op: str, left, right):
