@@ -51,6 +51,17 @@ class Level:
     ways: int = 0             # associativity (0: not known, the whole size is usable by any address pattern)
     sets: int = 0             # number of sets (0: not known)
     line_bytes: int = 0       # this level's line (0: the hierarchy's)
+    one_set_s: float = 0.0    # seconds per access of a column walk from this level in one L1 set (0: not measured)
+    one_set_store_s: float = 0.0  # the same for read-modify-write of a column element
+
+    def sets_reached(self, pitch: int, line: int) -> int:
+        """Sets of this level that the lines of a walk with rows ``pitch`` bytes apart fall into (the rule of
+        ``effective_bytes``); 0 when the geometry is not known."""
+        lb = self.line_bytes or line
+        if self.ways <= 0 or self.sets <= 0 or pitch <= 0:
+            return 0
+        span = self.sets * lb
+        return min(self.sets, max(1, span // math.gcd(pitch, span)))
 
     def effective_bytes(self, pitch: int, line: int) -> int | None:
         """Bytes this level can keep of a walk whose consecutive accesses are ``pitch`` bytes apart (a column
@@ -68,12 +79,10 @@ class Level:
         leaves in L3 under conflicts (n = 256, 512) run slower at -O2 than the calibrated L3 column cost."""
         if self.size_bytes is None:
             return None
-        lb = self.line_bytes or line
-        if self.ways <= 0 or self.sets <= 0 or pitch <= 0:
+        reached = self.sets_reached(pitch, line)
+        if not reached:
             return self.size_bytes
-        span = self.sets * lb
-        reached = min(self.sets, max(1, span // math.gcd(pitch, span)))
-        return min(self.size_bytes, self.ways * reached * lb)
+        return min(self.size_bytes, self.ways * reached * (self.line_bytes or line))
 
 
 @dataclass(frozen=True)
@@ -263,6 +272,23 @@ int main(int argc, char **argv) {
         }
         return k != total;
     }
+    if (mode[0] == 'S' || mode[0] == 'U') {   /* column walk in one L1 set: rows SPAN bytes apart, each row's
+                                                 line read for its 8 elements, one column after the other */
+        long rows = bytes / LINE, pd = SPAN / sizeof(double), per = LINE / sizeof(double);
+        double *a = aligned_alloc(4096, rows * SPAN + 4096), s = 0;
+        for (long i = 0; i < rows * pd; i++) a[i] = 1.0;
+        for (long r = 0; r < reps; r++) {
+            double t0 = now();
+            for (long p = 0; p < n; p++)
+                for (long j = 0; j < per; j++)
+                    if (mode[0] == 'S') for (long i = 0; i < rows; i++) s += a[i * pd + j];
+                    else for (long i = 0; i < rows; i++) a[i * pd + j] += 1.0;
+            __asm__ volatile("" ::: "memory");
+            t0 = now() - t0;
+            if (r) printf("%.9g\n", t0 / ((double)n * per * rows));
+        }
+        return s == 42 || a[1] == 42;
+    }
     long lines = bytes / LINE, stride = LINE / sizeof(double);
     double *a = aligned_alloc(4096, lines * LINE + 4096);
     for (long i = 0; i < lines * stride; i++) a[i] = 1.0;
@@ -329,6 +355,8 @@ class HierarchyCalibration:
     tlb_pages: int = 0
     tlb_miss: Measured | None = None
     walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
+    one_set: dict[str, Measured] = field(default_factory=dict)  # level name → column walk in one L1 set, read
+    one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
     warnings: list[str] = field(default_factory=list)
 
 
@@ -372,8 +400,9 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
     with tempfile.TemporaryDirectory(prefix="sad-hierarchy-") as tmp:
         src, exe = Path(tmp) / "hier.c", Path(tmp) / "hier"
         src.write_text(bench_source(), encoding="utf-8")
-        subprocess.run([gcc, "-O2", f"-DLINE={line}", f"-DPITCH={PITCH_LINES}", f"-DPAGE={page_size()}", str(src),
-                        "-o", str(exe)],
+        span = one_set_pitch(caches[0])
+        subprocess.run([gcc, "-O2", f"-DLINE={line}", f"-DPITCH={PITCH_LINES}", f"-DPAGE={page_size()}",
+                        f"-DSPAN={span or 4096}", str(src), "-o", str(exe)],
                        check=True, capture_output=True)
 
         def run(mode: str, n: int, nbytes: int, reps: int) -> list[float]:
@@ -381,7 +410,9 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                                  capture_output=True, text=True, check=True, timeout=60).stdout
             return [float(x) for x in out.split()]
 
-        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1))
+        one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
+        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1)
+                                 + 2 * len(one_set_rows))
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -435,6 +466,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                     what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+        measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
                       ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
@@ -443,11 +475,47 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             + [(f"hierarchy.{k}.read", v) for k, v in result.read.items()] \
             + [(f"hierarchy.{k}.write", v) for k, v in result.write.items()] \
             + [(f"hierarchy.{k}.column_read", v) for k, v in result.column.items()] \
-            + [(f"hierarchy.{k}.column_update", v) for k, v in result.column_write.items()]:
+            + [(f"hierarchy.{k}.column_update", v) for k, v in result.column_write.items()] \
+            + [(f"hierarchy.{k}.one_set_read", v) for k, v in result.one_set.items()] \
+            + [(f"hierarchy.{k}.one_set_update", v) for k, v in result.one_set_write.items()]:
         if fig is not None and not fig.reliable:
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+def measure_one_set(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
+                    rows_per_level: dict[str, int], span: int, line: int, per_figure: float,
+                    progress: Callable[[str], None] | None = None) -> None:
+    """The one-L1-set column walk (read, update) of each level in ``rows_per_level`` (``one_set_rows_of``)
+    into result.one_set / one_set_write: ``run(mode, passes, bytes, reps)`` times the benchmark's S / U mode."""
+    for name, rows in rows_per_level.items():
+        passes = max(1, 2_000_000 // (8 * rows))   # ~2 M accesses per timed run
+        for mode, table in (("S", result.one_set), ("U", result.one_set_write)):
+            table[name] = converge(functools.partial(run, mode, passes, rows * line, 4), per_figure)
+            if progress:
+                f = table[name]
+                what = "column read" if mode == "S" else "column update"
+                progress(f"{what:13s} in one L1 set, {name:6s} ({rows} rows {span} B apart) "
+                         f"{f.seconds * 1e9:7.3f} ns/access ±{f.spread * 50:.1f} %")
+
+
+def one_set_pitch(l1: CacheInfo) -> int:
+    """Row pitch that maps every row of a column walk to one set of this L1 (its sets × line: 4096 bytes for
+    64 sets of 64 bytes), 0 when the OS does not report the L1's geometry."""
+    return l1.sets * l1.line_bytes if l1.ways and l1.sets else 0
+
+
+def one_set_rows_of(cache: CacheInfo, span: int) -> int:
+    """Rows of the one-L1-set column walk timed for this level: the walk's lines fill a quarter of what this
+    level keeps of a walk with that pitch (``Level.effective_bytes``), so it stays within the level under the
+    layer condition (half) whatever the physical pages; 0 when the geometry is unknown or too small."""
+    if not span or not cache.ways or not cache.sets:
+        return 0
+    level = Level(f"L{cache.level}", cache.size_bytes, 0.0, 0.0, ways=cache.ways, sets=cache.sets,
+                  line_bytes=cache.line_bytes)
+    rows = (level.effective_bytes(span, cache.line_bytes) or 0) // (4 * cache.line_bytes)
+    return rows if rows >= 16 else 0
 
 
 OP_CLASSES = (("add", "double", "+"), ("mul", "double", "*"), ("div", "double", "/"),
@@ -586,10 +654,16 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
     for name in names:
         r, w, cr, cw = cal.read[name], cal.write[name], cal.column[name], cal.column_write[name]
         size = _geometry(infos[name]) if name in infos else ""
-        flag = "" if all(f.reliable for f in (r, w, cr, cw)) else "  UNRELIABLE"
+        figures = [r, w, cr, cw]
+        one_set = ""
+        if name in cal.one_set and name in cal.one_set_write:
+            sr, su = cal.one_set[name], cal.one_set_write[name]
+            figures += [sr, su]
+            one_set = f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
+        flag = "" if all(f.reliable for f in figures) else "  UNRELIABLE"
         lines.append(f"    - {{name: {name}{size}, read: {r.seconds * 1e9:.4g} ns, write: {w.seconds * 1e9:.4g} ns, "
-                     f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns}}"
-                     f"  # per line; spread {max(f.spread for f in (r, w, cr, cw)):.1%}{flag}")
+                     f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns{one_set}}}"
+                     f"  # per line; spread {max(f.spread for f in figures):.1%}{flag}")
     return lines
 
 
@@ -612,7 +686,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
         levels.append(Level(entry["name"], _kib(size) if size is not None else None, read, write,
                             parse_time(entry.get("column_read", entry["read"])),
                             parse_time(entry.get("column_update", entry["write"])),
-                            int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0))))
+                            int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0)),
+                            parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0))))
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),

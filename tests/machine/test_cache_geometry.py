@@ -88,3 +88,53 @@ def test_geometry_and_walk_latency_written_by_calibrate_and_read_back(tmp_path):
         ("L1", 8, 64, 64), ("L2", 8, 1024, 64), ("memory", 0, 0, 0)]
     assert levels[1].effective_bytes(16384, 64) == 2048
     assert load_machine(path).hierarchy.walk_latency_s == pytest.approx(207e-9)
+
+
+def test_one_set_walk_pitch_and_rows_per_level():
+    l1 = hier.CacheInfo(1, 32 * 1024, 64, 8, 64)
+    # 64 sets x 64 B: rows 4096 B apart all map to one set of this L1
+    assert hier.one_set_pitch(l1) == 4096
+    assert hier.one_set_pitch(hier.CacheInfo(1, 32 * 1024, 64)) == 0      # geometry unknown: not measured
+    # L2 8 ways x 1024 sets: a 4096 B pitch reaches 65536 / 4096 = 16 sets, 8 x 16 x 64 B = 8 KiB usable,
+    # a quarter of it is 32 lines; L3 16 ways x 8192 sets: 524288 / 4096 = 128 sets, 128 KiB, 512 lines
+    assert hier.one_set_rows_of(hier.CacheInfo(2, 512 * 1024, 64, 8, 1024), 4096) == 32
+    assert hier.one_set_rows_of(hier.CacheInfo(3, 8 * 1024 ** 2, 64, 16, 8192), 4096) == 512
+    assert hier.one_set_rows_of(hier.CacheInfo(2, 512 * 1024, 64), 4096) == 0
+    assert hier.one_set_rows_of(hier.CacheInfo(2, 512 * 1024, 64, 8, 1024), 0) == 0
+
+
+def test_one_set_figures_written_by_calibrate_and_read_back(tmp_path):
+    m = hier.Measured(1e-9, 0.01, 5)
+    caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 512 * 1024, 64, 8, 1024)]
+    cal = hier.HierarchyCalibration(hier.Measured(2.5e9, 0.01, 5), caches)
+    for name in ("L1", "L2", "memory"):
+        cal.read[name] = cal.write[name] = cal.column[name] = cal.column_write[name] = m
+    cal.one_set["L2"] = hier.Measured(4.2e-9, 0.02, 5)
+    cal.one_set_write["L2"] = hier.Measured(26e-9, 0.08, 9, reliable=False)
+    lines = hier.render_yaml(cal)
+    assert "    - {name: L2, size: 512 KiB, ways: 8, sets: 1024, line: 64, read: 1 ns, write: 1 ns, " \
+           "column_read: 1 ns, column_update: 1 ns, one_set_read: 4.2 ns, one_set_update: 26 ns}  # per line; " \
+           "spread 8.0%  UNRELIABLE" in lines
+    text = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "oneset.yaml"
+    path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
+    levels = load_machine(path).hierarchy.levels
+    assert [(lv.name, lv.one_set_s, lv.one_set_store_s) for lv in levels] == pytest.approx(
+        [("L1", 0.0, 0.0), ("L2", 4.2e-9, 26e-9), ("memory", 0.0, 0.0)])
+
+
+def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
+    import shutil
+    import subprocess
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc")
+    src, exe = tmp_path / "hier.c", tmp_path / "hier"
+    src.write_text(hier.bench_source(), encoding="utf-8")
+    subprocess.run([gcc, "-O2", "-DLINE=64", "-DPITCH=33", "-DPAGE=4096", "-DSPAN=4096", str(src), "-o", str(exe)],
+                   check=True, capture_output=True)
+    for mode in ("S", "U"):
+        out = subprocess.run([str(exe), mode, "10", str(32 * 64), "3"], capture_output=True, text=True,
+                             check=True).stdout.split()
+        # one line per timed repetition after the first (untimed warm-up), each a positive time per access
+        assert len(out) == 2 and all(float(x) > 0 for x in out)
