@@ -11,9 +11,11 @@ between processes and compared with a baseline written by another version of the
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 from functools import lru_cache
+from pathlib import Path
 
 import mpmath.libmp as mlib
 import sympy
@@ -28,7 +30,7 @@ from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
-from sad.codebase.sources import included_files, scan
+from sad.codebase.sources import SourceFile, included_files, scan
 from sad.machine.model import load_machine
 from sad.predict.mapper import op_cost_name, price
 
@@ -96,7 +98,7 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
     of the files it includes besides the options, so an edited file or header is parsed again (a size and
     modification time would miss an edit within the file system's time granularity)."""
     try:
-        source = scan(path)
+        source = _scanned(path)
     except OSError:
         return load_file(path, include_dirs, defines)  # the frontend words the error
     headers = [f"{name}:{header.digest if header else 'absent'}"
@@ -105,6 +107,21 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
     if key not in _PARSED:
         _PARSED[key] = pickle.dumps(load_file(path, include_dirs, defines), pickle.HIGHEST_PROTOCOL)
     return pickle.loads(_PARSED[key])
+
+
+_SCANS: dict[tuple[str, str], SourceFile] = {}
+
+
+def _scanned(path: str) -> SourceFile:
+    """sources.scan(path), once per process for each content of the file: a file is read and hashed for
+    every unit that loads it, but its names and includes are looked for only once (scan is a function of
+    the path and the content)."""
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    known = _SCANS.get((path, digest))
+    if known is None:
+        known = scan(path)
+        _SCANS[(known.path, known.digest)] = known
+    return known
 
 
 _PRICES: dict[int, tuple[object, dict[frozenset, tuple[sympy.Expr, frozenset[str]]]]] = {}
