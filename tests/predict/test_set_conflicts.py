@@ -92,3 +92,38 @@ def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
     assert walk_latency_seconds(shown, machine, 35.0) == 0
     assert walk_latency_seconds(shown, machine, None) == 0
     assert walk_latency_seconds(shown, replace(machine, walk_latency_s=0.0), 7.0) == 0
+
+
+IJK_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n, i, j, k;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc((long)n * n * sizeof(double)), *b = malloc((long)n * n * sizeof(double));
+    double *c = calloc((long)n * n, sizeof(double));
+    for (i = 0; i < n * n; i++) { a[i] = i; b[i] = 1; }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            for (k = 0; k < n; k++)
+                c[i * n + j] += a[i * n + k] * b[k * n + j];
+    printf("%g\\n", c[0]);
+    return 0;
+}
+"""
+
+
+def test_pages_between_reuses_count_a_row_read_along_in_pages_not_lines(tmp_path):
+    from dataclasses import replace
+
+    from tests.predict.loop_nests import inner_loop
+    loop, trips = inner_loop(tmp_path, IJK_C, 11, "ijk.c")
+    machine = replace(GEOMETRY, tlb_pages=1024, tlb_miss_s=11e-9, page_bytes=4096)
+    # b[k*n+j] over k: rows 8 n bytes apart (a page or more for n >= 512), its line back at the next j: between
+    # two uses the k loop touches b's n lines (n pages), a's row (8 n bytes, element by element) and c's one
+    # line: 72 n + 64 bytes (70.4 KiB at n = 1000, all in L2: a 8 / 64 x 0.8 ns, b's column 0.8 ns).
+    # Pages: n + (8 n + 64) / 4096: 1001.97 at n = 1000, 1023.01 at n = 1021, 1024.01 at n = 1022: beyond the
+    # 1024 pages the TLBs hold from n = 1022 on (the footprint's lines, 72 n / 64 + 1 = 1126 at n = 1000, are
+    # not its pages), 11 ns more per access there
+    for n, expected in ((1000, 0.9e-9), (1021, 0.9e-9), (1022, 11.9e-9)):
+        values = {"n": sympy.Integer(n)}
+        assert evaluate(bind(data_seconds(loop, trips, machine, values)[0], values)) == pytest.approx(expected)
