@@ -264,16 +264,17 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
     """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
     between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
     walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
-    (``usable_bytes``: set conflicts of a power-of-two pitch). ``one_set``: 1 / the L1 sets a strided walk
-    crowds (``one_set_shares``), 0 when it does not: a level with a calibrated one-set figure then costs at
-    least that figure × one_set. A Piecewise in the program's size parameters: a sweep across the cache sizes
-    shows the steps."""
+    (``usable_bytes``: set conflicts of a power-of-two pitch). ``one_set``: 1 / s for a strided walk that
+    crowds s L1 sets (``one_set_shares``), 0 when it does not: a level with a calibrated one-set figure then
+    costs its column cost + (that figure - the column cost) / s². A Piecewise in the program's size
+    parameters: a sweep across the cache sizes shows the steps."""
     pieces = []
     for level in hierarchy.levels:
         if strided:
             seconds = level.column_store_s if write else level.column_s
-            crowded = (level.one_set_store_s if write else level.one_set_s) * float(one_set)
-            seconds = max(seconds, crowded)
+            one = level.one_set_store_s if write else level.one_set_s
+            if one and one_set:
+                seconds = max(seconds, seconds + (one - seconds) * float(one_set) ** 2)
         else:
             seconds = level.store_line_s if write else level.line_s
         cost = sympy.Float(seconds, 6)
@@ -315,17 +316,20 @@ def one_set_shares(pitch: sympy.Expr, hierarchy: Hierarchy, window: float | None
     """(1 / s, condition) pieces for a column walk with rows ``pitch`` bytes apart whose lines fall into s sets
     of the L1 (``Level.sets_reached``), where the core keeps more of the walk's accesses in flight (``window``:
     reorder-buffer entries / instructions per iteration) than those sets have ways (ways × s < window): then
-    the fills of the lines in flight evict each other, and a level beyond L1 serves each access at its
-    calibrated one-L1-set cost (``Level.one_set_s``, rows L1 sets × line apart) / s. Otherwise (0, True): the
-    calibrated column costs stand. A numeric pitch gives one piece; a symbolic one a piece per divisor d of
-    the L1's span (sets × line) for which d divides the pitch (largest first: the gcd of pitch and span).
+    the fills of the lines in flight evict each other before their loads complete, and a level beyond L1
+    serves each access at its column cost + the excess of its calibrated one-L1-set cost (``Level.one_set_s``,
+    rows L1 sets × line apart) / s²: each set has 1/s of the accesses in flight, and the s sets fill side by
+    side. The piece's value is 1 / s (``serving_level`` squares it). Otherwise (0, True): the calibrated
+    column costs stand. A numeric pitch gives one piece; a symbolic one a piece per divisor d of the L1's span
+    (sets × line) for which d divides the pitch (largest first: the gcd of pitch and span).
 
-    Measured on this host (AMD EPYC, Zen; L1 8 ways × 64 sets, a 5-instruction column sum at -O2, about 38
-    iterations in a 192-entry window), per access against 1.2 ns for a pitch of an odd number of lines: rows
-    4096 B apart (one set) 4.2 ns from L2, 9.0-9.4 ns from L3; 2048 B (two sets) 2.2 / 3.3-3.5 ns; 1024 B
-    (four) 1.2 / 2.0-2.3 ns; 512 B (eight: 64 ways > 38) no excess; the same walks at -O0 (27 instructions, 7
-    iterations in flight, fewer than 8 ways) show none. A read-modify-write walk: 26 / 13.7 / 3.1 ns from L3
-    for one / two / four sets (the last below the rule's 6.5 ns)."""
+    Measured on this host (AMD EPYC, Zen 1; L1 8 ways × 64 sets, VIPT: its sets are the page offset's, the
+    same for the program and the cache; a 5-instruction column sum at -O2, about 38 iterations in a
+    192-entry window), per access against 1.2 ns for a pitch of an odd number of lines: rows 4096 B apart
+    (one set) 3.4-4.2 ns from L2, 8.7-9.4 ns from L3; 2048 B (two sets) 2.2 / 3.3-3.6 ns (the rule: 1.5 / 3.2);
+    1024 B and 3072 B (four) 1.2 / 1.3-2.3 ns (rule 1.0 / 1.8); 512 B (eight: 64 ways > 38) no excess; the
+    same walks at -O0 (27 instructions, 7 iterations in flight, fewer than 8 ways) show none. A
+    read-modify-write walk from L3: 25 / 13.7 / 3.1 ns for one / two / four sets (rule 25 / 7.4 / 3.0)."""
     l1 = hierarchy.levels[0] if hierarchy.levels else None
     if not window or l1 is None or l1.size_bytes is None or l1.ways <= 0 or l1.sets <= 0 or \
             not any(lv.one_set_s > 0 or lv.one_set_store_s > 0 for lv in hierarchy.levels):
@@ -417,10 +421,10 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             others = [w for _, _, w in walks if w is not walk]
             tlb += tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
     # crowded walks of one iteration wait together, each in its own L1 sets: the slowest one's excess counts
-    # (matmul jki at n = 256 on this host: a column update and a column read, 10.7 ns per iteration measured,
-    # the update's one-set cost alone 12.5 ns, the sum of both 17 ns); their page walks proceed during that
-    # wait: the larger of the two counts (jki at n = 512, two walks over 1024 pages: 22.8 ns measured, the TLB
-    # term alone 37 ns, crowding 23.5 ns more)
+    # (matmul jki at n = 512 on this host: a column update and a column read in one set each, 22.8 ns per
+    # iteration measured, the update's one-set excess alone 23.5 ns, both 31 ns); their page walks proceed
+    # during that wait: the larger of the two counts (jki at n = 512, two walks over 1024 pages: the TLB term
+    # alone 37 ns)
     if not crowding:
         return total + tlb, shown
     crowded = crowding[0] if len(crowding) == 1 else sympy.Max(*crowding, evaluate=False)
@@ -795,6 +799,6 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                 if pair is not None and float(pair[0]).is_integer() else 0
             out.append(f"      {name}: {lines * hierarchy.line_bytes:.3g} bytes/iteration from {where}"
                        + (f" ({value / 1024:.4g} KiB between reuses)" if value is not None else "")
-                       + (f"; rows in {1 / crowded} L1 sets, more in flight than their ways: at least its "
-                          f"one-set cost / {1 / crowded}" if crowded else ""))
+                       + (f"; rows in {1 / crowded} L1 sets, more in flight than their ways: column cost + "
+                          f"one-set excess / {1 / crowded ** 2}" if crowded else ""))
     return "\n".join(out) + "\n"
