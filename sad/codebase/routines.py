@@ -17,9 +17,7 @@ import pickle
 from functools import lru_cache
 from pathlib import Path
 
-import mpmath.libmp as mlib
 import sympy
-from sympy.core.mul import _mulsort
 from sympy.printing.str import StrPrinter
 
 from sad import ir
@@ -32,7 +30,7 @@ from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
 from sad.machine.model import load_machine
-from sad.predict.mapper import op_cost_name, price
+from sad.predict.mapper import op_cost_name, price, times
 
 # Terms in sympy's canonical argument order (deterministic, independent of hashing) rather than sorted for
 # display: sorting the terms of every formula cost more than pricing it.
@@ -148,34 +146,6 @@ def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
     return kinds
 
 
-def _times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
-    """count * seconds, built directly when seconds is a finite non-zero Float and count a product of plain
-    factors (or one such factor) in sympy's canonical order, a tenth of a routine's pricing otherwise.
-    Mul.flatten then only takes the Float as the coefficient and puts it before the factors, which it keeps
-    in their order: no factor is a number or a power (which it would combine), nor a sum alone (which it would
-    distribute the coefficient over); each factor is its own base, so none combines with another."""
-    if not (seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS):
-        return count * seconds
-    factors = list(count.args) if count.is_Mul else [count]
-    if (not count.is_Mul and count.is_Add) or not all(_plain(f) for f in factors):
-        return count * seconds
-    ordered = list(factors)
-    _mulsort(ordered)
-    if any(a is not b for a, b in zip(ordered, factors)):
-        return count * seconds
-    return sympy.Mul(seconds, *factors, evaluate=False)
-
-
-_SPECIAL_FLOATS = {mlib.fzero, mlib.finf, mlib.fninf, mlib.fnan}
-_PLAIN = (sympy.Symbol, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Mod, sympy.floor, sympy.ceiling, sympy.Sum,
-          sympy.Add)
-
-
-def _plain(factor: sympy.Basic) -> bool:
-    """A commutative factor Mul.flatten keeps as it is, its own base with exponent 1."""
-    return isinstance(factor, _PLAIN) and factor.is_commutative is True
-
-
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, points: PointSet) -> Routine:
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
@@ -183,7 +153,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, point
         seconds, unpriced = _price(block.cost, machine)
         missing |= unpriced
         per_count.setdefault(block.count, []).append(seconds)
-    time = sympy.Add(*[_times(count, sympy.Add(*each)) for count, each in per_count.items()])
+    time = sympy.Add(*[times(count, sympy.Add(*each)) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
     kinds = {}
     for symbol in sorted(free_symbols(time), key=lambda s: s.name):

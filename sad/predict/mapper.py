@@ -13,7 +13,9 @@ import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+import mpmath.libmp as mlib
 import sympy
+from sympy.core.mul import _mulsort
 
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import Block
@@ -44,12 +46,36 @@ _INFINITE = (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity
 
 
 def times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
-    """count × seconds, as sympy builds it. A block that costs nothing (a CONTINUE, a label) is 0 without
+    """count × seconds, the tree sympy builds. A block that costs nothing (a CONTINUE, a label) is 0 without
     sympy's product: to multiply by 0, sympy asks whether each factor is infinite (0 × ∞ is nan), and on a
     long count formula that question took 30 ms; a count without an infinite atom in it is finite."""
     if seconds is sympy.S.Zero and not count.has(*_INFINITE):
         return sympy.S.Zero
-    return count * seconds
+    if not (seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS):
+        return count * seconds
+    # A finite non-zero Float times a product of plain factors (or one such factor) in sympy's canonical
+    # order: Mul.flatten only takes the Float as the coefficient and puts it before the factors, which it
+    # keeps in their order (no factor is a number or a power, which it would combine, nor a sum alone, which
+    # it would distribute the coefficient over; each factor is its own base). Built directly, without its
+    # pass and the assumptions on the fresh coefficient: a tenth of a routine's pricing otherwise.
+    factors = list(count.args) if count.is_Mul else [count]
+    if (not count.is_Mul and count.is_Add) or not all(_plain(f) for f in factors):
+        return count * seconds
+    ordered = list(factors)
+    _mulsort(ordered)
+    if any(a is not b for a, b in zip(ordered, factors)):
+        return count * seconds
+    return sympy.Mul(seconds, *factors, evaluate=False)
+
+
+_SPECIAL_FLOATS = {mlib.fzero, mlib.finf, mlib.fninf, mlib.fnan}
+_PLAIN = (sympy.Symbol, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Mod, sympy.floor, sympy.ceiling, sympy.Sum,
+          sympy.Add)
+
+
+def _plain(factor: sympy.Basic) -> bool:
+    """A commutative factor Mul.flatten keeps as it is, its own base with exponent 1."""
+    return isinstance(factor, _PLAIN) and factor.is_commutative is True
 
 
 @dataclass

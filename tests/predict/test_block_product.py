@@ -1,10 +1,13 @@
-"""mapper.times: a block's count × its seconds, the product sympy builds (0 for a block that costs nothing,
-without sympy's question whether the count is infinite; nan where sympy says nan)."""
+"""mapper.times: a block's count × its seconds, the tree sympy builds: 0 for a block that costs nothing,
+without sympy's question whether the count is infinite (nan where sympy says nan); a Float times a product of
+plain factors without Mul.flatten where that gives the same tree. Compared with sympy's own product."""
 from __future__ import annotations
+
+import random
 
 import sympy
 
-from sad.predict.mapper import times
+from sad.predict.mapper import _plain, times
 
 N, P = sympy.symbols("N P_X_IF1")
 COUNT = P * (1 - sympy.Piecewise((1, sympy.Min(40, sympy.floor(N ** sympy.Rational(1, 3))) >= 3), (0, True))) \
@@ -26,3 +29,43 @@ def test_other_products_are_sympys() -> None:
 def test_an_infinite_count_times_zero_is_nan_as_in_sympy() -> None:
     infinite = N + sympy.oo
     assert times(infinite, sympy.S.Zero) is sympy.S.NaN is infinite * sympy.S.Zero
+
+
+NI = sympy.Symbol("N", integer=True)
+M = sympy.Symbol("M", integer=True)
+X = sympy.Symbol("X_L10", nonnegative=True)
+PI = sympy.Symbol("P_IF2", nonnegative=True)
+
+
+def _factors():
+    branch = sympy.Piecewise((1, NI <= 0), (0, True))
+    return [NI, M, X, PI, sympy.Max(0, NI, evaluate=False), sympy.Min(32, NI - M + 1), branch, 1 - branch,
+            1 - PI, sympy.Mod(NI, 4), sympy.floor(NI / 4), sympy.ceiling(M / 3),
+            sympy.Sum(sympy.floor(NI / 4), (M, 0, NI)),
+            NI ** 2, sympy.sqrt(2), NI - M, sympy.Rational(3, 2), sympy.Integer(-2), sympy.I * NI]
+
+
+def test_float_times_is_sympys_product_tree_for_tree():
+    rng = random.Random(5)
+    seconds = [sympy.Float(1.2e-6), sympy.Float(-3.0e-7), sympy.Float(1.0), sympy.Float("0.1", 30),
+               sympy.Float(0.0), sympy.Float("inf"), sympy.Integer(2), sympy.Symbol("C_FOO") * sympy.Float(1e-6)]
+    factors = _factors()
+    direct = 0
+    for _ in range(400):
+        count = sympy.Mul(*rng.sample(factors, rng.randint(1, 4)))
+        if rng.random() < 0.2:  # a product left in the order it was written: flatten would sort it
+            count = sympy.Mul(*rng.sample(factors[:8], 3), evaluate=False)
+        each = rng.choice(seconds)
+        mine = times(count, each)
+        assert sympy.srepr(mine) == sympy.srepr(count * each), (count, each)
+        direct += bool(each.is_Float and each.is_finite and not each.is_zero and not count.is_Add
+                       and all(_plain(f) for f in sympy.Mul.make_args(count)))
+    assert direct > 60  # the direct construction was exercised
+
+
+def test_float_times_leaves_what_flatten_changes_to_sympy():
+    f = sympy.Float(2.5e-7)
+    for count in (1 - PI, NI ** 2 * M, sympy.Rational(3, 2) * NI, sympy.Integer(4), sympy.sqrt(2) * NI):
+        assert times(count, f) == count * f
+    assert times(1 - PI, f) == f - f * PI                                # a sum alone: distributed
+    assert times(sympy.Mul(M, NI, evaluate=False), f).args == (f, M, NI)  # sorted as flatten sorts
