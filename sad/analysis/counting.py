@@ -534,14 +534,12 @@ def _unbounded_both_ways(e: sympy.Expr) -> bool:
     terms) with a term that takes any large value of either sign (a symbol that may be any real or any
     integer, or the floor of a form with one): e then takes values of both signs, so neither e >= 0 nor
     e <= 0 holds for all values (N - J + 1, or the multiples of 3 up to N, floor(N/3 - 1/3) + 1)."""
+    rests = _rational_terms(e)
+    if rests is None:
+        return False
     seen: set[sympy.Basic] = set()
     unbounded = False
-    for term in sympy.Add.make_args(e):
-        coeff, rest = term.as_coeff_Mul()
-        if not coeff.is_Rational:
-            return False
-        if rest is sympy.S.One:
-            continue
+    for rest in rests:
         if rest.is_Symbol:
             symbols, either = {rest}, _free_sign(rest)
         elif isinstance(rest, sympy.floor) and not isinstance(rest.args[0], sympy.floor):
@@ -585,17 +583,21 @@ def _free_sign(x: sympy.Basic) -> bool:
 
 def _linear(e: sympy.Expr) -> bool:
     """e = c0 + Σ ci·xi with rational ci and distinct symbols xi."""
-    seen = set()
+    rests = _rational_terms(e)
+    return rests is not None and all(r.is_Symbol for r in rests) and len(set(rests)) == len(rests)
+
+
+def _rational_terms(e: sympy.Expr) -> list[sympy.Basic] | None:
+    """What multiplies each term's coefficient (x of c·x; constants left out) when every coefficient is
+    rational, else None."""
+    rests = []
     for term in sympy.Add.make_args(e):
         coeff, rest = term.as_coeff_Mul()
         if not coeff.is_Rational:
-            return False
-        if rest is sympy.S.One:
-            continue
-        if not rest.is_Symbol or rest in seen:
-            return False
-        seen.add(rest)
-    return True
+            return None
+        if rest is not sympy.S.One:
+            rests.append(rest)
+    return rests
 
 
 def _max_zero_argument(m: sympy.Max):
