@@ -21,6 +21,7 @@ Where the source cannot be compiled here, or the machine has no hierarchy, nothi
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,28 +261,40 @@ def _capacities(level: Level, line: int) -> list[tuple[int, int]]:
 
 
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
-                  strided: bool = False, walk: Walk | None = None, one_set: sympy.Rational | int = 0) -> sympy.Expr:
+                  strided: bool = False, walk: Walk | None = None, one_set: sympy.Expr | int = 0) -> sympy.Expr:
     """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
     between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
     walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
     (``usable_bytes``: set conflicts of a power-of-two pitch). ``one_set``: 1 / s for a strided walk that
-    crowds s L1 sets (``one_set_shares``), 0 when it does not: a level with a calibrated one-set figure then
-    costs its column cost + (that figure - the column cost) / s². A Piecewise in the program's size
-    parameters: a sweep across the cache sizes shows the steps."""
+    crowds s L1 sets (``one_set_shares``; a Piecewise of such values for a symbolic pitch), 0 when it does
+    not: a level with a calibrated one-set figure then costs its column cost + (that figure - the column
+    cost) × one_set². A Piecewise in the program's size parameters: a sweep across the cache sizes shows
+    the steps."""
+    share = sympy.sympify(one_set)
+    weight = sympy.Piecewise(*[(v ** 2, c) for v, c in share.args]) if isinstance(share, sympy.Piecewise) \
+        else share ** 2
+
+    def cost(level: Level) -> sympy.Expr:
+        if not strided:
+            return sympy.Float(level.store_line_s if write else level.line_s, 6)
+        column = level.column_store_s if write else level.column_s
+        one = level.one_set_store_s if write else level.one_set_s
+        if not one or one <= column or weight == 0:
+            return sympy.Float(column, 6)
+        return sympy.Float(column, 6) + weight * sympy.Float(one - column, 6)
+    return _by_serving_level(bytes_between_reuses, hierarchy, walk, cost)
+
+
+def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, walk: Walk | None,
+                      value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
+    """Piecewise: value(level) of the first level that holds the footprint (and the walk), memory's last."""
     pieces = []
     for level in hierarchy.levels:
-        if strided:
-            seconds = level.column_store_s if write else level.column_s
-            one = level.one_set_store_s if write else level.one_set_s
-            if one and one_set:
-                seconds = max(seconds, seconds + (one - seconds) * float(one_set) ** 2)
-        else:
-            seconds = level.store_line_s if write else level.line_s
-        cost = sympy.Float(seconds, 6)
+        figure = value(level)
         if level.size_bytes is None:
-            pieces.append((cost, True))
+            pieces.append((figure, True))
             break
-        pieces.append((cost, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes)))
+        pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes)))
     if not pieces or pieces[-1][1] is not True:
         pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
     return sympy.Piecewise(*pieces)
@@ -376,9 +389,9 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off)."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    crowding: list[sympy.Expr] = []               # per crowded walk: what crowding adds to its column cost
     tlb = sympy.Integer(0)                        # the walks' TLB misses
-    walks: list[tuple[Ref, sympy.Expr, Walk]] = []
+    # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
+    streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
     seen: set[tuple[str, str, bool]] = set()
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
@@ -396,39 +409,36 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         if _same_stream(ref, loop, shown):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
-        walk = None
+        walk, share, crowded_when = None, sympy.Integer(0), sympy.false
         if strided:
             pitch = _bound_number(row_pitch(ref, loop, trips, line), bindings)
             walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
-            level_cost = serving_level(fp, hierarchy, ref.write, strided, walk)
             shares = one_set_shares(pitch, hierarchy, window)
-            if shares[0][0] != 0:
-                crowding.append(sympy.Piecewise(*[
-                    (serving_level(fp, hierarchy, ref.write, strided, walk, share) - level_cost, condition)
-                    for share, condition in shares]) if len(shares) > 1 else
-                    serving_level(fp, hierarchy, ref.write, strided, walk, shares[0][0]) - level_cost)
-            # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
-            level_cost = sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(pitch, line)),
-                                         (level_cost, True))
-        else:
-            level_cost = serving_level(fp, hierarchy, ref.write)
-        total += lines * level_cost
-        if walk is not None:
-            walks.append((ref, fp, walk))
+            share = sympy.sympify(shares[0][0]) if len(shares) == 1 else sympy.Piecewise(*shares)
+            crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
+        streams.append((ref, lines, fp, walk, share, crowded_when))
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
-    if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0:
-        for ref, fp, walk in walks:
-            others = [w for _, _, w in walks if w is not walk]
-            tlb += tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
-    # crowded walks of one iteration wait together, each in its own L1 sets: the slowest one's excess counts
-    # (matmul jki at n = 512 on this host: a column update and a column read in one set each, 22.8 ns per
-    # iteration measured, the update's one-set excess alone 23.5 ns, both 31 ns); their page walks proceed
-    # during that wait: the larger of the two counts (jki at n = 512, two walks over 1024 pages: the TLB term
-    # alone 37 ns)
-    if not crowding:
-        return total + tlb, shown
-    crowded = crowding[0] if len(crowding) == 1 else sympy.Max(*crowding, evaluate=False)
-    return total + (sympy.Max(crowded, tlb, evaluate=False) if tlb != 0 else crowded), shown
+    # crowded walks of one iteration wait together, each in its own L1 sets: one walk's crowding counts, a
+    # written one's if there is one (its one-set figure is the larger: matmul jki at n = 512 on this host, the
+    # update's excess 23.5 ns against the read's 7.5 ns; 22.8 ns per iteration measured, both would be 33)
+    crowded = [s for s in streams if s[4] != 0]
+    chosen = next((s for s in crowded if s[0].write), crowded[0]) if crowded else None
+    for stream in streams:
+        ref, lines, fp, walk, share, crowded_when = stream
+        if walk is None:
+            total += lines * serving_level(fp, hierarchy, ref.write)
+            continue
+        level_cost = serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0)
+        # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
+        total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
+                                         (level_cost, True))
+        # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
+        # n = 512: the TLB term alone would be 37 ns per iteration)
+        if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
+            others = [s[3] for s in streams if s[3] is not None and s[3] is not walk]
+            term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
+            tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
+    return total + tlb, shown
 
 
 def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
