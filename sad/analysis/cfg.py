@@ -395,8 +395,8 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         return expr
     if expr.has(sympy.Max, sympy.floor, sympy.Sum, sympy.Min):
         return expr
-    if _one_minus_symbol(expr):
-        return expr  # an IF's other arm, 1 - P: what cancel and factor return, without their 10 ms
+    if _one_minus_symbol(expr) or _monomial(expr) or _one_plus_product(expr):
+        return expr  # 1 - P, X*Y*P, 1 - P*X*Y: what cancel and factor return, without their 10 ms
     if expr.has(sympy.Piecewise):
         # the fall-through of a routine with RETURNs under exact conditions, (1 - [A = 0])(1 - [N <= 0])
         # + ...: cancel and factor take tens of milliseconds to find the constant that expanding shows
@@ -404,6 +404,29 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         if constant.is_Number:
             return constant
     return sympy.factor(sympy.cancel(expr))
+
+
+def _monomial(expr: sympy.Expr) -> bool:
+    """Whether expr is a rational number times powers of symbols (positive integer exponents): cancel and
+    factor leave it as it is."""
+    return bool(expr.is_Mul and all(_symbol_power(f) for f in expr.args[1:])
+                and (expr.args[0].is_Rational or _symbol_power(expr.args[0])))
+
+
+def _symbol_power(factor: sympy.Basic) -> bool:
+    return bool(factor.is_Symbol or (factor.is_Pow and factor.base.is_Symbol and factor.exp.is_Integer
+                                     and factor.exp.is_positive))
+
+
+def _one_plus_product(expr: sympy.Expr) -> bool:
+    """Whether expr is 1 ± a product of distinct symbols (a loop body's share 1 - P*X*Y): linear in each
+    symbol with a constant term, so irreducible, and factor returns it as it is."""
+    if not expr.is_Add or len(expr.args) != 2 or expr.args[0] is not sympy.S.One:
+        return False
+    term = expr.args[1]
+    factors = term.args[1:] if term.is_Mul and term.args[0] is sympy.S.NegativeOne else \
+        (term.args if term.is_Mul else (term,))
+    return all(f.is_Symbol for f in factors)
 
 
 def _one_minus_symbol(expr: sympy.Expr) -> bool:

@@ -133,3 +133,24 @@ def test_tidy_shortcuts_give_what_cancel_and_factor_give():
         assert tidy(expr) == sympy.factor(sympy.cancel(expr))
         assert str(tidy(expr)) == str(sympy.factor(sympy.cancel(expr)))
     assert tidy(flows) == 1
+
+
+def test_tidy_leaves_monomials_and_one_plus_a_product_as_cancel_and_factor_do():
+    import random
+
+    from sad.analysis.cfg import _monomial, _one_plus_product, tidy
+    symbols = [*sympy.symbols("P_a P_b X_c X_d N"), sympy.Symbol("n", integer=True),
+               sympy.Symbol("p", positive=True), sympy.Symbol("q", nonnegative=True)]
+    rng = random.Random(2)
+    shortcut = 0
+    for _ in range(150):
+        picked = rng.sample(symbols, rng.randint(1, 4))
+        product = sympy.Mul(*picked)
+        powers = sympy.Mul(*[s ** rng.choice([1, 2, 3]) for s in picked])
+        coeff = rng.choice([1, -1, 2, -13, sympy.Rational(3, 2)])
+        for expr in (coeff * powers, 1 - product, 1 + product, 2 - product, 1 - 2 * product, 1 - powers):
+            tidy.cache_clear()
+            shortcut += _monomial(expr) or _one_plus_product(expr)
+            assert sympy.srepr(tidy(expr)) == sympy.srepr(sympy.factor(sympy.cancel(expr))), expr
+    assert shortcut > 300
+    assert not _one_plus_product(1 - sympy.Symbol("x") ** 2)   # (1 - x)(1 + x): factor changes it
