@@ -70,24 +70,36 @@ def test_a_level_without_geometry_offers_its_whole_size():
     assert plain.effective_bytes(4096, 64) == 32 * 1024
 
 
-def test_geometry_and_walk_latency_written_by_calibrate_and_read_back(tmp_path):
+def _calibration() -> hier.HierarchyCalibration:
+    """A calibration of an L1 8 × 64 sets and an L2 8 × 1024 sets of 64 B lines, every figure 1 ns."""
     m = hier.Measured(1e-9, 0.01, 5)
     caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 512 * 1024, 64, 8, 1024)]
     cal = hier.HierarchyCalibration(hier.Measured(2.5e9, 0.01, 5), caches)
     for name in ("L1", "L2", "memory"):
         cal.read[name] = cal.write[name] = cal.column[name] = cal.column_write[name] = m
+    return cal
+
+
+def _sparc2_with(tmp_path: Path, lines: list[str]):
+    """sparc2's database with the rendered hierarchy lines appended, loaded."""
+    text = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "with_hierarchy.yaml"
+    path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
+    return load_machine(path)
+
+
+def test_geometry_and_walk_latency_written_by_calibrate_and_read_back(tmp_path):
+    cal = _calibration()
     cal.walk_latency = hier.Measured(207e-9, 0.05, 9)
     lines = hier.render_yaml(cal)
     assert "    - {name: L2, size: 512 KiB, ways: 8, sets: 1024, line: 64, read: 1 ns, write: 1 ns, " \
            "column_read: 1 ns, column_update: 1 ns}  # per line; spread 1.0%" in lines
-    text = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text(encoding="utf-8")
-    path = tmp_path / "geom.yaml"
-    path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
-    levels = load_machine(path).hierarchy.levels
+    machine = _sparc2_with(tmp_path, lines)
+    levels = machine.hierarchy.levels
     assert [(lv.name, lv.ways, lv.sets, lv.line_bytes) for lv in levels] == [
         ("L1", 8, 64, 64), ("L2", 8, 1024, 64), ("memory", 0, 0, 0)]
     assert levels[1].effective_bytes(16384, 64) == 2048
-    assert load_machine(path).hierarchy.walk_latency_s == pytest.approx(207e-9)
+    assert machine.hierarchy.walk_latency_s == pytest.approx(207e-9)
 
 
 def test_one_set_walk_pitch_and_rows_per_level():
@@ -104,21 +116,14 @@ def test_one_set_walk_pitch_and_rows_per_level():
 
 
 def test_one_set_figures_written_by_calibrate_and_read_back(tmp_path):
-    m = hier.Measured(1e-9, 0.01, 5)
-    caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 512 * 1024, 64, 8, 1024)]
-    cal = hier.HierarchyCalibration(hier.Measured(2.5e9, 0.01, 5), caches)
-    for name in ("L1", "L2", "memory"):
-        cal.read[name] = cal.write[name] = cal.column[name] = cal.column_write[name] = m
+    cal = _calibration()
     cal.one_set["L2"] = hier.Measured(4.2e-9, 0.02, 5)
     cal.one_set_write["L2"] = hier.Measured(26e-9, 0.08, 9, reliable=False)
     lines = hier.render_yaml(cal)
     assert "    - {name: L2, size: 512 KiB, ways: 8, sets: 1024, line: 64, read: 1 ns, write: 1 ns, " \
            "column_read: 1 ns, column_update: 1 ns, one_set_read: 4.2 ns, one_set_update: 26 ns}  # per line; " \
            "spread 8.0%  UNRELIABLE" in lines
-    text = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text(encoding="utf-8")
-    path = tmp_path / "oneset.yaml"
-    path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
-    levels = load_machine(path).hierarchy.levels
+    levels = _sparc2_with(tmp_path, lines).hierarchy.levels
     assert [(lv.name, lv.one_set_s, lv.one_set_store_s) for lv in levels] == pytest.approx(
         [("L1", 0.0, 0.0), ("L2", 4.2e-9, 26e-9), ("memory", 0.0, 0.0)])
 

@@ -25,6 +25,26 @@ int main(void) {
 """
 
 
+def matmul_c(order: str) -> str:
+    """C = A·B on n×n row-major arrays, the three loops nested in `order` ("ijk", "jki", ...); the update
+    innermost loop is on line 11 and its update `c[i*n+j] += a[i*n+k] * b[k*n+j]` on line 12."""
+    loops = "\n".join(f"{'    ' * (d + 1)}for ({v} = 0; {v} < n; {v}++)" for d, v in enumerate(order))
+    return f"""#include <stdio.h>
+#include <stdlib.h>
+int main(void) {{
+    int n, i, j, k;
+    if (scanf("%d", &n) != 1) return 1;
+    double *a = malloc((long)n * n * sizeof(double)), *b = malloc((long)n * n * sizeof(double));
+    double *c = calloc((long)n * n, sizeof(double));
+    for (i = 0; i < n * n; i++) {{ a[i] = i; b[i] = 1; }}
+{loops}
+                c[i * n + j] += a[i * n + k] * b[k * n + j];
+    printf("%g\\n", c[0]);
+    return 0;
+}}
+"""
+
+
 def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c"):
     """The loop of `source` that starts on `line` and the trip counts of its nest, keyed by id(loop)."""
     src = tmp_path / name

@@ -10,7 +10,7 @@ import sympy
 from sad.analysis.bindings import bind, evaluate
 from sad.machine import hierarchy as hier
 from sad.predict.loopcost import Walk, data_seconds, one_set_shares, serving_level
-from tests.predict.loop_nests import column_loop
+from tests.predict.loop_nests import column_loop, inner_loop, matmul_c
 
 ZEN = hier.Hierarchy(clock_hz=3.2e9, line_bytes=64, levels=(
     hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.4e-9, 0.45e-9, ways=8, sets=64, line_bytes=64),
@@ -94,28 +94,12 @@ def test_a_crowded_update_costs_the_one_set_update_figure():
     assert float(serving_level(sympy.Integer(256 * 64), ZEN, False, False, None, 1)) == pytest.approx(0.3e-9)
 
 
-JKI_C = """#include <stdio.h>
-#include <stdlib.h>
-int main(void) {
-    int n, i, j, k;
-    if (scanf("%d", &n) != 1) return 1;
-    double *a = malloc((long)n * n * sizeof(double)), *b = malloc((long)n * n * sizeof(double));
-    double *c = calloc((long)n * n, sizeof(double));
-    for (i = 0; i < n * n; i++) { a[i] = i; b[i] = 1; }
-    for (j = 0; j < n; j++)
-        for (k = 0; k < n; k++)
-            for (i = 0; i < n; i++)
-                c[i * n + j] += a[i * n + k] * b[k * n + j];
-    printf("%g\\n", c[0]);
-    return 0;
-}
-"""
+JKI_C = matmul_c("jki")
 
 
 def test_crowded_walks_of_one_iteration_wait_together(tmp_path):
     from dataclasses import replace
 
-    from tests.predict.loop_nests import inner_loop
     loop, trips = inner_loop(tmp_path, JKI_C, 11, "jki.c")
     # c[i*n+j] (updated) and a[i*n+k] (read) walk over i, rows 8 n bytes apart; b[k*n+j] is invariant. Both
     # lines come back at the next k: 2 n lines between reuses, each walk n of them.

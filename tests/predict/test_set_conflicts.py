@@ -9,7 +9,7 @@ import sympy
 from sad.analysis.bindings import bind, evaluate
 from sad.machine import hierarchy as hier
 from sad.predict.loopcost import data_seconds, usable_bytes, walk_latency_seconds
-from tests.predict.loop_nests import column_loop
+from tests.predict.loop_nests import column_loop, inner_loop, matmul_c
 
 GEOMETRY = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
     hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9, ways=8, sets=64, line_bytes=64),
@@ -94,28 +94,12 @@ def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
     assert walk_latency_seconds(shown, replace(machine, walk_latency_s=0.0), 7.0) == 0
 
 
-IJK_C = """#include <stdio.h>
-#include <stdlib.h>
-int main(void) {
-    int n, i, j, k;
-    if (scanf("%d", &n) != 1) return 1;
-    double *a = malloc((long)n * n * sizeof(double)), *b = malloc((long)n * n * sizeof(double));
-    double *c = calloc((long)n * n, sizeof(double));
-    for (i = 0; i < n * n; i++) { a[i] = i; b[i] = 1; }
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            for (k = 0; k < n; k++)
-                c[i * n + j] += a[i * n + k] * b[k * n + j];
-    printf("%g\\n", c[0]);
-    return 0;
-}
-"""
+IJK_C = matmul_c("ijk")
 
 
 def test_pages_between_reuses_count_a_row_read_along_in_pages_not_lines(tmp_path):
     from dataclasses import replace
 
-    from tests.predict.loop_nests import inner_loop
     loop, trips = inner_loop(tmp_path, IJK_C, 11, "ijk.c")
     machine = replace(GEOMETRY, tlb_pages=1024, tlb_miss_s=11e-9, page_bytes=4096)
     # b[k*n+j] over k: rows 8 n bytes apart (a page or more for n >= 512), its line back at the next j: between
