@@ -36,7 +36,7 @@ def is_strided(ref: ir.ArrayRef, layout: Layout | None) -> bool:
     fast = subscripts.pop(0) if layout.fastest == "first" else subscripts.pop()
     if any(_mentions(e, layout.index) for e in subscripts):
         return True
-    return _mentions(fast, layout.index) and not _unit_step(fast, layout.index)
+    return _mentions(fast, layout.index) and not unit_step(fast, layout.index)
 
 
 def _mentions(expr: ir.Expr, name: str) -> bool:
@@ -45,19 +45,19 @@ def _mentions(expr: ir.Expr, name: str) -> bool:
     return any(_mentions(child, name) for child in ir.expr_children(expr))
 
 
-def _unit_step(expr: ir.Expr, name: str) -> bool:
+def unit_step(expr: ir.Expr, name: str) -> bool:
     """A subscript that moves by +1 or -1 element per trip: index, -index, index ± c, c ± index (c not
     depending on the index). `r[k-i-1]` walks backwards through consecutive elements: unit stride."""
     if isinstance(expr, ir.Cast):
-        return _unit_step(expr.operand, name)
+        return unit_step(expr.operand, name)
     if isinstance(expr, ir.Var):
         return expr.name == name
     if isinstance(expr, ir.UnOp) and expr.op == "neg":
-        return _unit_step(expr.operand, name)
+        return unit_step(expr.operand, name)
     if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub"):
-        if _unit_step(expr.left, name) and not _mentions(expr.right, name):
+        if unit_step(expr.left, name) and not _mentions(expr.right, name):
             return True
-        return _unit_step(expr.right, name) and not _mentions(expr.left, name)
+        return unit_step(expr.right, name) and not _mentions(expr.left, name)
     return False
 
 

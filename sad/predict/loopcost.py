@@ -20,6 +20,7 @@ Where the source cannot be compiled here, or the machine has no hierarchy, nothi
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
-from sad.analysis.cost import Layout, is_strided
+from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import child_bodies, walk, walk_stmts
 from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
 from sad.predict import compiled as cc
@@ -45,6 +46,9 @@ class Ref:
     indices: list[ir.Expr]
     elem_bytes: int
     write: bool
+    # elements per dimension as declared (double c[256][256], A(NMAX, NMAX) with NMAX a PARAMETER), None
+    # where a bound is not a constant (a formal argument, *) or the array has no declaration here
+    extents: tuple[int | None, ...] | None = None
 
 
 @dataclass
@@ -91,7 +95,10 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
         _collect(proc.body, [], fastest, found)
+        declared = {**program.globals, **proc.variables}
         for loop in found[start:]:
+            for ref in loop.refs:
+                ref.extents = _extents(declared.get(ref.array), declared)
             fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
             loop.first_touch = fresh
             touched.update(fresh)
@@ -147,6 +154,28 @@ def _refs(body: list[ir.Stmt]) -> list[Ref]:
                 write = any(node is t for t in targets)
                 refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write))
     return refs
+
+
+def _extents(var: ir.Variable | None, declared: dict[str, ir.Variable]) -> tuple[int | None, ...] | None:
+    """Elements per dimension of an array's declaration, each None unless both bounds are integer constants
+    (or named constants: Fortran PARAMETERs, C consts)."""
+    if var is None or not var.dims:
+        return None
+    out: list[int | None] = []
+    for lo, hi in var.dims:
+        low, high = _constant(lo, declared) if lo is not None else 1, _constant(hi, declared)
+        out.append(high - low + 1 if low is not None and high is not None else None)
+    return tuple(out)
+
+
+def _constant(expr: ir.Expr | None, declared: dict[str, ir.Variable]) -> int | None:
+    if isinstance(expr, ir.Const) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return expr.value
+    if isinstance(expr, ir.Var) and expr.name in declared:
+        var = declared[expr.name]
+        if var.storage in ("parameter", "const") and isinstance(var.value, ir.Const):
+            return _constant(var.value, declared)
+    return None
 
 
 # ------------------------------------------------------------------------------------------- reuse
@@ -460,9 +489,30 @@ def row_pitch(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: in
             for k, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(k, ir.Const) and isinstance(k.value, int) and _mentions(other, loop.index):
                     return sympy.Integer(abs(k.value) * ref.elem_bytes)
+    declared = declared_pitch(ref, loop.index, loop.fastest)
+    if declared is not None:
+        return sympy.Integer(declared)
     whole = footprint([r for r in loop.refs if r.array == ref.array], list(reversed(loop.nest)), trips, loop.fastest,
                       line)
     return whole / sympy.Max(trips[id(loop.nest[-1])], 1)
+
+
+def declared_pitch(ref: Ref, index: str | None, fastest: str) -> int | None:
+    """Bytes between consecutive accesses of a reference whose loop index steps one slower subscript by ±1,
+    from the array's declaration: the elements of the faster dimensions times the element (c[i][j] over i
+    with c declared [256][256]: 2048 B, whatever part of the rows the loops use). None where the declaration
+    does not fix it."""
+    if ref.extents is None or index is None or len(ref.extents) != len(ref.indices):
+        return None
+    moving = [k for k, e in enumerate(ref.indices) if _mentions(e, index)]
+    fast = 0 if fastest == "first" else len(ref.indices) - 1
+    if len(moving) != 1 or moving[0] == fast or not unit_step(ref.indices[moving[0]], index):
+        return None
+    k = moving[0]
+    faster = [e for e in (ref.extents[:k] if fastest == "first" else ref.extents[k + 1:]) if e is not None and e > 0]
+    if len(faster) != (k if fastest == "first" else len(ref.indices) - 1 - k):
+        return None
+    return ref.elem_bytes * math.prod(faster)
 
 
 def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy,
