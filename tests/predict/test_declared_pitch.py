@@ -1,9 +1,11 @@
 """The row pitch of a column walk comes from the array's declaration where it fixes it: a static
 `double c[256][256]` walked over its rows is 2048 B per step even when the loops use 250 of them (corpus
 matmul_jki.c, whose crowded L1 sets the model missed with a pitch of 8 n), and a Fortran A(NMAX, NMAX) with
-NMAX a PARAMETER is 8 NMAX B per column. Without a declaration that fixes it, the pitch is the footprint over
+NMAX a PARAMETER is 8 NMAX B per row of A. Without a declaration that fixes it, the pitch is the footprint over
 the rows, 8 n."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from sad.predict.loopcost import declared_pitch, row_pitch
 from tests.predict.loop_nests import inner_loop
@@ -23,21 +25,7 @@ int main(void) {
 }
 """
 
-PARAMETER_F = """      PROGRAM COLS
-      INTEGER NMAX
-      PARAMETER (NMAX = 300)
-      DOUBLE PRECISION A(NMAX, NMAX), S
-      INTEGER I, J, N
-      READ (*, *) N
-      S = 0.0D0
-      DO 20 I = 1, N
-        DO 10 J = 1, N
-          S = S + A(I, J)
-   10   CONTINUE
-   20 CONTINUE
-      WRITE (*, *) S
-      END
-"""
+MATMUL_F = (Path(__file__).resolve().parents[2] / "corpus/kernels/matmul.f").read_text()
 
 
 def test_a_static_arrays_rows_are_its_declared_width_apart(tmp_path):
@@ -52,11 +40,13 @@ def test_a_static_arrays_rows_are_its_declared_width_apart(tmp_path):
 
 
 def test_a_fortran_column_is_nmax_elements_apart(tmp_path):
-    loop, trips = inner_loop(tmp_path, PARAMETER_F, 9, "cols.f")
-    (ref,) = loop.refs
-    assert ref.extents == (300, 300)
-    assert declared_pitch(ref, "J", "first") == 8 * 300            # A(I, J) over J: a column of NMAX
-    assert row_pitch(ref, loop, trips, 64) == 2400
+    # corpus/kernels/matmul.f: A(NMAX, NMAX) with PARAMETER (NMAX = 200); S = S + A(I,K)*B(K,J) over K
+    loop, trips = inner_loop(tmp_path, MATMUL_F, 23, "matmul.f")
+    a_row, b_col = loop.refs
+    assert a_row.extents == b_col.extents == (200, 200)
+    assert declared_pitch(a_row, "K", "first") == 8 * 200            # A(I, K) over K: a column of NMAX apart
+    assert declared_pitch(b_col, "K", "first") is None               # B(K, J): unit stride
+    assert row_pitch(a_row, loop, trips, 64) == 1600
 
 
 def test_without_a_declaration_the_pitch_is_the_footprint_over_the_rows(tmp_path):
