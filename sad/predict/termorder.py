@@ -11,8 +11,11 @@ the formulas of the whole corpus.
 from __future__ import annotations
 
 import sympy
+from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.exprtools import decompose_power
 from sympy.core.sorting import default_sort_key
+
+from sad.analysis.freesymbols import free_symbols
 
 _PLAIN = (sympy.Integer, sympy.Rational, sympy.Float)
 
@@ -51,7 +54,7 @@ def _term_key(term: sympy.Expr) -> tuple:
     ncpart = []
     if rest is not sympy.S.One:
         for factor in sympy.Mul.make_args(rest):
-            if factor.is_number:
+            if _is_number(factor):
                 try:
                     coeff *= complex(factor)
                 except (TypeError, ValueError):
@@ -64,6 +67,14 @@ def _term_key(term: sympy.Expr) -> tuple:
             else:
                 ncpart.append(factor)
     return term, (coeff.real, coeff.imag), powers, tuple(ncpart)
+
+
+def _is_number(factor: sympy.Basic) -> bool:
+    """factor.is_number; for a Sum (no free symbols, by sympy's definition) from the remembered free symbols
+    of sad.analysis.freesymbols, since sympy finds a Sum's free symbols again at every question."""
+    if isinstance(factor, ExprWithLimits):
+        return not free_symbols(factor)
+    return bool(factor.is_number)
 
 
 def _sort_key(entry: tuple) -> tuple:
