@@ -115,17 +115,8 @@ def _dominates(dom: dict, a: int, b: int) -> bool:
 
 
 def _reaching(graph: nx.DiGraph, start: int, header: int) -> set[int]:
-    seen = {start}
-    stack = [start]
-    while stack:
-        node = stack.pop()
-        if node == header:
-            continue
-        for pred in graph.predecessors(node):
-            if pred not in seen:
-                seen.add(pred)
-                stack.append(pred)
-    return seen | {header}
+    """The nodes that reach `start` without passing `header` (the body of a loop closed by start → header)."""
+    return _reach(start, lambda node: () if node == header else graph.predecessors(node)) | {header}
 
 
 def _controlling_decision(region: RegionGraph, nodes: set[int]) -> Decision | None:
@@ -395,7 +386,7 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         return expr
     if expr.has(sympy.Max, sympy.floor, sympy.Sum, sympy.Min):
         return expr
-    if _one_minus_symbol(expr) or _monomial(expr) or _one_plus_product(expr):
+    if _monomial(expr) or _one_plus_product(expr):
         return expr  # 1 - P, X*Y*P, 1 - P*X*Y: what cancel and factor return, without their 10 ms
     if expr.has(sympy.Piecewise):
         # the fall-through of a routine with RETURNs under exact conditions, (1 - [A = 0])(1 - [N <= 0])
@@ -427,11 +418,3 @@ def _one_plus_product(expr: sympy.Expr) -> bool:
     factors = term.args[1:] if term.is_Mul and term.args[0] is sympy.S.NegativeOne else \
         (term.args if term.is_Mul else (term,))
     return all(f.is_Symbol for f in factors)
-
-
-def _one_minus_symbol(expr: sympy.Expr) -> bool:
-    """Whether expr is 1 - x for a symbol x."""
-    if not expr.is_Add or len(expr.args) != 2 or expr.args[0] is not sympy.S.One:
-        return False
-    term = expr.args[1]
-    return term.is_Mul and len(term.args) == 2 and term.args[0] is sympy.S.NegativeOne and term.args[1].is_Symbol

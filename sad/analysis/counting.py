@@ -42,7 +42,7 @@ def floor(arg: sympy.Expr) -> sympy.Expr:
     That is sympy's answer when neither the form nor a fractional term of it is always an integer: both are
     checked on every residue of the symbols modulo the denominators and moduli (a fractional part depends on
     nothing else). Anything else goes to sympy."""
-    terms = [term.as_coeff_Mul() for term in sympy.Add.make_args(arg)]
+    terms = _coeffs(arg)
     symbols = sorted(arg.free_symbols, key=lambda x: x.name)
     if not all(coeff.is_Rational and _floor_atom(x) for coeff, x in terms) or \
             not all(_residue_domain(x) for x in symbols) or \
@@ -58,7 +58,7 @@ def floor(arg: sympy.Expr) -> sympy.Expr:
     fractional = [(coeff, x) for coeff, x in terms if not coeff.is_Integer]
     if all(x is sympy.S.One for _, x in fractional):
         return sympy.floor(arg)  # no fractional term but the constant: sympy takes its floor
-    values = [[_value(coeff, x, point) for coeff, x in terms] for point in points]
+    values = [[_exact(coeff, point) * _exact(x, point) for coeff, x in terms] for point in points]
     if all(sum(row).denominator == 1 for row in values):
         return sympy.floor(arg)  # possibly always an integer: sympy may say so
     for k, (coeff, _x) in enumerate(terms):
@@ -91,15 +91,6 @@ def _residue_domain(x: sympy.Symbol) -> bool:
     non-negative or positive), so that v + period is a value of it for every residue v."""
     return bool(x.is_integer and x.is_even is None and x.is_odd is None
                 and (_free_sign(x) or x.is_nonnegative))
-
-
-def _value(coeff: sympy.Rational, x: sympy.Basic, point: dict) -> Fraction:
-    if x is sympy.S.One:
-        return Fraction(int(coeff.p), int(coeff.q))
-    if x.is_Symbol:
-        return Fraction(int(coeff.p), int(coeff.q)) * point[x]
-    inner = sum(Fraction(int(c.p), int(c.q)) * (1 if y is sympy.S.One else point[y]) for c, y in _coeffs(x.args[0]))
-    return Fraction(int(coeff.p), int(coeff.q)) * (int(inner) % int(x.args[1]))
 
 
 def max0(raw: sympy.Expr) -> sympy.Expr:
@@ -441,12 +432,13 @@ def _unbounded_below(e: sympy.Expr) -> bool:
     nothing bounds the real symbol x below, or c < 0 and nothing bounds it above): then e < 0 for some
     values (the other symbols fixed), so no form of e is non-negative. For `M - 1`, M an integer of
     unknown sign, this answers what sympy.simplify and the assumptions answer, a hundred times faster."""
-    for term in sympy.Add.make_args(e):
-        coeff, rest = term.as_coeff_Mul()
-        if rest.is_Symbol and coeff.is_Rational and rest.is_real and rest.is_finite:
-            if coeff > 0 and not (rest.is_nonnegative or rest.is_positive) and _linear(e):
+    if not _linear(e):
+        return False
+    for coeff, rest in _coeffs(e):
+        if rest.is_Symbol and rest.is_real and rest.is_finite:
+            if coeff > 0 and not (rest.is_nonnegative or rest.is_positive):
                 return True
-            if coeff < 0 and not (rest.is_nonpositive or rest.is_negative) and _linear(e):
+            if coeff < 0 and not (rest.is_nonpositive or rest.is_negative):
                 return True
     return False
 
@@ -590,14 +582,10 @@ def _linear(e: sympy.Expr) -> bool:
 def _rational_terms(e: sympy.Expr) -> list[sympy.Basic] | None:
     """What multiplies each term's coefficient (x of c·x; constants left out) when every coefficient is
     rational, else None."""
-    rests = []
-    for term in sympy.Add.make_args(e):
-        coeff, rest = term.as_coeff_Mul()
-        if not coeff.is_Rational:
-            return None
-        if rest is not sympy.S.One:
-            rests.append(rest)
-    return rests
+    terms = _coeffs(e)
+    if not all(coeff.is_Rational for coeff, _ in terms):
+        return None
+    return [rest for _, rest in terms if rest is not sympy.S.One]
 
 
 def _max_zero_argument(m: sympy.Max):

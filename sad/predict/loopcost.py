@@ -284,9 +284,14 @@ def usable_bytes(level: Level, pitch: sympy.Expr, line: int) -> sympy.Expr:
 def _capacities(level: Level, line: int) -> list[tuple[int, int]]:
     """(d, bytes usable) for each divisor d of the level's span (sets × line) above one line, largest first:
     what a walk keeps whose pitch has gcd d with the span (``Level.effective_bytes`` of a pitch of d)."""
+    return [(d, level.effective_bytes(d, line) or 0) for d in _span_divisors(level, line)]
+
+
+def _span_divisors(level: Level, line: int) -> list[int]:
+    """The divisors of a level's span (sets × line) above one line, largest first: the pitches whose gcd
+    with the span decides which of its sets a walk reaches."""
     lb = level.line_bytes or line
-    span = level.sets * lb
-    return [(d, level.effective_bytes(d, line) or 0) for d in sorted(sympy.divisors(span), reverse=True) if d > lb]
+    return [d for d in sorted(sympy.divisors(level.sets * lb), reverse=True) if d > lb]
 
 
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
@@ -381,9 +386,8 @@ def one_set_shares(pitch: sympy.Expr, hierarchy: Hierarchy, window: float | None
     if pitch.is_Number:
         crowded = pitch.is_Integer and int(pitch) > line and l1.ways * l1.sets_reached(int(pitch), line) < window
         return [(sympy.Rational(1, l1.sets_reached(int(pitch), line)), sympy.true)] if crowded else [(0, sympy.true)]
-    span = l1.sets * (l1.line_bytes or line)
     pieces: list[tuple[sympy.Rational | int, sympy.Basic]] = []
-    for d in sorted(sympy.divisors(span), reverse=True):
+    for d in _span_divisors(l1, line):
         sets = l1.sets_reached(d, line)
         if d <= line or l1.ways * sets >= window:
             break     # smaller divisors reach more sets: none of them crowds the L1 either

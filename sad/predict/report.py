@@ -23,20 +23,21 @@ from sad.predict.termorder import ordered_terms
 
 def formula(expr: sympy.Expr, digits: int = 6) -> str:
     """A formula as text, machine figures rounded to `digits` significant digits."""
-    expr = _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))   # itself if it has no Float
-    if len(_PRINTER.memo) > _MEMO_LIMIT:
-        _PRINTER.memo.clear()
-    return _PRINTER.doprint(expr)
+    return _PRINTER.doprint(_for_printing(expr, digits))
 
 
 def short_formula(expr: sympy.Expr, width: int, digits: int = 6) -> str:
     """`formula(expr, digits)` cut to `width` characters (… marking a cut), as the text report shows it. The
     same text, but of a long sum only the leading terms are printed (md1's operation counts are 2 000
     characters each, 96 of them shown)."""
-    expr = _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))
+    return _short(_PRINTER.leading(_for_printing(expr, digits), width), width)
+
+
+def _for_printing(expr: sympy.Expr, digits: int) -> sympy.Basic:
+    """expr with its Floats rounded (itself if it has none), the printer's memo kept within its limit."""
     if len(_PRINTER.memo) > _MEMO_LIMIT:
         _PRINTER.memo.clear()
-    return _short(_PRINTER.leading(expr, width), width)
+    return _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))
 
 
 class _Printer(StrPrinter):
