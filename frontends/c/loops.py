@@ -147,7 +147,7 @@ def walk(node: c_ast.Node | None):
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(child for _, child in n.children())
+        stack.extend([child for _, child in n.children()])   # a list: faster than a generator here
 
 
 def names_in(node: c_ast.Node | None) -> set[str]:

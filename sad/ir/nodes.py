@@ -53,6 +53,29 @@ class Node:
             out.extend(_flatten(name, getattr(self, name)))
         return out
 
+    def child_nodes(self) -> list[Node]:
+        """The children of `children()` without their names: what the walks need, without formatting a
+        name per element of every list they pass."""
+        out: list[Node] = []
+        for name in self._fields:
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                out.append(value)
+            elif value is not None:
+                _collect(value, out)
+        return out
+
+
+def _collect(value: Any, out: list[Node]) -> None:
+    if isinstance(value, Node):
+        out.append(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _collect(item, out)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _collect(item, out)
+
 
 def _flatten(name: str, value: Any) -> Iterator[tuple[str, Node]]:
     if isinstance(value, Node):

@@ -28,7 +28,7 @@ class NodeVisitor:
 
     def generic_visit(self, node: Node, *args: Any, **kwargs: Any) -> Any:
         """Visit every child of `node` in field order; returns None."""
-        for _, child in node.children():
+        for child in node.child_nodes():
             self.visit(child, *args, **kwargs)
         return None
 
@@ -53,7 +53,9 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(child for _, child in reversed(current.children()))
+        children = current.child_nodes()
+        children.reverse()
+        stack.extend(children)
 
 
 def walk_stmts(stmts: list[Stmt]) -> Iterator[Stmt]:
@@ -80,14 +82,14 @@ def child_bodies(node: Node) -> list[list[Stmt]]:
 
 def expr_children(expr: Expr) -> list[Expr]:
     """The operand expressions of an expression node, in order."""
-    return [child for _, child in expr.children() if isinstance(child, Expr)]
+    return [child for child in expr.child_nodes() if isinstance(child, Expr)]
 
 
 def own_exprs(stmt: Stmt) -> list[Expr]:
     """The expressions a statement evaluates itself (an IF's conditions included), not those of the
     statements nested in its bodies: its top-level expression children."""
     out: list[Expr] = []
-    for _, child in stmt.children():
+    for child in stmt.child_nodes():
         if isinstance(child, Expr):
             out.append(child)
         elif isinstance(child, IfArm):

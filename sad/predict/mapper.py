@@ -51,21 +51,47 @@ def times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
     long count formula that question took 30 ms; a count without an infinite atom in it is finite."""
     if seconds is sympy.S.Zero and not count.has(*_INFINITE):
         return sympy.S.Zero
-    if not (seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS):
+    if seconds is sympy.S.One:
+        return count
+    if count is sympy.S.One:
+        return seconds
+    finite_float = seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS
+    if finite_float and count.is_Add:
+        # sympy distributes the Float over the sum: Add(Float × term, ...), each product built as above
+        return sympy.Add(*[times(term, seconds) for term in count.args])
+    if not (finite_float or seconds.is_Integer):
         return count * seconds
-    # A finite non-zero Float times a product of plain factors (or one such factor) in sympy's canonical
-    # order: Mul.flatten only takes the Float as the coefficient and puts it before the factors, which it
-    # keeps in their order (no factor is a number or a power, which it would combine, nor a sum alone, which
-    # it would distribute the coefficient over; each factor is its own base). Built directly, without its
-    # pass and the assumptions on the fresh coefficient: a tenth of a routine's pricing otherwise.
+    return _number_times(count, seconds) or count * seconds
+
+
+def _number_times(count: sympy.Expr, number: sympy.Number) -> sympy.Expr | None:
+    """A finite non-zero Float or an integer (an operation's count per block) times a count whose factors
+    Mul.flatten keeps as they are, built directly; None for the others.
+
+    Mul.flatten multiplies the numbers into one coefficient (the number first, then the count's own
+    coefficient, as done here) and puts it before the other factors, which it keeps in their order when each
+    is its own base (no two share one: they would be combined), is not a number raised to a power (those it
+    may combine with the coefficient) and is not a sum left alone with a coefficient (it distributes the
+    coefficient over it). Skipping its pass also skips the assumptions it asks of the fresh coefficient: a
+    tenth of a routine's pricing otherwise."""
     factors = list(count.args) if count.is_Mul else [count]
-    if (not count.is_Mul and count.is_Add) or not all(_plain(f) for f in factors):
-        return count * seconds
+    coefficient = number
+    if factors[0].is_Rational:
+        coefficient = number * factors[0]
+        factors = factors[1:]
+    if not factors or not all(_plain(f) for f in factors):
+        return None
+    if len(factors) > 1 and len({f.as_base_exp()[0] for f in factors}) < len(factors):
+        return None
     ordered = list(factors)
     _mulsort(ordered)
     if any(a is not b for a, b in zip(ordered, factors)):
-        return count * seconds
-    return sympy.Mul(seconds, *factors, evaluate=False)
+        return None
+    if coefficient is sympy.S.One:   # an integer times the count's own 1/n
+        return factors[0] if len(factors) == 1 else sympy.Mul(*factors, evaluate=False)
+    if len(factors) == 1 and factors[0].is_Add:
+        return None
+    return sympy.Mul(coefficient, *factors, evaluate=False)
 
 
 _SPECIAL_FLOATS = {mlib.fzero, mlib.finf, mlib.fninf, mlib.fnan}
@@ -74,7 +100,10 @@ _PLAIN = (sympy.Symbol, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Mod, sympy.
 
 
 def _plain(factor: sympy.Basic) -> bool:
-    """A commutative factor Mul.flatten keeps as it is, its own base with exponent 1."""
+    """A commutative factor Mul.flatten keeps as it is: one of the kinds above, or one of them raised to a
+    rational power."""
+    if factor.is_Pow:
+        return factor.exp.is_Rational and _plain(factor.base)
     return isinstance(factor, _PLAIN) and factor.is_commutative is True
 
 
@@ -150,7 +179,7 @@ def operation_totals(blocks: list[Block]) -> dict[str, sympy.Expr]:
     for count, cost in per_count.items():
         for key, n in cost.items():
             if n:
-                terms[key].append(count * _number(n))
+                terms[key].append(times(count, _number(n)))
     return {key: sympy.Add(*terms[key]) for key in sorted(terms)}
 
 

@@ -80,7 +80,7 @@ def _path_ops(expr: ir.Expr, name: str | ir.Expr) -> list[str] | None:
     if _is_leaf(expr, name):
         return []
     paths = []
-    for _, child in expr.children():
+    for child in expr.child_nodes():
         if isinstance(child, ir.Expr) and any(_is_leaf(n, name) for n in walk(child)):
             sub = _path_ops(child, name)
             if sub is not None:

@@ -28,7 +28,7 @@ def ordered_terms(expr: sympy.Add) -> list[sympy.Expr]:
     terms = [_term_key(term) for term in args]
     if any(t[0].is_Order for t in terms):
         return sympy.Expr.as_ordered_terms(expr)
-    gens = sorted({base for _, _, powers, _ in terms for base in powers}, key=default_sort_key)
+    gens = sorted({base for _, _, powers, _ in terms for base in powers}, key=_sort_key_of)
     index = {g: i for i, g in enumerate(gens)}
     keyed = []
     for term, coeff, powers, ncpart in terms:
@@ -38,6 +38,19 @@ def ordered_terms(expr: sympy.Add) -> list[sympy.Expr]:
         keyed.append((term, coeff, tuple(monom), ncpart))
     keyed.sort(key=_sort_key)
     return [k[0] for k in keyed]
+
+
+def _sort_key_of(generator: sympy.Basic) -> tuple:
+    """default_sort_key, remembered per generator (the same few recur in every sum of a program)."""
+    key = _GEN_KEYS.get(generator)
+    if key is None:
+        if len(_GEN_KEYS) > _FACTORS_LIMIT:
+            _GEN_KEYS.clear()
+        key = _GEN_KEYS[generator] = default_sort_key(generator)
+    return key
+
+
+_GEN_KEYS: dict[sympy.Basic, tuple] = {}
 
 
 def _number_first(args: tuple) -> bool:
@@ -50,13 +63,27 @@ def _term_key(term: sympy.Expr) -> tuple:
     factors)."""
     coeff_expr, rest = term.as_coeff_Mul()
     coeff = complex(float(coeff_expr)) if isinstance(coeff_expr, _PLAIN) else complex(coeff_expr)
+    factors = _factors(rest)
+    for number in factors[0]:
+        coeff *= number
+    return term, (coeff.real, coeff.imag), factors[1], factors[2]
+
+
+def _factors(rest: sympy.Expr) -> tuple[list[complex], dict, tuple]:
+    """The numeric factors, {base: exponent} and non-commutative factors of a term's part after its leading
+    number. Remembered: the same parts recur in many sums (a report's operation counts are the same block
+    counts times different numbers)."""
+    known = _FACTORS.get(rest)
+    if known is not None:
+        return known
+    numbers: list[complex] = []
     powers: dict = {}
     ncpart = []
     if rest is not sympy.S.One:
         for factor in sympy.Mul.make_args(rest):
             if _is_number(factor):
                 try:
-                    coeff *= complex(factor)
+                    numbers.append(complex(factor))
                 except (TypeError, ValueError):
                     pass
                 else:
@@ -66,7 +93,14 @@ def _term_key(term: sympy.Expr) -> tuple:
                 powers[base] = exp
             else:
                 ncpart.append(factor)
-    return term, (coeff.real, coeff.imag), powers, tuple(ncpart)
+    if len(_FACTORS) > _FACTORS_LIMIT:
+        _FACTORS.clear()
+    known = _FACTORS[rest] = (numbers, powers, tuple(ncpart))
+    return known
+
+
+_FACTORS: dict[sympy.Expr, tuple[list[complex], dict, tuple]] = {}
+_FACTORS_LIMIT = 100_000
 
 
 def _is_number(factor: sympy.Basic) -> bool:

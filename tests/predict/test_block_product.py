@@ -1,6 +1,7 @@
 """mapper.times: a block's count × its seconds, the tree sympy builds: 0 for a block that costs nothing,
 without sympy's question whether the count is infinite (nan where sympy says nan); a Float times a product of
-plain factors without Mul.flatten where that gives the same tree. Compared with sympy's own product."""
+plain factors without Mul.flatten where that gives the same tree (an integer too: an operation's count per
+block). Compared with sympy's own product."""
 from __future__ import annotations
 
 import random
@@ -42,25 +43,31 @@ def _factors():
     return [NI, M, X, PI, sympy.Max(0, NI, evaluate=False), sympy.Min(32, NI - M + 1), branch, 1 - branch,
             1 - PI, sympy.Mod(NI, 4), sympy.floor(NI / 4), sympy.ceiling(M / 3),
             sympy.Sum(sympy.floor(NI / 4), (M, 0, NI)),
-            NI ** 2, sympy.sqrt(2), NI - M, sympy.Rational(3, 2), sympy.Integer(-2), sympy.I * NI]
+            NI ** 2, sympy.sqrt(2), NI - M, sympy.Rational(3, 2), sympy.Integer(-2), sympy.I * NI,
+            sympy.Max(0, NI + 2) ** 2, (NI + 1) ** -1, sympy.sqrt(M), sympy.Rational(1, 2), sympy.Rational(-1, 6),
+            sympy.Integer(-1), 2 ** NI, NI ** M]
 
 
 def test_float_times_is_sympys_product_tree_for_tree():
     rng = random.Random(5)
     seconds = [sympy.Float(1.2e-6), sympy.Float(-3.0e-7), sympy.Float(1.0), sympy.Float("0.1", 30),
-               sympy.Float(0.0), sympy.Float("inf"), sympy.Integer(2), sympy.Symbol("C_FOO") * sympy.Float(1e-6)]
+               sympy.Float(0.0), sympy.Float("inf"), sympy.Integer(2), sympy.Integer(1), sympy.Integer(3),
+               sympy.Integer(-1), sympy.Symbol("C_FOO") * sympy.Float(1e-6)]
     factors = _factors()
     direct = 0
-    for _ in range(400):
+    for _ in range(2000):
         count = sympy.Mul(*rng.sample(factors, rng.randint(1, 4)))
         if rng.random() < 0.2:  # a product left in the order it was written: flatten would sort it
             count = sympy.Mul(*rng.sample(factors[:8], 3), evaluate=False)
+        elif rng.random() < 0.05:  # two factors of one base, left apart: flatten would combine them
+            count = sympy.Mul(NI, NI ** 2, evaluate=False)
         each = rng.choice(seconds)
         mine = times(count, each)
         assert sympy.srepr(mine) == sympy.srepr(count * each), (count, each)
-        direct += bool(each.is_Float and each.is_finite and not each.is_zero and not count.is_Add
+        direct += bool((each.is_Float and each.is_finite and not each.is_zero or each.is_Integer and each != 1)
+                       and not count.is_Add
                        and all(_plain(f) for f in sympy.Mul.make_args(count)))
-    assert direct > 60  # the direct construction was exercised
+    assert direct > 400  # the direct construction was exercised
 
 
 def test_float_times_leaves_what_flatten_changes_to_sympy():
@@ -69,3 +76,14 @@ def test_float_times_leaves_what_flatten_changes_to_sympy():
         assert times(count, f) == count * f
     assert times(1 - PI, f) == f - f * PI                                # a sum alone: distributed
     assert times(sympy.Mul(M, NI, evaluate=False), f).args == (f, M, NI)  # sorted as flatten sorts
+
+
+def test_float_times_a_sum_is_sympys_distributed_sum():
+    rng = random.Random(8)
+    factors = _factors()
+    seconds = [sympy.Float(1.75e-7), sympy.Float(-2.5e-6), sympy.Float("0.1", 30), sympy.Integer(3)]
+    for _ in range(300):
+        terms = [sympy.Mul(*rng.sample(factors, rng.randint(1, 3))) for _ in range(rng.randint(2, 5))]
+        count = sympy.Add(*terms, rng.choice([0, 1, -3, sympy.Rational(1, 2)]))
+        each = rng.choice(seconds)
+        assert sympy.srepr(times(count, each)) == sympy.srepr(count * each), (count, each)
