@@ -15,6 +15,7 @@ import sympy
 from sad import ir
 from sad.analysis.buildstate import BuildContext, Target, is_logical
 from sad.analysis.cfg import Decision, RegionGraph
+from sad.analysis.counting import indicator
 from sad.analysis.jumps import ErrorExits
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.values import ValueResolver, resolve_name
@@ -89,7 +90,7 @@ class BranchProbabilities:
         for cond in conds:
             taken = sympy.And(none_before, cond)
             probs.append(sympy.Integer(1) if taken is sympy.true else sympy.Integer(0) if taken is sympy.false
-                         else sympy.Piecewise((sympy.Integer(1), taken), (sympy.Integer(0), True)))
+                         else indicator(taken))
             none_before = sympy.And(none_before, sympy.Not(cond))
         return probs
 

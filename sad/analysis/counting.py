@@ -289,6 +289,13 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
     return total
 
 
+@lru_cache(maxsize=4096)
+def indicator(cond: sympy.Basic) -> sympy.Expr:
+    """Piecewise((1, cond), (0, True)): 1 where cond holds, else 0. Remembered: sympy's Piecewise canonicalizes
+    its conditions at every construction, and an IF's indicator is built again for every count under it."""
+    return sympy.Piecewise((sympy.S.One, cond), (sympy.S.Zero, sympy.true))
+
+
 def _as_indicator(pieces: list[sympy.Piecewise], index: sympy.Symbol) -> tuple[sympy.Expr, sympy.Piecewise | None]:
     """A product of Piecewise((v, cond), (0, True)) factors, each v free of the index, as
     Π v × Piecewise((1, cond1 ∧ cond2 ∧ ...), (0, True)) (nested IFs on the loop index; a callee's count under
@@ -299,7 +306,7 @@ def _as_indicator(pieces: list[sympy.Piecewise], index: sympy.Symbol) -> tuple[s
             return sympy.Integer(1), None
         values.append(piece.args[0][0])
         conds.append(piece.args[0][1])
-    return sympy.Mul(*values), sympy.Piecewise((1, sympy.And(*conds)), (0, True))
+    return sympy.Mul(*values), indicator(sympy.And(*conds))
 
 
 def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):

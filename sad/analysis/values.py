@@ -836,7 +836,9 @@ class ValueResolver(ir.NodeVisitor):
         """Record a value parameter where it is defined (read, assigned), not where it was first met."""
         loc = loc or self.proc.loc
         symbol = make_symbol(key, "value", integer)
-        depends = sorted(str(s) for s in value.free_symbols) if value is not None else []
+        # a Symbol's text is its name: str() would run sympy's printer for each
+        depends = sorted(s.name if type(s) is sympy.Symbol else str(s) for s in value.free_symbols) \
+            if value is not None else []
         self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
         return value if value is not None else self.table.symbol(key)
