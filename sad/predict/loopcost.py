@@ -82,6 +82,7 @@ class LoopPrice:
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
     waits_s: sympy.Expr = sympy.Integer(0)   # per iteration: column walks waiting for memory (walk_latency_seconds)
     window: float | None = None    # iterations the core keeps in flight (reorder buffer / instructions per iteration)
+    exposed_s: sympy.Expr = sympy.Integer(0)  # per iteration: transfers from beyond L1 the core cannot overlap
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -295,7 +296,8 @@ def _span_divisors(level: Level, line: int) -> list[int]:
 
 
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
-                  strided: bool = False, walk: Walk | None = None, one_set: sympy.Expr | int = 0) -> sympy.Expr:
+                  strided: bool = False, walk: Walk | None = None, one_set: sympy.Expr | int = 0,
+                  beyond_l1: bool = False) -> sympy.Expr:
     """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
     between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
     walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
@@ -303,12 +305,15 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
     crowds s L1 sets (``one_set_shares``; a Piecewise of such values for a symbolic pitch), 0 when it does
     not: a level with a calibrated one-set figure then costs its column cost + (that figure - the column
     cost) × one_set². A Piecewise in the program's size parameters: a sweep across the cache sizes shows
-    the steps."""
+    the steps. ``beyond_l1``: the first level (L1) costs 0: only the transfers from the levels beyond it
+    (``exposed_data``)."""
     share = sympy.sympify(one_set)
     weight = sympy.Piecewise(*[(v ** 2, c) for v, c in share.args]) if isinstance(share, sympy.Piecewise) \
         else share ** 2
 
     def cost(level: Level) -> sympy.Expr:
+        if beyond_l1 and level is hierarchy.levels[0]:
+            return sympy.Integer(0)
         if not strided:
             return sympy.Float(level.store_line_s if write else level.line_s, 6)
         column = level.column_store_s if write else level.column_s
@@ -413,15 +418,31 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
 def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
                  bindings: dict[str, sympy.Expr] | None = None, window: float | None = None
                  ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
+    """Σ over the references of one iteration: lines moved × seconds per line of the serving level
+    (``data_terms`` without the part beyond L1)."""
+    total, _, shown = data_terms(loop, trips, hierarchy, bindings, window)
+    return total, shown
+
+
+def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+               bindings: dict[str, sympy.Expr] | None = None, window: float | None = None,
+               beyond_l1: bool = False
+               ) -> tuple[sympy.Expr, sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
     """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
     A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
     a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
     that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
     then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
     compare and print); the pitch cannot change unless those parameters do. ``window``: iterations of the
-    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off)."""
+    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total,
+    the column walks' part of it from the levels beyond L1 when ``beyond_l1`` (strided references with rows more
+    than a line apart: a line per access, L1's figure 0; with their TLB misses; 0 otherwise) and the streams
+    shown by --explain. Unit-stride streams have no part there: the hardware prefetchers bring their lines
+    ahead of the core whatever its window (measured at -O0 here: sum, ddot, matmul ikj per iteration the same
+    whether their streams come from L1, L2, L3 or memory)."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
+    beyond = sympy.Integer(0)
     tlb = sympy.Integer(0)                        # the walks' TLB misses
     # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
     streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
@@ -465,13 +486,17 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
         total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
                                          (level_cost, True))
+        if beyond_l1:
+            beyond += lines * sympy.Piecewise(
+                (0, sympy.Le(walk.pitch, line)),
+                (serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0, True), True))
         # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
         # n = 512: the TLB term alone would be 37 ns per iteration)
         if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
             others = [s[3] for s in streams if s[3] is not None and s[3] is not walk]
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
-    return total + tlb, shown
+    return total + tlb, (beyond + tlb if beyond_l1 else sympy.Integer(0)), shown
 
 
 def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
@@ -722,7 +747,9 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     for lp in loop.nest:
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
     rob = cc.rob_entries()
-    data, shown = data_seconds(loop, trips, hierarchy, bindings, rob / len(chosen.instructions) if rob else None)
+    window = rob / len(chosen.instructions) if rob else None
+    exposing = exposes_lines(loop, window, width, hierarchy.line_bytes)
+    data, exposed, shown = data_terms(loop, trips, hierarchy, bindings, window, exposing)
     core_term: sympy.Expr = sympy.Float(core, 6)
     if rob and latency_bound > result.block_rthroughput and fresh_chains(loop):
         # a chain that starts afresh at every entry (x[j] += ... over i, s = y[i] before the loop on j) is
@@ -733,15 +760,45 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         trips_per_entry = trips[id(loop.nest[-1])] / width
         throughput = sympy.Float(result.block_rthroughput / width / clock, 6)
         core_term = sympy.Max(throughput, sympy.Float(core, 6) * sympy.Min(1, trips_per_entry / window))
-    waits = walk_latency_seconds(shown, hierarchy, rob / len(chosen.instructions) if rob else None)
+    waits = walk_latency_seconds(shown, hierarchy, window)
     data = data + waits
-    seconds = sympy.Max(core_term, sympy.Float(chain, 6), data) if data != 0 or core_term.free_symbols else \
-        sympy.Float(max(core, chain), 6)
+    seconds = loop_seconds(core_term, chain, data, exposed)
     price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
     price.waits_s = waits
-    price.window = rob / len(chosen.instructions) if rob else None
+    price.window = window
+    price.exposed_s = exposed
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, exposed: sympy.Expr | int = 0
+                 ) -> sympy.Expr:
+    """Seconds per iteration: the largest of the in-core bound (plus ``exposed``, the column walks' transfers
+    from beyond L1 when the window is shorter than a line: ``exposes_lines``), the chain through memory and
+    the data transfers (which then overlap the core's work)."""
+    core_term = sympy.Float(core, 6) if isinstance(core, float) else core
+    core_term = core_term + exposed
+    if data == 0 and not core_term.free_symbols:
+        return sympy.Float(max(float(core_term), chain), 6)
+    return sympy.Max(core_term, sympy.Float(chain, 6), data)
+
+
+def exposes_lines(loop: SourceLoop, window: float | None, width: int, line: int) -> bool:
+    """True when the core keeps fewer iterations in flight (``window`` = reorder-buffer entries / instructions
+    per iteration, × ``width`` source iterations per compiled one) than a cache line has elements of the
+    loop's widest element: the out-of-order window then never reaches the next line of a stream while the
+    current one is on its way, so the transfers from the levels beyond L1 do not overlap the core's work and
+    add to it, as in the ECM model's non-overlapping composition (Hager et al., "Exploring performance and
+    power properties of modern multicore chips via simple machine models", 2016: T = max(T_OL, T_nOL +
+    T_data)); ``data_terms`` gives that part of the data time. Measured on this host (gcc -O0, 42 instructions
+    per matmul iteration, 4.6 iterations in a 192-entry window; corpus matmul n = 250, pinned, median of 9):
+    ikj 4.8 ns per iteration (its B streamed from L3, 1/8 line), ijk / jik 6.2-6.4 ns (B's column from L2, a
+    line per iteration), jki / kji 6.6 ns (two columns from L2); their core bound is the same 11 cycles. At
+    -O2 (5-10 instructions, 20-40 iterations in flight) the bounds overlap: the larger one stands."""
+    elems = [r.elem_bytes for r in loop.refs if r.elem_bytes > 0]
+    if not window or not elems:
+        return False
+    return window * width < line / max(elems)
 
 
 def fresh_chains(loop: SourceLoop) -> bool:
@@ -832,6 +889,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         compiled = lp.source == "compiled code"
         bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
+        exposed = evaluate(bind(lp.exposed_s, bindings)) if lp.exposed_s != 0 else 0.0
+        if exposed:
+            bounds["core + column walks beyond L1"] = lp.core_s + exposed
         if data is not None:
             bounds["data"] = data
         waits = evaluate(bind(lp.waits_s, bindings)) if lp.waits_s != 0 else 0.0
@@ -841,6 +901,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
         if waits:
             out.append(f"      of the data, {waits * 1e9:.3g} ns: column walks waiting for memory (page walks)")
+        if exposed and lp.window:
+            out.append(f"      {lp.window:.3g} iterations in flight, fewer than a line's elements: the column walks' "
+                       f"{exposed * 1e9:.3g} ns from beyond L1 add to the core")
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
