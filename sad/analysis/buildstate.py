@@ -65,7 +65,7 @@ class RegionResult:
 
     def add(self, event: Event, count: sympy.Expr) -> None:
         """Add `count` executions of `event` (zero counts are not stored)."""
-        if count != 0:
+        if not _is(count, 0):
             known = self.counts.get(event)
             # a first count is stored as it is: 0 + count is count itself (sympy drops the identity)
             self.counts[event] = count if known is None else known + count
@@ -73,9 +73,9 @@ class RegionResult:
 
 def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
     """a·b without building a product when one factor is 1 (keeps expressions small and their order stable)."""
-    if a == 1:
+    if _is(a, 1):
         return b
-    if b == 1:
+    if _is(b, 1):
         return a
     if isinstance(b, sympy.Mul):
         extended = _extend_product(a, b)
@@ -86,6 +86,14 @@ def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
         if extended is not None:
             return extended
     return a * b
+
+
+def _is(value: sympy.Expr | int, number: int) -> bool:
+    """value == number, asked of sympy only for a number (an expression compared with an int is sympified
+    and compared tree against tree, to say False)."""
+    if isinstance(value, sympy.Basic) and not value.is_Number:
+        return False
+    return bool(value == number)
 
 
 _ARG_ORDER = cmp_to_key(sympy.Basic.compare)

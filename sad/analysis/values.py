@@ -20,6 +20,7 @@ import sympy
 from sad import ir
 from sad.analysis import conditional, extremes
 from sad.analysis.counting import takes_both_signs, takes_zero_and_other
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
@@ -657,7 +658,7 @@ class ValueResolver(ir.NodeVisitor):
         if dp is None or up is None or dp.backward_jumps or not dp.lists <= up.lists or dp.order >= up.order:
             return None
         value = self.expr(d.value, index, depth + 1)
-        if value is None or not value.free_symbols & set(index.values()):
+        if value is None or not free_symbols(value) & set(index.values()):
             return None  # no index in it: the usual, registered definition serves
         return value
 
@@ -837,7 +838,7 @@ class ValueResolver(ir.NodeVisitor):
         loc = loc or self.proc.loc
         symbol = make_symbol(key, "value", integer)
         # a Symbol's text is its name: str() would run sympy's printer for each
-        depends = sorted(s.name if type(s) is sympy.Symbol else str(s) for s in value.free_symbols) \
+        depends = sorted(s.name if type(s) is sympy.Symbol else str(s) for s in free_symbols(value)) \
             if value is not None else []
         self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
@@ -883,7 +884,7 @@ def _relation(kind: type, left, right) -> sympy.Basic:
     signs, `i < j`; an equation whose sides differ by 0 and by something else, `i == n/2`): sympy arrives
     there too, after asking its assumptions about the difference for milliseconds."""
     left, right = sympy.sympify(left), sympy.sympify(right)
-    if isinstance(left, sympy.Expr) and isinstance(right, sympy.Expr) and (left.free_symbols or right.free_symbols):
+    if isinstance(left, sympy.Expr) and isinstance(right, sympy.Expr) and (free_symbols(left) or free_symbols(right)):
         open_ = takes_zero_and_other if kind in (sympy.Eq, sympy.Ne) else takes_both_signs
         if open_(left - right):
             return kind(left, right, evaluate=False)
