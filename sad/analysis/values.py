@@ -67,6 +67,7 @@ class ProgramFacts:
     _sites: dict[str, list[tuple[ir.Procedure, ir.Stmt, bool]]] | None = None
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
     _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
+    _evaluations: dict[tuple, sympy.Expr | None] = field(default_factory=dict)   # see ValueResolver._at_statement
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -788,14 +789,27 @@ class ValueResolver(ir.NodeVisitor):
 
     def _evaluator(self, depth: int):
         def evaluate(node: ir.Expr, stmt: ir.Stmt) -> sympy.Expr | None:
-            return self.expr_at(node, stmt, {}, depth + 1)
+            return self._at_statement(node, stmt, depth + 1)
         return evaluate
+
+    def _at_statement(self, node: ir.Expr, stmt: ir.Stmt, depth: int) -> sympy.Expr | None:
+        """expr_at(node, stmt) for the symbolic runs of sad.analysis.conditional, remembered: every use of a
+        conditionally assigned variable runs its routine again up to the use, and evaluates the same
+        conditions and assigned values at the same statements (md1's cell counts: half of the runs' work).
+        Remembered as _conditional remembers its runs, under everything the value depends on; the
+        parameters and notes an evaluation makes are made by its first."""
+        key = (id(self.proc), id(node), id(stmt), id(self._at), self._loose, depth, id(self.table),
+               id(self.overrides) if self.overrides else 0)
+        memo = self.facts._evaluations
+        if key not in memo:
+            memo[key] = self.expr_at(node, stmt, {}, depth)
+        return memo[key]
 
     def _step(self, key: str, d: Definition, integer: bool, depth: int):
         """What a definition of the routine stores: an assignment's value, a READ's run-time value."""
         def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
             if d.kind == "assign" and d.value is not None:
-                return self.expr_at(d.value, stmt, {}, depth + 1)
+                return self._at_statement(d.value, stmt, depth + 1)
             if d.kind == "read":
                 return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
             return None
