@@ -18,7 +18,7 @@ import sympy
 from sad import ir
 from sad.analysis import spmd
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
-from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded, mul
+from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded
 from sad.analysis.calls import CallExpander
 from sad.analysis.cfg import RegionGraph, solve, tidy_small
 from sad.analysis.cost import (
@@ -36,6 +36,7 @@ from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.jumps import ErrorExits, JumpEdges, target
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.params import make_symbol
+from sad.analysis.products import mul
 from sad.analysis.values import ValueResolver
 
 __all__ = ["BuildContext", "ProcedureBuilder", "RegionResult"]

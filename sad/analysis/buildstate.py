@@ -7,15 +7,14 @@ and call-expansion (sad.analysis.calls) modules, which all read this context.
 """
 from __future__ import annotations
 
-from bisect import insort
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 
 import sympy
 
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.params import Parameter, ParameterTable
+from sad.analysis.products import is_number
 from sad.analysis.values import ProgramFacts
 
 # Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
@@ -65,56 +64,10 @@ class RegionResult:
 
     def add(self, event: Event, count: sympy.Expr) -> None:
         """Add `count` executions of `event` (zero counts are not stored)."""
-        if not _is(count, 0):
+        if not is_number(count, 0):
             known = self.counts.get(event)
             # a first count is stored as it is: 0 + count is count itself (sympy drops the identity)
             self.counts[event] = count if known is None else known + count
-
-
-def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
-    """a·b without building a product when one factor is 1 (keeps expressions small and their order stable)."""
-    if _is(a, 1):
-        return b
-    if _is(b, 1):
-        return a
-    if isinstance(b, sympy.Mul):
-        extended = _extend_product(a, b)
-        if extended is not None:
-            return extended
-    elif isinstance(a, sympy.Mul):
-        extended = _extend_product(b, a)
-        if extended is not None:
-            return extended
-    return a * b
-
-
-def _is(value: sympy.Expr | int, number: int) -> bool:
-    """value == number, asked of sympy only for a number (an expression compared with an int is sympified
-    and compared tree against tree, to say False)."""
-    if isinstance(value, sympy.Basic) and not value.is_Number:
-        return False
-    return bool(value == number)
-
-
-_ARG_ORDER = cmp_to_key(sympy.Basic.compare)
-
-
-def _extend_product(factor, product: sympy.Mul) -> sympy.Expr | None:
-    """factor·product built as sympy's Mul would build it, when nothing combines: a new commutative
-    factor (no number, no product, its base not among the product's bases) inserted in sympy's canonical
-    order of the product's factors (the number, if any, stays first). sympy's own Mul sorts all factors
-    again at every product: the counts of statements nested k IFs deep are products of k probabilities,
-    and 150 nested IFs took minutes. None when the general product is needed."""
-    if not isinstance(factor, sympy.Basic) or factor.is_Number or factor.is_Mul or \
-            not factor.is_commutative or not product.is_commutative:
-        return None
-    base = factor.as_base_exp()[0]
-    args = list(product.args)
-    if any(arg.as_base_exp()[0] == base for arg in args):
-        return None
-    coeff = [args.pop(0)] if args[0].is_Number else []
-    insort(args, factor, key=_ARG_ORDER)
-    return sympy.Mul._from_args(coeff + args, is_commutative=True)
 
 
 def expanded(expr: sympy.Expr | int) -> sympy.Expr:

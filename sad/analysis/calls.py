@@ -12,11 +12,12 @@ import sympy
 
 from sad import ir
 from sad.analysis import spmd
-from sad.analysis.buildstate import BuildContext, RegionResult, is_logical, mul
+from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
+from sad.analysis.products import mul
 from sad.analysis.values import ValueResolver, resolve_name
 
 Index = dict[str, sympy.Symbol]

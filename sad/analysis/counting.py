@@ -14,6 +14,9 @@ from functools import lru_cache
 
 import sympy
 
+from sad.analysis.freesymbols import free_symbols
+from sad.analysis.products import mul
+
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 
@@ -154,8 +157,8 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     """Σ f(index) over index = lo, lo+step, ... (the DO loop's iterations), in closed form where possible."""
     lo, hi, step = sympy.sympify(lo), sympy.sympify(hi), sympy.sympify(step)
     trips = trip_count(lo, hi, step)
-    if index not in f.free_symbols:
-        return trips * f
+    if index not in free_symbols(f):
+        return mul(trips, f)
     if f.has(sympy.Piecewise) and step in (1, -1):
         counted = _sum_with_indicators(f, index, lo, hi, step, trips)
         if counted is not None:
@@ -225,7 +228,7 @@ def _strip_sum(f, index, lo, hi, step):
     total = sympy.Integer(0)
     for term in sympy.Add.make_args(sympy.expand(f)):
         parts = sympy.Mul.make_args(term)
-        dependent = [a for a in parts if index in a.free_symbols]
+        dependent = [a for a in parts if index in free_symbols(a)]
         if len(dependent) != 1:
             return None
         strip = dependent[0]
@@ -271,9 +274,9 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
     total = sympy.Integer(0)
     for term in sympy.Add.make_args(sympy.expand(f)):
         indicators = [a for a in sympy.Mul.make_args(term)
-                      if isinstance(a, sympy.Piecewise) and index in a.free_symbols]
+                      if isinstance(a, sympy.Piecewise) and index in free_symbols(a)]
         rest = sympy.Mul(*[a for a in sympy.Mul.make_args(term) if a not in indicators])
-        if index in rest.free_symbols:
+        if index in free_symbols(rest):
             if indicators or rest == f:
                 return None  # (rest == f: a Piecewise inside another function, this rule would recurse)
             total += sum_over_index(rest, index, lo, hi, step)

@@ -24,13 +24,14 @@ from sad import ir
 from sad.analysis.description import group_blocks
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
+from sad.analysis.products import times
 from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
 from sad.machine.model import load_machine
-from sad.predict.mapper import op_cost_name, price, times
+from sad.predict.mapper import op_cost_name, price
 
 # Terms in sympy's canonical argument order (deterministic, independent of hashing) rather than sorted for
 # display: sorting the terms of every formula cost more than pricing it.

@@ -13,14 +13,13 @@ import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-import mpmath.libmp as mlib
 import sympy
-from sympy.core.mul import _mulsort
 
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import Block
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, make_symbol
+from sad.analysis.products import times
 from sad.analysis.spmd import MessageCost
 from sad.predict import ranks
 from sad.predict.messages import message_seconds
@@ -41,70 +40,6 @@ class BlockTime:
         terms) is costly, so a block whose count stays a formula never pays for it."""
         return times(self.block.count, self.seconds_each)
 
-
-_INFINITE = (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN)
-
-
-def times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
-    """count × seconds, the tree sympy builds. A block that costs nothing (a CONTINUE, a label) is 0 without
-    sympy's product: to multiply by 0, sympy asks whether each factor is infinite (0 × ∞ is nan), and on a
-    long count formula that question took 30 ms; a count without an infinite atom in it is finite."""
-    if seconds is sympy.S.Zero and not count.has(*_INFINITE):
-        return sympy.S.Zero
-    if seconds is sympy.S.One:
-        return count
-    if count is sympy.S.One:
-        return seconds
-    finite_float = seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS
-    if finite_float and count.is_Add:
-        # sympy distributes the Float over the sum: Add(Float × term, ...), each product built as above
-        return sympy.Add(*[times(term, seconds) for term in count.args])
-    if not (finite_float or seconds.is_Integer):
-        return count * seconds
-    return _number_times(count, seconds) or count * seconds
-
-
-def _number_times(count: sympy.Expr, number: sympy.Number) -> sympy.Expr | None:
-    """A finite non-zero Float or an integer (an operation's count per block) times a count whose factors
-    Mul.flatten keeps as they are, built directly; None for the others.
-
-    Mul.flatten multiplies the numbers into one coefficient (the number first, then the count's own
-    coefficient, as done here) and puts it before the other factors, which it keeps in their order when each
-    is its own base (no two share one: they would be combined), is not a number raised to a power (those it
-    may combine with the coefficient) and is not a sum left alone with a coefficient (it distributes the
-    coefficient over it). Skipping its pass also skips the assumptions it asks of the fresh coefficient: a
-    tenth of a routine's pricing otherwise."""
-    factors = list(count.args) if count.is_Mul else [count]
-    coefficient = number
-    if factors[0].is_Rational:
-        coefficient = number * factors[0]
-        factors = factors[1:]
-    if not factors or not all(_plain(f) for f in factors):
-        return None
-    if len(factors) > 1 and len({f.as_base_exp()[0] for f in factors}) < len(factors):
-        return None
-    ordered = list(factors)
-    _mulsort(ordered)
-    if any(a is not b for a, b in zip(ordered, factors)):
-        return None
-    if coefficient is sympy.S.One:   # an integer times the count's own 1/n
-        return factors[0] if len(factors) == 1 else sympy.Mul(*factors, evaluate=False)
-    if len(factors) == 1 and factors[0].is_Add:
-        return None
-    return sympy.Mul(coefficient, *factors, evaluate=False)
-
-
-_SPECIAL_FLOATS = {mlib.fzero, mlib.finf, mlib.fninf, mlib.fnan}
-_PLAIN = (sympy.Symbol, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Mod, sympy.floor, sympy.ceiling, sympy.Sum,
-          sympy.Add)
-
-
-def _plain(factor: sympy.Basic) -> bool:
-    """A commutative factor Mul.flatten keeps as it is: one of the kinds above, or one of them raised to a
-    rational power."""
-    if factor.is_Pow:
-        return factor.exp.is_Rational and _plain(factor.base)
-    return isinstance(factor, _PLAIN) and factor.is_commutative is True
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Products of counts (sad.analysis.buildstate.mul): built like sympy's own product, byte for byte, but a
+"""Products of counts (sad.analysis.products.mul): built like sympy's own product, byte for byte, but a
 new factor is inserted in order instead of every factor sorted again (counts nested k IFs deep are
 products of k probabilities), and the substitution of a call's actuals (sad.analysis.counting.substitute)
 gives xreplace's result."""
@@ -8,8 +8,8 @@ import random
 
 import sympy
 
-from sad.analysis.buildstate import mul
 from sad.analysis.counting import substitute
+from sad.analysis.products import mul
 
 P = sympy.symbols("P_A_IF1 P_A_IF2 P_Z_IF9 X_B_L3 N M K")
 
@@ -17,12 +17,13 @@ P = sympy.symbols("P_A_IF1 P_A_IF2 P_Z_IF9 X_B_L3 N M K")
 def _factor(rng: random.Random) -> sympy.Expr:
     s = rng.choice(P)
     return rng.choice([s, 1 - s, s ** rng.randint(-2, 3), sympy.Integer(rng.randint(-3, 5)),
-                       sympy.Rational(1, rng.randint(2, 5)), sympy.Max(0, s - 1), s + rng.choice(P)])
+                       sympy.Rational(1, rng.randint(2, 5)), sympy.Max(0, s - 1), s + rng.choice(P),
+                       sympy.Float(rng.choice([2.5e-7, -1.0, 3.0])), sympy.Max(0, s) ** 2])
 
 
 def test_products_are_sympys_own():
     rng = random.Random(11)
-    for _ in range(120):
+    for _ in range(600):
         product = sympy.Integer(1)
         for _ in range(rng.randint(1, 6)):
             product *= _factor(rng)

@@ -1,4 +1,4 @@
-"""mapper.times: a block's count × its seconds, the tree sympy builds: 0 for a block that costs nothing,
+"""products.times: a block's count × its seconds, the tree sympy builds: 0 for a block that costs nothing,
 without sympy's question whether the count is infinite (nan where sympy says nan); a Float times a product of
 plain factors without Mul.flatten where that gives the same tree (an integer too: an operation's count per
 block). Compared with sympy's own product."""
@@ -8,7 +8,7 @@ import random
 
 import sympy
 
-from sad.predict.mapper import _plain, times
+from sad.analysis.products import _plain, times
 
 N, P = sympy.symbols("N P_X_IF1")
 COUNT = P * (1 - sympy.Piecewise((1, sympy.Min(40, sympy.floor(N ** sympy.Rational(1, 3))) >= 3), (0, True))) \

@@ -1,0 +1,141 @@
+"""Products of counts and of a count and a number, built as sympy builds them, without its flatten pass where
+the result is known.
+
+Data flow: the SAD builder multiplies counts by branch probabilities and trip counts (`mul`: sad.analysis.
+buildstate, builder, calls, counting) and the mapper multiplies counts by seconds and by operation counts
+(`times`: sad.predict.mapper, sad.codebase.routines). sympy's Mul sorts every factor again and asks the
+assumptions system about every fresh number at each product; most products here add one factor to a product
+in canonical order or put a number in front of one, and those are built directly. Every result is the tree
+sympy's own product gives (tests compare them tree for tree on random products).
+"""
+from __future__ import annotations
+
+from bisect import insort
+from functools import cmp_to_key
+
+import mpmath.libmp as mlib
+import sympy
+from sympy.core.mul import _mulsort
+
+
+def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
+    """a·b, the tree sympy builds: the other factor when one is 1, a number put in front of a product's
+    factors (`_number_times`) or one factor inserted into a product (`_extend_product`) directly, sympy's
+    product otherwise."""
+    if is_number(a, 1):
+        return b
+    if is_number(b, 1):
+        return a
+    for number, other in ((a, b), (b, a)):
+        if _finite_nonzero(number) and isinstance(other, sympy.Basic):
+            return _number_times(other, number) or a * b
+    if isinstance(b, sympy.Mul):
+        extended = _extend_product(a, b)
+        if extended is not None:
+            return extended
+    elif isinstance(a, sympy.Mul):
+        extended = _extend_product(b, a)
+        if extended is not None:
+            return extended
+    return a * b
+
+
+def _finite_nonzero(value) -> bool:
+    """An Integer, Rational or Float other than 0, ±∞ and nan."""
+    if isinstance(value, sympy.Float):
+        return value._mpf_ not in _SPECIAL_FLOATS
+    return isinstance(value, sympy.Rational) and value is not sympy.S.Zero
+
+
+def is_number(value: sympy.Expr | int, number: int) -> bool:
+    """value == number, asked of sympy only for a number (an expression compared with an int is sympified
+    and compared tree against tree, to say False)."""
+    if isinstance(value, sympy.Basic) and not value.is_Number:
+        return False
+    return bool(value == number)
+
+
+_ARG_ORDER = cmp_to_key(sympy.Basic.compare)
+
+
+def _extend_product(factor, product: sympy.Mul) -> sympy.Expr | None:
+    """factor·product built as sympy's Mul would build it, when nothing combines: a new commutative
+    factor (no number, no product, its base not among the product's bases) inserted in sympy's canonical
+    order of the product's factors (the number, if any, stays first). sympy's own Mul sorts all factors
+    again at every product: the counts of statements nested k IFs deep are products of k probabilities,
+    and 150 nested IFs took minutes. None when the general product is needed."""
+    if not isinstance(factor, sympy.Basic) or factor.is_Number or factor.is_Mul or \
+            not factor.is_commutative or not product.is_commutative:
+        return None
+    base = factor.as_base_exp()[0]
+    args = list(product.args)
+    if any(arg.as_base_exp()[0] == base for arg in args):
+        return None
+    coeff = [args.pop(0)] if args[0].is_Number else []
+    insort(args, factor, key=_ARG_ORDER)
+    return sympy.Mul._from_args(coeff + args, is_commutative=True)
+
+
+_INFINITE = (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN)
+
+
+def times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
+    """count × seconds, the tree sympy builds. A block that costs nothing (a CONTINUE, a label) is 0 without
+    sympy's product: to multiply by 0, sympy asks whether each factor is infinite (0 × ∞ is nan), and on a
+    long count formula that question took 30 ms; a count without an infinite atom in it is finite."""
+    if seconds is sympy.S.Zero and not count.has(*_INFINITE):
+        return sympy.S.Zero
+    if seconds is sympy.S.One:
+        return count
+    if count is sympy.S.One:
+        return seconds
+    finite_float = seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS
+    if finite_float and count.is_Add:
+        # sympy distributes the Float over the sum: Add(Float × term, ...), each product built as above
+        return sympy.Add(*[times(term, seconds) for term in count.args])
+    if not (finite_float or seconds.is_Integer):
+        return count * seconds
+    return _number_times(count, seconds) or count * seconds
+
+
+def _number_times(count: sympy.Expr, number: sympy.Number) -> sympy.Expr | None:
+    """A finite non-zero number (seconds, an operation's count per block, a trip count) times a count whose factors
+    Mul.flatten keeps as they are, built directly; None for the others.
+
+    Mul.flatten multiplies the numbers into one coefficient (the number first, then the count's own
+    coefficient, as done here) and puts it before the other factors, which it keeps in their order when each
+    is its own base (no two share one: they would be combined), is not a number raised to a power (those it
+    may combine with the coefficient) and is not a sum left alone with a coefficient (it distributes the
+    coefficient over it). Skipping its pass also skips the assumptions it asks of the fresh coefficient: a
+    tenth of a routine's pricing otherwise."""
+    factors = list(count.args) if count.is_Mul else [count]
+    coefficient = number
+    if factors[0].is_Rational:
+        coefficient = number * factors[0]
+        factors = factors[1:]
+    if not factors or not all(_plain(f) for f in factors):
+        return None
+    if len(factors) > 1 and len({f.as_base_exp()[0] for f in factors}) < len(factors):
+        return None
+    ordered = list(factors)
+    _mulsort(ordered)
+    if any(a is not b for a, b in zip(ordered, factors)):
+        return None
+    if coefficient is sympy.S.One:   # an integer times the count's own 1/n
+        return factors[0] if len(factors) == 1 else sympy.Mul(*factors, evaluate=False)
+    if len(factors) == 1 and factors[0].is_Add:
+        return None
+    return sympy.Mul(coefficient, *factors, evaluate=False)
+
+
+_SPECIAL_FLOATS = {mlib.fzero, mlib.finf, mlib.fninf, mlib.fnan}
+_PLAIN = (sympy.Symbol, sympy.Max, sympy.Min, sympy.Piecewise, sympy.Mod, sympy.floor, sympy.ceiling, sympy.Sum,
+          sympy.Add)
+
+
+def _plain(factor: sympy.Basic) -> bool:
+    """A commutative factor Mul.flatten keeps as it is: one of the kinds above, or one of them raised to a
+    rational power."""
+    if factor.is_Pow:
+        return factor.exp.is_Rational and _plain(factor.base)
+    return isinstance(factor, _PLAIN) and factor.is_commutative is True
