@@ -131,8 +131,36 @@ def measure(case: Case, level: str, machine, runs: int, workdir: Path) -> tuple[
     return measured, predicted, unbound
 
 
-def ranking(times: dict[str, float]) -> list[str]:
-    return [k.removeprefix("matmul_") for k, _ in sorted(times.items(), key=lambda kv: kv[1])]
+TIE = 0.005
+"""Predicted times closer than this (relative) are a tie of the model: either measured order agrees."""
+
+
+def order_verdict(measured: dict[str, float], predicted: dict[str, float]) -> str:
+    """'measured a b c; predicted a = b < c -> match' (or 'match up to ties', 'no match'): the predicted
+    order with its ties, and whether the measured order agrees with it."""
+    rm = sorted(measured, key=lambda k: measured[k])
+    rp = sorted(predicted, key=lambda k: (predicted[k], rm.index(k)))
+    groups: list[list[str]] = []
+    for name in rp:
+        if groups and predicted[name] <= predicted[groups[-1][0]] * (1 + TIE):
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+    group_of = {name: g for g, members in enumerate(groups) for name in members}
+    consistent = all(group_of[a] <= group_of[b] for a, b in zip(rm, rm[1:]))
+    ties = [g for g in groups if len(g) > 1]
+    verdict = "match" if consistent and not ties else "match up to ties" if consistent else "no match"
+    if ties:
+        verdict += " (predicted equal: " + "; ".join(
+            " = ".join(n.removeprefix("matmul_") for n in g) + f", measured {_apart(g, measured):.1%} apart"
+            for g in ties) + ")"
+    shown = " < ".join(" = ".join(n.removeprefix("matmul_") for n in g) for g in groups)
+    return f"measured {' '.join(n.removeprefix('matmul_') for n in rm)}; predicted {shown} -> {verdict}"
+
+
+def _apart(names: list[str], times: dict[str, float]) -> float:
+    values = [times[n] for n in names]
+    return max(values) / min(values) - 1 if min(values) > 0 else 0.0
 
 
 def whetstone_on_sparc2() -> None:
@@ -204,9 +232,7 @@ def print_table(results) -> None:
     for level in LEVELS:
         measured = {m: results[m][level][0] for m in MATMUL}
         predicted = {m: results[m][level][1] or 0.0 for m in MATMUL}
-        rm, rp = ranking(measured), ranking(predicted)
-        print(f"{level} matmul loop orders, fastest first: measured {' '.join(rm)}; predicted {' '.join(rp)} "
-              f"-> {'match' if rm == rp else 'no match'}")
+        print(f"{level} matmul loop orders, fastest first: {order_verdict(measured, predicted)}")
     unbound = {f"{label} {lvl}": r[2] for label, per in results.items() for lvl, r in per.items() if r[2]}
     for where, names in unbound.items():
         print(f"still unbound in {where}: {', '.join(names)}")
@@ -322,10 +348,8 @@ def _suite_summary(rows) -> None:
         orders = {name: (m, p) for lv, name, c, _, m, p in rows if lv == level and name.startswith("matmul_")
                   and c == "L3" and p is not None}
         if len(orders) > 1:
-            rm = sorted(orders, key=lambda x: orders[x][0])
-            rp = sorted(orders, key=lambda x: orders[x][1])
-            print(f"{level} suite matmul orders (L3 size), fastest first: measured {' '.join(rm)}; predicted "
-                  f"{' '.join(rp)} -> {'match' if rm == rp else 'no match'}")
+            verdict = order_verdict({k: m for k, (m, _) in orders.items()}, {k: p for k, (_, p) in orders.items()})
+            print(f"{level} suite matmul orders (L3 size), fastest first: {verdict}")
 
 
 if __name__ == "__main__":

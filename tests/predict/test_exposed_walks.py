@@ -1,7 +1,8 @@
 """A window shorter than a cache line (-O0: 42 instructions per matmul iteration, 192 / 42 = 4.6 iterations in
 flight, fewer than a line's 8 doubles): the column walks' transfers from beyond L1 add to the core's time
-(``exposes_lines``, ``data_terms(beyond_l1=True)``, ``loop_seconds``); unit-stride streams stay overlapped (the
-prefetchers bring their lines ahead). Figures hand-derived from the hierarchy below; no timing."""
+(``exposes_lines``, ``data_terms(beyond_l1=True)``, ``loop_seconds``) when their rows fall into fewer L1 sets
+than it has (``few_l1_sets``); unit-stride streams and walks over every set stay overlapped (the prefetchers
+bring their lines ahead). Figures hand-derived from the hierarchy below; no timing."""
 from __future__ import annotations
 
 import shutil
@@ -12,7 +13,7 @@ import sympy
 
 from sad.analysis.bindings import bind, evaluate
 from sad.machine import hierarchy as hier
-from sad.predict.loopcost import data_terms, exposes_lines, loop_seconds
+from sad.predict.loopcost import data_terms, exposes_lines, few_l1_sets, loop_seconds
 from tests.predict.loop_nests import inner_loop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,22 +25,28 @@ HIER = hier.Hierarchy(clock_hz=2.32e9, line_bytes=64, levels=(
     hier.Level("L3", 8 * 1024 ** 2, 1.1e-9, 1.3e-9, 1.3e-9, 1.5e-9),
     hier.Level("memory", None, 6.0e-9, 8.0e-9, 12e-9, 14e-9)))
 
+# the same with this host's geometry (L1 8 ways x 64 sets, L2 8 x 1024, L3 16 x 8192, 64 B lines)
+GEO = hier.Hierarchy(clock_hz=2.32e9, line_bytes=64, levels=tuple(
+    hier.Level(lv.name, lv.size_bytes, lv.line_s, lv.store_line_s, lv.column_s, lv.column_store_s, ways, sets, 64)
+    for lv, (ways, sets) in zip(HIER.levels, ((8, 64), (8, 1024), (16, 8192), (0, 0)))))
+
 O0_WINDOW = 192 / 42     # a 192-entry reorder buffer, 42 instructions per iteration of the matmul update
 CORE = 11 / 2.32e9       # llvm-mca's 11 cycles per iteration of that loop at the calibrated 2.32 GHz
 ORDERS = ("ijk", "ikj", "jik", "kij", "jki", "kji")
 
 
-def _corpus_loop(tmp_path, order):
+def _corpus_loop(tmp_path, order, nmax=256):
     """The innermost loop (line 29) of corpus/c/matmul_<order>.c: static double [256][256] arrays, rows
-    2048 B apart."""
+    2048 B apart (``nmax`` = 257: 2056 B)."""
     source = (ROOT / "corpus" / "c" / f"matmul_{order}.c").read_text()
-    return inner_loop(tmp_path, source, 29, f"matmul_{order}.c")
+    source = source.replace("#define NMAX 256", f"#define NMAX {nmax}")
+    return inner_loop(tmp_path, source, 29, f"matmul_{order}_{nmax}.c")
 
 
-def _terms(tmp_path, order, n):
-    loop, trips = _corpus_loop(tmp_path, order)
+def _terms(tmp_path, order, n, hierarchy=HIER, nmax=256):
+    loop, trips = _corpus_loop(tmp_path, order, nmax)
     values = {"n": sympy.Integer(n)}
-    data, exposed, _ = data_terms(loop, trips, HIER, values, O0_WINDOW, True)
+    data, exposed, _ = data_terms(loop, trips, hierarchy, values, O0_WINDOW, True)
     return loop, evaluate(bind(data, values)), evaluate(bind(exposed, values))
 
 
@@ -69,6 +76,25 @@ def test_column_walks_from_beyond_l1_add_their_column_costs_streams_add_nothing(
     # a window long enough (-O2): no exposed part at all
     loop, trips = _corpus_loop(tmp_path, "jki")
     assert data_terms(loop, trips, HIER, None, 38.0, False)[1] == 0
+
+
+def test_only_walks_whose_rows_crowd_a_few_l1_sets_are_exposed(tmp_path):
+    # with the L1's geometry known: rows 2048 B apart fall into 4096 / 2048 = 2 of its 64 sets; the walks'
+    # lines then come from L3, not L2: there 2048 B rows reach 32 of the 1024 sets, 32 x 8 lines = 16 KiB,
+    # half of it (the safety factor) under the 250 lines (16000 B) of a column; L3 keeps 256 sets x 16 ways
+    # -> jki / kji 1.5 + 1.3 = 2.8 ns, ijk / jik 1.3 ns exposed
+    exposed = {order: _terms(tmp_path, order, 250, GEO)[2] for order in ORDERS}
+    assert exposed == pytest.approx({"jki": 2.8e-9, "kji": 2.8e-9, "ijk": 1.3e-9, "jik": 1.3e-9,
+                                     "ikj": 0.0, "kij": 0.0})
+    # rows 2056 B apart (NMAX 257) reach every set: the prefetched lines survive, nothing exposed
+    assert {order: _terms(tmp_path, order, 250, GEO, 257)[2] for order in ORDERS} == \
+        {order: 0.0 for order in ORDERS}
+    # a symbolic pitch: the condition that it is a multiple of two lines (rows 8 n bytes apart: n % 16 == 0)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    condition = few_l1_sets(8 * n, GEO)
+    assert [bool(condition.subs(n, size)) for size in (250, 256, 257, 264, 272)] == \
+        [False, True, False, False, True]
+    assert few_l1_sets(8 * n, HIER) is sympy.true     # no geometry: every walk
 
 
 def test_the_exposed_part_adds_to_the_core_and_the_larger_bound_stands():
