@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import sympy
 
@@ -205,10 +206,11 @@ def _min_max(taken: sympy.Expr, cond: sympy.Basic, other: sympy.Expr) -> sympy.E
     return None
 
 
+@lru_cache(maxsize=4096)
 def _same(a: sympy.Expr, b: sympy.Expr) -> bool:
     """a = b, cheaply: identical, or a polynomial difference that expands to 0. No simplify: on md1's cell
     count (floor, Min, cube roots) it took seconds per comparison, and a miss only leaves the exact Piecewise
-    instead of its Min/Max form."""
+    instead of its Min/Max form. Remembered: every use of a variable runs its routine's IFs again."""
     if a == b:
         return True
     diff = a - b

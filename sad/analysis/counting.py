@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import sympy
 
+from sad.analysis import extremes
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import mul
 
@@ -336,9 +337,9 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
                                              sympy.Eq(bound, floor(bound)))), (0, True))
     if op in (sympy.Le, sympy.Lt):
         top = floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1
-        return max0(sympy.Min(b, top) - a + 1)
+        return max0(extremes.minimum(b, top) - a + 1)
     low = sympy.ceiling(bound) if op is sympy.Ge else floor(bound) + 1
-    return max0(b - sympy.Max(a, low) + 1)
+    return max0(b - extremes.maximum(a, low) + 1)
 
 
 def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
