@@ -16,7 +16,7 @@ from collections import Counter
 import sympy
 
 from sad import ir
-from sad.analysis import spmd
+from sad.analysis import spmd, whileloops
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded
 from sad.analysis.calls import CallExpander
@@ -248,7 +248,9 @@ class ProcedureBuilder:
             local.add(cond, sympy.Integer(1))
             graph.add_edge(i, graph.successor(i), sympy.Integer(1))
             return
-        x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt)
+        x = self._counted(stmt, index) if not body.escapes else None
+        if x is None:
+            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt)
         if stmt.cond is not None:
             evaluations = x if stmt.test_at_end else x + 1
             cond_cost = condition_cost(stmt.cond)
@@ -265,6 +267,19 @@ class ProcedureBuilder:
             left += mul(x, flow)
         if stmt.cond is not None:
             graph.add_edge(i, graph.successor(i), expanded(1 - left) if body.escapes else sympy.Integer(1))
+
+    def _counted(self, stmt: ir.While, index: Index) -> sympy.Expr | None:
+        """The trips of a while loop driven by an induction variable (sad.analysis.whileloops), from the
+        variable's value where the loop starts, its bound and its step; None when one is not known."""
+        found = whileloops.induction(stmt, self.proc)
+        if found is None:
+            return None
+        start = self.values.expr_at(found.var, stmt, index)
+        bound = self.values.bound(found.bound, index, at=stmt)
+        step = self.values.bound(found.step, index, at=stmt)
+        if start is None or bound is None or step is None:
+            return None
+        return whileloops.trips(found.op, start, bound, found.sign * step, stmt.test_at_end)
 
     def _in_loop(self, loop_index: str | None, body: list[ir.Stmt], index: Index) -> RegionResult:
         outer = self.layout

@@ -12,7 +12,8 @@ stands); a guard that compares the two values it chooses between is a `Min` or `
 M = MMAX` and `IF (MMAX .LT. M) M = MMAX` are both Min(M, MMAX)).
 
 It gives up (the caller keeps the variable unresolved) where straight-line reasoning would be wrong or
-cannot decide: a definition inside a loop, a routine with backward jumps, a jump on the way or a label
+cannot decide: a use inside a loop that changes the variable (or after such a loop, with no plain
+definition between them), a routine with backward jumps, a jump on the way or a label
 jumped to from elsewhere, a condition the backtracer cannot turn into a relational (an array element that
 is written at run time, a function's result), a value not defined on some path, logical values. A condition
 on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
@@ -53,6 +54,7 @@ class _Ended:
 
 ENDED = _Ended()
 UNDEFINED = sympy.Symbol("__undefined__")  # before the first definition on a path
+CLOBBERED = sympy.Symbol("__clobbered__")  # after a loop (or other compound statement) that changes it
 
 
 @dataclass
@@ -91,7 +93,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
         value = found.value
     except Unknown:
         return None
-    if isinstance(value, _Ended) or value.has(UNDEFINED):
+    if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED):
         return None
     return value
 
@@ -119,16 +121,22 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
         defines = id(stmt) in run.definitions or any(id(s) in run.definitions for s in inner)
         holds_use = run.use is not None and any(s is run.use for s in inner)
         if id(stmt) in run.definitions:
+            if holds_use:
+                raise Unknown  # a DO over the variable, used in its own body
             value = run.definitions[id(stmt)](stmt, value)
             run.seen += 1
             if value is None:
-                raise Unknown
+                value = CLOBBERED  # a value not known (a DO index after its loop) until it is assigned again
         elif isinstance(stmt, ir.If) and (defines or holds_use):
             value = _branch(stmt, value, run)
             if isinstance(value, _Ended):
                 return value
         elif defines:
-            raise Unknown  # in a loop or another compound statement: not straight-line
+            if holds_use:
+                raise Unknown  # used in a loop or another compound statement that changes it
+            # changed in a loop: unknown from here on, until a plain definition after it (a DO index
+            # assigned again after its loop) gives it a value
+            value = CLOBBERED
         elif holds_use:
             raise _Found(value)  # in a loop that does not change the variable
         elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and ir.jump_targets(stmt)):

@@ -228,7 +228,9 @@ def _places_of(proc: ir.Procedure) -> dict[int, Place]:
             inner_loops = loops | {id(stmt)} if isinstance(stmt, (ir.Do, ir.While)) else loops
             pending.extend((body, inner_loops, here_lists, here_arm) for body in ir.child_bodies(stmt))
         stack.extend(reversed(pending))
-    order = {id(stmt): k for k, (stmt, *_rest) in enumerate(sorted(flat, key=lambda f: (f[0].loc.line, f[0].loc.col)))}
+    # source order is the order of a depth-first walk, not of the lines: the statements a frontend invents
+    # (C's continue and break targets, a for loop's increment) carry the loop's line but stand at its end
+    order = {id(stmt): k for k, stmt in enumerate(ir.walk_stmts(proc.body))}
     for stmt, *_rest in flat:
         if stmt.label is not None:
             labels.setdefault(stmt.label, order[id(stmt)])

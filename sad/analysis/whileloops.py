@@ -1,0 +1,124 @@
+"""Counted while loops: a WHILE whose trips follow from an induction variable, as a DO loop's do.
+
+Data flow: the SAD builder (sad.analysis.builder) asks, for each structured while loop (DO WHILE, C while and
+do-while, a C for that is not canonical), whether its trips can be counted instead of named (X_...). Here the
+loop is read syntactically (`induction`): its condition compares an integer variable with a bound (v < B,
+v <= B, v > B, v >= B, either side), its body adds a constant to the variable once per iteration (one
+assignment v = v + c or v = v - c among the body's own statements, not under an IF), and nothing else in the
+body can change the variable, the bound or the step: no other assignment, READ, call or message that is given
+one of them, no address of one taken, no call at all when one is global or in COMMON, no inner DO over one,
+and no jump anywhere in the body (a jump could skip the update or leave the loop). The builder evaluates
+the variable's value where the loop starts, the bound and the step with the value backtracer
+(sad.analysis.values), and `trips` turns them into the DO loop's count: v < B is v <= B - 1 for integers, and
+a do-while makes one pass before its first test.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from sad import ir
+from sad.analysis.counting import trip_count
+
+_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+_JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop, ir.Unsupported)
+_SHARED = ("common", "global", "static")
+
+
+@dataclass(frozen=True)
+class Induction:
+    """v OP bound with v += sign × step once per iteration (OP with the variable on the left)."""
+    var: ir.Var
+    op: str
+    bound: ir.Expr
+    step: ir.Expr
+    sign: int
+
+
+def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
+    """The loop's induction variable, bound and step, or None when its trips cannot be counted so."""
+    cond = loop.cond
+    if not isinstance(cond, ir.BinOp) or cond.op not in _FLIPPED:
+        return None
+    var, bound, op = cond.left, cond.right, cond.op
+    if not isinstance(var, ir.Var):
+        var, bound, op = cond.right, cond.left, _FLIPPED[cond.op]
+    if not isinstance(var, ir.Var) or var.type != "integer" or bound.type != "integer":
+        return None
+    updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, var.name)]
+    step = _step(updates[0].value, var.name) if len(updates) == 1 else None
+    if step is None or not _pure(bound) or not _pure(step[0]):
+        return None
+    watched = {var.name} | _names(bound) | _names(step[0])
+    if var.name in _names(bound) | _names(step[0]) or not _untouched(loop.body, watched, updates[0], proc):
+        return None
+    return Induction(var, op, bound, step[0], step[1])
+
+
+def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_at_end: bool
+          ) -> sympy.Expr | None:
+    """Iterations of the loop from the variable's value where it starts, the bound and the signed step; None
+    when the step does not move the variable towards the bound (the loop runs forever or not at all)."""
+    if not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le")):
+        return None
+    last = {"lt": bound - 1, "le": bound, "gt": bound + 1, "ge": bound}[op]   # integers: v < B is v <= B - 1
+    if test_at_end:
+        return 1 + trip_count(start + step, last, step)
+    return trip_count(start, last, step)
+
+
+def _named(node: ir.Expr, name: str) -> bool:
+    return isinstance(node, ir.Var) and node.name == name
+
+
+def _step(value: ir.Expr, name: str) -> tuple[ir.Expr, int] | None:
+    """(c, ±1) for name + c, c + name or name - c."""
+    if not isinstance(value, ir.BinOp) or value.op not in ("add", "sub"):
+        return None
+    if _named(value.left, name) and name not in _names(value.right):
+        return value.right, 1 if value.op == "add" else -1
+    if value.op == "add" and _named(value.right, name) and name not in _names(value.left):
+        return value.left, 1
+    return None
+
+
+def _names(expr: ir.Node) -> set[str]:
+    return {n.name for n in ir.walk(expr) if isinstance(n, (ir.Var, ir.ArrayRef))}
+
+
+def _pure(expr: ir.Expr) -> bool:
+    """No call but an intrinsic's and no array element (its value may change in the loop unseen)."""
+    return not any(isinstance(n, ir.ArrayRef) or (isinstance(n, ir.FuncCall) and not n.intrinsic)
+                   for n in ir.walk(expr))
+
+
+def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign, proc: ir.Procedure) -> bool:
+    """Nothing in the body but `update` can change a variable of `names`, and nothing jumps."""
+    shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
+    for stmt in ir.walk_stmts(body):
+        if isinstance(stmt, _JUMPS) or ir.jump_targets(stmt):
+            return False
+        if isinstance(stmt, ir.Assign) and stmt is not update and _target(stmt.target) in names:
+            return False
+        if isinstance(stmt, ir.Do) and stmt.index in names:
+            return False
+        if isinstance(stmt, ir.IO) and any(_names(t) & names for t in stmt.targets):
+            return False
+        if isinstance(stmt, (ir.CallStmt, ir.Message)) and (shared or _names(stmt) & names):
+            return False
+        for expr in ir.own_exprs(stmt):
+            for node in ir.walk(expr):
+                if isinstance(node, ir.FuncCall) and not node.intrinsic and \
+                        (shared or any(_names(a) & names for a in node.args)):
+                    return False
+                if isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names:
+                    return False
+    return True
+
+
+def _target(node: ir.Expr) -> str | None:
+    """The variable an assignment writes (an element's array, a member's base)."""
+    while isinstance(node, ir.Member):
+        node = node.base
+    return node.name if isinstance(node, (ir.Var, ir.ArrayRef)) else None
