@@ -6,8 +6,9 @@ loop is read syntactically (`induction`): its condition compares an integer vari
 v <= B, v > B, v >= B, either side), its body adds a constant to the variable once per iteration (one
 assignment v = v + c or v = v - c among the body's own statements, not under an IF), and nothing else in the
 body can change the variable, the bound or the step: no other assignment, READ, call or message that is given
-one of them, no address of one taken, no call at all when one is global or in COMMON, no inner DO over one,
-and no jump anywhere in the body (a jump could skip the update or leave the loop). The builder evaluates
+one of them, no address of one taken (anywhere in the routine), no call at all when one is global or in
+COMMON, no inner DO over one, and no jump anywhere in the body (a jump could skip the update or leave the
+loop). Storage association (EQUIVALENCE) is not seen, as everywhere in the value backtracer. The builder evaluates
 the variable's value where the loop starts, the bound and the step with the value backtracer
 (sad.analysis.values), and `trips` turns them into the DO loop's count: v < B is v <= B - 1 for integers, and
 a do-while makes one pass before its first test.
@@ -96,6 +97,9 @@ def _pure(expr: ir.Expr) -> bool:
 def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign, proc: ir.Procedure) -> bool:
     """Nothing in the body but `update` can change a variable of `names`, and nothing jumps."""
     shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
+    if any(isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names
+           for node in ir.walk(proc)):
+        return False  # a pointer to one of them, taken anywhere in the routine, may change it in the loop
     for stmt in ir.walk_stmts(body):
         if isinstance(stmt, _JUMPS) or ir.jump_targets(stmt):
             return False
@@ -111,8 +115,6 @@ def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign, proc: ir
             for node in ir.walk(expr):
                 if isinstance(node, ir.FuncCall) and not node.intrinsic and \
                         (shared or any(_names(a) & names for a in node.args)):
-                    return False
-                if isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names:
                     return False
     return True
 

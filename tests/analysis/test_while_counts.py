@@ -143,3 +143,10 @@ def test_loops_the_analysis_cannot_count_keep_their_named_count(tmp_path, body):
             f"        {body}\n    }}\n    return s;\n}}\n")
     counts = _counts(tmp_path, "keep.c", text)
     assert _named(counts[6]), counts[6]
+
+
+def test_a_pointer_to_the_variable_taken_before_the_loop_keeps_its_named_count(tmp_path):
+    text = ("int f(int n)\n{\n    int i = 0, s = 0;\n    int *p = &i;\n    while (i < n) {\n"
+            "        s += i;\n        i += 1;\n        *p += 1;\n    }\n    return s;\n}\n")
+    counts = _counts(tmp_path, "alias.c", text)
+    assert _named(counts[6]), counts[6]
