@@ -234,10 +234,18 @@ def _places_of(proc: ir.Procedure) -> dict[int, Place]:
     for stmt, *_rest in flat:
         if stmt.label is not None:
             labels.setdefault(stmt.label, order[id(stmt)])
-    backward = any(isinstance(stmt, ir.Goto) and labels.get(stmt.target, 1 << 30) <= order[id(stmt)]
-                   or isinstance(stmt, (ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf))
-                   for stmt, *_rest in flat)
+    backward = any(_jumps_back(stmt, labels, order[id(stmt)]) for stmt, *_rest in flat)
     return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward) for stmt, loops, lists, arm in flat}
+
+
+def _jumps_back(stmt: ir.Stmt, labels: dict[str, int], here: int) -> bool:
+    """Whether a jump may go to this statement or an earlier one: a GOTO, computed GOTO (C's switch) or
+    arithmetic IF with such a target, an assigned GOTO always (its targets are not all listed)."""
+    if isinstance(stmt, ir.AssignedGoto):
+        return True
+    if isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf)):
+        return any(labels.get(target, -1) <= here for target in ir.jump_targets(stmt))
+    return False
 
 
 def _statements_with_loops(stmts: list[ir.Stmt], looped: bool = False):

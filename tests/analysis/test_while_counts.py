@@ -153,3 +153,13 @@ def test_a_pointer_to_the_variable_taken_before_the_loop_keeps_its_named_count(t
             "        s += i;\n        i += 1;\n        *p += 1;\n    }\n    return s;\n}\n")
     counts = _counts(tmp_path, "alias.c", text)
     assert _named(counts[6]), counts[6]
+
+
+def test_a_switch_after_the_loop_leaves_its_count_known(tmp_path):
+    """A switch lowers to a computed GOTO whose targets all lie ahead: not a backward jump, so the value of
+    `i` where the loop starts is still followed."""
+    text = ("int f(int n)\n{\n    int i, s = 0;\n    for (i = 0; i < n; i++)\n        s += i;\n    i = 2;\n"
+            "    while (i < 20) {\n        s++;\n        i += 3;\n    }\n    switch (s % 3) {\n"
+            "    case 0: s++; break;\n    default: s--;\n    }\n    return s;\n}\n")
+    counts = _counts(tmp_path, "sw.c", text)
+    assert counts[8] == 6                                      # i = 2, 5, ..., 17
