@@ -19,9 +19,9 @@ from sympy.core.mul import _mulsort
 
 
 def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
-    """a·b, the tree sympy builds: the other factor when one is 1, a number put in front of a product's
-    factors (`_number_times`) or one factor inserted into a product (`_extend_product`) directly, sympy's
-    product otherwise."""
+    """a·b: the other factor when one equals 1 (a Float 1.0 too, which sympy's product would keep), else the
+    tree sympy builds: a number put in front of a product's factors (`_number_times`) or one factor inserted
+    into a product (`_extend_product`) directly, sympy's product otherwise."""
     if is_number(a, 1):
         return b
     if is_number(b, 1):
@@ -89,12 +89,11 @@ def times(count: sympy.Expr, seconds: sympy.Expr) -> sympy.Expr:
         return count
     if count is sympy.S.One:
         return seconds
-    finite_float = seconds.is_Float and seconds._mpf_ not in _SPECIAL_FLOATS
-    if finite_float and count.is_Add:
+    if not _finite_nonzero(seconds):
+        return count * seconds
+    if seconds.is_Float and count.is_Add:
         # sympy distributes the Float over the sum: Add(Float × term, ...), each product built as above
         return sympy.Add(*[times(term, seconds) for term in count.args])
-    if not (finite_float or seconds.is_Integer):
-        return count * seconds
     return _number_times(count, seconds) or count * seconds
 
 

@@ -238,13 +238,16 @@ def _places_of(proc: ir.Procedure) -> dict[int, Place]:
     return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward) for stmt, loops, lists, arm in flat}
 
 
+_NOWHERE = 1 << 30   # the place of a label the routine does not have: after every statement
+
+
 def _jumps_back(stmt: ir.Stmt, labels: dict[str, int], here: int) -> bool:
     """Whether a jump may go to this statement or an earlier one: a GOTO, computed GOTO (C's switch) or
     arithmetic IF with such a target, an assigned GOTO always (its targets are not all listed)."""
     if isinstance(stmt, ir.AssignedGoto):
         return True
     if isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf)):
-        return any(labels.get(target, -1) <= here for target in ir.jump_targets(stmt))
+        return any(labels.get(target, _NOWHERE) <= here for target in ir.jump_targets(stmt))
     return False
 
 

@@ -58,11 +58,7 @@ class Node:
         name per element of every list they pass."""
         out: list[Node] = []
         for name in self._fields:
-            value = getattr(self, name)
-            if isinstance(value, Node):
-                out.append(value)
-            elif value is not None:
-                _collect(value, out)
+            _collect(getattr(self, name), out)
         return out
 
 

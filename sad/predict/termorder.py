@@ -10,6 +10,8 @@ the formulas of the whole corpus.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.exprtools import decompose_power
@@ -18,6 +20,7 @@ from sympy.core.sorting import default_sort_key
 from sad.analysis.freesymbols import free_symbols
 
 _PLAIN = (sympy.Integer, sympy.Rational, sympy.Float)
+_REMEMBERED = 100_000   # term parts and generators remembered (a long `sad check` orders many programs' sums)
 
 
 def ordered_terms(expr: sympy.Add) -> list[sympy.Expr]:
@@ -40,17 +43,10 @@ def ordered_terms(expr: sympy.Add) -> list[sympy.Expr]:
     return [k[0] for k in keyed]
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def _sort_key_of(generator: sympy.Basic) -> tuple:
     """default_sort_key, remembered per generator (the same few recur in every sum of a program)."""
-    key = _GEN_KEYS.get(generator)
-    if key is None:
-        if len(_GEN_KEYS) > _FACTORS_LIMIT:
-            _GEN_KEYS.clear()
-        key = _GEN_KEYS[generator] = default_sort_key(generator)
-    return key
-
-
-_GEN_KEYS: dict[sympy.Basic, tuple] = {}
+    return default_sort_key(generator)
 
 
 def _number_first(args: tuple) -> bool:
@@ -69,13 +65,11 @@ def _term_key(term: sympy.Expr) -> tuple:
     return term, (coeff.real, coeff.imag), factors[1], factors[2]
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def _factors(rest: sympy.Expr) -> tuple[list[complex], dict, tuple]:
     """The numeric factors, {base: exponent} and non-commutative factors of a term's part after its leading
-    number. Remembered: the same parts recur in many sums (a report's operation counts are the same block
-    counts times different numbers)."""
-    known = _FACTORS.get(rest)
-    if known is not None:
-        return known
+    number (shared between calls: read, never changed). Remembered: the same parts recur in many sums (a
+    report's operation counts are the same block counts times different numbers)."""
     numbers: list[complex] = []
     powers: dict = {}
     ncpart = []
@@ -93,14 +87,7 @@ def _factors(rest: sympy.Expr) -> tuple[list[complex], dict, tuple]:
                 powers[base] = exp
             else:
                 ncpart.append(factor)
-    if len(_FACTORS) > _FACTORS_LIMIT:
-        _FACTORS.clear()
-    known = _FACTORS[rest] = (numbers, powers, tuple(ncpart))
-    return known
-
-
-_FACTORS: dict[sympy.Expr, tuple[list[complex], dict, tuple]] = {}
-_FACTORS_LIMIT = 100_000
+    return numbers, powers, tuple(ncpart)
 
 
 def _is_number(factor: sympy.Basic) -> bool:
