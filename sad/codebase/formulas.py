@@ -6,7 +6,9 @@ Kept apart from the points themselves so that a run whose results are all cached
 """
 from __future__ import annotations
 
+import functools
 import math
+import operator
 
 import sympy
 
@@ -23,7 +25,10 @@ def evaluate(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     try:
         number = _numeric(expr, values)
     except _Fallback:
-        number = _sympy_value(expr, values)
+        try:
+            number = _sympy_value(expr, values)
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            return None
     except (ValueError, ZeroDivisionError, OverflowError, KeyError, TypeError):
         return None
     return number if number is not None and math.isfinite(number) else None
@@ -33,54 +38,170 @@ class _Fallback(Exception):
     """A node the float walk does not know: evaluate the whole formula with sympy instead."""
 
 
-_RELATIONS = {sympy.Lt: lambda a, b: a < b, sympy.Le: lambda a, b: a <= b, sympy.Gt: lambda a, b: a > b,
-              sympy.Ge: lambda a, b: a >= b, sympy.Eq: lambda a, b: a == b, sympy.Ne: lambda a, b: a != b}
+_RELATIONS = {sympy.Lt: operator.lt, sympy.Le: operator.le, sympy.Gt: operator.gt, sympy.Ge: operator.ge,
+              sympy.Eq: operator.eq, sympy.Ne: operator.ne}
+
+
+class _Scalars:
+    """The float walk at one point: Python floats, sums exactly rounded (fsum)."""
+    add = staticmethod(math.fsum)
+    mul = staticmethod(math.prod)
+    maximum = staticmethod(max)
+    minimum = staticmethod(min)
+
+    @staticmethod
+    def floor(x: float) -> float:
+        return float(math.floor(x))
+
+    @staticmethod
+    def ceiling(x: float) -> float:
+        return float(math.ceil(x))
+
+    @staticmethod
+    def piecewise(e: sympy.Piecewise, v: dict) -> float:
+        for value, cond in e.args:
+            if _truth(cond, v, _Scalars):
+                return _walk(value, v, _Scalars)
+        raise _Fallback
+
+    every = staticmethod(all)
+    some = staticmethod(any)
+
+    @staticmethod
+    def negation(x: bool) -> bool:
+        return not x
+
+
+class _Arrays:
+    """The same walk over all the trips of a sum at once: numpy arrays indexed by the summation index."""
+
+    @staticmethod
+    def add(terms) -> object:
+        return functools.reduce(operator.add, terms)
+
+    @staticmethod
+    def mul(factors) -> object:
+        return functools.reduce(operator.mul, factors)
+
+    @staticmethod
+    def maximum(values) -> object:
+        return functools.reduce(_np().maximum, values)
+
+    @staticmethod
+    def minimum(values) -> object:
+        return functools.reduce(_np().minimum, values)
+
+    @staticmethod
+    def floor(x) -> object:
+        return _np().floor(x)
+
+    @staticmethod
+    def ceiling(x) -> object:
+        return _np().ceil(x)
+
+    @staticmethod
+    def piecewise(e: sympy.Piecewise, v: dict) -> object:
+        np = _np()
+        conds = [np.asarray(_truth(c, v, _Arrays), dtype=bool) for _, c in e.args]
+        values = [_walk(value, v, _Arrays) for value, _ in e.args]
+        chosen = np.select(conds, values, default=np.nan)
+        if np.isnan(chosen).any():  # no branch holds for some trip: as the scalar walk, leave it to sympy
+            raise _Fallback
+        return chosen
+
+    @staticmethod
+    def every(values) -> object:
+        return functools.reduce(_np().logical_and, values)
+
+    @staticmethod
+    def some(values) -> object:
+        return functools.reduce(_np().logical_or, values)
+
+    @staticmethod
+    def negation(x) -> object:
+        return _np().logical_not(x)
+
+
+def _np():
+    import numpy  # only formulas with a sum need it
+    return numpy
 
 
 def _numeric(e: sympy.Basic, v: dict[str, float]) -> float:
     """A float walk over the formula's tree: rebuilding a large formula with numbers (xreplace) makes
     sympy re-evaluate every Max and Piecewise on the way, a hundred times slower. Reference points are
-    floats anyway; anything unusual (sums, intrinsics) falls back to sympy."""
+    floats anyway; anything unusual (intrinsics, a sum inside a sum) falls back to sympy."""
+    return float(_walk(e, v, _Scalars))  # a complex power (a negative base) raises TypeError: no value
+
+
+def _walk(e: sympy.Basic, v: dict, ops) -> object:
     if e.is_Number:
         return float(e)
     if e.is_Symbol:
-        return float(v[e.name])
+        return v[e.name]
     if e.is_Add:
-        return math.fsum(_numeric(a, v) for a in e.args)
+        return ops.add(_walk(a, v, ops) for a in e.args)
     if e.is_Mul:
-        return math.prod(_numeric(a, v) for a in e.args)
+        return ops.mul(_walk(a, v, ops) for a in e.args)
     if e.is_Pow:
-        return _numeric(e.base, v) ** _numeric(e.exp, v)
+        return _walk(e.base, v, ops) ** _walk(e.exp, v, ops)
     if isinstance(e, sympy.Max):
-        return max(_numeric(a, v) for a in e.args)
+        return ops.maximum(_walk(a, v, ops) for a in e.args)
     if isinstance(e, sympy.Min):
-        return min(_numeric(a, v) for a in e.args)
+        return ops.minimum(_walk(a, v, ops) for a in e.args)
     if isinstance(e, sympy.floor):
-        return float(math.floor(_numeric(e.args[0], v)))
+        return ops.floor(_walk(e.args[0], v, ops))
     if isinstance(e, sympy.ceiling):
-        return float(math.ceil(_numeric(e.args[0], v)))
+        return ops.ceiling(_walk(e.args[0], v, ops))
+    if isinstance(e, sympy.Mod):  # sympy's Mod is the floored remainder, as Python's % and numpy's mod
+        return _walk(e.args[0], v, ops) % _walk(e.args[1], v, ops)
     if isinstance(e, sympy.Piecewise):
-        for value, cond in e.args:
-            if _truth(cond, v):
-                return _numeric(value, v)
-        raise _Fallback
+        return ops.piecewise(e, v)
+    if isinstance(e, sympy.Sum) and ops is _Scalars:
+        return _sum(e, v)
     raise _Fallback
 
 
-def _truth(c: sympy.Basic, v: dict[str, float]) -> bool:
+_CHUNK = 1 << 20  # trips of a sum evaluated at once: bounds the memory of a sum over a large size
+_MOST_TRIPS = 1 << 30  # a longer sum is left to sympy (which would take minutes as well)
+
+
+def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
+    """Σ body(k) for k = a … b, the bounds whole numbers at this point: the body evaluated for all k at once
+    (exact for the integer-valued summands loop counts are made of, as long as the total stays below 2^53)."""
+    *inner, (k, a, b) = e.limits
+    lo, hi = _walk(a, v, _Scalars), _walk(b, v, _Scalars)
+    if not (float(lo).is_integer() and float(hi).is_integer()) or hi - lo >= _MOST_TRIPS:
+        raise _Fallback
+    if inner:  # Σ_k Σ_j f (sympy merges a sum of a sum): the inner sum once per outer trip
+        if hi - lo >= _CHUNK:
+            raise _Fallback
+        body = sympy.Sum(e.function, *inner)
+        return math.fsum(_sum(body, {**v, k.name: float(x)}) for x in range(int(lo), int(hi) + 1))
+    np = _np()
+    total = 0.0
+    with np.errstate(all="ignore"):
+        for first in range(int(lo), int(hi) + 1, _CHUNK):
+            ks = np.arange(first, min(first + _CHUNK, int(hi) + 1), dtype=np.float64)
+            terms = _walk(e.function, {**v, k.name: ks}, _Arrays)
+            total += float(np.sum(np.broadcast_to(terms, ks.shape)))
+    return total
+
+
+def _truth(c: sympy.Basic, v: dict, ops=_Scalars) -> object:
     if c is sympy.true:
         return True
     if c is sympy.false:
         return False
     op = _RELATIONS.get(type(c))
     if op is not None:
-        return op(_numeric(c.args[0], v), _numeric(c.args[1], v))
+        return op(_walk(c.args[0], v, ops), _walk(c.args[1], v, ops))
     if isinstance(c, sympy.And):
-        return all(_truth(a, v) for a in c.args)
+        return ops.every(_truth(a, v, ops) for a in c.args)  # lazily for a point: And(N > 0, M/N > 1)
     if isinstance(c, sympy.Or):
-        return any(_truth(a, v) for a in c.args)
+        return ops.some(_truth(a, v, ops) for a in c.args)
     if isinstance(c, sympy.Not):
-        return not _truth(c.args[0], v)
+        return ops.negation(_truth(c.args[0], v, ops))
     raise _Fallback
 
 

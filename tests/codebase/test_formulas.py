@@ -16,3 +16,42 @@ def test_a_sum_over_loop_trips_evaluates_at_float_sizes():
     assert evaluate(expr, {"G.M": 10.0, "G.N": 0.0}) == 3.0  # no trips
     assert complexity(expr, {"G.M": 1.0, "G.N": 1.0}, ["G.M", "G.N"]) == "n^2"
 
+
+
+def test_mod_is_the_floored_remainder_at_a_point():
+    """An unrolled loop's remainder trips, MOD(N, 4) + 3 * floor(N / 4): at N = 10 that is 2 + 6, at
+    N = -5 sympy's (floored) Mod is 3 and floor(-5/4) is -2."""
+    n = sympy.Symbol("D.N", integer=True)
+    expr = sympy.Mod(n, 4) + 3 * sympy.floor(n / 4)
+    assert evaluate(expr, {"D.N": 10.0}) == 8.0
+    assert evaluate(expr, {"D.N": -5.0}) == 3.0 - 6.0
+    assert evaluate(sympy.Mod(n, 0, evaluate=False), {"D.N": 3.0}) is None  # no remainder by zero
+
+
+def test_a_sum_with_a_branch_in_its_body():
+    """Σ_{k=1}^{N} (2 if k ≤ M else 5) + Mod(k, 3): at N = 10, M = 4 that is 4·2 + 6·5 + (1+2+0)·3 + 1."""
+    n, m, k = sympy.symbols("S.N S.M k", integer=True)
+    body = sympy.Piecewise((2, k <= m), (5, True)) + sympy.Mod(k, 3)
+    expr = sympy.Sum(body, (k, 1, n))
+    assert evaluate(expr, {"S.N": 10.0, "S.M": 4.0}) == 8 + 30 + 10
+    assert evaluate(expr, {"S.N": 0.0, "S.M": 4.0}) == 0.0  # an empty range
+    # a branch that holds for no trip has no value, as at a single point
+    never = sympy.Sum(sympy.Piecewise((1, k > m)), (k, 1, n))
+    assert evaluate(never, {"S.N": 3.0, "S.M": 5.0}) is None
+
+
+def test_a_long_sum_is_added_in_pieces():
+    """Σ_{k=0}^{N-1} k over 3·2^20 + 5 trips (more than one piece of the vectorised walk) is N(N-1)/2,
+    exact below 2^53."""
+    n, k = sympy.symbols("L.N k", integer=True)
+    size = 3 * 2 ** 20 + 5
+    assert evaluate(sympy.Sum(k, (k, 0, n - 1)), {"L.N": float(size)}) == size * (size - 1) / 2
+
+
+def test_a_sum_of_a_sum():
+    """Σ_{k=0}^{N} Σ_{j=0}^{k} (j + 1), whose inner bound is the outer index (sympy merges the two into one
+    Sum with two limits): at N = 3 that is 1 + 3 + 6 + 10. A sum inside a sum's body, not merged, is left
+    to sympy: no value, and no error."""
+    n, k, j = sympy.symbols("T.N k j", integer=True)
+    assert evaluate(sympy.Sum(sympy.Sum(j + 1, (j, 0, k)), (k, 0, n)), {"T.N": 3.0}) == 20.0
+    assert evaluate(sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n)), {"T.N": 3.0}) is None
