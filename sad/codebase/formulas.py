@@ -9,11 +9,14 @@ from __future__ import annotations
 import functools
 import math
 import operator
+from typing import Any
 
 import sympy
 
 from sad.analysis.counting import evaluate_sums, substitute
 from sad.analysis.freesymbols import free_symbols
+
+Value = Any  # what the walk computes: a float at a point, a numpy array over a sum's trips
 
 # Sizes at which the complexity class is read off: every value parameter at n1, then at n2.
 _N1, _N2 = 1000.0, 2000.0
@@ -76,31 +79,31 @@ class _Arrays:
     """The same walk over all the trips of a sum at once: numpy arrays indexed by the summation index."""
 
     @staticmethod
-    def add(terms) -> object:
+    def add(terms) -> Value:
         return functools.reduce(operator.add, terms)
 
     @staticmethod
-    def mul(factors) -> object:
+    def mul(factors) -> Value:
         return functools.reduce(operator.mul, factors)
 
     @staticmethod
-    def maximum(values) -> object:
+    def maximum(values) -> Value:
         return functools.reduce(_np().maximum, values)
 
     @staticmethod
-    def minimum(values) -> object:
+    def minimum(values) -> Value:
         return functools.reduce(_np().minimum, values)
 
     @staticmethod
-    def floor(x) -> object:
+    def floor(x) -> Value:
         return _np().floor(x)
 
     @staticmethod
-    def ceiling(x) -> object:
+    def ceiling(x) -> Value:
         return _np().ceil(x)
 
     @staticmethod
-    def piecewise(e: sympy.Piecewise, v: dict) -> object:
+    def piecewise(e: sympy.Piecewise, v: dict) -> Value:
         np = _np()
         conds = [np.asarray(_truth(c, v, _Arrays), dtype=bool) for _, c in e.args]
         values = [_walk(value, v, _Arrays) for value, _ in e.args]
@@ -110,15 +113,15 @@ class _Arrays:
         return chosen
 
     @staticmethod
-    def every(values) -> object:
+    def every(values) -> Value:
         return functools.reduce(_np().logical_and, values)
 
     @staticmethod
-    def some(values) -> object:
+    def some(values) -> Value:
         return functools.reduce(_np().logical_or, values)
 
     @staticmethod
-    def negation(x) -> object:
+    def negation(x) -> Value:
         return _np().logical_not(x)
 
 
@@ -134,7 +137,7 @@ def _numeric(e: sympy.Basic, v: dict[str, float]) -> float:
     return float(_walk(e, v, _Scalars))  # a complex power (a negative base) raises TypeError: no value
 
 
-def _walk(e: sympy.Basic, v: dict, ops) -> object:
+def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if e.is_Number:
         return float(e)
     if e.is_Symbol:
@@ -188,7 +191,7 @@ def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
     return total
 
 
-def _truth(c: sympy.Basic, v: dict, ops=_Scalars) -> object:
+def _truth(c: sympy.Basic, v: dict, ops: Any = _Scalars) -> Value:
     if c is sympy.true:
         return True
     if c is sympy.false:
