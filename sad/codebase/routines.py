@@ -18,7 +18,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import sympy
-from sympy.printing.str import StrPrinter
 
 from sad import ir
 from sad.analysis.description import group_blocks
@@ -30,12 +29,13 @@ from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
+from sad.common.strprinter import QuickStrPrinter
 from sad.machine.model import load_machine
 from sad.predict.mapper import op_cost_name, price
 
 # Terms in sympy's canonical argument order (deterministic, independent of hashing) rather than sorted for
 # display: sorting the terms of every formula cost more than pricing it.
-_PRINTER = StrPrinter({"order": "none"})
+_PRINTER = QuickStrPrinter({"order": "none"})
 
 
 @lru_cache(maxsize=4)

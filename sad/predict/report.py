@@ -11,12 +11,12 @@ from collections import Counter
 from typing import Any
 
 import sympy
-from sympy.printing.str import StrPrinter
 
 from sad import __version__
 from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
 from sad.common.english import plural
+from sad.common.strprinter import QuickStrPrinter
 from sad.predict.mapper import Prediction, bind, evaluate
 from sad.predict.termorder import ordered_terms
 
@@ -40,7 +40,7 @@ def _for_printing(expr: sympy.Expr, digits: int) -> sympy.Basic:
     return _rounded(sympy.sympify(expr), digits, _ROUNDED.setdefault(digits, {}))
 
 
-class _Printer(StrPrinter):
+class _Printer(QuickStrPrinter):
     """sympy's str printer (`sstr(expr, full_prec=False)`, the same text) remembering the text of every
     subexpression it printed: a report prints the same pieces (md1's NCELL Piecewise, a loop count) in
     hundreds of formulas, and sympy's printer, which orders the terms of every Add again, was most of the

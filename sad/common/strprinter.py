@@ -1,0 +1,73 @@
+"""sympy's str printer without its costliest question: is this product negative?
+
+Used by the last steps of the data flow (sad.predict.report, sad.codebase.routines) to print formulas.
+
+sympy's printer asks every product it prints, and each parent asks again when deciding on parentheses,
+whether it "could extract a minus sign" (`Mul.could_extract_minus_sign`, through the precedence table of
+sympy.printing.precedence). sympy answers by building the negated product, `self == -self`, with a fresh
+coefficient whose assumptions are deduced from scratch: about 40 % of printing a `sad check` formula.
+
+The answer is known without that: when the product's first argument is not a number, both of sympy's tests
+fail and the answer is no; when it is a finite non-zero number c, the negated product has the coefficient
+-c ≠ c, so the answer is whether c < 0. Anything else (0, ±oo, zoo, nan as coefficient) is left to sympy.
+The text printed is therefore the same, character for character (tests/common/test_strprinter.py compares
+the two on random formulas).
+
+The faster rule is put into sympy's precedence table only while one of these printers prints, and taken
+out when the last one ends (printers may run in several threads of a Dask worker).
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sympy
+from sympy.printing import precedence as _precedence
+from sympy.printing.str import StrPrinter
+
+_SYMPY_RULE = _precedence.PRECEDENCE_FUNCTIONS["Mul"]
+_ADD, _MUL = _precedence.PRECEDENCE["Add"], _precedence.PRECEDENCE["Mul"]
+
+
+def mul_precedence(item: sympy.Mul) -> int:
+    """sympy's precedence_Mul, answered from the product's coefficient where that decides it."""
+    if any(isinstance(arg, sympy.Function) and getattr(arg, "precedence", _MUL) < _MUL for arg in item.args):
+        return _MUL
+    first = item.args[0]
+    if any(arg.is_Number for arg in item.args[1:]):  # an unevaluated product: as sympy decides
+        return _SYMPY_RULE(item)
+    if not first.is_Number:
+        return _MUL
+    if isinstance(first, sympy.Float) and first._mpf_[1]:  # a non-zero mantissa: finite, not zero
+        return _ADD if first._mpf_[0] else _MUL  # the sign bit
+    if isinstance(first, sympy.Rational) and first.p:
+        return _ADD if first.p < 0 else _MUL
+    return _SYMPY_RULE(item)
+
+
+_LOCK = threading.Lock()
+_USERS = [0]
+
+
+@contextmanager
+def _quick_rule() -> Iterator[None]:
+    with _LOCK:
+        _USERS[0] += 1
+        _precedence.PRECEDENCE_FUNCTIONS["Mul"] = mul_precedence
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _USERS[0] -= 1
+            if not _USERS[0]:
+                _precedence.PRECEDENCE_FUNCTIONS["Mul"] = _SYMPY_RULE
+
+
+class QuickStrPrinter(StrPrinter):
+    """StrPrinter, the same text, with the product's sign read off its coefficient."""
+
+    def doprint(self, expr) -> str:
+        """The text of expr, as StrPrinter.doprint gives it."""
+        with _quick_rule():
+            return super().doprint(expr)

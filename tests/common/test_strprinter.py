@@ -1,0 +1,89 @@
+"""The quick str printer (sad.common.strprinter) prints what sympy's StrPrinter prints, character for
+character: on random formulas of the shapes sad prints (priced counts: Floats times products of Max, Min,
+floor, Mod, Piecewise and sums) and on the coefficients where sympy's own rule must decide (0, ±oo, zoo,
+nan, unevaluated products)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import sympy
+from sympy.printing import precedence as sympy_precedence
+from sympy.printing.str import StrPrinter
+
+from sad.common.strprinter import QuickStrPrinter, mul_precedence
+
+N, M, K = sympy.symbols("G.N G.M K", integer=True)
+P = sympy.Symbol("P_1", positive=True)
+X = sympy.Symbol("x")
+
+
+def _number(rng: random.Random) -> sympy.Expr:
+    kind = rng.randrange(5)
+    if kind == 0:
+        return sympy.Float(rng.choice([1, -1]) * rng.uniform(1e-9, 1e-5), 15)
+    if kind == 1:
+        return sympy.Float(rng.choice([0.5, -2.5, 3.0, -1.0, 1e-300, -7.25e12]))
+    if kind == 2:
+        return sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5))
+    if kind == 3:
+        return sympy.Integer(rng.randint(-5, 5))
+    return rng.choice([sympy.oo, -sympy.oo, sympy.zoo, sympy.nan, sympy.S.Half, -sympy.S.Half])
+
+
+def _formula(rng: random.Random, depth: int) -> sympy.Expr:
+    if depth == 0:
+        return rng.choice([N, M, K, P, X, _number(rng)])
+    a, b = _formula(rng, depth - 1), _formula(rng, depth - 1)
+    try:
+        return _combined(rng, a, b)
+    except (ValueError, TypeError):  # sympy refuses the combination (Max of nan): one of the parts
+        return a
+
+
+def _combined(rng: random.Random, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    kind = rng.randrange(9)
+    if kind == 0:
+        return a + b
+    if kind == 1:
+        return _number(rng) * a * b
+    if kind == 2:
+        return sympy.Max(0, a - b)
+    if kind == 3:
+        return sympy.Min(a, b) * _number(rng)
+    if kind == 4:
+        return sympy.floor(a / 4) - b
+    if kind == 5:
+        return sympy.Mod(N - b, 4) * a
+    if kind == 6:
+        return sympy.Piecewise((a, N > M), (b, True)) * _number(rng)
+    if kind == 7:
+        return sympy.Mul(_number(rng), a, _number(rng), evaluate=False)  # unevaluated: numbers after the first
+    return a ** rng.choice([2, -1, sympy.S.Half]) - _number(rng) * b
+
+
+@pytest.mark.parametrize("settings", [{}, {"order": "none"}, {"full_prec": False}])
+def test_the_same_text_as_sympys_printer(settings):
+    rng = random.Random(20261122)
+    quick, plain = QuickStrPrinter(settings), StrPrinter(settings)
+    checked = 0
+    for _ in range(250):
+        expr = _formula(rng, rng.randint(1, 3))
+        assert quick.doprint(expr) == plain.doprint(expr), sympy.srepr(expr)
+        checked += isinstance(expr, (sympy.Add, sympy.Mul))
+    assert checked > 120  # most formulas are sums and products, the cases the quick rule answers
+
+
+@pytest.mark.parametrize("coefficient", [sympy.Float(-2.5), sympy.Float(2.5), sympy.Rational(-3, 2), sympy.Integer(7),
+                                         sympy.Float(0.0), sympy.oo, -sympy.oo, sympy.zoo, sympy.nan])
+def test_the_same_precedence_as_sympys_rule(coefficient):
+    product = sympy.Mul(coefficient, N, sympy.Max(0, M), evaluate=False)
+    assert mul_precedence(product) == sympy_precedence.precedence_Mul(product)
+    assert mul_precedence(-N * M) == sympy_precedence.precedence_Mul(-N * M) == sympy_precedence.PRECEDENCE["Add"]
+    assert mul_precedence(N * M) == sympy_precedence.PRECEDENCE["Mul"]
+
+
+def test_sympys_rule_is_back_after_printing():
+    """The quick rule is in sympy's precedence table only while a quick printer prints."""
+    QuickStrPrinter().doprint(-2.0 * N * M)
+    assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is sympy_precedence.precedence_Mul
