@@ -1,4 +1,4 @@
-"""sympy's str printer without its costliest question: is this product negative?
+"""sympy's str printer without its costliest questions: is this product negative? this number?
 
 Used by the last steps of the data flow (sad.predict.report, sad.codebase.routines) to print formulas.
 
@@ -6,14 +6,17 @@ sympy's printer asks every product it prints, and each parent asks again when de
 whether it "could extract a minus sign" (`Mul.could_extract_minus_sign`, through the precedence table of
 sympy.printing.precedence). sympy answers by building the negated product, `self == -self`, with a fresh
 coefficient whose assumptions are deduced from scratch: about 40 % of printing a `sad check` formula.
+It asks every Float whether it is below 0 through a sympified comparison, and sorts the arguments of every
+Max and Min it prints by their sort keys, computed again each time.
 
-The answer is known without that: when the product's first argument is not a number, both of sympy's tests
+The answers are known without that: when a product's first argument is not a number, both of sympy's tests
 fail and the answer is no; when it is a finite non-zero number c, the negated product has the coefficient
--c ≠ c, so the answer is whether c < 0. Anything else (0, ±oo, zoo, nan as coefficient) is left to sympy.
-The text printed is therefore the same, character for character (tests/common/test_strprinter.py compares
-the two on random formulas).
+-c ≠ c, so the answer is whether c < 0, the sign of c; a non-zero finite Float is below 0 when its sign bit
+is set. Anything else (0, ±oo, zoo, nan; a product with numbers after its first argument) is left to sympy.
+The sort keys are sympy's own, remembered. The text printed is therefore the same, character for character
+(tests/common/test_strprinter.py compares the two on random formulas).
 
-The faster rule is put into sympy's precedence table only while one of these printers prints, and taken
+The faster rules are put into sympy's precedence table only while one of these printers prints, and taken
 out when the last one ends (printers may run in several threads of a Dask worker).
 """
 from __future__ import annotations
@@ -21,12 +24,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 import sympy
+from sympy.core.sorting import default_sort_key
 from sympy.printing import precedence as _precedence
 from sympy.printing.str import StrPrinter
 
 _SYMPY_RULE = _precedence.PRECEDENCE_FUNCTIONS["Mul"]
+_SYMPY_FLOAT_RULE = _precedence.PRECEDENCE_FUNCTIONS["Float"]
 _ADD, _MUL = _precedence.PRECEDENCE["Add"], _precedence.PRECEDENCE["Mul"]
 
 
@@ -46,6 +52,15 @@ def mul_precedence(item: sympy.Mul) -> int:
     return _SYMPY_RULE(item)
 
 
+def float_precedence(item: sympy.Float) -> int:
+    """sympy's precedence_Float (`item < 0`, a comparison through sympify), read off the sign bit of a
+    non-zero finite Float."""
+    if item._mpf_[1]:
+        return _ADD if item._mpf_[0] else _ATOM
+    return _SYMPY_FLOAT_RULE(item)
+
+
+_ATOM = _precedence.PRECEDENCE["Atom"]
 _LOCK = threading.Lock()
 _USERS = [0]
 
@@ -55,6 +70,7 @@ def _quick_rule() -> Iterator[None]:
     with _LOCK:
         _USERS[0] += 1
         _precedence.PRECEDENCE_FUNCTIONS["Mul"] = mul_precedence
+        _precedence.PRECEDENCE_FUNCTIONS["Float"] = float_precedence
     try:
         yield
     finally:
@@ -62,6 +78,7 @@ def _quick_rule() -> Iterator[None]:
             _USERS[0] -= 1
             if not _USERS[0]:
                 _precedence.PRECEDENCE_FUNCTIONS["Mul"] = _SYMPY_RULE
+                _precedence.PRECEDENCE_FUNCTIONS["Float"] = _SYMPY_FLOAT_RULE
 
 
 class QuickStrPrinter(StrPrinter):
@@ -71,3 +88,14 @@ class QuickStrPrinter(StrPrinter):
         """The text of expr, as StrPrinter.doprint gives it."""
         with _quick_rule():
             return super().doprint(expr)
+
+    def _print_LatticeOp(self, expr) -> str:
+        """Max and Min with their arguments in default_sort_key order, as StrPrinter prints them; the keys
+        remembered (the same Max(0, N) is printed in many formulas)."""
+        args = sorted(expr.args, key=_sort_key)
+        return f"{expr.func.__name__}({', '.join(self._print(arg) for arg in args)})"
+
+
+@lru_cache(maxsize=1 << 16)
+def _sort_key(item: sympy.Basic) -> tuple:
+    return default_sort_key(item)

@@ -11,7 +11,7 @@ import sympy
 from sympy.printing import precedence as sympy_precedence
 from sympy.printing.str import StrPrinter
 
-from sad.common.strprinter import QuickStrPrinter, mul_precedence
+from sad.common.strprinter import QuickStrPrinter, float_precedence, mul_precedence
 
 N, M, K = sympy.symbols("G.N G.M K", integer=True)
 P = sympy.Symbol("P_1", positive=True)
@@ -83,7 +83,16 @@ def test_the_same_precedence_as_sympys_rule(coefficient):
     assert mul_precedence(N * M) == sympy_precedence.PRECEDENCE["Mul"]
 
 
+@pytest.mark.parametrize("number", [-2.5, 2.5, 0.0, -0.0, -1e-300, 7e300, "-1.5e-400000"])
+def test_a_floats_precedence_as_sympys_rule(number):
+    """(sympy makes ±inf and nan objects of their own classes, not Floats.)"""
+    value = sympy.Float(number)
+    assert isinstance(value, sympy.Float)
+    assert float_precedence(value) == sympy_precedence.precedence_Float(value)
+
+
 def test_sympys_rule_is_back_after_printing():
     """The quick rule is in sympy's precedence table only while a quick printer prints."""
     QuickStrPrinter().doprint(-2.0 * N * M)
     assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is sympy_precedence.precedence_Mul
+    assert sympy_precedence.PRECEDENCE_FUNCTIONS["Float"] is sympy_precedence.precedence_Float
