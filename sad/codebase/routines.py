@@ -103,9 +103,12 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
     headers = [f"{name}:{header.digest if header else 'absent'}"
                for name, header in included_files(source, tuple(include_dirs))]
     key = (path, source.digest, tuple(headers), tuple(include_dirs), tuple(sorted(defines.items())))
-    if key not in _PARSED:
-        _PARSED[key] = pickle.dumps(load_file(path, include_dirs, defines), pickle.HIGHEST_PROTOCOL)
-    return pickle.loads(_PARSED[key])
+    kept = _PARSED.get(key)
+    if kept is None:  # the first unit gets the parse itself, the others copies of it as it was then
+        program = load_file(path, include_dirs, defines)
+        _PARSED[key] = pickle.dumps(program, pickle.HIGHEST_PROTOCOL)
+        return program
+    return pickle.loads(kept)
 
 
 _SCANS: dict[tuple[str, str], SourceFile] = {}
