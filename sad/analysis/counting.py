@@ -172,17 +172,19 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
         return sympy.Add(*[_replace(f_k, _K, sympy.Integer(k)) for k in range(int(trips))])
     closed = _closed_sum(f_k, lo, hi, step)
     if closed is not None:
-        return closed.subs(_TAU, trips)
+        return _replace(closed, _TAU, trips)
     return sympy.Sum(f_k, (_K, 0, trips - 1))
 
 
 _EXPLICIT_LIMIT = 200
 
 
-def _replace(f: sympy.Expr, symbol: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
-    """f.subs(symbol, value): by substitute (Max(0, x) rebuilt by max0, not by sympy.Max's search for
-    comparable arguments, which was most of the cost of summing a loop body over its index) when f holds
-    nothing whose substitution sympy treats specially (a sum's bound index, a Piecewise's conditions)."""
+def _replace(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> sympy.Expr:
+    """f.subs(symbol, value) for a symbol or a Max(0, g) of f: by substitute (Max(0, x) rebuilt by max0, not
+    by sympy.Max's search for comparable arguments, which was most of the cost of summing a loop body over
+    its index) when f holds nothing whose substitution sympy treats specially (a sum's bound index, a
+    Piecewise's conditions). For such an `old`, subs only rebuilds the nodes above its occurrences: Add and
+    Mul match only an Add or a Mul, and a Pow's base is replaced as any argument is."""
     if f.has(sympy.Sum, sympy.Piecewise):
         return f.subs(symbol, value)
     return substitute(f, {symbol: value})
@@ -398,12 +400,14 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
         g = _max_zero_argument(m)
         if g is None or not _linear_in_k(g):
             return None
-        ends = [g.subs(_K, 0).subs(var, replacement), g.subs(_K, _TAU - 1).subs(var, replacement)]
+        ends = [_replace(_replace(g, _K, end), var, replacement) for end in (sympy.S.Zero, _TAU - 1)]
         if not all(_nonnegative(e) for e in ends):
             return None
-        f_k = f_k.subs(m, g)
-    f_k = sympy.expand(f_k.subs(var, replacement))
+        f_k = _replace(f_k, m, g)
+    f_k = sympy.expand(_replace(f_k, var, replacement))
     total = _polynomial_sum(f_k)
+    if total is None and _periodic_term(f_k):
+        return None
     if total is None:
         try:
             total = sympy.summation(f_k, (_K, 0, _TAU - 1))
@@ -412,6 +416,16 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
     if total.has(sympy.Sum):
         return None
     return sympy.factor(total)
+
+
+def _periodic_term(f_k: sympy.Expr) -> bool:
+    """f_k is one term (not a sum) with a MOD, floor or ceiling of k in it, such as the remainder trips
+    Mod(M - k, 4) of an unrolled loop called in a loop: sympy.summation finds no closed form for it (it takes
+    a product's factors free of k out and needs the rest to be a polynomial or a hypergeometric term in k,
+    which a step function is not) and spent tens of milliseconds finding none. A sum of terms is left to
+    sympy, which may pair two of them (telescoping)."""
+    return not f_k.is_Add and any(_K in free_symbols(a.args[0])
+                                  for a in f_k.atoms(sympy.Mod, sympy.floor, sympy.ceiling))
 
 
 def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
@@ -607,7 +621,17 @@ def _max_zero_argument(m: sympy.Max):
 
 
 def _linear_in_k(g: sympy.Expr) -> bool:
+    """g is a polynomial in k of degree at most 1. Read off the terms when each is free of k or k times
+    factors free of k (an inner trip count such as M - k - 1); otherwise sympy's Poly decides."""
+    if all(_k_degree_at_most_1(term) for term in sympy.Add.make_args(g)):
+        return True
     return g.is_polynomial(_K) and sympy.Poly(g, _K).degree() <= 1
+
+
+def _k_degree_at_most_1(term: sympy.Expr) -> bool:
+    factors = sympy.Mul.make_args(term)
+    with_k = [f for f in factors if _K in free_symbols(f)]
+    return not with_k or with_k == [_K]
 
 
 def _bound_in_tau(relation: sympy.Expr, hi: sympy.Expr, lo: sympy.Expr):

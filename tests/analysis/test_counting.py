@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sympy
 
+from sad.analysis import counting
 from sad.analysis.counting import evaluate_sums, sum_over_index, trip_count
 
 N = sympy.Symbol("N", integer=True)
@@ -250,3 +251,32 @@ def test_max0_and_nonnegative_where_points_show_both_signs_are_sympys():
         if -1 in signs:
             assert not _nonnegative(raw) and not sympy.simplify(raw).is_nonnegative, raw
     assert both >= 20  # the shortcut was exercised
+
+
+def test_a_periodic_summand_is_left_as_a_sum_as_sympy_leaves_it():
+    """A loop calling an unrolled kernel on a shrinking range (GEQR2 calling NRM2 on M - J + 1 elements) has
+    the remainder trips MOD(M - J + 1, 4) as summand: sympy finds no closed form for such a single step-shaped
+    term, so the sum stays a Sum without asking sympy (tens of milliseconds each). A sum of terms is still
+    given to sympy, which may pair two of them: Mod(k + 1, 4) - Mod(k, 4) telescopes."""
+    k, tau = counting._K, counting._TAU
+    m, n = sympy.symbols("G.M G.N", integer=True)
+    j = sympy.Symbol("J", integer=True)
+    for term in [sympy.Mod(m - k, 4), 3 * m * sympy.Mod(k, 2), k * sympy.floor((m - k) / 4),
+                 sympy.ceiling(k / 3) * sympy.Max(0, m)]:
+        assert counting._periodic_term(term)
+        assert sympy.summation(term, (k, 0, tau - 1)).has(sympy.Sum)  # what the rule stands for
+    assert not counting._periodic_term(sympy.Mod(k + 1, 4) - sympy.Mod(k, 4))
+    assert sympy.summation(sympy.Mod(k + 1, 4) - sympy.Mod(k, 4), (k, 0, tau - 1)) == sympy.Mod(tau, 4)
+    assert not counting._periodic_term(sympy.Mod(m, 4) * k)  # no k inside: a polynomial in k
+    summed = counting.sum_over_index(sympy.Mod(m - j + 1, 4), j, 1, n, 1)
+    assert summed == sympy.Sum(sympy.Mod(m - k, 4), (k, 0, sympy.Max(0, n) - 1))
+
+
+def test_linear_in_k_as_sympys_poly_decides():
+    k = counting._K
+    m = sympy.Symbol("G.M", integer=True)
+    forms = [m - k - 1, 2 * k, sympy.Max(0, m) * k + 3, k * (k + 1), k ** 2 - k ** 2 + k, (k + 1) * (m - 2),
+             sympy.Mod(m - k, 4), sympy.floor(m / 4) * k, k * sympy.Max(0, k), sympy.Integer(7)]
+    for form in forms:
+        expected = form.is_polynomial(k) and sympy.Poly(form, k).degree() <= 1
+        assert counting._linear_in_k(form) == expected, form
