@@ -19,7 +19,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import conditional, extremes
-from sad.analysis.counting import takes_both_signs, takes_zero_and_other
+from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
@@ -989,7 +989,7 @@ def _truncated_mod(a, b):
         return a - sympy.Integer(int(a / b)) * b
     if (a.is_nonpositive and b.is_nonzero) or b.is_negative:
         return a - _truncated_quotient(a, b) * b
-    return sympy.Mod(a, b)
+    return mod(a, b)
 
 
 _FLOATING = ("real", "double", "complex")

@@ -280,3 +280,22 @@ def test_linear_in_k_as_sympys_poly_decides():
     for form in forms:
         expected = form.is_polynomial(k) and sympy.Poly(form, k).degree() <= 1
         assert counting._linear_in_k(form) == expected, form
+
+
+def test_mod_of_an_integer_symbol_is_sympys_mod():
+    """counting.mod builds Mod(N, q) itself for an integer symbol of unknown parity: the same tree as sympy's
+    Mod for every kind of symbol and divisor (where the parity or the divisor decides, sympy decides)."""
+    kinds = [{"integer": True}, {"integer": True, "nonnegative": True}, {"integer": True, "positive": True},
+             {"integer": True, "negative": True}, {"integer": True, "nonpositive": True},
+             {"integer": True, "even": True}, {"integer": True, "odd": True}, {"integer": True, "zero": True},
+             {"real": True}, {}, {"integer": True, "nonzero": True}, {"prime": True}]
+    built = 0
+    for kind in kinds:
+        n = sympy.Symbol("S.N", **kind)
+        for q in [1, 2, 3, 4, 7, 32, -4]:
+            expected = sympy.Mod(n, q)
+            assert sympy.srepr(counting.mod(n, sympy.Integer(q))) == sympy.srepr(expected), (kind, q)
+            built += isinstance(expected, sympy.Mod)
+    assert built >= 25
+    m = sympy.Symbol("G.M", integer=True)
+    assert counting.mod(m - 3, sympy.Integer(4)) == sympy.Mod(m - 3, 4) == sympy.Mod(m + 1, 4)  # sympy's own
