@@ -38,16 +38,45 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
 
 
 def mod(p: sympy.Expr, q: sympy.Expr) -> sympy.Expr:
-    """sympy.Mod(p, q), built directly for Mod(N, q) with N an integer symbol of unknown parity and q an
-    integer ≥ 2 (an unrolled loop's MOD(N, 4)), which sympy's Mod.eval leaves as it is after 3-6 ms of
-    questions to the assumptions: N is not a number, not 0 or ±q, of no known parity, N/q is not known to be
-    an integer and |N| - q, |N| - 2q not known to be negative (a symbol has no bound), and the gcd of N and q
-    is 1. Anything else goes to sympy."""
-    if p.is_Symbol and q.is_Integer and q >= 2:
-        facts = p.assumptions0
-        if facts.get("integer") and "even" not in facts and "odd" not in facts:
+    """sympy.Mod(p, q), built directly where sympy's Mod.eval leaves it as it is after 3-6 ms of questions
+    to the assumptions: q an integer ≥ 2 and p
+    - an integer symbol of unknown parity (an unrolled loop's MOD(N, 4)): not a number, not 0 or ±q, N/q
+      not known to be an integer, |N| not known to be below 2q (a symbol has no bound), gcd(N, q) = 1;
+    - or, for q ≥ 3, a linear form c + Σ a·x in such symbols, one of them of unknown sign, with 0 < c < q,
+      no a a multiple of q and gcd(c, a…, q) = 1 (MOD(M - J + 1, 4) when a callee's count is bound): then
+      also no term changes when taken modulo q, so Mod.eval's term-by-term reduction leaves p as it is.
+    Anything else goes to sympy (tests/analysis/test_counting.py compares the two on random forms)."""
+    if q.is_Integer and q >= 2:
+        if p.is_Symbol and _plain_integer(p):
+            return sympy.Mod(p, q, evaluate=False)
+        if p.is_Add and q >= 3 and _reduced_linear_form(p, int(q)):
             return sympy.Mod(p, q, evaluate=False)
     return sympy.Mod(p, q)
+
+
+def _plain_integer(x: sympy.Basic) -> bool:
+    """An integer symbol whose parity is not known."""
+    facts = x.assumptions0
+    return bool(facts.get("integer")) and "even" not in facts and "odd" not in facts
+
+
+def _reduced_linear_form(p: sympy.Add, q: int) -> bool:
+    """p = c + Σ a·x as `mod` needs it for the modulus q (see there)."""
+    numbers = [q]
+    free = False
+    for term in p.args:
+        if term.is_Integer:
+            if not 0 < term < q:
+                return False
+            numbers.append(int(term))
+            continue
+        coeff, x = (term.args if term.is_Mul and len(term.args) == 2 else (sympy.S.One, term))
+        if not (coeff.is_Integer and x.is_Symbol and _plain_integer(x)) or coeff % q == 0:
+            return False
+        numbers.append(int(coeff))
+        facts = x.assumptions0
+        free = free or ("nonnegative" not in facts and "nonpositive" not in facts)
+    return free and math.gcd(*numbers) == 1
 
 
 def floor(arg: sympy.Expr) -> sympy.Expr:

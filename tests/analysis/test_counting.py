@@ -299,3 +299,24 @@ def test_mod_of_an_integer_symbol_is_sympys_mod():
     assert built >= 25
     m = sympy.Symbol("G.M", integer=True)
     assert counting.mod(m - 3, sympy.Integer(4)) == sympy.Mod(m - 3, 4) == sympy.Mod(m + 1, 4)  # sympy's own
+
+
+def test_mod_of_a_linear_form_is_sympys_mod():
+    """counting.mod on random linear forms c + a·x + b·y in symbols of every kind: the same tree as
+    sympy.Mod, whether built directly or by sympy (constants outside 0..q-1, coefficients that are multiples
+    of q, a common factor, known parity or sign all change sympy's answer)."""
+    import random
+    rng = random.Random(11)
+    kinds = [{"integer": True}] * 5 + [{"integer": True, "nonnegative": True}, {"integer": True, "positive": True},
+                                     {"integer": True, "negative": True}, {"integer": True, "even": True},
+                                     {"integer": True, "odd": True}, {"real": True}]
+    direct = 0
+    for case in range(250):
+        x = sympy.Symbol(f"F{case}.M", **rng.choice(kinds))
+        y = sympy.Symbol(f"J_F{case}", **rng.choice(kinds))
+        form = rng.randint(-9, 9) + rng.randint(-9, 9) * x + rng.choice([0, rng.randint(-9, 9)]) * y
+        q = sympy.Integer(rng.choice([2, 3, 4, 5, 6, 8, 32]))
+        expected = sympy.Mod(form, q)
+        assert sympy.srepr(counting.mod(form, q)) == sympy.srepr(expected), (form, q)
+        direct += bool(form.is_Add and int(q) >= 3 and counting._reduced_linear_form(form, int(q)))
+    assert direct >= 18  # the direct construction was exercised, not only sympy's
