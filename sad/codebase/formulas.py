@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -152,17 +153,55 @@ def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
         return ops.maximum(_walk(a, v, ops) for a in e.args)
     if isinstance(e, sympy.Min):
         return ops.minimum(_walk(a, v, ops) for a in e.args)
-    if isinstance(e, sympy.floor):
-        return ops.floor(_walk(e.args[0], v, ops))
-    if isinstance(e, sympy.ceiling):
-        return ops.ceiling(_walk(e.args[0], v, ops))
+    if isinstance(e, (sympy.floor, sympy.ceiling)):
+        return _rounded(e, v, ops)
     if isinstance(e, sympy.Mod):  # sympy's Mod is the floored remainder, as Python's % and numpy's mod
-        return _walk(e.args[0], v, ops) % _walk(e.args[1], v, ops)
+        return _mod(e.args[0], e.args[1], v, ops)
     if isinstance(e, sympy.Piecewise):
         return ops.piecewise(e, v)
     if isinstance(e, sympy.Sum) and ops is _Scalars:
         return _sum(e, v)
     raise _Fallback
+
+
+def _rounded(e: sympy.floor | sympy.ceiling, v: dict, ops: Any) -> Value:
+    """floor(x) or ceiling(x), exactly for x with rational coefficients: floor(n/3 + 2/3) at n = 100 is 34,
+    while 100/3 + 2/3 in floating point is 33.99999999999999. x is taken over its common denominator d,
+    (n + 2)/3, its integer numerator added up and divided by d with floor division, which is exact
+    (ceiling(x) = -floor(-x))."""
+    down = isinstance(e, sympy.floor)
+    scaled = _over_denominator(e.args[0])
+    if scaled is None:
+        x = _walk(e.args[0], v, ops)
+        return ops.floor(x) if down else ops.ceiling(x)
+    d, terms = scaled
+    numerator = _numerator(terms, v, ops)
+    return numerator // d if down else -(-numerator // d)
+
+
+def _mod(p: sympy.Expr, q: sympy.Expr, v: dict, ops: Any) -> Value:
+    """Mod(p, q), exactly for an integer q and p with rational coefficients (as _floor): the numerator of p
+    over its denominator d taken modulo q·d, then divided by d."""
+    scaled = _over_denominator(p) if q.is_Integer else None
+    if scaled is None:
+        return _walk(p, v, ops) % _walk(q, v, ops)
+    d, terms = scaled
+    return _numerator(terms, v, ops) % (int(q) * d) / d
+
+
+def _numerator(terms: tuple[tuple[int, sympy.Expr], ...], v: dict, ops: Any) -> Value:
+    return ops.add(a * _walk(t, v, ops) for a, t in terms)
+
+
+@lru_cache(maxsize=1 << 14)
+def _over_denominator(arg: sympy.Expr) -> tuple[int, tuple[tuple[int, sympy.Expr], ...]] | None:
+    """arg as (Σ a·t) / d with integers a and d (t is 1 for the constant term), when every term's
+    coefficient is rational; None otherwise."""
+    terms = [term.as_coeff_Mul() for term in sympy.Add.make_args(arg)]
+    if not all(coeff.is_Rational for coeff, _ in terms):
+        return None
+    d = math.lcm(*[int(coeff.q) for coeff, _ in terms])
+    return d, tuple((int(coeff * d), rest) for coeff, rest in terms)
 
 
 _CHUNK = 1 << 20  # trips of a sum evaluated at once: bounds the memory of a sum over a large size

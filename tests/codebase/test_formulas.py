@@ -55,3 +55,18 @@ def test_a_sum_of_a_sum():
     n, k, j = sympy.symbols("T.N k j", integer=True)
     assert evaluate(sympy.Sum(sympy.Sum(j + 1, (j, 0, k)), (k, 0, n)), {"T.N": 3.0}) == 20.0
     assert evaluate(sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n)), {"T.N": 3.0}) is None
+
+
+def test_floors_and_remainders_of_rational_forms_are_exact():
+    """A stepped loop's trips floor(n/3 + 2/3) at n = 100 are 34 (100/3 + 2/3 is 33.99999999999999 in floating
+    point, whose floor is 33): corpus/c/stepped.c's main was 6.5e-7 s short at the default point. The same
+    for ceiling, Mod of a rational form, and inside a sum's body."""
+    n, k = sympy.symbols("S.n k", integer=True)
+    third = sympy.Rational(1, 3)
+    assert evaluate(sympy.floor(n / 3 + 2 * third), {"S.n": 100.0}) == 34.0
+    assert evaluate(sympy.ceiling(n / 3 - third), {"S.n": 100.0}) == 33.0
+    assert evaluate(sympy.ceiling(n / 3 + third), {"S.n": 100.0}) == 34.0
+    assert evaluate(sympy.Mod(n / 2, 3), {"S.n": 7.0}) == 0.5
+    assert evaluate(sympy.Mod(n / 3 + 2 * third, 5), {"S.n": 100.0}) == 4.0  # 34 mod 5
+    body = sympy.floor((n - k) / 3 + 2 * third)  # 34, 34, 33 for k = 0, 1, 2 at n = 100 (102/3, 101/3, 100/3)
+    assert evaluate(sympy.Sum(body, (k, 0, 2)), {"S.n": 100.0}) == 34 + 33 + 33
