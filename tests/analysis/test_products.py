@@ -49,3 +49,18 @@ def test_substitution_is_xreplace():
         want, got = count.xreplace(subs), substitute(count, subs)
         assert got == want and str(got) == str(want)
     assert substitute(count, {n: sympy.Integer(5), m: sympy.Integer(4)}) == 15 + sympy.Max(0, 5 - i) + 5 * P[0]
+
+
+def test_an_interned_float_is_the_first_equal_one():
+    """products.interned gives the Float met first with the same binary value and precision (whose
+    assumptions sympy has deduced already), the value itself for anything else; a Float of the same value
+    at another precision, or of another value, is its own."""
+    from sad.analysis.products import interned
+    first = sympy.Float(2.5e-7) * 3
+    again = sympy.Float(7.5e-7)
+    assert again is not first and interned(first) is first and interned(again) is first
+    assert interned(sympy.Float("7.5e-7", 30)) is not first
+    assert interned(sympy.Float(7.5000001e-7)) is not first
+    n = sympy.Symbol("N")
+    assert interned(n) is n and interned(sympy.Integer(3)) is sympy.Integer(3)
+    assert sympy.srepr(interned(again) * n) == sympy.srepr(again * n)
