@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -48,6 +49,46 @@ def cpp_command(path: str, include_dirs: list[str], defines: dict[str, str]) -> 
         cmd.append(f"-D{name}" if value is None or value == "" else f"-D{name}={value}")
     cmd.append(path)
     return cmd
+
+
+def direct_command(cmd: list[str]) -> list[str]:
+    """The preprocessor proper (gcc's cc1 -E) as the `cpp` driver would run it for cmd (whose last item is
+    the file), so that a C file costs one process instead of two: about 7 ms of CPU instead of 9.5 per file.
+    The driver is asked once per set of options with `-###`, which prints its commands without running them;
+    cmd itself when that cannot be read (another compiler's cpp)."""
+    *options, path = cmd
+    key = (tuple(options), os.path.splitext(path)[1])
+    if key not in _TEMPLATES:
+        _TEMPLATES[key] = _template(key[0], path)
+    template = _TEMPLATES[key]
+    if template is None:
+        return cmd
+    args, slots = template
+    values = {"path": path, "base": os.path.basename(path), "ext": os.path.splitext(path)[1]}
+    return [values[slots[i]] if i in slots else arg for i, arg in enumerate(args)]
+
+
+_TEMPLATES: dict[tuple[tuple[str, ...], str], tuple[list[str], dict[int, str]] | None] = {}
+
+
+def _template(options: tuple[str, ...], path: str) -> tuple[list[str], dict[int, str]] | None:
+    """The driver's command for `options + [path]` with the places of the file's path, base name and
+    extension: the first file met stands for every file with the same options and extension."""
+    try:
+        shown = subprocess.run([*options, "-###", path], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commands = [shlex.split(line) for line in shown.stderr.splitlines() if line.startswith(" ")]
+    if shown.returncode != 0 or len(commands) != 1 or not os.path.basename(commands[0][0]).startswith("cc1"):
+        return None
+    args = commands[0]
+    slots = {i: "path" for i, arg in enumerate(args) if arg == path}
+    for flag, slot in (("-dumpbase", "base"), ("-dumpbase-ext", "ext")):
+        if flag in args[:-1]:
+            slots[args.index(flag) + 1] = slot
+    if list(slots.values()).count("path") != 1 or "-E" not in args:
+        return None
+    return args, slots
 
 
 def is_sad_header(filename: str) -> bool:
@@ -94,7 +135,7 @@ def preprocess(path: str, include_dirs: list[str], defines: dict[str, str]) -> P
         return out
     cmd = cpp_command(path, include_dirs, defines)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
+        proc = subprocess.run(direct_command(cmd), capture_output=True, text=True, errors="replace", timeout=120)
     except (OSError, subprocess.SubprocessError) as exc:
         out.ok = False
         out.diagnostics.append(Diagnostic(Loc(path, 1), "error", f"cannot run the C preprocessor: {exc}"))

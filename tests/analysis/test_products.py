@@ -56,11 +56,11 @@ def test_an_interned_float_is_the_first_equal_one():
     assumptions sympy has deduced already), the value itself for anything else; a Float of the same value
     at another precision, or of another value, is its own."""
     from sad.analysis.products import interned
-    first = sympy.Float(2.5e-7) * 3
-    again = sympy.Float(7.5e-7)
+    first = sympy.Float(0.123456789012345) * 7  # a value no other test meets
+    again = sympy.Float._new(first._mpf_, first._prec)  # equal, another object
     assert again is not first and interned(first) is first and interned(again) is first
-    assert interned(sympy.Float("7.5e-7", 30)) is not first
-    assert interned(sympy.Float(7.5000001e-7)) is not first
+    assert interned(sympy.Float(str(first), 30)) is not first
+    assert interned(sympy.Float(float(first) * (1 + 1e-15))) is not first
     n = sympy.Symbol("N")
     assert interned(n) is n and interned(sympy.Integer(3)) is sympy.Integer(3)
     assert sympy.srepr(interned(again) * n) == sympy.srepr(again * n)
