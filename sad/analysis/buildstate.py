@@ -71,9 +71,18 @@ class RegionResult:
 
 
 def expanded(expr: sympy.Expr | int) -> sympy.Expr:
-    """An edge weight in expanded form (atoms as they are)."""
+    """An edge weight in expanded form (atoms as they are). A sum of products of numbers, symbols and their
+    integer powers (an IF's 1 - P_A_IF1, P_A_IF1·P_A_IF2) is expanded already: sympy.expand would give
+    it back as it is."""
     expr = sympy.sympify(expr)
-    return expr if expr.is_Atom else sympy.expand(expr)
+    if expr.is_Atom or all(_monomial(term) for term in sympy.Add.make_args(expr)):
+        return expr
+    return sympy.expand(expr)
+
+
+def _monomial(term: sympy.Basic) -> bool:
+    return all(f.is_Number or f.is_Symbol or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer)
+               for f in sympy.Mul.make_args(term))
 
 
 def is_logical(value: sympy.Basic) -> bool:

@@ -35,11 +35,8 @@ def build_call_graph(program: ir.Program) -> nx.DiGraph:
 
 def recursive_edges(graph: nx.DiGraph) -> set[tuple[str, str]]:
     """Calls that stay inside a strongly connected component (including a routine calling itself)."""
-    edges = set()
-    for component in nx.strongly_connected_components(graph):
-        for u, v in graph.subgraph(component).edges:
-            edges.add((u, v))
-    return edges
+    component = {node: i for i, members in enumerate(nx.strongly_connected_components(graph)) for node in members}
+    return {(u, v) for u, v in graph.edges if component[u] == component[v]}
 
 
 def recursive_cycles(graph: nx.DiGraph) -> dict[str, frozenset[str]]:

@@ -29,7 +29,7 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
     lo, hi, step = sympy.sympify(lo), sympy.sympify(hi), sympy.sympify(step)
     if step == 0:
         raise ValueError("DO step of zero")
-    raw = (hi - lo + step) / step
+    raw = hi - lo + step if step == 1 else (hi - lo + step) / step  # x / 1 is x itself
     if step in (1, -1):
         raw = sympy.expand(raw)
     else:

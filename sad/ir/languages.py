@@ -6,12 +6,14 @@ cheap to import: a run whose results are all cached parses nothing.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
 C_SUFFIXES = {".c", ".h"}
 
 
+@lru_cache(maxsize=1 << 14)  # asked for every procedure of every unit
 def language_of(path: str) -> str | None:
     """The language of a source file by its suffix: 'fortran', 'c', or None for neither."""
     suffix = Path(path).suffix
