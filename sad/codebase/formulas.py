@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -76,32 +77,27 @@ class _Scalars:
         return not x
 
 
+def _reduce(function: str | Callable) -> staticmethod:
+    """An operation of the array walk that folds its arguments with a numpy ufunc (by name: numpy is
+    imported only when a formula has a sum) or an operator."""
+    def fold(values) -> Value:
+        return functools.reduce(getattr(_np(), function) if isinstance(function, str) else function, values)
+    return staticmethod(fold)
+
+
+def _apply(function: str) -> staticmethod:
+    """An operation of the array walk that applies a numpy ufunc (by name) to one argument."""
+    def apply(x) -> Value:
+        return getattr(_np(), function)(x)
+    return staticmethod(apply)
+
+
 class _Arrays:
     """The same walk over all the trips of a sum at once: numpy arrays indexed by the summation index."""
-
-    @staticmethod
-    def add(terms) -> Value:
-        return functools.reduce(operator.add, terms)
-
-    @staticmethod
-    def mul(factors) -> Value:
-        return functools.reduce(operator.mul, factors)
-
-    @staticmethod
-    def maximum(values) -> Value:
-        return functools.reduce(_np().maximum, values)
-
-    @staticmethod
-    def minimum(values) -> Value:
-        return functools.reduce(_np().minimum, values)
-
-    @staticmethod
-    def floor(x) -> Value:
-        return _np().floor(x)
-
-    @staticmethod
-    def ceiling(x) -> Value:
-        return _np().ceil(x)
+    add, mul = _reduce(operator.add), _reduce(operator.mul)
+    maximum, minimum = _reduce("maximum"), _reduce("minimum")
+    every, some = _reduce("logical_and"), _reduce("logical_or")
+    floor, ceiling, negation = _apply("floor"), _apply("ceil"), _apply("logical_not")
 
     @staticmethod
     def piecewise(e: sympy.Piecewise, v: dict) -> Value:
@@ -112,18 +108,6 @@ class _Arrays:
         if np.isnan(chosen).any():  # no branch holds for some trip: as the scalar walk, leave it to sympy
             raise _Fallback
         return chosen
-
-    @staticmethod
-    def every(values) -> Value:
-        return functools.reduce(_np().logical_and, values)
-
-    @staticmethod
-    def some(values) -> Value:
-        return functools.reduce(_np().logical_or, values)
-
-    @staticmethod
-    def negation(x) -> Value:
-        return _np().logical_not(x)
 
 
 def _np():
