@@ -3,6 +3,10 @@
 Data flow: a routine's time (a sympy expression, sad.codebase.routines) and the values of its symbols at a
 point (sad.codebase.points.values_at) → seconds per call; the ratio at two sizes → `1`, `n`, `n^2`, ….
 Kept apart from the points themselves so that a run whose results are all cached imports no sympy.
+
+Formulas are evaluated by a walk over their tree in floating point (sympy's own evaluation rebuilds the
+formula with numbers, a hundred times slower): floors, ceilings and remainders of rational forms exactly, a
+sum's trips all at once with numpy; what the walk does not know falls back to sympy.
 """
 from __future__ import annotations
 
