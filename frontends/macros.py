@@ -17,6 +17,8 @@ _F_DECL = r"^\s{0,5}\d*\s*(?:INTEGER|REAL|DOUBLE\s*PRECISION|LOGICAL|COMPLEX|CHA
 
 def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str, str]:
     """The -D bindings to pass to the preprocessor: names in directives or not used as variables."""
+    if not defines:
+        return {}
     try:
         text = Path(path).read_text(errors="replace")
     except OSError:

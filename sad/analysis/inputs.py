@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from sad import ir
@@ -30,11 +31,16 @@ def input_problem(path: str) -> str | None:
         return "No such file or directory"
     except OSError as exc:
         return f"cannot read file: {exc.strerror}"
+    return _content_problem(data, p.suffix in FIXED_FORM_SUFFIXES)
+
+
+@lru_cache(maxsize=1024)  # `sad check` loads a callee's file again for every unit that calls into it
+def _content_problem(data: bytes, fixed_form: bool) -> str | None:
     if not data.strip():
         return "file is empty"
     if _is_binary(data):
         return "binary file, not source text"
-    if p.suffix in FIXED_FORM_SUFFIXES and _looks_free_form(data.decode("utf-8", "replace")):
+    if fixed_form and _looks_free_form(data.decode("utf-8", "replace")):
         return ("this looks like free-form Fortran 90 (statements start in column 1), not fixed-form "
                 "Fortran 77: sad reads .f files as Fortran 77 (labels in columns 1-5, statements in 7-72)")
     return None

@@ -8,7 +8,7 @@ whose results are all cached loads no analysis. The analysis itself is sad.codeb
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from sad.codebase.points import PointSet
 
@@ -55,6 +55,15 @@ class Routine:
     complexity: str  # 1, n, n^2, … in the value parameters together; ? when it cannot be read off
     unseen_calls: list[str] = field(default_factory=list)
 
+    def to_jsonable(self) -> dict:
+        """The routine as a JSON object: dataclasses.asdict's result (every field; the dicts and the list
+        copied, their items are strings and numbers), without its recursive deep copy."""
+        return {f.name: _copied(getattr(self, f.name)) for f in fields(self)}
+
+
+def _copied(value):
+    return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
+
 
 @dataclass
 class UnitResult:
@@ -68,7 +77,7 @@ class UnitResult:
 
     def to_jsonable(self) -> dict:
         """The unit's result as a JSON object (what the cache stores)."""
-        return {"path": self.path, "lines": self.lines, "routines": [asdict(r) for r in self.routines],
+        return {"path": self.path, "lines": self.lines, "routines": [r.to_jsonable() for r in self.routines],
                 "diagnostics": self.diagnostics}
 
     @classmethod
