@@ -70,10 +70,11 @@ def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[
     roots = sorted({os.path.normpath(p) for p in paths if os.path.isdir(p)}, key=lambda r: (-len(r), r))
     units = []
     headers: dict[str, SourceFile | None] = {}
+    shown = {path: _relative(path, roots) for path in scanned}  # once per file, not once per unit loading it
     for path, source in scanned.items():
         deps = dependencies(source, scanned, index)
         loaded = (source, *[scanned[d] for d in deps])
-        key = _key(settings, [(_relative(item.path, roots), item.digest) for item in loaded]
+        key = _key(settings, [(shown[item.path], item.digest) for item in loaded]
                    + _include_key(loaded, options.include, roots, headers))
         units.append(Unit(path, tuple(deps), source.lines, key, os.getcwd()))
     return units, missing

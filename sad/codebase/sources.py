@@ -88,7 +88,7 @@ def scan(path: str) -> SourceFile:
         body = _C_COMMENT.sub(" ", text)
         defines = [n for n in _C_DEF.findall(body) if n not in _C_KEYWORDS]
         includes = _included_names(body)
-    mentions = frozenset(resolve_name(w) for w in _IDENT.findall(body))
+    mentions = frozenset(map(resolve_name, set(_IDENT.findall(body))))  # each word once, not each use
     return SourceFile(path, hashlib.sha256(data).hexdigest(), text.count("\n") + (not text.endswith("\n")),
                       language, tuple(sorted({resolve_name(n) for n in defines})), mentions, includes)
 
