@@ -35,6 +35,7 @@ class Unit:
     lines: int
     key: str = ""
     root: str = ""  # the directory relative paths start from (a worker's own may differ)
+    loaded_by_others: bool = False  # another unit loads this file too (its routines are called there)
 
     def located(self, path: str) -> str:
         """`path` resolved against the unit's root directory (absolute paths unchanged)."""

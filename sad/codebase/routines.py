@@ -65,8 +65,14 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     opened by absolute path (a Dask worker's working directory is not the client's) and reported by the
     paths the user gave."""
     source = unit.located(unit.path)
+
+    def load(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.Program:
+        if path == source and not unit.loaded_by_others:
+            return load_file(path, include_dirs, defines)  # no other unit needs its parse: none is kept
+        return _parsed(path, include_dirs, defines)
+
     program, _failed = load_program([source, *map(unit.located, unit.deps)], list(options.include),
-                                    dict(options.defines), _parsed)
+                                    dict(options.defines), load)
     ctx, _graph = build_procedures(program)
     machine = machine_of(options)
     kinds_known = _kinds(ctx)

@@ -71,12 +71,14 @@ def plan(paths: list[str], excludes: list[str], options: Options) -> tuple[list[
     units = []
     headers: dict[str, SourceFile | None] = {}
     shown = {path: _relative(path, roots) for path in scanned}  # once per file, not once per unit loading it
+    closures = {path: dependencies(source, scanned, index) for path, source in scanned.items()}
+    callees = {dep for deps in closures.values() for dep in deps}
     for path, source in scanned.items():
-        deps = dependencies(source, scanned, index)
+        deps = closures[path]
         loaded = (source, *[scanned[d] for d in deps])
         key = _key(settings, [(shown[item.path], item.digest) for item in loaded]
                    + _include_key(loaded, options.include, roots, headers))
-        units.append(Unit(path, tuple(deps), source.lines, key, os.getcwd()))
+        units.append(Unit(path, tuple(deps), source.lines, key, os.getcwd(), path in callees))
     return units, missing
 
 

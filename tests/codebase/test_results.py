@@ -3,6 +3,7 @@ independent of the object it came from, and reads back as the same routine."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 from sad.codebase.results import Routine, UnitResult
 
@@ -19,3 +20,23 @@ def test_a_routine_as_json_is_asdicts_form_and_a_copy():
     assert routine.points["default"] == 2.5e-5
     unit = UnitResult("lib/dot.f", 9, [routine], [])
     assert UnitResult.from_jsonable(unit.to_jsonable()).routines == [routine]
+
+
+def test_the_plan_marks_the_files_other_units_load(tmp_path):
+    """A callee's file is loaded by its callers' units too (its parse is kept for them); a file whose
+    routines nobody calls is loaded by its own unit only (its parse is not kept)."""
+    from sad.codebase.points import point_set
+    from sad.codebase.results import Options
+    from sad.codebase.runner import plan
+    from sad.machine.files import resolve_path
+    (tmp_path / "axpy.f").write_text("      SUBROUTINE AXPY(N, A, X, Y)\n      INTEGER N, I\n"
+                                     "      DOUBLE PRECISION A, X(*), Y(*)\n      DO 10 I = 1, N\n"
+                                     "         Y(I) = Y(I) + A*X(I)\n   10 CONTINUE\n      END\n")
+    (tmp_path / "user.f").write_text("      SUBROUTINE USER(N, X, Y)\n      INTEGER N\n"
+                                     "      DOUBLE PRECISION X(*), Y(*)\n      CALL AXPY(N, 2.0D0, X, Y)\n      END\n")
+    options = Options(str(resolve_path("sparc2").resolve()), point_set([], None, [str(tmp_path)]), (), ())
+    units, missing = plan([str(tmp_path)], [], options)
+    by_name = {Path(u.path).name: u for u in units}
+    assert not missing and set(by_name) == {"axpy.f", "user.f"}
+    assert [Path(d).name for d in by_name["user.f"].deps] == ["axpy.f"] and not by_name["axpy.f"].deps
+    assert by_name["axpy.f"].loaded_by_others and not by_name["user.f"].loaded_by_others
