@@ -64,14 +64,15 @@ def _reduced_linear_form(p: sympy.Add, q: int) -> bool:
     """p = c + Σ a·x as `mod` needs it for the modulus q (see there)."""
     numbers = [q]
     free = False
-    for term in p.args:
-        if term.is_Integer:
-            if not 0 < term < q:
+    for coeff, x in _coeffs(p):
+        if not coeff.is_Integer:
+            return False
+        if x is sympy.S.One:
+            if not 0 < coeff < q:
                 return False
-            numbers.append(int(term))
+            numbers.append(int(coeff))
             continue
-        coeff, x = (term.args if term.is_Mul and len(term.args) == 2 else (sympy.S.One, term))
-        if not (coeff.is_Integer and x.is_Symbol and _plain_integer(x)) or coeff % q == 0:
+        if not (x.is_Symbol and _plain_integer(x)) or coeff % q == 0:
             return False
         numbers.append(int(coeff))
         facts = x.assumptions0

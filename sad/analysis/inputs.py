@@ -7,9 +7,9 @@ are escaped so that a terminal never receives them. Used by sad.analysis.pipelin
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from sad import ir
@@ -31,10 +31,21 @@ def input_problem(path: str) -> str | None:
         return "No such file or directory"
     except OSError as exc:
         return f"cannot read file: {exc.strerror}"
-    return _content_problem(data, p.suffix in FIXED_FORM_SUFFIXES)
+    fixed_form = p.suffix in FIXED_FORM_SUFFIXES
+    # once per content: `sad check` loads a callee's file again for every unit that calls into it (the
+    # memo keeps the digest, not the file)
+    key = (hashlib.sha256(data).digest(), fixed_form)
+    if key not in _PROBLEMS:
+        if len(_PROBLEMS) >= _PROBLEMS_KEPT:
+            _PROBLEMS.clear()
+        _PROBLEMS[key] = _content_problem(data, fixed_form)
+    return _PROBLEMS[key]
 
 
-@lru_cache(maxsize=1024)  # `sad check` loads a callee's file again for every unit that calls into it
+_PROBLEMS: dict[tuple[bytes, bool], str | None] = {}
+_PROBLEMS_KEPT = 1 << 16
+
+
 def _content_problem(data: bytes, fixed_form: bool) -> str | None:
     if not data.strip():
         return "file is empty"

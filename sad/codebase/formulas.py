@@ -14,7 +14,6 @@ import functools
 import math
 import operator
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -181,7 +180,7 @@ def _numerator(terms: tuple[tuple[int, sympy.Expr], ...], v: dict, ops: Any) -> 
     return ops.add(a * _walk(t, v, ops) for a, t in terms)
 
 
-@lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 14)
 def _over_denominator(arg: sympy.Expr) -> tuple[int, tuple[tuple[int, sympy.Expr], ...]] | None:
     """arg as (Σ a·t) / d with integers a and d (t is 1 for the constant term), when every term's
     coefficient is rational; None otherwise."""
