@@ -14,7 +14,7 @@ import sympy
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.params import Parameter, ParameterTable
-from sad.analysis.products import is_number
+from sad.analysis.products import EXPANSION_LIMIT, expanded_terms, is_number
 from sad.analysis.values import ProgramFacts
 
 # Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
@@ -73,9 +73,12 @@ class RegionResult:
 def expanded(expr: sympy.Expr | int) -> sympy.Expr:
     """An edge weight in expanded form (atoms as they are). A sum of products of numbers, symbols and their
     integer powers (an IF's 1 - P_A_IF1, P_A_IF1·P_A_IF2) is expanded already: sympy.expand would give
-    it back as it is."""
+    it back as it is. A weight that would multiply out to more than EXPANSION_LIMIT terms is kept as it is
+    (its value is the same)."""
     expr = sympy.sympify(expr)
     if expr.is_Atom or all(_monomial(term) for term in sympy.Add.make_args(expr)):
+        return expr
+    if expanded_terms(expr, EXPANSION_LIMIT) > EXPANSION_LIMIT:
         return expr
     return sympy.expand(expr)
 

@@ -19,6 +19,8 @@ import networkx as nx
 import sympy
 from sympy.matrices.exceptions import NonInvertibleMatrixError
 
+from sad.analysis.products import EXPANSION_LIMIT, expanded_terms
+
 END = -1  # the node after the last statement: reaching it is falling through the region
 
 
@@ -388,6 +390,8 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         return expr
     if _monomial(expr) or _one_plus_product(expr):
         return expr  # 1 - P, X*Y*P, 1 - P*X*Y: what cancel and factor return, without their 10 ms
+    if expanded_terms(expr, EXPANSION_LIMIT) > EXPANSION_LIMIT:
+        return expr  # expand, cancel and factor would all multiply it out
     if expr.has(sympy.Piecewise):
         # the fall-through of a routine with RETURNs under exact conditions, (1 - [A = 0])(1 - [N <= 0])
         # + ...: cancel and factor take tens of milliseconds to find the constant that expanding shows

@@ -157,3 +157,36 @@ def _plain(factor: sympy.Basic) -> bool:
     if factor.is_Pow:
         return factor.exp.is_Rational and _plain(factor.base)
     return isinstance(factor, _PLAIN) and factor.is_commutative is True
+
+
+# Counts are kept multiplied out (edge weights, tidied counts) only up to this many terms: a product of k
+# two-term factors has 2**k of them (k guards `IF (N .EQ. j) RETURN` in a row, k nested IF blocks whose ELSE
+# arms return), and multiplying out such a count took minutes. The corpus and the generated codebase need at
+# most 39.
+EXPANSION_LIMIT = 256
+
+
+def expanded_terms(expr: sympy.Expr, cap: int) -> int:
+    """An upper bound of the number of terms of expr multiplied out (powers with negative exponents counted
+    as their bases multiplied out, as cancel does to a denominator), or a number above `cap` once the bound
+    passes it; a function or a symbol is one term."""
+    if expr.is_Add:
+        total = 0
+        for arg in expr.args:
+            total += expanded_terms(arg, cap)
+            if total > cap:
+                break
+        return total
+    if expr.is_Mul:
+        total = 1
+        for arg in expr.args:
+            total *= expanded_terms(arg, cap)
+            if total > cap:
+                break
+        return total
+    if expr.is_Pow and expr.exp.is_Integer:
+        base, power = expanded_terms(expr.base, cap), abs(int(expr.exp))
+        if base == 1:
+            return 1
+        return base ** power if power < 64 and base ** power <= cap else cap + 1
+    return 1

@@ -34,8 +34,9 @@ from sad.machine.model import load_machine
 from sad.predict.mapper import op_cost_name, price
 
 # Terms in sympy's canonical argument order (deterministic, independent of hashing) rather than sorted for
-# display: sorting the terms of every formula cost more than pricing it.
-_PRINTER = QuickStrPrinter({"order": "none"})
+# display: sorting the terms of every formula cost more than pricing it. Numbers without trailing zeros also
+# when a routine's time is one number (sympy prints a Float alone with all 15 digits, 1.75000000000000e-7).
+_PRINTER = QuickStrPrinter({"order": "none", "full_prec": False})
 
 
 @lru_cache(maxsize=4)

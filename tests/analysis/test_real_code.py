@@ -63,6 +63,51 @@ def test_goto_loop_with_two_exits_keeps_one_named_count(capsys, tmp_path):
                   "X_GOTOS_DO1": "1", "P_GOTOS_IF4": "0"}, "4 5\n")
 
 
+def test_a_row_of_exact_guards_is_not_multiplied_out(capsys, tmp_path):
+    """24 guards `IF (N .EQ. k) RETURN` in a row: the fall-through is a product of 24 factors (1 - [N = k]),
+    2**24 terms multiplied out, which expand/cancel/factor took minutes over. The counts stay exact (the
+    program calls CHECKS with N = 30 and N = 5) and equal gcov's."""
+    counts, analysis = counts_of(HERE / "guards.f")
+    guard, assign = (lambda k: 14 + 2 * k), (lambda k: 15 + 2 * k)
+    assert [counts[guard(k)] for k in range(24)] == [2] * 6 + [1] * 18   # N = 5 returns at the sixth
+    assert [counts[assign(k)] for k in range(24)] == [2] * 5 + [1] * 19
+    assert counts[63] == 30 and counts[64] == 30                           # the loop: the N = 30 call only
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    check_counts(capsys, tmp_path, HERE / "guards.f", {})
+
+
+def test_nested_if_blocks_whose_else_arms_return_are_not_multiplied_out():
+    """20 nested IF blocks: IF (N .GT. d) THEN ... ELSE, IF (M .EQ. d) RETURN, and the next level. The
+    fall-through of level d is [N > d] + (1 - [N > d])(1 - [M = d]) times the level below, 4**d terms
+    multiplied out (each level's edge weight was expanded: no result in 120 s). The counts stay exact."""
+    counts, analysis = counts_of(HERE / "nestedifs.f")
+    n, m = sympy.Symbol("NIF.N", integer=True), sympy.Symbol("NIF.M", integer=True)
+    returns = [counts[8 + 4 * d] for d in range(20)]            # IF (M .EQ. d) RETURN, level d
+    after = counts[105]                                            # DO 10: reached when nothing returned
+    assert [r.subs({n: 0, m: 3}) for r in returns] == [1] * 4 + [0] * 16   # returns at the fourth level
+    assert after.subs({n: 0, m: 3}) == 0 and after.subs({n: 0, m: 25}) == 1 and after.subs({n: 7, m: 0}) == 1
+    assert [r.subs({n: 7, m: 0}) for r in returns] == [0] * 20           # N > 0: the first THEN arm
+    assert counts[106].subs({n: 7, m: 0}) == 7
+    assert sorted(p.name for p in analysis.table if p.cls == "unresolved") == ["NIF.M", "NIF.N"]  # no P, no X
+
+
+def test_tidy_leaves_counts_alone_that_would_multiply_out_to_many_terms():
+    from sad.analysis.buildstate import expanded
+    from sad.analysis.cfg import tidy
+    from sad.analysis.products import EXPANSION_LIMIT as _TIDY_TERMS, expanded_terms
+    n, p, x = sympy.Symbol("C.N", integer=True), sympy.Symbol("P"), sympy.Symbol("X")
+    guards = [1 - sympy.Piecewise((1, sympy.Eq(n, k)), (0, True)) for k in range(24)]
+    assert expanded_terms(sympy.Mul(*guards[:3]), _TIDY_TERMS) == 8
+    assert expanded_terms((1 + x) ** 2 * (1 - p) + p, _TIDY_TERMS) == 9   # (2 * 2) * 2 + 1, an upper bound
+    assert expanded_terms(1 / (1 - p + p * x), _TIDY_TERMS) == 3
+    assert expanded_terms(sympy.Mul(*guards), _TIDY_TERMS) > _TIDY_TERMS   # stops counting past the cap
+    product = sympy.Mul(*guards)
+    assert tidy(product) is product and expanded(product) is product
+    small = sympy.Mul(*guards[:2]) + sympy.Piecewise((1, sympy.Eq(n, 0)), (0, True)) * (1 - guards[1]) \
+        + sympy.Piecewise((1, sympy.Eq(n, 1)), (0, True))
+    assert tidy(small) != small     # below the cap tidy still works: here the flows of two guards add up
+
+
 # ---------------------------------------------------------------------------- internal errors, EPSLON
 def test_epslon_idiom_is_not_folded_in_exact_arithmetic(capsys, tmp_path):
     """4/3 - 1 times 3 is 1 in rationals but not in doubles: the loop is a named count, not 'never'."""
