@@ -94,13 +94,13 @@ def test_nested_if_blocks_whose_else_arms_return_are_not_multiplied_out():
 def test_tidy_leaves_counts_alone_that_would_multiply_out_to_many_terms():
     from sad.analysis.buildstate import expanded
     from sad.analysis.cfg import tidy
-    from sad.analysis.products import EXPANSION_LIMIT as _TIDY_TERMS, expanded_terms
+    from sad.analysis.products import EXPANSION_LIMIT, expanded_terms
     n, p, x = sympy.Symbol("C.N", integer=True), sympy.Symbol("P"), sympy.Symbol("X")
     guards = [1 - sympy.Piecewise((1, sympy.Eq(n, k)), (0, True)) for k in range(24)]
-    assert expanded_terms(sympy.Mul(*guards[:3]), _TIDY_TERMS) == 8
-    assert expanded_terms((1 + x) ** 2 * (1 - p) + p, _TIDY_TERMS) == 9   # (2 * 2) * 2 + 1, an upper bound
-    assert expanded_terms(1 / (1 - p + p * x), _TIDY_TERMS) == 3
-    assert expanded_terms(sympy.Mul(*guards), _TIDY_TERMS) > _TIDY_TERMS   # stops counting past the cap
+    assert expanded_terms(sympy.Mul(*guards[:3]), EXPANSION_LIMIT) == 8
+    assert expanded_terms((1 + x) ** 2 * (1 - p) + p, EXPANSION_LIMIT) == 9   # (2 * 2) * 2 + 1, an upper bound
+    assert expanded_terms(1 / (1 - p + p * x), EXPANSION_LIMIT) == 3
+    assert expanded_terms(sympy.Mul(*guards), EXPANSION_LIMIT) > EXPANSION_LIMIT   # stops counting past the cap
     product = sympy.Mul(*guards)
     assert tidy(product) is product and expanded(product) is product
     small = sympy.Mul(*guards[:2]) + sympy.Piecewise((1, sympy.Eq(n, 0)), (0, True)) * (1 - guards[1]) \
