@@ -133,13 +133,32 @@ def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[
 
 def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     """a = b. simplify is slow (and its first call imports sympy.physics): a difference that is a polynomial
-    is zero exactly when its expansion is, so simplify is left for rational functions, Piecewise, Max."""
+    is zero exactly when its expansion is, so simplify is left for rational functions, Piecewise, Max. A
+    difference that is not zero at a sample point is not zero: most candidates differ (an IF whose arm
+    returns from inside a loop lets out less than its P), and simplify took minutes on the large ones."""
     if a == b:
         return True
     diff = a - b
+    if _nonzero_somewhere(diff):
+        return False
     if diff.is_polynomial():
         return sympy.expand(diff) == 0
     return sympy.simplify(diff) == 0
+
+
+def _nonzero_somewhere(expr: sympy.Expr) -> bool:
+    """Whether expr evaluates to a non-zero number at one of two fixed points that respect its symbols'
+    assumptions (integers at integers, signs kept); a point where it is undefined proves nothing."""
+    symbols = sorted(expr.free_symbols, key=lambda s: s.name)
+    for first, step in ((7, 3), (11, 5)):
+        point = {}
+        for i, symbol in enumerate(symbols):
+            magnitude = sympy.Integer(first + step * i) if symbol.is_integer else sympy.Rational(1, first + step * i)
+            point[symbol] = -magnitude if (symbol.is_negative or symbol.is_nonpositive) else magnitude
+        value = expr.xreplace(point)
+        if value.is_Number and value.is_finite and value != 0:
+            return True
+    return False
 
 
 def merge_same_jumps(stmt: ir.If) -> ir.If:
