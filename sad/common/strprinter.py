@@ -82,12 +82,29 @@ def _quick_rule() -> Iterator[None]:
 
 
 class QuickStrPrinter(StrPrinter):
-    """StrPrinter, the same text, with the product's sign read off its coefficient."""
+    """StrPrinter, the same text, with the product's sign read off its coefficient. Within one doprint a
+    subexpression met again (the same object: a routine's formula repeats its guards' Piecewise in many
+    terms) is printed once: its text does not depend on where it stands (parentheses are the caller's)."""
+
+    _seen: dict[int, tuple[str, object]] | None = None
 
     def doprint(self, expr) -> str:
         """The text of expr, as StrPrinter.doprint gives it."""
-        with _quick_rule():
-            return super().doprint(expr)
+        outer, self._seen = self._seen, {}
+        try:
+            with _quick_rule():
+                return super().doprint(expr)
+        finally:
+            self._seen = outer
+
+    def _print(self, expr, **kwargs) -> str:
+        seen = self._seen
+        if kwargs or seen is None or not isinstance(expr, sympy.Basic):
+            return super()._print(expr, **kwargs)
+        known = seen.get(id(expr))   # the object is kept with its text, so its id is not reused meanwhile
+        if known is None:
+            known = seen[id(expr)] = (super()._print(expr), expr)
+        return known[0]
 
     def _print_LatticeOp(self, expr) -> str:
         """Max and Min with their arguments in default_sort_key order, as StrPrinter prints them; the keys
