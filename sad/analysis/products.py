@@ -15,6 +15,7 @@ from functools import cmp_to_key
 
 import mpmath.libmp as mlib
 import sympy
+from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
 
 
@@ -190,3 +191,59 @@ def expanded_terms(expr: sympy.Expr, cap: int) -> int:
             return 1
         return base ** power if power < 64 and base ** power <= cap else cap + 1
     return 1
+
+
+def total(terms: list[sympy.Expr]) -> sympy.Expr:
+    """sympy.Add(*terms), the tree sympy builds, for priced terms (finite numbers and products with a finite
+    number in front): the terms are collected as Add.flatten collects them, in its order (nested sums' terms
+    after the others, so that Float coefficients add up in the same order), and a term whose coefficient
+    did not change is kept as it is instead of being multiplied again by Mul's full pass (the assumption
+    queries on each fresh product were a twentieth of pricing a routine). Anything else goes to sympy."""
+    seq = [t for t in terms if t is not sympy.S.Zero]
+    coefficient: sympy.Expr = sympy.S.Zero
+    collected: dict[sympy.Expr, sympy.Expr] = {}
+    kept: dict[sympy.Expr, sympy.Expr] = {}      # rest → the term it came from, while no other adds to it
+    for term in seq:  # seq grows: a nested sum's terms go to its end, as in Add.flatten
+        if term.is_Add:
+            seq.extend(term.args)
+            continue
+        if term.is_Number:
+            if not _finite_number(term):
+                return sympy.Add(*terms)
+            coefficient += term
+            continue
+        if term.is_Pow and term.base.is_Number or not term.is_commutative:
+            return sympy.Add(*terms)
+        c, rest = term.as_coeff_Mul() if term.is_Mul else (sympy.S.One, term)
+        if not _finite_number(c):
+            return sympy.Add(*terms)
+        if rest in collected:
+            collected[rest] += c
+            kept.pop(rest, None)
+        else:
+            collected[rest] = c
+            kept[rest] = term
+    args = []
+    for rest, c in collected.items():
+        if c.is_zero:
+            continue
+        if c is sympy.S.One:
+            args.append(rest)
+        elif rest in kept:
+            args.append(kept[rest])
+        elif rest.is_Mul:
+            args.append(rest._new_rawargs(*((c,) + rest.args)))
+        elif rest.is_Add:
+            args.append(sympy.Mul(c, rest, evaluate=False))
+        else:
+            args.append(sympy.Mul(c, rest))
+    _addsort(args)
+    if coefficient is not sympy.S.Zero:
+        args.insert(0, coefficient)
+    if len(args) < 2:
+        return args[0] if args else sympy.S.Zero
+    return sympy.Add._exec_constructor_postprocessors(sympy.Add._from_args(args, True))
+
+
+def _finite_number(number: sympy.Expr) -> bool:
+    return bool(number.is_Rational or (number.is_Float and number._mpf_[1]) or number.is_zero)

@@ -23,7 +23,7 @@ from sad import ir
 from sad.analysis.description import group_blocks
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
-from sad.analysis.products import interned, times
+from sad.analysis.products import interned, times, total
 from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, evaluate
 from sad.codebase.points import PointSet, values_at
@@ -165,7 +165,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, point
         seconds, unpriced = _price(block.cost, machine)
         missing |= unpriced
         per_count.setdefault(block.count, []).append(seconds)
-    time = sympy.Add(*[times(count, interned(sympy.Add(*each))) for count, each in per_count.items()])
+    time = total([times(count, interned(sympy.Add(*each))) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
     kinds = {}
     for symbol in sorted(free_symbols(time), key=lambda s: s.name):

@@ -9,7 +9,7 @@ import random
 import sympy
 
 from sad.analysis.counting import substitute
-from sad.analysis.products import mul
+from sad.analysis.products import mul, times, total
 
 P = sympy.symbols("P_A_IF1 P_A_IF2 P_Z_IF9 X_B_L3 N M K")
 
@@ -81,3 +81,25 @@ def test_edge_weights_already_expanded_are_sympys_expansion():
         assert sympy.srepr(expanded(weight)) == sympy.srepr(sympy.expand(weight)), weight
         shortcut += all(_monomial(t) for t in sympy.Add.make_args(weight))
     assert 100 < shortcut < 400  # both ways taken
+
+
+def test_a_sum_of_priced_terms_is_sympys_own():
+    """total(terms) is sympy.Add(*terms), tree for tree: counts times seconds, some with the same count (their
+    coefficients add up, in Add.flatten's order), sums among them (their terms collected), numbers, a term
+    that cancels another, and terms sympy must handle itself (a number to a power, infinity)."""
+    rng = random.Random(3)
+    for _ in range(250):
+        terms = []
+        for _ in range(rng.randint(1, 9)):
+            count = sympy.Integer(1)
+            for _ in range(rng.randint(0, 3)):
+                count *= _factor(rng)
+            seconds = sympy.Float(rng.choice([2.5e-7, 1.0e-6, 3.25e-8, 0.1]))
+            terms.append(times(count, seconds))
+        if rng.random() < 0.3:
+            terms.append(-terms[0])
+        if rng.random() < 0.2:
+            terms.append(rng.choice([sympy.Float(1.5e-6), sympy.Integer(2) ** sympy.Rational(1, 2), sympy.oo]))
+        want, got = sympy.Add(*terms), total(list(terms))
+        assert sympy.srepr(got) == sympy.srepr(want), terms
+    assert total([]) == 0 and total([sympy.Integer(0), P[0]]) is P[0]
