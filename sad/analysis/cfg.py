@@ -367,6 +367,10 @@ def _mul(a, b) -> sympy.Expr:
 
 
 _TIDY_OPS = 120  # beyond this size, factor/cancel cost more than they save
+# Nor beyond this many terms multiplied out: cancel and factor multiply a count out, and factoring a
+# polynomial of a few hundred terms in a dozen symbols took seconds (the corpus and the generated codebase
+# need at most 39 terms).
+_TIDY_TERMS = EXPANSION_LIMIT // 4
 
 
 @lru_cache(maxsize=4096)
@@ -390,7 +394,7 @@ def tidy(expr: sympy.Expr) -> sympy.Expr:
         return expr
     if _monomial(expr) or _one_plus_product(expr):
         return expr  # 1 - P, X*Y*P, 1 - P*X*Y: what cancel and factor return, without their 10 ms
-    if expanded_terms(expr, EXPANSION_LIMIT) > EXPANSION_LIMIT:
+    if expanded_terms(expr, _TIDY_TERMS) > _TIDY_TERMS:
         return expr  # expand, cancel and factor would all multiply it out
     if expr.has(sympy.Piecewise):
         # the fall-through of a routine with RETURNs under exact conditions, (1 - [A = 0])(1 - [N <= 0])
