@@ -52,3 +52,14 @@ def test_sample_points_respect_the_symbols_assumptions():
     neg = sympy.Symbol("F.D", negative=True)
     assert not _nonzero_somewhere(sympy.Piecewise((1, neg < 0), (0, True)) - 1)
     assert not _nonzero_somewhere(1 / (X - X))                    # undefined at any point: proves nothing
+
+
+def test_a_large_difference_not_shown_to_differ_is_no_decision(monkeypatch):
+    """Zero at every sample point, not a polynomial, and large: not simplified (minutes on a fuzzed routine),
+    taken as unequal, so the IF is no loop's decision (its loop is solved without a named count)."""
+    zero = X / (1 + X) + 1 / (1 + X) - 1
+    guards = sympy.Mul(*[1 - sympy.Piecewise((1, sympy.Eq(M, k)), (0, True)) for k in range(16)])
+    assert sympy.count_ops(zero * guards) > branches._SIMPLIFY_OPS
+    monkeypatch.setattr(branches.sympy, "simplify", lambda e: pytest.fail("simplify called"))
+    assert not _nonzero_somewhere(zero * guards)
+    assert _equal(P + zero * guards, P) is False
