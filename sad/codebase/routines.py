@@ -116,7 +116,12 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
         program = load_file(path, include_dirs, defines)
         _PARSED[key] = pickle.dumps(program, pickle.HIGHEST_PROTOCOL)
         return program
-    return pickle.loads(kept)
+    try:
+        return pickle.loads(kept)
+    except Exception:  # a memo must not fail a unit: the file is parsed again
+        # Seen once in a Dask worker (EOFError "Ran out of input" on a kept parse), not reproduced since.
+        _PARSED.pop(key, None)
+        return load_file(path, include_dirs, defines)
 
 
 _SCANS: dict[tuple[str, str], SourceFile] = {}

@@ -40,3 +40,28 @@ def test_the_plan_marks_the_files_other_units_load(tmp_path):
     assert not missing and set(by_name) == {"axpy.f", "user.f"}
     assert [Path(d).name for d in by_name["user.f"].deps] == ["axpy.f"] and not by_name["axpy.f"].deps
     assert by_name["axpy.f"].loaded_by_others and not by_name["user.f"].loaded_by_others
+
+
+def test_a_kept_parse_that_cannot_be_read_back_is_parsed_again(tmp_path, monkeypatch):
+    """The memo of parses must never fail a unit: a kept parse that does not unpickle (a Dask worker once
+    raised EOFError on one) is dropped and the file parsed again, with the same result."""
+    from sad.codebase import routines
+    from sad.codebase.points import point_set
+    from sad.codebase.results import Options
+    from sad.codebase.runner import plan
+    from sad.machine.files import resolve_path
+    (tmp_path / "axpy.f").write_text("      SUBROUTINE AXPY(N, A, X, Y)\n      INTEGER N, I\n"
+                                     "      DOUBLE PRECISION A, X(*), Y(*)\n      DO 10 I = 1, N\n"
+                                     "         Y(I) = Y(I) + A*X(I)\n   10 CONTINUE\n      END\n")
+    options = Options(str(resolve_path("sparc2").resolve()), point_set([], None, [str(tmp_path)]), (), ())
+    units, _ = plan([str(tmp_path)], [], options)
+    path = str(tmp_path / "axpy.f")
+    monkeypatch.setattr(routines, "_PARSED", {})
+    first = routines._parsed(path, [], {})
+    (key,) = routines._PARSED
+    routines._PARSED[key] = routines._PARSED[key][:10]          # truncated: pickle raises EOFError
+    again = routines._parsed(path, [], {})
+    assert [p.name for p in again.procedures] == [p.name for p in first.procedures] == ["AXPY"]
+    assert key not in routines._PARSED
+    result = routines.analyze_unit(units[0], options)
+    assert [r.name for r in result.routines] == ["AXPY"] and not result.diagnostics
