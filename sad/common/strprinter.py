@@ -86,19 +86,22 @@ class QuickStrPrinter(StrPrinter):
     subexpression met again (the same object: a routine's formula repeats its guards' Piecewise in many
     terms) is printed once: its text does not depend on where it stands (parentheses are the caller's)."""
 
-    _seen: dict[int, tuple[str, object]] | None = None
+    def __init__(self, settings=None) -> None:
+        super().__init__(settings)
+        self._local = threading.local()   # each thread's memo: one printer may serve several threads
 
     def doprint(self, expr) -> str:
         """The text of expr, as StrPrinter.doprint gives it."""
-        outer, self._seen = self._seen, {}
+        outer = getattr(self._local, "seen", None)
+        self._local.seen = {}
         try:
             with _quick_rule():
                 return super().doprint(expr)
         finally:
-            self._seen = outer
+            self._local.seen = outer
 
     def _print(self, expr, **kwargs) -> str:
-        seen = self._seen
+        seen = getattr(self._local, "seen", None)
         if kwargs or seen is None or not isinstance(expr, sympy.Basic):
             return super()._print(expr, **kwargs)
         known = seen.get(id(expr))   # the object is kept with its text, so its id is not reused meanwhile

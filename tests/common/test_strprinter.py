@@ -96,3 +96,28 @@ def test_sympys_rule_is_back_after_printing():
     QuickStrPrinter().doprint(-2.0 * N * M)
     assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is sympy_precedence.precedence_Mul
     assert sympy_precedence.PRECEDENCE_FUNCTIONS["Float"] is sympy_precedence.precedence_Float
+
+
+def test_threads_sharing_a_printer_get_sympys_text_and_leave_no_memo_behind():
+    """One printer in several threads (a Dask worker's): each thread's memo of subexpressions is its own,
+    and none is left in force once the printing is done (a stale memo keyed by object ids would print a
+    new object as an old one's text)."""
+    import threading
+
+    printer = QuickStrPrinter({"order": "none"})
+    n = sympy.Symbol("N", integer=True)
+    formulas = [sum((1 - sympy.Piecewise((1, sympy.Eq(n, k)), (0, True))) * sympy.Float(k + 0.5) * n ** j
+                    for j in range(4)) for k in range(40)]
+    want = [StrPrinter({"order": "none"}).doprint(f) for f in formulas]
+    got: dict[int, list[str]] = {}
+
+    def work(t: int) -> None:
+        got[t] = [printer.doprint(f) for f in formulas]
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(texts == want for texts in got.values())
+    assert getattr(printer._local, "seen", None) is None
