@@ -212,7 +212,7 @@ def total(terms: list[sympy.Expr]) -> sympy.Expr:
                 return sympy.Add(*terms)
             coefficient += term
             continue
-        if term.is_Pow and term.base.is_Number or not term.is_commutative:
+        if (term.is_Pow and term.base.is_Number) or not term.is_commutative:
             return sympy.Add(*terms)
         c, rest = term.as_coeff_Mul() if term.is_Mul else (sympy.S.One, term)
         if not _finite_number(c):
@@ -246,4 +246,5 @@ def total(terms: list[sympy.Expr]) -> sympy.Expr:
 
 
 def _finite_number(number: sympy.Expr) -> bool:
-    return bool(number.is_Rational or (number.is_Float and number._mpf_[1]) or number.is_zero)
+    """A finite number: 0 or one of _finite_nonzero's."""
+    return _finite_nonzero(number) or number.is_zero is True

@@ -100,10 +100,10 @@ _PARSED: dict[tuple, bytes] = {}
 def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.Program:
     """The frontends' parse of a file, once per process: a file is loaded by its own unit and by every unit
     that calls into it (GEMM's unit parses AXPY's file too). Kept pickled (about 130 bytes per source
-    line), so that every unit after the first, which gets the parse itself, gets a fresh copy of it as parsed
-(a build may change it); keyed by the contents of the file and
-    of the files it includes besides the options, so an edited file or header is parsed again (a size and
-    modification time would miss an edit within the file system's time granularity)."""
+    line): the first unit gets the parse itself, every later one a fresh copy of it as parsed (a build may
+    change it). Keyed by the contents of the file and of the files it includes besides the options, so an
+    edited file or header is parsed again (a size and modification time would miss an edit within the file
+    system's time granularity)."""
     try:
         source = _scanned(path)
     except OSError:
