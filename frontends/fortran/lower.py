@@ -139,7 +139,7 @@ def _add_variable(out: dict[str, Variable], name: str, sym: Any, scope: Scope, d
                  _bound(eb, hi, default=None, diags=diags, loc=loc)) for lo, hi in sym.dims]
     value = _bound(eb, sym.value, default=None, diags=diags, loc=loc) if sym.value is not None else None
     out[name] = scope.variable(sym, dims, value)
-    if out[name].type == "unknown" and sym.storage != "function":
+    if out[name].type == "unknown" and sym.storage != "function" and not sym.external:  # EXTERNAL: a subroutine
         diags.append(Diagnostic(loc, "error", f"{name} has no IMPLICIT type"))
 
 

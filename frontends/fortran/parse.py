@@ -27,7 +27,7 @@ SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dim
                 "Format_Stmt", "Volatile_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
-_HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s+)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+_HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s*)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
                         r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE)", re.IGNORECASE)
 # F90 interface blocks declare external procedures: nothing to analyze, and their END SUBROUTINE must not
@@ -134,6 +134,8 @@ def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
 _TYPE_PREFIX = re.compile(r"^\s*((?:DOUBLE\s*PRECISION|DOUBLE\s*COMPLEX|INTEGER|REAL|COMPLEX|LOGICAL|CHARACTER)"
                           r"(?:\s*\*\s*(?:\d+|\(\s*\*\s*\)))?)\s*(FUNCTION(?=\s*[A-Z]))?\s*(\S.*)$", re.IGNORECASE)
 _KEYWORD_PREFIX = re.compile(r"^\s*(FUNCTION|EXTERNAL|INTRINSIC|ENTRY|PROGRAM)\s*([A-Z].*)$", re.IGNORECASE)
+# A procedure prefix glued to what follows (`recursive` on one line, `*subroutine f(x)` on its continuation).
+_PROCEDURE_PREFIX = re.compile(r"^\s*(RECURSIVE|PURE|ELEMENTAL)\s*(?=[A-Z])", re.IGNORECASE)
 
 
 def _intrinsic_clash(text: str) -> str | None:
@@ -152,7 +154,11 @@ def _intrinsic_clash(text: str) -> str | None:
 
 
 def respace(text: str) -> str:
-    """Insert the blanks fixed form lets a programmer leave out after a leading keyword (REAL*8X, LOGICALL)."""
+    """Insert the blanks fixed form lets a programmer leave out after a leading keyword (REAL*8X, LOGICALL,
+    RECURSIVESUBROUTINE F(X))."""
+    m = _PROCEDURE_PREFIX.match(text)
+    if m:
+        return f"{m.group(1).upper()} {respace(text[m.end():])}"
     m = _TYPE_PREFIX.match(text)
     if m:
         kind = re.sub(r"\s+", "", m.group(1)).upper().replace("DOUBLEPRECISION", "DOUBLE PRECISION")
@@ -161,7 +167,44 @@ def respace(text: str) -> str:
     m = _KEYWORD_PREFIX.match(text)
     if m:
         return f"{m.group(1).upper()} {m.group(2)}"
-    return text
+    return _parameter_names(text)
+
+
+_PARAMETER = re.compile(r"^\s*PARAMETER\s*\((.*)\)\s*$", re.IGNORECASE)
+_BLANKS = re.compile(r"[ \t]+")
+
+
+def _parameter_names(text: str) -> str:
+    """PARAMETER (ER 1 = 0.13D-1, ...): blanks are no part of a fixed-form name; fparser wants them out."""
+    m = _PARAMETER.match(text)
+    if not m:
+        return text
+    items = []
+    for item in _top_level_items(m.group(1)):
+        name, equals, value = item.partition("=")
+        if not equals:
+            return text
+        items.append(_BLANKS.sub("", name) + " =" + value)
+    return f"PARAMETER ({', '.join(items)})"
+
+
+def _top_level_items(text: str) -> list[str]:
+    """The comma-separated items of a list, commas inside parentheses and quotes not splitting it."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
 
 
 def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
