@@ -39,6 +39,8 @@ class BuildContext:
     seq: int = 0
     # a callee's counts bound to one call's actual values, by (callee, formal → value) (sad.analysis.calls)
     bindings: dict[tuple[str, frozenset], tuple[dict, dict]] = field(default_factory=dict)
+    # the tree size of each built routine's counts, by linkage name (sad.analysis.calls' expansion budget)
+    count_sizes: dict[str, int] = field(default_factory=dict)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

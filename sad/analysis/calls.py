@@ -14,13 +14,22 @@ from sad import ir
 from sad.analysis import spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
-from sad.analysis.counting import resum, substitute
+from sad.analysis.counting import Unbindable, resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
-from sad.analysis.products import mul
+from sad.analysis.products import mul, tree_size
 from sad.analysis.values import ValueResolver, resolve_name
 
 Index = dict[str, sympy.Symbol]
+
+# Nodes of callee counts (sad.analysis.products.tree_size) one procedure takes in by expansion. Expanding a
+# callee at each call copies its counts, so a routine's counts grow with the product of the call sites down
+# its call tree: cdflib's CDFBET → CUMBET → BRATIO → BUP → BRCMP1 → BETALN reaches 5.8 million nodes at
+# CUMBET, and each of CDFBET's four calls of it took 7 s to bind. Past the budget a callee's cost is a
+# named call cost, with a warning; the callee's own formula is still reported where it is defined. The
+# corpus and the generated codebase stay far below it (their largest callee has 230 nodes); a QR
+# factorization of MINPACK with its norms expanded has 66 000.
+EXPANSION_BUDGET = 200_000
 
 
 class CallExpander:
@@ -32,6 +41,8 @@ class CallExpander:
         self.proc = proc
         self.values = values
         self.namer = namer
+        self.taken = 0  # nodes of callee counts expanded into this procedure so far
+        self.over_budget: set[str] = set()  # call costs named for callees past the budget
 
     def calls_in(self, cost: Cost, loc: ir.Loc, index: Index, local: RegionResult, event: Event,
                  times: sympy.Expr) -> None:
@@ -61,12 +72,31 @@ class CallExpander:
         if key in self.ctx.cycles:
             self._expand_cycle(key, local)
             return
+        size = self._size(key)
+        if self.taken + size > EXPANSION_BUDGET:
+            self._over_budget(name, size, loc, site)
+            return
+        self.taken += size
         subs = self._bind_formals(callee.procedure, args, index)
-        data = self._data_branches(key, callee.procedure, subs)
+        try:
+            counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, subs))
+        except Unbindable:
+            try:  # the callee's tests on its formals become their probabilities, as for data passed in
+                counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}))
+            except Unbindable as exc:
+                self._unbindable(name, str(exc), loc, site)
+                return
+        for event, count in counts:
+            local.add(event, count)
+
+    def _bound_counts(self, key: str, subs: dict, data: dict) -> list[tuple[Event, sympy.Expr]]:
+        """The callee's counts with its formals bound to `subs` and its tests in `data` replaced by their
+        probabilities."""
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
         # body's share one), for every call with the same actual values (CG calls DOT(N, ...) three times)
         shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items())), ({}, {}))
-        for event, count in callee.counts.items():
+        counts = []
+        for event, count in self.ctx.built[key].counts.items():
             if data:
                 count = count.xreplace(data)
             if subs and event.message is not None:
@@ -75,7 +105,35 @@ class CallExpander:
                 if count not in bound:
                     bound[count] = resum(substitute(count, subs, shared))
                 count = bound[count]
-            local.add(event, count)
+            counts.append((event, count))
+        return counts
+
+    def _unbindable(self, name: str, why: str, loc: ir.Loc, site: Event) -> None:
+        """A call whose actual values leave the callee's counts undefined: a named call cost and a warning."""
+        cname = f"C_{name}"
+        self.ctx.warn(loc, f"{name} not expanded: the values this call passes leave its counts undefined "
+                           f"({why[:80]}); its cost per call is {cname}")
+        self.namer.call_cost(cname, loc, f"{name}'s counts undefined for this call's values")
+        site.cost[f"cost:{cname}"] += 1
+
+    def _size(self, key: str) -> int:
+        """The tree size of a built callee's counts, measured once per analysis."""
+        size = self.ctx.count_sizes.get(key)
+        if size is None:
+            size = self.ctx.count_sizes[key] = tree_size(self.ctx.built[key].counts.values())
+        return size
+
+    def _over_budget(self, name: str, size: int, loc: ir.Loc, site: Event) -> None:
+        """A call not expanded because this procedure has taken in EXPANSION_BUDGET nodes of callee counts:
+        its cost per call is a named parameter, and the first such call of each callee is a warning."""
+        cname = f"C_{name}"
+        if cname not in self.over_budget:
+            self.over_budget.add(cname)
+            self.ctx.warn(loc, f"{name} not expanded: its counts ({size} nodes) would take {self.proc.name} past "
+                               f"{EXPANSION_BUDGET} nodes of expanded callees; its cost per call is {cname}, "
+                               f"and {name}'s own formula is reported with it")
+        self.namer.call_cost(cname, loc, f"{name} not expanded here: too large")
+        site.cost[f"cost:{cname}"] += 1
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:
         """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,

@@ -191,11 +191,22 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
         elif isinstance(e, sympy.Mod):
             out = mod(*args)
         else:
-            out = e.func(*args)
+            try:
+                out = e.func(*args)
+            except TypeError as exc:  # sympy: "Invalid comparison of non-real zoo"
+                raise Unbindable(str(exc)) from exc
+        if out is sympy.zoo or out is sympy.nan:
+            raise Unbindable(f"{e} is undefined there")
         memo[e] = out
         return out
 
     return walk(expr)
+
+
+class Unbindable(ValueError):
+    """Values that make an expression undefined in exact arithmetic (a division by zero, a comparison with
+    it): IEEE arithmetic gives such a test a meaning (LAPACK's IEEECK divides ONE by ZERO to make an
+    infinity) that exact folding cannot."""
 
 
 def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
@@ -218,10 +229,56 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     closed = _closed_sum(f_k, lo, hi, step)
     if closed is not None:
         return _replace(closed, _TAU, trips)
-    return sympy.Sum(f_k, (_K, 0, trips - 1))
+    return _open_sum(f_k, trips)
 
 
 _EXPLICIT_LIMIT = 200
+# Terms with a test on the index that a sum is built over at once. sympy's Sum (and summation) folds the
+# tests of its summand into one Piecewise, whose pieces multiply from term to term: 16 terms with three
+# tests of k each (NNLS's loop over DAXPY unrolled by four) did not fold in minutes.
+_FOLD_TERMS = 4
+
+
+def _indicator_terms(f_k: sympy.Expr) -> int:
+    """The terms of f_k with a Piecewise of k in them."""
+    if not f_k.has(sympy.Piecewise):
+        return 0
+    return sum(1 for term in sympy.Add.make_args(f_k)
+               if any(_K in free_symbols(p) for p in term.atoms(sympy.Piecewise)))
+
+
+def _by_terms(f_k: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
+    """f_k's terms as (coefficient, factors of k), the terms with the same factors of k added up, in the
+    order of f_k's terms."""
+    groups: dict[sympy.Expr, sympy.Expr] = {}
+    for term in sympy.Add.make_args(f_k):
+        coeff, dependent = term.as_independent(_K, as_Add=False)
+        groups[dependent] = groups.get(dependent, sympy.Integer(0)) + coeff
+    return [(coeff, dependent) for dependent, coeff in groups.items()]
+
+
+def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
+    """Σ_{k=0}^{trips-1} f_k left open; one Sum per group of terms when a single one would fold too many
+    tests."""
+    if _indicator_terms(f_k) > 1 and _indicator_terms(sympy.expand(f_k)) > _FOLD_TERMS:
+        return sympy.Add(*[mul(c, sympy.Sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(sympy.expand(f_k))])
+    return sympy.Sum(f_k, (_K, 0, trips - 1))
+
+
+def _summation(f_k: sympy.Expr) -> sympy.Expr | None:
+    """sympy.summation of f_k over k = 0 … τ-1, term group by term group when f_k has many tests of k;
+    None when sympy raises or a group has no closed form."""
+    groups = _by_terms(f_k) if _indicator_terms(f_k) > _FOLD_TERMS else [(sympy.Integer(1), f_k)]
+    parts = []
+    for coeff, dependent in groups:
+        try:
+            total = sympy.summation(dependent, (_K, 0, _TAU - 1))
+        except Exception:  # sympy raises many kinds here; any of them means "no closed form"
+            return None
+        if total.has(sympy.Sum):
+            return None
+        parts.append(coeff * total)
+    return sympy.Add(*parts)
 
 
 def _replace(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> sympy.Expr:
@@ -235,6 +292,17 @@ def _replace(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> sympy.Exp
     return substitute(f, {symbol: value})
 
 
+_NESTED_TRIPS = 10_000  # trips of an outer sum evaluated one by one at most
+
+
+def outer(s: sympy.Sum) -> tuple[sympy.Expr, sympy.Symbol, sympy.Expr, sympy.Expr]:
+    """What a Sum adds up over its outermost index, with that index and its bounds. sympy merges a Sum of a
+    Sum into one Sum with both limits (Sum(Sum(f, inner), outer) is Sum(f, inner, outer)): the inner limits
+    stay a Sum of the summand."""
+    *inner, (k, a, b) = s.limits
+    return (sympy.Sum(s.function, *inner) if inner else s.function), k, a, b
+
+
 def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
     """Replace every Sum whose bounds are numbers by its exact value, adding the terms one by one
     (vectorised). sympy's own numeric evaluation of a Sum approximates, which is wrong for the
@@ -242,15 +310,19 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
     import numpy
 
     def value(s: sympy.Sum) -> sympy.Expr:
-        (k, a, b), = s.limits
+        body, k, a, b = outer(s)
         a, b = _whole(a), _whole(b)  # a bound from a fitted or float value: 9.0 is 9
         if a is None or b is None:
             return s
         if b < a:
             return sympy.Integer(0)
-        body = evaluate_sums(s.function)
+        body = evaluate_sums(body)
         if body.free_symbols - {k}:
             return s
+        if body.has(sympy.Sum):  # an inner sum whose bounds depend on k: one trip at a time
+            if b - a >= _NESTED_TRIPS:
+                return s
+            return sympy.Add(*[evaluate_sums(body.subs(k, v)) for v in range(a, b + 1)])
         ks = numpy.arange(int(a), int(b) + 1, dtype=numpy.int64)
         terms = sympy.lambdify(k, body, modules="numpy")(ks)
         total = float(numpy.sum(numpy.broadcast_to(terms, ks.shape)))
@@ -299,8 +371,8 @@ def resum(expr: sympy.Expr) -> sympy.Expr:
         return expr
 
     def close(s: sympy.Sum) -> sympy.Expr:
-        (k, a, b), = s.limits
-        body = resum(s.function)
+        body, k, a, b = outer(s)
+        body = resum(body)
         if a.is_Integer and b.is_Integer and int(b) - int(a) < _EXPLICIT_LIMIT:
             return sympy.Add(*[body.subs(k, v) for v in range(int(a), int(b) + 1)])
         if a == 0 and body.is_polynomial(k):
@@ -454,11 +526,8 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
     if total is None and _periodic_term(f_k):
         return None
     if total is None:
-        try:
-            total = sympy.summation(f_k, (_K, 0, _TAU - 1))
-        except Exception:  # sympy raises many kinds here; any of them means "no closed form"
-            return None
-    if total.has(sympy.Sum):
+        total = _summation(f_k)
+    if total is None or total.has(sympy.Sum):
         return None
     return _factored(total)
 

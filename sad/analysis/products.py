@@ -193,6 +193,22 @@ def expanded_terms(expr: sympy.Expr, cap: int) -> int:
     return 1
 
 
+def tree_size(exprs, memo: dict | None = None) -> int:
+    """The number of nodes of the expressions written out as trees (a subexpression that occurs twice counts
+    twice): what substituting into them, pricing and printing them costs. Linear in the distinct
+    subexpressions (each one's size is remembered in `memo`)."""
+    memo = {} if memo is None else memo
+    return sum(_tree_size(e, memo) for e in exprs)
+
+
+def _tree_size(expr: sympy.Basic, memo: dict) -> int:
+    size = memo.get(expr)
+    if size is None:
+        size = 1 + sum(_tree_size(arg, memo) for arg in expr.args)
+        memo[expr] = size
+    return size
+
+
 def total(terms: list[sympy.Expr]) -> sympy.Expr:
     """sympy.Add(*terms), the tree sympy builds, for priced terms (finite numbers and products with a finite
     number in front): the terms are collected as Add.flatten collects them, in its order (nested sums' terms

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy
 import sympy
 
-from sad.analysis.counting import evaluate_sums
+from sad.analysis.counting import evaluate_sums, outer
 
 MAX_POINTS = 10_000_000
 """A grid larger than this is refused (memory: a few float64 columns of this length)."""
@@ -248,9 +248,9 @@ class _SumTerm:
     def of(cls, total: sympy.Sum) -> _SumTerm:
         free = sorted(total.free_symbols, key=lambda s: s.name)
         term = cls(total, free)
-        (k, a, b), = total.limits
-        if not total.function.has(sympy.Sum):
-            term.summand = _lambdify([k, *free], total.function)
+        body, k, a, b = outer(total)
+        if not body.has(sympy.Sum):
+            term.summand = _lambdify([k, *free], body)
             term.low, term.high = _lambdify(free, a), _lambdify(free, b)
         return term
 
@@ -331,8 +331,7 @@ def _hoist(total: sympy.Sum) -> sympy.Expr:
     """Σ_k c·g(k) = c·Σ_k g(k) for factors c free of the index (an indicator's k-free value included), so
     that the sum is evaluated once per distinct value of fewer symbols (md1's Σ_k NPART·[k = NSTEP/2 − 1]
     depends on NSTEP alone)."""
-    (k, a, b), = total.limits
-    body = total.function
+    body, k, a, b = outer(total)
     if isinstance(body, sympy.Piecewise) and len(body.args) == 2 and body.args[1][1] == sympy.true \
             and body.args[1][0] == 0 and k not in body.args[0][0].free_symbols:
         body = body.args[0][0] * sympy.Piecewise((1, body.args[0][1]), (0, True))

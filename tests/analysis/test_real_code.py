@@ -272,3 +272,35 @@ def test_strip_mined_inner_loop_sums_to_the_range(capsys, tmp_path):
     for line, count in ((6, 4), (7, 204), (8, 200)):   # ceil(200/64) = 4 strips; 200 + 4 inner tests
         row = next(r for r in out.splitlines() if r.split()[:1] and r.split()[0].endswith(f"stripmine.f:{line}"))
         assert row.split()[1:4] == [str(count), str(count), "ok"], row
+
+
+# ---------------------------------------------------------------------------- shapes of scipy's libraries
+def test_library_shapes_parse_and_count():
+    """RECURSIVE on one line and `*subroutine` on its continuation, `recursivedouble precision function`,
+    PARAMETER names with blanks (`er 1`), a dummy procedure declared only EXTERNAL under IMPLICIT NONE: each
+    was an error before. TRI's count is an open sum of an open sum, bound by LIBDRV's loop into a Sum with
+    three limits (sympy merges them), which the binding used to fail on; ISINF divides by its formal ZERO,
+    passed as 0: its test becomes its probability. At N = 5, M = 2 the program (gcov) adds 15 times."""
+    from sad.analysis.counting import evaluate_sums
+    counts, analysis = counts_of(HERE / "libstyle.f")
+    assert not analysis.errors, analysis.errors
+    assert not [d for d in analysis.diagnostics if d.severity == "error" or "unsupported" in d.message]
+    point = {sym("LIBDRV.N", "value"): 5, sym("M", "value"): 2}
+    assert counts[53].has(sympy.Sum)
+    assert evaluate_sums(counts[53].xreplace(point)) == 15  # Σ_{I=1}^{5} Σ_{K=1}^{I} Σ_{J=1}^{K} max(0, J - 2)
+    assert counts[55].xreplace(point) == 35                  # Σ_{I=1}^{5} I (I + 1) / 2
+    assert counts[65] == 1 - sym("P_ISINF_IF1")              # POSINF = ONE/0 is no exact number
+
+
+def test_callees_past_the_expansion_budget_are_named_call_costs(monkeypatch):
+    """A procedure takes in at most EXPANSION_BUDGET nodes of callee counts; the next callee is a named call
+    cost with a warning at its first call, and is still analyzed on its own (cdflib's CDFBET expanded 5.8
+    million nodes of CUMBET at each of four calls)."""
+    from sad.analysis import calls
+    monkeypatch.setattr(calls, "EXPANSION_BUDGET", 60)
+    counts, analysis = counts_of(HERE / "callsums.f")
+    warned = [d for d in analysis.diagnostics if "not expanded" in d.message]
+    assert [d.loc.line for d in warned] == [15]                   # CALL WORK(NN, 30): the second call
+    assert "C_WORK" in warned[0].message
+    assert analysis.table.get("C_WORK").kind == "call_cost"
+    assert counts[5] == 20 * 30 * 21 // 2                          # the first call, CALL WORK(20, 30), expanded

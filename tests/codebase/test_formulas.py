@@ -50,11 +50,11 @@ def test_a_long_sum_is_added_in_pieces():
 
 def test_a_sum_of_a_sum():
     """Σ_{k=0}^{N} Σ_{j=0}^{k} (j + 1), whose inner bound is the outer index (sympy merges the two into one
-    Sum with two limits): at N = 3 that is 1 + 3 + 6 + 10. A sum inside a sum's body, not merged, is left
-    to sympy: no value, and no error."""
+    Sum with two limits): at N = 3 that is 1 + 3 + 6 + 10. A sum inside a sum's body, not merged, is added
+    up trip by trip: Σ_{k=0}^{3} (2 Σ_{j=0}^{k} j + 1) = 1 + 3 + 7 + 13."""
     n, k, j = sympy.symbols("T.N k j", integer=True)
     assert evaluate(sympy.Sum(sympy.Sum(j + 1, (j, 0, k)), (k, 0, n)), {"T.N": 3.0}) == 20.0
-    assert evaluate(sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n)), {"T.N": 3.0}) is None
+    assert evaluate(sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n)), {"T.N": 3.0}) == 24.0
 
 
 def test_floors_and_remainders_of_rational_forms_are_exact():
