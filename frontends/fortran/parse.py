@@ -139,17 +139,19 @@ _PROCEDURE_PREFIX = re.compile(r"^\s*(RECURSIVE|PURE|ELEMENTAL)\s*(?=[A-Z])", re
 
 
 def _intrinsic_clash(text: str) -> str | None:
-    """The intrinsic name fparser rejects an assignment for (SCALE(I) = ...: an array of that name)."""
-    if "=" not in text:
-        return None
+    """The intrinsic name fparser rejects an executable statement for (SCALE(I) = ..., DO WHILE (INDEX(I)
+    .GT. 0): an array of that name)."""
     from fparser.two.utils import FparserException
-    try:
-        classes()["Action_Stmt"](text)
-    except FparserException as exc:
-        m = _INTRINSIC_ARGS.search(str(exc))
-        return m.group(1) if m else None
-    except Exception:  # fparser's other failures: not this case
-        return None
+    table = classes()
+    for name in EXEC_CLASSES:
+        try:
+            table[name](text)
+        except FparserException as exc:
+            m = _INTRINSIC_ARGS.search(str(exc))
+            if m:
+                return m.group(1)
+        except Exception:  # fparser's other failures: not this case
+            continue
     return None
 
 

@@ -277,10 +277,11 @@ def test_strip_mined_inner_loop_sums_to_the_range(capsys, tmp_path):
 # ---------------------------------------------------------------------------- shapes of scipy's libraries
 def test_library_shapes_parse_and_count():
     """RECURSIVE on one line and `*subroutine` on its continuation, `recursivedouble precision function`,
-    PARAMETER names with blanks (`er 1`), a dummy procedure declared only EXTERNAL under IMPLICIT NONE: each
-    was an error before. TRI's count is an open sum of an open sum, bound by LIBDRV's loop into a Sum with
-    three limits (sympy merges them), which the binding used to fail on; ISINF divides by its formal ZERO,
-    passed as 0: its test becomes its probability. At N = 5, M = 2 the program (gcov) adds 15 times."""
+    PARAMETER names with blanks (`er 1`), a dummy procedure declared only EXTERNAL under IMPLICIT NONE, an
+    array named INDEX in a DO WHILE condition: each was an error before. TRI's count is an open sum of an
+    open sum, bound by LIBDRV's loop into a Sum with three limits (sympy merges them), which the binding used
+    to fail on; ISINF divides by its formal ZERO, passed as 0: its test becomes its probability. At N = 5,
+    M = 2 the program (gcov) adds 15 times."""
     from sad.analysis.counting import evaluate_sums
     counts, analysis = counts_of(HERE / "libstyle.f")
     assert not analysis.errors, analysis.errors

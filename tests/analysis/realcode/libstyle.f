@@ -65,3 +65,13 @@ C     call, and an IEEE infinity made by dividing by a formal zero.
       ISINF = 1
       RETURN
       END
+
+      SUBROUTINE FIRST(N, INDEX, K)
+C     an array named like the INDEX intrinsic in a DO WHILE condition (PROPACK's Lanczos code)
+      INTEGER N, INDEX(*), K, I
+      I = 1
+      DO WHILE (INDEX(I) .LE. K .AND. INDEX(I) .GT. 0)
+         I = I + 1
+      END DO
+      N = I
+      END
