@@ -379,9 +379,27 @@ def tidy_small(expr: sympy.Expr) -> sympy.Expr:
     Memoized, like tidy: a routine asks for the same few forms again and again (md1.f: 177 calls, 32
     distinct expressions), and cancel/factor are the costly part of building a routine."""
     expr = sympy.sympify(expr)
-    if expr.is_Atom or sympy.count_ops(expr) > _TIDY_OPS:
+    if expr.is_Atom or _larger_than(expr, _TIDY_NODES) or sympy.count_ops(expr) > _TIDY_OPS:
         return expr
     return tidy(expr)
+
+
+# count_ops walks the whole expression: a node count that stops at this many nodes sends the large ones
+# back first (the visits of a 1 600-line ODE solver's statements were 4 000-node expressions, and
+# count_ops on them was most of a minute).
+_TIDY_NODES = 4 * _TIDY_OPS
+
+
+def _larger_than(expr: sympy.Basic, cap: int) -> bool:
+    """Whether expr has more than `cap` nodes (as a tree), looking at no more than cap + 1 of them."""
+    seen = 0
+    stack = [expr]
+    while stack:
+        seen += 1
+        if seen > cap:
+            return True
+        stack.extend(stack.pop().args)
+    return False
 
 
 @lru_cache(maxsize=4096)

@@ -122,7 +122,19 @@ def _numeric(e: sympy.Basic, v: dict[str, float]) -> float:
     """A float walk over the formula's tree: rebuilding a large formula with numbers (xreplace) makes
     sympy re-evaluate every Max and Piecewise on the way, a hundred times slower. Reference points are
     floats anyway; anything unusual (intrinsics, a sum inside a sum) falls back to sympy."""
-    return float(_walk(e, v, _Scalars))  # a complex power (a negative base) raises TypeError: no value
+    point = _Point(v)
+    return float(_walk(e, point, _Scalars))  # a complex power (a negative base) raises TypeError: no value
+
+
+class _Point(dict):
+    """A point's values, with the subexpressions already evaluated there. A formula shares subtrees (a
+    callee's counts at each of its call sites, a loop's share in every term of its body): walked once per
+    occurrence, the 1 600-line LSODA driver's formula took minutes. A sum's trips are walked with plain
+    dicts, without a memo (their values change from trip to trip)."""
+
+    def __init__(self, values: dict) -> None:
+        super().__init__(values)
+        self.memo: dict[sympy.Basic, Value] = {}
 
 
 def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
@@ -130,6 +142,15 @@ def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
         return float(e)
     if e.is_Symbol:
         return v[e.name]
+    if not isinstance(v, _Point):
+        return _node(e, v, ops)
+    out = v.memo.get(e)
+    if out is None:
+        out = v.memo[e] = _node(e, v, ops)
+    return out
+
+
+def _node(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if e.is_Add:
         return ops.add(_walk(a, v, ops) for a in e.args)
     if e.is_Mul:
@@ -231,6 +252,11 @@ def _truth(c: sympy.Basic, v: dict, ops: Any = _Scalars) -> Value:
         return ops.some(_truth(a, v, ops) for a in c.args)
     if isinstance(c, sympy.Not):
         return ops.negation(_truth(c.args[0], v, ops))
+    if isinstance(c, sympy.ITE):  # sympy's if-then-else, from folding Piecewise conditions
+        test, then, otherwise = c.args
+        if ops is _Scalars:  # lazily, as And
+            return _truth(then if _truth(test, v, ops) else otherwise, v, ops)
+        return _np().where(_truth(test, v, ops), _truth(then, v, ops), _truth(otherwise, v, ops))
     raise _Fallback
 
 

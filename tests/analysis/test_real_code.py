@@ -108,6 +108,20 @@ def test_tidy_leaves_counts_alone_that_would_multiply_out_to_many_terms():
     assert tidy(small) != small     # below the cap tidy still works: here the flows of two guards add up
 
 
+def test_tidy_small_sizes_a_large_count_without_walking_all_of_it():
+    """A statement's visits in a large GOTO region (LSODA's driver) share subexpressions: 2^40 nodes as a
+    tree. count_ops walks the tree; tidy_small stops counting nodes past its cap and leaves it as it is."""
+    from sympy.core.basic import Basic
+
+    from sad.analysis.cfg import tidy_small
+    p, x = sympy.Symbol("P"), sympy.Symbol("X")
+    shared = x
+    for _ in range(40):  # raw trees: sympy's constructors would walk the whole tree too
+        shared = sympy.Add._from_args((sympy.Mul._from_args((p, shared)), Basic.__new__(sympy.Max, shared, x)))
+    assert tidy_small(shared) is shared
+    assert tidy_small((1 - p) * x + p * x) == x   # small counts are still tidied
+
+
 # ---------------------------------------------------------------------------- internal errors, EPSLON
 def test_epslon_idiom_is_not_folded_in_exact_arithmetic(capsys, tmp_path):
     """4/3 - 1 times 3 is 1 in rationals but not in doubles: the loop is a named count, not 'never'."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sympy
+from sympy.core.basic import Basic
 
 from sad.codebase.formulas import complexity, evaluate
 
@@ -70,3 +71,28 @@ def test_floors_and_remainders_of_rational_forms_are_exact():
     assert evaluate(sympy.Mod(n / 3 + 2 * third, 5), {"S.n": 100.0}) == 4.0  # 34 mod 5
     body = sympy.floor((n - k) / 3 + 2 * third)  # 34, 34, 33 for k = 0, 1, 2 at n = 100 (102/3, 101/3, 100/3)
     assert evaluate(sympy.Sum(body, (k, 0, 2)), {"S.n": 100.0}) == 34 + 33 + 33
+
+
+def test_shared_subexpressions_are_evaluated_once():
+    """e_{i+1} = Max(e_i, y) + Min(e_i, x) shares e_i twice: 40 levels are a tree of 2^40 nodes (a callee's
+    counts at each of its call sites, nested), evaluated once per distinct subexpression. At x = 1, y = 2:
+    e_1 = 2, then each level adds one."""
+    x, y = sympy.symbols("T.x T.y", integer=True)
+    e = sympy.Integer(0)
+    for _ in range(40):  # built as raw trees: sympy's constructors sort their arguments by walking them whole
+        e = sympy.Add._from_args((Basic.__new__(sympy.Max, e, y), Basic.__new__(sympy.Min, e, x)))
+    assert evaluate(e, {"T.x": 1.0, "T.y": 2.0}) == 41.0
+
+
+def test_if_then_else_conditions_are_evaluated():
+    """sympy folds Piecewise conditions into ITE(test, then, else); the float walk decides them (it fell back
+    to sympy, seconds on a FITPACK routine), lazily: the branch not taken is not evaluated (N = 0 here)."""
+    n, m = sympy.symbols("T.N T.M", integer=True)
+    cond = sympy.ITE(sympy.Eq(n, 0), m > 3, m / n > 1)
+    e = sympy.Piecewise((5, cond), (7, True))
+    assert evaluate(e, {"T.N": 0.0, "T.M": 4.0}) == 5.0
+    assert evaluate(e, {"T.N": 0.0, "T.M": 2.0}) == 7.0
+    assert evaluate(e, {"T.N": 2.0, "T.M": 3.0}) == 5.0
+    k = sympy.Symbol("k", integer=True)
+    indicator = sympy.Piecewise((1, sympy.ITE(m > 0, k > m, k < 0)), (0, True))
+    assert evaluate(sympy.Sum(indicator, (k, 0, n)), {"T.N": 9.0, "T.M": 6.0}) == 3.0   # k = 7, 8, 9
