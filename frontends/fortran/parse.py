@@ -16,6 +16,7 @@ from typing import Any
 from sad.ir import Diagnostic
 
 from . import memo
+from .rewrite import split_top_level
 from .source import Logical
 
 _END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
@@ -182,31 +183,12 @@ def _parameter_names(text: str) -> str:
     if not m:
         return text
     items = []
-    for item in _top_level_items(m.group(1)):
+    for item in split_top_level(m.group(1)):
         name, equals, value = item.partition("=")
         if not equals:
             return text
         items.append(_BLANKS.sub("", name) + " =" + value)
     return f"PARAMETER ({', '.join(items)})"
-
-
-def _top_level_items(text: str) -> list[str]:
-    """The comma-separated items of a list, commas inside parentheses and quotes not splitting it."""
-    items, depth, quote, start = [], 0, "", 0
-    for i, ch in enumerate(text):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(text[start:i])
-            start = i + 1
-    items.append(text[start:])
-    return items
 
 
 def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:

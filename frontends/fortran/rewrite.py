@@ -13,6 +13,7 @@ Rewrites (applied also to the action statement of a logical IF):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 MARK_ASSIGN = "SAD_ASSIGN_"
 MARK_AGOTO = "SAD_AGOTO_"
@@ -56,21 +57,41 @@ def _rewrite_action(text: str) -> str:
 
 def matching_paren(text: str, open_index: int) -> int | None:
     """Index of the parenthesis closing the one at open_index, skipping character constants."""
-    depth, quote = 0, None
-    for i in range(open_index, len(text)):
+    for i, ch, depth in _unquoted(text, open_index):
+        if ch == ")" and depth == 0:
+            return i
+    return None
+
+
+def split_top_level(text: str) -> list[str]:
+    """The comma-separated items of a list, commas inside parentheses and character constants not
+    splitting it."""
+    items, start = [], 0
+    for i, ch, depth in _unquoted(text):
+        if ch == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
+
+
+def _unquoted(text: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, parenthesis depth after it) of each character from `start` on that is outside
+    character constants (the quotes themselves left out)."""
+    depth, quote = 0, ""
+    for i in range(start, len(text)):
         ch = text[i]
         if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
+            quote = "" if ch == quote else quote
+            continue
+        if ch in "'\"":
             quote = ch
-        elif ch == "(":
+            continue
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-            if depth == 0:
-                return i
-    return None
+        yield i, ch, depth
 
 
 def hollerith_to_string(text: str) -> str:
