@@ -19,7 +19,7 @@ import networkx as nx
 import sympy
 from sympy.matrices.exceptions import NonInvertibleMatrixError
 
-from sad.analysis.products import EXPANSION_LIMIT, expanded_terms
+from sad.analysis.products import EXPANSION_LIMIT, expanded_terms, larger_than
 
 END = -1  # the node after the last statement: reaching it is falling through the region
 
@@ -137,7 +137,7 @@ def _leaves(target: object, nodes: set[int]) -> bool:
 
 
 def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | None],
-          visit_symbol: Callable[[int], sympy.Symbol] | None = None) -> Solution:
+          visit_symbol: Callable[[list[int]], list[sympy.Symbol]] | None = None) -> Solution:
     """Expected executions of each node per entry into the region (entry at node 0).
 
     Loops are solved by their structure, not by a symbolic linear system: a loop's header runs 1 + X
@@ -145,7 +145,8 @@ def solve(region: RegionGraph, loop_symbol: Callable[[LoopInfo], sympy.Symbol | 
     the body with the back edges removed, and what leaves the loop is split among its exits in the
     proportions the body gives (all of it when there is one exit target). The work is linear in the
     size of the region. Only irreducible cycles (jumps into the middle of a loop) need a linear solve; a
-    small one is solved exactly, a larger one gets a named visit count per statement (`visit_symbol`).
+    small one is solved exactly, a larger one gets a named visit count per statement (`visit_symbol`, given
+    the cycle's statements at once).
     """
     loops = find_loops(region)
     subs = {}
@@ -270,7 +271,11 @@ class _LevelSolver:
             members = sorted(condensed.nodes[scc_id]["members"], key=str)
             cyclic = len(members) > 1 or graph.has_edge(members[0], members[0])
             if cyclic:
-                counts.update(self._irreducible(members, out, inflow))
+                solved, named = self._irreducible(members, out, inflow)
+                counts.update(solved)
+                if named:
+                    _leave(members, out, counts, inflow)
+                    continue
             else:
                 counts[members[0]] = inflow.get(members[0], sympy.Integer(0))
             for unit in members:
@@ -279,15 +284,30 @@ class _LevelSolver:
                         inflow[target] = inflow.get(target, 0) + _mul(counts[unit], weight)
         return counts
 
-    def _irreducible(self, members: list, out: dict, inflow: dict) -> dict[object, sympy.Expr]:
+    def _irreducible(self, members: list, out: dict, inflow: dict) -> tuple[dict[object, sympy.Expr], bool]:
         """A cycle entered at more than one place (no loop header dominates it): expected visits of an
-        absorbing Markov chain when it is small; named visit counts per unit when it is not."""
+        absorbing Markov chain when it is small; named visit counts per unit when it is not (then True)."""
         if len(members) <= _IRREDUCIBLE_LIMIT or self.visit_symbol is None:
             solution = _markov(members, out, inflow)
             if solution is not None:
-                return solution
+                return solution, False
         total_in = sympy.Add(*[inflow.get(u, 0) for u in members])
-        return {u: _mul(total_in, self.visit_symbol(_first_node(u))) for u in members}
+        visits = self.visit_symbol([_first_node(u) for u in members])
+        return {u: _mul(total_in, x) for u, x in zip(members, visits)}, True
+
+
+def _leave(members: list, out: dict, counts: dict, inflow: dict) -> None:
+    """What enters a cycle of named visit counts leaves it once, split among its exits in the proportions
+    the counts give (all of it when there is one exit target), as a loop's exits: the named counts of its
+    statements are independent, so their own products would not add up to the flow that entered."""
+    exits: dict[object, sympy.Expr] = {}
+    for unit in members:
+        for target, weight in out.get(unit, {}).items():
+            if target not in members:
+                exits[target] = exits.get(target, 0) + _mul(counts[unit], weight)
+    total_in = sympy.Add(*[inflow.get(u, 0) for u in members])
+    for target, share in _split_exits(exits).items():
+        inflow[target] = inflow.get(target, 0) + _mul(total_in, share)
 
 
 def _acyclic_order(out: dict, entry: object) -> list | None:
@@ -379,7 +399,7 @@ def tidy_small(expr: sympy.Expr) -> sympy.Expr:
     Memoized, like tidy: a routine asks for the same few forms again and again (md1.f: 177 calls, 32
     distinct expressions), and cancel/factor are the costly part of building a routine."""
     expr = sympy.sympify(expr)
-    if expr.is_Atom or _larger_than(expr, _TIDY_NODES) or sympy.count_ops(expr) > _TIDY_OPS:
+    if expr.is_Atom or larger_than(expr, _TIDY_NODES) or sympy.count_ops(expr) > _TIDY_OPS:
         return expr
     return tidy(expr)
 
@@ -388,18 +408,6 @@ def tidy_small(expr: sympy.Expr) -> sympy.Expr:
 # back first (the visits of a 1 600-line ODE solver's statements were 4 000-node expressions, and
 # count_ops on them was most of a minute).
 _TIDY_NODES = 4 * _TIDY_OPS
-
-
-def _larger_than(expr: sympy.Basic, cap: int) -> bool:
-    """Whether expr has more than `cap` nodes (as a tree), looking at no more than cap + 1 of them."""
-    seen = 0
-    stack = [expr]
-    while stack:
-        seen += 1
-        if seen > cap:
-            return True
-        stack.extend(stack.pop().args)
-    return False
 
 
 @lru_cache(maxsize=4096)

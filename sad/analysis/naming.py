@@ -71,18 +71,23 @@ class ParameterNamer:
             return self.loop_count(f"X_{self.proc.name}_{place}", header.loc, "loop built with GOTO", header)
         return name_loop
 
-    def irreducible_visits(self, stmts: list[ir.Stmt]) -> Callable[[int], sympy.Symbol]:
-        """The namer of the visits of a statement in a large irreducible cycle (entered at several
-        places), which sad.analysis.cfg does not solve symbolically."""
-        def name_visits(node: int) -> sympy.Symbol:
-            stmt = stmts[node]
-            place = f"L{stmt.label}" if stmt.label and not stmt.label.startswith(".") \
-                else f"NODE{node + 1}_{stmt.loc.line}"
-            self.ctx.warn(stmt.loc, "irreducible control flow (a cycle entered at several places): "
-                                    "the visits of this statement are a named count")
-            return self.loop_count(f"X_{self.proc.name}_{place}_VISITS", stmt.loc,
-                                   "visits per entry into an irreducible cycle", stmt)
+    def irreducible_visits(self, stmts: list[ir.Stmt]) -> Callable[[list[int]], list[sympy.Symbol]]:
+        """The namer of the visits of the statements of a large irreducible cycle (entered at several
+        places), which sad.analysis.cfg does not solve symbolically: one count per statement, one warning
+        per cycle."""
+        def name_visits(nodes: list[int]) -> list[sympy.Symbol]:
+            lines = sorted(stmts[node].loc.line for node in nodes)
+            first = stmts[min(nodes)]
+            self.ctx.warn(first.loc, f"irreducible control flow (a cycle of {len(nodes)} statements, lines "
+                                     f"{lines[0]}-{lines[-1]}, entered at several places): the visits of each "
+                                     f"statement are a named count X_{self.proc.name}_..._VISITS")
+            return [self._visits(stmts[node], node) for node in nodes]
         return name_visits
+
+    def _visits(self, stmt: ir.Stmt, node: int) -> sympy.Symbol:
+        place = f"L{stmt.label}" if stmt.label and not stmt.label.startswith(".") else f"NODE{node + 1}_{stmt.loc.line}"
+        return self.loop_count(f"X_{self.proc.name}_{place}_VISITS", stmt.loc,
+                               "visits per entry into an irreducible cycle", stmt)
 
     def _candidate(self, param: Parameter) -> sympy.Symbol:
         symbol = param.symbol

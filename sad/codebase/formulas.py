@@ -20,6 +20,7 @@ import sympy
 
 from sad.analysis.counting import evaluate_sums, substitute
 from sad.analysis.freesymbols import free_symbols
+from sad.analysis.products import larger_than
 
 Value = Any  # what the walk computes: a float at a point, a numpy array over a sum's trips
 
@@ -33,6 +34,8 @@ def evaluate(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     try:
         number = _numeric(expr, values)
     except _Fallback:
+        if larger_than(expr, _SYMPY_NODES):
+            return None  # sympy's own walks (atoms, has, evalf) repeat shared subtrees: no end in sight
         try:
             number = _sympy_value(expr, values)
         except (ValueError, ZeroDivisionError, OverflowError, TypeError):
@@ -40,6 +43,9 @@ def evaluate(expr: sympy.Expr, values: dict[str, float]) -> float | None:
     except (ValueError, ZeroDivisionError, OverflowError, KeyError, TypeError):
         return None
     return number if number is not None and math.isfinite(number) else None
+
+
+_SYMPY_NODES = 100_000  # nodes (as a tree) of a formula left to sympy at most
 
 
 class _Fallback(Exception):
@@ -169,6 +175,8 @@ def _node(e: sympy.Basic, v: dict, ops: Any) -> Value:
         return ops.piecewise(e, v)
     if isinstance(e, sympy.Sum) and ops is _Scalars:
         return _sum(e, v)
+    if isinstance(e, sympy.Abs):  # a loop bound from ABS(MF) (VODE's method flag)
+        return abs(_walk(e.args[0], v, ops))
     raise _Fallback
 
 

@@ -103,3 +103,15 @@ def test_a_sum_of_priced_terms_is_sympys_own():
         want, got = sympy.Add(*terms), total(list(terms))
         assert sympy.srepr(got) == sympy.srepr(want), terms
     assert total([]) == 0 and total([sympy.Integer(0), P[0]]) is P[0]
+
+
+def test_a_free_block_costs_nothing_without_walking_shared_subtrees():
+    """times(count, 0) is 0 unless the count holds an infinity; the check visits each distinct subexpression
+    once (sympy's has() visits a shared one at each occurrence: 2^40 visits here)."""
+    from sympy.core.basic import Basic
+    p, x = sympy.Symbol("P"), sympy.Symbol("X")
+    shared = x
+    for _ in range(40):  # raw trees: sympy's constructors would walk the whole tree too
+        shared = sympy.Add._from_args((sympy.Mul._from_args((p, shared)), Basic.__new__(sympy.Max, shared, x)))
+    assert times(shared, sympy.S.Zero) == 0
+    assert times(x + sympy.oo, sympy.S.Zero) is sympy.nan     # 0 × ∞ stays sympy's answer

@@ -319,3 +319,20 @@ def test_callees_past_the_expansion_budget_are_named_call_costs(monkeypatch):
     assert "C_WORK" in warned[0].message
     assert analysis.table.get("C_WORK").kind == "call_cost"
     assert counts[5] == 20 * 30 * 21 // 2                          # the first call, CALL WORK(20, 30), expanded
+
+
+def test_cycle_entered_at_two_places_names_visits_and_leaves_once(capsys, tmp_path):
+    """A GOTO loop also entered in its middle (IOPT > 0) is irreducible; past eight statements each gets a
+    named visit count, with one warning for the cycle (a FITPACK routine gave 46 warnings), and what enters
+    leaves once: the RETURN runs once per call, not P·X times. With IOPT = 1 the run enters at 80, passes
+    it 11 times (T(5) = 1 … 11) and restarts at 40 ten times."""
+    counts, analysis = counts_of(HERE / "restart.f")
+    warned = [d for d in analysis.diagnostics if "irreducible" in d.message]
+    assert [(d.loc.line, "a cycle of 12 statements, lines 7-18" in d.message) for d in warned] == [(7, True)]
+    assert counts[7] == sym("X_RESTRT_L40_VISITS") and counts[12] == sym("X_RESTRT_L80_VISITS")
+    assert counts[19] == 1
+    visits = {"X_RESTRT_L40_VISITS": "10", "X_RESTRT_L80_VISITS": "11", "P_RESTRT_IF1": "1",
+              "P_RESTRT_IF2": "1/11", "X_RESTRT_NODE13_18_VISITS": "10", "X_RESTRT_NODE12_17_VISITS": "10"}
+    visits.update({f"X_RESTRT_NODE{k}_{k + 5}_VISITS": "10" for k in range(3, 7)})
+    visits.update({f"X_RESTRT_NODE{k}_{k + 5}_VISITS": "11" for k in range(8, 12)})
+    check_counts(capsys, tmp_path, HERE / "restart.f", visits, "1\n")

@@ -96,3 +96,10 @@ def test_if_then_else_conditions_are_evaluated():
     k = sympy.Symbol("k", integer=True)
     indicator = sympy.Piecewise((1, sympy.ITE(m > 0, k > m, k < 0)), (0, True))
     assert evaluate(sympy.Sum(indicator, (k, 0, n)), {"T.N": 9.0, "T.M": 6.0}) == 3.0   # k = 7, 8, 9
+
+
+def test_absolute_values_are_evaluated():
+    """ABS(MF) in a loop bound (VODE's method flag): the float walk takes Abs instead of leaving the whole
+    formula to sympy."""
+    mf = sympy.Symbol("V.MF", integer=True)
+    assert evaluate(2 * sympy.Abs(mf) + 1, {"V.MF": -21.0}) == 43.0
