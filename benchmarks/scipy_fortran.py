@@ -13,7 +13,7 @@ unless it cannot download or run.
 
 The libraries are real and varied: deep call trees (cdflib's CDFBET → CUMBET → BRATIO → BUP → …), large
 GOTO regions (LSODA), IEEE tricks (LAPACK's IEEECK in PROPACK), F90 features in fixed form (RECURSIVE),
-arrays named like intrinsics. Only the `.f` and `.F` files are extracted.
+arrays named like intrinsics. Only the Fortran files and their INCLUDE files are extracted.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ LIBRARIES = ["optimize/minpack", "integrate/quadpack", "interpolate/fitpack", "s
              "sparse/linalg/_propack/PROPACK/double", "odr/odrpack", "optimize/lbfgsb_src", "optimize/cobyla",
              "optimize/slsqp", "integrate/dop", "stats/statlib", "optimize/minpack2", "special/specfun"]
 INDEX = "https://pypi.org/simple/scipy/"
+SOURCES = (".f", ".F", ".h", ".inc", ".fi")  # Fortran and what it INCLUDEs (ARPACK's debug.h, stat.h)
 
 
 def sdist(version: str, cache: Path) -> Path:
@@ -53,9 +54,9 @@ def sdist(version: str, cache: Path) -> Path:
 def extract(archive: Path, version: str) -> Path:
     """The Fortran files of the archive under archive's directory (once)."""
     top = archive.parent / f"scipy-{version}"
-    if not (top / "scipy").is_dir():
+    if not (top / "scipy" / "sparse/linalg/_eigen/arpack/ARPACK/SRC/debug.h").is_file():
         with tarfile.open(archive) as tar:
-            members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith((".f", ".F"))]
+            members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith(SOURCES)]
             if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later: no paths outside the target
                 tar.extractall(archive.parent, members=members, filter="data")
             else:  # the names were checked: regular files ending in .f or .F
