@@ -42,7 +42,7 @@ class CallExpander:
         self.values = values
         self.namer = namer
         self.taken = 0  # nodes of callee counts expanded into this procedure so far
-        self.over_budget: set[str] = set()  # call costs named for callees past the budget
+        self.not_expanded: set[str] = set()  # call costs named for callees not expanded (warned once)
 
     def calls_in(self, cost: Cost, loc: ir.Loc, index: Index, local: RegionResult, event: Event,
                  times: sympy.Expr) -> None:
@@ -109,10 +109,13 @@ class CallExpander:
         return counts
 
     def _unbindable(self, name: str, why: str, loc: ir.Loc, site: Event) -> None:
-        """A call whose actual values leave the callee's counts undefined: a named call cost and a warning."""
+        """A call whose actual values leave the callee's counts undefined: a named call cost, and a warning
+        at the first such call of each callee."""
         cname = f"C_{name}"
-        self.ctx.warn(loc, f"{name} not expanded: the values this call passes leave its counts undefined "
-                           f"({why[:80]}); its cost per call is {cname}")
+        if cname not in self.not_expanded:
+            self.not_expanded.add(cname)
+            self.ctx.warn(loc, f"{name} not expanded: the values this call passes leave its counts undefined "
+                               f"({why[:80]}); its cost per call is {cname}")
         self.namer.call_cost(cname, loc, f"{name}'s counts undefined for this call's values")
         site.cost[f"cost:{cname}"] += 1
 
@@ -127,8 +130,8 @@ class CallExpander:
         """A call not expanded because this procedure has taken in EXPANSION_BUDGET nodes of callee counts:
         its cost per call is a named parameter, and the first such call of each callee is a warning."""
         cname = f"C_{name}"
-        if cname not in self.over_budget:
-            self.over_budget.add(cname)
+        if cname not in self.not_expanded:
+            self.not_expanded.add(cname)
             self.ctx.warn(loc, f"{name} not expanded: its counts ({size} nodes) would take {self.proc.name} past "
                                f"{EXPANSION_BUDGET} nodes of expanded callees; its cost per call is {cname}, "
                                f"and {name}'s own formula is reported with it")
