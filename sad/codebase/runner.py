@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import time
+import traceback
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -138,18 +139,36 @@ def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
     from sad.codebase.routines import analyze_unit  # the analysis: imported only when something is analyzed
     start = time.perf_counter()
     timed_out = False
-    try:
-        with time_limit(timeout):
-            data = analyze_unit(unit, options).to_jsonable()
-    except AnalysisTimeout:
-        timed_out = True
-        data = _failed(unit, f"analysis stopped after {timeout:g} s (--timeout); no routine of this file is "
-                             f"reported")
-    except Exception as exc:  # a bug of ours in one file must not stop the codebase
-        data = _failed(unit, f"internal error: {type(exc).__name__}: {exc}")
+    for _attempt in range(2):
+        try:
+            with time_limit(timeout):
+                data = analyze_unit(unit, options).to_jsonable()
+            break
+        except AnalysisTimeout:
+            timed_out = True
+            data = _failed(unit, f"analysis stopped after {timeout:g} s (--timeout); no routine of this file is "
+                                 f"reported")
+            break
+        except Exception as exc:  # a bug of ours in one file must not stop the codebase
+            # Analyzed once more: a bug of ours fails again the same way (the same report), while a passing
+            # failure of the worker does not (fresh-clone CI twice saw "EOFError: Ran out of input" in a Dask
+            # worker's unit, never reproduced). The place it was raised is part of the message.
+            data = _failed(unit, f"internal error: {type(exc).__name__}: {exc}{_raised_at(exc)}")
     data["timed_out"] = timed_out
     data["seconds"] = time.perf_counter() - start
     return data
+
+
+def _raised_at(exc: BaseException) -> str:
+    """ (at FILE:LINE), the innermost frame of sad or its frontends the exception passed through."""
+    ours = [f for f in traceback.extract_tb(exc.__traceback__)
+            if f"{os.sep}sad{os.sep}" in f.filename or f"{os.sep}frontends{os.sep}" in f.filename]
+    if not ours:
+        return ""
+    frame = ours[-1]
+    parts = Path(frame.filename).parts
+    top = max(i for i, part in enumerate(parts) if part in ("sad", "frontends"))
+    return f" (at {'/'.join(parts[top:])}:{frame.lineno})"
 
 
 def _failed(unit: Unit, message: str) -> dict:

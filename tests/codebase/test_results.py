@@ -65,3 +65,42 @@ def test_a_kept_parse_that_cannot_be_read_back_is_parsed_again(tmp_path, monkeyp
     assert key not in routines._PARSED
     result = routines.analyze_unit(units[0], options)
     assert [r.name for r in result.routines] == ["AXPY"] and not result.diagnostics
+
+
+def test_a_unit_that_fails_once_is_analyzed_again_and_a_bug_is_located(tmp_path, monkeypatch):
+    """An exception in a unit's analysis is retried once: a passing failure of the worker (an EOFError seen
+    twice on a Dask worker, never reproduced) leaves no trace, while a failure that repeats is reported as an
+    internal error at the file, with the place it was raised in sad's code."""
+    from sad.codebase import routines, runner
+    from sad.codebase.points import point_set
+    from sad.codebase.results import Options
+    from sad.machine.files import resolve_path
+    (tmp_path / "axpy.f").write_text("      SUBROUTINE AXPY(N, A, X, Y)\n      INTEGER N, I\n"
+                                     "      DOUBLE PRECISION A, X(*), Y(*)\n      DO 10 I = 1, N\n"
+                                     "         Y(I) = Y(I) + A*X(I)\n   10 CONTINUE\n      END\n")
+    options = Options(str(resolve_path("sparc2").resolve()), point_set([], None, [str(tmp_path)]), (), ())
+    (unit,), _ = runner.plan([str(tmp_path)], [], options)
+    real = routines.analyze_unit
+    calls = []
+
+    def once(unit, options):
+        calls.append(unit.path)
+        if len(calls) == 1:
+            raise EOFError("Ran out of input")
+        return real(unit, options)
+
+    monkeypatch.setattr(routines, "analyze_unit", once)
+    data = runner.check_unit(unit, options, None)
+    assert len(calls) == 2 and [r["name"] for r in data["routines"]] == ["AXPY"] and not data["diagnostics"]
+
+    def always(unit, options):  # a defect inside sad's code: the expression parser given a broken formula
+        from sad.common.exprparse import parse_expr
+        calls.append(unit.path)
+        return parse_expr("1 +")
+
+    monkeypatch.setattr(routines, "analyze_unit", always)
+    data = runner.check_unit(unit, options, None)
+    (diag,) = data["diagnostics"]
+    assert len(calls) == 4 and diag["severity"] == "error" and not data["routines"]
+    assert diag["message"].startswith("internal error: ")
+    assert "(at sad/common/exprparse.py:" in diag["message"], diag["message"]
