@@ -109,15 +109,9 @@ class CallExpander:
         return counts
 
     def _unbindable(self, name: str, why: str, loc: ir.Loc, site: Event) -> None:
-        """A call whose actual values leave the callee's counts undefined: a named call cost, and a warning
-        at the first such call of each callee."""
-        cname = f"C_{name}"
-        if cname not in self.not_expanded:
-            self.not_expanded.add(cname)
-            self.ctx.warn(loc, f"{name} not expanded: the values this call passes leave its counts undefined "
-                               f"({why[:80]}); its cost per call is {cname}")
-        self.namer.call_cost(cname, loc, f"{name}'s counts undefined for this call's values")
-        site.cost[f"cost:{cname}"] += 1
+        """A call whose actual values leave the callee's counts undefined."""
+        self._not_expanded(name, loc, site, f"the values this call passes leave its counts undefined ({why[:80]})",
+                           f"{name}'s counts undefined for this call's values")
 
     def _size(self, key: str) -> int:
         """The tree size of a built callee's counts, measured once per analysis."""
@@ -127,15 +121,19 @@ class CallExpander:
         return size
 
     def _over_budget(self, name: str, size: int, loc: ir.Loc, site: Event) -> None:
-        """A call not expanded because this procedure has taken in EXPANSION_BUDGET nodes of callee counts:
-        its cost per call is a named parameter, and the first such call of each callee is a warning."""
+        """A call not expanded because this procedure has taken in EXPANSION_BUDGET nodes of callee counts."""
+        self._not_expanded(name, loc, site, f"its counts ({size} nodes) would take {self.proc.name} past "
+                                            f"{EXPANSION_BUDGET} nodes of expanded callees",
+                           f"{name} not expanded here: too large", f", and {name}'s own formula is reported with it")
+
+    def _not_expanded(self, name: str, loc: ir.Loc, site: Event, why: str, description: str, after: str = "") -> None:
+        """A callee's cost per call as the named parameter C_<name> instead of its counts; the first such call
+        of each callee in this procedure is a warning."""
         cname = f"C_{name}"
         if cname not in self.not_expanded:
             self.not_expanded.add(cname)
-            self.ctx.warn(loc, f"{name} not expanded: its counts ({size} nodes) would take {self.proc.name} past "
-                               f"{EXPANSION_BUDGET} nodes of expanded callees; its cost per call is {cname}, "
-                               f"and {name}'s own formula is reported with it")
-        self.namer.call_cost(cname, loc, f"{name} not expanded here: too large")
+            self.ctx.warn(loc, f"{name} not expanded: {why}; its cost per call is {cname}{after}")
+        self.namer.call_cost(cname, loc, description)
         site.cost[f"cost:{cname}"] += 1
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:

@@ -260,8 +260,10 @@ def _by_terms(f_k: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
 def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
     """Σ_{k=0}^{trips-1} f_k left open; one Sum per group of terms when a single one would fold too many
     tests."""
-    if _indicator_terms(f_k) > 1 and _indicator_terms(sympy.expand(f_k)) > _FOLD_TERMS:
-        return sympy.Add(*[mul(c, sympy.Sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(sympy.expand(f_k))])
+    if _indicator_terms(f_k) > 1:
+        terms = sympy.expand(f_k)
+        if _indicator_terms(terms) > _FOLD_TERMS:
+            return sympy.Add(*[mul(c, sympy.Sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(terms)])
     return sympy.Sum(f_k, (_K, 0, trips - 1))
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy
 
-from sad.analysis.counting import evaluate_sums, substitute
+from sad.analysis.counting import evaluate_sums, outer, substitute
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import larger_than
 
@@ -227,21 +227,20 @@ _MOST_TRIPS = 1 << 30  # a longer sum is left to sympy (which would take minutes
 def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
     """Σ body(k) for k = a … b, the bounds whole numbers at this point: the body evaluated for all k at once
     (exact for the integer-valued summands loop counts are made of, as long as the total stays below 2^53)."""
-    *inner, (k, a, b) = e.limits
+    body, k, a, b = outer(e)
     lo, hi = _walk(a, v, _Scalars), _walk(b, v, _Scalars)
     if not (float(lo).is_integer() and float(hi).is_integer()) or hi - lo >= _MOST_TRIPS:
         raise _Fallback
-    if inner:  # Σ_k Σ_j f (sympy merges a sum of a sum): the inner sum once per outer trip
+    if len(e.limits) > 1:  # Σ_k Σ_j f (sympy merges a sum of a sum): the inner sum once per outer trip
         if hi - lo >= _CHUNK:
             raise _Fallback
-        body = sympy.Sum(e.function, *inner)
         return math.fsum(_sum(body, {**v, k.name: float(x)}) for x in range(int(lo), int(hi) + 1))
     np = _np()
     total = 0.0
     with np.errstate(all="ignore"):
         for first in range(int(lo), int(hi) + 1, _CHUNK):
             ks = np.arange(first, min(first + _CHUNK, int(hi) + 1), dtype=np.float64)
-            terms = _walk(e.function, {**v, k.name: ks}, _Arrays)
+            terms = _walk(body, {**v, k.name: ks}, _Arrays)
             total += float(np.sum(np.broadcast_to(terms, ks.shape)))
     return total
 

@@ -119,7 +119,8 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
     try:
         return pickle.loads(kept)
     except Exception:  # a memo must not fail a unit: the file is parsed again
-        # Seen once in a Dask worker (EOFError "Ran out of input" on a kept parse), not reproduced since.
+        # Added for an EOFError "Ran out of input" in a Dask worker's unit; it came again with this guard in
+        # place, so its source is elsewhere (runner.check_unit analyzes a failed unit once more).
         _PARSED.pop(key, None)
         return load_file(path, include_dirs, defines)
 

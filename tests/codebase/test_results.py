@@ -44,7 +44,8 @@ def test_the_plan_marks_the_files_other_units_load(tmp_path):
 
 def test_a_kept_parse_that_cannot_be_read_back_is_parsed_again(tmp_path, monkeypatch):
     """The memo of parses must never fail a unit: a kept parse that does not unpickle (a Dask worker once
-    raised EOFError on one) is dropped and the file parsed again, with the same result."""
+    raised EOFError in a unit, from a source not found) is dropped and the file parsed again, with the same
+    result."""
     from sad.codebase import routines
     from sad.codebase.points import point_set
     from sad.codebase.results import Options
