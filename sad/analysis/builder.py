@@ -224,7 +224,8 @@ class ProcedureBuilder:
             graph.add_edge(i, graph.successor(i), sympy.Integer(1))
         else:
             why = "bounds not known statically" if not resolved else "loop left early by a jump"
-            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt)
+            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt,
+                                      sympy.Add(*exits.values()) if exits else None)
             for event, count in body.counts.items():
                 local.add(event, mul(x, count))
             iterations = x
@@ -250,7 +251,8 @@ class ProcedureBuilder:
             return
         x = self._counted(stmt, index) if not body.escapes else None
         if x is None:
-            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt)
+            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt,
+                                      sympy.Add(*body.escapes.values()) if body.escapes else None)
         if stmt.cond is not None:
             evaluations = x if stmt.test_at_end else x + 1
             cond_cost = condition_cost(stmt.cond)

@@ -43,11 +43,13 @@ class ParameterNamer:
                                          default=round(1.0 / arms, 6), arms=arms,
                                          depends_on=variables_of(stmt)))
 
-    def loop_count(self, name: str, loc: ir.Loc, why: str, where: ir.Stmt | ir.Procedure) -> sympy.Symbol:
-        """The symbol of an unresolved loop-count parameter, with `why` as its description."""
+    def loop_count(self, name: str, loc: ir.Loc, why: str, where: ir.Stmt | ir.Procedure,
+                   leaving: sympy.Expr | None = None) -> sympy.Symbol:
+        """The symbol of an unresolved loop-count parameter, with `why` as its description (and, for a
+        loop left early, the flow leaving it per trip: Parameter.leaving)."""
         return self._candidate(Parameter(name, "unresolved", "loop_count", loc.file, loc.line,
                                          self.proc.name, description=why, default=1.0,
-                                         depends_on=variables_of(where)))
+                                         depends_on=variables_of(where), leaving=leaving))
 
     def call_cost(self, name: str, loc: ir.Loc, why: str) -> sympy.Symbol:
         """The symbol of a seconds-per-call parameter for a call whose cost is unknown."""

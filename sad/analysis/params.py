@@ -34,6 +34,10 @@ class Parameter:
     depends_on: list[str] = field(default_factory=list)
     default: float | None = None  # a suggestion for a profiler's form, never used silently
     arms: int = 2  # for branch probabilities: how many ways the decision goes
+    # For the trips of a loop left early: the flow that leaves it per trip (a jump out of the body, in the
+    # body's branch probabilities). The loop falls through 1 - X·leaving times per entry, so X and the
+    # probabilities must be chosen together: a reference point derives X's default from it.
+    leaving: sympy.Expr | None = None
 
     @property
     def symbol(self) -> sympy.Symbol:

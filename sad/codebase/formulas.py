@@ -86,6 +86,28 @@ class _Scalars:
         return not x
 
 
+def early_trips(values: dict[str, float], leaving: dict[str, sympy.Expr], unbound: set[str],
+                most: float, kinds_default: Callable[[str], float]) -> dict[str, float]:
+    """`values` with the trips of each loop left early that the point leaves `unbound` derived from the
+    flow leaving it per trip, q: min(`most`, 1/(2q)). Such a loop falls through 1 - X·q times per entry,
+    so the trips and the body's probabilities cannot take their defaults apart (10 trips and an exit taken
+    with probability 1/2 fall through -4 times); with these trips it is left early half of the time at
+    most. A q that reads the trips of an inner loop left early is evaluated after it; a symbol of q the
+    point does not give takes `kinds_default(name)`."""
+    out = dict(values)
+    todo = sorted(name for name in leaving if name in unbound)
+    while todo:
+        ready = [name for name in todo if not {s.name for s in free_symbols(leaving[name])} & set(todo) - {name}]
+        for name in ready or todo[:1]:  # a cycle (not built by nested loops) is cut at its first name
+            needed = {s.name: out[s.name] if s.name in out else kinds_default(s.name)
+                      for s in free_symbols(leaving[name])}
+            needed[name] = most
+            q = evaluate(leaving[name], needed)
+            out[name] = most if q is None or not q > 0 else min(most, 1.0 / (2.0 * q))
+            todo.remove(name)
+    return out
+
+
 def _reduce(function: str | Callable) -> staticmethod:
     """An operation of the array walk that folds its arguments with a numpy ufunc (by name: numpy is
     imported only when a formula has a sum) or an operator."""

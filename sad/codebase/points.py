@@ -11,6 +11,10 @@ Defaults per parameter kind (documented in the README, overridable under `defaul
 
     value 100 (a formal argument or a value read at run time), loop_count 10, branch_probability the
     branch's own 1/arms, call_cost 1e-6 s (a routine outside the codebase), op_cost 1e-9 s.
+
+The trips of a loop left early by a jump are derived from its exits instead, when the point does not give
+them (sad.codebase.formulas.early_trips): the loop falls through 1 - X·q times per entry, which 10 trips and
+an exit of probability 1/2 would make negative.
 """
 from __future__ import annotations
 

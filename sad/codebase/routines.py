@@ -25,8 +25,8 @@ from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
 from sad.analysis.products import interned, times, total
 from sad.analysis.values import resolve_name
-from sad.codebase.formulas import complexity, evaluate
-from sad.codebase.points import PointSet, values_at
+from sad.codebase.formulas import complexity, early_trips, evaluate
+from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
 from sad.common.strprinter import QuickStrPrinter
@@ -77,6 +77,7 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     ctx, _graph = build_procedures(program)
     machine = machine_of(options)
     kinds_known = _kinds(ctx)
+    leaving = _leaving(ctx)
     routines = []
     for proc in program.procedures:
         if proc.loc.file != source or proc.kind == "blockdata":
@@ -84,7 +85,8 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
         built = ctx.built.get(resolve_name(proc.name))
         if built is None:
             continue
-        routines.append(_routine(proc, unit.path, built.counts, machine, kinds_known, options.points))
+        routines.append(_routine(proc, unit.path, built.counts, machine, kinds_known, leaving,
+                                 options.points))
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.
     diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message.replace(prefix, "") if prefix else d.message)
@@ -164,7 +166,28 @@ def _kinds(ctx) -> dict[str, tuple[str, float | None]]:
     return kinds
 
 
-def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, points: PointSet) -> Routine:
+def _leaving(ctx) -> dict[str, sympy.Expr]:
+    """The trips of each loop left early → the flow leaving it per trip (Parameter.leaving)."""
+    params = [*ctx.table, *ctx.candidates.values()]
+    return {p.name: p.leaving for p in params if p.kind == "loop_count" and p.leaving is not None}
+
+
+def _point_values(point: Point, points: PointSet, kinds: dict, known: dict, leaving: dict) -> dict[str, float]:
+    """Every symbol's value at a point (sad.codebase.points.values_at), the trips of loops left early
+    derived from their exits where the point does not give them (formulas.early_trips)."""
+    values = values_at(point, points, kinds)
+    mine = {name: q for name, q in leaving.items() if name in values}
+    if not mine:
+        return values
+    unbound = {name for name in mine if point.lookup(name) is None}
+
+    def default(name: str) -> float:
+        return values_at(point, points, {name: known.get(name, ("value", None))})[name]
+    return early_trips(values, mine, unbound, points.default("loop_count") or 0.0, default)
+
+
+def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leaving: dict,
+             points: PointSet) -> Routine:
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
     for block in group_blocks(counts):
@@ -178,8 +201,8 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, point
         kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
     values = {}
     for point in points.points:
-        values[point.name] = evaluate(time, values_at(point, points, kinds))
-    base = values_at(points.points[0], points, kinds)
+        values[point.name] = evaluate(time, _point_values(point, points, kinds, known, leaving))
+    base = _point_values(points.points[0], points, kinds, known, leaving)
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
     return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, _PRINTER.doprint(time),
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),

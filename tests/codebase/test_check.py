@@ -342,3 +342,29 @@ def test_a_copy_of_the_tree_elsewhere_hits_the_cache_for_every_file(codebase, tm
     assert sorted(r["file"] for r in json.loads(warm)["routines"] if r["name"] == "SCAL0") == \
         [str(second / "twin" / "scal0.f"), str(second / "twin" / "scal0_copy.f")]
     assert files["GEMM0"] == str(second / "lib" / "gemm0.f")
+
+
+def test_a_loop_left_early_takes_trips_consistent_with_its_exit(tmp_path):
+    """A search loop falls through 1 - X·P times: 10 trips and an exit of probability 1/2 would run the code
+    after it -4 times. A point that leaves X open derives it, 1/(2P) trips at most 10: 1 trip at P = 1/2,
+    5 at P = 1/10; the formula is exact at those values."""
+    from sad.common.exprparse import parse_expr
+    (tmp_path / "find.f").write_text(
+        "      SUBROUTINE FIND(N, X, V, K)\n      INTEGER N, K, I\n      DOUBLE PRECISION X(N), V\n"
+        "      K = 0\n      DO 10 I = 1, N\n         IF (X(I) .EQ. V) GOTO 20\n   10 CONTINUE\n"
+        "      K = N + 1\n      X(1) = X(1) + V*V\n   20 RETURN\n      END\n")
+    code, out, err = sad_check(tmp_path, "find.f", "--no-cache", "--format", "json", "--at=default:N=100",
+                               "--at=one:X_FIND_DO1=1", "--at=rare:P_FIND_IF1=0.1",
+                               "--at=five:X_FIND_DO1=5,P_FIND_IF1=0.1", "--at=ten:X_FIND_DO1=10")
+    assert code == 0, err
+    (routine,) = json.loads(out)["routines"]
+    assert routine["parameters"] == {"P_FIND_IF1": "branch_probability", "X_FIND_DO1": "loop_count"}
+    values = routine["points"]
+    assert values["default"] == values["one"] and values["rare"] == values["five"]
+    time = parse_expr(routine["time"])
+    x, p = sorted(time.free_symbols, key=lambda s: s.name, reverse=True)
+    assert float(time.subs({x: 1, p: 0.5})) == pytest.approx(values["default"], rel=1e-12)
+    assert float(time.subs({x: 5, p: 0.1})) == pytest.approx(values["rare"], rel=1e-12)
+    # the fall-through's statements: their cost is the coefficient of -X·P, counted 1 - 1/2 times by default
+    after = -float(time.diff(x).diff(p))
+    assert after > 0 and values["ten"] == pytest.approx(float(time.subs({x: 10, p: 0.5})), rel=1e-12)

@@ -1,6 +1,7 @@
 """A routine's formula at a reference point (sad.codebase.formulas): exact sums of loop trips."""
 from __future__ import annotations
 
+import pytest
 import sympy
 from sympy.core.basic import Basic
 
@@ -103,3 +104,24 @@ def test_absolute_values_are_evaluated():
     formula to sympy."""
     mf = sympy.Symbol("V.MF", integer=True)
     assert evaluate(2 * sympy.Abs(mf) + 1, {"V.MF": -21.0}) == 43.0
+
+
+def test_trips_of_a_loop_left_early_follow_its_exits():
+    """X falls through 1 - X·q times per entry: its default is min(10, 1/(2q)) at the point's values, the
+    inner loop's first when the outer loop's exits read it; a point that gives X keeps it."""
+    from sad.codebase.formulas import early_trips
+    p_in, p_out, x_in = sympy.symbols("P_IN P_OUT X_IN", nonnegative=True)
+    leaving = {"X_IN": p_in, "X_OUT": x_in * p_in * p_out + p_out / 4}
+    defaults = {"P_IN": 0.5, "P_OUT": 0.5}.__getitem__
+    # q_in = 1/2: 1 trip; q_out = 1·(1/2)(1/2) + 1/8 = 3/8: 4/3 trips
+    got = early_trips({"X_IN": 10.0, "X_OUT": 10.0}, leaving, {"X_IN", "X_OUT"}, 10.0, defaults)
+    assert got == {"X_IN": 1.0, "X_OUT": pytest.approx(4 / 3, rel=1e-12)}
+    # a rare exit (q = 1/100) keeps the loop-count default; q = 1/10 gives 5 trips
+    got = early_trips({"X_IN": 10.0, "P_IN": 0.01}, {"X_IN": p_in}, {"X_IN"}, 10.0, defaults)
+    assert got["X_IN"] == 10.0
+    assert early_trips({"X_IN": 10.0, "P_IN": 0.1}, {"X_IN": p_in}, {"X_IN"}, 10.0, defaults)["X_IN"] == 5.0
+    # the point gives X_IN: kept, and X_OUT reads it (q_out = 7·(1/2)(1/2) + 1/8 = 15/8: 4/15 trips)
+    got = early_trips({"X_IN": 7.0, "X_OUT": 10.0}, leaving, {"X_OUT"}, 10.0, defaults)
+    assert got == {"X_IN": 7.0, "X_OUT": pytest.approx(4 / 15, rel=1e-12)}
+    # no exit at these values (q = 0): the loop-count default
+    assert early_trips({"X_IN": 3.0, "P_IN": 0.0}, {"X_IN": p_in}, {"X_IN"}, 10.0, defaults)["X_IN"] == 10.0
