@@ -116,9 +116,13 @@ def _relative(path: str, roots: list[str]) -> str:
     """`path` as the cache key holds it, so that a copy of the tree elsewhere (another checkout, a CI
     workspace) finds this tree's results: relative to the working directory when the file is under it,
     else relative to the checked directory it was found under (the deepest given), else its base name."""
-    here = os.path.relpath(os.path.abspath(path))
+    absolute, cwd = os.path.abspath(path), os.getcwd()
+    # os.path.relpath's answer for a file under the working directory, without its splitting and joining
+    # (asked for every file of the codebase before any is analyzed)
+    here = absolute[len(cwd) + 1:] if absolute.startswith(cwd.rstrip(os.sep) + os.sep) and cwd != os.sep \
+        else os.path.relpath(absolute)
     if here != os.pardir and not here.startswith(os.pardir + os.sep):
-        return Path(here).as_posix()
+        return here.replace(os.sep, "/")
     for root in roots:
         if path.startswith(root.rstrip(os.sep) + os.sep):
             return Path(os.path.relpath(path, root)).as_posix()
@@ -214,6 +218,8 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
             bar.close()
         if cache is not None:
             _store(cache, pending)  # also what finished before an interruption
+            if todo:
+                cache.cull()  # once for the run: the size limit (set culls nothing, see _open_cache)
             cache.close()
     results = [found[u.path] for u in sorted(units, key=lambda u: u.path)]
     return CheckRun(results, hits=len(units) - len(todo), misses=len(todo),
@@ -278,8 +284,11 @@ def machine_name(given: str, options: Options, cache_dir: str | None, *, use_cac
 
 
 def _open_cache(directory: str | None):
+    """The on-disk cache. cull_limit=0: a write does not look for entries to evict past the size limit
+    (diskcache measures the cache's volume at every write, a third of writing a result); `run` culls once
+    at its end instead."""
     import diskcache
-    return diskcache.Cache(directory or default_cache_dir(), size_limit=2 ** 32)
+    return diskcache.Cache(directory or default_cache_dir(), size_limit=2 ** 32, cull_limit=0)
 
 
 def _progress_bar(total: int, done: int, wanted: bool):
@@ -325,21 +334,28 @@ def check_batch(units: list[Unit], options: Options, timeout: float | None) -> l
 
 
 def batches(units: list[Unit], jobs: int) -> list[list[Unit]]:
-    """The units grouped into tasks for `jobs` workers: files that load one another in one task, the
-    callees first, so that a worker parses a shared file once and its later units reuse it (a file is
-    loaded by its own unit and by every unit calling into it); one task per unit would also cost a round
-    trip between processes each. A group is cut into tasks of at most about 1/32 of a worker's share of
-    the lines, so that the last tasks still spread over the workers; tasks longest first."""
+    """The units cut into tasks for `jobs` workers. Files that load one another are neighbours, the callees
+    first, so that a worker parses a shared file once and its later units reuse it (a file is loaded by its
+    own unit and by every unit calling into it); a task holds many units, as one task per unit would cost
+    a round trip between processes each. Guided sizes: each task takes a 1/(4·jobs) share of the lines
+    not yet handed out (at least _TASK_LINES), so that the last tasks, small, spread over the workers;
+    tasks longest first (a long file's task among the first)."""
     group = _groups(units)
     ordered = sorted(units, key=lambda u: (group[u.path], len(u.deps), u.path))
-    limit = max(200, sum(u.lines for u in units) // (32 * max(jobs, 1)))
+    left = sum(u.lines for u in units)
     tasks: list[list[Unit]] = []
-    for i, unit in enumerate(ordered):
-        if not tasks or group[unit.path] != group[ordered[i - 1].path] or \
-                sum(u.lines for u in tasks[-1]) + unit.lines > limit:
+    size = limit = 0
+    for unit in ordered:
+        if not tasks or size + unit.lines > limit:
             tasks.append([])
+            size, limit = 0, max(_TASK_LINES, left // (4 * max(jobs, 1)))
         tasks[-1].append(unit)
-    return sorted(tasks, key=lambda t: (-sum(u.lines for u in t), t[0].path))
+        size += unit.lines
+        left -= unit.lines
+    return sorted(tasks, key=lambda t: -sum(u.lines for u in t))  # stable: equal sizes keep their order
+
+
+_TASK_LINES = 200  # lines of a task at least (about 0.15 s of analysis)
 
 
 def _groups(units: list[Unit]) -> dict[str, str]:

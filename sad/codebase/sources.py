@@ -19,7 +19,6 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from sad.ir.languages import language_of as source_language
 from sad.ir.languages import resolve_name
@@ -72,12 +71,13 @@ def discover(paths: list[str], excludes: list[str] | None = None) -> tuple[list[
 
 def _is_unit(path: str) -> bool:
     """A file that is analyzed on its own: Fortran or C source, not a header (headers are included)."""
-    return source_language(path) is not None and Path(path).suffix != ".h"
+    return source_language(path) is not None and not path.endswith(".h")
 
 
 def scan(path: str) -> SourceFile:
     """What a source file defines and mentions, with its hash and size, without parsing it."""
-    data = Path(path).read_bytes()
+    with open(path, "rb") as handle:
+        data = handle.read()
     text = data.decode("latin-1")
     language = source_language(path) or "unknown"
     if language == "fortran":

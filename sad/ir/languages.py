@@ -6,8 +6,8 @@ cheap to import: a run whose results are all cached parses nothing.
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
 
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
 C_SUFFIXES = {".c", ".h"}
@@ -16,7 +16,7 @@ C_SUFFIXES = {".c", ".h"}
 @lru_cache(maxsize=1 << 14)  # asked for every procedure of every unit
 def language_of(path: str) -> str | None:
     """The language of a source file by its suffix: 'fortran', 'c', or None for neither."""
-    suffix = Path(path).suffix
+    suffix = os.path.splitext(path)[1]  # Path(path).suffix, without building a Path
     if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77"}:
         return "fortran"
     if suffix in C_SUFFIXES:
