@@ -33,6 +33,7 @@ from sad.analysis.cost import (
 )
 from sad.analysis.counting import substitute, sum_over_index
 from sad.analysis.description import Event, ProcedureSAD
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.jumps import ErrorExits, JumpEdges, target
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.params import make_symbol
@@ -202,40 +203,55 @@ class ProcedureBuilder:
             inner_index.pop(stmt.index, None)
         state = (Counter(self.names.ordinals), self.region_ids, len(self.ctx.diagnostics))
         body = self._in_loop(stmt.index, stmt.body, inner_index)
+        summed = resolved  # the body's counts are summed over the index
         exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
-        if exits and resolved:
-            # Left early (EXIT, a GOTO out): the trips are a named count, so the body cannot be summed
-            # over the index; build it again without the index, under the same names.
+        if exits and resolved and any(idx in free_symbols(flow) for flow in exits.values()):
+            # Left early where a test of the index decides (IF (I .GT. 7) EXIT): summed over X trips, such
+            # a test would count an exit at every trip past it. Built again without the index, under the
+            # same names: the tests become probabilities.
             self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
             del self.ctx.diagnostics[state[2]:]
             inner_index.pop(stmt.index, None)
+            summed = False
             body = self._in_loop(stmt.index, stmt.body, inner_index)
             exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
         entry = self._event(stmt.loc, "loop_entry", loop_entry_cost(stmt), region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
         if resolved and not exits:
             lo, hi, step = bounds
-            memo: dict[sympy.Expr, sympy.Expr] = {}
-            for event, count in body.counts.items():
-                if count not in memo:
-                    memo[count] = sum_over_index(count, idx, lo, hi, step)
-                local.add(event, memo[count])
+            self._summed(body, idx, lo, hi, step, local)
             iterations = sum_over_index(sympy.Integer(1), idx, lo, hi, step)
             graph.add_edge(i, graph.successor(i), sympy.Integer(1))
+            it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
+            local.add(it, iterations)
+            return
+        why = "bounds not known statically" if not resolved else "loop left early by a jump"
+        x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt,
+                                  sympy.Add(*exits.values()) if exits else None)
+        if summed:
+            # Left early (EXIT, a GOTO out) on data: X trips, the index running over its first X values, so
+            # that what the body does with the index (a callee's size, an inner loop's bound) is summed
+            lo, _hi, step = bounds
+            self._summed(body, idx, lo, lo + (x - 1) * step, step, local)
         else:
-            why = "bounds not known statically" if not resolved else "loop left early by a jump"
-            x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt,
-                                      sympy.Add(*exits.values()) if exits else None)
             for event, count in body.counts.items():
                 local.add(event, mul(x, count))
-            iterations = x
-            left: sympy.Expr = sympy.Integer(0)
-            for label, flow in exits.items():
-                graph.add_edge(i, target(label, graph), mul(x, flow))
-                left += mul(x, flow)
-            graph.add_edge(i, graph.successor(i), expanded(1 - left) if exits else sympy.Integer(1))
+        left: sympy.Expr = sympy.Integer(0)
+        for label, flow in exits.items():
+            graph.add_edge(i, target(label, graph), mul(x, flow))
+            left += mul(x, flow)
+        graph.add_edge(i, graph.successor(i), expanded(1 - left) if exits else sympy.Integer(1))
         it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
-        local.add(it, iterations)
+        local.add(it, x)
+
+    def _summed(self, body: RegionResult, idx: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr,
+                local: RegionResult) -> None:
+        """The body's counts summed over the loop's index from lo to hi (each distinct count once)."""
+        memo: dict[sympy.Expr, sympy.Expr] = {}
+        for event, count in body.counts.items():
+            if count not in memo:
+                memo[count] = sum_over_index(count, idx, lo, hi, step)
+            local.add(event, memo[count])
 
     def _while(self, stmt: ir.While, i: int, graph: RegionGraph, index: Index, local: RegionResult,
                region_id: int) -> None:

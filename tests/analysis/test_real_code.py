@@ -190,6 +190,20 @@ def test_exit_and_cycle_are_jumps(capsys, tmp_path):
     check_counts(capsys, tmp_path, HERE / "exitcycle.f", {"X_CY_DO1": "8", "P_CY_IF1": "1/8", "P_CY_IF2": "3/7"})
 
 
+def test_a_loop_left_early_on_data_sums_its_body_over_its_first_trips(capsys, tmp_path):
+    """X trips of I = 1, 2, …: the callee's size I and the inner loop's bound I are summed over them, exact
+    for every X (at the run's X = 8: 68 inner trips, 36 of TRI), instead of TRI.M left open in the caller
+    and an unknown inner count."""
+    counts, analysis = counts_of(HERE / "search.f")
+    x, k = sym("X_SEARCH_DO2"), sympy.Symbol("k", integer=True)
+    assert counts[14] == x and counts[18] == x
+    assert counts[28] == x * (x + 1) / 2                  # TRI's S = S + A(L), M = I over the trips
+    assert counts[16].dummy_eq(sympy.Sum(sympy.Max(0, 12 - k), (k, 0, x - 1)))  # J = I … 12
+    assert counts[16].subs(x, 8).doit() == 68
+    assert not [s for s in analysis.table if s.name.startswith(("X_SEARCH_DO3", "TRI."))]
+    check_counts(capsys, tmp_path, HERE / "search.f", {"X_SEARCH_DO2": "8", "P_SEARCH_IF1": "1/8"})
+
+
 # ---------------------------------------------------------------------------- Fortran 90 in fixed form
 def test_f90_features_of_f77_libraries_parse(capsys, tmp_path):
     """RECURSIVE SUBROUTINE, an INTERFACE block, VOLATILE, an array named SCALE (an F90 intrinsic) and an
