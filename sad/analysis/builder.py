@@ -141,9 +141,9 @@ class ProcedureBuilder:
             event.message, event.groupable = spmd.describe(self, stmt, index), False
         local.add(event, sympy.Integer(1))
         if isinstance(stmt, ir.CallStmt):
-            self.calls.expand(stmt.name, stmt.args, stmt.loc, index, local, event, stmt.indirect)
+            self.calls.expand(stmt.name, stmt.args, stmt.loc, index, local, event, stmt.indirect, stmt)
         for call in cost.calls:
-            self.calls.expand(call.name, call.args, stmt.loc, index, local, event, call.indirect)
+            self.calls.expand(call.name, call.args, stmt.loc, index, local, event, call.indirect, stmt)
 
     # ------------------------------------------------------------------ compound statements
     def _if(self, stmt: ir.If, i: int, graph: RegionGraph, index: Index, local: RegionResult,

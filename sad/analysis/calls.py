@@ -54,8 +54,9 @@ class CallExpander:
                 local.add(ev, mul(times, count))
 
     def expand(self, name: str, args: list[ir.Expr], loc: ir.Loc, index: Index, local: RegionResult,
-               site: Event, indirect: bool) -> None:
-        """Add the callee's events, with formals bound to actuals, or an unresolved call cost."""
+               site: Event, indirect: bool, at: ir.Stmt | None = None) -> None:
+        """Add the callee's events, with formals bound to actuals (their values as the statement `at`
+        passes them, when given), or an unresolved call cost."""
         key = resolve_name(name)
         if key in spmd.LOCAL_FUNCTIONS:
             site.cost[f"msg.{spmd.LOCAL_FUNCTIONS[key]}"] += 1  # MPI_Wtime: bookkeeping, no message
@@ -77,7 +78,7 @@ class CallExpander:
             self._over_budget(name, size, loc, site)
             return
         self.taken += size
-        subs = self._bind_formals(callee.procedure, args, index)
+        subs = self._bind_formals(callee.procedure, args, index, at)
         try:
             counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, subs))
         except Unbindable:
@@ -156,13 +157,13 @@ class CallExpander:
         unbound = {s for s in formals if s is not None and s not in subs}
         return {prob: p for prob, p in self.ctx.formal_branches.get(key, []) if prob.free_symbols & unbound}
 
-    def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index) -> dict:
+    def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None) -> dict:
         subs = {}
         for pos, formal in enumerate(callee.formals):
             symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
             if symbol is None or pos >= len(args):
                 continue
-            value = self.values.expr(args[pos], index)
+            value = self.values.expr(args[pos], index) if at is None else self.values.argument(args[pos], at, index)
             if value is not None and not is_logical(value):
                 subs[symbol] = value
         return subs

@@ -71,8 +71,9 @@ class ProgramFacts:
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
-        in the routine and no loop or backward jump carries control back, nor when it sits in an arm
-        that ends in RETURN or STOP before the use. Anything else is assumed to reach."""
+        in the routine, or is the use itself (the arguments are read before the call writes them), and no
+        loop or backward jump carries control back, nor when it sits in an arm that ends in RETURN or STOP
+        before the use. Anything else is assumed to reach."""
         if definition.stmt is None or definition.procedure != proc.name:
             return True
         places = self._places.get(proc.name)
@@ -83,7 +84,7 @@ class ProgramFacts:
             return True
         if d.returning_arm is not None and d.returning_arm not in u.lists:
             return False
-        return not (d.order > u.order and not (d.loops & u.loops))
+        return not (d.order >= u.order and not (d.loops & u.loops))
 
     @classmethod
     def gather(cls, program: ir.Program) -> ProgramFacts:
@@ -445,6 +446,16 @@ class ValueResolver(ir.NodeVisitor):
             return self.expr(node, index)
         finally:
             self._loose, self._at = False, None
+
+    def argument(self, node: ir.Expr, call: ir.Stmt, index: dict[str, sympy.Symbol]) -> sympy.Expr | None:
+        """An actual argument's value as `call` passes it: before the call, so that what the callee may
+        write through it (passing it on to a routine not in the analyzed files) counts only where a loop
+        or a jump carries it back to the call."""
+        outer, self._at = self._at, call
+        try:
+            return self.expr_at(node, call, index)
+        finally:
+            self._at = outer
 
     def expr_at(self, node: ir.Expr | None, stmt: ir.Stmt | None, index: dict[str, sympy.Symbol],
                 depth: int = 0) -> sympy.Expr | None:

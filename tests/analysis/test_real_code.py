@@ -204,6 +204,14 @@ def test_a_loop_left_early_on_data_sums_its_body_over_its_first_trips(capsys, tm
     check_counts(capsys, tmp_path, HERE / "search.f", {"X_SEARCH_DO2": "8", "P_SEARCH_IF1": "1/8"})
 
 
+def test_an_argument_is_passed_with_its_value_before_the_call(capsys, tmp_path):
+    """WORK passes N on to a dummy procedure, which may write it: the first call still passes the N = 50 set
+    before it (the call's own write comes after its arguments are read), the second one an unknown N."""
+    counts, _ = counts_of(HERE / "callsite.f")
+    assert counts[17] == 50 + sympy.Max(0, sym("WORK.N", "value"))
+    check_counts(capsys, tmp_path, HERE / "callsite.f", {"WORK.N": "50"})
+
+
 # ---------------------------------------------------------------------------- Fortran 90 in fixed form
 def test_f90_features_of_f77_libraries_parse(capsys, tmp_path):
     """RECURSIVE SUBROUTINE, an INTERFACE block, VOLATILE, an array named SCALE (an F90 intrinsic) and an
@@ -309,12 +317,13 @@ def test_library_shapes_parse_and_count():
     array named INDEX in a DO WHILE condition: each was an error before. TRI's count is an open sum of an
     open sum, bound by LIBDRV's loop into a Sum with three limits (sympy merges them), which the binding used
     to fail on; ISINF divides by its formal ZERO, passed as 0: its test becomes its probability. At N = 5,
-    M = 2 the program (gcov) adds 15 times."""
+    M = 2 the program (gcov) adds 15 times. LIBDRV passes N on to a dummy procedure (which may write it),
+    but the main program's call passes the N it READ: LIBDRV.N is that N."""
     from sad.analysis.counting import evaluate_sums
     counts, analysis = counts_of(HERE / "libstyle.f")
     assert not analysis.errors, analysis.errors
     assert not [d for d in analysis.diagnostics if d.severity == "error" or "unsupported" in d.message]
-    point = {sym("LIBDRV.N", "value"): 5, sym("M", "value"): 2}
+    point = {sym("N", "value"): 5, sym("M", "value"): 2}    # as the main program READs them
     assert counts[53].has(sympy.Sum)
     assert evaluate_sums(counts[53].xreplace(point)) == 15  # Σ_{I=1}^{5} Σ_{K=1}^{I} Σ_{J=1}^{K} max(0, J - 2)
     assert counts[55].xreplace(point) == 35                  # Σ_{I=1}^{5} I (I + 1) / 2
