@@ -393,7 +393,7 @@ def _sum_with_indicators(f, index, lo, hi, step, trips):
     of the range satisfy `index <= E`, `index == E`, `MOD(index, K) == 0`, ... (a branch on the loop
     index is not data-dependent)."""
     first, last = (lo, hi) if step == 1 else (hi, lo)
-    parts = []  # added up once at the end: adding each to a running sum flattens it again every time
+    parts: list[sympy.Expr] = []  # added up once at the end: adding each to a running sum flattens it again every time
     for term in _index_terms(f, index):
         indicators = [a for a in sympy.Mul.make_args(term)
                       if isinstance(a, sympy.Piecewise) and index in free_symbols(a)]
@@ -419,9 +419,10 @@ def _index_terms(f: sympy.Expr, index: sympy.Symbol) -> list[sympy.Expr]:
     factors with the index multiplied out, those without left as they are (a body's share under the
     branches of a loop left early is a polynomial in a dozen probabilities; multiplying it out for each of
     its terms cost 30 ms)."""
-    terms = []
+    terms: list[sympy.Expr] = []
     for term in sympy.Add.make_args(f):
-        free, dependent = [], []
+        free: list[sympy.Expr] = []
+        dependent: list[sympy.Expr] = []
         for factor in sympy.Mul.make_args(term):
             (dependent if index in free_symbols(factor) else free).append(factor)
         coeff = sympy.Mul(*free)
