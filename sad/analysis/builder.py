@@ -49,6 +49,15 @@ _TERMINAL = (ir.Goto, ir.Return, ir.Stop, ir.AssignedGoto)
 Index = dict[str, sympy.Symbol]  # loop variable → the symbol of its index in the enclosing counted loops
 
 
+
+def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.Expr]) -> bool:
+    """Whether an exit flow of a loop depends on its index at all, or a count of its body through a test
+    (a Piecewise) of it."""
+    return any(idx in free_symbols(flow) for flow in exits) or \
+        any(idx in free_symbols(c) and any(idx in free_symbols(p) for p in c.atoms(sympy.Piecewise))
+            for c in counts)
+
+
 class ProcedureBuilder:
     """Walks one procedure's statement lists and counts their events per entry into the procedure."""
 
@@ -205,10 +214,12 @@ class ProcedureBuilder:
         body = self._in_loop(stmt.index, stmt.body, inner_index)
         summed = resolved  # the body's counts are summed over the index
         exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
-        if exits and resolved and any(idx in free_symbols(flow) for flow in exits.values()):
+        if exits and resolved and _tests_index(idx, list(exits.values()), list(body.counts.values())):
             # Left early where a test of the index decides (IF (I .GT. 7) EXIT): summed over X trips, such
-            # a test would count an exit at every trip past it. Built again without the index, under the
-            # same names: the tests become probabilities.
+            # a test would count an exit at every trip past it; and a test of the index in the body has no
+            # closed sum over a named number of trips (open sums of its indicators: SLSQP's LSQ took
+            # minutes). Built again without the index, under the same names: the tests become
+            # probabilities.
             self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
             del self.ctx.diagnostics[state[2]:]
             inner_index.pop(stmt.index, None)

@@ -425,6 +425,7 @@ class ValueResolver(ir.NodeVisitor):
         self._loose = False  # inside bound(): a loop bound may stand for its value at loop entry
         self._at: ir.Stmt | None = None
         self._use: ir.Stmt | None = None  # the statement whose value is asked (conditional assignments)
+        self._call: ir.Stmt | None = None  # the call whose argument is asked (its own write does not count)
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ir.Expr | None, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
@@ -450,12 +451,13 @@ class ValueResolver(ir.NodeVisitor):
     def argument(self, node: ir.Expr, call: ir.Stmt, index: dict[str, sympy.Symbol]) -> sympy.Expr | None:
         """An actual argument's value as `call` passes it: before the call, so that what the callee may
         write through it (passing it on to a routine not in the analyzed files) counts only where a loop
-        or a jump carries it back to the call."""
-        outer, self._at = self._at, call
+        or a jump carries it back to the call. Only that: a variable assigned in several places is not
+        followed to the call (the Piecewise of its values there made SLSQP's sums four times slower)."""
+        outer, self._call = self._call, call
         try:
-            return self.expr_at(node, call, index)
+            return self.expr(node, index)
         finally:
-            self._at = outer
+            self._call = outer
 
     def expr_at(self, node: ir.Expr | None, stmt: ir.Stmt | None, index: dict[str, sympy.Symbol],
                 depth: int = 0) -> sympy.Expr | None:
@@ -641,7 +643,7 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.dims:
             return None
         defs = self.facts.definitions.get(key, [])
-        at = self._at
+        at = self._at if self._at is not None else self._call
         if at is not None:
             defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
         integer = ir_type == "integer"
@@ -822,7 +824,7 @@ class ValueResolver(ir.NodeVisitor):
         conditions and assigned values at the same statements (md1's cell counts: half of the runs' work).
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
-        key = (id(self.proc), id(node), id(stmt), id(self._at), self._loose, depth, id(self.table),
+        key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, depth, id(self.table),
                id(self.overrides) if self.overrides else 0)
         memo = self.facts._evaluations
         if key not in memo:
