@@ -281,6 +281,8 @@ def _truth(c: sympy.Basic, v: dict, ops: Any = _Scalars) -> Value:
         return ops.some(_truth(a, v, ops) for a in c.args)
     if isinstance(c, sympy.Not):
         return ops.negation(_truth(c.args[0], v, ops))
+    if isinstance(c, sympy.Symbol):  # a LOGICAL argument tested as it is: true for any value but 0, as in C
+        return _walk(c, v, ops) != 0
     if isinstance(c, sympy.ITE):  # sympy's if-then-else, from folding Piecewise conditions
         test, then, otherwise = c.args
         if ops is _Scalars:  # lazily, as And

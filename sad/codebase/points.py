@@ -9,8 +9,9 @@ A point's name matches a symbol by its full name (`DGEMM.M`) or by the part afte
 then in any case: `N` binds C's `n` too), so one point serves every routine with a formal of that name.
 Defaults per parameter kind (documented in the README, overridable under `defaults:` in the config file):
 
-    value 100 (a formal argument or a value read at run time), loop_count 10, branch_probability the
-    branch's own 1/arms, call_cost 1e-6 s (a routine outside the codebase), op_cost 1e-9 s.
+    value 100 (a formal argument or a value read at run time; a LOGICAL one tested as it is is true, as any
+    value but 0), loop_count 10, branch_probability the branch's own 1/arms, call_cost 1e-6 s (a routine
+    outside the codebase), op_cost 1e-9 s.
 
 The trips of a loop left early by a jump are derived from its exits instead, when the point does not give
 them (sad.codebase.formulas.early_trips): the loop falls through 1 - X·q times per entry, which 10 trips and

@@ -125,3 +125,14 @@ def test_trips_of_a_loop_left_early_follow_its_exits():
     assert got == {"X_IN": 7.0, "X_OUT": pytest.approx(4 / 15, rel=1e-12)}
     # no exit at these values (q = 0): the loop-count default
     assert early_trips({"X_IN": 3.0, "P_IN": 0.0}, {"X_IN": p_in}, {"X_IN"}, 10.0, defaults)["X_IN"] == 10.0
+
+
+def test_a_logical_argument_tested_as_it_is_is_true_unless_zero():
+    """L-BFGS-B's FREEV tests `CNSTND .AND. ITER .GT. 0`, CNSTND a LOGICAL argument: at a point it is true for
+    any value but 0 (the default value 100 included), as C's `if (flag)`. The formula had no value."""
+    cnstnd, it, n = sympy.symbols("FREEV.CNSTND FREEV.ITER FREEV.N", real=True)
+    guard = sympy.Piecewise((1, sympy.And(cnstnd, it > 0)), (0, True))
+    expr = 2 + 3 * guard * n + sympy.Piecewise((5, sympy.Or(cnstnd, it > 0)), (0, True))
+    assert evaluate(expr, {"FREEV.CNSTND": 100.0, "FREEV.ITER": 1.0, "FREEV.N": 10.0}) == 37.0
+    assert evaluate(expr, {"FREEV.CNSTND": 0.0, "FREEV.ITER": 1.0, "FREEV.N": 10.0}) == 7.0
+    assert evaluate(expr, {"FREEV.CNSTND": 0.0, "FREEV.ITER": 0.0, "FREEV.N": 10.0}) == 2.0
