@@ -49,7 +49,6 @@ _TERMINAL = (ir.Goto, ir.Return, ir.Stop, ir.AssignedGoto)
 Index = dict[str, sympy.Symbol]  # loop variable → the symbol of its index in the enclosing counted loops
 
 
-
 def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.Expr]) -> bool:
     """Whether an exit flow of a loop depends on its index at all, or a count of its body through a test
     (a Piecewise) of it."""
