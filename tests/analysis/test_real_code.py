@@ -204,6 +204,20 @@ def test_a_loop_left_early_on_data_sums_its_body_over_its_first_trips(capsys, tm
     check_counts(capsys, tmp_path, HERE / "search.f", {"X_SEARCH_DO2": "8", "P_SEARCH_IF1": "1/8"})
 
 
+def test_loops_left_early_down_and_by_break_sum_their_first_trips(capsys, tmp_path):
+    """The same for a DO running down (I = 10, 9, …: the inner DO J = 1, I over the first X values) and for a
+    C for loop left by break (the callee's size i = 0, 1, …); both as gcov counts them at the run's X."""
+    x, k = sym("X_NEGST_DO2"), sympy.Symbol("k", integer=True)
+    counts, _ = counts_of(HERE / "negstep.f")
+    assert counts[14].dummy_eq(sympy.Sum(sympy.Max(0, 10 - k), (k, 0, x - 1)))   # I = 10 - k
+    assert counts[14].subs(x, 5).doit() == 40                                  # 10 + 9 + 8 + 7 + 6
+    check_counts(capsys, tmp_path, HERE / "negstep.f", {"X_NEGST_DO2": "5", "P_NEGST_IF1": "1/5"})
+    xc = sym("X_main_DO2")
+    counts, _ = counts_of(HERE / "searchbrk.c")
+    assert counts[10] == xc * (xc - 1) / 2                                     # tri's s += a[l], m = i
+    check_counts(capsys, tmp_path, HERE / "searchbrk.c", {"X_main_DO2": "9", "P_main_IF1": "1/9"})
+
+
 def test_an_argument_is_passed_with_its_value_before_the_call(capsys, tmp_path):
     """WORK passes N on to a dummy procedure, which may write it: the first call still passes the N = 50 set
     before it (the call's own write comes after its arguments are read), the second one an unknown N."""
