@@ -421,12 +421,8 @@ def _index_terms(f: sympy.Expr, index: sympy.Symbol) -> list[sympy.Expr]:
     its terms cost 30 ms)."""
     terms: list[sympy.Expr] = []
     for term in sympy.Add.make_args(f):
-        free: list[sympy.Expr] = []
-        dependent: list[sympy.Expr] = []
-        for factor in sympy.Mul.make_args(term):
-            (dependent if index in free_symbols(factor) else free).append(factor)
-        coeff = sympy.Mul(*free)
-        terms.extend(coeff * part for part in sympy.Add.make_args(sympy.expand(sympy.Mul(*dependent))))
+        coeff, dependent = term.as_independent(index, as_Add=False)  # as _by_terms splits a term
+        terms.extend(coeff * part for part in sympy.Add.make_args(sympy.expand(dependent)))
     return terms
 
 

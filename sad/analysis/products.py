@@ -209,11 +209,11 @@ def expanded_terms(expr: sympy.Expr, cap: int) -> int:
     return 1
 
 
-def tree_size(exprs, memo: dict | None = None) -> int:
+def tree_size(exprs) -> int:
     """The number of nodes of the expressions written out as trees (a subexpression that occurs twice counts
     twice): what substituting into them, pricing and printing them costs. Linear in the distinct
-    subexpressions (each one's size is remembered in `memo`)."""
-    memo = {} if memo is None else memo
+    subexpressions (each one's size is remembered while counting)."""
+    memo: dict[sympy.Basic, int] = {}
     return sum(_tree_size(e, memo) for e in exprs)
 
 

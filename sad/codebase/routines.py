@@ -199,10 +199,9 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
     kinds = {}
     for symbol in sorted(free_symbols(time), key=lambda s: s.name):
         kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
-    values = {}
-    for point in points.points:
-        values[point.name] = evaluate(time, _point_values(point, points, kinds, known, leaving))
-    base = _point_values(points.points[0], points, kinds, known, leaving)
+    at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
+    values = {point.name: evaluate(time, bound) for point, bound in zip(points.points, at)}
+    base = at[0]
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
     return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, _PRINTER.doprint(time),
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
