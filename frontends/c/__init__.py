@@ -2,6 +2,7 @@
 
 Data flow, one module per step:
     preprocess  run `cpp -nostdinc` against sad's headers (include/), -I/-D forwarded, `# N "file"` markers kept
+      verbatim  a file cpp would only strip the comments from: its text made here, cpp not run
     prune       drop the prototypes of sad's headers that the program never names (most of the parse time)
     parse       pycparser → AST whose coords are the user's original files and lines; syntax errors → Diagnostics
     unit        file scope: declarations (decls), functions (stmts) → Procedures and globals

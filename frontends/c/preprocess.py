@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
+from frontends.c.verbatim import verbatim
 from sad.ir import Diagnostic, Loc
 
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
@@ -134,6 +135,10 @@ def preprocess(path: str, include_dirs: list[str], defines: dict[str, str]) -> P
         out.diagnostics.append(Diagnostic(Loc(path, 1), "error", "cannot read file: no such file"))
         return out
     cmd = cpp_command(path, include_dirs, defines)
+    text = verbatim(path, cmd[:-1])
+    if text is not None:  # cpp would only strip its comments: not run (frontends.c.verbatim)
+        out.text, out.files = text, [path]
+        return out
     try:
         proc = subprocess.run(direct_command(cmd), capture_output=True, text=True, errors="replace", timeout=120)
     except (OSError, subprocess.SubprocessError) as exc:
