@@ -48,13 +48,14 @@ class SourceReader:
     def physical_lines(self, path: str) -> list[Physical] | None:
         """The physical lines of a file (run through cpp first for .F-style suffixes), or None if it cannot be read."""
         try:
-            raw = Path(path).read_bytes().decode("utf-8", errors="replace")
+            with open(path, "rb") as handle:
+                raw = handle.read().decode("utf-8", errors="replace")
         except OSError as exc:
             self.diagnostics.append(Diagnostic(Loc(path, 1), "error", f"cannot read file: {exc.strerror or exc}"))
             return None
         if path not in self.files:
             self.files.append(path)
-        if Path(path).suffix in CPP_SUFFIXES:
+        if os.path.splitext(path)[1] in CPP_SUFFIXES:
             return self.preprocess(path, raw)
         return [Physical(line, Loc(path, i + 1)) for i, line in enumerate(raw.splitlines())]
 

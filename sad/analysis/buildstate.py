@@ -14,7 +14,7 @@ import sympy
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.params import Parameter, ParameterTable
-from sad.analysis.products import EXPANSION_LIMIT, expanded_terms, is_number
+from sad.analysis.products import EXPANSION_LIMIT, expanded_terms, is_number, multiplied_out
 from sad.analysis.values import ProgramFacts
 
 # Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
@@ -78,16 +78,11 @@ def expanded(expr: sympy.Expr | int) -> sympy.Expr:
     it back as it is. A weight that would multiply out to more than EXPANSION_LIMIT terms is kept as it is
     (its value is the same)."""
     expr = sympy.sympify(expr)
-    if expr.is_Atom or all(_monomial(term) for term in sympy.Add.make_args(expr)):
+    if multiplied_out(expr):
         return expr
     if expanded_terms(expr, EXPANSION_LIMIT) > EXPANSION_LIMIT:
         return expr
     return sympy.expand(expr)
-
-
-def _monomial(term: sympy.Basic) -> bool:
-    return all(f.is_Number or f.is_Symbol or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer)
-               for f in sympy.Mul.make_args(term))
 
 
 def is_logical(value: sympy.Basic) -> bool:

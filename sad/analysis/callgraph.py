@@ -33,26 +33,34 @@ def build_call_graph(program: ir.Program) -> nx.DiGraph:
     return graph
 
 
-def recursive_edges(graph: nx.DiGraph) -> set[tuple[str, str]]:
+Components = list[frozenset[str]]
+
+
+def components(graph: nx.DiGraph) -> Components:
+    """The strongly connected components of the call graph (a routine alone when it is on no cycle): asked
+    once per program, then given to recursive_edges, recursive_cycles and build_order."""
+    return [frozenset(members) for members in nx.strongly_connected_components(graph)]
+
+
+def recursive_edges(graph: nx.DiGraph, sccs: Components | None = None) -> set[tuple[str, str]]:
     """Calls that stay inside a strongly connected component (including a routine calling itself)."""
-    component = {node: i for i, members in enumerate(nx.strongly_connected_components(graph)) for node in members}
+    component = {node: i for i, members in enumerate(sccs or components(graph)) for node in members}
     return {(u, v) for u, v in graph.edges if component[u] == component[v]}
 
 
-def recursive_cycles(graph: nx.DiGraph) -> dict[str, frozenset[str]]:
+def recursive_cycles(graph: nx.DiGraph, sccs: Components | None = None) -> dict[str, frozenset[str]]:
     """For each routine on a cycle of calls, the members of its cycle (itself alone when it calls itself)."""
     cycles: dict[str, frozenset[str]] = {}
-    for component in nx.strongly_connected_components(graph):
-        members = frozenset(component)
+    for members in sccs or components(graph):
         if len(members) > 1 or any(graph.has_edge(n, n) for n in members):
             for name in members:
                 cycles[name] = members
     return cycles
 
 
-def build_order(graph: nx.DiGraph) -> list[str]:
+def build_order(graph: nx.DiGraph, sccs: Components | None = None) -> list[str]:
     """Callees before callers; members of a cycle in name order (their mutual calls are not expanded)."""
-    condensed = nx.condensation(graph)
+    condensed = nx.condensation(graph, scc=sccs or components(graph))
     order: list[str] = []
     for scc in reversed(list(nx.lexicographical_topological_sort(
             condensed, key=lambda n: min(condensed.nodes[n]["members"])))):

@@ -16,7 +16,7 @@ import sympy
 
 from sad.analysis import extremes
 from sad.analysis.freesymbols import free_symbols
-from sad.analysis.products import mul
+from sad.analysis.products import expand, mul
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
@@ -31,7 +31,7 @@ def trip_count(lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr) -> sympy.Expr:
         raise ValueError("DO step of zero")
     raw = hi - lo + step if step == 1 else (hi - lo + step) / step  # x / 1 is x itself
     if step in (1, -1):
-        raw = sympy.expand(raw)
+        raw = expand(raw)
     else:
         raw = floor(raw)
     return max0(raw)
@@ -261,7 +261,7 @@ def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
     """Σ_{k=0}^{trips-1} f_k left open; one Sum per group of terms when a single one would fold too many
     tests."""
     if _indicator_terms(f_k) > 1:
-        terms = sympy.expand(f_k)
+        terms = expand(f_k)
         if _indicator_terms(terms) > _FOLD_TERMS:
             return sympy.Add(*[mul(c, sympy.Sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(terms)])
     return sympy.Sum(f_k, (_K, 0, trips - 1))
@@ -348,7 +348,7 @@ def _strip_sum(f, index, lo, hi, step):
     if not (step.is_Integer and step > 1):
         return None
     total = sympy.Integer(0)
-    for term in sympy.Add.make_args(sympy.expand(f)):
+    for term in sympy.Add.make_args(expand(f)):
         parts = sympy.Mul.make_args(term)
         dependent = [a for a in parts if index in free_symbols(a)]
         if len(dependent) != 1:
@@ -359,7 +359,7 @@ def _strip_sum(f, index, lo, hi, step):
         if not (isinstance(strip, sympy.Min) and len(strip.args) == 2 and step in strip.args):
             return None
         rest = strip.args[1] if strip.args[0] == step else strip.args[0]
-        if sympy.expand(rest - (hi - index + 1)) != 0:
+        if expand(rest - (hi - index + 1)) != 0:
             return None
         total += sympy.Mul(*[a for a in parts if a is not dependent[0]]) * sympy.Max(0, hi - lo + 1)
     return total
@@ -422,7 +422,7 @@ def _index_terms(f: sympy.Expr, index: sympy.Symbol) -> list[sympy.Expr]:
     terms: list[sympy.Expr] = []
     for term in sympy.Add.make_args(f):
         coeff, dependent = term.as_independent(index, as_Add=False)  # as _by_terms splits a term
-        terms.extend(coeff * part for part in sympy.Add.make_args(sympy.expand(dependent)))
+        terms.extend(coeff * part for part in sympy.Add.make_args(expand(dependent)))
     return terms
 
 
@@ -479,7 +479,7 @@ def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
     """A relation `i <op> bound` equivalent to cond (linear in i with coefficient ±1), or None."""
     if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
         return None
-    diff = sympy.expand(cond.lhs - cond.rhs)
+    diff = expand(cond.lhs - cond.rhs)
     coeff = diff.coeff(i)
     bound = -(diff - coeff * i)
     if coeff not in (1, -1) or i in bound.free_symbols:
@@ -535,7 +535,7 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
         if not all(_nonnegative(e) for e in ends):
             return None
         f_k = _replace(f_k, m, g)
-    f_k = sympy.expand(_replace(f_k, var, replacement))
+    f_k = expand(_replace(f_k, var, replacement))
     total = _polynomial_sum(f_k)
     if total is None and _periodic_term(f_k):
         return None
@@ -572,8 +572,8 @@ def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
     total = sympy.Integer(0)
     for (power,), coeff in sympy.Poly(f_k, _K).terms():
         b = sympy.bernoulli(power + 1, _TAU) - sympy.bernoulli(power + 1, 0)
-        total += coeff * sympy.expand(b / (power + 1))
-    return sympy.expand(total)
+        total += coeff * expand(b / (power + 1))
+    return expand(total)
 
 
 def _nonnegative(e: sympy.Expr) -> bool:
@@ -775,8 +775,8 @@ def _bound_in_tau(relation: sympy.Expr, hi: sympy.Expr, lo: sympy.Expr):
     for var in candidates:
         if var == _K:
             continue
-        coeff = sympy.expand(relation).coeff(var)
+        coeff = expand(relation).coeff(var)
         if coeff != 0 and var not in coeff.free_symbols and \
-                sympy.expand(relation - coeff * var).free_symbols.isdisjoint({var}):
-            return var, sympy.expand(var - relation / coeff)
+                expand(relation - coeff * var).free_symbols.isdisjoint({var}):
+            return var, expand(var - relation / coeff)
     return None

@@ -22,16 +22,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def input_problem(path: str) -> str | None:
     """Why the file cannot be source text at all, or None."""
-    p = Path(path)
-    if p.is_dir():
+    if os.path.isdir(path):  # os.path, not pathlib: asked for every file every unit loads
         return "is a directory (give the source files in it, or the directory to the command line)"
     try:
-        data = p.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         return "No such file or directory"
     except OSError as exc:
         return f"cannot read file: {exc.strerror}"
-    fixed_form = p.suffix in FIXED_FORM_SUFFIXES
+    fixed_form = os.path.splitext(path)[1] in FIXED_FORM_SUFFIXES
     # once per content: `sad check` loads a callee's file again for every unit that calls into it (the
     # memo keeps the digest, not the file)
     key = (hashlib.sha256(data).digest(), fixed_form)

@@ -19,7 +19,7 @@ import sympy
 from frontends import language_of, load_file
 from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
-from sad.analysis.callgraph import build_call_graph, build_order, recursive_cycles, recursive_edges, roots
+from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
@@ -49,7 +49,11 @@ def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
 def warm_up() -> None:
     """Import the frontends and build fparser's statement classes now, e.g. once before worker processes
     are forked, instead of in every worker on its first file."""
-    import frontends.c  # noqa: F401
+    # the C frontend's steps, which its `load` imports on its first file
+    import frontends.c.parse
+    import frontends.c.preprocess
+    import frontends.c.prune
+    import frontends.c.unit  # noqa: F401
     from frontends.fortran.parse import classes
     classes()
 
@@ -114,10 +118,11 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
     graph = build_call_graph(program)
-    ctx.recursive_calls = recursive_edges(graph)
-    ctx.cycles = recursive_cycles(graph)
+    sccs = components(graph)
+    ctx.recursive_calls = recursive_edges(graph, sccs)
+    ctx.cycles = recursive_cycles(graph, sccs)
     facts.recursive = set(ctx.cycles)
-    for name in build_order(graph):
+    for name in build_order(graph, sccs):
         proc = facts.procs.get(name)
         if proc is None or proc.kind == "blockdata":
             continue

@@ -183,6 +183,23 @@ def _plain(factor: sympy.Basic) -> bool:
 EXPANSION_LIMIT = 256
 
 
+def multiplied_out(expr: sympy.Basic) -> bool:
+    """Whether expr is a sum of products of numbers, symbols and integer powers of symbols (an IF's
+    1 - P_A_IF1, a trip count N - 1, P·X·Y): sympy.expand gives such an expression back as it is, after
+    asking each of its terms every expansion hint."""
+    return expr.is_Atom or all(_monomial(term) for term in sympy.Add.make_args(expr))
+
+
+def _monomial(term: sympy.Basic) -> bool:
+    return all(f.is_Number or f.is_Symbol or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer)
+               for f in sympy.Mul.make_args(term))
+
+
+def expand(expr: sympy.Expr) -> sympy.Expr:
+    """sympy.expand(expr), without its walk when expr is multiplied out already."""
+    return expr if multiplied_out(expr) else sympy.expand(expr)
+
+
 def expanded_terms(expr: sympy.Expr, cap: int) -> int:
     """An upper bound of the number of terms of expr multiplied out (powers with negative exponents counted
     as their bases multiplied out, as cancel does to a denominator), or a number above `cap` once the bound

@@ -50,15 +50,14 @@ def machine_of(options: Options):
 
 
 def prepare(options: Options) -> None:
-    """Everything a worker would otherwise set up on its first units, done once before workers are
-    forked: the frontends and fparser's tables, the machine, and what the pricing loads on first use
-    (numpy with lambdify's namespace, for sums evaluated at the reference points; sympy.simplify's
-    modules), about 0.4 s per worker."""
+    """What every worker sets up on its first units, done once before workers are forked: the frontends and
+    fparser's tables, the machine, and numpy (a formula with a sum is evaluated at the reference points with
+    it). Not what only some files need (lambdify's namespace, sympy.simplify's modules: 1 s together): this
+    runs before any worker starts, so it adds to the run's wall time, while a worker that needs them loads
+    them alongside the others (none of the generated codebase's files does)."""
     warm_up()
     machine_of(options)
-    x = sympy.Symbol("x")
-    sympy.lambdify(x, x, modules="numpy")
-    sympy.simplify(x - 1)
+    import numpy  # noqa: F401
 
 
 def analyze_unit(unit: Unit, options: Options) -> UnitResult:

@@ -112,7 +112,12 @@ class QuickStrPrinter(StrPrinter):
     def _print_LatticeOp(self, expr) -> str:
         """Max and Min with their arguments in default_sort_key order, as StrPrinter prints them; the keys
         remembered (the same Max(0, N) is printed in many formulas)."""
-        args = sorted(expr.args, key=_sort_key)
+        numbers = [arg for arg in expr.args if arg.is_Number]
+        others = [arg for arg in expr.args if not arg.is_Number]
+        # A number's key starts with (1, 0, 'Number'), any other's with a greater tuple: one number goes
+        # first without a key (the 0 of every Max(0, count))
+        args = (numbers if len(numbers) < 2 else sorted(numbers, key=_sort_key)) + \
+            (others if len(others) < 2 else sorted(others, key=_sort_key))
         return f"{expr.func.__name__}({', '.join(self._print(arg) for arg in args)})"
 
 

@@ -67,9 +67,10 @@ def test_an_interned_float_is_the_first_equal_one():
 
 
 def test_edge_weights_already_expanded_are_sympys_expansion():
-    """buildstate.expanded gives sympy.expand's tree, also when it skips sympy for a sum of products of
-    numbers, symbols and their integer powers (an IF arm's 1 - P), on random weights."""
-    from sad.analysis.buildstate import _monomial, expanded
+    """buildstate.expanded and products.expand give sympy.expand's tree, also when they skip sympy for a
+    sum of products of numbers, symbols and their integer powers (an IF arm's 1 - P), on random weights."""
+    from sad.analysis.buildstate import expanded
+    from sad.analysis.products import expand, multiplied_out
     rng = random.Random(3)
     shortcut = 0
     for _ in range(400):
@@ -79,7 +80,8 @@ def test_edge_weights_already_expanded_are_sympys_expansion():
                 rng.choice([1, rng.choice(P), sympy.Rational(1, 3), sympy.Float(0.5), sympy.Max(0, P[5] - 1)])
             weight = weight + term if rng.random() < 0.7 else weight * (1 - term)
         assert sympy.srepr(expanded(weight)) == sympy.srepr(sympy.expand(weight)), weight
-        shortcut += all(_monomial(t) for t in sympy.Add.make_args(weight))
+        assert sympy.srepr(expand(weight)) == sympy.srepr(sympy.expand(weight)), weight
+        shortcut += multiplied_out(weight)
     assert 100 < shortcut < 400  # both ways taken
 
 
