@@ -229,6 +229,8 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     closed = _closed_sum(f_k, lo, hi, step)
     if closed is not None:
         return _replace(closed, _TAU, trips)
+    if _K not in free_symbols(f_k):  # the index cancelled out: MIN(I, J) - 1 is I - 1 for J = I, ..., N
+        return mul(trips, f_k)
     return _open_sum(f_k, trips)
 
 
@@ -521,11 +523,9 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
     bound written in terms of τ (hi - lo = step·(τ-1), exact for unit steps) that is decided symbolically,
     the Max drops, and sympy sums the polynomial.
     """
-    if step not in (1, -1):
-        return None
-    solved = _bound_in_tau(hi - lo - step * (_TAU - 1), hi, lo)
+    solved = _bound_in_tau(hi - lo - step * (_TAU - 1), hi, lo) if step in (1, -1) else None
     if solved is None:
-        return None
+        return _plain_polynomial_sum(f_k)
     var, replacement = solved
     for m in sorted(f_k.atoms(sympy.Max), key=sympy.default_sort_key):
         g = _max_zero_argument(m)
@@ -544,6 +544,17 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
     if total is None or total.has(sympy.Sum):
         return None
     return _factored(total)
+
+
+def _plain_polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
+    """Σ_{k=0}^{τ-1} f_k for f_k a polynomial in k whatever the loop's bounds (a bound that no symbol can
+    be solved from, such as a strip's MIN(64, N - I + 1) or a count Max(0, M - J), or a step other than ±1):
+    Faulhaber's polynomial is the sum for every τ ≥ 0, and τ is the trip count, never negative. None for
+    anything else (a step function of k needs the bounds, see _closed_sum)."""
+    if not f_k.is_polynomial(_K):
+        return None
+    total = _polynomial_sum(expand(f_k))
+    return None if total is None else _factored(total)
 
 
 @lru_cache(maxsize=4096)

@@ -324,6 +324,24 @@ def test_strip_mined_inner_loop_sums_to_the_range(capsys, tmp_path):
         assert row.split()[1:4] == [str(count), str(count), "ok"], row
 
 
+def test_sums_of_polynomials_close_whatever_the_bounds(capsys, tmp_path):
+    """L-BFGS-B's FORMT: K = 1, MIN(I, J) - 1 under J = I, N is I - 1 trips whatever J is, and the nest sums
+    to a cubic (checked against gcov at N = 10); an inner bound I running in steps of 3 sums to a closed form
+    too. Both were open Sums."""
+    counts, _ = counts_of(HERE / "triangle.f")
+    m = sympy.Max(0, sym("N", "value") - 1)
+    assert sympy.expand(counts[10] - m * (m + 1) * (m + 2) / 6) == 0     # Σ_{I=2}^{N} (N - I + 1)(I - 1)
+    assert not any(c.has(sympy.Sum) for c in counts.values())
+    out = check_counts(capsys, tmp_path, HERE / "triangle.f", {"N": "10"}, stdin="10\n")
+    row = next(r for r in out.splitlines() if r.split()[:1] and r.split()[0].endswith("triangle.f:10"))
+    assert row.split()[1:4] == ["165", "165", "ok"], row                # 1·9 + 2·8 + … + 9·1
+    counts, _ = counts_of(HERE / "stepsum.f")
+    n = sym("STEPS.N", "value")
+    trips = sympy.Max(0, sympy.floor(n / 3 + sympy.Rational(2, 3)))
+    assert sympy.expand(counts[7] - trips * (3 * trips - 1) / 2) == 0    # Σ_k (1 + 3k) over the trips
+    assert counts[7].subs(n, 10) == 22                                    # I = 1, 4, 7, 10
+
+
 # ---------------------------------------------------------------------------- shapes of scipy's libraries
 def test_library_shapes_parse_and_count():
     """RECURSIVE on one line and `*subroutine` on its continuation, `recursivedouble precision function`,
