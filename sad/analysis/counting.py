@@ -231,7 +231,54 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
         return _replace(closed, _TAU, trips)
     if _K not in free_symbols(f_k):  # the index cancelled out: MIN(I, J) - 1 is I - 1 for J = I, ..., N
         return mul(trips, f_k)
+    ramps = _ramp_sum(f_k, trips)
+    if ramps is not None:
+        return ramps
     return _open_sum(f_k, trips)
+
+
+def _ramp_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr | None:
+    """Σ_{k=0}^{trips-1} f_k for f_k a sum of a polynomial in k and ramps c·Max(0, a - k) or c·Max(0, k - a)
+    (c and a free of k, a an integer): an inner loop DO J = I, 12 summed over the first X trips of a loop
+    left early, Max(0, 12 - k). The ramp a - k is positive for its first m = min(trips, max(0, a)) trips:
+    m·a - m(m - 1)/2; k - a from s = max(0, a + 1) on, n = max(0, trips - s) trips: n·(s - a) + n(n - 1)/2.
+    None for anything else."""
+    polynomial: list[sympy.Expr] = []
+    ramps: list[sympy.Expr] = []
+    for term in sympy.Add.make_args(f_k):
+        coeff, dependent = term.as_independent(_K, as_Add=False)
+        if dependent.is_polynomial(_K):
+            polynomial.append(term)
+            continue
+        ramp = _ramp(dependent)
+        if ramp is None or _K in free_symbols(coeff):
+            return None
+        down, a = ramp
+        if down:
+            m = extremes.minimum(trips, max0(a))
+            ramps.append(mul(coeff, m * a - m * (m - 1) / 2))
+        else:
+            start = max0(a + 1)
+            n = max0(trips - start)
+            ramps.append(mul(coeff, n * (start - a) + n * (n - 1) / 2))
+    if not ramps:
+        return None
+    total = _polynomial_sum(expand(sympy.Add(*polynomial))) if polynomial else sympy.Integer(0)
+    if total is None:
+        return None
+    return _replace(_factored(total), _TAU, trips) + sympy.Add(*ramps)
+
+
+def _ramp(e: sympy.Expr) -> tuple[bool, sympy.Expr] | None:
+    """Max(0, a - k) → (True, a), Max(0, k - a) → (False, a), a an integer free of k; else None."""
+    if not isinstance(e, sympy.Max) or len(e.args) != 2 or sympy.S.Zero not in e.args:
+        return None
+    g = e.args[1] if e.args[0] == 0 else e.args[0]
+    slope = g.coeff(_K)
+    a = g - slope * _K
+    if slope not in (1, -1) or _K in free_symbols(a) or not a.is_integer:
+        return None
+    return slope == -1, expand(a if slope == -1 else -a)
 
 
 _EXPLICIT_LIMIT = 200

@@ -320,3 +320,30 @@ def test_mod_of_a_linear_form_is_sympys_mod():
         assert sympy.srepr(counting.mod(form, q)) == sympy.srepr(expected), (form, q)
         direct += bool(form.is_Add and int(q) >= 3 and counting._reduced_linear_form(form, int(q)))
     assert direct >= 18  # the direct construction was exercised, not only sympy's
+
+
+def test_ramps_sum_in_closed_form_as_term_by_term():
+    """Σ_{k<X} of a polynomial plus c·Max(0, a - k) or c·Max(0, k - a) (a an integer, c free of k), on random
+    forms: the closed form equals the sum added term by term for every X and N tried."""
+    import random
+    k = counting._K
+    x = sympy.Symbol("X", integer=True, nonnegative=True)
+    rng = random.Random(1)
+    closed = 0
+    for _ in range(80):
+        a = rng.randint(-4, 9) + rng.choice([0, N])
+        c = rng.choice([1, 2, sympy.Rational(1, 2), N])
+        ramp = sympy.Max(0, a - k) if rng.random() < 0.5 else sympy.Max(0, k - a)
+        f = c * ramp + rng.choice([0, k, 3, k ** 2])
+        total = counting._ramp_sum(f, x)
+        if not f.has(sympy.Max):   # the ramp was 0 or a - k throughout: a polynomial, summed elsewhere
+            assert total is None
+            continue
+        closed += 1
+        assert not total.has(sympy.Sum)
+        for n in range(-3, 6):
+            for trips in range(0, 8):
+                assert total.subs({N: n, x: trips}) == sum(f.subs(N, n).subs(k, j) for j in range(trips)), f
+    assert closed > 50
+    assert counting._ramp_sum(sympy.Max(0, N - 2 * k), x) is None          # a slope of 2: floors, left open
+    assert counting._ramp_sum(k * sympy.Max(0, N - k), x) is None          # the index outside the ramp
