@@ -263,10 +263,10 @@ def _ramp_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr | None:
             ramps.append(mul(coeff, n * (start - a) + n * (n - 1) / 2))
     if not ramps:
         return None
-    total = _polynomial_sum(expand(sympy.Add(*polynomial))) if polynomial else sympy.Integer(0)
+    total = _plain_polynomial_sum(sympy.Add(*polynomial))
     if total is None:
         return None
-    return _replace(_factored(total), _TAU, trips) + sympy.Add(*ramps)
+    return _replace(total, _TAU, trips) + sympy.Add(*ramps)
 
 
 def _ramp(e: sympy.Expr) -> tuple[bool, sympy.Expr] | None:
