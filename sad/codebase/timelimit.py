@@ -8,6 +8,11 @@ analyzer's `except Exception` guards (one broken procedure must not stop the oth
 the watchdog repeats the exception once a second until the analysis has ended, and is disarmed
 before the block is left.
 
+A block that ends after its deadline raises AnalysisTimeout as it is left, even if it ended normally: the
+watchdog's exception can be lost (delivered inside a finalizer or a garbage-collector callback, where Python
+prints and drops it; or not delivered at all when the block ends before the watchdog thread gets the
+interpreter lock), and whether a file counts as past the limit must not depend on where it landed.
+
 An exception the watchdog raised and that was not delivered yet must not escape into the caller's next
 statement. It is not cleared with PyThreadState_SetAsyncExc(thread, NULL): up to CPython 3.12 that call
 signals the eval breaker without an exception to deliver, and the breaker is then never reset — every
@@ -61,6 +66,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
             done.wait(1.0)
 
     thread = threading.Thread(target=watchdog, name="sad-time-limit", daemon=True)
+    deadline = time.monotonic() + seconds
     try:
         thread.start()
         yield
@@ -73,6 +79,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
                 continue
         done.set()
         thread.join()
+    if fired[0] or time.monotonic() > deadline:  # reached only when the block ended without an exception
+        raise AnalysisTimeout
 
 
 def _raise_in(target: ctypes.c_ulong) -> None:
