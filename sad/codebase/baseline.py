@@ -87,7 +87,7 @@ def to_jsonable(results: list[UnitResult], machine: str, points: dict) -> dict:
     routines = routine_keys(results)
     return {"format": FORMAT, "sad_version": __version__, "machine": machine, "points": points,
             "routines": {key: {"name": r.name, "file": r.file, "line": r.line, "time": r.time,
-                               "points": r.points, "complexity": r.complexity}
+                               "subexpressions": r.subexpressions, "points": r.points, "complexity": r.complexity}
                          for key, r in sorted(routines.items())}}
 
 

@@ -42,7 +42,7 @@ def build(results: list[UnitResult], machine: str, points: dict, comparison: Com
 def _routine(r) -> dict:
     return {"name": r.name, "file": r.file, "line": r.line, "language": r.language, "kind": r.kind,
             "time": r.time, "points": r.points, "complexity": r.complexity, "parameters": r.parameters,
-            "unseen_calls": r.unseen_calls}
+            "unseen_calls": r.unseen_calls, "subexpressions": r.subexpressions}
 
 
 def render(report: dict, fmt: str) -> str:

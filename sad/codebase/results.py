@@ -50,11 +50,14 @@ class Routine:
     line: int
     language: str
     kind: str
-    time: str  # seconds per call, a formula (sympy syntax) in the routine's parameters
+    time: str  # seconds per call, a formula (sympy syntax) in the routine's parameters and subexpressions
     parameters: dict[str, str]  # symbol → kind (value, loop_count, branch_probability, call_cost, op_cost)
     points: dict[str, float | None]  # reference point name → seconds per call
     complexity: str  # 1, n, n^2, … in the value parameters together; ? when it cannot be read off
     unseen_calls: list[str] = field(default_factory=list)
+    # [name, text] of the parts `time` names (_E1, _E2, …), in definition order: set when the formula written
+    # out in full would be long (sad.codebase.formulatext)
+    subexpressions: list[list[str]] = field(default_factory=list)
 
     def to_jsonable(self) -> dict:
         """The routine as a JSON object: dataclasses.asdict's result (every field; the dicts and the list

@@ -35,7 +35,7 @@ from sad.codebase.sources import SourceFile, definers, dependencies, discover, i
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 from sad.common.cachefiles import cache_home
 
-CACHE_FORMAT = 3  # bump when the cached result's shape or the key's make-up changes
+CACHE_FORMAT = 4  # bump when the cached result's shape or the key's make-up changes
 
 
 @dataclass

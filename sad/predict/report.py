@@ -16,6 +16,7 @@ from sad import __version__
 from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
 from sad.common.english import plural
+from sad.common.formulatext import named_parts
 from sad.common.strprinter import QuickStrPrinter
 from sad.predict.mapper import Prediction, bind, evaluate
 from sad.predict.termorder import ordered_terms
@@ -165,17 +166,19 @@ def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
 
 def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
             extra: list[Parameter], origins: dict[str, str] | None = None) -> str:
-    """The analysis and prediction as the JSON document (sorted: same input, same bytes)."""
+    """The analysis and prediction as the JSON document (sorted: same input, same bytes). Its formulas are
+    printed together at the end, so that the long ones name the parts they share (`subexpressions`)."""
     total = prediction.time_value
+    slots = _Slots()
     doc = {
         "sad_version": __version__,
         "files": list(analysis.program.files),
         "roots": analysis.roots,
         "machine": {"name": machine.name, "path": str(machine.path), "models": dict(machine.models)},
-        "time": formula(prediction.time, 15),
+        "time": slots.add(prediction.time, 15),
         "time_s": total,
-        "computation": formula(prediction.computation, 15),
-        "communication": formula(prediction.communication, 15),
+        "computation": slots.add(prediction.computation, 15),
+        "communication": slots.add(prediction.communication, 15),
         "computation_s": prediction.computation_value,
         "communication_s": prediction.communication_value,
         "rank": _rank_json(prediction),
@@ -184,28 +187,61 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "parameters": parameter_rows(analysis, bindings, extra, origins),
         "blocks": [{
             "procedure": bt.block.procedure, "file": bt.block.file, "first_line": bt.block.first_line,
-            "last_line": bt.block.last_line, "kind": bt.block.kind, "count": formula(bt.block.count),
+            "last_line": bt.block.last_line, "kind": bt.block.kind, "count": slots.add(bt.block.count),
             "count_value": bt.count_value,
             "cost": {k: _plain(v) for k, v in sorted(bt.block.cost.items()) if v},
-            "seconds_each": formula(bt.seconds_each, 15),
+            "seconds_each": slots.add(bt.seconds_each, 15),
             "time_s": bt.time_value,
             "share": (bt.time_value / total) if (total and bt.time_value is not None) else None,
-            **_message_json(bt),
+            **_message_json(bt, slots),
         } for bt in prediction.blocks],
         "procedures": [{"name": name, "time_s": t, "share": (t / total) if (total and t is not None) else None}
                        for name, t in prediction.by_procedure.items()],
-        "operations": {k: formula(v) for k, v in prediction.operations.items()},
+        "operations": {k: slots.add(v) for k, v in prediction.operations.items()},
+        "subexpressions": [],
         "diagnostics": [{"file": d.loc.file, "line": d.loc.line, "col": d.loc.col, "severity": d.severity,
                          "message": d.message} for d in analysis.diagnostics],
     }
-    return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+    texts, doc["subexpressions"] = slots.printed()
+    return json.dumps(_filled(doc, texts), indent=2, sort_keys=False) + "\n"
 
 
-def _message_json(bt) -> dict[str, Any]:
+class _Slot(int):
+    """Where a formula's text goes in the document: its index among the document's formulas."""
+
+
+class _Slots:
+    """The formulas of one document, rounded as they are added and printed together."""
+
+    def __init__(self) -> None:
+        self.exprs: list[sympy.Basic] = []
+
+    def add(self, expr: sympy.Expr, digits: int = 6) -> _Slot:
+        self.exprs.append(_for_printing(expr, digits))
+        return _Slot(len(self.exprs) - 1)
+
+    def printed(self) -> tuple[list[str], list[list[str]]]:
+        """Each formula's text, and the [name, text] of the parts the long ones name (sad.common.formulatext)."""
+        definitions, exprs = named_parts(self.exprs)
+        return [_PRINTER.doprint(e) for e in exprs], [[s.name, _PRINTER.doprint(v)] for s, v in definitions]
+
+
+def _filled(value: Any, texts: list[str]) -> Any:
+    """The document with each slot replaced by its formula's text."""
+    if isinstance(value, _Slot):
+        return texts[value]
+    if isinstance(value, dict):
+        return {k: _filled(v, texts) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_filled(v, texts) for v in value]
+    return value
+
+
+def _message_json(bt, slots: _Slots) -> dict[str, Any]:
     msg = bt.block.message
     if msg is None:
         return {}
-    return {"primitive": msg.primitive, "call": msg.name, "bytes": formula(msg.bytes, 15),
+    return {"primitive": msg.primitive, "call": msg.name, "bytes": slots.add(msg.bytes, 15),
             "partner": msg.partner}
 
 
