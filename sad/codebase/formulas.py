@@ -182,7 +182,7 @@ def _node(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if e.is_Add:
         return ops.add(_walk(a, v, ops) for a in e.args)
     if e.is_Mul:
-        return ops.mul(_walk(a, v, ops) for a in e.args)
+        return _product(e.args, v) if ops is _Scalars else ops.mul(_walk(a, v, ops) for a in e.args)
     if e.is_Pow:
         return _walk(e.base, v, ops) ** _walk(e.exp, v, ops)
     if isinstance(e, sympy.Max):
@@ -200,6 +200,26 @@ def _node(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if isinstance(e, sympy.Abs):  # a loop bound from ABS(MF) (VODE's method flag)
         return abs(_walk(e.args[0], v, ops))
     raise _Fallback
+
+
+def _product(factors: tuple[sympy.Basic, ...], v: dict) -> float:
+    """A product at a point: 0 when a factor is 0, even if another divides by 0. Such a term is code behind
+    a flow that is 0 at this point (an entry check that sends every call to the error return, as a flag
+    argument of 100 does in ODEPACK's drivers) times the same flow's inverse that normalises the visits of
+    its region: code not reached, no time. A division by 0 with no zero factor has no value."""
+    out, undefined = 1.0, False
+    for factor in factors:
+        try:
+            x = _walk(factor, v, _Scalars)
+        except ZeroDivisionError:
+            undefined = True
+            continue
+        if x == 0:
+            return 0.0
+        out *= x
+    if undefined:
+        raise ZeroDivisionError("a factor divides by 0")
+    return out
 
 
 def _rounded(e: sympy.floor | sympy.ceiling, v: dict, ops: Any) -> Value:

@@ -136,3 +136,18 @@ def test_a_logical_argument_tested_as_it_is_is_true_unless_zero():
     assert evaluate(expr, {"FREEV.CNSTND": 100.0, "FREEV.ITER": 1.0, "FREEV.N": 10.0}) == 37.0
     assert evaluate(expr, {"FREEV.CNSTND": 0.0, "FREEV.ITER": 1.0, "FREEV.N": 10.0}) == 7.0
     assert evaluate(expr, {"FREEV.CNSTND": 0.0, "FREEV.ITER": 0.0, "FREEV.N": 10.0}) == 2.0
+
+
+def test_code_behind_a_flow_of_zero_takes_no_time_even_where_its_region_is_normalised_by_that_flow():
+    """LSODA's shape: a block after an entry check, q = 1 - [ITASK invalid], times the visits of its region
+    over a flow that has q as a factor. At ITASK = 100 (the default value) q is 0: the term is 0, not a
+    division by zero that left the routine without a value. A division by 0 with no zero factor has none."""
+    itask, x, p = sympy.symbols("D.ITASK X_D_L10_VISITS P_D_IF2")
+    q = 1 - sympy.Piecewise((1, (itask > 5) | (itask < 1)), (0, True))
+    flow = sympy.Add(p * q, q * (1 - p) * x, evaluate=False)
+    term = sympy.Mul(3, x, q, sympy.Pow(flow, -1), evaluate=False)
+    expr = sympy.Add(2, term, evaluate=False)
+    point = {"D.ITASK": 100.0, "X_D_L10_VISITS": 10.0, "P_D_IF2": 0.5}
+    assert evaluate(expr, point) == 2.0
+    assert evaluate(expr, {**point, "D.ITASK": 2.0}) == pytest.approx(2 + 3 * 10 / (0.5 + 0.5 * 10))
+    assert evaluate(sympy.Add(2, sympy.Pow(flow, -1), evaluate=False), point) is None
