@@ -236,11 +236,12 @@ def _machines(names: list[str]):
 def _fixed_numbers(values: dict[str, sympy.Expr]) -> dict[str, float]:
     import sympy
 
+    from sad.analysis.freesymbols import free_symbols
     from sad.predict.mapper import bind
     out = {}
     for name, value in values.items():
         bound = bind(sympy.sympify(value), values)
-        if not bound.free_symbols:
+        if not free_symbols(bound):
             try:
                 out[name] = float(bound)
             except (TypeError, ValueError):
@@ -250,6 +251,7 @@ def _fixed_numbers(values: dict[str, sympy.Expr]) -> dict[str, float]:
 
 def _series(groups: list[list[str]], args, setup: Setup):
     """One Series per variant × machine; the analyses of the variants."""
+    from sad.analysis.freesymbols import free_symbols  # each shared part once: a formula is a graph
     from sad.predict.compare import Series
     values = _values(args, setup)
     machines = _machines(args.machine)
@@ -264,11 +266,11 @@ def _series(groups: list[list[str]], args, setup: Setup):
     swept = {a.name for a in setup.axes}
     for s in series:
         spmd = {"RANK"} if "NPROCS" in swept | set(_fixed_numbers(values)) else set()  # the slowest rank is sought
-        unbound = sorted({sym.name for f in s.formulas.values() for sym in f.free_symbols} - swept - spmd)
+        unbound = sorted({sym.name for f in s.formulas.values() for sym in free_symbols(f)} - swept - spmd)
         if unbound:
             raise UsageError(f"{s.variant}: unbound parameters {', '.join(unbound)}; bind them with -D NAME=VALUE "
                              f"or --params FILE, or sweep them")
-        used = {sym.name for f in s.formulas.values() for sym in f.free_symbols}
+        used = {sym.name for f in s.formulas.values() for sym in free_symbols(f)}
         flat = [a.name for a in setup.axes if a.name not in used]
         for name in flat:
             print(f"sad: warning: {s.variant}: the predicted time does not depend on {name}", file=sys.stderr)

@@ -25,6 +25,7 @@ import numpy
 import sympy
 
 from sad.analysis.counting import evaluate_sums, outer
+from sad.analysis.freesymbols import free_symbols
 
 MAX_POINTS = 10_000_000
 """A grid larger than this is refused (memory: a few float64 columns of this length)."""
@@ -246,7 +247,7 @@ class _SumTerm:
 
     @classmethod
     def of(cls, total: sympy.Sum) -> _SumTerm:
-        free = sorted(total.free_symbols, key=lambda s: s.name)
+        free = sorted(free_symbols(total), key=lambda s: s.name)
         term = cls(total, free)
         body, k, a, b = outer(total)
         if not body.has(sympy.Sum):
@@ -348,14 +349,14 @@ def compile_formula(expr: sympy.Expr) -> CompiledFormula:
     """Compile once; the arguments are the formula's free symbols by name (sorted). Symbols of one name with
     different assumptions (a parameter from the source and the same name bound from the command line) are one."""
     expr = sympy.sympify(expr)
-    expr = expr.xreplace({s: sympy.Symbol(s.name) for s in expr.free_symbols})
+    expr = expr.xreplace({s: sympy.Symbol(s.name) for s in free_symbols(expr)})
     expr = expr.replace(lambda e: isinstance(e, sympy.Sum), _hoist)
     every = expr.atoms(sympy.Sum)
     inner = set().union(*[s.args[0].atoms(sympy.Sum) for s in every]) if every else set()
     outer = sorted(every - inner, key=sympy.default_sort_key)
     placeholders = {total: sympy.Symbol(f"sad_sum_{i}_") for i, total in enumerate(outer)}
     body = expr.xreplace(placeholders) if placeholders else expr
-    symbols = sorted(body.free_symbols - set(placeholders.values()), key=lambda s: s.name)
+    symbols = sorted(free_symbols(body) - set(placeholders.values()), key=lambda s: s.name)
     function = _lambdify([*symbols, *placeholders.values()], body)
     return CompiledFormula(expr, [s.name for s in symbols], function, [_SumTerm.of(t) for t in outer])
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy
 import sympy
 
+from sad.analysis.freesymbols import free_symbols
 from sad.predict.interval import bounds, truth
 from sad.predict.sweep import NPROCS, RANK, Axis, CompiledFormula, _lambdify, compile_formula, slowest_rank
 
@@ -78,7 +79,7 @@ class _Evaluator:
             raise TuneError(f"unbound parameters: {', '.join(missing)}; bind them with -D or --fix NAME=VALUE")
         self.checks = []
         for cond in problem.constraints:
-            names = sorted(cond.free_symbols, key=lambda s: s.name)
+            names = sorted(free_symbols(cond), key=lambda s: s.name)
             unknown = [s.name for s in names if s.name not in known]
             if unknown:
                 raise TuneError(f"constraint {cond}: {', '.join(unknown)} is neither varied nor bound")

@@ -118,3 +118,14 @@ def test_analyze_json_of_rejoining_ifs_names_parts_shared_by_its_formulas(tmp_pa
     time = _value(doc["time"], parts)
     blocks = sum(_value(b["count"], parts) * _value(b["seconds_each"], parts) for b in doc["blocks"])
     assert float(time) == pytest.approx(float(blocks), rel=1e-12) and float(time) > 0
+
+
+def test_sweep_reads_the_parameters_of_a_long_formula_without_writing_it_out(tmp_path):
+    """`sad sweep` asks which parameters the formula has: over the graph, not the tree (sympy's own
+    free_symbols walked the tree written out and did not end within minutes on this routine)."""
+    (tmp_path / "chain.f").write_text(_chain_source())
+    proc = subprocess.run([sys.executable, "-m", "sad", "sweep", "chain.f", "-m", "sparc2", "-D", "CHAIN.A_1=0:2"],
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "chain.f: unbound parameters CHAIN.A_10, " in proc.stderr and "P_CHAIN_IF48" in proc.stderr
