@@ -29,7 +29,7 @@ from sad.codebase.formulas import complexity, early_trips, evaluate
 from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
-from sad.common.formulatext import formula_text
+from sad.common.formulatext import CHECK_LIMIT, formula_text
 from sad.common.strprinter import QuickStrPrinter
 from sad.machine.model import load_machine
 from sad.predict.mapper import op_cost_name, price
@@ -203,7 +203,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
     values = {point.name: evaluate(time, bound) for point, bound in zip(points.points, at)}
     base = at[0]
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
-    text, parts = formula_text(time, _PRINTER)
+    text, parts = formula_text(time, _PRINTER, CHECK_LIMIT)
     return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, text,
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
                    sorted(name[2:] for name, (kind, _) in kinds.items()

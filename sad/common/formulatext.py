@@ -20,7 +20,11 @@ from collections.abc import Iterator, Sequence
 
 import sympy
 
-WRITTEN_LIMIT = 10_000  # nodes of a formula written out as a tree (about 40 kB of text) before naming parts
+# Nodes of a formula written out as a tree before naming parts: about 40 kB of text. `sad check` passes a
+# higher limit, as sympy.cse rebuilds every expression it touches: at this one it was 30 % of the analysis of
+# SLSQP's file, whose formulas of up to 100 000 nodes take less to print in full.
+WRITTEN_LIMIT = 10_000
+CHECK_LIMIT = 100_000  # about 400 kB
 PREFIX = "_E"  # not a Fortran name (a letter first), reserved in C: no parameter has it (names taken skipped)
 
 
@@ -46,12 +50,13 @@ def _sizes(exprs: Sequence[sympy.Basic]) -> dict[sympy.Basic, int]:
     return size
 
 
-def named_parts(exprs: Sequence[sympy.Expr]) -> tuple[list[tuple[sympy.Symbol, sympy.Expr]], list[sympy.Expr]]:
+def named_parts(exprs: Sequence[sympy.Expr], limit: int = WRITTEN_LIMIT
+                ) -> tuple[list[tuple[sympy.Symbol, sympy.Expr]], list[sympy.Expr]]:
     """(definitions, formulas): `exprs` as they are and no definitions when each written out has at most
-    WRITTEN_LIMIT nodes; else the long ones in terms of `_E` names defined in order (the short ones as
+    `limit` nodes; else the long ones in terms of `_E` names defined in order (the short ones as
     they are: a part named in a long formula is not looked for in them)."""
     size = _sizes(exprs)
-    long = [i for i, expr in enumerate(exprs) if size[expr] > WRITTEN_LIMIT]
+    long = [i for i, expr in enumerate(exprs) if size[expr] > limit]
     if not long:
         return [], list(exprs)
     taken = {node.name for node in size if isinstance(node, sympy.Symbol)}
@@ -65,9 +70,9 @@ def named_parts(exprs: Sequence[sympy.Expr]) -> tuple[list[tuple[sympy.Symbol, s
     return definitions, out
 
 
-def formula_text(expr: sympy.Expr, printer) -> tuple[str, list[tuple[str, str]]]:
+def formula_text(expr: sympy.Expr, printer, limit: int = WRITTEN_LIMIT) -> tuple[str, list[tuple[str, str]]]:
     """The formula's text and its named parts ((name, text) in definition order; none when it is short)."""
-    definitions, (reduced,) = named_parts([expr])
+    definitions, (reduced,) = named_parts([expr], limit)
     return printer.doprint(reduced), [(symbol.name, printer.doprint(value)) for symbol, value in definitions]
 
 
