@@ -56,7 +56,7 @@ class Routine:
     complexity: str  # 1, n, n^2, … in the value parameters together; ? when it cannot be read off
     unseen_calls: list[str] = field(default_factory=list)
     # [name, text] of the parts `time` names (_E1, _E2, …), in definition order: set when the formula written
-    # out in full would be long (sad.codebase.formulatext)
+    # out in full would be long (sad.common.formulatext)
     subexpressions: list[list[str]] = field(default_factory=list)
 
     def to_jsonable(self) -> dict:

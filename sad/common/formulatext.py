@@ -9,9 +9,9 @@ A formula is a graph, not a tree: the probability of reaching a block after IFs 
 a GOTO region, a callee's time appear in many terms as the same object. Written out as a tree it can be
 immense: each IF that rejoins can double it. ODEPACK's LSODA has 828 distinct subexpressions, which
 written out are 206 million nodes, 772 MB of text; `sad check` on a 125-line routine of 24 such IFs
-ran past its 60 s limit printing. Past
-WRITTEN_LIMIT nodes the repeated parts are named `_E1`, `_E2`, … instead (sympy.cse) and each is defined
-once, in the names before it: LSODA's formula is then 237 definitions and 12.6 kB.
+ran past its 60 s limit printing. Past a limit (WRITTEN_LIMIT nodes, CHECK_LIMIT in `sad check`) the
+repeated parts are named `_E1`, `_E2`, … instead (sympy.cse) and each is defined once, in the names before
+it: LSODA's formula is then 237 definitions and 12.6 kB.
 """
 from __future__ import annotations
 
