@@ -182,12 +182,12 @@ def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineMode
     roles = by_role[key]
     entries, iterations = roles["loop_entry"], roles["loop_iter"]
     left_early = _jumps_out(stmt, by_role)
-    if language == "c" or _unit_step(stmt) or _constant_bounds(stmt, proc):
+    label = _do_label(stmt) if language == "fortran" else None
+    if language == "c" or _unit_step(stmt) or _constant_bounds(stmt, proc) or _ends_compound(stmt, label):
         # the loop test runs at each entry and after each iteration that comes back to it
         header = entries + iterations - left_early
     else:
-        header = entries  # gfortran precomputes the trip count: the test has no line of its own
-    label = _do_label(stmt) if language == "fortran" else None
+        header = entries  # gfortran precomputes the trip count: its test shares the last statement's line
     if label and isinstance(parent, ir.Do) and _do_label(parent) == label and parent.body \
             and parent.body[-1] is stmt:
         parent_roles = by_role[(parent.loc.file, parent.loc.line)]
@@ -199,6 +199,17 @@ def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineMode
         tkey = (last.loc.file, last.loc.line)
         if tkey in model:
             model[tkey].gcov = entries - left_early  # the terminal CONTINUE carries the loop's exit
+
+
+def _ends_compound(stmt: ir.Do, label: str | None) -> bool:
+    """The body's last statement (before the terminal CONTINUE of a labelled DO) is a compound one (a DO, an
+    IF block): its own line has no code after it, so gfortran charges the counted loop's test per trip to
+    the DO line, as for a unit step (GCC 12: `DO I = 1, N, 3` shows 1 around `S = S + I`, 5 at N = 10
+    around an inner DO)."""
+    body = list(stmt.body)
+    if label and body and isinstance(body[-1], ir.Continue) and body[-1].label == label:
+        body.pop()
+    return bool(body) and bool(ir.child_bodies(body[-1]))
 
 
 def _constant_bounds(stmt: ir.Do, proc: ir.Procedure) -> bool:

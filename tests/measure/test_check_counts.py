@@ -79,3 +79,55 @@ def test_check_counts_command_failure(capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert "command failed" in err
+
+
+STEPPED_DO = """\
+      PROGRAM STEPDO
+      INTEGER N, I, J, S
+      READ *, N
+      S = 0
+      DO I = 1, N, 3
+         S = S + I
+      ENDDO
+      DO I = 1, N, 3
+         DO J = 1, 2
+            S = S + J
+         ENDDO
+      ENDDO
+      DO I = 1, N, 3
+         IF (I .GT. N) THEN
+            S = S - 1
+         ENDIF
+      ENDDO
+      DO 50 I = 1, N, 3
+         S = S + I
+   50 CONTINUE
+      DO 60 I = 1, N, 3
+         DO J = 1, 2
+            S = S + J
+         ENDDO
+   60 CONTINUE
+      PRINT *, S
+      END
+"""
+
+
+def test_a_counted_loop_s_test_goes_to_the_do_line_when_its_body_ends_in_a_block(capsys, tmp_path):
+    """DO I = 1, N, 3 (a step other than 1, bounds not constants): gfortran counts the trips beforehand and
+    its test per trip shares the line of the body's last statement; when that statement is a block (an
+    inner DO, an IF block) the test is charged to the DO line instead: 1 + 4 at N = 10 (GCC 12, -O0)."""
+    source = tmp_path / "stepdo.f"
+    source.write_text(STEPPED_DO)
+    (tmp_path / "in.txt").write_text("10\n")
+    rc = main(["check-counts", str(source), "-D", "N=10", "--", f"./stepdo < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    rows = {int(r.split()[0].rsplit(":", 1)[1]): r.split()[1:4] for r in out.splitlines()
+            if r.startswith(str(source))}
+    assert rows[5] == ["1", "1", "ok"]     # ends in S = S + I: the test is on that line
+    assert rows[8] == ["5", "5", "ok"]     # ends in an inner DO
+    assert rows[13] == ["5", "5", "ok"]    # ends in an IF block
+    assert rows[18] == ["1", "1", "ok"]    # DO 50 ... 50 CONTINUE: the last statement before it
+    assert rows[21] == ["5", "5", "ok"]    # DO 60 ... inner DO ... 60 CONTINUE
+    # Not modelled yet: inside such a loop gcov also charges the counted loop's blocks to lines of the body
+    # (the IF line and the inner DO line +1, the inner body's last line +4), so the run has mismatches.
+    assert rc == 1 and "4 MISMATCH" in out
