@@ -250,8 +250,8 @@ def _ramp_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr | None:
         if dependent.is_polynomial(_K):
             polynomial.append(term)
             continue
-        ramp = _ramp(dependent)
-        if ramp is None or _K in free_symbols(coeff):
+        ramp = _ramp(dependent)  # coeff is free of k (as_independent)
+        if ramp is None:
             return None
         down, a = ramp
         if down:
@@ -830,10 +830,11 @@ def _k_degree_at_most_1(term: sympy.Expr) -> bool:
 def _bound_in_tau(relation: sympy.Expr, hi: sympy.Expr, lo: sympy.Expr):
     """Solve relation = 0 for one symbol of the bounds (hi's first): (symbol, its expression in τ)."""
     candidates = sorted(hi.free_symbols, key=lambda s: s.name) + sorted(lo.free_symbols, key=lambda s: s.name)
+    expanded = expand(relation)
     for var in candidates:
         if var == _K:
             continue
-        coeff = expand(relation).coeff(var)
+        coeff = expanded.coeff(var)
         if coeff != 0 and var not in coeff.free_symbols and \
                 expand(relation - coeff * var).free_symbols.isdisjoint({var}):
             return var, expand(var - relation / coeff)

@@ -57,9 +57,8 @@ _RELATIONS = {sympy.Lt: operator.lt, sympy.Le: operator.le, sympy.Gt: operator.g
 
 
 class _Scalars:
-    """The float walk at one point: Python floats, sums exactly rounded (fsum)."""
+    """The float walk at one point: Python floats, sums exactly rounded (fsum); products by _product."""
     add = staticmethod(math.fsum)
-    mul = staticmethod(math.prod)
     maximum = staticmethod(max)
     minimum = staticmethod(min)
 
