@@ -18,6 +18,8 @@ import sympy
 from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
 
+from sad.common.formulatext import written_sizes
+
 
 def mul(a: sympy.Expr | int, b: sympy.Expr | int) -> sympy.Expr:
     """a·b: the other factor when one equals 1 (a Float 1.0 too, which sympy's product would keep), else the
@@ -230,8 +232,9 @@ def tree_size(exprs) -> int:
     """The number of nodes of the expressions written out as trees (a subexpression that occurs twice counts
     twice): what substituting into them, pricing and printing them costs. Linear in the distinct
     subexpressions (each one's size is remembered while counting)."""
-    memo: dict[sympy.Basic, int] = {}
-    return sum(_tree_size(e, memo) for e in exprs)
+    exprs = list(exprs)
+    size = written_sizes(exprs)
+    return sum(size[e] for e in exprs)
 
 
 def larger_than(expr: sympy.Basic, cap: int) -> bool:
@@ -245,14 +248,6 @@ def larger_than(expr: sympy.Basic, cap: int) -> bool:
             return True
         stack.extend(stack.pop().args)
     return False
-
-
-def _tree_size(expr: sympy.Basic, memo: dict) -> int:
-    size = memo.get(expr)
-    if size is None:
-        size = 1 + sum(_tree_size(arg, memo) for arg in expr.args)
-        memo[expr] = size
-    return size
 
 
 def total(terms: list[sympy.Expr]) -> sympy.Expr:

@@ -30,12 +30,12 @@ PREFIX = "_E"  # not a Fortran name (a letter first), reserved in C: no paramete
 
 def written_size(expr: sympy.Basic) -> int:
     """The nodes of `expr` written out as a tree (a shared subexpression counted each time it occurs)."""
-    return _sizes([expr])[expr]
+    return written_sizes([expr])[expr]
 
 
-def _sizes(exprs: Sequence[sympy.Basic]) -> dict[sympy.Basic, int]:
+def written_sizes(exprs: Sequence[sympy.Basic]) -> dict[sympy.Basic, int]:
     """Every distinct subexpression's written size, each computed once (iteratively: a formula may be
-    deeper than the interpreter's recursion limit)."""
+    deeper than the interpreter's recursion limit). Also what sad.analysis.products.tree_size adds up."""
     size: dict[sympy.Basic, int] = {}
     stack: list[tuple[sympy.Basic, bool]] = [(expr, False) for expr in exprs]
     while stack:
@@ -55,7 +55,7 @@ def named_parts(exprs: Sequence[sympy.Expr], limit: int = WRITTEN_LIMIT
     """(definitions, formulas): `exprs` as they are and no definitions when each written out has at most
     `limit` nodes; else the long ones in terms of `_E` names defined in order (the short ones as
     they are: a part named in a long formula is not looked for in them)."""
-    size = _sizes(exprs)
+    size = written_sizes(exprs)
     long = [i for i, expr in enumerate(exprs) if size[expr] > limit]
     if not long:
         return [], list(exprs)
