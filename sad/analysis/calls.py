@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.analysis import spmd
+from sad.analysis import libcalls, spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, resum, substitute
@@ -64,6 +64,8 @@ class CallExpander:
         if (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
             return  # inside a cycle of calls: counted by the cycle's X_<routine>_CALLS at its entry
         callee = self.ctx.built.get(key)
+        if callee is None and not indirect and libcalls.expand(self, name, args, index, local, site, at):
+            return  # a C library routine (malloc, memcpy, qsort, ...): priced by the machine
         if indirect or callee is None:
             reason = "call through a pointer" if indirect else "routine not in the analyzed files"
             cname = f"C_{name}" if not indirect else f"C_{self.proc.name}_INDIRECT"

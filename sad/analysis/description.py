@@ -28,7 +28,7 @@ class Event:
     iteration. Identity-hashed: the same event reached through two call sites is one event."""
     procedure: str
     loc: ir.Loc
-    role: str  # stmt | cond | loop_entry | loop_iter | goto
+    role: str  # stmt | cond | loop_entry | loop_iter | goto | library (sad.analysis.libcalls)
     cost: Counter
     region: int
     seq: int
@@ -77,7 +77,7 @@ class Block:
     file: str
     first_line: int
     last_line: int
-    kind: str  # code | branch | loop_entry | loop_iter | message
+    kind: str  # code | branch | loop_entry | loop_iter | message | library
     count: sympy.Expr
     cost: Counter = field(default_factory=Counter)
     events: list[Event] = field(default_factory=list)
@@ -92,7 +92,7 @@ class Block:
 
 
 _KIND = {"stmt": "code", "goto": "code", "cond": "branch", "loop_entry": "loop_entry",
-         "loop_iter": "loop_iter"}
+         "loop_iter": "loop_iter", "library": "library"}
 
 
 def group_blocks(counts: dict[Event, sympy.Expr]) -> list[Block]:
@@ -136,7 +136,7 @@ def line_counts(counts: dict[Event, sympy.Expr]) -> dict[tuple[str, int], sympy.
     chosen: dict[tuple[str, int], tuple[tuple[int, int], sympy.Expr]] = {}
     by_region: dict[tuple[str, int], dict[int, tuple[int, sympy.Expr]]] = {}
     for event, count in counts.items():
-        if event.role == "loop_iter":
+        if event.role in ("loop_iter", "library"):  # a loop's trips, a library routine's work: not lines
             continue
         key = (event.loc.file, event.loc.line)
         rank = (_LINE_PRIORITY[event.role], event.seq)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import conditional, extremes
+from sad.analysis import conditional, extremes, libcalls
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
@@ -394,6 +394,8 @@ class ModifiedFormals:
         """True when calling `callee` may change its argument at position `pos` (unknown callees may)."""
         proc = self.facts.procs.get(resolve_name(callee))
         if proc is None:
+            if callee in libcalls.ROUTINES:  # memcpy(w, v, n * 8) leaves n alone: C passes it by value
+                return pos in libcalls.ROUTINES[callee].writes
             return not callee.upper().startswith("MPI_") or pos == 0
         return pos in self._modified(proc)
 

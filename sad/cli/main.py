@@ -204,6 +204,10 @@ def cmd_analyze(args) -> int:
         if key.startswith("msg."):
             print(f"sad: warning: machine {machine.name} cannot price the message primitive '{key[4:]}': its cost "
                   f"is the unresolved parameter T_{key.replace('.', '_')} (seconds per call)", file=sys.stderr)
+    if result.prediction.excluded:
+        from sad.predict.mapper import excluded_text
+        print(f"sad: warning: {excluded_text(result.prediction.excluded)}: nothing prices them on {machine.name} "
+              f"(give their seconds with -D NAME=VALUE or --params FILE)", file=sys.stderr)
     origins = {name: ("-D" if name in defined else "params") for name in values}
     if args.format == "json":
         sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters, origins))

@@ -231,6 +231,10 @@ def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
     undetermined = sorted({n for r in results for n in r.derivation.undetermined})
     if undetermined:
         print(f"sad: warning: not determined by the runs: {', '.join(undetermined)}", file=sys.stderr)
+    costs = sorted(p.name for p in analysis.table.unresolved() if p.kind == "call_cost" and p.name not in defined)
+    if costs:  # seconds, not line counts: a profile cannot give them, and the file does not hold them
+        print(f"sad: warning: call costs not profiled (seconds per call, not counts): {', '.join(costs)}; "
+              f"predictions leave them out unless given with -D NAME=SECONDS", file=sys.stderr)
     return 1 if any(r.mismatches for r in results) else 0
 
 

@@ -206,20 +206,22 @@ def _hint(name: str, known: set[str]) -> str:
     return f" (parameters: {', '.join(sorted(known)[:12])}{', …' if len(known) > 12 else ''})"
 
 
-def _formulas(analysis, machine, values: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
-    """TOTAL, and COMP and COMM when the prediction splits computation and communication (SPMD programs)."""
+def _formulas(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[dict[str, sympy.Expr], list[str]]:
+    """TOTAL, and COMP and COMM when the prediction splits computation and communication (SPMD programs),
+    without the unpriced calls nothing binds (sad.predict.mapper: Prediction.excluded), and those calls."""
     import sympy
 
     from sad.predict.job import predict_analysis
     from sad.predict.mapper import bind
     prediction = predict_analysis(analysis, machine, values).prediction
+    values = {**values, **{name: sympy.Integer(0) for name in prediction.excluded}}
     out = {"TOTAL": bind(prediction.time, values)}
     comp = getattr(prediction, "computation", None)
     comm = getattr(prediction, "communication", None)
     if comp is not None and comm is not None and sympy.sympify(comm) != 0:
         out["COMP"] = bind(sympy.sympify(comp), values)
         out["COMM"] = bind(sympy.sympify(comm), values)
-    return out
+    return out, list(prediction.excluded)
 
 
 def _machines(names: list[str]):
@@ -253,6 +255,7 @@ def _series(groups: list[list[str]], args, setup: Setup):
     """One Series per variant × machine; the analyses of the variants."""
     from sad.analysis.freesymbols import free_symbols  # each shared part once: a formula is a graph
     from sad.predict.compare import Series
+    from sad.predict.mapper import excluded_text
     values = _values(args, setup)
     machines = _machines(args.machine)
     series, failed = [], False
@@ -262,7 +265,11 @@ def _series(groups: list[list[str]], args, setup: Setup):
         variant = " ".join(files)
         for machine in machines:
             label = _label(variant, machine.name, len(groups), len(machines))
-            series.append(Series(label, variant, machine.name, _formulas(analysis, machine, values)))
+            formulas, excluded = _formulas(analysis, machine, values)
+            series.append(Series(label, variant, machine.name, formulas, excluded=excluded))
+            if excluded:
+                print(f"sad: warning: {label}: {excluded_text(excluded)} (give their seconds with -D NAME=VALUE)",
+                      file=sys.stderr)
     swept = {a.name for a in setup.axes}
     for s in series:
         spmd = {"RANK"} if "NPROCS" in swept | set(_fixed_numbers(values)) else set()  # the slowest rank is sought
@@ -330,6 +337,7 @@ def _csv(kind: str, value) -> str:
 
 def render(table, fmt: str, header: dict) -> str:
     """The table as text, CSV or JSON; `header` holds files, machines, fixed values, formulas."""
+    from sad.predict.mapper import excluded_text
     from sad.predict.report import formula
     names = list(table.columns)
     if fmt == "csv":
@@ -345,7 +353,8 @@ def render(table, fmt: str, header: dict) -> str:
         doc = {"sad_version": __version__, **header,
                "swept": [{"name": a.name, "range": a.text, "log": a.log, "points": len(a)} for a in table.grid.axes],
                "series": [{"label": s.label, "variant": s.variant, "machine": s.machine,
-                           "formulas": {k: formula(v, 15) for k, v in sorted(s.formulas.items())}}
+                           "formulas": {k: formula(v, 15) for k, v in sorted(s.formulas.items())},
+                           **({"excluded_calls": s.excluded} if s.excluded else {})}
                           for s in table.series],
                "columns": names,
                "rows": [{n: _json_value(table.kinds[n], table.columns[n][i]) for n in names}
@@ -356,6 +365,9 @@ def render(table, fmt: str, header: dict) -> str:
     out = [f"sad {header['command']}: {', '.join(header['files'])} on {', '.join(header['machines'])}"]
     if header["fixed"]:
         out.append("fixed: " + ", ".join(f"{k}={_number('param', v)}" for k, v in sorted(header["fixed"].items())))
+    for s in table.series:
+        if s.excluded:
+            out.append(f"{s.label}: {excluded_text(s.excluded)}")
     out.append(f"{table.size} points; times in seconds" + ("; SP = T(NPROCS=1)/T, EFF = SP/NPROCS"
                                                           if "NPROCS" in table.grid.names else ""))
     if len(table.series) > 1:
@@ -549,6 +561,9 @@ def _tune_report(args, files, series, problem, result, elapsed, check) -> str:
     how = "every point evaluated" if result.method == "exhaustive" else \
         f"branch and bound, {result.evaluated} of them evaluated"
     out.append(f"grid: {result.grid_points} points ({how})")
+    if series.excluded:
+        from sad.predict.mapper import excluded_text
+        out.append(f"predicted {excluded_text(series.excluded)}")
     print(f"sad: tuned in {elapsed:.3f} s", file=sys.stderr)  # timings on stderr: stdout is the same every run
     out.append("")
     out.append(f"optimum: {_point_text(result.best)}   predicted {seconds(result.time)}")

@@ -23,6 +23,8 @@ Keys:
     io.<kind>            one I/O statement (read, write, print, open, ...)
     io_item              one item transferred by an I/O statement
     msg.<kind>           one message-passing primitive (send, recv, bcast, ...)
+    lib.<name>           one call of a C library routine (malloc, memcpy, qsort: sad.analysis.libcalls)
+    lib.<name>.<unit>    one unit of its work: byte (memcpy, memset, calloc), nlogn (qsort: n·log2 n of n)
 """
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sad.machine import hierarchy as hier
+from sad.machine import libbench, mpibench
 from sad.machine import microbench as mb
-from sad.machine import mpibench
 from sad.machine.versions import FORMAT_VERSION
 
 COMPILERS = {"gcc": "c", "gfortran": "fortran"}
@@ -79,6 +79,7 @@ class Calibration:
     seconds_taken: float = 0.0
     hierarchy: hier.HierarchyCalibration | None = None
     mpi: mpibench.MPICalibration | None = None  # --mpi: the communication and programming-model levels
+    library: libbench.LibraryCalibration | None = None  # C library routines: processor.library
     warnings: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
 
@@ -229,6 +230,10 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
         if progress:
             f = cal.figures["control.startup"]
             progress(f"[  +] {'control.startup':34s} {f.raw * 1e6:9.1f} us  ±{f.spread * 50:.1f} %")
+    try:
+        cal.library = libbench.measure(flags)
+    except (OSError, subprocess.SubprocessError) as exc:
+        cal.warnings.append(f"C library routines (malloc, memcpy, qsort, ...) not measured: {exc}")
     try:
         cal.hierarchy = hier.measure(settings.hierarchy_budget_s, progress)
         cal.warnings += cal.hierarchy.warnings
@@ -393,6 +398,8 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.derived(4, "write", stmt, "as statement")
     w.derived(4, "print", stmt, "as statement")
     w.derived(4, "read", stmt, "not measured: as a write statement")
+    if cal.library is not None:
+        w.lines += libbench.render_yaml(cal.library)
     if cal.hierarchy is not None:
         w.lines += hier.render_yaml(cal.hierarchy)
     if cal.mpi is not None:

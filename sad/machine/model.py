@@ -21,6 +21,7 @@ changes are listed in sad.machine.versions)::
       memory: {index: 4 cycles, load: {double: 3 cycles, default: 3 cycles}, store: 3 cycles}
       control: {loop_start: ..., loop_iter: ..., branch: ..., goto: ..., call: ...}
       io: {statement: 50 us, item: 10 us, open: 1 ms}
+      library: {malloc: 200 ns, memcpy: {call: 20 ns, byte: 0.1 ns}, qsort: {call: 50 ns, nlogn: 5 ns}}
     communication:
       topology: {kind: hypercube, dimension: 7}
       send_setup: 100 us
@@ -48,6 +49,8 @@ Lookup fallbacks of ``op_cost`` (first figure present wins; None if none):
                              conditional moves prices a select as the branch it compiles to)
     startup                  control.startup (optional: seconds once per program run; None if absent)
     io.<kind>                io.<kind> -> io.statement
+    lib.<name>               library.<name>.call -> library.<name> (one call of a C library routine)
+    lib.<name>.<unit>        library.<name>.<unit> (its work per byte, per n·log2 n, ...: sad.analysis.libcalls)
     io_item                  io.item
     msg.<kind>               None: messages depend on their size; use message_time(kind, nbytes, nprocs)
     anything else            None
@@ -198,6 +201,10 @@ def _candidates(key: str) -> list[str]:
         return typed + [f"{base}.default", base, "processor.intrinsics.default"]
     if head == "io" and n == 2:
         return [f"processor.io.{parts[1]}", "processor.io.statement"]
+    if head == "lib" and n == 2:
+        return [f"processor.library.{parts[1]}.call", f"processor.library.{parts[1]}"]
+    if head == "lib" and n == 3:
+        return [f"processor.library.{parts[1]}.{parts[2]}"]
     if key == "io_item":
         return ["processor.io.item"]
     return []

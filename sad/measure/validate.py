@@ -1,11 +1,11 @@
 """`sad validate`: measured against predicted execution time of one program over a range of problem sizes.
 
-Data flow, per size V of the size parameter NAME:
-    source → compiler (user's flags) → COMMAND with {NAME}=V run several times, CPU time of each (median)
-    source → sad.analysis.pipeline.analyze → sad.predict.job.predict_analysis with NAME=V, -D values, --params
-             values and, for the unresolved parameters still open, values derived from a gcov profile of the
-             same run (sad.measure.gcov builds with --coverage and runs COMMAND, sad.measure.profile solves the
-             line-count equations)
+Data flow, per size V of the size parameter NAME, first for every size:
+    source → sad.analysis.pipeline.analyze → sad.predict.job.predict_analysis with NAME=V, -D values and
+             --params values (`sad profile` writes them; the API's ``profile=True`` derives the counts still open
+             from a gcov profile of the command: sad.measure.gcov, sad.measure.profile); a size whose prediction
+             stays unbound stops the study here, before anything is compiled or run, naming what to give
+    then source → compiler (user's flags) → COMMAND with {NAME}=V run several times, CPU time of each (median)
     → a table (measured, predicted, error) and a PNG plot of both against V (the original study's figure of
       estimated and real execution time against the number of particles).
 Nothing here prices operations: the machine database and the mapper do.
@@ -35,20 +35,21 @@ class ValidateError(Exception):
 class SizeResult:
     """Predicted and measured times of a program at one size."""
     size: float
-    runs: list[float]                       # CPU seconds (user + system) of each timed run
+    runs: list[float]                       # CPU seconds (user + system) of each timed run (none yet: [])
     predicted: float | None
     unbound: list[str] = field(default_factory=list)
     profiled: dict[str, float] = field(default_factory=dict)   # values derived from gcov at this size
+    excluded: list[str] = field(default_factory=list)  # unpriced calls the prediction leaves out (mapper)
 
     @property
     def measured(self) -> float:
-        """The median of the measured run times at this size."""
-        return statistics.median(self.runs)
+        """The median of the measured run times at this size (NaN before any run)."""
+        return statistics.median(self.runs) if self.runs else float("nan")
 
     @property
     def error(self) -> float | None:
         """(predicted - measured) / measured."""
-        if self.predicted is None or self.measured <= 0:
+        if self.predicted is None or not self.measured > 0:
             return None
         return (self.predicted - self.measured) / self.measured
 
@@ -135,7 +136,10 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
     """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov,
     sad.measure.profile)."""
     from sad.measure import gcov, profile
-    open_names = [p.name for p in analysis.table.unresolved() if p.name not in values]
+    from sad.measure.campaign import PROFILED_KINDS
+    # counts, probabilities and values only: a call's seconds are no line count (a profile would "solve" a call
+    # cost no equation mentions as 0, and the prediction would leave the call out without a word)
+    open_names = [p.name for p in analysis.table.unresolved() if p.name not in values and p.kind in PROFILED_KINDS]
     if not open_names:
         return {}
     sources = [sources] if isinstance(sources, Path) else list(sources)
@@ -153,9 +157,16 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
 
 def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str]]:
     """The predicted seconds of an analysis on a machine, and the names still unbound."""
+    seconds, unbound, _ = predict_parts(analysis, machine, values)
+    return seconds, unbound
+
+
+def predict_parts(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str], list[str]]:
+    """The predicted seconds of an analysis on a machine, the names still unbound and the unpriced calls the
+    seconds leave out (sad.predict.mapper: Prediction.excluded)."""
     from sad.predict.job import predict_analysis
     prediction = predict_analysis(analysis, machine, values).prediction
-    return prediction.time_value, sorted(prediction.unbound)
+    return prediction.time_value, sorted(prediction.unbound), list(prediction.excluded)
 
 
 # --------------------------------------------------------------------------------------------- the study
@@ -163,27 +174,63 @@ def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[f
 
 def validate(source: Path | list[Path], machine, flags: list[str], name: str, sizes: list[str], template: str,
              values: dict[str, sympy.Expr], defines: dict[str, str], runs: int = 5,
-             cwd: Path | None = None, profile: bool = True, progress=None) -> list[SizeResult]:
-    """Measure and predict ``source`` at every size; see the module docstring."""
-    from sad.common.exprparse import parse_expr
+             cwd: Path | None = None, profile: bool = False, progress=None) -> list[SizeResult]:
+    """Predict ``source`` at every size, then (every size predicted) measure it; see the module docstring.
+    Raises Unpredictable, before anything is compiled or timed, when a size's prediction cannot be bound by
+    the values given (nor, with ``profile``, by a gcov profile of the command at that size)."""
     cwd = cwd or Path.cwd()
-    results = []
+    predicted: list[SizeResult] = []
+    for size in sizes:  # the first size that cannot be bound stops the study
+        predicted.append(_predict_size(source, machine, name, size, template, values, defines, cwd, profile))
+        if predicted[-1].predicted is None:
+            break
+    _require_bound(predicted, name, sizes, template, source)
     with tempfile.TemporaryDirectory(prefix="sad-validate-") as tmp:
         exe = compile_program(source, flags, Path(tmp), defines)
-        for size in sizes:
-            bound = {**values, name: parse_expr(size)}
-            raw = {**defines, name: size}
-            times = time_runs(fill(template, name, size, exe), cwd, runs)
-            analysis = analyze_file(source, _preprocessor_defines(source, raw), bound)
-            profiled = {}
-            if profile:
-                profiled = profile_values(source, analysis, bound, raw, fill(template, name, size), cwd)
-            bound.update({k: sympy.Float(v) for k, v in profiled.items()})
-            seconds, unbound = predict_seconds(analysis, machine, bound)
-            results.append(SizeResult(float(sympy.sympify(bound[name])), times, seconds, unbound, profiled))
+        for result, size in zip(predicted, sizes):
+            result.runs = time_runs(fill(template, name, size, exe), cwd, runs)
             if progress:
-                progress(results[-1])
-    return results
+                progress(result)
+    return predicted
+
+
+class Unpredictable(ValidateError):
+    """A size's prediction keeps parameters no value binds: the study would time runs it cannot compare."""
+
+
+def _predict_size(source: Path | list[Path], machine, name: str, size: str, template: str,
+                  values: dict[str, sympy.Expr], defines: dict[str, str], cwd: Path, profile: bool) -> SizeResult:
+    """The prediction at one size (no timed run yet): the values given, then what a gcov profile of the
+    command derives for the counts and probabilities still open (when they are all that is open)."""
+    from sad.common.exprparse import parse_expr
+    from sad.measure.campaign import PROFILED_KINDS
+    bound = {**values, name: parse_expr(size)}
+    raw = {**defines, name: size}
+    analysis = analyze_file(source, _preprocessor_defines(source, raw), bound)
+    seconds, unbound, excluded = predict_parts(analysis, machine, bound)
+    kinds = {p.name: p.kind for p in analysis.table}
+    profiled: dict[str, float] = {}
+    if unbound and profile and all(kinds.get(u) in PROFILED_KINDS for u in unbound):
+        profiled = profile_values(source, analysis, bound, raw, fill(template, name, size), cwd)
+        bound.update({k: sympy.Float(v) for k, v in profiled.items()})
+        seconds, unbound, excluded = predict_parts(analysis, machine, bound)
+    return SizeResult(float(sympy.sympify(bound[name])), [], seconds, unbound, profiled, excluded)
+
+
+def _require_bound(predicted: list[SizeResult], name: str, sizes: list[str], template: str,
+                   source: Path | list[Path]) -> None:
+    """Unpredictable naming the parameters that keep a size's prediction open and how to give them."""
+    open_at = [r for r in predicted if r.predicted is None]
+    if not open_at:
+        return
+    names = sorted({u for r in open_at for u in r.unbound})
+    where = ", ".join(f"{r.size:g}" for r in open_at)
+    files = " ".join(map(str, source if isinstance(source, list) else [source]))
+    points = " ".join(f"--size {name}={size}" for size in sizes)
+    raise Unpredictable(
+        f"the prediction cannot be bound at {name}={where}: no value for {', '.join(names)}; nothing was run. "
+        f"Give them with -D NAME=VALUE or --params FILE (`sad profile {files} {points} -o params.yaml -- "
+        f"'{template}'` derives counts, probabilities and values from runs of the program and writes that file)")
 
 
 def _preprocessor_defines(source: Path | list[Path], raw: dict[str, str]) -> dict[str, str]:
@@ -192,6 +239,7 @@ def _preprocessor_defines(source: Path | list[Path], raw: dict[str, str]) -> dic
 
 def table(results: list[SizeResult], name: str) -> str:
     """The measured-versus-predicted table, one row per size."""
+    from sad.predict.mapper import excluded_text
     lines = [f"{name:>10s} {'measured':>12s} {'predicted':>12s} {'error':>8s}  runs"]
     for r in results:
         pred = f"{r.predicted:12.4g}" if r.predicted is not None else f"{'unbound':>12s}"
@@ -205,6 +253,9 @@ def table(results: list[SizeResult], name: str) -> str:
     for r in results:
         if r.unbound:
             lines.append(f"{name}={r.size:g}: still unbound: {', '.join(r.unbound)}")
+    excluded = sorted({c for r in results for c in r.excluded})
+    if excluded:
+        lines.append(f"predicted {excluded_text(excluded)}")
     return "\n".join(lines) + "\n"
 
 
@@ -322,7 +373,7 @@ def main_validate(args) -> int:
         print(f"sad validate: {label} on {machine.name} ({' '.join(machine.models.values())}), "
               f"compiled with {args.flags}", file=sys.stderr)
         results = validate(sources, machine, shlex.split(args.flags), name, sizes, template, values,
-                           raw, args.runs, profile=True,
+                           raw, args.runs, profile=False,
                            progress=lambda r: print(f"  {name}={r.size:g}: measured {r.measured:.4g} s",
                                                     file=sys.stderr))
         curve = []

@@ -24,6 +24,7 @@ class Series:
     machine: str
     formulas: dict[str, sympy.Expr]
     compiled: dict[str, CompiledFormula] = field(default_factory=dict, repr=False)
+    excluded: list[str] = field(default_factory=list)  # unpriced calls the formulas leave out (as 0 s)
 
     def compile(self) -> None:
         """Compile every formula of the series for vectorised evaluation."""

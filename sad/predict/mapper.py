@@ -3,7 +3,9 @@
 Data flow: the program's blocks (sad.analysis.description) × a machine (sad.machine.model) → the predicted time as a
 formula in the parameters still unbound, a number once all are bound, and the breakdown by procedure and
 by block. An operation the machine does not price becomes an unresolved parameter T_<op> (seconds), and an
-unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted. Message-passing calls are
+unseen routine's cost C_<NAME> stays a parameter: nothing is silently defaulted. The calls still unpriced
+(C_<NAME> and the T_lib_... of library routines the machine has no figure for) that nothing binds are left
+out of the number, and named: `Prediction.excluded` ("time excludes 2 unpriced calls: ..."). Message-passing calls are
 priced by their size with the machine's programming-model level (sad.predict.messages) and summed apart as
 the communication time; an SPMD program's numbers are its slowest rank's (sad.predict.ranks).
 """
@@ -58,6 +60,13 @@ class Prediction:
     computation_value: float | None = None
     communication_value: float | None = None
     rank: ranks.RankChoice | None = None  # SPMD: the rank the numbers are for (the slowest), or why none
+    excluded: list[str] = field(default_factory=list)  # unpriced calls whose seconds the numbers leave out
+
+
+def excluded_text(excluded: list[str]) -> str:
+    """'time excludes 2 unpriced calls: C_bar, C_foo' (what every report says about `Prediction.excluded`)."""
+    n = len(excluded)
+    return f"time excludes {n} unpriced call{'s' if n != 1 else ''}: {', '.join(excluded)}"
 
 
 NPROCS = make_symbol("NPROCS", "value", integer=True)
@@ -97,6 +106,21 @@ def _op_seconds(n: float, seconds: float) -> sympy.Expr:
 def op_cost_name(key: str) -> str:
     """The parameter standing for an unpriced operation's seconds: 'T_add_double'."""
     return "T_" + key.replace(".", "_")
+
+
+def unpriced_calls(blocks: list[Block], missing: set[str]) -> set[str]:
+    """The parameters standing for the seconds of calls nothing prices: an unseen routine's C_<NAME> and the
+    T_lib_... of a library routine's work the machine has no figure for."""
+    names = {key[5:] for block in blocks for key in block.cost if key.startswith("cost:")}
+    return names | {op_cost_name(key) for key in missing if key.startswith("lib.")}
+
+
+def without_unpriced(expr: sympy.Expr, blocks: list[Block], missing: set[str], bindings: dict[str, sympy.Expr]
+                     ) -> tuple[dict[str, sympy.Expr], list[str]]:
+    """The bindings with every unpriced call of `expr` that they leave open set to 0 seconds, and those calls
+    (sorted): the numbers then leave them out, and the reports say so (`excluded_text`)."""
+    open_calls = sorted({s.name for s in free_symbols(expr)} & unpriced_calls(blocks, missing) - set(bindings))
+    return {**bindings, **{name: sympy.Integer(0) for name in open_calls}}, open_calls
 
 
 def missing_op_parameters(missing: list[str], machine) -> list[Parameter]:
@@ -149,6 +173,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     total = sympy.Add(*[times(count, sympy.Add(*eachs)) for count, eachs in per_count.items()])
     total += sympy.Float(startup, 15) if startup else 0
     comm = sympy.Add(*communication)
+    bindings, excluded = without_unpriced(total, blocks, missing, bindings)
     bindings, rank = ranks.slowest(total, bindings)
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in free_symbols(bound_total)})
@@ -170,7 +195,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,
                       computation_value=None if value is None or comm_value is None else value - comm_value,
-                      communication_value=comm_value, rank=rank)
+                      communication_value=comm_value, rank=rank, excluded=excluded)
 
 
 def _number(n):

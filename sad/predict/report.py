@@ -18,7 +18,7 @@ from sad.analysis.params import Parameter
 from sad.common.english import plural
 from sad.common.formulatext import named_parts
 from sad.common.strprinter import QuickStrPrinter
-from sad.predict.mapper import Prediction, bind, evaluate
+from sad.predict.mapper import Prediction, bind, evaluate, excluded_text
 from sad.predict.termorder import ordered_terms
 
 
@@ -170,7 +170,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     printed together at the end, so that the long ones name the parts they share (`subexpressions`)."""
     total = prediction.time_value
     slots = _Slots()
-    doc = {
+    doc: dict[str, Any] = {
         "sad_version": __version__,
         "files": list(analysis.program.files),
         "roots": analysis.roots,
@@ -183,6 +183,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "communication_s": prediction.communication_value,
         "rank": _rank_json(prediction),
         "unbound": prediction.unbound,
+        **({"excluded_calls": prediction.excluded} if prediction.excluded else {}),  # unpriced, left out of time_s
         "startup_s": prediction.startup,
         "parameters": parameter_rows(analysis, bindings, extra, origins),
         "blocks": [{
@@ -311,10 +312,13 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     if prediction.startup:
         out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
     if prediction.time_value is not None:
-        out.append(f"  T = {seconds(prediction.time_value)}  (all parameters bound)")
+        note = excluded_text(prediction.excluded) if prediction.excluded else "all parameters bound"
+        out.append(f"  T = {seconds(prediction.time_value)}  ({note})")
     else:
         out.append(f"  unbound: {', '.join(prediction.unbound)}")
         out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
+        if prediction.excluded:
+            out.append(f"  and the {excluded_text(prediction.excluded)}")
     out.extend(_spmd_lines(prediction))
     out.append("")
     out.extend(_dominant(prediction, top))

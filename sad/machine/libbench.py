@@ -1,0 +1,208 @@
+"""`sad calibrate`'s measurements of the C library routines scientific code calls: malloc, calloc, realloc,
+free, memcpy, memmove, memset and qsort (what sad.analysis.libcalls counts and the machine database prices
+under ``processor.library``).
+
+Data flow: one C program (below) compiled with gcc and the calibration's flags times each routine itself
+(clock_gettime around many calls, the median of REPS rounds) and prints ``figure seconds`` lines → figures per
+call, per byte (two sizes: the slope is the cost per byte, the rest the cost per call) and per n·log2(n) of a
+sort of n doubles → the YAML lines of ``processor.library`` (`render_yaml`), each with how it was measured.
+The routines are called through volatile function pointers, so that no flag inlines or removes them.
+"""
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPS = 7          # rounds per figure (the median is kept)
+SMALL, LARGE = 64, 16384  # bytes of the two copies whose difference gives the cost per byte (both in L1)
+SORT_N = 20000    # doubles sorted per qsort round
+
+_PROGRAM = r"""
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REPS %(reps)d
+#define CALLS 20000
+static void *(*volatile p_malloc)(size_t) = malloc;
+static void *(*volatile p_calloc)(size_t, size_t) = calloc;
+static void *(*volatile p_realloc)(void *, size_t) = realloc;
+static void (*volatile p_free)(void *) = free;
+static void *(*volatile p_memcpy)(void *, const void *, size_t) = memcpy;
+static void *(*volatile p_memmove)(void *, const void *, size_t) = memmove;
+static void *(*volatile p_memset)(void *, int, size_t) = memset;
+static void (*volatile p_qsort)(void *, size_t, size_t, int (*)(const void *, const void *)) = qsort;
+static void *ptrs[CALLS];
+static char src[%(large)d + 64], dst[%(large)d + 64];
+static double data[%(sort_n)d], work[%(sort_n)d];
+
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static int by_double(const void *a, const void *b) { return cmp(a, b); }
+static void report(const char *name, double *t, double per) {
+    qsort(t, REPS, sizeof(double), by_double);
+    printf("%%s %%.6e\n", name, t[REPS / 2] / per);
+}
+static void heap(const char *name, size_t bytes, int calls) {
+    double tm[REPS], tf[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        for (int i = 0; i < calls; i++) ptrs[i] = p_malloc(bytes);
+        double t1 = now();
+        for (int i = 0; i < calls; i++) p_free(ptrs[i]);
+        tm[r] = t1 - t0; tf[r] = now() - t1;
+    }
+    report(name, tm, calls);
+    report("free", tf, calls);
+}
+/* calloc and free of one block at a time: the heap reuses the block, so calloc clears it (a fresh block
+   from the kernel would come zeroed, its cost paid in page faults at first touch) */
+static void zeroed(const char *name, size_t bytes) {
+    double t[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        for (int i = 0; i < CALLS; i++) p_free(p_calloc(1, bytes));
+        t[r] = now() - t0;
+    }
+    report(name, t, CALLS);
+}
+static void copies(const char *name, int which, size_t bytes) {
+    double t[REPS];
+    int calls = (int)(400000000 / (bytes + 256));
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        for (int i = 0; i < calls; i++) {
+            if (which == 0) p_memcpy(dst, src, bytes);
+            else if (which == 1) p_memmove(dst + 8, dst, bytes);
+            else p_memset(dst, i, bytes);
+        }
+        t[r] = now() - t0;
+    }
+    report(name, t, calls);
+}
+int main(void) {
+    char name[64];
+    double t[REPS];
+    const char *copy_names[3] = {"memcpy", "memmove", "memset"};
+    heap("malloc", %(small)d, CALLS);
+    zeroed("calloc.small", %(small)d);
+    zeroed("calloc.large", %(large)d);
+    for (int r = 0; r < REPS; r++) {
+        void *p = p_malloc(%(small)d);
+        double t0 = now();
+        for (int i = 0; i < CALLS; i++) p = p_realloc(p, (i & 1) ? %(small)d : 2 * %(small)d);
+        t[r] = now() - t0;
+        p_free(p);
+    }
+    report("realloc", t, CALLS);
+    for (int k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "%%s.small", copy_names[k]);
+        copies(name, k, %(small)d);
+        snprintf(name, sizeof name, "%%s.large", copy_names[k]);
+        copies(name, k, %(large)d);
+    }
+    unsigned long seed = 12345;
+    for (int i = 0; i < %(sort_n)d; i++) {
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+        data[i] = (double)(seed >> 11);
+    }
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        for (int k = 0; k < 5; k++) { memcpy(work, data, sizeof data); p_qsort(work, %(sort_n)d, sizeof(double), cmp); }
+        double t1 = now();
+        for (int k = 0; k < 5; k++) memcpy(work, data, sizeof data);
+        t[r] = (t1 - t0) - (now() - t1);
+    }
+    report("qsort.sorted", t, 5.0);
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        for (int i = 0; i < CALLS; i++) p_qsort(work, 1, sizeof(double), cmp);
+        t[r] = now() - t0;
+    }
+    report("qsort.call", t, CALLS);
+    return 0;
+}
+"""
+
+
+@dataclass
+class LibraryCalibration:
+    """Figures of the C library routines (seconds), keyed as ``processor.library``: 'memcpy.byte', 'malloc'."""
+    compiler: str
+    flags: list[str]
+    figures: dict[str, float] = field(default_factory=dict)
+    how: dict[str, str] = field(default_factory=dict)
+
+
+def program() -> str:
+    """The C source of the library microbenchmarks."""
+    return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N}
+
+
+def measure(flags: list[str], workdir: Path | None = None) -> LibraryCalibration:
+    """Compile and run the library microbenchmarks with gcc and `flags`; raises OSError or
+    subprocess.SubprocessError when gcc is missing or the program fails."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        raise OSError("gcc not found on PATH (the C library routines are measured from C)")
+    with tempfile.TemporaryDirectory(prefix="sad-libbench-", dir=workdir) as tmp:
+        source, exe = Path(tmp) / "libbench.c", Path(tmp) / "libbench"
+        source.write_text(program(), encoding="utf-8")
+        subprocess.run([gcc, "-std=gnu99", "-w", *flags, str(source), "-o", str(exe)], check=True,
+                       capture_output=True, text=True, timeout=120)
+        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=300).stdout
+    raw = {name: float(value) for name, value in (line.split() for line in out.splitlines() if line.strip())}
+    return figures_of(raw, "gcc", flags)
+
+
+def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> LibraryCalibration:
+    """The database figures from the program's raw times (seconds per call or per sort)."""
+    cal = LibraryCalibration(compiler, list(flags))
+    per_call = "calls through a function pointer, median of rounds of many calls"
+    cal.figures["malloc"], cal.how["malloc"] = raw["malloc"], f"malloc({SMALL}), {per_call}"
+    cal.figures["free"], cal.how["free"] = raw["free"], f"free of a {SMALL}-byte block, {per_call}"
+    cal.figures["realloc"], cal.how["realloc"] = raw["realloc"], f"realloc between {SMALL} and {2 * SMALL} bytes"
+    for name in ("calloc", "memcpy", "memmove", "memset"):
+        small, large = raw[f"{name}.small"], raw[f"{name}.large"]
+        byte = max(0.0, (large - small) / (LARGE - SMALL))
+        cal.figures[f"{name}.byte"] = byte
+        cal.how[f"{name}.byte"] = f"({name} of {LARGE} B - of {SMALL} B) / {LARGE - SMALL}"
+        freed = raw["free"] if name == "calloc" else 0.0   # calloc is timed with the free of its block
+        cal.figures[f"{name}.call"] = max(0.0, small - SMALL * byte - freed)
+        cal.how[f"{name}.call"] = f"{name} of {SMALL} B minus {SMALL} bytes" + (" and a free" if freed else "")
+    units = SORT_N * math.log2(SORT_N)
+    cal.figures["qsort.call"], cal.how["qsort.call"] = raw["qsort.call"], "qsort of one element"
+    cal.figures["qsort.nlogn"] = max(0.0, (raw["qsort.sorted"] - raw["qsort.call"]) / units)
+    cal.how["qsort.nlogn"] = (f"qsort of {SORT_N} random doubles / ({SORT_N} log2 {SORT_N}), the calls of its "
+                              f"comparator (two compares of doubles) included")
+    return cal
+
+
+def render_yaml(cal: LibraryCalibration) -> list[str]:
+    """The ``processor.library`` lines of the machine database (indented under ``processor``)."""
+    lines = [f"  library:                        # C library routines, measured from C ({cal.compiler} "
+             f"{' '.join(cal.flags) or '(no flags)'}; sad/machine/libbench.py)"]
+    routines = sorted({key.split(".")[0] for key in cal.figures})
+    for name in routines:
+        if name in cal.figures:
+            lines.append(f"    {name}: {_ns(cal.figures[name]):<14s} # {cal.how[name]}")
+            continue
+        lines.append(f"    {name}:")
+        for unit in ("call", "byte", "nlogn"):
+            key = f"{name}.{unit}"
+            if key in cal.figures:
+                lines.append(f"      {unit}: {_ns(cal.figures[key]):<14s} # {cal.how[key]}")
+    return lines
+
+
+def _ns(seconds: float) -> str:
+    return f"{seconds * 1e9:.4g} ns"
