@@ -42,8 +42,8 @@ def to_sarif(report: dict) -> dict:
         if d["severity"] in ("error", "warning"):
             rule = "SAD100" if d["severity"] == "error" else "SAD101"
             results.append(_result(rule, d["severity"], d["message"], d["file"], d["line"], None))
+    # no informationUri (a toolComponent needs only its name): the PyPI project named sad is not this tool
     driver = {"name": "sad", "version": __version__, "semanticVersion": __version__,
-              "informationUri": "https://pypi.org/project/sad/",
               "rules": [{"id": rule_id, "name": name, "shortDescription": {"text": text},
                          "defaultConfiguration": {"level": "warning" if rule_id != "SAD100" else "error"}}
                         for rule_id, name, text in RULES]}

@@ -1,0 +1,51 @@
+"""The distribution is `sad-perf` (the PyPI project named `sad` is someone else's; issue 30, item 1): the wheel
+built from this checkout carries that name and the `sad` command, and no README recipe installs the other
+project."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.heavy
+def test_wheel_is_named_sad_perf_and_installs_the_sad_command(tmp_path: Path):
+    src = tmp_path / "src"  # a copy: the build writes build/ and *.egg-info next to the sources
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    for folder in ("sad", "frontends", "machine_db"):
+        shutil.copytree(ROOT / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", ".", "-w", str(tmp_path / "dist")],
+                   cwd=src, check=True, capture_output=True, text=True, timeout=600)
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    assert wheel.name.startswith("sad_perf-")
+    with zipfile.ZipFile(wheel) as archive:
+        info = {Path(n).name: archive.read(n).decode() for n in archive.namelist() if ".dist-info/" in n}
+    assert re.search(r"^Name: sad-perf$", info["METADATA"], re.M)
+    assert re.search(r"^sad = sad\.cli:console$", info["entry_points.txt"], re.M)
+
+
+def test_readme_recipes_install_this_project():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    installs = re.findall(r"pip install\s+([^`\n&;]+)", text)
+    assert installs
+    for args in installs:
+        for word in args.split():
+            bare = word.strip("'\"")
+            assert not re.fullmatch(r"sad(\[[\w,]+\])?([<>=!~].*)?", bare), f"installs PyPI's sad: pip install {args}"
+    assert "pip install '.[dask]'" in text and "sad_perf-0.1.0-py3-none-any.whl" in text
+
+
+def test_sarif_points_at_no_other_project():
+    from sad.codebase.sarif import to_sarif
+    log = to_sarif({"comparison": None, "diagnostics": [], "machine": "sparc2", "summary": {}})
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["name"] == "sad" and "pypi.org/project/sad" not in str(log)
