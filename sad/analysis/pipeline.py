@@ -24,6 +24,7 @@ from sad.analysis.description import Analysis, Event
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
+from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.values import ProgramFacts, resolve_name
 
@@ -186,8 +187,9 @@ def _deep_recursion():
 
 
 def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
-    """Analyze an IR program: the SAD's event counts summed over its roots, parameters, diagnostics."""
-    ctx, graph = build_procedures(program, overrides)
+    """Analyze an IR program: the SAD's event counts summed over its roots, parameters, diagnostics. An
+    override's name may spell a Fortran name in any case (sad.analysis.spelling)."""
+    ctx, graph = build_procedures(program, respelled(overrides or {}, program))
     counts: dict[Event, sympy.Expr] = {}
     root_procs = roots(program, graph)
     for root in root_procs:

@@ -57,3 +57,18 @@ def check_params(binding: ParamsBinding, analysis: Analysis, defined: dict[str, 
     for p in problems:
         print(str(p), file=sys.stderr)
     return not any(p.severity == "error" for p in problems)
+
+
+def respell_binding(binding: ParamsBinding, defined: dict[str, sympy.Expr], analysis: Analysis
+                    ) -> tuple[ParamsBinding, dict[str, sympy.Expr]]:
+    """The binding and the -D values with each name as the analysis spells it (a Fortran name given in
+    another case, `-D n=100` for N: sad.analysis.spelling), the params file's entries included."""
+    from dataclasses import replace
+
+    from sad.analysis.spelling import respelled, respellings
+    params = binding.params
+    if params is not None:
+        renames = respellings([e.name for e in params.entries], analysis.program, analysis.table)
+        params = replace(params, entries=[replace(e, name=renames.get(e.name, e.name)) for e in params.entries])
+    return (ParamsBinding(respelled(binding.values, analysis.program, analysis.table), params),
+            respelled(defined, analysis.program, analysis.table))

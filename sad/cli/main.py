@@ -176,7 +176,7 @@ def cmd_analyze(args) -> int:
     if parsed is None:
         return 2
     raw, defined = parsed
-    from sad.cli.common import check_params, load_params, print_diagnostics
+    from sad.cli.common import check_params, load_params, print_diagnostics, respell_binding
     binding = load_params(getattr(args, "params", None), defined)
     if binding is None:
         return 2
@@ -197,6 +197,8 @@ def cmd_analyze(args) -> int:
         print(f"sad: error: no prediction: {', '.join(analysis.internal_errors)} could not be analyzed "
               "(errors above)", file=sys.stderr)
         return 3
+    binding, defined = respell_binding(binding, defined, analysis)  # -D n=100 binds a Fortran N
+    values = binding.values
     _warn_unknown_bindings(defined, analysis)
     if not check_params(binding, analysis, defined, raw):
         return 2

@@ -177,6 +177,7 @@ def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]
     import sympy
 
     from sad.analysis.pipeline import analyze
+    from sad.analysis.spelling import respellings
     from sad.cli.common import print_diagnostics
     for path in files:
         if not Path(path).is_file():
@@ -188,8 +189,9 @@ def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]
     if not analysis.program.procedures:
         raise UsageError("no file could be analyzed")
     known = {p.name for p in analysis.table}
+    renames = respellings([a.name for a in setup.axes], analysis.program, analysis.table)
     for axis in setup.axes:
-        if axis.name not in known:
+        if renames.get(axis.name, axis.name) not in known:
             raise UsageError(f"-D {axis.name}={axis.text}: {axis.name} is not a parameter of "
                              f"{' '.join(files)}{_hint(axis.name, known)}")
     return analysis
@@ -253,7 +255,10 @@ def _fixed_numbers(values: dict[str, sympy.Expr]) -> dict[str, float]:
 
 def _series(groups: list[list[str]], args, setup: Setup):
     """One Series per variant × machine; the analyses of the variants."""
+    import sympy
+
     from sad.analysis.freesymbols import free_symbols  # each shared part once: a formula is a graph
+    from sad.analysis.spelling import respelled, respellings
     from sad.predict.compare import Series
     from sad.predict.mapper import excluded_text
     values = _values(args, setup)
@@ -263,9 +268,17 @@ def _series(groups: list[list[str]], args, setup: Setup):
         analysis = _analyze(files, args, setup, values)
         failed |= bool(analysis.failed_files)
         variant = " ".join(files)
+        spelled = respelled(values, analysis.program, analysis.table)  # -D n=100 binds a Fortran N
+        # a swept Fortran N given as n: the formulas are in N, the grid's column is n
+        back = {new: old for old, new in respellings([a.name for a in setup.axes], analysis.program,
+                                                     analysis.table).items()}
         for machine in machines:
             label = _label(variant, machine.name, len(groups), len(machines))
-            formulas, excluded = _formulas(analysis, machine, values)
+            formulas, excluded = _formulas(analysis, machine, spelled)
+            if back:
+                subs = {sym: sympy.Symbol(back[sym.name], **sym.assumptions0)
+                        for f in formulas.values() for sym in free_symbols(f) if sym.name in back}
+                formulas = {k: f.xreplace(subs) for k, f in formulas.items()}
             series.append(Series(label, variant, machine.name, formulas, excluded=excluded))
             if excluded:
                 print(f"sad: warning: {label}: {excluded_text(excluded)} (give their seconds with -D NAME=VALUE)",

@@ -202,11 +202,14 @@ def _predict_size(source: Path | list[Path], machine, name: str, size: str, temp
                   values: dict[str, sympy.Expr], defines: dict[str, str], cwd: Path, profile: bool) -> SizeResult:
     """The prediction at one size (no timed run yet): the values given, then what a gcov profile of the
     command derives for the counts and probabilities still open (when they are all that is open)."""
+    from sad.analysis.spelling import respelled
     from sad.common.exprparse import parse_expr
     from sad.measure.campaign import PROFILED_KINDS
-    bound = {**values, name: parse_expr(size)}
+    size_value = parse_expr(size)
+    bound = {**values, name: size_value}
     raw = {**defines, name: size}
     analysis = analyze_file(source, _preprocessor_defines(source, raw), bound)
+    bound = respelled(bound, analysis.program, analysis.table)  # --sizes n=... for a Fortran N
     seconds, unbound, excluded = predict_parts(analysis, machine, bound)
     kinds = {p.name: p.kind for p in analysis.table}
     profiled: dict[str, float] = {}
@@ -214,7 +217,7 @@ def _predict_size(source: Path | list[Path], machine, name: str, size: str, temp
         profiled = profile_values(source, analysis, bound, raw, fill(template, name, size), cwd)
         bound.update({k: sympy.Float(v) for k, v in profiled.items()})
         seconds, unbound, excluded = predict_parts(analysis, machine, bound)
-    return SizeResult(float(sympy.sympify(bound[name])), [], seconds, unbound, profiled, excluded)
+    return SizeResult(float(sympy.sympify(size_value)), [], seconds, unbound, profiled, excluded)
 
 
 def _require_bound(predicted: list[SizeResult], name: str, sizes: list[str], template: str,

@@ -15,6 +15,7 @@ import sympy
 from sad.analysis.description import Analysis, Block
 from sad.analysis.params import Parameter
 from sad.analysis.pipeline import analyze
+from sad.analysis.spelling import respelled
 from sad.machine.model import Machine
 from sad.predict.mapper import Prediction, missing_op_parameters, predict
 
@@ -48,9 +49,10 @@ class Result:
 
 
 def run(files: list[str], options: Options, machine: Machine) -> Result:
-    """Analyze the files as one program and predict its time on the machine."""
+    """Analyze the files as one program and predict its time on the machine (the bindings respelled as the
+    analysis names them: a Fortran name in any case, sad.analysis.spelling; the Result holds them so)."""
     analysis = analyze(files, options.include_dirs, options.defines, overrides=options.bindings)
-    return predict_analysis(analysis, machine, options.bindings)
+    return predict_analysis(analysis, machine, respelled(options.bindings, analysis.program, analysis.table))
 
 
 def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, sympy.Expr]) -> Result:
