@@ -206,7 +206,9 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
             continue
         parsed = parse_statement(stmt)
         if parsed.kind == "bad":
-            diags.append(Diagnostic(stmt.loc, "error", f"syntax error: {_short(stmt.text)}"))
+            cut = (f" (line {', '.join(map(str, stmt.truncated))} truncated at column 72: fixed form ignores "
+                   f"the text past it)" if stmt.truncated else "")
+            diags.append(Diagnostic(stmt.loc, "error", f"syntax error: {_short(stmt.text)}{cut}"))
         if parsed.kind == "header" and current.items:
             diags.append(Diagnostic(stmt.loc, "error", "missing END statement before this program unit"))
             units.append(current)

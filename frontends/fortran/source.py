@@ -33,6 +33,7 @@ class Logical:
     text: str
     label: str | None
     loc: Loc
+    truncated: list[int] | None = None  # lines of the statement whose text past column 72 was dropped
 
 
 class SourceReader:
@@ -103,6 +104,11 @@ class SourceReader:
             kind, label, body = split_fixed(phys.text)
             if kind == "comment":
                 continue
+            dropped = truncated_text(phys.text, body) if kind in ("stmt", "cont") else ""
+            if dropped:
+                self.diagnostics.append(Diagnostic(Loc(phys.loc.file, phys.loc.line, 73), "warning",
+                                                   f"line truncated at column 72: '{_clip(dropped)}' is ignored "
+                                                   f"(fixed form reads columns 7-72; gfortran -Wline-truncation)"))
             if kind == "badlabel":
                 self.diagnostics.append(Diagnostic(phys.loc, "error",
                                                    f"invalid character in label field: '{label}'"))
@@ -114,10 +120,12 @@ class SourceReader:
                     continue
                 # an inline `! comment` ends its own line only: the next line continues the statement
                 current.text = strip_inline_comment(current.text) + body
+                if dropped:
+                    current.truncated = [*(current.truncated or []), phys.loc.line]
                 continue
             if current is not None:
                 self._emit(current, out, depth)
-            current = Logical(body, label, phys.loc)
+            current = Logical(body, label, phys.loc, [phys.loc.line] if dropped else None)
         if current is not None:
             self._emit(current, out, depth)
         return out
@@ -227,6 +235,24 @@ def split_fixed(line: str) -> tuple[str, str | None, str]:
             return "comment", None, ""
         return "badlabel", label, ""
     return "stmt", (str(int(label.replace(" ", ""))) if label else None), body
+
+
+def truncated_text(line: str, body: str) -> str:
+    """The statement text a fixed-form line has past column 72 (what `split_fixed` drops), or '' when there
+    is none or it follows an inline `!` comment."""
+    if strip_inline_comment(body) != body:
+        return ""
+    if "\t" in line[:6]:
+        head, _, rest = line.partition("\t")
+        rest = rest.expandtabs(8)
+        if not head.strip() and rest[:1].isdigit() and rest[:1] != "0":
+            rest = rest[1:]
+        return rest[66:].strip()
+    return line.expandtabs(8)[72:].strip()
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _split_tab(line: str) -> tuple[str, str | None, str]:
