@@ -344,7 +344,8 @@ C     one classical Runge-Kutta step for y' = -t*y, component-wise
    30 CONTINUE
       DO 40 I = 1, N
          K4(I) = -(T + H)*W(I)
-         Y(I) = Y(I) + H*(K1(I) + 2.0D0*K2(I) + 2.0D0*K3(I) + K4(I))/6.0D0
+         Y(I) = Y(I) + H*(K1(I) + 2.0D0*K2(I) + 2.0D0*K3(I) + K4(I))
+     &          /6.0D0
    40 CONTINUE
       RETURN
       END

@@ -234,9 +234,7 @@ def _store(cache, pending: dict[str, dict]) -> None:
     was a third of this process's own CPU time on a codebase of small files), and forget them."""
     if not pending:
         return
-    with cache.transact():
-        for key, value in pending.items():
-            cache.set(key, value)
+    cache.set_many(pending)
     pending.clear()
 
 
@@ -288,7 +286,11 @@ def _open_cache(directory: str | None):
     (diskcache measures the cache's volume at every write, a third of writing a result); `run` culls once
     at its end instead."""
     import diskcache
-    return diskcache.Cache(directory or default_cache_dir(), size_limit=2 ** 32, cull_limit=0)
+
+    from sad.codebase.resultcache import ResultCache
+    path = Path(directory or default_cache_dir())
+    # a damaged database is set aside with a warning and the run goes on (sad.codebase.resultcache)
+    return ResultCache(path, lambda: diskcache.Cache(str(path), size_limit=2 ** 32, cull_limit=0))
 
 
 def _progress_bar(total: int, done: int, wanted: bool):
