@@ -2,11 +2,14 @@
 free, memcpy, memmove, memset and qsort (what sad.analysis.libcalls counts and the machine database prices
 under ``processor.library``).
 
-Data flow: one C program (below) compiled with gcc and the calibration's flags times each routine itself
-(clock_gettime around many calls, the median of REPS rounds) and prints ``figure seconds`` lines → figures per
-call, per byte (two sizes: the slope is the cost per byte, the rest the cost per call) and per n·log2(n) of a
-sort of n doubles → the YAML lines of ``processor.library`` (`render_yaml`), each with how it was measured.
-The routines are called through volatile function pointers, so that no flag inlines or removes them.
+Data flow: one C program (below) compiled with gcc and the calibration's flags, run pinned, times each routine
+itself (the process's CPU time around many calls, so that other work on the machine does not count; the
+median of REPS rounds) and prints ``figure seconds`` lines → figures per call, per byte (two sizes: the slope
+is the cost per byte, the rest the cost per call) and per n·log2(n) of a sort of n random doubles → the YAML
+lines of ``processor.library`` (`render_yaml`), each with how it was measured. The routines are called
+through volatile function pointers, so that no flag inlines or removes them. A sort's time depends on its
+data (glibc's merge sort takes a third of the time on data in long ascending runs): random data is the
+figure's case.
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sad.machine import hierarchy as hier
 
 REPS = 7          # rounds per figure (the median is kept)
 SMALL, LARGE = 64, 16384  # bytes of the two copies whose difference gives the cost per byte (both in L1)
@@ -42,7 +47,11 @@ static void *ptrs[CALLS];
 static char src[%(large)d + 64], dst[%(large)d + 64];
 static double data[%(sort_n)d], work[%(sort_n)d];
 
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
 static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -159,7 +168,8 @@ def measure(flags: list[str], workdir: Path | None = None) -> LibraryCalibration
         source.write_text(program(), encoding="utf-8")
         subprocess.run([gcc, "-std=gnu99", "-w", *flags, str(source), "-o", str(exe)], check=True,
                        capture_output=True, text=True, timeout=120)
-        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=300).stdout
+        cmd = hier.pin_command([str(exe)], hier.pinned_cpu())  # pinned, as every other calibration run
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300).stdout
     raw = {name: float(value) for name, value in (line.split() for line in out.splitlines() if line.strip())}
     return figures_of(raw, "gcc", flags)
 
