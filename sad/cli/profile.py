@@ -290,8 +290,8 @@ def cmd_check_counts(args) -> int:
         return 2
     rtol = args.rtol if args.rtol is not None else (0.05 if args.params else 0.0)
     if not run.by_rank:
-        return _check_status(_print_checks(check(model, run.counts, known_values(analysis, values), rtol),
-                                           args, rtol), args)
+        checks = check(model, run.counts, known_values(analysis, values), rtol, run.branches)
+        return _check_status(_print_checks(checks, args, rtol), args)
     # An MPI program: every rank's counts against the SAD at that rank (RANK = r, NPROCS = ranks run).
     import sympy
     statuses = []
@@ -309,20 +309,30 @@ def _print_checks(checks, args, rtol: float) -> dict[str, int]:
     """The table of one run (one rank's, for an MPI program) and its summary; the tally by status."""
     from sad.measure.profile import source_text
     tally: dict[str, int] = {}
+    arms: dict[str, int] = {}
     print(f"{'line':<32} {'sad':>14} {'gcov':>12}  status      code")
     for c in checks:
         tally[c.status] = tally.get(c.status, 0) + 1
+        if c.arm:  # gcov's branch count of an arm on its test's line: a row apart, summed apart
+            tally[c.status] -= 1
+            arms[c.status] = arms.get(c.status, 0) + 1
         if args.mismatches_only and c.status != "MISMATCH":
             continue
         ours = "-" if c.ours is None and not c.unbound else (
             "(" + ",".join(c.unbound[:2]) + ("…" if len(c.unbound) > 2 else "") + ")" if c.ours is None
             else f"{c.ours:.6g}")
         measured = "-" if c.measured is None else str(c.measured)
-        print(f"{c.key[0] + ':' + str(c.key[1]):<32} {ours:>14} {measured:>12}  {c.status:<10}  "
+        place = c.key[0] + ":" + str(c.key[1]) + (" arm" if c.arm else "")
+        print(f"{place:<32} {ours:>14} {measured:>12}  {c.status:<10}  "
               f"{source_text(*c.key).strip()[:48]}")
     order = ["ok", "close", "MISMATCH", "unbound", "no-code", "not-measured", "gcov-only"]
-    summary = ", ".join(f"{tally[s]} {s}" for s in order if s in tally)
-    print(f"\nsummary: {len(checks)} lines: {summary}")
+    summary = ", ".join(f"{tally[s]} {s}" for s in order if tally.get(s))
+    lines = len(checks) - sum(arms.values())
+    arm_summary = ", ".join(f"{arms[s]} {s}" for s in order if arms.get(s))
+    print(f"\nsummary: {lines} lines: {summary}" + (f"; {sum(arms.values())} arms on their test's line "
+                                                    f"(gcov's branch counts): {arm_summary}" if arms else ""))
+    for status, n in arms.items():
+        tally[status] = tally.get(status, 0) + n
     if tally.get("unbound"):
         print("(unbound lines need values: -D NAME=VALUE, --params FILE, or `sad profile`)")
     if tally.get("close"):

@@ -108,14 +108,15 @@ def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], b
         bound["RANK"] = sympy.Integer(0)
     known = known_values(analysis, bound)
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
-    derivation = derive(analysis, model, run.counts, known, unknowns)
+    derivation = derive(analysis, model, run.counts, known, unknowns, run.branches)
     values = dict(known)
     values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
     mismatches = 0
     for rank, counts in sorted((run.by_rank or {-1: run.counts}).items()):
         if rank >= 0:
             values["RANK"] = sympy.Integer(rank)
-        mismatches += sum(1 for c in check(model, counts, values) if c.status == "MISMATCH")
+        arms = run.branches if rank <= 0 else None  # an MPI run's branch counts are not read
+        mismatches += sum(1 for c in check(model, counts, values, branches=arms) if c.status == "MISMATCH")
     return PointResult(point, run, derivation, mismatches)
 
 
