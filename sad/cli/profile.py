@@ -72,7 +72,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png", help="format of the plots")
     p.add_argument("--plot-to", type=float, metavar="SIZE",
                    help="continue each fitted curve to this size (the predictions you will make; default 8× "
-                   "the largest measured size)")
+                   "the largest measured size); fitted loop counts are held non-negative from 1 up to it")
     p.add_argument("--extrap", metavar="FILE", help="measured per-block counts in Extra-P's text format")
 
 
@@ -208,7 +208,8 @@ def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
         print(f"sad: warning: several size parameters vary ({', '.join(changing)}); models are fitted in "
               f"{changing[0]} only", file=sys.stderr)
     varying = changing[0] if changing else None
-    profiled = cp.profiled_entries(analysis, results, varying, defined)
+    profiled = cp.profiled_entries(analysis, results, varying, defined, args.plot_to)
+    _report_fits(profiled.fits)
     header = {"provenance": cp.provenance(campaign, build, results)}
     text = render(profiled.entries, args.format, header)
     try:
@@ -232,6 +233,16 @@ def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
     if undetermined:
         print(f"sad: warning: not determined by the runs: {', '.join(undetermined)}", file=sys.stderr)
     return 1 if any(r.mismatches for r in results) else 0
+
+
+def _report_fits(fits) -> None:
+    """Each fitted model with its error at the measured sizes (relative RMS) and left-one-out."""
+    for name, model in sorted(fits.items()):
+        loo = "" if model.cv_error != model.cv_error else f", leave-one-out {model.cv_error:.2%}"
+        held = f"; held >= 0 over {model.parameter} {model.bounded[0]:g}..{model.bounded[1]:g}" \
+            if model.bounded and model.bent else ""
+        print(f"sad: fit {name} = {model.expression} over {model.parameter} {model.low:g}..{model.high:g} "
+              f"({model.points} points): relative RMS error {model.rms_error:.2%}{loo}{held}", file=sys.stderr)
 
 
 def _write_plots(args, profiled, results, varying: str) -> None:
