@@ -295,8 +295,8 @@ def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[st
           rtol: float = 0.0, branches: dict[Key, tuple[int, int]] | None = None) -> list[LineCheck]:
     """Compare the SAD's line counts, bound to `values`, with gcov's measured counts line by line; with
     `rtol`, a count within that relative distance is "close" (values fitted over sizes are not exact).
-    With `branches` (sad.measure.gcov), an arm on its test's line is compared with gcov's branch count too
-    (a row of its own, `arm=True`): the line's count cannot tell a wrong probability."""
+    With `branches` (sad.measure.gcov), an arm on its test's line whose count is bound is compared with
+    gcov's branch count too (a row of its own, `arm=True`): the line's count cannot tell a wrong probability."""
     checks = []
     for key in sorted(set(model) | {k for k in measured if k[0] in {m[0] for m in model}}):
         line = model.get(key)
@@ -309,9 +309,9 @@ def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[st
             ours = other if other is not None else ours
         checks.append(LineCheck(key, ours, measured.get(key), unbound, line is not None, rtol))
         if line is not None and line.arm is not None and branches and key in branches:
-            arm = bind(line.arm, values)
-            checks.append(LineCheck(key, _number(arm), branches[key][0], sorted(s.name for s in arm.free_symbols),
-                                    True, rtol, arm=True))
+            arm = _number(bind(line.arm, values))
+            if arm is not None:  # a check beyond the line's: shown when bound, never counted as unbound
+                checks.append(LineCheck(key, arm, branches[key][0], [], True, rtol, arm=True))
     return checks
 
 
