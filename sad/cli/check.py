@@ -111,8 +111,7 @@ def cmd_check(args) -> int:
     for result in outcome.results:
         for d in result.diagnostics:
             print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
-    unknown = _unknown_names(points, outcome.results, from_at=bool(args.at), config=config)
-    if unknown and args.at:
+    if _unknown_names(points, outcome.results, from_at=bool(args.at), config=config):
         return 2
     comparison = compare(baseline, args.baseline, outcome.results, args.fail_over, args.warn_only) \
         if baseline else None
@@ -138,12 +137,15 @@ def cmd_check(args) -> int:
     return 1 if failing or errors else 0
 
 
-def _unknown_names(points, results, *, from_at: bool, config: str | None) -> list[str]:
-    """The names the reference points give that bind no parameter of any routine checked (a typo such as
-    `--at NNN=5` would silently leave every routine at the defaults): an error for --at, a warning for a
-    config file (one file may serve several trees). Close matches are named."""
+def _unknown_names(points, results, *, from_at: bool, config: str | None) -> bool:
+    """Name the names the reference points give that bind no parameter of any routine checked (a typo such
+    as `--at NNN=5` would silently leave every routine at the defaults), with close matches: an error for
+    --at (True returned), a warning for a config file (one file may serve several trees) or when a file
+    could not be analyzed (the name may be one of its routines')."""
     import difflib
     symbols = {name for result in results for routine in result.routines for name in routine.parameters}
+    failed = any(d["severity"] == "error" for result in results for d in result.diagnostics)
+    severity = "error" if from_at and not failed else "warning"
     shorts = sorted({s.rsplit(".", 1)[-1] for s in symbols})
     known = {s.upper() for s in symbols} | {s.upper() for s in shorts}
     unknown = []
@@ -157,10 +159,9 @@ def _unknown_names(points, results, *, from_at: bool, config: str | None) -> lis
             hint = f" (did you mean {' or '.join(close)}?)" if close else \
                 f" (they have {', '.join(shorts[:8])}{', ...' if len(shorts) > 8 else ''})" if shorts else ""
             where = "--at" if from_at else f"{config}: points.{point.name}"
-            severity = "error" if from_at else "warning"
             print(f"sad: {severity}: {where}: {name} binds no parameter of any routine's time{hint}",
                   file=sys.stderr)
-    return unknown
+    return bool(unknown) and severity == "error"
 
 
 def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:

@@ -7,7 +7,8 @@ corpus/kernels/README.md); sad.measure.gcov gives the measured counts. Then
 - `check`: bind what is known, evaluate, compare line by line;
 - `derive`: treat every line as an equation  model(line) = measured(line)  in the unknown parameters, and
   solve them one at a time, always from an equation in which exactly one unknown remains (the first
-  statement of an IF arm gives P·(condition count); a GOTO loop's body gives X·entries); the equations not
+  statement of an IF arm gives P·(condition count); an arm on its test's line, whose line count is the
+  test's, gives it through gcov's branch count; a GOTO loop's body gives X·entries); the equations not
   used are the cross-check, and their residuals are reported.
 
 The results go to sad.measure.params_io (a params file) and sad.measure.fit (models over several problem sizes).
@@ -36,7 +37,7 @@ class LineModel:
     ours: sympy.Expr  # our convention (DO line = entries, IF line = evaluations, ...)
     gcov: sympy.Expr  # the same line in gcov's convention
     alt: sympy.Expr | None = None  # a second count gcov is seen to show on some lines of this kind
-    arm: sympy.Expr | None = None  # an IF whose arm starts on its own line: the arm's count (gcov's branch)
+    arm: sympy.Expr | None = None  # an IF whose arm is on the test's line: the arm's count (gcov's branch)
 
 
 @dataclass

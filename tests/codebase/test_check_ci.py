@@ -61,6 +61,11 @@ def test_a_name_in_at_that_binds_nothing_is_an_error(repo, tmp_path):
     code, out, err = sad_check(repo, "src", "--at", "NNN=5", "--no-cache", "-j", "1")
     assert code == 2 and out == ""
     assert "sad: error: --at: NNN binds no parameter of any routine's time (did you mean N?)" in err
+    # a file that could not be analyzed may hold the routine: then a warning, and the file's error fails
+    (repo / "src" / "broken.f").write_text("      SUBROUTINE BROKEN(NNN)\n      X = (1 +\n      END\n")
+    code, out, err = sad_check(repo, "src", "--at", "NNN=5", "--no-cache", "-j", "1")
+    assert code == 1 and "sad: warning: --at: NNN binds no parameter" in err
+    (repo / "src" / "broken.f").unlink()
     # a config file's point naming something absent is a warning: one file serves several trees
     (repo / ".sad-check.yaml").write_text("points:\n  small: {N: 10, LDA: 10}\n")
     code, out, err = sad_check(repo, "src", "--no-cache", "-j", "1", "--format", "json")
