@@ -13,11 +13,14 @@ prediction far outside the measured sizes stays inside [0, 1]. A loop count is f
 constraints is solved by a small active-set search (the unconstrained solution if it holds, else the best of the
 solutions with one or two constraints held as equalities that satisfies all of them), the leave-one-out error
 with the same constraints, so that a hypothesis the bound bends fits worse and loses to one that needs no
-bending (`-8823.67 + 1981*log2(N)`, negative below N = 22, does not come out). Each fit records its relative RMS
-error at the measured sizes. Coefficients that are numerical noise (a
-term below NOISE of the values over the measured range, an intercept of 2e-15) are dropped, so the same
-measurements give the same text. The measured range is kept (Fit.low, Fit.high) for the params file and the
-extrapolation warning.
+bending (`-8823.67 + 1981*log2(N)`, negative below N = 22, does not come out). Nor may a model grow past
+what the data allow: a term is taken only where the measured values move its way (at least two steps between
+consecutive sizes, the steps against it a quarter of those with it at most); a zig-zag or a single jump is
+read as a constant with noise. Each fit records its relative RMS error at the measured sizes.
+
+Coefficients that are numerical noise (a term below NOISE of the values over the measured range, an intercept
+of 2e-15) are dropped, so the same measurements give the same text. The measured range is kept (Fit.low,
+Fit.high) for the params file and the extrapolation warning.
 """
 from __future__ import annotations
 
@@ -191,6 +194,8 @@ def fit(parameter: str, sizes: list[float], values: list[float], probability: bo
     best = None
     for i, j in _hypotheses():
         coef, cv = _evaluate(n, y, i, j, bound)
+        if len(coef) > 1 and not _supported(n, y, float(coef[1])):
+            continue  # the data do not move the model's way: a trend there would be extrapolated noise
         # the simpler model wins unless the other is clearly better: ordering of _hypotheses is by
         # complexity, so a strict improvement beyond noise is required
         if best is None or cv < best[1] - 1e-9:
@@ -198,6 +203,20 @@ def fit(parameter: str, sizes: list[float], values: list[float], probability: bo
     assert best is not None                  # _hypotheses() is never empty
     coef, cv, i, j = best
     return _make(parameter, n, y, coef, i, j, cv, bound)
+
+
+def _supported(n: np.ndarray, y: np.ndarray, slope: float) -> bool:
+    """A single-term model is monotone in n (>= 1), the way of the sign of its term's coefficient; the data
+    allow it when at least two steps between consecutive sizes go that way and the steps against it add up
+    to at most a quarter of those with it. Else the data are a constant with noise (md1's P_FORCE_IF7,
+    0.081 0.119 0.070 0.094 0.081, fitted -2.32 - 1.34e-11*NPART**(11/4) in logit space, is 0 at NPART =
+    100000), or one step (0.08 four times, then 0.09: 1.44e-14*NPART**3*log2(NPART)**2, 1 at 100000)."""
+    if slope == 0.0:
+        return True
+    steps = np.diff(y[np.argsort(n)]) * math.copysign(1.0, slope)
+    noise = NOISE * max(float(np.max(np.abs(y))), 1.0)
+    with_it, against = steps[steps > noise], steps[steps < -noise]
+    return len(with_it) >= 2 and float(-np.sum(against)) <= 0.25 * float(np.sum(with_it))
 
 
 def _make(parameter, n, y, coef, i, j, cv, bound: _Bound | None = None) -> Fit:

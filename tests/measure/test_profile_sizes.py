@@ -100,3 +100,20 @@ def test_profile_shows_each_fit_error_and_writes_it(tmp_path, capsys):
     model = fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 10.0, 11.0, 12.0], lower=0.0, domain=(1.0, 64000.0))
     assert model.expression == entry["value"] and model(1) >= 0
     assert fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 10.0, 11.0, 12.0])(1) < 0  # the free fit
+
+
+def test_a_fit_does_not_grow_past_what_the_data_allow():
+    """md1's measured probabilities (corpus/md1/md1.params.yaml, NPART = 500 .. 4000): a zig-zag and a single
+    step were fitted -2.32 - 1.34e-11*NPART**(11/4) and -2.45 + 1.44e-14*NPART**3*log2(NPART)**2 in logit
+    space, 0 and 1 at NPART = 100000. The data move no way twice: constants, within [min, max] of the data."""
+    sizes = [500.0, 864.0, 1372.0, 2048.0, 4000.0]
+    zigzag = [0.08134321918, 0.1189812061, 0.06963114318, 0.09361231701, 0.08134747749]
+    step = [0.08, 0.08, 0.08, 0.08, 0.09]
+    for values in (zigzag, step):
+        model = fit("NPART", sizes, values, probability=True)
+        assert "NPART" not in model.expression
+        assert min(values) <= model(100000.0) <= max(values)
+    # a trend with a small step back is still a trend: 2 + 0.5*N with one value 0.1 % low
+    trend = [2 + 0.5 * n for n in sizes]
+    trend[2] *= 0.999
+    assert fit("N", sizes, trend).expression.endswith("*N")
