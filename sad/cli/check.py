@@ -3,8 +3,10 @@
 Data flow: arguments → reference points (sad.codebase.points) → units and their cache keys, then results
 (sad.codebase.runner) → comparison with --baseline (sad.codebase.baseline) → report (sad.codebase.report) on
 stdout or -o FILE; diagnostics of the sources on stderr as `file:line: severity: message`. Exit status: 0;
-1 when a regression is over --fail-over or a source file had errors; 2 when the command cannot run (bad
-option, unreadable baseline or config, broken machine file, an output file that exists without --force).
+1 when a regression is reported as an error (a grown complexity class; a time grown over --fail-over; none
+with --warn-only) or a source file had errors; 2 when the command cannot run (bad option, a name in --at that
+binds no parameter of any routine, unreadable baseline or config, broken machine file, an output file that
+exists without --force).
 """
 from __future__ import annotations
 
@@ -34,12 +36,15 @@ def register(sub, add_common) -> None:
                        help="a reference point (repeatable); NAME is a parameter (DGEMM.M) or a formal's name "
                        "in every routine (M)")
     check.add_argument("--config", metavar="FILE", help="reference points and defaults (YAML; default: "
-                       ".sad-check.yaml in a checked directory)")
+                       "the nearest .sad-check.yaml from a checked path up to the repository's root)")
     check.add_argument("--save-baseline", metavar="FILE", help="write the routines' times as a baseline")
     check.add_argument("--baseline", metavar="FILE", help="compare with this baseline")
     check.add_argument("--fail-over", metavar="PCT", type=_percent,
-                       help="exit 1 when a routine's time at a reference point grew by more than PCT "
-                       "(e.g. 5%%) or its complexity class grew")
+                       help="a routine's time at a reference point that grew by more than PCT (e.g. 5%%) is an "
+                       "error (exit 1), less is a warning; a grown complexity class is an error with or without it")
+    check.add_argument("--warn-only", action="store_true",
+                       help="report every regression as a warning, so that regressions alone never fail the "
+                       "check (errors in the sources still do)")
     check.add_argument("--format", choices=("text", "json", "sarif", "markdown"), default="text")
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     check.add_argument("--force", action="store_true", help="replace an existing -o or --save-baseline file")
@@ -69,7 +74,7 @@ def _percent(text: str) -> float:
 def cmd_check(args) -> int:
     """`sad check`: every routine of a codebase predicted, compared with a baseline, reported."""
     from sad.codebase.baseline import BaselineError, compare, load, save
-    from sad.codebase.points import PointError, point_set
+    from sad.codebase.points import PointError, find_config, point_set
     from sad.codebase.report import build, render
     from sad.codebase.results import Options
     from sad.codebase.runner import cpu_count, machine_name, plan, run
@@ -80,8 +85,9 @@ def cmd_check(args) -> int:
         if target and os.path.exists(target) and not args.force:
             print(f"sad: error: {target} exists; use --force to replace it", file=sys.stderr)
             return 2
+    config = args.config or find_config(args.paths)
     try:
-        points = point_set(args.at, args.config, args.paths)
+        points = point_set(args.at, config, args.paths)
         baseline = load(args.baseline) if args.baseline else None
     except (PointError, BaselineError) as exc:
         print(str(exc) if ": error:" in str(exc) else f"sad: error: {exc}", file=sys.stderr)
@@ -105,7 +111,10 @@ def cmd_check(args) -> int:
     for result in outcome.results:
         for d in result.diagnostics:
             print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
-    comparison = compare(baseline, args.baseline, outcome.results, args.fail_over) if baseline else None
+    if _unknown_names(points, outcome.results, from_at=bool(args.at), config=config):
+        return 2
+    comparison = compare(baseline, args.baseline, outcome.results, args.fail_over, args.warn_only) \
+        if baseline else None
     report = build(outcome.results, name, points.to_jsonable(), comparison, args.fail_over)
     text = render(report, args.format)
     if args.output:
@@ -118,11 +127,41 @@ def cmd_check(args) -> int:
     workers = "dask workers" if args.scheduler else plural(jobs, "worker")
     print(f"sad check: {plural(len(units), 'file')}, {plural(outcome.lines, 'line')} in {outcome.seconds:.1f} s "
           f"({outcome.hits} cached, {outcome.misses} analyzed, {workers})"
-          + (f"; slowest file {slowest.path} ({slowest.seconds:.2f} s)" if outcome.misses else ""),
+          + (f"; slowest file {slowest.path} ({slowest.seconds:.2f} s)" if outcome.misses else "")
+          + (f"; reference points from {config}" if config and not args.at else ""),
           file=sys.stderr)
-    failing = comparison is not None and args.fail_over is not None and comparison.failing
+    # a regression printed as `error:` fails the check (a grown class always, a time over --fail-over);
+    # --warn-only prints every regression as a warning instead
+    failing = comparison is not None and comparison.failing
     errors = report["summary"]["errors"] > 0 or missing
     return 1 if failing or errors else 0
+
+
+def _unknown_names(points, results, *, from_at: bool, config: str | None) -> bool:
+    """Name the names the reference points give that bind no parameter of any routine checked (a typo such
+    as `--at NNN=5` would silently leave every routine at the defaults), with close matches: an error for
+    --at (True returned), a warning for a config file (one file may serve several trees) or when a file
+    could not be analyzed (the name may be one of its routines')."""
+    import difflib
+    symbols = {name for result in results for routine in result.routines for name in routine.parameters}
+    failed = any(d["severity"] == "error" for result in results for d in result.diagnostics)
+    severity = "error" if from_at and not failed else "warning"
+    shorts = sorted({s.rsplit(".", 1)[-1] for s in symbols})
+    known = {s.upper() for s in symbols} | {s.upper() for s in shorts}
+    unknown = []
+    for point in points.points:
+        for name, _ in point.values:
+            if name.upper() in known or name in unknown:
+                continue
+            unknown.append(name)
+            close = difflib.get_close_matches(name, shorts, n=3, cutoff=0.5) or \
+                difflib.get_close_matches(name.upper(), [s.upper() for s in shorts], n=3, cutoff=0.5)
+            hint = f" (did you mean {' or '.join(close)}?)" if close else \
+                f" (they have {', '.join(shorts[:8])}{', ...' if len(shorts) > 8 else ''})" if shorts else ""
+            where = "--at" if from_at else f"{config}: points.{point.name}"
+            print(f"sad: {severity}: {where}: {name} binds no parameter of any routine's time{hint}",
+                  file=sys.stderr)
+    return bool(unknown) and severity == "error"
 
 
 def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:

@@ -72,7 +72,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png", help="format of the plots")
     p.add_argument("--plot-to", type=float, metavar="SIZE",
                    help="continue each fitted curve to this size (the predictions you will make; default 8× "
-                   "the largest measured size)")
+                   "the largest measured size); fitted loop counts are held non-negative from 1 up to it")
     p.add_argument("--extrap", metavar="FILE", help="measured per-block counts in Extra-P's text format")
 
 
@@ -208,7 +208,8 @@ def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
         print(f"sad: warning: several size parameters vary ({', '.join(changing)}); models are fitted in "
               f"{changing[0]} only", file=sys.stderr)
     varying = changing[0] if changing else None
-    profiled = cp.profiled_entries(analysis, results, varying, defined)
+    profiled = cp.profiled_entries(analysis, results, varying, defined, args.plot_to)
+    _report_fits(profiled.fits)
     header = {"provenance": cp.provenance(campaign, build, results)}
     text = render(profiled.entries, args.format, header)
     try:
@@ -236,6 +237,16 @@ def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
         print(f"sad: warning: call costs not profiled (seconds per call, not counts): {', '.join(costs)}; "
               f"predictions leave them out unless given with -D NAME=SECONDS", file=sys.stderr)
     return 1 if any(r.mismatches for r in results) else 0
+
+
+def _report_fits(fits) -> None:
+    """Each fitted model with its error at the measured sizes (relative RMS) and left-one-out."""
+    for name, model in sorted(fits.items()):
+        loo = "" if model.cv_error != model.cv_error else f", leave-one-out {model.cv_error:.2%}"
+        held = f"; held >= 0 over {model.parameter} {model.bounded[0]:g}..{model.bounded[1]:g}" \
+            if model.bounded and model.bent else ""
+        print(f"sad: fit {name} = {model.expression} over {model.parameter} {model.low:g}..{model.high:g} "
+              f"({model.points} points): relative RMS error {model.rms_error:.2%}{loo}{held}", file=sys.stderr)
 
 
 def _write_plots(args, profiled, results, varying: str) -> None:
@@ -294,8 +305,8 @@ def cmd_check_counts(args) -> int:
         return 2
     rtol = args.rtol if args.rtol is not None else (0.05 if args.params else 0.0)
     if not run.by_rank:
-        return _check_status(_print_checks(check(model, run.counts, known_values(analysis, values), rtol),
-                                           args, rtol), args)
+        checks = check(model, run.counts, known_values(analysis, values), rtol, run.branches)
+        return _check_status(_print_checks(checks, args, rtol), args)
     # An MPI program: every rank's counts against the SAD at that rank (RANK = r, NPROCS = ranks run).
     import sympy
     statuses = []
@@ -313,20 +324,30 @@ def _print_checks(checks, args, rtol: float) -> dict[str, int]:
     """The table of one run (one rank's, for an MPI program) and its summary; the tally by status."""
     from sad.measure.profile import source_text
     tally: dict[str, int] = {}
+    arms: dict[str, int] = {}
     print(f"{'line':<32} {'sad':>14} {'gcov':>12}  status      code")
     for c in checks:
         tally[c.status] = tally.get(c.status, 0) + 1
+        if c.arm:  # gcov's branch count of an arm on its test's line: a row apart, summed apart
+            tally[c.status] -= 1
+            arms[c.status] = arms.get(c.status, 0) + 1
         if args.mismatches_only and c.status != "MISMATCH":
             continue
         ours = "-" if c.ours is None and not c.unbound else (
             "(" + ",".join(c.unbound[:2]) + ("…" if len(c.unbound) > 2 else "") + ")" if c.ours is None
             else f"{c.ours:.6g}")
         measured = "-" if c.measured is None else str(c.measured)
-        print(f"{c.key[0] + ':' + str(c.key[1]):<32} {ours:>14} {measured:>12}  {c.status:<10}  "
+        place = c.key[0] + ":" + str(c.key[1]) + (" arm" if c.arm else "")
+        print(f"{place:<32} {ours:>14} {measured:>12}  {c.status:<10}  "
               f"{source_text(*c.key).strip()[:48]}")
     order = ["ok", "close", "MISMATCH", "unbound", "no-code", "not-measured", "gcov-only"]
-    summary = ", ".join(f"{tally[s]} {s}" for s in order if s in tally)
-    print(f"\nsummary: {len(checks)} lines: {summary}")
+    summary = ", ".join(f"{tally[s]} {s}" for s in order if tally.get(s))
+    lines = len(checks) - sum(arms.values())
+    arm_summary = ", ".join(f"{arms[s]} {s}" for s in order if arms.get(s))
+    print(f"\nsummary: {lines} lines: {summary}" + (f"; {sum(arms.values())} arms on their test's line "
+                                                    f"(gcov's branch counts): {arm_summary}" if arms else ""))
+    for status, n in arms.items():
+        tally[status] = tally.get(status, 0) + n
     if tally.get("unbound"):
         print("(unbound lines need values: -D NAME=VALUE, --params FILE, or `sad profile`)")
     if tally.get("close"):

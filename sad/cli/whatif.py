@@ -167,6 +167,11 @@ def _values(args, setup: Setup) -> dict[str, sympy.Expr]:
     if binding is None:
         raise UsageError("the params file cannot be used")
     values = binding.values
+    if binding.params is not None:  # profiled values used at sizes they were not measured at: say so
+        from sad.measure.params_io import outside_sizes
+        swept = {a.name: (float(min(a.values)), float(max(a.values))) for a in setup.axes}
+        for problem in outside_sizes(binding.params, values, swept):
+            print(str(problem), file=sys.stderr)
     for axis in setup.axes:
         values.pop(axis.name, None)
     return values

@@ -109,9 +109,10 @@ def load(path: str) -> dict:
     return data
 
 
-def compare(baseline: dict, path: str, results: list[UnitResult], fail_over: float | None) -> Comparison:
+def compare(baseline: dict, path: str, results: list[UnitResult], fail_over: float | None,
+            warn_only: bool = False) -> Comparison:
     """Today's routines against the baseline's; `fail_over` is the relative growth (0.05 for 5 %) past
-    which a regression fails the check (None: nothing fails)."""
+    which a regression fails the check (None: only a grown complexity class fails); `warn_only`: none fails."""
     old_routines: dict[str, dict] = baseline["routines"]
     current = routine_keys(results)
     comparison = Comparison(path, new=sorted(k for k in current if k not in old_routines),
@@ -119,23 +120,29 @@ def compare(baseline: dict, path: str, results: list[UnitResult], fail_over: flo
     for key in sorted(current.keys() & old_routines.keys()):
         new, old = current[key], old_routines[key]
         old_class = str(old.get("complexity", "?"))
-        grew_class = _order(new.complexity) > _order(old_class) >= 0
+        grew_class = class_grew(old_class, new.complexity) and not warn_only
         for point in sorted(new.points.keys() & (old.get("points") or {}).keys()):
             before, after = old["points"][point], new.points[point]
             if before is None or after is None:
                 continue
             change = Change(key, new.file, new.line, point, before, after, old_class, new.complexity, "warning")
             if after > before * (1 + _GROWTH):
-                failing = grew_class or (fail_over is not None and after > before * (1 + fail_over))
+                failing = grew_class or (fail_over is not None and after > before * (1 + fail_over)
+                                         and not warn_only)
                 change.level = "error" if failing else "warning"
                 comparison.regressions.append(change)
             elif after < before * (1 - _GROWTH):
                 change.level = "note"
                 comparison.improvements.append(change)
-        if grew_class and not any(c.routine == key for c in comparison.regressions):
+        if class_grew(old_class, new.complexity) and not any(c.routine == key for c in comparison.regressions):
             comparison.regressions.append(Change(key, new.file, new.line, None, None, None, old_class,
-                                                 new.complexity, "error"))
+                                                 new.complexity, "error" if grew_class else "warning"))
     return comparison
+
+
+def class_grew(old: str, new: str) -> bool:
+    """The complexity class grew (n → n^2); False when either is unknown."""
+    return _order(new) > _order(old) >= 0
 
 
 def _order(klass: str) -> int:

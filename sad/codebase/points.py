@@ -1,9 +1,9 @@
 """Reference points: where a routine's time formula is evaluated so that two versions can be compared.
 
-Data flow: `--at NAME=V,...` options, or the `points:` of a config file (`.sad-check.yaml` at the top of
-the checked tree, or `--config FILE`), else one point named `default` → per routine, each point's values
-for the symbols of its formula, the rest from the defaults per parameter kind (the formulas are evaluated
-by sad.codebase.formulas).
+Data flow: `--at NAME=V,...` options, or the `points:` of a config file (`.sad-check.yaml` in a checked
+directory or above it up to the repository's root, or `--config FILE`), else one point named `default` →
+per routine, each point's values for the symbols of its formula, the rest from the defaults per parameter
+kind (the formulas are evaluated by sad.codebase.formulas).
 
 A point's name matches a symbol by its full name (`DGEMM.M`) or by the part after the routine's dot (`M`,
 then in any case: `N` binds C's `n` too), so one point serves every routine with a formal of that name.
@@ -19,6 +19,7 @@ an exit of probability 1/2 would make negative.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,14 +113,26 @@ def load_config(path: str) -> PointSet:
     return PointSet(tuple(points) or (Point("default", ()),), tuple(sorted(defaults.items())))
 
 
-def point_set(at: list[str], config: str | None, roots: list[str]) -> PointSet:
-    """--at wins over a config file; a config file is --config or .sad-check.yaml in a checked directory."""
-    if config is None:
-        for root in roots:
-            candidate = Path(root) / CONFIG_NAME
-            if Path(root).is_dir() and candidate.is_file():
-                config = str(candidate)
+def find_config(paths: list[str]) -> str | None:
+    """The .sad-check.yaml that applies to the checked paths, found as ruff and gcovr find theirs: from each
+    path (a directory, or a file's directory) upward, up to the repository's root (a directory holding .git)
+    or the file system's root; the first path's nearest one wins."""
+    for path in paths:
+        here = Path(path).resolve()
+        directory = here if here.is_dir() else here.parent
+        for candidate_dir in (directory, *directory.parents):
+            candidate = candidate_dir / CONFIG_NAME
+            if candidate.is_file():
+                return os.path.relpath(candidate) if candidate.is_relative_to(Path.cwd()) else str(candidate)
+            if (candidate_dir / ".git").exists():
                 break
+    return None
+
+
+def point_set(at: list[str], config: str | None, roots: list[str]) -> PointSet:
+    """--at wins over a config file; a config file is --config or the .sad-check.yaml find_config finds."""
+    if config is None:
+        config = find_config(roots)
     base = load_config(config) if config else PointSet((Point("default", ()),))
     if at:
         return PointSet(tuple(parse_at(text, i + 1) for i, text in enumerate(at)), base.defaults)

@@ -98,7 +98,7 @@ def to_markdown(report: dict) -> str:
         out.append(f"{plural(s['routines'], 'routine')} in {plural(s['files'], 'file')} ({plural(s['lines'], 'line')})"
                    f" on `{report['machine']}`; no baseline given.")
     else:
-        verdict = "❌ failing" if s["failing"] and report["fail_over"] is not None else "✅ passing"
+        verdict = "❌ failing" if s["failing"] else "✅ passing"
         out.append(f"**{verdict}**: {plural(s['regressions'], 'regression')} ({s['failing']} failing"
                    f"{_threshold(report)}), {plural(s['improvements'], 'improvement')}, {s['new']} new and "
                    f"{plural(s['removed'], 'removed routine')} against `{comparison['baseline']}`; "

@@ -12,6 +12,7 @@ from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from sad import __version__
+from sad.codebase.baseline import class_grew
 from sad.codebase.wording import change_message
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -33,7 +34,9 @@ def to_sarif(report: dict) -> dict:
     results = []
     comparison = report["comparison"] or {"regressions": [], "improvements": []}
     for change in comparison["regressions"] + comparison["improvements"]:
-        rule = "SAD003" if change["level"] == "note" else ("SAD001" if change["point"] is not None else "SAD002")
+        # a routine whose class grew is SAD002 even where its time at a point grew with it (DAXPY n → n^2)
+        grew = class_grew(change["old_class"], change["new_class"])
+        rule = "SAD003" if change["level"] == "note" else ("SAD002" if grew or change["point"] is None else "SAD001")
         results.append(_result(rule, change["level"], change_message(change), change["file"], change["line"],
                                {"routine": change["routine"], "point": change["point"], "old": change["old"],
                                 "new": change["new"], "ratio": change["ratio"], "oldClass": change["old_class"],

@@ -108,14 +108,15 @@ def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], b
         bound["RANK"] = sympy.Integer(0)
     known = known_values(analysis, bound)
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
-    derivation = derive(analysis, model, run.counts, known, unknowns)
+    derivation = derive(analysis, model, run.counts, known, unknowns, run.branches)
     values = dict(known)
     values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
     mismatches = 0
     for rank, counts in sorted((run.by_rank or {-1: run.counts}).items()):
         if rank >= 0:
             values["RANK"] = sympy.Integer(rank)
-        mismatches += sum(1 for c in check(model, counts, values) if c.status == "MISMATCH")
+        arms = run.branches if rank <= 0 else None  # an MPI run's branch counts are not read
+        mismatches += sum(1 for c in check(model, counts, values, branches=arms) if c.status == "MISMATCH")
     return PointResult(point, run, derivation, mismatches)
 
 
@@ -137,10 +138,11 @@ def constant_sizes(results: list[PointResult]) -> dict[str, int | float]:
 
 
 def profiled_entries(analysis: Analysis, results: list[PointResult], varying: str | None,
-                     defined: dict[str, sympy.Expr]) -> Entries:
+                     defined: dict[str, sympy.Expr], top: float | None = None) -> Entries:
     """The entries of every profiled parameter not given on the command line or as a varying size; a size
     given the same value at every run (an input such as a cut-off radius) is written with that value, so
-    that the file binds what the runs were made with."""
+    that the file binds what the runs were made with. `top`: the largest size predictions will be made at
+    (a fitted loop count is held non-negative from size 1 up to it; default 8x the largest measured)."""
     out = Entries()
     constant = constant_sizes(results)
     for entry in export_entries(analysis):
@@ -154,18 +156,24 @@ def profiled_entries(analysis: Analysis, results: list[PointResult], varying: st
             continue
         if any(name in r.point for r in results):
             continue
-        model = _fill_entry(entry, results, varying)
+        model = _fill_entry(entry, results, varying, top)
         if model is not None:
             out.fits[name] = model
         out.entries.append(entry)
     return out
 
 
-def _fill_entry(entry: dict[str, Any], results: list[PointResult], varying: str | None) -> Fit | None:
-    """Give the entry its value: the number of a single run, or the fitted model over the runs (returned)."""
+def _fill_entry(entry: dict[str, Any], results: list[PointResult], varying: str | None,
+                top: float | None = None) -> Fit | None:
+    """Give the entry its value: the number of a single run, or the fitted model over the runs (returned);
+    and the range of every --size parameter over the runs the value comes from (`sizes`), so that a use
+    outside it is warned about (sad.measure.params_io.outside_sizes)."""
     name = entry["name"]
     seen = [(r, r.derivation.values.get(name)) for r in results]
     exercised = [(r, v) for r, v in seen if v is not None and name not in r.derivation.unexercised]
+    ranges = size_ranges([r for r, _ in exercised] or [r for r, v in seen if v is not None])
+    if ranges:
+        entry["sizes"] = ranges
     entry["measured"] = [
         {**{n: _plain(v) for n, (_, v) in r.point.items()}, "value": _round(v),
          **({"note": r.derivation.how.get(name)} if name in r.derivation.unexercised or
@@ -181,14 +189,29 @@ def _fill_entry(entry: dict[str, Any], results: list[PointResult], varying: str 
         return None
     sizes = [float(r.point[varying][1]) for r, _ in exercised]
     values = [v for _, v in exercised]
-    model = fit(varying, sizes, values, probability=entry.get("kind") == "branch_probability")
+    count = entry.get("kind") == "loop_count"
+    domain = (1.0, max(top or 0.0, 8 * max(sizes))) if count else None
+    model = fit(varying, sizes, values, probability=entry.get("kind") == "branch_probability",
+                lower=0.0 if count else None, domain=domain)
     entry["value"] = model.expression
     entry["fit"] = {"parameter": varying, "points": model.points,
                     "range": [_round(model.low), _round(model.high)],
                     **({"space": "logit"} if model.logit else {}),
                     "loo_error": None if model.cv_error != model.cv_error else _round(model.cv_error),
-                    "fit_error": _round(model.fit_error)}
+                    "fit_error": _round(model.fit_error), "rms_error": _round(model.rms_error),
+                    **({"nonnegative_over": [_round(v) for v in model.bounded]} if model.bounded else {})}
     return model
+
+
+def size_ranges(results: list[PointResult]) -> dict[str, list[int | float]]:
+    """[least, largest] of every --size parameter over the runs (numbers only)."""
+    out: dict[str, list[int | float]] = {}
+    for name in sorted({n for r in results for n in r.point}):
+        values = [r.point[name][1] for r in results if name in r.point]
+        if values and all(sympy.sympify(v).is_number for v in values):
+            plain = sorted((_plain(v) for v in values), key=float)
+            out[name] = [plain[0], plain[-1]]
+    return out
 
 
 def _plain(v: sympy.Expr) -> int | float:

@@ -1,8 +1,10 @@
 """Measured line counts: build a program with coverage, run it, and read gcov's per-line counts.
 
 Data flow: the user's source files → a private build directory (copies of the sources, gfortran/gcc
-`--coverage -O0`, one executable) → a COMMAND run with its paths made to work → `gcov --json-format` →
-{(source path as the user gave it, line): count}. sad.measure.profile compares or solves these against the SAD's
+`--coverage -O0`, one executable) → a COMMAND run with its paths made to work → `gcov -b --json-format` →
+{(source path as the user gave it, line): count} and, for lines with one two-way branch, how often its
+condition held (the count of a one-line `IF (C) S` is the condition's, not S's: only the branch counts say
+how often S ran). sad.measure.profile compares or solves these against the SAD's
 line counts; nothing here knows about the SAD.
 
 The user's tree is never written to: sources are copied, objects and .gcda files stay in the build
@@ -51,6 +53,7 @@ class Run:
     stdout: str
     gcov_version: str
     by_rank: dict[int, dict[tuple[str, int], int]] = field(default_factory=dict)  # MPI: every rank's counts
+    branches: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # see read_gcov
 
 
 _MPI_USE = re.compile(r"^\s*(#\s*include\s*[<\"]mpi\.h[>\"]|include\s*['\"]mpif\.h['\"])", re.I | re.M)
@@ -206,8 +209,9 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
         by_rank = _read_ranks(b)
         version = gcov_version()
         return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank)
-    counts, version = read_gcov(b)
-    return Run(command, counts, proc.stdout, version)
+    branches: dict[tuple[str, int], tuple[int, int]] = {}
+    counts, version = read_gcov(b, branches)
+    return Run(command, counts, proc.stdout, version, branches=branches)
 
 
 def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:
@@ -228,26 +232,35 @@ def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:
     return by_rank
 
 
-def read_gcov(b: Build) -> tuple[dict[tuple[str, int], int], str]:
-    """Per-line counts of every source of the build, keyed by the path the user gave."""
+def read_gcov(b: Build, branches: dict[tuple[str, int], tuple[int, int]] | None = None
+              ) -> tuple[dict[tuple[str, int], int], str]:
+    """Per-line counts of every source of the build, keyed by the path the user gave; with `branches`,
+    that dict receives (condition held, condition evaluated) of every line with exactly one two-way branch."""
     counts: dict[tuple[str, int], int] = {}
     version = ""
     for name, original in sorted(b.sources.items()):
-        lines, found = source_line_counts(name, name, b.directory, Path(name).stem + ".o")
+        found_branches: dict[int, tuple[int, int]] = {}
+        lines, found = source_line_counts(name, name, b.directory, Path(name).stem + ".o", found_branches)
         version = version or found
         for line, count in lines.items():
             counts[(original, line)] = count
+        if branches is not None:
+            branches.update({(original, line): taken for line, taken in found_branches.items()})
     return counts, version
 
 
-def source_line_counts(target: str, source_name: str, directory: Path, object_path: str | None = None
-                       ) -> tuple[dict[int, int], str]:
+def source_line_counts(target: str, source_name: str, directory: Path, object_path: str | None = None,
+                       branches: dict[int, tuple[int, int]] | None = None) -> tuple[dict[int, int], str]:
     """gcov's count of every line of the source file named `source_name` (lines listed once per function
     are added up), from running gcov in `directory` on `target` (the source, or its .gcda file), and the
     version of the compiler that gcov reports. The one gcov reader: `sad profile`, `sad check-counts` and
-    the corpus's verify_counts.py scripts all read counts here."""
+    the corpus's verify_counts.py scripts all read counts here. With `branches`, every line whose code
+    has exactly one two-way branch gets (fall-through count, both counts added): the fall-through edge of
+    an IF's test is the way into its arm (GCC 12 at -O0, gfortran and gcc, `IF (C) S`, `if (c) s;` and
+    `x = c ? a : b` alike); lines with more branches (`||`, loops) are left out."""
     gcov = _require("gcov")
     counts: dict[int, int] = {}
+    edges: dict[int, list[list[tuple[int, bool]]]] = {}
     version = ""
     for doc in _gcov_json(gcov, target, directory, object_path):
         version = version or str(doc.get("gcc_version", ""))
@@ -257,19 +270,37 @@ def source_line_counts(target: str, source_name: str, directory: Path, object_pa
             for line in f.get("lines", []):
                 n = int(line["line_number"])
                 counts[n] = counts.get(n, 0) + int(line["count"])
+                taken = [(int(e["count"]), bool(e.get("fallthrough"))) for e in line.get("branches", [])
+                         if not e.get("throw")]
+                if taken:
+                    edges.setdefault(n, []).append(taken)
+    if branches is not None:
+        branches.update(_two_way(edges))
     return counts, version
+
+
+def _two_way(edges: dict[int, list[list[tuple[int, bool]]]]) -> dict[int, tuple[int, int]]:
+    """(fall-through count, evaluations) of the lines whose every listing has one two-way branch (a line
+    listed once per function, as inline code is, adds its listings up)."""
+    found = {}
+    for line, listings in edges.items():
+        if not all(len(pair) == 2 and sum(f for _, f in pair) == 1 for pair in listings):
+            continue
+        through = sum(c for pair in listings for c, f in pair if f)
+        found[line] = (through, sum(c for pair in listings for c, _ in pair))
+    return found
 
 
 def _gcov_json(gcov: str, target: str, directory: Path, object_path: str | None) -> list[dict]:
     """gcov's JSON for one source: from --stdout where supported, else from the gzip'd .gcov.json.gz
     intermediate file that older gcov versions write."""
     where = ["-o", object_path] if object_path else []
-    proc = subprocess.run([gcov, "--json-format", "--stdout", *where, target], cwd=directory,
+    proc = subprocess.run([gcov, "-b", "--json-format", "--stdout", *where, target], cwd=directory,
                           capture_output=True, text=True)
     docs = [json.loads(chunk) for chunk in proc.stdout.splitlines() if chunk.strip().startswith("{")]
     if proc.returncode == 0 and docs:
         return docs
-    proc = subprocess.run([gcov, "--json-format", *where, target], cwd=directory, capture_output=True,
+    proc = subprocess.run([gcov, "-b", "--json-format", *where, target], cwd=directory, capture_output=True,
                           text=True)
     if proc.returncode != 0:
         raise ToolError(f"gcov failed on {target}:\n{_tail(proc.stderr or proc.stdout)}")

@@ -134,6 +134,17 @@ class Entry:
     fingerprint: str | None = None
     kind: str | None = None
     fit: dict | None = None  # {parameter, range: [low, high], ...} of a value fitted over sizes
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)  # --size ranges it was measured over
+
+    def measured_ranges(self) -> dict[str, tuple[float, float]]:
+        """The sizes the value was measured over: `sizes:` (files since issue 30), else a fit's range."""
+        if self.sizes:
+            return dict(self.sizes)
+        fit = self.fit or {}
+        size, span = fit.get("parameter"), fit.get("range")
+        if isinstance(size, str) and isinstance(span, list) and len(span) == 2:
+            return {size: (float(span[0]), float(span[1]))}
+        return {}
 
 
 @dataclass
@@ -283,7 +294,11 @@ def _add(result: ParamsFile, name: Any, item: Any, where: str) -> None:
     if any(e.name == name for e in result.entries):
         raise ParamsError(f"{where}: error: {name} is given twice")
     fit = item.get("fit") if isinstance(item, dict) and isinstance(item.get("fit"), dict) else None
-    result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None, fit))
+    sizes: dict = item["sizes"] if isinstance(item, dict) and isinstance(item.get("sizes"), dict) else {}
+    ranges = {str(k): (float(v[0]), float(v[1])) for k, v in sizes.items()
+              if isinstance(v, list) and len(v) == 2 and all(isinstance(x, (int, float)) for x in v)}
+    result.entries.append(Entry(name, text, parsed, where, fp, kind if isinstance(kind, str) else None, fit,
+                                ranges))
 
 
 def _load_csv(path: str, text: str) -> ParamsFile:
@@ -354,20 +369,44 @@ def check_defines(analysis, raw: dict[str, str], defines: dict[str, sympy.Expr],
     return problems
 
 
-def _extrapolation(e: Entry, bindings: dict[str, sympy.Expr]) -> list[Problem]:
-    """A fitted value evaluated outside the sizes it was measured at is an extrapolation: say so."""
+def outside_sizes(params: ParamsFile, bindings: dict[str, sympy.Expr],
+                  swept: dict[str, tuple[float, float]] | None = None) -> list[Problem]:
+    """Warnings for the values used at sizes they were not measured at (`swept`: the ranges a sweep or a
+    tuning runs a size over): what analyze, check-counts, validate, sweep, compare and tune all say."""
+    problems: list[Problem] = []
+    for e in params.entries:
+        problems.extend(_extrapolation(e, bindings, swept))
+    return problems
+
+
+def _extrapolation(e: Entry, bindings: dict[str, sympy.Expr],
+                   swept: dict[str, tuple[float, float]] | None = None) -> list[Problem]:
+    """A value used outside the sizes it was measured at is an extrapolation (a count measured at N = 16
+    and used at N = 512 may be 100 times too low): say so. A fitted model that does not depend on its size
+    parameter, measured over a range, is taken at its word."""
+    problems = []
     fit = e.fit or {}
-    size, span = fit.get("parameter"), fit.get("range")
-    if not isinstance(size, str) or not isinstance(span, list) or len(span) != 2 or size not in bindings:
-        return []
-    if size not in {s.name for s in e.value.free_symbols}:
-        return []  # a constant model does not depend on where it is evaluated
-    at = evaluate(bind(bindings[size], bindings))
-    low, high = float(span[0]), float(span[1])
-    if at is None or low * (1 - 1e-9) <= at <= high * (1 + 1e-9):
-        return []
-    return [Problem("warning", f"{e.where}: {e.name}: fitted over {size} {low:g}..{high:g}, evaluated at "
-                               f"{size}={at:g}: an extrapolation (measure that size with sad profile to be sure)")]
+    for size, (low, high) in sorted(e.measured_ranges().items()):
+        if fit.get("parameter") == size and low < high and size not in {s.name for s in e.value.free_symbols}:
+            continue
+        if swept and size in swept:
+            first, last = swept[size]
+            used = f"swept over {size} {first:g}..{last:g}"
+        elif size in bindings:
+            at = evaluate(bind(bindings[size], bindings))
+            if at is None:
+                continue
+            first = last = at
+            used = f"evaluated at {size}={at:g}"
+        else:
+            continue
+        if low * (1 - 1e-9) <= first and last <= high * (1 + 1e-9):
+            continue
+        measured = f"fitted over {size} {low:g}..{high:g}" if fit.get("parameter") == size else \
+            (f"measured at {size}={low:g} only" if low == high else f"measured over {size} {low:g}..{high:g}")
+        problems.append(Problem("warning", f"{e.where}: {e.name}: {measured}, {used}: an extrapolation "
+                                           f"(measure that size with sad profile to be sure)"))
+    return problems
 
 
 def _range(e: Entry, param, bindings: dict[str, sympy.Expr]) -> list[Problem]:

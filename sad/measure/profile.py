@@ -7,7 +7,8 @@ corpus/kernels/README.md); sad.measure.gcov gives the measured counts. Then
 - `check`: bind what is known, evaluate, compare line by line;
 - `derive`: treat every line as an equation  model(line) = measured(line)  in the unknown parameters, and
   solve them one at a time, always from an equation in which exactly one unknown remains (the first
-  statement of an IF arm gives P·(condition count); a GOTO loop's body gives X·entries); the equations not
+  statement of an IF arm gives P·(condition count); an arm on its test's line, whose line count is the
+  test's, gives it through gcov's branch count; a GOTO loop's body gives X·entries); the equations not
   used are the cross-check, and their residuals are reported.
 
 The results go to sad.measure.params_io (a params file) and sad.measure.fit (models over several problem sizes).
@@ -36,6 +37,7 @@ class LineModel:
     ours: sympy.Expr  # our convention (DO line = entries, IF line = evaluations, ...)
     gcov: sympy.Expr  # the same line in gcov's convention
     alt: sympy.Expr | None = None  # a second count gcov is seen to show on some lines of this kind
+    arm: sympy.Expr | None = None  # an IF whose arm is on the test's line: the arm's count (gcov's branch)
 
 
 @dataclass
@@ -47,6 +49,7 @@ class LineCheck:
     unbound: list[str] = field(default_factory=list)
     statement: bool = True  # False: gcov instruments a line that holds no statement (END, a header)
     rtol: float = 0.0  # relative tolerance for counts from fitted (non-integer) values: within it, "close"
+    arm: bool = False  # the count of an arm on its test's line, against gcov's branch count (not the line's)
 
     @property
     def status(self) -> str:
@@ -119,7 +122,26 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
         _loops(proc.body, proc, by_role, model, parent=None)
         if proc.language == "fortran":
             _arithmetic_if_targets(proc, model)
+    _same_line_arms(analysis.counts, model)
     return dict(sorted(model.items()))
+
+
+def _same_line_arms(counts: dict, model: dict[Key, LineModel]) -> None:
+    """`IF (D .GT. DIFF) DIFF = D`, `if (c) s;`, `x = c ? a : b`: the arm runs on the test's line, so the
+    line's count is the test's and says nothing of the arm; gcov's branch counts do (the test's fall-through
+    edge). The arm's count is that of the event the builder made right after the line's one test."""
+    by_line: dict[Key, list] = defaultdict(list)
+    for event, count in counts.items():
+        by_line[(event.loc.file, event.loc.line)].append((event.seq, event, count))
+    for key, events in by_line.items():
+        events.sort(key=lambda t: t[0])
+        tests = [k for k, (_, e, _) in enumerate(events) if e.role == "cond"]
+        if len(tests) != 1 or key not in model or tests[0] + 1 >= len(events):
+            continue
+        seq, test, _ = events[tests[0]]
+        nseq, arm, count = events[tests[0] + 1]
+        if nseq == seq + 1 and arm.role in ("stmt", "goto") and arm.procedure == test.procedure:
+            model[key].arm = count
 
 
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop)
@@ -271,9 +293,11 @@ def _close(a: float, b: float) -> bool:
 
 
 def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr],
-          rtol: float = 0.0) -> list[LineCheck]:
+          rtol: float = 0.0, branches: dict[Key, tuple[int, int]] | None = None) -> list[LineCheck]:
     """Compare the SAD's line counts, bound to `values`, with gcov's measured counts line by line; with
-    `rtol`, a count within that relative distance is "close" (values fitted over sizes are not exact)."""
+    `rtol`, a count within that relative distance is "close" (values fitted over sizes are not exact).
+    With `branches` (sad.measure.gcov), an arm on its test's line whose count is bound is compared with
+    gcov's branch count too (a row of its own, `arm=True`): the line's count cannot tell a wrong probability."""
     checks = []
     for key in sorted(set(model) | {k for k in measured if k[0] in {m[0] for m in model}}):
         line = model.get(key)
@@ -285,17 +309,22 @@ def check(model: dict[Key, LineModel], measured: dict[Key, int], values: dict[st
             other = _number(bind(line.alt, values))
             ours = other if other is not None else ours
         checks.append(LineCheck(key, ours, measured.get(key), unbound, line is not None, rtol))
+        if line is not None and line.arm is not None and branches and key in branches:
+            arm = _number(bind(line.arm, values))
+            if arm is not None:  # a check beyond the line's: shown when bound, never counted as unbound
+                checks.append(LineCheck(key, arm, branches[key][0], [], True, rtol, arm=True))
     return checks
 
 
 # ------------------------------------------------------------------------------------------ derivation
 def derive(analysis, model: dict[Key, LineModel], measured: dict[Key, int], values: dict[str, sympy.Expr],
-           unknowns: list[str]) -> Derivation:
-    """Solve the line equations for the unknown parameters, one unknown at a time."""
+           unknowns: list[str], branches: dict[Key, tuple[int, int]] | None = None) -> Derivation:
+    """Solve the line equations for the unknown parameters, one unknown at a time; `branches` (gcov's
+    (arm taken, test evaluated) per line, sad.measure.gcov) add an equation for each arm on its test's line."""
     table = analysis.table
     symbols = {name: table.symbol(name) for name in unknowns if table.symbol(name) is not None}
     wanted = set(symbols.values())
-    equations = []
+    equations: list[tuple[tuple, sympy.Expr, int]] = []  # (line key, or (file, line, "branch")), model, count
     alternatives: dict[Key, sympy.Expr] = {}
     for key, line in model.items():
         if key not in measured:
@@ -306,6 +335,10 @@ def derive(analysis, model: dict[Key, LineModel], measured: dict[Key, int], valu
         equations.append((key, expr, measured[key]))
         if line.alt is not None:
             alternatives[key] = bind(line.alt, values)
+        if line.arm is not None and branches and key in branches:
+            arm = bind(line.arm, values)
+            if not arm.free_symbols - wanted:
+                equations.append(((key[0], key[1], "branch"), arm, branches[key][0]))
     solved: dict[sympy.Symbol, sympy.Expr] = {}
     how: dict[str, str] = {}
     while True:
@@ -365,7 +398,7 @@ def _eliminate(equations, wanted, solved, how, table, alternatives):
                 value = _solve_one(expr, sym, count, table.get(sym.name))
                 if value is not None:
                     solved[sym] = value
-                    how[sym.name] = f"{key[0]}:{key[1]}"
+                    how[sym.name] = f"{key[0]}:{key[1]}" + (" (gcov's branch counts)" if len(key) > 2 else "")
                     progress = True
                     continue
             pending.append((key, expr, count))
@@ -487,6 +520,8 @@ def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> sympy.
                      if _number(expr.xreplace({sym: r})) == float(count)]
         except (NotImplementedError, ValueError, TypeError):
             return None
+    if not roots and expr.has(sympy.Min, sympy.Max):
+        roots = _clamped_roots(expr, sym, count)
     kind = param.kind if param else "value"
     fitting = []
     for root in roots:
@@ -501,3 +536,29 @@ def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> sympy.
     if not fitting:
         return None
     return sorted(fitting, key=lambda r: abs(float(r)))[-1 if kind == "value" else 0]
+
+
+def _pieces(expr: sympy.Expr, depth: int = 3) -> list[sympy.Expr]:
+    """The expressions a Min/Max can stand for: each in turn replaced by one of its arguments."""
+    found = next((e for e in sympy.preorder_traversal(expr) if isinstance(e, (sympy.Min, sympy.Max))), None)
+    if found is None or depth == 0:
+        return [expr] if found is None else []
+    return [piece for arg in found.args for piece in _pieces(expr.xreplace({found: arg}), depth - 1)]
+
+
+def _clamped_roots(expr: sympy.Expr, sym: sympy.Symbol, count: int) -> list[sympy.Expr]:
+    """Roots of a count clamped by Min/Max (an index test `IF (I .LE. K)` in `DO I = 1, N` runs
+    Max(0, Min(K, N)) times): solve each piece, keep the roots that reproduce the count through the clamp."""
+    roots = []
+    for piece in _pieces(expr):
+        if sym not in piece.free_symbols:
+            continue
+        try:
+            found = sympy.solve(sympy.Eq(piece, count), sym, rational=True)
+        except (NotImplementedError, ValueError, TypeError):
+            continue
+        for root in found:
+            if not isinstance(root, dict) and root not in roots \
+                    and _number(expr.xreplace({sym: root})) == float(count):
+                roots.append(root)
+    return roots
