@@ -104,7 +104,7 @@ def cmd_check(args) -> int:
                   scheduler=args.scheduler, timeout=args.timeout or None, progress=not args.no_progress)
     for result in outcome.results:
         for d in result.diagnostics:
-            print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
+            print(_diagnostic_line(d), file=sys.stderr)
     comparison = compare(baseline, args.baseline, outcome.results, args.fail_over) if baseline else None
     report = build(outcome.results, name, points.to_jsonable(), comparison, args.fail_over)
     text = render(report, args.format)
@@ -123,6 +123,13 @@ def cmd_check(args) -> int:
     failing = comparison is not None and args.fail_over is not None and comparison.failing
     errors = report["summary"]["errors"] > 0 or missing
     return 1 if failing or errors else 0
+
+
+def _diagnostic_line(d: dict) -> str:
+    """`file:line[:col]: severity: message` as `sad analyze` prints it (ir.Loc's form: a whole-file problem
+    has no line, a C syntax error keeps its column)."""
+    from sad.ir import Diagnostic, Loc
+    return str(Diagnostic(Loc(d["file"], d["line"], d.get("col", 0)), d["severity"], d["message"]))
 
 
 def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:

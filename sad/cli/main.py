@@ -200,6 +200,11 @@ def cmd_analyze(args) -> int:
     _warn_unknown_bindings(defined, analysis)
     if not check_params(binding, analysis, defined, raw):
         return 2
+    from sad.cli.common import overflow_message
+    too_large = overflow_message(result.prediction.time_value, values, raw)
+    if too_large:
+        print(too_large, file=sys.stderr)
+        return 2
     for key in result.prediction.missing_ops:
         if key.startswith("msg."):
             print(f"sad: warning: machine {machine.name} cannot price the message primitive '{key[4:]}': its cost "

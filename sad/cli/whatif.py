@@ -487,7 +487,7 @@ def _tune(args) -> int:
             constraints.append(parse_condition(text))
         except ExprError as exc:
             raise UsageError(f"--constraint {text}: {exc}") from None
-    problem = Problem(series[0].formulas["TOTAL"], setup.axes, fixed, constraints)
+    problem = Problem(series[0].formulas["TOTAL"], setup.axes, fixed, constraints, list(args.constraint))
     t0 = time.perf_counter()
     try:
         result = solve(problem, keep=max(1, args.top), method=args.method)

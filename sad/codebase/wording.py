@@ -1,15 +1,12 @@
 """How times and changes are worded in every report format (text, Markdown, SARIF messages)."""
 from __future__ import annotations
 
+from sad.common import timetext
+
 
 def seconds(value: float | None) -> str:
-    """A time in engineering units with four significant digits."""
-    if value is None:
-        return "-"
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
-        if abs(value) >= scale:
-            return f"{value / scale:.4g} {unit}"
-    return f"{value:.3g} s"
+    """A time in engineering units with four significant digits, as `sad analyze` words it ('-' if unknown)."""
+    return timetext.seconds(value, "-")
 
 
 def change_message(c: dict) -> str:
