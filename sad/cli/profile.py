@@ -106,7 +106,8 @@ def _analysis(args, extra_values: dict | None = None):
     overrides = dict(extra_values or {})
     overrides.update(values)
     analysis = analyze(args.files, args.include, raw, overrides=overrides)
-    print_diagnostics([d for d in analysis.diagnostics if d.severity != "note"])
+    from sad.cli import verbosity
+    print_diagnostics([d for d in analysis.diagnostics if d.severity != "note" or verbosity.level(args) > 0])
     return raw, values, analysis
 
 
