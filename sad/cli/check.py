@@ -126,10 +126,9 @@ def cmd_check(args) -> int:
 
 
 def _diagnostic_line(d: dict) -> str:
-    """`file:line[:col]: severity: message` as `sad analyze` prints it (ir.Loc's form: a whole-file problem
-    has no line, a C syntax error keeps its column)."""
-    from sad.ir import Diagnostic, Loc
-    return str(Diagnostic(Loc(d["file"], d["line"], d.get("col", 0)), d["severity"], d["message"]))
+    """`file:line[:col]: severity: message` as `sad analyze` prints it."""
+    from sad.codebase.wording import place
+    return f"{place(d)}: {d['severity']}: {d['message']}"
 
 
 def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from sad.common import timetext
+from sad.ir import Loc
 
 
 def seconds(value: float | None) -> str:
@@ -19,3 +20,10 @@ def change_message(c: dict) -> str:
     if c["old_class"] != c["new_class"]:
         parts.append(f"complexity {c['old_class']} → {c['new_class']}")
     return f"{c['routine']}: " + "; ".join(parts)
+
+
+def place(d: dict) -> str:
+    """A diagnostic's `file:line[:col]` as `sad analyze` writes it (sad.ir.Loc): a problem of the file as a
+    whole (line 0) is the file alone, not `file:0`; a column is kept where the frontend gave one (C)."""
+    return str(Loc(d["file"], d["line"], d.get("col", 0)))
+

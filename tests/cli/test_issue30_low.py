@@ -153,3 +153,12 @@ def test_svg_plots_keep_their_text_as_text(tmp_path):
     svg = (tmp_path / "v.svg").read_text()
     assert "<text " in svg and "md1 on sparc2" in svg  # the title is searchable text
     assert 'id="DejaVuSans' not in svg  # no glyph outlines
+
+
+def test_check_markdown_lists_whole_file_problems_without_line_0(tmp_path):
+    (tmp_path / "empty.f").write_text("")
+    (tmp_path / "bad.c").write_text("int f(int n) { return n + ; }\n")
+    code, out, _ = _sad("check", str(tmp_path), "--no-cache", "--no-progress", "-j", "1", "--format", "markdown")
+    assert code == 1
+    assert f"- `{tmp_path / 'empty.f'}`: file is empty" in out.splitlines()
+    assert f"- `{tmp_path / 'bad.c'}:1`: syntax error: Invalid expression" in out.splitlines()
