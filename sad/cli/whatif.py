@@ -294,7 +294,8 @@ def _number(kind: str, value) -> str:
     if not numpy.isfinite(value):
         return "nan" if numpy.isnan(value) else "inf"
     if kind == "param":
-        return f"{int(value)}" if value.is_integer() else f"{value:g}"
+        from sad.common.numbertext import number
+        return number(value)
     if kind == "speedup":
         return f"{value:.3f}"
     if kind == "efficiency":
@@ -444,6 +445,7 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
     header = {"command": command, "files": files, "machines": list(dict.fromkeys(s.machine for s in series)),
               "fixed": {k: fixed[k] for k in sorted(fixed)}}
     _write(render(table, args.format, header), args)
+    overflow = _overflow(table)
     if args.plot:
         from sad.predict.sweep_plot import plot_table
         title = f"{' vs '.join(dict.fromkeys(s.variant for s in series))} on {', '.join(header['machines'])}"
@@ -451,7 +453,27 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
             title += " (" + ", ".join(f"{k} = {_number('param', v)}" for k, v in sorted(fixed.items())) + ")"
         plot_table(table, Path(args.plot), title)
     print(f"sad: {grid.size} points evaluated in {elapsed * 1e3:.1f} ms", file=sys.stderr)
+    if overflow:
+        print(overflow, file=sys.stderr)
+        return 2
     return 1 if failed else 0
+
+
+def _overflow(table) -> str | None:
+    """`sad: error: ...` naming the first point whose predicted time is infinite (beyond double precision:
+    `-D N=1e100,1e200` prices N**3 operations), else None; such cells show `inf` (JSON null)."""
+    import numpy
+    names = [n for n in table.columns if table.kinds[n] == "seconds"]
+    bad = numpy.zeros(table.size, dtype=bool)
+    for n in names:
+        bad |= numpy.isinf(numpy.asarray(table.columns[n], dtype=float))
+    if not bad.any():
+        return None
+    first = int(numpy.flatnonzero(bad)[0])
+    at = ", ".join(f"{n}={_number('param', table.columns[n][first])}" for n in table.grid.names)
+    more = int(bad.sum()) - 1
+    return (f"sad: error: the predicted time overflows (inf s) at {at}" + (f" and {more} more point"
+            + ("s" if more > 1 else "") if more else "") + ": the values are beyond what double precision can price")
 
 
 def _sweep(args) -> int:

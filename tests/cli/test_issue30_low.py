@@ -162,3 +162,11 @@ def test_check_markdown_lists_whole_file_problems_without_line_0(tmp_path):
     assert code == 1
     assert f"- `{tmp_path / 'empty.f'}`: file is empty" in out.splitlines()
     assert f"- `{tmp_path / 'bad.c'}:1`: syntax error: Invalid expression" in out.splitlines()
+
+
+def test_sweep_overflow_is_an_error_naming_the_point():
+    code, out, err = _sad("sweep", str(ROOT / "corpus" / "kernels" / "matmul.f"), "-m", "sparc2",
+                          "-D", "N=1e100,1e200,1e300")
+    assert code == 2
+    assert out.splitlines()[-3:] == ["1e+100  2.375e+294", "1e+200         inf", "1e+300         inf"]
+    assert "sad: error: the predicted time overflows (inf s) at N=1e+200 and 1 more point" in err
