@@ -192,7 +192,22 @@ def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]
         if axis.name not in known:
             raise UsageError(f"-D {axis.name}={axis.text}: {axis.name} is not a parameter of "
                              f"{' '.join(files)}{_hint(axis.name, known)}")
+    _check_integers(analysis, setup, values)
     return analysis
+
+
+def _check_integers(analysis, setup: Setup, values: dict[str, sympy.Expr]) -> None:
+    """A variable declared INTEGER swept or fixed at a fraction (`-D N=0.5,1.5`) is an error, as for analyze."""
+    from sad.measure.params_io import check_defines
+    for problem in check_defines(analysis, setup.raw, setup.fixed, values):
+        if problem.severity == "error":
+            raise UsageError(str(problem).removeprefix("sad: error: "))
+    for axis in setup.axes:
+        symbol = analysis.table.symbol(axis.name)
+        fraction = next((v for v in axis.values if not float(v).is_integer()), None)
+        if symbol is not None and symbol.is_integer and fraction is not None:
+            raise UsageError(f"-D {axis.name}={axis.text}: {axis.name} is an integer variable in the source; "
+                             f"{fraction:g} is not an integer")
 
 
 def _hint(name: str, known: set[str]) -> str:

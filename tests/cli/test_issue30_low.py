@@ -170,3 +170,13 @@ def test_sweep_overflow_is_an_error_naming_the_point():
     assert code == 2
     assert out.splitlines()[-3:] == ["1e+100  2.375e+294", "1e+200         inf", "1e+300         inf"]
     assert "sad: error: the predicted time overflows (inf s) at N=1e+200 and 1 more point" in err
+
+
+def test_sweep_and_tune_refuse_fractions_of_integer_variables():
+    matmul = str(ROOT / "corpus" / "kernels" / "matmul.f")
+    code, out, err = _sad("sweep", matmul, "-m", "sparc2", "-D", "N=0.5,1.5")
+    assert code == 2 and out == ""
+    assert "sad: error: -D N=0.5,1.5: N is an integer variable in the source; 0.5 is not an integer" in err
+    tiled = str(ROOT / "corpus" / "tuning" / "matmul_tiled.c")
+    code, _, err = _sad("tune", tiled, "-m", "sparc2", "--vary", "ts=1:4", "--fix", "n=0.5")
+    assert code == 2 and "-D n=0.5: n is an integer variable in the source; 0.5 is not an integer" in err
