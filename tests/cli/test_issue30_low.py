@@ -180,3 +180,11 @@ def test_sweep_and_tune_refuse_fractions_of_integer_variables():
     tiled = str(ROOT / "corpus" / "tuning" / "matmul_tiled.c")
     code, _, err = _sad("tune", tiled, "-m", "sparc2", "--vary", "ts=1:4", "--fix", "n=0.5")
     assert code == 2 and "-D n=0.5: n is an integer variable in the source; 0.5 is not an integer" in err
+
+
+def test_check_counts_prints_large_counts_in_full(tmp_path):
+    (tmp_path / "n.in").write_text("1500\n")
+    code, out, err = _sad("check-counts", TRIANG, "-D", "N=1500", "--", f"./triangular < {tmp_path / 'n.in'}")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.split()[0].endswith("triangular.f:11"))
+    assert row.split()[1:4] == ["1125750", "1125750", "ok"]  # N(N+1)/2 from sad and from gcov, written alike
