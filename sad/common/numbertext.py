@@ -10,8 +10,14 @@ import math
 
 
 def number(value: float) -> str:
-    """`1000000` for 1e6, `2.5` for 2.5, `inf`/`nan` as Python spells them; six significant digits otherwise."""
+    """`1000000` for 1e6 and `9642106.6` for an expected count (not `9.64211e+06`), `2.5` for 2.5; six
+    significant digits for small fractions and for values past 1e15 (whose digits are float noise), `inf`
+    and `nan` as Python spells them."""
     value = float(value)
-    if math.isfinite(value) and value.is_integer() and abs(value) < 1e18:  # beyond, digits are float noise
+    if not math.isfinite(value) or abs(value) >= 1e15:
+        return f"{value:.6g}"
+    if value.is_integer():
         return str(int(value))
+    if abs(value) >= 1e5:
+        return f"{value:.1f}"
     return f"{value:.6g}"

@@ -18,6 +18,7 @@ from sad.analysis.params import Parameter
 from sad.common import timetext
 from sad.common.english import plural
 from sad.common.formulatext import named_parts
+from sad.common.numbertext import number
 from sad.common.strprinter import QuickStrPrinter
 from sad.predict.mapper import Prediction, bind, evaluate
 from sad.predict.termorder import ordered_terms
@@ -354,7 +355,7 @@ def _dominant(prediction: Prediction, top: int) -> list[str]:
                                                        bt.block.first_line))
     for bt in ranked[:top]:
         share = 100.0 * (bt.time_value or 0.0) / total if total else 0.0
-        count = f"{bt.count_value:.6g}" if bt.count_value is not None else "?"
+        count = number(bt.count_value) if bt.count_value is not None else "?"
         lines.append(f"  {share:6.1f}% {seconds(bt.time_value):>10} {count:>12}  {bt.block.where} "
                      f"{bt.block.procedure} ({bt.block.kind})")
     lines.append("")

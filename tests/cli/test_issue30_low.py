@@ -188,3 +188,13 @@ def test_check_counts_prints_large_counts_in_full(tmp_path):
     assert code == 0, err
     row = next(line for line in out.splitlines() if line.split()[0].endswith("triangular.f:11"))
     assert row.split()[1:4] == ["1125750", "1125750", "ok"]  # N(N+1)/2 from sad and from gcov, written alike
+
+
+def test_dominant_block_counts_are_written_in_full():
+    code, out, err = _sad("analyze", TRIANG, "-m", "sparc2", "-D", "N=3000")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.rstrip().endswith("triangular.f:11 TRIANG (code)"))
+    assert row.split()[3] == "4501500"  # N(N+1)/2, not 4.5015e+06
+    from sad.common.numbertext import number
+    assert [number(v) for v in (9642106.55, 2.5, 1e6, 0.000123456789, 1e300)] == \
+        ["9642106.6", "2.5", "1000000", "0.000123457", "1e+300"]
