@@ -104,6 +104,19 @@ def load_program(files: list[str], include_dirs: list[str], defines: dict[str, s
     return merged, failed
 
 
+def _once(diagnostics: list[ir.Diagnostic]) -> list[ir.Diagnostic]:
+    """Each diagnostic once, in order of first appearance: the builder reaches one statement once per path
+    (the arms a C `a || b || c` condition is lowered to), and one note per statement is enough."""
+    seen: set[tuple[ir.Loc, str, str]] = set()
+    out = []
+    for d in diagnostics:
+        key = (d.loc, d.severity, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def _is_main(proc: ir.Procedure) -> bool:
     return proc.kind == "program" or (proc.language == "c" and proc.name == "main")
 
@@ -200,7 +213,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
     failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]
-    return Analysis(program, counts, ctx.table, list(program.diagnostics) + ctx.diagnostics,
+    return Analysis(program, counts, ctx.table, _once([*program.diagnostics, *ctx.diagnostics]),
                     [r.name for r in root_procs], internal_errors=[p.name for p in failed],
                     failed_files=sorted({p.loc.file for p in failed}))
 

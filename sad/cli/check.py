@@ -110,7 +110,7 @@ def cmd_check(args) -> int:
                   scheduler=args.scheduler, timeout=args.timeout or None, progress=not args.no_progress)
     for result in outcome.results:
         for d in result.diagnostics:
-            print(f"{d['file']}:{d['line']}: {d['severity']}: {d['message']}", file=sys.stderr)
+            print(_diagnostic_line(d), file=sys.stderr)
     if _unknown_names(points, outcome.results, from_at=bool(args.at), config=config):
         return 2
     comparison = compare(baseline, args.baseline, outcome.results, args.fail_over, args.warn_only) \
@@ -162,6 +162,10 @@ def _unknown_names(points, results, *, from_at: bool, config: str | None) -> boo
             print(f"sad: {severity}: {where}: {name} binds no parameter of any routine's time{hint}",
                   file=sys.stderr)
     return bool(unknown) and severity == "error"
+def _diagnostic_line(d: dict) -> str:
+    """`file:line[:col]: severity: message` as `sad analyze` prints it."""
+    from sad.codebase.wording import place
+    return f"{place(d)}: {d['severity']}: {d['message']}"
 
 
 def _defines(items: list[str]) -> tuple[tuple[str, str], ...] | None:

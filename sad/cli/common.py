@@ -72,3 +72,22 @@ def respell_binding(binding: ParamsBinding, defined: dict[str, sympy.Expr], anal
         params = replace(params, entries=[replace(e, name=renames.get(e.name, e.name)) for e in params.entries])
     return (ParamsBinding(respelled(binding.values, analysis.program, analysis.table), params),
             respelled(defined, analysis.program, analysis.table))
+def overflow_message(time_value: float | None, values: dict[str, sympy.Expr], raw: dict[str, str]) -> str | None:
+    """`sad: error: ...` when a bound prediction is not a finite number (`-D N=2**1000`: N**2 is beyond double
+    precision), naming the bound value of largest magnitude, the likely cause; None when the time is finite
+    or unbound."""
+    import math
+    if time_value is None or math.isfinite(time_value):
+        return None
+    sizes = {}
+    for name, value in values.items():
+        try:
+            sizes[name] = abs(float(value))
+        except (TypeError, ValueError, OverflowError):
+            continue  # an expression of other names, or a value too large even for a float
+    culprit = max(sorted(sizes), key=lambda n: sizes[n], default=None)
+    shown = (f"; the largest bound value is {culprit}={raw.get(culprit, values[culprit])} ({sizes[culprit]:.3g})"
+             if culprit is not None else "")
+    return (f"sad: error: the predicted time overflows ({time_value} s): the values bound are beyond what double "
+            f"precision can price{shown}")
+

@@ -15,11 +15,13 @@ import sys
 from typing import NoReturn, TextIO
 
 from sad import __version__, ir
+from sad.cli import verbosity
 from sad.cli.args import exit_status, parse_command_line, positive_int
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
-COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile", "sad.cli.check", "sad.cli.whatif"]
+COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile", "sad.cli.check", "sad.cli.whatif",
+                              "sad.cli.info", "sad.cli.annotate"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +54,8 @@ def create_parser() -> argparse.ArgumentParser:
     ir_cmd.set_defaults(func=cmd_ir)
     for module in COMMAND_MODULES:
         importlib.import_module(module).register(sub, _common)
+    for command in sub.choices.values():  # the same --quiet / --verbose on every command
+        verbosity.add_arguments(command)
     return parser
 
 
@@ -72,8 +76,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         if stderr is not None:
             stack.enter_context(contextlib.redirect_stderr(stderr))
         try:
-            args = parse_command_line(create_parser(), argv)
-            return args.func(args)
+            lead, rest = verbosity.split_global(list(argv))
+            args = parse_command_line(create_parser(), rest[:1] + lead + rest[1:] if rest else lead)
+            with verbosity.applied(args):
+                return args.func(args)
         except SystemExit as exc:        # --help, --version, usage errors (also of a command's own parser)
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
         except BrokenPipeError:
@@ -201,6 +207,11 @@ def cmd_analyze(args) -> int:
     values = binding.values
     _warn_unknown_bindings(defined, analysis)
     if not check_params(binding, analysis, defined, raw):
+        return 2
+    from sad.cli.common import overflow_message
+    too_large = overflow_message(result.prediction.time_value, values, raw)
+    if too_large:
+        print(too_large, file=sys.stderr)
         return 2
     for key in result.prediction.missing_ops:
         if key.startswith("msg."):

@@ -106,7 +106,8 @@ def _analysis(args, extra_values: dict | None = None):
     overrides = dict(extra_values or {})
     overrides.update(values)
     analysis = analyze(args.files, args.include, raw, overrides=overrides)
-    print_diagnostics([d for d in analysis.diagnostics if d.severity != "note"])
+    from sad.cli import verbosity
+    print_diagnostics([d for d in analysis.diagnostics if d.severity != "note" or verbosity.level(args) > 0])
     return raw, values, analysis
 
 
@@ -191,13 +192,14 @@ def cmd_profile(args) -> int:
 
 
 def _report_point(result, k: int, total: int) -> None:
+    from sad.common.numbertext import number
     derivation = result.derivation
     label = ", ".join(f"{n}={raw}" for n, (raw, _) in result.point.items()) or "run"
     print(f"sad: {label} ({k + 1}/{total}): {len(derivation.values) - len(derivation.unexercised)} derived, "
           f"{len(derivation.unexercised)} not exercised, {len(derivation.undetermined)} undetermined; "
           f"{result.mismatches} line(s) disagree after binding", file=sys.stderr)
     for key, got, want in derivation.residuals:
-        print(f"{key[0]}:{key[1]}: warning: cross-check: model gives {got:g}, gcov {want}", file=sys.stderr)
+        print(f"{key[0]}:{key[1]}: warning: cross-check: model gives {number(got)}, gcov {want}", file=sys.stderr)
 
 
 def _profile_outputs(args, analysis, campaign, build, results, defined) -> int:
@@ -322,6 +324,7 @@ def cmd_check_counts(args) -> int:
 
 def _print_checks(checks, args, rtol: float) -> dict[str, int]:
     """The table of one run (one rank's, for an MPI program) and its summary; the tally by status."""
+    from sad.common.numbertext import number
     from sad.measure.profile import source_text
     tally: dict[str, int] = {}
     arms: dict[str, int] = {}
@@ -335,7 +338,7 @@ def _print_checks(checks, args, rtol: float) -> dict[str, int]:
             continue
         ours = "-" if c.ours is None and not c.unbound else (
             "(" + ",".join(c.unbound[:2]) + ("…" if len(c.unbound) > 2 else "") + ")" if c.ours is None
-            else f"{c.ours:.6g}")
+            else number(c.ours))
         measured = "-" if c.measured is None else str(c.measured)
         place = c.key[0] + ":" + str(c.key[1]) + (" arm" if c.arm else "")
         print(f"{place:<32} {ours:>14} {measured:>12}  {c.status:<10}  "

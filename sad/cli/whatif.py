@@ -199,7 +199,22 @@ def _analyze(files: list[str], args, setup: Setup, values: dict[str, sympy.Expr]
         if renames.get(axis.name, axis.name) not in known:
             raise UsageError(f"-D {axis.name}={axis.text}: {axis.name} is not a parameter of "
                              f"{' '.join(files)}{_hint(axis.name, known)}")
+    _check_integers(analysis, setup, values)
     return analysis
+
+
+def _check_integers(analysis, setup: Setup, values: dict[str, sympy.Expr]) -> None:
+    """A variable declared INTEGER swept or fixed at a fraction (`-D N=0.5,1.5`) is an error, as for analyze."""
+    from sad.measure.params_io import check_defines
+    for problem in check_defines(analysis, setup.raw, setup.fixed, values):
+        if problem.severity == "error":
+            raise UsageError(str(problem).removeprefix("sad: error: "))
+    for axis in setup.axes:
+        symbol = analysis.table.symbol(axis.name)
+        fraction = next((v for v in axis.values if not float(v).is_integer()), None)
+        if symbol is not None and symbol.is_integer and fraction is not None:
+            raise UsageError(f"-D {axis.name}={axis.text}: {axis.name} is an integer variable in the source; "
+                             f"{fraction:g} is not an integer")
 
 
 def _hint(name: str, known: set[str]) -> str:
@@ -319,7 +334,8 @@ def _number(kind: str, value) -> str:
     if not numpy.isfinite(value):
         return "nan" if numpy.isnan(value) else "inf"
     if kind == "param":
-        return f"{int(value)}" if value.is_integer() else f"{value:g}"
+        from sad.common.numbertext import number
+        return number(value)
     if kind == "speedup":
         return f"{value:.3f}"
     if kind == "efficiency":
@@ -474,6 +490,7 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
     header = {"command": command, "files": files, "machines": list(dict.fromkeys(s.machine for s in series)),
               "fixed": {k: fixed[k] for k in sorted(fixed)}}
     _write(render(table, args.format, header), args)
+    overflow = _overflow(table)
     if args.plot:
         from sad.predict.sweep_plot import plot_table
         title = f"{' vs '.join(dict.fromkeys(s.variant for s in series))} on {', '.join(header['machines'])}"
@@ -481,7 +498,27 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
             title += " (" + ", ".join(f"{k} = {_number('param', v)}" for k, v in sorted(fixed.items())) + ")"
         plot_table(table, Path(args.plot), title)
     print(f"sad: {grid.size} points evaluated in {elapsed * 1e3:.1f} ms", file=sys.stderr)
+    if overflow:
+        print(overflow, file=sys.stderr)
+        return 2
     return 1 if failed else 0
+
+
+def _overflow(table) -> str | None:
+    """`sad: error: ...` naming the first point whose predicted time is infinite (beyond double precision:
+    `-D N=1e100,1e200` prices N**3 operations), else None; such cells show `inf` (JSON null)."""
+    import numpy
+    names = [n for n in table.columns if table.kinds[n] == "seconds"]
+    bad = numpy.zeros(table.size, dtype=bool)
+    for n in names:
+        bad |= numpy.isinf(numpy.asarray(table.columns[n], dtype=float))
+    if not bad.any():
+        return None
+    first = int(numpy.flatnonzero(bad)[0])
+    at = ", ".join(f"{n}={_number('param', table.columns[n][first])}" for n in table.grid.names)
+    more = int(bad.sum()) - 1
+    return (f"sad: error: the predicted time overflows (inf s) at {at}" + (f" and {more} more point"
+            + ("s" if more > 1 else "") if more else "") + ": the values are beyond what double precision can price")
 
 
 def _sweep(args) -> int:
@@ -517,7 +554,7 @@ def _tune(args) -> int:
             constraints.append(parse_condition(text))
         except ExprError as exc:
             raise UsageError(f"--constraint {text}: {exc}") from None
-    problem = Problem(series[0].formulas["TOTAL"], setup.axes, fixed, constraints)
+    problem = Problem(series[0].formulas["TOTAL"], setup.axes, fixed, constraints, list(args.constraint))
     t0 = time.perf_counter()
     try:
         result = solve(problem, keep=max(1, args.top), method=args.method)

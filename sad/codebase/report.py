@@ -12,7 +12,7 @@ from sad import __version__
 from sad.codebase.baseline import Comparison
 from sad.codebase.results import UnitResult
 from sad.codebase.sarif import to_sarif
-from sad.codebase.wording import change_message, seconds
+from sad.codebase.wording import change_message, place, seconds
 from sad.common.english import plural
 
 FORMATS = ("text", "json", "sarif", "markdown")
@@ -113,7 +113,7 @@ def to_markdown(report: dict) -> str:
                 out += ["", f"{title}: " + ", ".join(f"`{n}`" for n in names)]
     if s["errors"]:
         out += ["", f"{plural(s['errors'], 'error')} in {plural(s['files_with_errors'], 'file')}:", ""]
-        out += [f"- `{d['file']}:{d['line']}`: {d['message']}" for d in report["diagnostics"]
+        out += [f"- `{place(d)}`: {d['message']}" for d in report["diagnostics"]
                 if d["severity"] == "error"][:50]
     return "\n".join(out) + "\n"
 

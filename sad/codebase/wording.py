@@ -1,15 +1,13 @@
 """How times and changes are worded in every report format (text, Markdown, SARIF messages)."""
 from __future__ import annotations
 
+from sad.common import timetext
+from sad.ir import Loc
+
 
 def seconds(value: float | None) -> str:
-    """A time in engineering units with four significant digits."""
-    if value is None:
-        return "-"
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
-        if abs(value) >= scale:
-            return f"{value / scale:.4g} {unit}"
-    return f"{value:.3g} s"
+    """A time in engineering units with four significant digits, as `sad analyze` words it ('-' if unknown)."""
+    return timetext.seconds(value, "-")
 
 
 def change_message(c: dict) -> str:
@@ -22,3 +20,10 @@ def change_message(c: dict) -> str:
     if c["old_class"] != c["new_class"]:
         parts.append(f"complexity {c['old_class']} → {c['new_class']}")
     return f"{c['routine']}: " + "; ".join(parts)
+
+
+def place(d: dict) -> str:
+    """A diagnostic's `file:line[:col]` as `sad analyze` writes it (sad.ir.Loc): a problem of the file as a
+    whole (line 0) is the file alone, not `file:0`; a column is kept where the frontend gave one (C)."""
+    return str(Loc(d["file"], d["line"], d.get("col", 0)))
+

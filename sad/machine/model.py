@@ -149,6 +149,11 @@ class Machine:
             raise MachineError(f"{self.path}: error: programming_model: no primitive '{name}' (known: {known})")
         return expr.xreplace({B: _to_sympy(nbytes), P: _to_sympy(nprocs)})
 
+    @property
+    def models_text(self) -> str:
+        """The `models:` fields as report headers show them: `compiler GNU C 2.7, optimization -O0`."""
+        return ", ".join(f"{k} {v}" for k, v in self.models.items())
+
     def summary(self) -> str:
         """A few lines describing the machine for reports."""
         lines = [f"machine {self.name} ({self.path})"]

@@ -117,7 +117,7 @@ def write_new(path: str, text: str, force: bool) -> None:
     """Write a file that must not exist yet (unless force): a params file is never rewritten unasked."""
     target = Path(path)
     if target.exists() and not force:
-        raise ParamsError(f"{path}: exists; not overwritten (use --force to replace it)")
+        raise ParamsError(f"{path}: error: exists; not overwritten (use --force to replace it)")
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(target)
@@ -164,7 +164,7 @@ def load(path: str) -> ParamsFile:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ParamsError(f"{path}: cannot read: {exc}") from None
+        raise ParamsError(f"{path}: error: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if path.endswith(".csv"):
         return _load_csv(path, text)
     return _load_yaml(path, text)
@@ -366,6 +366,7 @@ def check_defines(analysis, raw: dict[str, str], defines: dict[str, sympy.Expr],
             entry = Entry(name, raw.get(name, str(defines[name])), defines[name],
                           f"sad: -D {name}={raw.get(name, defines[name])}")
             problems.extend(_range(entry, param, bindings))
+            problems.extend(_integer(entry, analysis.table.symbol(name), bindings))
     return problems
 
 
@@ -377,6 +378,18 @@ def outside_sizes(params: ParamsFile, bindings: dict[str, sympy.Expr],
     for e in params.entries:
         problems.extend(_extrapolation(e, bindings, swept))
     return problems
+
+
+def _integer(e: Entry, symbol: sympy.Symbol | None, bindings: dict[str, sympy.Expr]) -> list[Problem]:
+    """A variable declared INTEGER (C int, long, ...) holds whole numbers: `-D N=0.5` would count loops a
+    compiled program never runs."""
+    if symbol is None or not symbol.is_integer:
+        return []
+    value = evaluate(bind(e.value, bindings))
+    if value is None or not math.isfinite(value) or float(value).is_integer():
+        return []
+    return [Problem("error", f"{e.where}: {e.name} is an integer variable in the source; {value:g} is not "
+                             "an integer")]
 
 
 def _extrapolation(e: Entry, bindings: dict[str, sympy.Expr],

@@ -9,6 +9,7 @@ like the original study's plot of the link-cell chain length against the number 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -16,7 +17,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from sad.common.numbertext import number
 from sad.measure.fit import Fit
+
+# SVG text as <text> elements, searchable and editable (matplotlib's default draws each glyph as a path), and
+# element ids from a fixed salt (the default is random per process): the same plot, the same bytes
+SVG_TEXT: Any = {"svg.fonttype": "none", "svg.hashsalt": "sad"}  # Any: rc_context types its keys as literals
 
 EXTEND = 8.0  # the curve continues to EXTEND × the largest measured size: where predictions go
 
@@ -52,7 +58,7 @@ def plot_parameter(directory: Path, name: str, size_name: str, sizes: list[float
     directory.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(7.0, 4.6), dpi=150)
     lo, hi = min(sizes), max(sizes)
-    ax.axvspan(lo, hi, color="0.92", zorder=0, label=f"measured range ({lo:g} to {hi:g})")
+    ax.axvspan(lo, hi, color="0.92", zorder=0, label=f"measured range ({number(lo)} to {number(hi)})")
     if model is not None and len(sizes) > 1:
         top = max(extend_to or hi * EXTEND, hi)
         log = lo > 0 and top >= 10 * lo
@@ -62,7 +68,7 @@ def plot_parameter(directory: Path, name: str, size_name: str, sizes: list[float
         ax.plot(inside, [model(n) for n in inside], "-", color="tab:orange", lw=2,
                 label="fit: " + math_label(model) + error)
         ax.plot(beyond, [model(n) for n in beyond], "--", color="tab:orange", lw=1.5,
-                label=f"extrapolation to {size_name} = {top:g}")
+                label=f"extrapolation to {size_name} = {number(top)}")
         if log:
             ax.set_xscale("log")
     ax.plot(sizes, values, "o", color="tab:blue", ms=7, zorder=3, label="measured (gcov)")
@@ -74,7 +80,8 @@ def plot_parameter(directory: Path, name: str, size_name: str, sizes: list[float
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
     fig.tight_layout()
     path = directory / f"{name}.{fmt}"
-    fig.savefig(path, format=fmt, metadata=_metadata(fmt))  # fixed metadata: same data, same bytes
+    with plt.rc_context(SVG_TEXT):
+        fig.savefig(path, format=fmt, metadata=_metadata(fmt))  # fixed metadata: same data, same bytes
     plt.close(fig)
     return path
 

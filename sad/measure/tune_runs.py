@@ -115,8 +115,12 @@ def fill_point(command: str, point: dict[str, float], fixed: dict[str, float], e
 
 
 def measure_choice(files: list[str], flags: str, command: str, problem, result, fixed: dict[str, float],
-                   runs: int, extra: int) -> Check:
-    """Compile the program and time it at the best candidate points, to check the tuned choice."""
+                   runs: int, extra: int, stream=None) -> Check:
+    """Compile the program and time it at the best candidate points, to check the tuned choice. A progress
+    bar of the runs goes to `stream` (stderr by default) when it is a terminal (under --quiet it is not)."""
+    import sys
+
+    import tqdm
     known = {a.name for a in problem.axes}
     if not any("{" + n + "}" in command for n in known):
         raise RunError(f"--validate COMMAND must pass the tuned values to the program: use "
@@ -127,11 +131,17 @@ def measure_choice(files: list[str], flags: str, command: str, problem, result, 
         try:
             exe = compile_program([Path(f).resolve() for f in files], flags.split(), work)
             measured = []
-            for point in points:
-                text = fill_point(command, point, fixed, exe)
-                cpu_time(text, Path.cwd())   # warm-up
-                times = [cpu_time(text, Path.cwd()) for _ in range(max(1, runs))]
-                measured.append(Measured(point, predicted_at(problem, point), times))
+            with tqdm.tqdm(total=len(points) * (max(1, runs) + 1), unit="run", desc="sad tune --validate",
+                           file=stream if stream is not None else sys.stderr, disable=None, leave=False) as bar:
+                for point in points:
+                    text = fill_point(command, point, fixed, exe)
+                    cpu_time(text, Path.cwd())   # warm-up
+                    bar.update()
+                    times = []
+                    for _ in range(max(1, runs)):
+                        times.append(cpu_time(text, Path.cwd()))
+                        bar.update()
+                    measured.append(Measured(point, predicted_at(problem, point), times))
         except ValidateError as exc:
             raise RunError(str(exc)) from None
     return Check(measured[0], measured)

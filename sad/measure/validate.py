@@ -24,6 +24,8 @@ from pathlib import Path
 
 import sympy
 
+from sad.common.numbertext import number
+
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp"}
 
 
@@ -248,14 +250,14 @@ def table(results: list[SizeResult], name: str) -> str:
         pred = f"{r.predicted:12.4g}" if r.predicted is not None else f"{'unbound':>12s}"
         err = f"{r.error * 100:+7.1f}%" if r.error is not None else f"{'-':>8s}"
         spread = f"{min(r.runs):.4g}..{max(r.runs):.4g} s ({len(r.runs)})"
-        lines.append(f"{r.size:10.6g} {r.measured:11.4g}s {pred}{'s' if r.predicted is not None else ' '} {err}"
+        lines.append(f"{number(r.size):>10s} {r.measured:11.4g}s {pred}{'s' if r.predicted is not None else ' '} {err}"
                      f"  {spread}")
     errors = [abs(r.error) for r in results if r.error is not None]
     if errors:
         lines.append(f"median |error| {statistics.median(errors) * 100:.1f} %, worst {max(errors) * 100:.1f} %")
     for r in results:
         if r.unbound:
-            lines.append(f"{name}={r.size:g}: still unbound: {', '.join(r.unbound)}")
+            lines.append(f"{name}={number(r.size)}: still unbound: {', '.join(r.unbound)}")
     excluded = sorted({c for r in results for c in r.excluded})
     if excluded:
         lines.append(f"predicted {excluded_text(excluded)}")
@@ -327,7 +329,9 @@ def plot(results: list[SizeResult], name: str, path: Path, title: str,
     err_ax.set_xlabel(f"${_tex_name(name)}$")
     err_ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    fig.savefig(path, metadata=_fixed_metadata(path))
+    from sad.measure.plot import SVG_TEXT
+    with plt.rc_context(SVG_TEXT):
+        fig.savefig(path, metadata=_fixed_metadata(path))
     plt.close(fig)
 
 
@@ -373,11 +377,11 @@ def main_validate(args) -> int:
                 raise ValidateError(str(exc)) from None
         machine = load_machine(args.machine)
         label = ", ".join(map(str, sources))
-        print(f"sad validate: {label} on {machine.name} ({' '.join(machine.models.values())}), "
+        print(f"sad validate: {label} on {machine.name} ({machine.models_text or 'no models: given'}), "
               f"compiled with {args.flags}", file=sys.stderr)
         results = validate(sources, machine, shlex.split(args.flags), name, sizes, template, values,
                            raw, args.runs, profile=False,
-                           progress=lambda r: print(f"  {name}={r.size:g}: measured {r.measured:.4g} s",
+                           progress=lambda r: print(f"  {name}={number(r.size)}: measured {r.measured:.4g} s",
                                                     file=sys.stderr))
         curve = []
         if all(not r.profiled for r in results) and len(results) > 1:

@@ -15,8 +15,10 @@ import sympy
 from sad import __version__
 from sad.analysis.description import Analysis
 from sad.analysis.params import Parameter
+from sad.common import timetext
 from sad.common.english import plural
 from sad.common.formulatext import named_parts
+from sad.common.numbertext import number
 from sad.common.strprinter import QuickStrPrinter
 from sad.predict.mapper import Prediction, bind, evaluate, excluded_text
 from sad.predict.termorder import ordered_terms
@@ -259,21 +261,23 @@ def _plain(v):
 
 def seconds(value: float | None) -> str:
     """A time with a readable unit (s, ms, µs, ns); '?' if unknown."""
-    if value is None:
-        return "?"
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if abs(value) >= scale or unit == "ns":
-            return f"{value / scale:.4g} {unit}"
-    return f"{value:g} s"
+    return timetext.seconds(value)
 
 
 def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _short_left(text: str, width: int) -> str:
-    """Cut from the left (a path's directories), keeping what identifies it: the file name and line."""
-    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+def _short_middle(text: str, width: int) -> str:
+    """A `dir/file:line` place cut in its directories, so that both the start of the path and the file name
+    with the line stay readable (`corpus/…/md1.f:162`); the file name is never cut, even past `width`."""
+    if len(text) <= width:
+        return text
+    head, slash, name = text.rpartition("/")
+    if not slash or len(name) + 2 >= width:
+        return ("…/" if slash else "") + name
+    keep = width - len(name) - 2  # room left for the start of the directories, "…" and "/"
+    return head[:keep] + "…/" + name
 
 
 def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
@@ -298,13 +302,14 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         out.append(f"  {key:<24} {short_formula(expr, 96)}")
     out.append("")
     out.append("Parameters:")
-    out.append(f"  {'name':<28} {'class':<10} {'kind':<18} {'where':<28} value")
-    for r in rows:
-        where = f"{r['file']}:{r['line']}" if r["line"] else r["file"]
+    places = [f"{r['file']}:{r['line']}" if r["line"] else r["file"] for r in rows]
+    wide = max([28, *(len(_short_middle(w, 48)) for w in places)])  # up to 48 columns before a path is cut
+    out.append(f"  {'name':<28} {'class':<10} {'kind':<18} {'where':<{wide}} value")
+    for r, where in zip(rows, places):
         value = ("unbound" if r["value"] is None else f"{r['value']:.6g}" if isinstance(r["value"], float)
                  else str(r["value"]))
         value += f"  ({r['bound_by']})" if r["bound"] else ""
-        out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short_left(where, 28):<28} "
+        out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short_middle(where, 48):<{wide}} "
                    f"{_short(value, 40)}")
     out.append("")
     out.append("Predicted time:")
@@ -354,7 +359,7 @@ def _dominant(prediction: Prediction, top: int) -> list[str]:
                                                        bt.block.first_line))
     for bt in ranked[:top]:
         share = 100.0 * (bt.time_value or 0.0) / total if total else 0.0
-        count = f"{bt.count_value:.6g}" if bt.count_value is not None else "?"
+        count = number(bt.count_value) if bt.count_value is not None else "?"
         lines.append(f"  {share:6.1f}% {seconds(bt.time_value):>10} {count:>12}  {bt.block.where} "
                      f"{bt.block.procedure} ({bt.block.kind})")
     lines.append("")

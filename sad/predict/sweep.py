@@ -59,12 +59,16 @@ class Axis:
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _KERNCRAFT = re.compile(rf"^({_NUMBER})-({_NUMBER}):(\d+)(log)?$")
 _COLON = re.compile(rf"^({_NUMBER}):({_NUMBER})(?::(x?)({_NUMBER}))?$")
+# `100-10` where a range is expected: Kerncraft's start-stop without its point count (or with the ends
+# swapped). Read as the difference it would sweep one point, 90, which is never what was meant.
+_DASHED = re.compile(r"^(\d+\.?\d*|\.\d+)-(\d+\.?\d*|\.\d+)$")
 
 
 def is_range(text: str) -> bool:
     """Does a -D value denote several points (a range or a list) rather than one value or expression?"""
     text = text.strip()
-    return bool(_KERNCRAFT.match(text) or _COLON.match(text) or ("," in text and "(" not in text))
+    return bool(_KERNCRAFT.match(text) or _COLON.match(text) or _DASHED.match(text)
+                or ("," in text and "(" not in text))
 
 
 def _num(text: str) -> float:
@@ -102,6 +106,12 @@ def _parse(name: str, raw: str) -> Axis:
     if match:
         return _spaced(name, raw, _num(match[1]), _num(match[2]), int(match[3]), bool(match[4]),
                        _integral(match[1], match[2]))
+    match = _DASHED.match(raw)
+    if match:
+        start, stop = _num(match[1]), _num(match[2])
+        if stop < start:
+            raise RangeError(f"reversed range ({start:g} > {stop:g}); write the smaller end first")
+        raise RangeError(f"a range start-stop needs its number of points: {raw}:10 or {raw}:10log")
     match = _COLON.match(raw)
     if match:
         start, stop = _num(match[1]), _num(match[2])

@@ -45,6 +45,9 @@ class Problem:
     axes: list[Axis]
     fixed: dict[str, float] = field(default_factory=dict)
     constraints: list[sympy.Basic] = field(default_factory=list)
+    # each constraint as the user wrote it (`n % bz == 0`, `MOD(N, BZ) .EQ. 0`), for messages; sympy's
+    # own form (`Eq(Mod(n, bz), 0)`) where none is given
+    texts: list[str] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -78,11 +81,12 @@ class _Evaluator:
         if missing:
             raise TuneError(f"unbound parameters: {', '.join(missing)}; bind them with -D or --fix NAME=VALUE")
         self.checks = []
-        for cond in problem.constraints:
+        for k, cond in enumerate(problem.constraints):
             names = sorted(free_symbols(cond), key=lambda s: s.name)
             unknown = [s.name for s in names if s.name not in known]
             if unknown:
-                raise TuneError(f"constraint {cond}: {', '.join(unknown)} is neither varied nor bound")
+                shown = problem.texts[k] if k < len(problem.texts) else str(cond)
+                raise TuneError(f"constraint {shown}: {', '.join(unknown)} is neither varied nor bound")
             self.checks.append((names, _lambdify(names, cond)))
         self.evaluated = 0
 

@@ -52,7 +52,10 @@ def test_bad_ranges_say_what_is_wrong(text, message):
 def test_plain_values_and_expressions_are_not_ranges():
     assert not is_range("1000")
     assert not is_range("MX*MY*MZ")
-    assert not is_range("100-10")         # an expression (90), not a Kerncraft range without a count
+    assert not is_range("N-10")
+    # two numbers and a dash look like Kerncraft's start-stop: refused as a range (reversed, or without its
+    # count), never swept as the single point 90 (issue 30)
+    assert is_range("100-10") and is_range("10-100")
     assert not is_range("max(1, N)")
 
 
