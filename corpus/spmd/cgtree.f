@@ -72,7 +72,7 @@ C     in order); then PV goes down from rank 0 to the leaves.
       PARAMETER (N = 1024)
       DOUBLE PRECISION PV(N), W(N), B1(N), B2(N)
       INTEGER ME, NPROCS, NB, S1, S2, N1, N2, NSUB, K, K1, K2, L, J
-      INTEGER NSZ, LEVSZ, IERR, STAT(MPI_STATUS_SIZE)
+      INTEGER LO, HI, M1, M2, NSZ, IERR, STAT(MPI_STATUS_SIZE)
       S1 = 2*ME + 1
       S2 = 2*ME + 2
       N1 = NSZ(S1, NPROCS)
@@ -85,20 +85,30 @@ C     in order); then PV goes down from rank 0 to the leaves.
       DO 10 J = 1, NB
          W(J) = PV(ME*NB + J)
    10 CONTINUE
+C     Level by level: son 1's ranks LO ... HI (below NPROCS), then son
+C     2's, the HI - LO + 1 ranks after them.
       K = NB
       K1 = 0
       K2 = 0
+      LO = S1
+      HI = S1
       DO 40 L = 1, 20
-         DO 20 J = 1, LEVSZ(S1, L - 1, NPROCS)*NB
-            W(K + J) = B1(K1 + J)
-   20    CONTINUE
-         K = K + LEVSZ(S1, L - 1, NPROCS)*NB
-         K1 = K1 + LEVSZ(S1, L - 1, NPROCS)*NB
-         DO 30 J = 1, LEVSZ(S2, L - 1, NPROCS)*NB
-            W(K + J) = B2(K2 + J)
-   30    CONTINUE
-         K = K + LEVSZ(S2, L - 1, NPROCS)*NB
-         K2 = K2 + LEVSZ(S2, L - 1, NPROCS)*NB
+         IF (LO .LT. NPROCS) THEN
+            M1 = (MIN(HI, NPROCS - 1) - LO + 1)*NB
+            M2 = MAX(0, MIN(2*HI - LO + 1, NPROCS - 1) - HI)*NB
+            DO 20 J = 1, M1
+               W(K + J) = B1(K1 + J)
+   20       CONTINUE
+            K = K + M1
+            K1 = K1 + M1
+            DO 30 J = 1, M2
+               W(K + J) = B2(K2 + J)
+   30       CONTINUE
+            K = K + M2
+            K2 = K2 + M2
+            LO = 2*LO + 1
+            HI = 2*HI + 2
+         END IF
    40 CONTINUE
       IF (ME .GT. 0) THEN
          CALL MPI_SEND(W(1), NSUB*NB, MPI_DOUBLE_PRECISION,
@@ -114,17 +124,6 @@ C     in order); then PV goes down from rank 0 to the leaves.
      &     2, MPI_COMM_WORLD, IERR)
       IF (N2 .GT. 0) CALL MPI_SEND(PV(1), N, MPI_DOUBLE_PRECISION, S2,
      &     2, MPI_COMM_WORLD, IERR)
-      END
-
-C     The number of ranks on level L below rank R of the heap-numbered
-C     tree of NPROCS ranks (level 0: R itself): ranks (R+1)*2**L - 1 ...
-C     (R+2)*2**L - 2 that are below NPROCS.
-      INTEGER FUNCTION LEVSZ(R, L, NPROCS)
-      INTEGER R, L, NPROCS, LO, HI
-      LO = (R + 1)*2**L - 1
-      HI = MIN((R + 2)*2**L - 2, NPROCS - 1)
-      LEVSZ = 0
-      IF (LO .LE. HI) LEVSZ = HI - LO + 1
       END
 
 C     The number of ranks in the subtree of rank R (0 if R >= NPROCS).
