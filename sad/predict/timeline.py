@@ -30,7 +30,6 @@ P = 1024 × 100 iterations). Messages match as MPI matches them: source (or any)
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from dataclasses import dataclass, field
 
 from sad.predict.events import ANY, Op
@@ -107,17 +106,6 @@ class Result:
         return self.end[self.slowest]
 
 
-@dataclass
-class _Message:
-    src: int
-    tag: int
-    nbytes: int
-    arrival: float
-    tx_start: float
-    sent: float  # the sender's time when its processor was done with the send
-    segment: int  # index of the send's segment in the sender's record
-
-
 # a rank's record: (start, end, kind, where, link) with link = (sender, segment, tx_start, arrival) for waits
 _Segment = tuple[float, float, str, str, tuple | None]
 
@@ -129,68 +117,78 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     pc = [0] * nprocs
     compute, communicate, wait = [0.0] * nprocs, [0.0] * nprocs, [0.0] * nprocs
     channels: list[dict[int, float]] = [{} for _ in range(nprocs)]
-    boxes: list[deque[_Message]] = [deque() for _ in range(nprocs)]
+    # a message in a receiver's box: (source, tag, bytes, arrival, transfer start, sender done, send segment)
+    boxes: list[list[tuple]] = [[] for _ in range(nprocs)]
     blocked = [False] * nprocs
     record: list[list[_Segment]] = [[] for _ in range(nprocs)]
     ready = [(0.0, r) for r in range(nprocs)]
     heapq.heapify(ready)
     messages = 0
+    o_s, o_r, per_send, per_recv, per_link = net.o_s, net.o_r, net.O_s, net.O_r, net.G
+    latency, gap, dma, hypercube = net.L, net.g, net.dma, net.hypercube
     while ready:
         _, r = heapq.heappop(ready)
         blocked[r] = False
         ops, t, i = traces[r], clock[r], pc[r]
-        rec = record[r]
-        while i < len(ops):
+        rec, mine = record[r], channels[r]
+        busy_comp = busy_comm = waited = 0.0
+        end = len(ops)
+        while i < end:
             op = ops[i]
-            if op.kind == "comp":
+            kind = op.kind
+            if kind == "comp":
                 if path:
                     rec.append((t, t + op.seconds, "compute", op.where, None))
                 t += op.seconds
-                compute[r] += op.seconds
-            elif op.kind == "send":
-                done = t + net.o_s + op.nbytes * net.O_s
-                ch = net.channel(r, op.peer)
-                start = max(done, channels[r].get(ch, 0.0))
-                finish = start + op.nbytes * net.G
-                channels[r][ch] = finish + net.g
-                busy_to = done if net.dma else finish
+                busy_comp += op.seconds
+            elif kind == "send":
+                peer, nbytes = op.peer, op.nbytes
+                done = t + o_s + nbytes * per_send
+                if hypercube:
+                    diff = r ^ peer
+                    ch = (diff & -diff).bit_length() - 1
+                else:
+                    ch = 0
+                free = mine.get(ch, 0.0)
+                start = done if done > free else free
+                finish = start + nbytes * per_link
+                mine[ch] = finish + gap
+                busy_to = done if dma else finish
                 if path:
-                    rec.append((t, busy_to, "send", op.where, (op.peer,)))
-                communicate[r] += busy_to - t
-                boxes[op.peer].append(_Message(r, op.tag, op.nbytes, finish + net.L, start, done, len(rec) - 1))
+                    rec.append((t, busy_to, "send", op.where, (peer,)))
+                busy_comm += busy_to - t
+                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(rec) - 1))
                 messages += 1
                 t = busy_to
-                if blocked[op.peer] and op.peer != r:
-                    blocked[op.peer] = False
-                    heapq.heappush(ready, (clock[op.peer], op.peer))
+                if blocked[peer] and peer != r:
+                    blocked[peer] = False
+                    heapq.heappush(ready, (clock[peer], peer))
             else:  # recv
                 box = boxes[r]
-                found = None
+                source, tag = op.peer, op.tag
                 for k, msg in enumerate(box):
-                    if (op.peer in (ANY, msg.src)) and (op.tag in (ANY, msg.tag)):
-                        found = k
+                    if (source == msg[0] or source == ANY) and (tag == msg[1] or tag == ANY):
+                        del box[k]
                         break
-                if found is None:
+                else:
                     blocked[r] = True
                     break
-                msg = box[found]
-                del box[found]
-                if msg.arrival > t:
-                    if path:
-                        rec.append((t, msg.arrival, "wait", op.where, (msg.src, msg.segment, msg.tx_start,
-                                                                       msg.arrival, msg.sent)))
-                    wait[r] += msg.arrival - t
-                    t = msg.arrival
-                elif path:
-                    rec.append((t, t, "wait", op.where, (msg.src, msg.segment, msg.tx_start, msg.arrival,
-                                                         msg.sent)))
-                busy = net.o_r + msg.nbytes * net.O_r
+                arrival = msg[3]
                 if path:
-                    rec.append((t, t + busy, "recv", op.where, (msg.src,)))
-                communicate[r] += busy
+                    rec.append((t, max(t, arrival), "wait", op.where, (msg[0], msg[6], msg[4], arrival, msg[5])))
+                if arrival > t:
+                    waited += arrival - t
+                    t = arrival
+                busy = o_r + msg[2] * per_recv
+                if path:
+                    rec.append((t, t + busy, "recv", op.where, (msg[0],)))
+                busy_comm += busy
                 t += busy
             i += 1
         clock[r], pc[r] = t, i
+        compute[r] += busy_comp
+        communicate[r] += busy_comm
+        wait[r] += waited
     stuck = [r for r in range(nprocs) if pc[r] < len(traces[r])]
     if stuck:
         first = stuck[:8]

@@ -20,6 +20,7 @@ containing messages whose trips repeat the same events from the same state is re
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -119,12 +120,12 @@ class Tracer:
         self.flush()
         self.ops.append(op)
 
-    def price(self, key: object, cost: costs.Cost) -> float:
+    def price(self, key: object, cost_of: Callable[[], costs.Cost]) -> float:
         """Seconds of one execution of a cost vector on the machine (cached by statement)."""
         seconds = self.shared.prices.get(key)
         if seconds is None:
             seconds = 0.0
-            for op, n in cost.ops.items():
+            for op, n in cost_of().ops.items():
                 if op.startswith("msg."):
                     continue
                 each = self.machine.op_cost(op)
@@ -189,7 +190,7 @@ class Tracer:
         elif isinstance(stmt, ir.While):
             self.loop(stmt, frame)
         elif isinstance(stmt, ir.Assign):
-            self.charge(self.price(id(stmt), costs.statement_cost(stmt)), where)
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
             value = self.value(stmt.value, frame)
             target = stmt.target
             if isinstance(target, ir.Var):
@@ -197,10 +198,10 @@ class Tracer:
             else:
                 self.value(target, frame)
         elif isinstance(stmt, ir.CallStmt):
-            self.charge(self.price(id(stmt), costs.statement_cost(stmt)), where)
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
             self.invoke(stmt.name, stmt.args, frame, where)
         elif isinstance(stmt, ir.IO):
-            self.charge(self.price(id(stmt), costs.statement_cost(stmt)), where)
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
             for item in stmt.items:
                 self.value(item, frame)
             if stmt.kind.upper() == "READ":
@@ -217,7 +218,7 @@ class Tracer:
         elif isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)):
             raise TraceError(f"{where}: a jump (GOTO): the timeline follows structured control only")
         else:
-            self.charge(self.price(id(stmt), costs.statement_cost(stmt)), where)
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
 
     def invoke(self, name: str, args: list[ir.Expr], frame: dict[str, Cell], where: str) -> object:
         """Call a user routine (a pure function's value and time are reused for the same arguments)."""
@@ -252,7 +253,7 @@ class Tracer:
         """An IF: the first arm whose condition holds at this rank."""
         where = _at(stmt)
         for arm in stmt.arms:
-            self.charge(self.price(id(arm), costs.condition_cost(arm.cond)), where)
+            self.charge(self.price(id(arm), functools.partial(costs.condition_cost, arm.cond)), where)
             value = self.value(arm.cond, frame)
             if value is None:
                 if self.has_messages(stmt):
@@ -270,7 +271,7 @@ class Tracer:
         """A while loop, trip by trip."""
         where = _at(stmt)
         while True:
-            self.charge(self.price(id(stmt), costs.condition_cost(stmt.cond)), where)
+            self.charge(self.price(id(stmt), lambda: costs.condition_cost(stmt.cond)), where)
             value = self.value(stmt.cond, frame) if stmt.cond is not None else True
             if value is None:
                 raise TraceError(f"{where}: the condition of a loop is not known at rank {self.rank} "
@@ -282,7 +283,7 @@ class Tracer:
     def do(self, stmt: ir.Do, frame: dict[str, Cell]) -> None:
         """A counted loop: its trips at this rank; message-free bodies timed, not always followed."""
         where = _at(stmt)
-        self.charge(self.price(id(stmt), costs.loop_entry_cost(stmt)), where)
+        self.charge(self.price(id(stmt), lambda: costs.loop_entry_cost(stmt)), where)
         lo, hi = _num(self.value(stmt.lo, frame)), _num(self.value(stmt.hi, frame))
         step = _num(self.value(stmt.step, frame)) if stmt.step is not None else 1
         if lo is None or hi is None or step is None or step == 0:
@@ -292,7 +293,7 @@ class Tracer:
                              f"({missing}): bind it with -D")
         trips = max(0, int((hi - lo + step) // step))
         index = self.cell(stmt.index, frame)
-        per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost())
+        per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost)
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
         elif trips <= 2 or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
