@@ -144,7 +144,7 @@ class Tracer:
             frame[name.upper()] = cell
         for block, names in proc.commons.items():
             for i, name in enumerate(names):
-                frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell())
+                frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
         for name, var in proc.variables.items():
             key = name.upper()
             if key in frame:
@@ -410,6 +410,10 @@ class Tracer:
             self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
         elif kind in collectives.PRIMITIVES:
             root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
+            if kind == "bcast" and args and isinstance(args[0], ir.Var):
+                buffer = self.cell(args[0].name, frame)  # the root's value: what it read, bound with -D
+                if buffer.value is None:
+                    buffer.value = self.values.get(args[0].name.upper())
             self.collective_calls += 1
             tag = -self.collective_calls  # every rank calls the collectives in the same order
             algorithm = self.algorithms.get(kind, collectives.DEFAULTS[kind])

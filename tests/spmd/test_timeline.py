@@ -120,3 +120,16 @@ def test_timeline_command_explains(tmp_path):
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         assert main(["timeline", str(SPMD / "cgsimple.f"), "-m", "ncube2"]) == 2
     assert "NPROCS" in err.getvalue()
+
+
+def test_cg_with_a_broadcast_input_counts_every_message():
+    """corpus/spmd/cg.f reads N, NITER, IGSUM at rank 0 and broadcasts them (the other ranks take the bound
+    values through MPI_BCAST; IGSUM lives in COMMON): at P = 8, NITER = 20, IGSUM = 1 there are 3 binomial
+    broadcasts (7 messages each), 2 halo exchanges per iteration and rank, and 1 + 2 NITER simple global sums
+    of 2 (P - 1) messages: 21 + 320 + 574 = 915."""
+    program, _ = load_program([str(SPMD / "cg.f")], [], {})
+    machine = load_machine("paragon")
+    events, _ = traces(program, machine, 8, {"N": 8000, "NITER": 20, "IGSUM": 1})
+    result = simulate(events, Network.of(machine))
+    assert result.messages == 915
+    assert result.slowest == 0
