@@ -25,7 +25,9 @@ belongs to one rank and is used in that rank's program order, so the only coupli
 receive waiting for its send. A rank therefore runs until it meets a receive whose message has not been
 sent, and is resumed when it is; no global clock or process objects are needed, and each event is a few
 Python operations (simpy's generator processes cost several times that per event; 10^6 events matter for
-P = 1024 × 100 iterations). Messages match as MPI matches them: source (or any), tag (or any), in order.
+P = 1024 × 100 iterations). Messages match as MPI matches them: source (or any), tag (or any), in order;
+a receive from any source takes the earliest arrival, after the ranks whose clocks are behind that arrival
+have run (a rank blocked at that moment and woken later is not waited for: MPI_ANY_SOURCE is approximate).
 """
 from __future__ import annotations
 
@@ -166,13 +168,21 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
             else:  # recv
                 box = boxes[r]
                 source, tag = op.peer, op.tag
+                found = -1
                 for k, msg in enumerate(box):
                     if (source == msg[0] or source == ANY) and (tag == msg[1] or tag == ANY):
-                        del box[k]
-                        break
-                else:
+                        if source != ANY:
+                            found = k
+                            break
+                        if found < 0 or msg[3] < box[found][3]:
+                            found = k  # any source: the message that arrived first among those sent
+                if found < 0:
                     blocked[r] = True
                     break
+                if source == ANY and ready and ready[0][0] < box[found][3]:
+                    heapq.heappush(ready, (box[found][3], r))  # ranks still behind may send one that arrives first
+                    break
+                msg = box.pop(found)
                 arrival = msg[3]
                 if path:
                     rec.append((t, max(t, arrival), "wait", op.where, (msg[0], msg[6], msg[4], arrival, msg[5])))

@@ -133,3 +133,16 @@ def test_cg_with_a_broadcast_input_counts_every_message():
     result = simulate(events, Network.of(machine))
     assert result.messages == 915
     assert result.slowest == 0
+
+
+def test_any_source_takes_the_first_arrival():
+    """Rank 1 sends after 10 ms, rank 2 at once: rank 0's first receive from any source gets rank 2's."""
+    ranks = [[Op("recv", peer=-1, nbytes=8), Op("recv", peer=-1, nbytes=8)],
+             [Op("comp", 10e-3), Op("send", peer=0, nbytes=8)],
+             [Op("send", peer=0, nbytes=8)]]
+    result = simulate(ranks, NET)
+    first = next(s for s in result.path if s.kind == "transfer")
+    assert result.time == pytest.approx(10e-3 + comm(8), rel=1e-12)
+    assert [s.peer for s in result.path if s.kind == "recv"] == [1]  # the last one, which set the pace
+    assert first.peer == 1
+    assert result.wait[0] == pytest.approx(10e-3 + O_S + 8 * (COPY + LINK) - (O_R + 8 * COPY), rel=1e-12)
