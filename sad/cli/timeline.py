@@ -1,9 +1,14 @@
-"""`sad timeline`: an SPMD program's ranks simulated together on a machine (waits, overlap, critical path).
+"""`sad timeline` and `sad extrapolate`: an SPMD program's ranks simulated together on a machine.
 
 Data flow: FILEs → IR (sad.analysis.pipeline.load_program) → every rank's events at -D NPROCS=P and the other
 bindings (sad.predict.trace) → the discrete-event simulation with the machine's LogGP figures and collective
 algorithms (sad.predict.timeline) → the time of the slowest rank, each rank's compute / communicate / wait
 split (ranks with the same split shown as one class) and, with --explain, the critical path.
+
+`sad extrapolate` first runs the program under mpirun at a small process count with a PMPI wrapper library
+(sad.measure.mpitrace) and checks that the calls every rank makes (kind, partner, bytes) are the events sad
+derives from the source at that count; it shows the measured compute between the calls beside sad's, then
+simulates the program at -D NPROCS=P on the target machine with sad's per-rank compute (ExtraP's method).
 """
 from __future__ import annotations
 
@@ -24,6 +29,15 @@ def register(sub, add_common) -> None:
     p.add_argument("--explain", action="store_true", help="show the critical path step by step")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_timeline)
+    x = sub.add_parser("extrapolate", help="trace a small MPI run, check sad's events against it, simulate at "
+                                           "NPROCS on a machine")
+    add_common(x)
+    x.add_argument("--machine", "-m", required=True, metavar="NAME|PATH", help="target machine database")
+    x.add_argument("--trace-np", type=int, default=2, metavar="N", help="processes of the traced run (default 2)")
+    x.add_argument("--input", metavar="FILE", help="standard input of the traced run")
+    x.add_argument("--explain", action="store_true", help="show the critical path step by step")
+    x.add_argument("--format", choices=("text", "json"), default="text")
+    x.set_defaults(func=cmd_extrapolate)
 
 
 def _bindings(defines: list[str]) -> dict[str, float]:
@@ -38,6 +52,53 @@ def _bindings(defines: list[str]) -> dict[str, float]:
         except (ExprError, TypeError, ValueError):
             raise ValueError(f"-D {text}: the timeline needs a number") from None
     return values
+
+
+def cmd_extrapolate(args) -> int:
+    """`sad extrapolate`: exit 0, 1 when the traced calls disagree with sad's events, 2 when it cannot run."""
+    from pathlib import Path
+
+    from sad.analysis.pipeline import load_program
+    from sad.machine.model import MachineError, load_machine
+    from sad.measure import mpitrace
+    from sad.predict.timeline import DeadlockError, Network, simulate
+    from sad.predict.trace import TraceError, traces
+    try:
+        values = _bindings(args.defines)
+        values.pop("NPROCS", None)
+        machine = load_machine(args.machine)
+        net = Network.of(machine)
+        stdin = Path(args.input).read_text() if args.input else ""
+        calls = mpitrace.run(args.files, args.trace_np, stdin)
+        program, _ = load_program(args.files, args.include, {})
+        derived, _ = traces(program, machine, args.trace_np, values)
+        small = simulate(derived, net, path=False)
+    except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
+        print(f"sad: error: {exc}", file=sys.stderr)
+        return 2
+    agree = True
+    print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host")
+    print(f"  {'rank':>5} {'calls':>6} {'pattern':<34} {'measured compute':>17} {'sad compute':>14} {'ratio':>7}")
+    for rank, (traced, ops) in enumerate(zip(calls, derived)):
+        diff = mpitrace.first_difference(mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops))
+        tp, dp = mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops)
+        if diff is None:
+            pattern = "agrees with sad's events"
+        else:
+            agree = False
+            got = tp[diff] if diff < len(tp) else "(none)"
+            want = dp[diff] if diff < len(dp) else "(none)"
+            pattern = f"call {diff + 1}: run {got}, sad {want}"
+        measured, modelled = mpitrace.compute_between(traced), small.compute[rank]
+        ratio = f"{measured / modelled:7.3f}" if modelled > 0 else f"{'-':>7}"
+        print(f"  {rank:>5} {len(tp):>6} {pattern:<34} {_ms(measured):>17} {_ms(modelled):>14} {ratio}")
+    print(f"  (sad compute on {machine.name}; the ratio is this host's speed against it)")
+    if not agree:
+        print("sad: warning: the traced calls differ from the events sad derives from the source: the "
+              "extrapolation below rests on sad's", file=sys.stderr)
+    print()
+    status = cmd_timeline(args)
+    return status if status else (0 if agree else 1)
 
 
 def cmd_timeline(args) -> int:

@@ -20,3 +20,4 @@ class Op:
     tag: int = 0
     nbytes: int = 0
     where: str = ""
+    call: str = ""  # a collective's messages: the collective (bcast, allreduce, ...)
