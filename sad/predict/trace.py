@@ -14,7 +14,8 @@ What is approximated, and said in the notes: a message-free loop is timed from i
 when its branches do not depend on the index (exact when the body's time is constant or linear in the
 index, as for a triangular inner loop; scalars it assigns are unknown afterwards), and followed trip by trip
 otherwise (up to FOLLOW_LIMIT trips); a condition whose value is not known (it reads array data) is taken as
-false in message-free code; a call to a routine that is not in the program costs its call only. A loop
+false in message-free code; a call to a routine that is not in the program costs its call only. GOTOs are
+followed to a label of the same or an enclosing statement list (a loop whose body jumps, trip by trip). A loop
 containing messages whose trips repeat the same events from the same state is replicated, not re-run.
 """
 from __future__ import annotations
@@ -53,6 +54,12 @@ class _Return(Exception):
 
 class _Stop(Exception):
     pass
+
+
+class _Jump(Exception):
+    def __init__(self, label: str) -> None:
+        super().__init__(label)
+        self.label = label
 
 
 @dataclass
@@ -155,6 +162,9 @@ class Tracer:
                 frame[key] = Cell(self.value(var.data[0], frame))
         try:
             self.block(proc.body, frame)
+        except _Jump as jump:
+            raise TraceError(f"{proc.loc.file}:{proc.loc.line}: {proc.name}: a GOTO to label {jump.label}, "
+                             "which the timeline does not find") from None
         except _Return as ret:
             if ret.args and ret.args[0] is not None:
                 return ret.args[0]
@@ -170,13 +180,24 @@ class Tracer:
 
     # ------------------------------------------------------------------ statements
     def block(self, stmts: list[ir.Stmt], frame: dict[str, Cell]) -> None:
-        """Run a statement list."""
-        for stmt in stmts:
+        """Run a statement list; a GOTO to a label of this list goes on from there, one to a label elsewhere
+        leaves the list (an enclosing list that has the label goes on from it)."""
+        i = 0
+        while i < len(stmts):
+            stmt = stmts[i]
             self.steps += 1
             if self.steps > MAX_STEPS:
                 raise TraceError(f"{_at(stmt)}: more than {MAX_STEPS} statements followed at rank {self.rank}: "
                                  "a loop that does not end?")
-            self.statement(stmt, frame)
+            try:
+                self.statement(stmt, frame)
+            except _Jump as jump:
+                target = next((k for k, s in enumerate(stmts) if s.label == jump.label), None)
+                if target is None:
+                    raise
+                i = target
+                continue
+            i += 1
 
     def statement(self, stmt: ir.Stmt, frame: dict[str, Cell]) -> None:
         """Run one statement: price it, follow its control, record its messages."""
@@ -215,10 +236,34 @@ class Tracer:
             raise _Stop()
         elif isinstance(stmt, (ir.Continue,)):
             return
-        elif isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)):
-            raise TraceError(f"{where}: a jump (GOTO): the timeline follows structured control only")
+        elif isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf)):
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+            label = self.jump_target(stmt, frame, where)
+            if label is not None:
+                raise _Jump(label)
+        elif isinstance(stmt, ir.AssignedGoto):
+            raise TraceError(f"{where}: an assigned GOTO: not followed by the timeline")
         else:
             self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+
+    def jump_target(self, stmt: ir.Goto | ir.ComputedGoto | ir.ArithmeticIf, frame: dict[str, Cell],
+                    where: str) -> str | None:
+        """The label a jump goes to at this rank (None: a computed GOTO out of range falls through)."""
+        if isinstance(stmt, ir.Goto):
+            return stmt.target
+        value = _num(self.value(stmt.selector if isinstance(stmt, ir.ComputedGoto) else stmt.expr, frame))
+        if value is None:
+            raise TraceError(f"{where}: the target of this jump is not known at rank {self.rank}: bind its "
+                             "values with -D")
+        if isinstance(stmt, ir.ArithmeticIf):
+            return stmt.neg if value < 0 else (stmt.zero if value == 0 else stmt.pos)
+        if stmt.cases is not None:  # a C switch: the arm whose constants hold the value
+            for target, constants in zip(stmt.targets, stmt.cases):
+                if any(_num(self.value(c, frame)) == value for c in constants):
+                    return target
+            return stmt.default
+        k = int(value)
+        return stmt.targets[k - 1] if 1 <= k <= len(stmt.targets) else stmt.default
 
     def invoke(self, name: str, args: list[ir.Expr], frame: dict[str, Cell], where: str) -> object:
         """Call a user routine (a pure function's value and time are reused for the same arguments)."""
@@ -296,7 +341,7 @@ class Tracer:
         per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost)
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
-        elif trips <= 2 or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
+        elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
             for k in range(trips):
                 index.value = lo + k * step
                 self.charge(per_trip, where)
@@ -314,6 +359,14 @@ class Tracer:
             for name in _assigned(stmt.body):
                 self.cell(name, frame).value = None
         index.value = lo + trips * step
+
+    def jumps(self, stmt: ir.Do) -> bool:
+        """Does the loop's body jump (GOTO)? Then it is followed trip by trip: a jump may leave it early."""
+        key = ("jumps", id(stmt))
+        if key not in self.shared.prices:
+            self.shared.prices[key] = float(any(isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf))
+                                                for s in ir.walk_stmts(stmt.body)))
+        return bool(self.shared.prices[key])
 
     def index_free(self, stmt: ir.Do) -> bool:
         """Do the body's branch conditions and loop bounds read neither the index nor a scalar the body

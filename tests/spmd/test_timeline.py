@@ -146,3 +146,37 @@ def test_any_source_takes_the_first_arrival():
     assert [s.peer for s in result.path if s.kind == "recv"] == [1]  # the last one, which set the pace
     assert first.peer == 1
     assert result.wait[0] == pytest.approx(10e-3 + O_S + 8 * (COPY + LINK) - (O_R + 8 * COPY), rel=1e-12)
+
+
+GOTO_TREE = """      PROGRAM GT
+      INCLUDE 'mpif.h'
+      INTEGER ME, NPROCS, IERR, LO, HI, NSUB
+      DOUBLE PRECISION W(1000)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      NSUB = 0
+      LO = ME
+      HI = ME
+   10 IF (LO .LT. NPROCS) THEN
+         NSUB = NSUB + MIN(HI, NPROCS - 1) - LO + 1
+         LO = 2*LO + 1
+         HI = 2*HI + 2
+         GOTO 10
+      END IF
+      IF (ME .GT. 0) CALL MPI_SEND(W, NSUB, MPI_DOUBLE_PRECISION,
+     &     (ME - 1)/2, 1, MPI_COMM_WORLD, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_goto_loop_on_rank_and_nprocs_is_followed(tmp_path):
+    """A heap subtree's size counted in a GOTO loop: at P = 8 rank 1's subtree is {1, 3, 4, 7}, rank 2's
+    {2, 5, 6}, rank 3's {3, 7}, the leaves' themselves (8 bytes a rank)."""
+    src = tmp_path / "gt.f"
+    src.write_text(GOTO_TREE)
+    program, _ = load_program([str(src)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 8, {})
+    sends = [[(op.peer, op.nbytes) for op in ops if op.kind == "send"] for ops in events]
+    assert sends == [[], [(0, 32)], [(0, 24)], [(1, 16)], [(1, 8)], [(2, 8)], [(2, 8)], [(3, 8)]]
