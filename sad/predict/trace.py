@@ -303,7 +303,7 @@ class Tracer:
             if value is None:
                 if self.has_messages(stmt):
                     raise TraceError(f"{where}: the condition of a branch around messages is not known at rank "
-                                     f"{self.rank} ({_names(arm.cond)}): bind it with -D")
+                                     f"{self.rank} ({self.unknown(arm.cond, frame)}): bind it with -D")
                 self.shared.notes.add(f"{where}: condition not known (it reads data): taken as false")
                 continue
             if value:
@@ -320,7 +320,7 @@ class Tracer:
             value = self.value(stmt.cond, frame) if stmt.cond is not None else True
             if value is None:
                 raise TraceError(f"{where}: the condition of a loop is not known at rank {self.rank} "
-                                 f"({_names(stmt.cond)}): bind it with -D")
+                                 f"({self.unknown(stmt.cond, frame)}): bind it with -D")
             if not value:
                 return
             self.block(stmt.body, frame)
@@ -332,8 +332,8 @@ class Tracer:
         lo, hi = _num(self.value(stmt.lo, frame)), _num(self.value(stmt.hi, frame))
         step = _num(self.value(stmt.step, frame)) if stmt.step is not None else 1
         if lo is None or hi is None or step is None or step == 0:
-            missing = ", ".join(sorted({n for e in (stmt.lo, stmt.hi, stmt.step) if e is not None
-                                        for n in _names(e).split(", ") if n}))
+            missing = ", ".join(self.unknown(e, frame) for e in (stmt.lo, stmt.hi, stmt.step)
+                                if e is not None and _num(self.value(e, frame)) is None)
             raise TraceError(f"{where}: the trip count of this loop is not known at rank {self.rank} "
                              f"({missing}): bind it with -D")
         trips = max(0, int((hi - lo + step) // step))
@@ -500,9 +500,16 @@ class Tracer:
         """An integer the events need (a partner, a count); TraceError when not known."""
         value = self.value(expr, frame) if expr is not None else None
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise TraceError(f"{where}: the {what} is not known at rank {self.rank} ({_names(expr)}): bind it "
-                             "with -D")
+            raise TraceError(f"{where}: the {what} is not known at rank {self.rank} "
+                             f"({self.unknown(expr, frame)}): bind it with -D")
         return int(value)
+
+    def unknown(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> str:
+        """The variables of an expression without a value at this rank (what to bind), or what it calls."""
+        if expr is None:
+            return ""
+        names = [n for n in _names(expr).split(", ") if n and self.cell(n, frame).value is None]
+        return ", ".join(names) or "a value the program computes from data"
 
     # ------------------------------------------------------------------ expressions
     def value(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> object:

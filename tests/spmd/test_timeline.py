@@ -180,3 +180,27 @@ def test_a_goto_loop_on_rank_and_nprocs_is_followed(tmp_path):
     events, _ = traces(program, load_machine("ncube2"), 8, {})
     sends = [[(op.peer, op.nbytes) for op in ops if op.kind == "send"] for ops in events]
     assert sends == [[], [(0, 32)], [(0, 24)], [(1, 16)], [(1, 8)], [(2, 8)], [(2, 8)], [(3, 8)]]
+
+
+def test_an_unknown_trip_count_names_what_to_bind(tmp_path):
+    src = tmp_path / "w.f"
+    src.write_text("""      PROGRAM W
+      INCLUDE 'mpif.h'
+      INTEGER N, ME, NPROCS, IERR, I
+      DOUBLE PRECISION S
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      READ (*, *) N
+      DO 10 I = 1, N / NPROCS
+         S = S + I
+   10 CONTINUE
+      CALL MPI_FINALIZE(IERR)
+      END
+""")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4"]) == 2
+    assert "w.f:9: the trip count of this loop is not known at rank 0 (N): bind it with -D" in err.getvalue()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4", "-D", "N=400"]) == 0
