@@ -546,6 +546,19 @@ def _slowest(stderr: str) -> tuple[str, float]:
     return (m.group(1), float(m.group(2))) if m else ("-", 0.0)
 
 
+def bench_spmd(repeat: int) -> None:
+    """benchmarks/spmd_scale.py --speed: P = 1024 ranks x 100 iterations of CG-Tree traced and simulated."""
+    figure = "timeline: CG-Tree, 1024 ranks x 100 iterations (CPU s)"
+    try:
+        out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "spmd_scale.py"), "--speed", "--runs",
+                              str(repeat)], capture_output=True, text=True, timeout=3600, check=True).stdout
+        print(out.strip())
+        cpu = float(out.split(" s CPU (")[0].rsplit(" ", 1)[-1])
+        row(figure, f"{cpu:.2f}", "", None)
+    except (subprocess.SubprocessError, ValueError, IndexError) as exc:
+        fail(figure, "", exc)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per timed figure (the median is reported)")
@@ -575,6 +588,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_formula()
     bench_sweep(args.repeat)
     bench_tune(args.repeat)
+    bench_spmd(args.repeat)
     print(f"load average at the end: {load_average()}")
     print_table()
     return 0

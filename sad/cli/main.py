@@ -21,7 +21,7 @@ from sad.cli.args import exit_status, parse_command_line, positive_int
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
 COMMAND_MODULES: list[str] = ["sad.cli.machine", "sad.cli.profile", "sad.cli.check", "sad.cli.whatif",
-                              "sad.cli.info", "sad.cli.annotate"]
+                              "sad.cli.info", "sad.cli.annotate", "sad.cli.timeline"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -479,12 +479,16 @@ def _grid(setup: Setup):
 
 def _table_command(args, groups: list[list[str]], command: str) -> int:
     from sad.predict.compare import build_table
+    from sad.predict.sweep import RankError
     _check_outputs(args)
     setup = _setup(args.defines)
     grid = _grid(setup)
     series, fixed, failed = _series(groups, args, setup)
     t0 = time.perf_counter()
-    table = build_table(series, grid, fixed)
+    try:
+        table = build_table(series, grid, fixed)
+    except RankError as exc:
+        raise UsageError(str(exc)) from None
     elapsed = time.perf_counter() - t0
     files = [f for g in groups for f in g]
     header = {"command": command, "files": files, "machines": list(dict.fromkeys(s.machine for s in series)),

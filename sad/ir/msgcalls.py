@@ -44,28 +44,33 @@ class CallSpec:
     fortran_extra: int = 1          # Fortran's trailing IERROR / INFO
 
 
-_P2P: dict[str, Any] = dict(count=1, datatype=2, partner=3)
+_P2P: dict[str, Any] = dict(count=1, datatype=2, partner=3, no_def=(4,))  # the tag is read too
 MPI: dict[str, CallSpec] = {
     **{n: CallSpec("send", 6, **_P2P, partner_role="dest", comm=5) for n in ("SEND", "BSEND", "SSEND", "RSEND")},
     **{n: CallSpec("isend", 7, **_P2P, partner_role="dest", comm=5) for n in ("ISEND", "IBSEND", "ISSEND",
                                                                              "IRSEND")},
     "RECV": CallSpec("recv", 7, **_P2P, partner_role="source", comm=5),
     "IRECV": CallSpec("irecv", 7, **_P2P, partner_role="source", comm=5),
-    "SENDRECV": CallSpec("sendrecv", 12, **_P2P, partner_role="dest", source=8, comm=10),
-    "SENDRECV_REPLACE": CallSpec("sendrecv", 9, **_P2P, partner_role="dest", source=5, comm=7),
+    # the receive count, datatype and tag are read like the send's (a size variable there keeps its value)
+    "SENDRECV": CallSpec("sendrecv", 12, **{**_P2P, "no_def": (0, 4, 6, 7, 9)}, partner_role="dest", source=8,
+                         comm=10),
+    "SENDRECV_REPLACE": CallSpec("sendrecv", 9, **{**_P2P, "no_def": (4, 6)}, partner_role="dest", source=5,
+                                 comm=7),
     "WAIT": CallSpec("wait", 2), "WAITALL": CallSpec("wait", 3), "WAITANY": CallSpec("wait", 4),
     "WAITSOME": CallSpec("wait", 5), "TEST": CallSpec("test", 3),
     "BCAST": CallSpec("bcast", 5, 1, 2, 3, "root", comm=4, no_def=(0,)),
-    "REDUCE": CallSpec("reduce", 7, 2, 3, 5, "root", comm=6),
-    "ALLREDUCE": CallSpec("allreduce", 6, 2, 3, comm=5),
-    "SCAN": CallSpec("scan", 6, 2, 3, comm=5), "EXSCAN": CallSpec("scan", 6, 2, 3, comm=5),
-    "GATHER": CallSpec("gather", 8, 1, 2, 6, "root", comm=7),
-    "GATHERV": CallSpec("gather", 9, 1, 2, 7, "root", comm=8),
-    "SCATTER": CallSpec("scatter", 8, 4, 5, 6, "root", comm=7),
-    "SCATTERV": CallSpec("scatter", 9, 5, 6, 7, "root", comm=8),
-    "ALLGATHER": CallSpec("allgather", 7, 1, 2, comm=6),
-    "ALLGATHERV": CallSpec("allgather", 8, 1, 2, comm=7),
-    "ALLTOALL": CallSpec("alltoall", 7, 1, 2, comm=6),
+    "REDUCE": CallSpec("reduce", 7, 2, 3, 5, "root", comm=6, no_def=(4,)),
+    "ALLREDUCE": CallSpec("allreduce", 6, 2, 3, comm=5, no_def=(4,)),
+    "SCAN": CallSpec("scan", 6, 2, 3, comm=5, no_def=(4,)), "EXSCAN": CallSpec("scan", 6, 2, 3, comm=5, no_def=(4,)),
+    # the other side's count, counts, displacements and datatype are only read (issue 28: a size variable
+    # passed as both counts stayed a run-time value)
+    "GATHER": CallSpec("gather", 8, 1, 2, 6, "root", comm=7, no_def=(4, 5)),
+    "GATHERV": CallSpec("gather", 9, 1, 2, 7, "root", comm=8, no_def=(4, 5, 6)),
+    "SCATTER": CallSpec("scatter", 8, 4, 5, 6, "root", comm=7, no_def=(1, 2)),
+    "SCATTERV": CallSpec("scatter", 9, 5, 6, 7, "root", comm=8, no_def=(1, 2, 3)),
+    "ALLGATHER": CallSpec("allgather", 7, 1, 2, comm=6, no_def=(4, 5)),
+    "ALLGATHERV": CallSpec("allgather", 8, 1, 2, comm=7, no_def=(4, 5, 6)),
+    "ALLTOALL": CallSpec("alltoall", 7, 1, 2, comm=6, no_def=(4, 5)),
     "ALLTOALLV": CallSpec("alltoall", 9, None, 3, comm=8),
     "REDUCE_SCATTER": CallSpec("reduce_scatter", 6, None, 3, comm=5),
     "BARRIER": CallSpec("barrier", 1, comm=0),

@@ -123,6 +123,12 @@ class Machine:
     """The format version the file declared (sad.machine.versions); the data was upgraded to the current one."""
     hierarchy: Hierarchy | None = None
     """Measured clock, cache levels and their line costs (machines calibrated on this host), or None."""
+    loggp: Mapping[str, Fraction] = field(default_factory=dict)
+    """communication.loggp: o_s, o_r, g, L (seconds), O_s, O_r, G (seconds per byte) for sad.predict.timeline."""
+    dma: bool = True
+    """communication.dma: whether computation goes on while a message is transferred."""
+    collectives: Mapping[str, str] = field(default_factory=dict)
+    """programming_model.collectives: collective -> the algorithm simulated (sad.predict.collectives)."""
 
     def op_cost(self, key: str) -> float | None:
         """Seconds for one operation ``key`` (a sad.ir.ops key), or None if the machine does not price it."""
@@ -444,9 +450,16 @@ class _Loader:
                 kind = "bandwidth" if key in COMM_BANDWIDTHS else "time"
                 figure = self.figure(("communication", key), comm[key], kind, clock)
                 self.store(figures, ("communication", key), figure)
+        loggp: dict[str, Fraction] = {}
+        for key, value in (comm.get("loggp") or {}).items():
+            figure = self.figure(("communication", "loggp", key), value, "time", clock)
+            self.store(loggp, (key,), figure)
+            self.store(figures, ("communication", "loggp", key), figure)
         self.raise_errors()
         topology = _topology(comm.get("topology")) if comm else {}
-        texts = {k: str(v) for k, v in (data.get("programming_model") or {}).items()}
+        model = dict(data.get("programming_model") or {})
+        collectives = model.pop("collectives", None) or {}
+        texts = {k: str(v) for k, v in model.items()}
         primitives = self.primitives(texts, figures, topology)
         hierarchy = None
         if data.get("hierarchy"):
@@ -458,7 +471,8 @@ class _Loader:
             models=MappingProxyType(dict(data["models"])), clock_hz=clock or Fraction(0),
             figures=MappingProxyType(figures), topology=MappingProxyType(topology),
             primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts),
-            format_version=self.declared, hierarchy=hierarchy)
+            format_version=self.declared, hierarchy=hierarchy, loggp=MappingProxyType(loggp),
+            dma=bool(comm.get("dma", True)), collectives=MappingProxyType(dict(collectives)))
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:
         try:

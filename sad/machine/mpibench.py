@@ -6,7 +6,10 @@ scatter, allgather, alltoall and barrier over sizes), builds it with mpicc, runs
 `mpirun --oversubscribe` at each process count, and reads one line per figure (the median of repeated timed
 loops, with the interquartile spread) → `fit` turns them into the machine's levels:
 
-    communication:     latency + b / link_bandwidth, least squares over the ping-pong sizes (one-way time)
+    communication:     latency + b / link_bandwidth, least squares over the ping-pong sizes (one-way time);
+                       LogGP for the timeline: o_s + b·O_s, the time inside MPI_Send with the receive posted,
+                       o_r + b·O_r, inside MPI_Recv with the message there (eager sizes), L + b·G the rest
+                       of the one-way time
     programming_model: send = recv = (latency + b/link_bandwidth) / 2 (a matched pair is one message),
                        comm = send + recv; each collective s(P)·(α + β·b) with its step count s(P) chosen
                        between ceil(log2 P) (tree) and P − 1 (sequential) by the smaller relative error
@@ -29,6 +32,9 @@ SIZES = (8, 64, 512, 4096, 32768, 262144, 1048576)
 COLLECTIVE_SIZES = (8, 4096, 65536)
 COLLECTIVES = ("bcast", "reduce", "allreduce", "gather", "scatter", "allgather", "alltoall", "barrier")
 MPIRUN = ("mpirun", "--oversubscribe", "--allow-run-as-root")
+EAGER = 4096
+"""The LogGP overheads are measured up to this size: Open MPI's shared-memory eager limit (a larger send waits
+for its receiver, and its time is no longer the sender's overhead alone)."""
 
 
 class MPIBenchError(RuntimeError):
@@ -52,6 +58,7 @@ class MPICalibration:
     latency: float = 0.0
     bandwidth: float = 0.0
     collectives: dict[str, tuple[str, float, float]] = field(default_factory=dict)  # kind → (steps, α, β)
+    loggp: dict[str, float] = field(default_factory=dict)  # o_s, O_s, o_r, O_r, L, G, g (sad.predict.timeline)
     tools: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
@@ -104,6 +111,46 @@ int main(int argc, char **argv) {
             }
             if (me == 0) report("pingpong", np, n, t, rounds);
         }
+        /* LogGP overheads (eager sizes): the time inside MPI_Send with the receive already posted, and inside
+           MPI_Recv with the message already there (sent 200 us before the receive is called) */
+        for (int s = 0; s < nsizes && sizes[s] <= {{EAGER}}; s++) {
+            int n = sizes[s], k = (reps + 9) / 10;
+            double tr[64];
+            for (int r = 0; r < rounds; r++) {
+                double sum_s = 0.0, sum_r = 0.0;
+                for (int i = 0; i < k; i++) {
+                    MPI_Request req;
+                    if (me == 1) MPI_Irecv(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &req);
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (me == 0) {
+                        double t0 = MPI_Wtime();
+                        MPI_Send(a, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+                        sum_s += MPI_Wtime() - t0;
+                    } else {
+                        MPI_Wait(&req, MPI_STATUS_IGNORE);
+                    }
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (me == 0) {
+                        MPI_Send(a, n, MPI_BYTE, 1, 2, MPI_COMM_WORLD);
+                    } else {
+                        double t0 = MPI_Wtime();
+                        while (MPI_Wtime() - t0 < 2e-4) {}
+                        t0 = MPI_Wtime();
+                        MPI_Recv(b, n, MPI_BYTE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        sum_r += MPI_Wtime() - t0;
+                    }
+                }
+                t[r] = sum_s / k;
+                tr[r] = sum_r / k;
+            }
+            if (me == 1) {
+                MPI_Send(tr, rounds, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD);
+            } else {
+                report("osend", np, n, t, rounds);
+                MPI_Recv(tr, rounds, MPI_DOUBLE, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                report("orecv", np, n, tr, rounds);
+            }
+        }
     }
     const char *names[] = {{COLLECTIVES}};
     for (int c = 0; c < 8; c++) {
@@ -142,7 +189,8 @@ def program_text() -> str:
     """The C source of the MPI microbenchmarks, with the sizes and collectives of this module filled in."""
     return (_PROGRAM.replace("{{SIZES}}", "{" + ", ".join(map(str, SIZES)) + "}")
             .replace("{{CSIZES}}", "{" + ", ".join(map(str, COLLECTIVE_SIZES)) + "}")
-            .replace("{{COLLECTIVES}}", "{" + ", ".join(f'"{c}"' for c in COLLECTIVES) + "}"))
+            .replace("{{COLLECTIVES}}", "{" + ", ".join(f'"{c}"' for c in COLLECTIVES) + "}")
+            .replace("{{EAGER}}", str(EAGER)))
 
 
 def _tool(name: str) -> str:
@@ -181,7 +229,7 @@ def measure(nprocs: tuple[int, ...] = (2, 4), reps: int = 200, rounds: int = 9, 
                                     f"{(run.stderr or run.stdout).strip()[-2000:]}")
             for line in run.stdout.splitlines():
                 parts = line.split()
-                if len(parts) == 5 and (parts[0] == "pingpong" or parts[0] in COLLECTIVES):
+                if len(parts) == 5 and (parts[0] in ("pingpong", "osend", "orecv") or parts[0] in COLLECTIVES):
                     points.append(Point(parts[0], int(parts[1]), int(parts[2]), float(parts[3]), float(parts[4])))
     cal = MPICalibration(points, tools=tools)
     fit(cal)
@@ -209,6 +257,7 @@ def fit(cal: MPICalibration) -> None:
     cal.bandwidth = 1.0 / coef[1] if coef[1] > 0 else float("inf")
     if coef[0] <= 0 or coef[1] <= 0:
         cal.warnings.append(f"ping-pong fit gave latency {coef[0]:.3g} s, {coef[1]:.3g} s/byte: clamped")
+    _fit_loggp(cal, pp)
     for kind in COLLECTIVES:
         pts = [p for p in cal.points if p.kind == kind]
         if not pts:
@@ -222,6 +271,24 @@ def fit(cal: MPICalibration) -> None:
                 best = (err, pattern, max(a, 0.0), max(b, 0.0))
         assert best is not None                       # two patterns were tried
         cal.collectives[kind] = best[1:]
+
+
+def _fit_loggp(cal: MPICalibration, pingpong: list[Point]) -> None:
+    """o_s + b·O_s from the send overheads, o_r + b·O_r from the receive overheads, and L + b·G from what the
+    one-way ping-pong time leaves: T(b) = o_s + b·O_s + L + b·G + o_r + b·O_r (g is not measured: 0)."""
+    sends = [p for p in cal.points if p.kind == "osend"]
+    recvs = [p for p in cal.points if p.kind == "orecv"]
+    if len(sends) < 2 or len(recvs) < 2:
+        return
+    o_s, per_send = _line([p.nbytes for p in sends], [p.seconds for p in sends], [1.0] * len(sends))
+    o_r, per_recv = _line([p.nbytes for p in recvs], [p.seconds for p in recvs], [1.0] * len(recvs))
+    o_s, per_send, o_r, per_recv = (max(v, 0.0) for v in (o_s, per_send, o_r, per_recv))
+    rest = [p.seconds - o_s - o_r - p.nbytes * (per_send + per_recv) for p in pingpong]
+    latency, per_link = _line([p.nbytes for p in pingpong], [max(r, 1e-12) for r in rest], [1.0] * len(rest))
+    if latency < 0 or per_link < 0:
+        cal.warnings.append(f"LogGP fit gave L {latency:.3g} s, G {per_link:.3g} s/byte: clamped to 0")
+    cal.loggp = {"o_s": o_s, "O_s": per_send, "o_r": o_r, "O_r": per_recv, "L": max(latency, 0.0),
+                 "G": max(per_link, 0.0), "g": 0.0}
 
 
 def _line(x: list[int], y: list[float], scale: list[float]) -> tuple[float, float]:
@@ -258,6 +325,7 @@ def render_yaml(cal: MPICalibration) -> list[str]:
               f"  topology: {{kind: fully_connected, nodes: {nodes}}}   # processes of one shared-memory node",
               f"  latency: {cal.latency:.6e}                        # fitted: one-way time at 0 bytes (s)",
               f"  link_bandwidth: {cal.bandwidth / 1e6:.6g} MB/s              # fitted: 1 / slope of the one-way time",
+              *_loggp_lines(cal),
               "programming_model:                                  # b = message bytes, P = processes",
               "  send: (latency + b/link_bandwidth)/2              # a matched send/recv pair is one message",
               "  recv: (latency + b/link_bandwidth)/2",
@@ -268,3 +336,12 @@ def render_yaml(cal: MPICalibration) -> list[str]:
         lines.append(f"  {kind}: {count} * ({alpha:.6e}{size})   # fitted, {pattern} pattern")
     return lines
 
+
+def _loggp_lines(cal: MPICalibration) -> list[str]:
+    if not cal.loggp:
+        return []
+    figures = ", ".join(f"{k}: {cal.loggp[k]:.6e}" for k in ("o_s", "O_s", "o_r", "O_r", "L", "G", "g"))
+    return ["  # LogGP (sad.predict.timeline), fitted: o_s + b O_s inside MPI_Send with the receive posted,",
+            f"  # o_r + b O_r inside MPI_Recv with the message there (sizes up to {EAGER} B), L + b G the rest",
+            f"  loggp: {{{figures}}}",
+            "  dma: true                                        # ASSUMED: an eager send returns before the copy out"]

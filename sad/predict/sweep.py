@@ -397,20 +397,107 @@ def speedup_columns(total: numpy.ndarray, nprocs: numpy.ndarray,
 
 RANK, NPROCS = "RANK", "NPROCS"
 MAX_RANK_POINTS = 20_000_000
-"""Grid points × ranks evaluated at once when the slowest rank is sought."""
+"""Grid points × ranks evaluated at once when the slowest rank is sought rank by rank (no rank classes)."""
+
+
+class RankError(ValueError):
+    """The slowest rank cannot be sought: NPROCS not a positive integer, or too many (point, rank) pairs."""
+
+
+def rank_classes(expr: sympy.Expr) -> list[sympy.Expr] | None:
+    """Representative ranks, as expressions in the other parameters (NPROCS, …), such that at every point the
+    slowest rank is one of them: the formula depends on RANK only through conditions linear in RANK
+    (``RANK = 0``, ``2·RANK + 1 < NPROCS``) and terms linear in RANK, so between two consecutive break points
+    of the conditions it is linear in RANK and takes its maximum at an end of the piece. The representatives
+    are 0, NPROCS − 1 and the ranks on both sides of every break point (ranks that behave alike are one
+    class). None when RANK occurs in another form (MOD, a sum's bounds): the caller enumerates every rank."""
+    rank, nprocs = sympy.Symbol(RANK), sympy.Symbol(NPROCS)
+    expr = expr.xreplace({s: sympy.Symbol(s.name) for s in free_symbols(expr)})
+    breaks: set[sympy.Expr] = set()
+    if _rank_degree(expr, rank, breaks) is None:
+        return None
+    points: set[sympy.Expr] = {sympy.Integer(0), nprocs - 1}
+    for x in breaks:
+        base = sympy.floor(x)
+        points.update(base + d for d in (-1, 0, 1, 2))
+    return sorted(points, key=sympy.default_sort_key)
+
+
+def _rank_degree(e: sympy.Expr, rank: sympy.Symbol, breaks: set) -> int | None:
+    """The degree of `e` in RANK where it is a sum of products (1 at most), the conditions' break points added
+    to `breaks`; None when RANK occurs in a form the classes cannot follow."""
+    if rank not in e.free_symbols:
+        return 0
+    if e == rank:
+        return 1
+    if isinstance(e, sympy.Add):
+        degrees = [_rank_degree(a, rank, breaks) for a in e.args]
+        return None if None in degrees else max(d for d in degrees if d is not None)
+    if isinstance(e, sympy.Mul):
+        degrees = [_rank_degree(a, rank, breaks) for a in e.args]
+        if None in degrees or sum(d for d in degrees if d is not None) > 1:
+            return None
+        return sum(d for d in degrees if d is not None)
+    if isinstance(e, sympy.Piecewise):
+        degrees = []
+        for value, cond in e.args:
+            if not _conditions(cond, rank, breaks):
+                return None
+            degrees.append(_rank_degree(value, rank, breaks))
+        return None if None in degrees else max(d for d in degrees if d is not None)
+    if isinstance(e, (sympy.Max, sympy.Min)):
+        args = list(e.args)
+        degrees = [_rank_degree(a, rank, breaks) for a in args]
+        if None in degrees:
+            return None
+        for i, a in enumerate(args):  # where two arguments cross
+            for b in args[i + 1:]:
+                if not _linear_break(a - b, rank, breaks):
+                    return None
+        return max(d for d in degrees if d is not None)
+    return None
+
+
+def _conditions(cond, rank: sympy.Symbol, breaks: set) -> bool:
+    if cond in (sympy.true, sympy.false) or rank not in getattr(cond, "free_symbols", set()):
+        return True
+    if isinstance(cond, (sympy.And, sympy.Or, sympy.Not)):
+        return all(_conditions(c, rank, breaks) for c in cond.args)
+    if isinstance(cond, sympy.core.relational.Relational):
+        return _linear_break(cond.lhs - cond.rhs, rank, breaks)
+    return False
+
+
+def _linear_break(diff: sympy.Expr, rank: sympy.Symbol, breaks: set) -> bool:
+    """`diff` = a·RANK + f with a a nonzero number and f free of RANK: record −f/a, where its sign changes."""
+    diff = sympy.expand(diff)
+    a = diff.coeff(rank, 1)
+    rest = sympy.expand(diff - a * rank)
+    if rank in rest.free_symbols or not a.is_number:
+        return False
+    if a != 0:
+        breaks.add(-rest / a)
+    return True
 
 
 def slowest_rank(total: CompiledFormula, columns: dict[str, numpy.ndarray | float],
                  size: int) -> tuple[numpy.ndarray, numpy.ndarray]:
-    """An SPMD program takes as long as its slowest rank: at every point, the formula evaluated at RANK = 0 …
-    NPROCS−1 and its maximum (ties to the lowest rank, as `sad analyze` chooses). Returns (times, ranks).
-    Raises ValueError when NPROCS is not a positive integer at some point or the ranks are too many."""
+    """An SPMD program takes as long as its slowest rank: at every point, the formula's maximum over RANK = 0 …
+    NPROCS−1 (ties to the lowest rank, as `sad analyze` chooses). Returns (times, ranks). Only the rank
+    classes' representatives are evaluated (`rank_classes`), so the work does not grow with NPROCS; where
+    the classes cannot be found, every rank is. Raises RankError when NPROCS is not a positive integer at
+    some point or, enumerating, the (point, rank) pairs are too many."""
     nprocs = numpy.broadcast_to(numpy.asarray(columns[NPROCS], dtype=float), (size,))
     if not numpy.all((nprocs >= 1) & (numpy.mod(nprocs, 1) == 0)):
-        raise ValueError("NPROCS must be a positive integer to find the slowest rank")
+        raise RankError("NPROCS must be a positive integer to find the slowest rank")
+    classes = rank_classes(total.expr)
+    if classes is not None:
+        return _slowest_of_classes(total, columns, size, nprocs, classes)
     counts = nprocs.astype(numpy.int64)
     if counts.sum() > MAX_RANK_POINTS:
-        raise ValueError(f"{int(counts.sum())} (point, rank) pairs, more than {MAX_RANK_POINTS}")
+        raise RankError(f"the slowest rank is sought by evaluating every rank (RANK occurs in a form whose rank "
+                        f"classes sad cannot find): {int(counts.sum())} (point, rank) pairs, more than "
+                        f"{MAX_RANK_POINTS}; sweep fewer points or smaller NPROCS, or bind RANK with -D")
     owner = numpy.repeat(numpy.arange(size), counts)
     starts = numpy.cumsum(counts) - counts
     index = numpy.arange(counts.sum())
@@ -421,3 +508,24 @@ def slowest_rank(total: CompiledFormula, columns: dict[str, numpy.ndarray | floa
     worst = numpy.maximum.reduceat(times, starts)
     first = numpy.minimum.reduceat(numpy.where(times == worst[owner], index, len(index)), starts)
     return worst, (first - starts).astype(float)
+
+
+def _slowest_of_classes(total: CompiledFormula, columns: dict[str, numpy.ndarray | float], size: int,
+                        nprocs: numpy.ndarray, classes: list[sympy.Expr]) -> tuple[numpy.ndarray, numpy.ndarray]:
+    worst = numpy.full(size, -numpy.inf)
+    best_rank = numpy.zeros(size)
+    for representative in classes:
+        names = sorted(free_symbols(representative), key=lambda s: s.name)
+        function = _lambdify(names, representative)
+        with numpy.errstate(all="ignore"):
+            ranks = numpy.broadcast_to(numpy.asarray(
+                function(*[numpy.broadcast_to(numpy.asarray(columns[n.name], dtype=float), (size,))
+                           for n in names]), dtype=float), (size,))
+        ranks = numpy.clip(numpy.nan_to_num(ranks), 0, nprocs - 1)
+        at = dict(columns)
+        at[RANK] = ranks
+        times = total(at, size)
+        better = (times > worst) | ((times == worst) & (ranks < best_rank))
+        worst = numpy.where(better, times, worst)
+        best_rank = numpy.where(better, ranks, best_rank)
+    return worst, best_rank

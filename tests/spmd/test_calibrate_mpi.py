@@ -48,3 +48,32 @@ def test_real_mpi_levels_load_and_price_messages(tmp_path):
     assert send == pytest.approx((cal.latency + 1000 / cal.bandwidth) / 2, rel=1e-5)
     assert float(machine.message_time("comm", 1000, 2)) == pytest.approx(2 * send, rel=1e-9)
     assert float(machine.message_time("allreduce", 8, 2)) > 0
+
+
+def test_loggp_fit_recovers_the_overheads_and_the_link():
+    """Synthetic: o_s = 1 µs + b·0.1 ns, o_r = 2 µs + b·0.2 ns, L = 0.5 µs, G = 0.3 ns/B: one-way ping-pong
+    = their sum; the fit gives each back."""
+    def one_way(b):
+        return 1e-6 + 0.1e-9 * b + 2e-6 + 0.2e-9 * b + 0.5e-6 + 0.3e-9 * b
+    points = [mpibench.Point("pingpong", 2, b, one_way(b), 0.0) for b in mpibench.SIZES]
+    points += [mpibench.Point("osend", 2, b, 1e-6 + 0.1e-9 * b, 0.0) for b in (8, 64, 512, 4096)]
+    points += [mpibench.Point("orecv", 2, b, 2e-6 + 0.2e-9 * b, 0.0) for b in (8, 64, 512, 4096)]
+    cal = mpibench.MPICalibration(points)
+    mpibench.fit(cal)
+    want = {"o_s": 1e-6, "O_s": 0.1e-9, "o_r": 2e-6, "O_r": 0.2e-9, "L": 0.5e-6, "G": 0.3e-9}
+    for key, value in want.items():
+        assert cal.loggp[key] == pytest.approx(value, rel=1e-6), key
+
+
+def test_real_mpi_loggp_loads_for_the_timeline(tmp_path):
+    from sad.predict.timeline import Network
+    cal = mpibench.measure(nprocs=(2,), reps=20, rounds=3)
+    assert {("osend", b) for b in (8, 64, 512, 4096)} <= {(p.kind, p.nbytes) for p in cal.points}
+    assert all(p.seconds > 0 for p in cal.points if p.kind in ("osend", "orecv"))
+    assert min(cal.loggp.values()) >= 0 and cal.loggp["o_s"] + cal.loggp["o_r"] + cal.loggp["L"] > 0
+    base = yaml.safe_load((ROOT / "machine_db" / "paragon.yaml").read_text())
+    base.pop("communication"), base.pop("programming_model")
+    path = tmp_path / "here.yaml"
+    path.write_text(yaml.safe_dump(base) + "\n".join(mpibench.render_yaml(cal)) + "\n")
+    net = Network.of(load_machine(path))
+    assert net.o_s == pytest.approx(cal.loggp["o_s"], rel=1e-5) and net.dma

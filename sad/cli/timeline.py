@@ -1,0 +1,199 @@
+"""`sad timeline` and `sad extrapolate`: an SPMD program's ranks simulated together on a machine.
+
+Data flow: FILEs → IR (sad.analysis.pipeline.load_program) → every rank's events at -D NPROCS=P and the other
+bindings (sad.predict.trace) → the discrete-event simulation with the machine's LogGP figures and collective
+algorithms (sad.predict.timeline) → the time of the slowest rank, each rank's compute / communicate / wait
+split (ranks with the same split shown as one class) and, with --explain, the critical path.
+
+`sad extrapolate` first runs the program under mpirun at a small process count with a PMPI wrapper library
+(sad.measure.mpitrace) and checks that the calls every rank makes (kind, partner, bytes) are the events sad
+derives from the source at that count; it shows the measured compute between the calls beside sad's, then
+simulates the program at -D NPROCS=P on the target machine with sad's per-rank compute (ExtraP's method).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+
+from sad.common.exprparse import ExprError, parse_expr
+
+CLASSES_SHOWN = 8
+
+
+def register(sub, add_common) -> None:
+    """Register `sad timeline` with the command-line parser."""
+    p = sub.add_parser("timeline", help="simulate an MPI program's ranks together: waits, critical path")
+    add_common(p)
+    p.add_argument("--machine", "-m", required=True, metavar="NAME|PATH", help="machine database (ncube2, ...)")
+    p.add_argument("--explain", action="store_true", help="show the critical path step by step")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_timeline)
+    x = sub.add_parser("extrapolate", help="trace a small MPI run, check sad's events against it, simulate at "
+                                           "NPROCS on a machine")
+    add_common(x)
+    x.add_argument("--machine", "-m", required=True, metavar="NAME|PATH", help="target machine database")
+    x.add_argument("--trace-np", type=int, default=2, metavar="N", help="processes of the traced run (default 2)")
+    x.add_argument("--input", metavar="FILE", help="standard input of the traced run")
+    x.add_argument("--explain", action="store_true", help="show the critical path step by step")
+    x.add_argument("--format", choices=("text", "json"), default="text")
+    x.set_defaults(func=cmd_extrapolate)
+
+
+def _bindings(defines: list[str]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for text in defines:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"-D {text}: expected NAME=VALUE")
+        try:
+            number = float(parse_expr(value.strip(), set()))
+            values[name.strip().upper()] = int(number) if number.is_integer() else number
+        except (ExprError, TypeError, ValueError):
+            raise ValueError(f"-D {text}: the timeline needs a number") from None
+    return values
+
+
+def cmd_extrapolate(args) -> int:
+    """`sad extrapolate`: exit 0, 1 when the traced calls disagree with sad's events, 2 when it cannot run."""
+    from pathlib import Path
+
+    from sad.analysis.pipeline import load_program
+    from sad.machine.model import MachineError, load_machine
+    from sad.measure import mpitrace
+    from sad.predict.timeline import DeadlockError, Network, simulate
+    from sad.predict.trace import TraceError, traces
+    try:
+        values = _bindings(args.defines)
+        values.pop("NPROCS", None)
+        machine = load_machine(args.machine)
+        net = Network.of(machine)
+        stdin = Path(args.input).read_text() if args.input else ""
+        calls = mpitrace.run(args.files, args.trace_np, stdin)
+        program, _ = load_program(args.files, args.include, {})
+        derived, _ = traces(program, machine, args.trace_np, values)
+        small = simulate(derived, net, path=False)
+    except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
+        print(f"sad: error: {exc}", file=sys.stderr)
+        return 2
+    agree = True
+    print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host")
+    print(f"  {'rank':>5} {'calls':>6} {'pattern':<34} {'measured compute':>17} {'sad compute':>14} {'ratio':>7}")
+    for rank, (traced, ops) in enumerate(zip(calls, derived)):
+        diff = mpitrace.first_difference(mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops))
+        tp, dp = mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops)
+        if diff is None:
+            pattern = "agrees with sad's events"
+        else:
+            agree = False
+            got = tp[diff] if diff < len(tp) else "(none)"
+            want = dp[diff] if diff < len(dp) else "(none)"
+            pattern = f"call {diff + 1}: run {got}, sad {want}"
+        measured, modelled = mpitrace.compute_between(traced), small.compute[rank]
+        ratio = f"{measured / modelled:7.3f}" if modelled > 0 else f"{'-':>7}"
+        print(f"  {rank:>5} {len(tp):>6} {pattern:<34} {_ms(measured):>17} {_ms(modelled):>14} {ratio}")
+    print(f"  (sad compute on {machine.name}; the ratio is this host's speed against it)")
+    if not agree:
+        print("sad: warning: the traced calls differ from the events sad derives from the source: the "
+              "extrapolation below rests on sad's", file=sys.stderr)
+    print()
+    status = cmd_timeline(args)
+    return status if status else (0 if agree else 1)
+
+
+def cmd_timeline(args) -> int:
+    """`sad timeline`: exit 0, 1 when a file had errors, 2 when it cannot run (bad -D, no NPROCS, deadlock)."""
+    from sad.analysis.pipeline import load_program
+    from sad.machine.model import MachineError, load_machine
+    from sad.predict.timeline import DeadlockError, Network, simulate
+    from sad.predict.trace import TraceError, traces
+    try:
+        values = _bindings(args.defines)
+        nprocs = int(values.pop("NPROCS", 0))
+        if nprocs < 1:
+            raise ValueError("bind the number of processes: -D NPROCS=P")
+        machine = load_machine(args.machine)
+        net = Network.of(machine)
+    except (ValueError, MachineError) as exc:
+        print(f"sad: error: {exc}", file=sys.stderr)
+        return 2
+    program, failed = load_program(args.files, args.include, {})
+    for diag in program.diagnostics:
+        if diag.severity == "error":
+            print(f"{diag.loc.file}:{diag.loc.line}: error: {diag.message}", file=sys.stderr)
+    try:
+        events, shared = traces(program, machine, nprocs, values)
+        result = simulate(events, net, path=True)
+    except (TraceError, DeadlockError) as exc:
+        print(f"sad: error: {exc}", file=sys.stderr)
+        return 2
+    notes = sorted(shared.notes) + ([f"operations not priced by {machine.name} (left out): "
+                                      f"{', '.join(sorted(shared.missing))}"] if shared.missing else [])
+    for note in notes:
+        print(f"sad: warning: {note}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(_document(args, machine, nprocs, result, notes), indent=2))
+    else:
+        print("\n".join(_text(args, machine, nprocs, result, net)))
+    return 1 if failed else 0
+
+
+def _classes(result) -> list[tuple[list[int], float, float, float, float]]:
+    """Ranks with the same end, compute, communicate and wait (to the nanosecond): one class each."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for r in range(len(result.end)):
+        key = tuple(round(x[r], 9) for x in (result.end, result.compute, result.communicate, result.wait))
+        groups[key].append(r)
+    return sorted(((ranks, *key) for key, ranks in groups.items()), key=lambda c: (-c[1], c[0][0]))
+
+
+def _ranks_text(ranks: list[int]) -> str:
+    parts: list[str] = []
+    start = ranks[0]
+    for i, a in enumerate(ranks):
+        if i + 1 == len(ranks) or ranks[i + 1] != a + 1:
+            parts.append(f"{start}" if start == a else f"{start}-{a}")
+            start = ranks[i + 1] if i + 1 < len(ranks) else a
+    text = ", ".join(parts[:4]) + (", ..." if len(parts) > 4 else "")
+    return f"rank {text}" if len(ranks) == 1 else f"ranks {text} ({len(ranks)})"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms"
+
+
+def _text(args, machine, nprocs: int, result, net) -> list[str]:
+    slow = result.slowest
+    lines = [f"sad timeline: {' '.join(args.files)} on {machine.name}, {nprocs} ranks, {result.messages} messages",
+             f"LogGP: o_s {_ms(net.o_s)} + b·{net.O_s * 1e6:.4g} us, o_r {_ms(net.o_r)} + b·{net.O_r * 1e6:.4g} us, "
+             f"G {net.G * 1e6:.4g} us/B, L {_ms(net.L)}, g {_ms(net.g)}; DMA: {'yes' if net.dma else 'no'}; "
+             f"channels: {'one per hypercube dimension' if net.hypercube else 'one per node'}",
+             "",
+             f"T = {_ms(result.time)}  (slowest: rank {slow}; compute {_ms(result.compute[slow])}, communicate "
+             f"{_ms(result.communicate[slow])}, wait {_ms(result.wait[slow])})",
+             "", "Ranks (ranks with the same split are one class):",
+             f"  {'ranks':<28} {'end':>12} {'compute':>12} {'communicate':>12} {'wait':>12}"]
+    classes = _classes(result)
+    for ranks, end, comp, comm, wait in classes[:CLASSES_SHOWN]:
+        lines.append(f"  {_ranks_text(ranks):<28} {_ms(end):>12} {_ms(comp):>12} {_ms(comm):>12} {_ms(wait):>12}")
+    if len(classes) > CLASSES_SHOWN:
+        lines.append(f"  ... {len(classes) - CLASSES_SHOWN} more classes")
+    if args.explain:
+        lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues):"]
+        for step in result.path:
+            if step.end - step.start < 1e-9:
+                continue
+            peer = f" {'to' if step.kind in ('send', 'link') else 'from'} rank {step.peer}" if step.peer >= 0 else ""
+            lines.append(f"  {_ms(step.start):>12} {_ms(step.end - step.start):>12}  rank {step.rank:<5} "
+                         f"{step.kind:<9}{peer:<14} {step.where}")
+    return lines
+
+
+def _document(args, machine, nprocs: int, result, notes: list[str]) -> dict:
+    return {"files": args.files, "machine": machine.name, "nprocs": nprocs, "time": result.time,
+            "slowest": result.slowest, "messages": result.messages,
+            "classes": [{"ranks": ranks, "end": end, "compute": comp, "communicate": comm, "wait": wait}
+                        for ranks, end, comp, comm, wait in _classes(result)],
+            "critical_path": [{"rank": s.rank, "kind": s.kind, "start": s.start, "end": s.end, "where": s.where,
+                               "peer": s.peer} for s in result.path],
+            "notes": notes}

@@ -1,0 +1,245 @@
+"""The ranks' timelines simulated together: waits, overlap of transfers, the slowest rank and the critical path.
+
+Data flow: each rank's events (sad.predict.trace: compute intervals, sends, receives; collectives already
+expanded into messages) and the machine's message model (`Network.of`, from the LogGP figures of the machine
+database's communication level) → `simulate` → per rank its end time and its compute / communicate / wait
+split, the slowest rank and the critical path that ends there.
+
+The message model (LogGP with per-byte overheads, Alexandrov et al. 1995), for a message of b bytes:
+
+    sender      busy o_s + b·O_s (setup, copy to the buffer); with DMA it then continues, without DMA it also
+                drives the transfer (busy until the transfer ends)
+    channel     the transfer starts when the copy is done and the sender's outgoing channel is free, takes
+                b·G and frees the channel g later; it arrives L after it ends
+    receiver    a receive waits until the matching message has arrived (the wait is the receiver's), then is
+                busy o_r + b·O_r (setup, copy out of the buffer)
+
+With L = g = 0 one message between two idle ranks takes o_s + o_r + b·(O_s + G + O_r): the PerPreT five-phase
+PICL message comm(b) (Brehm 1999, Sec. 6.1.3) that the programming-model level prices. The channels are the
+topology's: a hypercube node has one per dimension (e-cube routing: a message leaves on the lowest dimension
+in which source and destination differ), any other node one network interface. Contention beyond the
+sender's own channel (links further along the route, the receiver's) is not modelled.
+
+Why an event loop of its own and not simpy: every resource (a rank's processor, its outgoing channels)
+belongs to one rank and is used in that rank's program order, so the only coupling between ranks is a
+receive waiting for its send. A rank therefore runs until it meets a receive whose message has not been
+sent, and is resumed when it is; no global clock or process objects are needed, and each event is a few
+Python operations (simpy's generator processes cost several times that per event; 10^6 events matter for
+P = 1024 × 100 iterations). Messages match as MPI matches them: source (or any), tag (or any), in order;
+a receive from any source takes the earliest arrival, after the ranks whose clocks are behind that arrival
+have run (a rank blocked at that moment and woken later is not waited for: MPI_ANY_SOURCE is approximate).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from sad.predict.events import ANY, Op
+
+
+class DeadlockError(Exception):
+    """Ranks wait for messages that are never sent."""
+
+
+@dataclass(frozen=True)
+class Network:
+    """LogGP parameters in seconds (per byte for O_s, O_r, G), the DMA property and the channel rule."""
+    o_s: float
+    o_r: float
+    O_s: float
+    O_r: float
+    G: float
+    L: float = 0.0
+    g: float = 0.0
+    dma: bool = True
+    hypercube: bool = False
+
+    @classmethod
+    def of(cls, machine) -> Network:
+        """The machine's LogGP figures (communication.loggp; dma: communication.dma)."""
+        loggp = getattr(machine, "loggp", None) or {}
+        needed = ("o_s", "o_r", "O_s", "O_r", "G")
+        missing = [k for k in needed if k not in loggp]
+        if missing:
+            raise ValueError(f"{machine.path}: error: communication.loggp: the timeline needs {', '.join(needed)} "
+                             f"(missing: {', '.join(missing)})")
+        topology = getattr(machine, "topology", {}) or {}
+        o_s, o_r, per_send, per_recv, per_link = (float(loggp[k]) for k in needed)
+        return cls(o_s, o_r, per_send, per_recv, per_link, L=float(loggp.get("L", 0)), g=float(loggp.get("g", 0)),
+                   dma=bool(getattr(machine, "dma", True)), hypercube=topology.get("kind") == "hypercube")
+
+    def channel(self, src: int, dst: int) -> int:
+        """The sender's outgoing channel a message to dst leaves on."""
+        if self.hypercube:
+            diff = src ^ dst
+            return (diff & -diff).bit_length() - 1
+        return 0
+
+
+@dataclass(frozen=True)
+class Step:
+    """A piece of the critical path: on `rank` from `start` to `end` (seconds)."""
+    rank: int
+    kind: str  # compute | send | recv | transfer | link
+    start: float
+    end: float
+    where: str = ""
+    peer: int = -1
+
+
+@dataclass
+class Result:
+    """What the simulation found."""
+    end: list[float]
+    compute: list[float]
+    communicate: list[float]
+    wait: list[float]
+    path: list[Step] = field(default_factory=list)
+    messages: int = 0
+
+    @property
+    def slowest(self) -> int:
+        """The rank that finishes last (the lowest of equals)."""
+        return max(range(len(self.end)), key=lambda r: (self.end[r], -r))
+
+    @property
+    def time(self) -> float:
+        """The program's time: its slowest rank's."""
+        return self.end[self.slowest]
+
+
+# a rank's record: (start, end, kind, where, link) with link = (sender, segment, tx_start, arrival) for waits
+_Segment = tuple[float, float, str, str, tuple | None]
+
+
+def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
+    """Run every rank's events; raises DeadlockError when some rank waits for a message never sent."""
+    nprocs = len(traces)
+    clock = [0.0] * nprocs
+    pc = [0] * nprocs
+    compute, communicate, wait = [0.0] * nprocs, [0.0] * nprocs, [0.0] * nprocs
+    channels: list[dict[int, float]] = [{} for _ in range(nprocs)]
+    # a message in a receiver's box: (source, tag, bytes, arrival, transfer start, sender done, send segment)
+    boxes: list[list[tuple]] = [[] for _ in range(nprocs)]
+    blocked = [False] * nprocs
+    record: list[list[_Segment]] = [[] for _ in range(nprocs)]
+    ready = [(0.0, r) for r in range(nprocs)]
+    heapq.heapify(ready)
+    messages = 0
+    o_s, o_r, per_send, per_recv, per_link = net.o_s, net.o_r, net.O_s, net.O_r, net.G
+    latency, gap, dma, hypercube = net.L, net.g, net.dma, net.hypercube
+    while ready:
+        _, r = heapq.heappop(ready)
+        blocked[r] = False
+        ops, t, i = traces[r], clock[r], pc[r]
+        rec, mine = record[r], channels[r]
+        busy_comp = busy_comm = waited = 0.0
+        end = len(ops)
+        while i < end:
+            op = ops[i]
+            kind = op.kind
+            if kind == "comp":
+                if path:
+                    rec.append((t, t + op.seconds, "compute", op.where, None))
+                t += op.seconds
+                busy_comp += op.seconds
+            elif kind == "send":
+                peer, nbytes = op.peer, op.nbytes
+                done = t + o_s + nbytes * per_send
+                if hypercube:
+                    diff = r ^ peer
+                    ch = (diff & -diff).bit_length() - 1
+                else:
+                    ch = 0
+                free = mine.get(ch, 0.0)
+                start = done if done > free else free
+                finish = start + nbytes * per_link
+                mine[ch] = finish + gap
+                busy_to = done if dma else finish
+                if path:
+                    rec.append((t, busy_to, "send", op.where, (peer,)))
+                busy_comm += busy_to - t
+                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(rec) - 1))
+                messages += 1
+                t = busy_to
+                if blocked[peer] and peer != r:
+                    blocked[peer] = False
+                    heapq.heappush(ready, (clock[peer], peer))
+            else:  # recv
+                box = boxes[r]
+                source, tag = op.peer, op.tag
+                found = -1
+                for k, msg in enumerate(box):
+                    if (source == msg[0] or source == ANY) and (tag == msg[1] or tag == ANY):
+                        if source != ANY:
+                            found = k
+                            break
+                        if found < 0 or msg[3] < box[found][3]:
+                            found = k  # any source: the message that arrived first among those sent
+                if found < 0:
+                    blocked[r] = True
+                    break
+                if source == ANY and ready and ready[0][0] < box[found][3]:
+                    heapq.heappush(ready, (box[found][3], r))  # ranks still behind may send one that arrives first
+                    break
+                msg = box.pop(found)
+                arrival = msg[3]
+                if path:
+                    rec.append((t, max(t, arrival), "wait", op.where, (msg[0], msg[6], msg[4], arrival, msg[5])))
+                if arrival > t:
+                    waited += arrival - t
+                    t = arrival
+                busy = o_r + msg[2] * per_recv
+                if path:
+                    rec.append((t, t + busy, "recv", op.where, (msg[0],)))
+                busy_comm += busy
+                t += busy
+            i += 1
+        clock[r], pc[r] = t, i
+        compute[r] += busy_comp
+        communicate[r] += busy_comm
+        wait[r] += waited
+    stuck = [r for r in range(nprocs) if pc[r] < len(traces[r])]
+    if stuck:
+        first = stuck[:8]
+        what = "; ".join(f"rank {r} waits for rank {traces[r][pc[r]].peer} at {traces[r][pc[r]].where}"
+                         for r in first)
+        raise DeadlockError(f"deadlock: {len(stuck)} rank(s) wait for messages never sent ({what})")
+    result = Result(clock, compute, communicate, wait, messages=messages)
+    if path:
+        result.path = _critical_path(record, result.slowest)
+    return result
+
+
+def _critical_path(record: list[list[_Segment]], rank: int) -> list[Step]:
+    """Backwards from the slowest rank's end: its own segments until a wait that ended when a message
+    arrived; then the message's transfer (and its queue on the sender's channel), and on at the sender from
+    the moment its processor finished that send."""
+    steps: list[Step] = []
+    k = len(record[rank]) - 1
+    while k >= 0:
+        start, end, kind, where, link = record[rank][k]
+        if kind == "wait":
+            sender, segment, tx_start, arrival, sent = link  # type: ignore[misc]
+            if end > start:  # it waited: the message set the pace
+                steps.append(Step(rank, "transfer", tx_start, arrival, where, sender))
+                if tx_start > sent:
+                    steps.append(Step(sender, "link", sent, tx_start, where, rank))
+                rank, k = sender, segment
+                continue
+        elif end > start:
+            steps.append(Step(rank, kind, start, end, where, link[0] if link else -1))
+        k -= 1
+    steps.reverse()
+    return _merged(steps)
+
+
+def _merged(steps: list[Step]) -> list[Step]:
+    out: list[Step] = []
+    for step in steps:
+        if out and out[-1].rank == step.rank and out[-1].kind == step.kind == "compute":
+            last = out[-1]
+            out[-1] = Step(last.rank, last.kind, last.start, step.end, last.where, last.peer)
+        else:
+            out.append(step)
+    return out

@@ -1,0 +1,694 @@
+"""Per-rank traces of an SPMD program: each rank's compute intervals and message events, in program order.
+
+Data flow: the program's IR (sad.analysis.pipeline.load_program) and a machine (sad.machine.model) → for one
+rank at the bound parameters, the program's control is followed: integer and real scalars, PARAMETER
+constants, RANK from MPI_COMM_RANK and NPROCS from MPI_COMM_SIZE, values bound with -D for what a READ or
+the data would give. Every statement is priced with its SAD cost vector S (sad.analysis.cost) on the machine;
+a loop or branch is counted by evaluating its bounds or condition at this rank, so subtree sizes computed
+in a loop on RANK and NPROCS, and branches on them, are decided per rank (issue 28) instead of becoming
+parameters. Message-passing calls become events (sends, receives; collectives expanded into the messages of
+the algorithm the machine's programming model names, sad.predict.collectives) that sad.predict.timeline
+simulates together.
+
+What is approximated, and said in the notes: a message-free loop is timed from its first and last trips
+when its branches do not depend on the index (exact when the body's time is constant or linear in the
+index, as for a triangular inner loop; scalars it assigns are unknown afterwards), and followed trip by trip
+otherwise (up to FOLLOW_LIMIT trips); a condition whose value is not known (it reads array data) is taken as
+false in message-free code; a call to a routine that is not in the program costs its call only. GOTOs are
+followed to a label of the same or an enclosing statement list (a loop whose body jumps, trip by trip). A loop
+containing messages whose trips repeat the same events from the same state is replicated, not re-run.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sad import ir
+from sad.analysis import cost as costs
+from sad.ir import msgcalls
+from sad.predict import collectives
+from sad.predict.events import ANY, Op
+
+FOLLOW_LIMIT = 4096
+"""A message-free loop whose branches depend on its index is followed trip by trip up to this many trips."""
+MAX_STEPS = 5_000_000
+"""Statements followed for one rank before the trace is refused (a loop that does not end)."""
+
+
+class TraceError(Exception):
+    """A program whose events at some rank cannot be found: 'file:line: what is missing'."""
+
+
+@dataclass
+class Cell:
+    """A scalar's storage (Fortran passes by reference: a formal shares its actual's cell)."""
+    value: object = None
+
+
+class _Return(Exception):
+    pass
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Jump(Exception):
+    def __init__(self, label: str) -> None:
+        super().__init__(label)
+        self.label = label
+
+
+@dataclass
+class Shared:
+    """What the ranks' tracers share: the prices of statements and the values of pure functions."""
+    prices: dict[object, float] = field(default_factory=dict)
+    pure: dict[tuple, tuple[object, float]] = field(default_factory=dict)
+    purity: dict[str, bool] = field(default_factory=dict)
+    missing: set[str] = field(default_factory=set)
+    notes: set[str] = field(default_factory=set)
+
+
+class Tracer:
+    """Follows the program at one rank and records its events (`trace`)."""
+
+    def __init__(self, program: ir.Program, machine, nprocs: int, rank: int, values: dict[str, float],
+                 algorithms: dict[str, str], shared: Shared | None = None) -> None:
+        self.program = program
+        self.machine = machine
+        self.nprocs, self.rank = nprocs, rank
+        self.values = {k.upper(): v for k, v in values.items()}
+        self.algorithms = algorithms
+        self.shared = shared or Shared()
+        self.procs = {p.name.upper(): p for p in program.procedures}
+        self.messaging = _messaging(program)
+        self.commons: dict[tuple[str, int], Cell] = {}
+        self.ops: list[Op] = []
+        self.pending = 0.0
+        self.largest = 0.0
+        self.where = ""
+        self.steps = 0
+        self.collective_calls = 0
+        self.posted: list[Op] = []
+
+    # ------------------------------------------------------------------ entry
+    def trace(self) -> list[Op]:
+        """The rank's events from the main program's first statement to its end."""
+        main = next((p for p in self.program.procedures if p.kind == "program"
+                     or (p.language == "c" and p.name == "main")), None)
+        if main is None:
+            raise TraceError("no main program: the timeline follows a program from its start")
+        with contextlib.suppress(_Stop):
+            self.call(main, [])
+        self.flush_posted()
+        self.flush()
+        return self.ops
+
+    # ------------------------------------------------------------------ events
+    def charge(self, seconds: float, where: str) -> None:
+        """Add compute time (merged with the compute before it; the interval is named after the statement
+        that adds the most to it)."""
+        if seconds:
+            if seconds > self.largest and where:
+                self.where, self.largest = where, seconds
+            self.pending += seconds
+
+    def flush(self) -> None:
+        """End the compute interval so far (before a message event)."""
+        if self.pending:
+            self.ops.append(Op("comp", self.pending, where=self.where))
+            self.pending, self.largest, self.where = 0.0, 0.0, ""
+
+    def emit(self, op: Op) -> None:
+        """Record a message event."""
+        self.flush()
+        self.ops.append(op)
+
+    def price(self, key: object, cost_of: Callable[[], costs.Cost]) -> float:
+        """Seconds of one execution of a cost vector on the machine (cached by statement)."""
+        seconds = self.shared.prices.get(key)
+        if seconds is None:
+            seconds = 0.0
+            for op, n in cost_of().ops.items():
+                if op.startswith("msg."):
+                    continue
+                each = self.machine.op_cost(op)
+                if each is None:
+                    self.shared.missing.add(op)
+                    continue
+                seconds += n * each
+            self.shared.prices[key] = seconds
+        return seconds
+
+    # ------------------------------------------------------------------ procedures
+    def call(self, proc: ir.Procedure, actuals: list[Cell]) -> object:
+        """Run a procedure with its actual arguments' cells; its function value."""
+        frame: dict[str, Cell] = {}
+        for name, cell in zip(proc.formals, actuals):
+            frame[name.upper()] = cell
+        for block, names in proc.commons.items():
+            for i, name in enumerate(names):
+                frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
+        for name, var in proc.variables.items():
+            key = name.upper()
+            if key in frame:
+                continue
+            if var.storage == "parameter" and var.value is not None:
+                frame[key] = Cell(self.value(var.value, frame))
+            elif var.data and not var.dims:
+                frame[key] = Cell(self.value(var.data[0], frame))
+        try:
+            self.block(proc.body, frame)
+        except _Jump as jump:
+            raise TraceError(f"{proc.loc.file}:{proc.loc.line}: {proc.name}: a GOTO to label {jump.label}, "
+                             "which the timeline does not find") from None
+        except _Return as ret:
+            if ret.args and ret.args[0] is not None:
+                return ret.args[0]
+        result = frame.get(proc.name.upper())
+        return result.value if result is not None else None
+
+    def cell(self, name: str, frame: dict[str, Cell]) -> Cell:
+        """A scalar's cell in the frame (a new one holds its -D value, if any)."""
+        key = name.upper()
+        if key not in frame:
+            frame[key] = Cell(self.values.get(key))
+        return frame[key]
+
+    # ------------------------------------------------------------------ statements
+    def block(self, stmts: list[ir.Stmt], frame: dict[str, Cell]) -> None:
+        """Run a statement list; a GOTO to a label of this list goes on from there, one to a label elsewhere
+        leaves the list (an enclosing list that has the label goes on from it)."""
+        i = 0
+        while i < len(stmts):
+            stmt = stmts[i]
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise TraceError(f"{_at(stmt)}: more than {MAX_STEPS} statements followed at rank {self.rank}: "
+                                 "a loop that does not end?")
+            try:
+                self.statement(stmt, frame)
+            except _Jump as jump:
+                target = next((k for k, s in enumerate(stmts) if s.label == jump.label), None)
+                if target is None:
+                    raise
+                i = target
+                continue
+            i += 1
+
+    def statement(self, stmt: ir.Stmt, frame: dict[str, Cell]) -> None:
+        """Run one statement: price it, follow its control, record its messages."""
+        where = _at(stmt)
+        if isinstance(stmt, ir.Message):
+            self.message(stmt, frame)
+        elif isinstance(stmt, ir.Do):
+            self.do(stmt, frame)
+        elif isinstance(stmt, ir.If):
+            self.branch(stmt, frame)
+        elif isinstance(stmt, ir.While):
+            self.loop(stmt, frame)
+        elif isinstance(stmt, ir.Assign):
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+            value = self.value(stmt.value, frame)
+            target = stmt.target
+            if isinstance(target, ir.Var):
+                self.cell(target.name, frame).value = _typed(value, target.type)
+            else:
+                self.value(target, frame)
+        elif isinstance(stmt, ir.CallStmt):
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+            self.invoke(stmt.name, stmt.args, frame, where)
+        elif isinstance(stmt, ir.IO):
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+            for item in stmt.items:
+                self.value(item, frame)
+            if stmt.kind.upper() == "READ":
+                for target in stmt.targets:
+                    if isinstance(target, ir.Var):
+                        self.cell(target.name, frame).value = self.values.get(target.name.upper())
+        elif isinstance(stmt, ir.Return):
+            value = self.value(stmt.value, frame) if stmt.value is not None else None
+            raise _Return(value)
+        elif isinstance(stmt, ir.Stop):
+            raise _Stop()
+        elif isinstance(stmt, (ir.Continue,)):
+            return
+        elif isinstance(stmt, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf)):
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+            label = self.jump_target(stmt, frame, where)
+            if label is not None:
+                raise _Jump(label)
+        elif isinstance(stmt, ir.AssignedGoto):
+            raise TraceError(f"{where}: an assigned GOTO: not followed by the timeline")
+        else:
+            self.charge(self.price(id(stmt), lambda: costs.statement_cost(stmt)), where)
+
+    def jump_target(self, stmt: ir.Goto | ir.ComputedGoto | ir.ArithmeticIf, frame: dict[str, Cell],
+                    where: str) -> str | None:
+        """The label a jump goes to at this rank (None: a computed GOTO out of range falls through)."""
+        if isinstance(stmt, ir.Goto):
+            return stmt.target
+        value = _num(self.value(stmt.selector if isinstance(stmt, ir.ComputedGoto) else stmt.expr, frame))
+        if value is None:
+            raise TraceError(f"{where}: the target of this jump is not known at rank {self.rank}: bind its "
+                             "values with -D")
+        if isinstance(stmt, ir.ArithmeticIf):
+            return stmt.neg if value < 0 else (stmt.zero if value == 0 else stmt.pos)
+        if stmt.cases is not None:  # a C switch: the arm whose constants hold the value
+            for target, constants in zip(stmt.targets, stmt.cases):
+                if any(_num(self.value(c, frame)) == value for c in constants):
+                    return target
+            return stmt.default
+        k = int(value)
+        return stmt.targets[k - 1] if 1 <= k <= len(stmt.targets) else stmt.default
+
+    def invoke(self, name: str, args: list[ir.Expr], frame: dict[str, Cell], where: str) -> object:
+        """Call a user routine (a pure function's value and time are reused for the same arguments)."""
+        proc = self.procs.get(name.upper())
+        if proc is None:
+            self.shared.notes.add(f"{where}: {name} is not in the program: only its call is timed")
+            for arg in args:
+                self.value(arg, frame)
+            return None
+        cells = [self.actual(arg, frame) for arg in args]
+        args_known = tuple(c.value for c in cells)
+        if None in args_known or not _is_pure(proc, self.messaging, self.shared.purity):
+            return self.call(proc, cells)
+        key = (proc.name.upper(), args_known)  # a pure function emits no events: its value and time recur
+        if key not in self.shared.pure:
+            before = self.pending
+            self.shared.pure[key] = (self.call(proc, cells), self.pending - before)
+            return self.shared.pure[key][0]
+        value, seconds = self.shared.pure[key]
+        self.charge(seconds, where)
+        return value
+
+    def actual(self, arg: ir.Expr, frame: dict[str, Cell]) -> Cell:
+        """The cell an actual argument passes: the variable's own, or a temporary."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        if isinstance(arg, ir.Var):
+            return self.cell(arg.name, frame)
+        return Cell(self.value(arg, frame))
+
+    def branch(self, stmt: ir.If, frame: dict[str, Cell]) -> None:
+        """An IF: the first arm whose condition holds at this rank."""
+        where = _at(stmt)
+        for arm in stmt.arms:
+            self.charge(self.price(id(arm), functools.partial(costs.condition_cost, arm.cond)), where)
+            value = self.value(arm.cond, frame)
+            if value is None:
+                if self.has_messages(stmt):
+                    raise TraceError(f"{where}: the condition of a branch around messages is not known at rank "
+                                     f"{self.rank} ({self.unknown(arm.cond, frame)}): bind it with -D")
+                self.shared.notes.add(f"{where}: condition not known (it reads data): taken as false")
+                continue
+            if value:
+                self.block(arm.body, frame)
+                return
+        if stmt.orelse:
+            self.block(stmt.orelse, frame)
+
+    def loop(self, stmt: ir.While, frame: dict[str, Cell]) -> None:
+        """A while loop, trip by trip."""
+        where = _at(stmt)
+        while True:
+            self.charge(self.price(id(stmt), lambda: costs.condition_cost(stmt.cond)), where)
+            value = self.value(stmt.cond, frame) if stmt.cond is not None else True
+            if value is None:
+                raise TraceError(f"{where}: the condition of a loop is not known at rank {self.rank} "
+                                 f"({self.unknown(stmt.cond, frame)}): bind it with -D")
+            if not value:
+                return
+            self.block(stmt.body, frame)
+
+    def do(self, stmt: ir.Do, frame: dict[str, Cell]) -> None:
+        """A counted loop: its trips at this rank; message-free bodies timed, not always followed."""
+        where = _at(stmt)
+        self.charge(self.price(id(stmt), lambda: costs.loop_entry_cost(stmt)), where)
+        lo, hi = _num(self.value(stmt.lo, frame)), _num(self.value(stmt.hi, frame))
+        step = _num(self.value(stmt.step, frame)) if stmt.step is not None else 1
+        if lo is None or hi is None or step is None or step == 0:
+            missing = ", ".join(self.unknown(e, frame) for e in (stmt.lo, stmt.hi, stmt.step)
+                                if e is not None and _num(self.value(e, frame)) is None)
+            raise TraceError(f"{where}: the trip count of this loop is not known at rank {self.rank} "
+                             f"({missing}): bind it with -D")
+        trips = max(0, int((hi - lo + step) // step))
+        index = self.cell(stmt.index, frame)
+        per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost)
+        if self.has_messages(stmt):
+            self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
+        elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
+            for k in range(trips):
+                index.value = lo + k * step
+                self.charge(per_trip, where)
+                self.block(stmt.body, frame)
+        else:
+            if not self.index_free(stmt):
+                self.shared.notes.add(f"{where}: {trips} trips whose branches depend on the index: timed from "
+                                      "the first and the last")
+            self.charge(per_trip * trips, where)
+            index.value = lo
+            first = self.timed(stmt.body, frame)
+            index.value = lo + (trips - 1) * step
+            last = self.timed(stmt.body, frame)
+            self.charge((first + last) / 2 * (trips - 2), where)
+            for name in _assigned(stmt.body):
+                self.cell(name, frame).value = None
+        index.value = lo + trips * step
+
+    def jumps(self, stmt: ir.Do) -> bool:
+        """Does the loop's body jump (GOTO)? Then it is followed trip by trip: a jump may leave it early."""
+        key = ("jumps", id(stmt))
+        if key not in self.shared.prices:
+            self.shared.prices[key] = float(any(isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf))
+                                                for s in ir.walk_stmts(stmt.body)))
+        return bool(self.shared.prices[key])
+
+    def index_free(self, stmt: ir.Do) -> bool:
+        """Do the body's branch conditions and loop bounds read neither the index nor a scalar the body
+        assigns? Then every trip takes the same time, or (bounds linear in the index) the mean of the
+        first and the last."""
+        key = ("index_free", id(stmt))
+        if key not in self.shared.prices:
+            changing = {n.upper() for n in _assigned(stmt.body)} | {stmt.index.upper()}
+            read: set[str] = set()
+            for inner in ir.walk_stmts(stmt.body):
+                exprs = [arm.cond for arm in inner.arms] if isinstance(inner, ir.If) else \
+                    [inner.cond] if isinstance(inner, ir.While) and inner.cond is not None else []
+                read |= {n.upper() for e in exprs for n in _names(e).split(", ") if n}
+            self.shared.prices[key] = float(not (read & changing))
+        return bool(self.shared.prices[key])
+
+    def timed(self, body: list[ir.Stmt], frame: dict[str, Cell]) -> float:
+        """Seconds one run of a message-free body adds."""
+        before = self.pending
+        self.block(body, frame)
+        return self.pending - before
+
+    def stepped_with_messages(self, stmt: ir.Do, frame, index: Cell, lo, step, trips: int, per_trip: float,
+                              where: str) -> None:
+        """Trip by trip; once two trips give the same events from the same state, the rest are copies."""
+        self.flush()
+        marks: list[int] = []
+        states: list[dict] = []
+        k = 0
+        while k < trips:
+            index.value = lo + k * step
+            states.append(self.state(frame, stmt.index))
+            marks.append(len(self.ops))
+            self.charge(per_trip, where)
+            self.block(stmt.body, frame)
+            self.flush()
+            k += 1
+            if k >= 2 and k < trips and states[-1] == states[-2] == self.state(frame, stmt.index) \
+                    and self.ops[marks[-2]:marks[-1]] == self.ops[marks[-1]:]:
+                repeat = self.ops[marks[-1]:]
+                for _ in range(trips - k):
+                    self.ops.extend(repeat)
+                k = trips
+        index.value = lo + trips * step
+
+    def state(self, frame: dict[str, Cell], index: str) -> dict:
+        """The scalars' values (the loop index left out): two equal states start equal trips."""
+        snapshot = {k: c.value for k, c in frame.items() if k != index.upper()}
+        snapshot.update({f"/{b}/{i}": c.value for (b, i), c in self.commons.items()})
+        return snapshot
+
+    def has_messages(self, stmt: ir.Stmt) -> bool:
+        """Does the statement exchange messages (through calls too)?"""
+        return stmt_has_messages(stmt, self.messaging)
+
+    # ------------------------------------------------------------------ messages
+    def message(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
+        """An MPI call: the rank's sends and receives (a collective's by its algorithm)."""
+        where = _at(stmt)
+        if stmt.library != "MPI":
+            raise TraceError(f"{where}: {stmt.name}: the timeline simulates MPI programs only")
+        if stmt.problem is not None:
+            raise TraceError(f"{where}: {stmt.problem}")
+        kind, args = stmt.kind, stmt.args
+        if kind in ("comm_size", "comm_rank"):
+            spec = msgcalls.mpi_spec(stmt.name)
+            assert spec is not None and spec.out is not None
+            if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
+                raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+            self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
+            return
+        if kind in msgcalls.LOCAL:
+            return
+        if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
+            raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+        nbytes = self.nbytes(stmt, frame, where) if kind not in ("barrier", "wait") else 0
+        if kind in ("send", "isend"):
+            dest = self.number(stmt.partner, frame, where, "destination")
+            self.emit(Op("send", peer=dest, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+        elif kind == "recv":
+            source = self.number(stmt.partner, frame, where, "source")
+            self.emit(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+        elif kind == "irecv":
+            source = self.number(stmt.partner, frame, where, "source")
+            self.posted.append(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+        elif kind == "wait":
+            self.flush_posted()
+        elif kind == "sendrecv":
+            dest = self.number(stmt.partner, frame, where, "destination")
+            source = self.number(stmt.source, frame, where, "source")
+            replace = stmt.name.upper().endswith("REPLACE")
+            send_tag, recv_tag = (self.tag(args, 4, frame), self.tag(args, 6 if replace else 9, frame))
+            self.emit(Op("send", peer=dest, tag=send_tag, nbytes=nbytes, where=where))
+            self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
+        elif kind in collectives.PRIMITIVES:
+            root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
+            if kind == "bcast" and args and isinstance(args[0], ir.Var):
+                buffer = self.cell(args[0].name, frame)  # the root's value: what it read, bound with -D
+                if buffer.value is None:
+                    buffer.value = self.values.get(args[0].name.upper())
+            self.collective_calls += 1
+            tag = -self.collective_calls  # every rank calls the collectives in the same order
+            algorithm = self.algorithms.get(kind, collectives.DEFAULTS[kind])
+            for op in collectives.expand(kind, algorithm, self.rank, self.nprocs, root, nbytes, tag, where):
+                self.emit(op)
+        else:
+            raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def flush_posted(self) -> None:
+        """The receives posted with MPI_IRECV, at the wait that completes them."""
+        for op in self.posted:
+            self.emit(op)
+        self.posted = []
+
+    def nbytes(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> int:
+        """The message's bytes: count x datatype size at this rank."""
+        count = self.number(stmt.count, frame, where, "count") if stmt.count is not None else None
+        size = msgcalls.datatype_bytes(stmt.type_name, "MPI")
+        if count is None or size is None:
+            raise TraceError(f"{where}: {stmt.name}: message size not known (count or datatype)")
+        return count * size
+
+    def tag(self, args: list[ir.Expr], pos: int, frame: dict[str, Cell]) -> int:
+        """The tag argument's value (ANY when not known)."""
+        if pos >= len(args):
+            return 0
+        value = self.value(args[pos], frame)
+        return int(value) if isinstance(value, (int, float)) else ANY
+
+    def number(self, expr: ir.Expr | None, frame: dict[str, Cell], where: str, what: str) -> int:
+        """An integer the events need (a partner, a count); TraceError when not known."""
+        value = self.value(expr, frame) if expr is not None else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise TraceError(f"{where}: the {what} is not known at rank {self.rank} "
+                             f"({self.unknown(expr, frame)}): bind it with -D")
+        return int(value)
+
+    def unknown(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> str:
+        """The variables of an expression without a value at this rank (what to bind), or what it calls."""
+        if expr is None:
+            return ""
+        names = [n for n in _names(expr).split(", ") if n and self.cell(n, frame).value is None]
+        return ", ".join(names) or "a value the program computes from data"
+
+    # ------------------------------------------------------------------ expressions
+    def value(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> object:
+        """An expression's value at this rank, or None (user functions in it are run and timed)."""
+        if expr is None:
+            return None
+        if isinstance(expr, ir.Const):
+            return expr.value if isinstance(expr.value, (int, float, bool)) else None
+        if isinstance(expr, ir.Var):
+            return self.cell(expr.name, frame).value
+        if isinstance(expr, ir.BinOp):
+            return _binary(expr, self.value(expr.left, frame), self.value(expr.right, frame))
+        if isinstance(expr, ir.UnOp):
+            operand = self.value(expr.operand, frame)
+            if operand is None or expr.op == "addr":
+                return None
+            if expr.op == "not":
+                return not operand
+            number = _num(operand)
+            return -number if expr.op == "neg" and number is not None else None
+        if isinstance(expr, ir.Cast):
+            return _typed(self.value(expr.operand, frame), expr.type)
+        if isinstance(expr, ir.FuncCall):
+            if expr.intrinsic:
+                return _intrinsic(expr.name, [self.value(a, frame) for a in expr.args], expr.type)
+            return self.invoke(expr.name, expr.args, frame, "")
+        if isinstance(expr, ir.ArrayRef):
+            for index in expr.indices:
+                self.value(index, frame)
+            return None
+        if isinstance(expr, ir.Ternary):
+            cond = self.value(expr.cond, frame)
+            then, orelse = self.value(expr.then, frame), self.value(expr.orelse, frame)
+            return None if cond is None else (then if cond else orelse)
+        return None
+
+
+# ---------------------------------------------------------------------- helpers
+def _at(stmt) -> str:
+    loc = getattr(stmt, "loc", None)
+    return f"{loc.file}:{loc.line}" if loc is not None else ""
+
+
+def _names(expr: ir.Expr | None) -> str:
+    if expr is None:
+        return ""
+    return ", ".join(sorted({n.name for n in ir.walk(expr) if isinstance(n, ir.Var)}))
+
+
+def _num(value: object) -> int | float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _typed(value: object, type_name: str) -> object:
+    if value is None or isinstance(value, bool):
+        return value
+    if type_name == "integer" and isinstance(value, (int, float)):
+        return int(value)
+    if type_name in ("real", "double") and isinstance(value, (int, float)):
+        return float(value)
+    return value
+
+
+def _binary(expr: ir.BinOp, a, b):
+    op = expr.op
+    if op == "and":
+        return False if a is False or b is False else (None if a is None or b is None else bool(a and b))
+    if op == "or":
+        return True if a is True or b is True else (None if a is None or b is None else bool(a or b))
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        return None
+    integer = expr.type == "integer" or (expr.type not in ("real", "double") and isinstance(a, int)
+                                          and isinstance(b, int))
+    try:
+        if op == "add":
+            return a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return a * b
+        if op == "div":
+            if integer and isinstance(a, int) and isinstance(b, int):
+                return int(a / b) if abs(a) < 2**52 else (abs(a) // abs(b)) * (1 if (a >= 0) == (b > 0) else -1)
+            return a / b
+        if op == "pow":
+            return a ** b if not (integer and isinstance(b, int) and b < 0) else int(a ** b)
+        if op == "mod":
+            return int(math.fmod(a, b)) if integer else math.fmod(a, b)
+        compare = {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}
+        if op in compare:
+            return compare[op]
+        if op == "band":
+            return int(a) & int(b)
+        if op == "bor":
+            return int(a) | int(b)
+        if op == "bxor":
+            return int(a) ^ int(b)
+        if op == "shl":
+            return int(a) << int(b)
+        if op == "shr":
+            return int(a) >> int(b)
+    except (ZeroDivisionError, OverflowError, ValueError, TypeError):
+        return None
+    return None
+
+
+_INTRINSICS: dict[str, Callable[..., object]] = {
+    "MIN": min, "MAX": max, "ABS": abs, "SQRT": math.sqrt, "EXP": math.exp, "LOG": math.log,
+    "INT": lambda x: int(x), "NINT": lambda x: int(round(x)), "DBLE": float, "REAL": float, "FLOAT": float,
+    "IFIX": lambda x: int(x), "MOD": lambda a, b: math.fmod(a, b), "SIN": math.sin, "COS": math.cos,
+}
+
+
+def _intrinsic(name: str, args: list, type_name: str) -> object:
+    function = _INTRINSICS.get(name.upper())
+    if function is None or not args or any(a is None or isinstance(a, str) for a in args):
+        return None
+    try:
+        return _typed(function(*args), type_name)
+    except (ValueError, OverflowError, ZeroDivisionError, TypeError):
+        return None
+
+
+def _messaging(program: ir.Program) -> set[str]:
+    """The procedures (upper-case names) that exchange messages, themselves or through their callees."""
+    direct: dict[str, set[str]] = {}
+    sends: set[str] = set()
+    for proc in program.procedures:
+        name = proc.name.upper()
+        direct[name] = set()
+        for stmt in ir.walk_stmts(proc.body):
+            if isinstance(stmt, ir.Message) and stmt.kind not in msgcalls.LOCAL:
+                sends.add(name)
+            if isinstance(stmt, ir.CallStmt):
+                direct[name].add(stmt.name.upper())
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in direct.items():
+            if name not in sends and callees & sends:
+                sends.add(name)
+                changed = True
+    return sends
+
+
+def stmt_has_messages(stmt: ir.Stmt, messaging: set[str]) -> bool:
+    """Does this statement (its nested bodies included) exchange messages?"""
+    for inner in ir.walk_stmts([stmt]):
+        if isinstance(inner, ir.Message) and inner.kind not in msgcalls.LOCAL:
+            return True
+        if isinstance(inner, ir.CallStmt) and inner.name.upper() in messaging:
+            return True
+    return False
+
+
+def _assigned(body: list[ir.Stmt]) -> set[str]:
+    return {s.target.name for s in ir.walk_stmts(body) if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)}
+
+
+def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool]) -> bool:
+    """A function of its scalar arguments alone: no COMMON, no I/O, no calls, no messages, formals not written."""
+    known = purity.get(proc.name.upper())
+    if known is not None:
+        return known
+    formals = {f.upper() for f in proc.formals}
+    pure = proc.kind == "function" and proc.name.upper() not in messaging and not any(
+        isinstance(s, (ir.IO, ir.CallStmt, ir.Message)) or
+        (isinstance(s, ir.Assign) and isinstance(s.target, (ir.Var, ir.ArrayRef)) and
+         getattr(s.target, "name", "").upper() in formals)
+        for s in ir.walk_stmts(proc.body)) and not any(
+        v.storage in ("common", "global", "static") for v in proc.variables.values()) and not any(
+        v.dims for n, v in proc.variables.items() if n.upper() in formals)
+    purity[proc.name.upper()] = pure
+    return pure
+
+
+def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float]) -> tuple[list[list[Op]], Shared]:
+    """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted."""
+    shared = Shared()
+    algorithms = dict(getattr(machine, "collectives", {}) or {})
+    out = [Tracer(program, machine, nprocs, rank, values, algorithms, shared).trace() for rank in range(nprocs)]
+    return out, shared

@@ -1,0 +1,49 @@
+"""sad extrapolate: a real MPI run traced by the PMPI wrapper library built on the spot (sad.measure.mpitrace),
+its calls compared with the events sad derives from the source at the same process count, then the program
+simulated at a large NPROCS on a target machine. Fortran (mpif77, the mpi_*_ bindings) and C (mpicc)."""
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+from sad.cli.main import main
+from sad.measure import mpitrace
+
+SPMD = Path(__file__).resolve().parents[2] / "corpus" / "spmd"
+
+
+def test_fortran_run_is_traced_with_partners_and_bytes():
+    """cgsimple.f at 2 processes (NB = 512 rows): rank 1 sends its 512-double block to rank 0, gets the
+    1024-double vector back, then two global sums of one double each way."""
+    calls = mpitrace.run([str(SPMD / "cgsimple.f")], 2)
+    assert mpitrace.traced_pattern(calls[1]) == [("send", 0, 4096), ("recv", 0, 8192), ("send", 0, 8),
+                                                 ("recv", 0, 8), ("send", 0, 8), ("recv", 0, 8)]
+    assert all(c.end >= c.start >= 0 for c in calls[0])
+    assert mpitrace.compute_between(calls[0]) > 0
+
+
+def test_c_run_and_collectives_are_traced():
+    ring = mpitrace.run([str(SPMD / "ringmm.c")], 2)
+    assert mpitrace.traced_pattern(ring[0]) == [("send", 1, 8 * 256 * 128), ("recv", 1, 8 * 256 * 128)]
+    coll = mpitrace.run([str(SPMD / "cgcoll.f")], 2)
+    assert mpitrace.traced_pattern(coll[1]) == [("gather", 0, 4096), ("bcast", 0, 8192), ("allreduce", -1, 8),
+                                                ("allreduce", -1, 8)]
+
+
+def test_first_difference():
+    run = [("send", 0, 8), ("bcast", 0, 16)]
+    assert mpitrace.first_difference(run, [("send", 0, 8), ("bcast", -1, 16)]) is None
+    assert mpitrace.first_difference(run, [("send", 0, 8), ("bcast", -1, 8)]) == 1
+    assert mpitrace.first_difference(run, [("send", 0, 8)]) == 1
+
+
+def test_extrapolate_checks_the_pattern_and_simulates(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["extrapolate", str(SPMD / "cgtree.f"), "-m", "ncube2", "-D", "NPROCS=32", "--trace-np",
+                       "4"])
+    assert status == 0, err.getvalue()
+    text = out.getvalue()
+    assert text.count("agrees with sad's events") == 4
+    assert "32 ranks" in text and "slowest: rank" in text

@@ -1,0 +1,206 @@
+"""The ranks' timelines simulated together (sad.predict.timeline) against hand derivations on the nCUBE/2's
+LogGP figures (machine_db/ncube2.yaml, from Brehm 1999, Sec. 6.1.3: o_s = 100 µs, o_r = 73 µs,
+O_s = O_r = 1/5.35 µs per byte, G = 1/1.67 µs per byte, L = g = 0, DMA), where one message between idle
+ranks takes the PICL comm(b) = 173 µs + b/1.67 MB/s + 2 b/5.35 MB/s; and the per-rank events of the CG-Tree
+program (corpus/spmd/cgtree.f), whose message sizes come from subtree sizes computed in a loop on RANK and
+NPROCS, decided per rank."""
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from sad.analysis.pipeline import load_program
+from sad.cli.main import main
+from sad.machine.model import load_machine
+from sad.predict import collectives
+from sad.predict.events import Op
+from sad.predict.timeline import DeadlockError, Network, simulate
+from sad.predict.trace import traces
+
+SPMD = Path(__file__).resolve().parents[2] / "corpus" / "spmd"
+NET = Network.of(load_machine("ncube2"))
+O_S, O_R, COPY, LINK = 100e-6, 73e-6, 1 / 5.35e6, 1 / 1.67e6
+
+
+def comm(b: int) -> float:
+    return O_S + O_R + b * LINK + 2 * b * COPY
+
+
+def test_network_is_brehms_figures():
+    assert (NET.o_s, NET.o_r) == pytest.approx((O_S, O_R), rel=1e-12)
+    assert (NET.O_s, NET.O_r, NET.G) == pytest.approx((COPY, COPY, LINK), rel=1e-12)
+    assert NET.dma and NET.hypercube and NET.L == NET.g == 0
+
+
+def test_ping_pong_two_ranks():
+    """rank 0 computes c0, sends b, receives b back; rank 1 computes c1 < arrival, receives, sends back:
+    T = c0 + 2 comm(b); rank 0 waits comm(b) + b G after its send; rank 1 waits arrival - c1."""
+    b, c0, c1 = 8192, 1e-3, 2e-3
+    ping = [[Op("comp", c0), Op("send", peer=1, nbytes=b), Op("recv", peer=1, nbytes=b)],
+            [Op("comp", c1), Op("recv", peer=0, nbytes=b), Op("send", peer=0, nbytes=b)]]
+    result = simulate(ping, NET)
+    assert result.time == pytest.approx(c0 + 2 * comm(b), rel=1e-12)
+    assert result.slowest == 0
+    arrival = c0 + O_S + b * (COPY + LINK)
+    assert result.wait[1] == pytest.approx(arrival - c1, rel=1e-12)
+    assert result.wait[0] == pytest.approx(comm(b) + b * LINK, rel=1e-12)
+    assert result.communicate[0] == pytest.approx(O_S + O_R + 2 * b * COPY, rel=1e-12)
+    kinds = [(s.rank, s.kind) for s in result.path if s.end > s.start]
+    assert kinds == [(0, "compute"), (0, "send"), (1, "transfer"), (1, "recv"), (1, "send"), (0, "transfer"),
+                     (0, "recv")]
+
+
+def test_the_wait_is_on_the_rank_that_waits():
+    """Rank 1 computes 10 ms before it answers: rank 1 never waits (the message is there), rank 0 waits
+    for the answer: 10 ms + recv overhead + the answer's send and transfer − rank 0's send."""
+    b, c0, c1 = 800, 1e-3, 10e-3
+    ping = [[Op("comp", c0), Op("send", peer=1, nbytes=b), Op("recv", peer=1, nbytes=b)],
+            [Op("comp", c1), Op("recv", peer=0, nbytes=b), Op("send", peer=0, nbytes=b)]]
+    result = simulate(ping, NET)
+    assert result.wait[1] == 0.0
+    answer = c1 + O_R + b * COPY + O_S + b * (COPY + LINK)
+    assert result.wait[0] == pytest.approx(answer - (c0 + O_S + b * COPY), rel=1e-12)
+    assert result.time == pytest.approx(answer + O_R + b * COPY, rel=1e-12)
+
+
+def test_binary_tree_reduction_takes_log2_p_messages():
+    """Binomial reduce of 8 bytes to rank 0 over 8 ranks after c of compute each: three levels, each one
+    comm(8) (the receiver waits for the sender's o_s + b(O_s + G) at each level): T = c + 3 comm(8), and
+    rank 0 waits o_s + 8 (O_s + G) three times."""
+    c, b, p = 5e-3, 8, 8
+    ranks = [[Op("comp", c)] + collectives.expand("reduce", "binomial", r, p, 0, b, -1, "") for r in range(p)]
+    assert [op.peer for op in ranks[0][1:]] == [1, 2, 4]
+    result = simulate(ranks, NET)
+    assert result.time == pytest.approx(c + 3 * comm(b), rel=1e-12)
+    assert result.slowest == 0
+    assert result.wait[0] == pytest.approx(3 * (O_S + b * (COPY + LINK)), rel=1e-12)
+    assert result.wait[7] == 0.0
+
+
+def test_sends_of_one_rank_share_a_channel_without_dma():
+    """Without DMA the sender drives each transfer: two sends of b take 2 (o_s + b O_s + b G) at the sender."""
+    b = 1000
+    net = Network(O_S, O_R, COPY, COPY, LINK, dma=False)
+    two = [[Op("send", peer=1, nbytes=b), Op("send", peer=1, nbytes=b)],
+           [Op("recv", peer=0, nbytes=b), Op("recv", peer=0, nbytes=b)]]
+    result = simulate(two, net)
+    assert result.end[0] == pytest.approx(2 * (O_S + b * (COPY + LINK)), rel=1e-12)
+    assert result.end[1] == pytest.approx(2 * (O_S + b * (COPY + LINK)) + O_R + b * COPY, rel=1e-12)
+
+
+def test_deadlock_is_reported():
+    with pytest.raises(DeadlockError, match="rank 0 waits for rank 1"):
+        simulate([[Op("recv", peer=1, nbytes=8)], [Op("recv", peer=0, nbytes=8)]], NET)
+
+
+def test_cg_tree_sizes_are_decided_per_rank():
+    """cgtree.f at P = 8 (NB = 128 rows): rank 0 receives its sons' subtrees {1, 3, 4, 7} and {2, 5, 6}
+    (4 and 3 blocks of 128 doubles), rank 1 those of {3, 7} and {4}: the subtree sizes NSZ computes in a
+    loop on RANK and NPROCS, which the static analysis leaves as parameters."""
+    program, failed = load_program([str(SPMD / "cgtree.f")], [], {})
+    assert not failed
+    events, shared = traces(program, load_machine("ncube2"), 8, {})
+    received = {r: [(op.peer, op.nbytes) for op in events[r] if op.kind == "recv"][:2] for r in (0, 1)}
+    assert received == {0: [(1, 4 * 1024), (2, 3 * 1024)], 1: [(3, 2 * 1024), (4, 1024)]}
+    sent = [(op.peer, op.nbytes) for op in events[7] if op.kind == "send"]
+    assert sent[0] == (3, 1024)
+    assert not shared.missing
+
+
+def test_timeline_command_explains(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["timeline", str(SPMD / "cgsimple.f"), "-m", "ncube2", "-D", "NPROCS=4", "--explain"])
+    assert status == 0, err.getvalue()
+    text = out.getvalue()
+    assert "slowest: rank 0" in text and "Critical path" in text and "transfer" in text
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(SPMD / "cgsimple.f"), "-m", "ncube2"]) == 2
+    assert "NPROCS" in err.getvalue()
+
+
+def test_cg_with_a_broadcast_input_counts_every_message():
+    """corpus/spmd/cg.f reads N, NITER, IGSUM at rank 0 and broadcasts them (the other ranks take the bound
+    values through MPI_BCAST; IGSUM lives in COMMON): at P = 8, NITER = 20, IGSUM = 1 there are 3 binomial
+    broadcasts (7 messages each), 2 halo exchanges per iteration and rank, and 1 + 2 NITER simple global sums
+    of 2 (P - 1) messages: 21 + 320 + 574 = 915."""
+    program, _ = load_program([str(SPMD / "cg.f")], [], {})
+    machine = load_machine("paragon")
+    events, _ = traces(program, machine, 8, {"N": 8000, "NITER": 20, "IGSUM": 1})
+    result = simulate(events, Network.of(machine))
+    assert result.messages == 915
+    assert result.slowest == 0
+
+
+def test_any_source_takes_the_first_arrival():
+    """Rank 1 sends after 10 ms, rank 2 at once: rank 0's first receive from any source gets rank 2's."""
+    ranks = [[Op("recv", peer=-1, nbytes=8), Op("recv", peer=-1, nbytes=8)],
+             [Op("comp", 10e-3), Op("send", peer=0, nbytes=8)],
+             [Op("send", peer=0, nbytes=8)]]
+    result = simulate(ranks, NET)
+    first = next(s for s in result.path if s.kind == "transfer")
+    assert result.time == pytest.approx(10e-3 + comm(8), rel=1e-12)
+    assert [s.peer for s in result.path if s.kind == "recv"] == [1]  # the last one, which set the pace
+    assert first.peer == 1
+    assert result.wait[0] == pytest.approx(10e-3 + O_S + 8 * (COPY + LINK) - (O_R + 8 * COPY), rel=1e-12)
+
+
+GOTO_TREE = """      PROGRAM GT
+      INCLUDE 'mpif.h'
+      INTEGER ME, NPROCS, IERR, LO, HI, NSUB
+      DOUBLE PRECISION W(1000)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      NSUB = 0
+      LO = ME
+      HI = ME
+   10 IF (LO .LT. NPROCS) THEN
+         NSUB = NSUB + MIN(HI, NPROCS - 1) - LO + 1
+         LO = 2*LO + 1
+         HI = 2*HI + 2
+         GOTO 10
+      END IF
+      IF (ME .GT. 0) CALL MPI_SEND(W, NSUB, MPI_DOUBLE_PRECISION,
+     &     (ME - 1)/2, 1, MPI_COMM_WORLD, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_goto_loop_on_rank_and_nprocs_is_followed(tmp_path):
+    """A heap subtree's size counted in a GOTO loop: at P = 8 rank 1's subtree is {1, 3, 4, 7}, rank 2's
+    {2, 5, 6}, rank 3's {3, 7}, the leaves' themselves (8 bytes a rank)."""
+    src = tmp_path / "gt.f"
+    src.write_text(GOTO_TREE)
+    program, _ = load_program([str(src)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 8, {})
+    sends = [[(op.peer, op.nbytes) for op in ops if op.kind == "send"] for ops in events]
+    assert sends == [[], [(0, 32)], [(0, 24)], [(1, 16)], [(1, 8)], [(2, 8)], [(2, 8)], [(3, 8)]]
+
+
+def test_an_unknown_trip_count_names_what_to_bind(tmp_path):
+    src = tmp_path / "w.f"
+    src.write_text("""      PROGRAM W
+      INCLUDE 'mpif.h'
+      INTEGER N, ME, NPROCS, IERR, I
+      DOUBLE PRECISION S
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      READ (*, *) N
+      DO 10 I = 1, N / NPROCS
+         S = S + I
+   10 CONTINUE
+      CALL MPI_FINALIZE(IERR)
+      END
+""")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4"]) == 2
+    assert "w.f:9: the trip count of this loop is not known at rank 0 (N): bind it with -D" in err.getvalue()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4", "-D", "N=400"]) == 0
