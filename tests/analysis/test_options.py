@@ -116,3 +116,21 @@ def test_strings_read_at_run_time_and_orderings_stay_probabilities(tmp_path):
 """)
     analysis = analyze([str(source)])
     assert sorted(p.name for p in analysis.table.unresolved()) == ["P_ANSWER_IF1", "P_ANSWER_IF2"]
+
+
+def test_per_call_clean_up_loops_summed_over_the_callers_loop_equal_gcov(capsys):
+    """DDOT(N-I) and DAXPY(N-I), DAXPY(I) in a loop over I = N-1 .. 1 (DSYTD2's shape), from two calls of the
+    caller (N = 13, 9): the callees' tests of their length (`IF (N.LE.0) RETURN`, `M = MOD(N,5)`, `IF
+    (N.LT.5)`) are evaluated at each call's length and summed over I, not averaged into a probability. DDOT's
+    clean-up loop runs sum over I of MOD(N-I, 5) = 23 + 16 times. DAXPY's DA is data (DDOT's result) in one
+    of the calls: its `IF (DA .EQ. 0) RETURN` is the one probability (never taken here)."""
+    files = [str(BLAS / f) for f in ("tridiag.f", "daxpy.f", "ddot.f")]
+    analysis = analyze(files)
+    assert [p.name for p in analysis.table.unresolved()] == ["P_DAXPY_IF2"]
+    counts = {(Path(path).name, line): c for (path, line), c in line_counts(analysis.counts).items()}
+    text = (BLAS / "ddot.f").read_text().splitlines()
+    clean_up = next(k for k, t in enumerate(text, 1) if t.strip() == "DTEMP = DTEMP + DX(I)*DY(I)")
+    assert counts[("ddot.f", clean_up)] == 23 + 16
+    rc = main(["check-counts", *files, "-D", "P_DAXPY_IF2=0", "--require-bound", "--", "./tridiag"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
