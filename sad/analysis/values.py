@@ -70,6 +70,9 @@ class ProgramFacts:
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
     _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
     _evaluations: dict[tuple, sympy.Expr | None] = field(default_factory=dict)   # see ValueResolver._at_statement
+    # the storage names of CHARACTER formal arguments met (their symbols stand for character codes: the
+    # options of library mode, sad.codebase.options)
+    character_formals: set[str] = field(default_factory=set)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -627,9 +630,26 @@ class ValueResolver(ir.NodeVisitor):
         if "character" in (node.left.type, node.right.type) and node.op not in ("eq", "ne"):
             return None  # a lexical order of strings (blank-padded) is not the order of their numbers
         try:
-            return _combine(node, left, right)
+            value = _combine(node, left, right)
         except (TypeError, ValueError, ZeroDivisionError):
             return None
+        if value is None and node.op in ("eq", "ne") and left.is_Number and right.is_Number \
+                and self._copied(node.left, depth) and self._copied(node.right, depth):
+            return sympy.true if (left == right) == (node.op == "eq") else sympy.false
+        return value
+
+    def _copied(self, node: ir.Expr, depth: int) -> bool:
+        """Whether a value is a constant written in the source, or a variable whose every definition copies
+        one (`RND = ONE`, DLAMCH's): no arithmetic, so no rounding that could make an equality fail in the
+        program where exact arithmetic holds it."""
+        if isinstance(node, ir.Const):
+            return True
+        if not isinstance(node, ir.Var) or depth > _MAX_DEPTH:
+            return False
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+        return bool(defs) and all(d.kind in ("parameter", "data", "assign") and d.value is not None
+                                  and d.procedure == self.proc.name and self._copied(d.value, depth + 1)
+                                  for d in defs)
 
     def visit_FuncCall(self, node: ir.FuncCall, index, depth):
         """An intrinsic applied to its arguments' values; LSAME of known characters, and a user function
@@ -641,6 +661,8 @@ class ValueResolver(ir.NodeVisitor):
             return self.function_result(node, index, depth)
         if node.name == "ICHAR" and len(node.args) == 1:
             return self.first_character(node.args[0], index, depth)
+        if node.name in _MODEL_NUMBERS and len(node.args) == 1:
+            return _model_number(node.name, node.args[0].type)  # of the argument's kind, not its value
         args = [self.expr(a, index, depth + 1) for a in node.args]
         if any(a is None for a in args) or not args:
             return None
@@ -708,6 +730,8 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
             return None  # a recursive routine's arguments change from one activation to the next
         if decl is not None and decl.storage == "formal" and not defs:
+            if ir_type == "character":
+                self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
             value = self._conditional(key, defs, integer, depth)
@@ -1105,6 +1129,26 @@ def _float_relation(relation, left, right):
     if scale is None or diff == 0 or abs(diff) <= _ROUNDING * scale:
         return None
     return relation
+
+
+# IEEE 754 binary32 and binary64, the model numbers gfortran gives REAL and DOUBLE PRECISION:
+# (RADIX, DIGITS, MINEXPONENT, MAXEXPONENT)
+_MODEL = {"real": (2, 24, -125, 128), "double": (2, 53, -1021, 1024)}
+
+
+_MODEL_NUMBERS = ("EPSILON", "TINY", "HUGE", "RADIX", "DIGITS", "MINEXPONENT", "MAXEXPONENT")
+
+
+def _model_number(name: str, arg_type: str):
+    """EPSILON, TINY, HUGE, RADIX, DIGITS, MINEXPONENT, MAXEXPONENT of a real kind, exactly; None for other
+    kinds (an integer's HUGE is not needed here)."""
+    if arg_type not in _MODEL:
+        return None
+    radix, digits, emin, emax = _MODEL[arg_type]
+    two = sympy.Integer(radix)
+    return {"EPSILON": two ** (1 - digits), "TINY": two ** (emin - 1),
+            "HUGE": (1 - two ** -digits) * two ** emax, "RADIX": two, "DIGITS": sympy.Integer(digits),
+            "MINEXPONENT": sympy.Integer(emin), "MAXEXPONENT": sympy.Integer(emax)}.get(name)
 
 
 def _intrinsic(name: str, args: list, arg_type: str):

@@ -183,14 +183,15 @@ def _loops(stmts: list[ir.Stmt], proc: ir.Procedure, by_role, model: dict[Key, L
 
 
 def _end_do_exit(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel]) -> None:
-    """A DO closed by END DO (no terminal label, whose CONTINUE would carry it) and tested at each trip:
-    END DO has no code, so the loop's exit is charged to the line of the body's last statement when that is
-    a simple one or a logical IF (GCC 12: `DO I = 1, N; K = K + I; END DO` shows 11 on both lines at N =
-    10)."""
-    if _do_label(stmt) is not None or not stmt.body or not (_unit_step(stmt) or _constant_bounds(stmt, proc)):
+    """A DO closed by END DO (no terminal label, whose CONTINUE would carry it): END DO has no code, so the
+    loop's exit is charged to the line of the body's last statement, an IF block's or inner DO's first line
+    included (GCC 12: `DO I = 1, N; K = K + I; END DO` shows 11 on both lines at N = 10). Not where the
+    trip count is precomputed (a step other than 1 or -1, bounds not constants) and the last statement is
+    a simple one."""
+    if _do_label(stmt) is not None or not stmt.body:
         return
     last = stmt.body[-1]
-    if ir.child_bodies(last) and not (isinstance(last, ir.If) and last.logical):
+    if not (_unit_step(stmt) or _constant_bounds(stmt, proc) or ir.child_bodies(last)):
         return
     key = (last.loc.file, last.loc.line)
     if key in model and key != (stmt.loc.file, stmt.loc.line):

@@ -134,3 +134,14 @@ def test_per_call_clean_up_loops_summed_over_the_callers_loop_equal_gcov(capsys)
     rc = main(["check-counts", *files, "-D", "P_DAXPY_IF2=0", "--require-bound", "--", "./tridiag"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_dlamch_with_literal_options_is_exact(capsys):
+    """DLAMCH's `IF (ONE.EQ.RND)` (RND = ONE: a copy, no rounding) and `IF (SMALL.GE.SFMIN)` (1/HUGE against
+    TINY of double precision) are decided; each call's option picks its arm of the LSAME chain."""
+    files = [str(BLAS / f) for f in ("machine.f", "dlamch.f", "lsame.f")]
+    analysis = analyze(files)
+    assert not list(analysis.table.unresolved())
+    rc = main(["check-counts", *files, "--require-bound", "--", "./machine"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out

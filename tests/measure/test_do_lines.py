@@ -29,6 +29,12 @@ SOURCE = """      PROGRAM DOLINE
       DO I = 1, MOD(N, 7)
          K = K - I
       END DO
+      DO I = 1, N
+         K = K + I
+         IF (K .GT. 1000) THEN
+            K = 0
+         END IF
+      END DO
       WRITE (6, *) K
       END
 """
@@ -39,7 +45,7 @@ def test_do_lines_with_step_minus_one_and_end_do_equal_gcov(tmp_path, capsys, mo
     END DO body as its trips (gcov: trips + 1, `K = K + I` 11 at N = 10)."""
     (tmp_path / "doline.f").write_text(SOURCE)
     monkeypatch.chdir(tmp_path)
-    rc = main(["check-counts", "doline.f", "--require-bound", "--", "./doline"])
+    rc = main(["check-counts", "doline.f", "-D", "P_S_IF2=0", "--require-bound", "--", "./doline"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
     rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("doline.f:")}
@@ -48,3 +54,4 @@ def test_do_lines_with_step_minus_one_and_end_do_equal_gcov(tmp_path, capsys, mo
     assert rows["doline.f:14"] == ["11", "11"]     # the END DO loop's exit on its last line
     assert rows["doline.f:18"] == ["11", "11"]     # ... a logical IF as well
     assert rows["doline.f:21"] == ["4", "4"]       # step 3: no exit test on the body's line
+    assert rows["doline.f:28"] == ["11", "11"]     # an IF block last: its IF line
