@@ -66,6 +66,10 @@ TABLE: dict[str, Intrinsic] = {i.generic: i for i in [
     _i("ICHAR", "integer"),
     _i("CHAR", "character"),
     _i("LGE", "logical"), _i("LGT", "logical"), _i("LLE", "logical"), _i("LLT", "logical"),
+    _i("LEN_TRIM", "integer"),
+    # the model numbers of Fortran 90 (LAPACK's DLAMCH): constants of the argument's kind
+    _i("EPSILON", "same"), _i("TINY", "same"), _i("HUGE", "same"),
+    _i("RADIX", "integer"), _i("DIGITS", "integer"), _i("MINEXPONENT", "integer"), _i("MAXEXPONENT", "integer"),
 ]}
 
 SPECIFIC: dict[str, tuple[str, str | None]] = {}

@@ -91,6 +91,22 @@ def _type_decl(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> No
         sym.type = ty
         if entity.items[1] is not None:
             sym.dims = array_spec(entity.items[1])
+        if ty == "character":  # `CHARACTER A, B*3`, `CHARACTER*6 D`, `CHARACTER*(*) C`
+            sym.length = _char_length(entity.items[2] if len(entity.items) > 2 and entity.items[2] is not None
+                                      else spec.items[1] if len(spec.items) > 1 else None)
+
+
+def _char_length(selector: Any) -> int | None:
+    """A CHARACTER length selector's value: 1 when none is written, the number when it is a constant,
+    None for `*(*)` (the actual argument's length) or an expression."""
+    if selector is None:
+        return 1
+    text = str(selector).replace(" ", "").lstrip("*")
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    if text.upper().startswith("LEN="):
+        text = text[4:]
+    return int(text) if text.isdigit() else None
 
 
 def array_spec(spec: Any) -> list[tuple[Any, Any]]:

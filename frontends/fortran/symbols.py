@@ -36,6 +36,7 @@ class Symbol:
     intrinsic: bool = False
     saved: bool = False
     loc: Loc | None = None
+    length: int | None = None  # CHARACTER length as declared (None: assumed *(*) or an expression)
 
 
 @dataclass
@@ -105,4 +106,5 @@ class Scope:
         if storage == "local" and sym.data is not None:
             storage = "static"
         return Variable(sym.name, self.type_of(sym.name), dims=dims, storage=storage,
-                        common_block=sym.common_block, value=value, data=sym.data, loc=sym.loc)
+                        common_block=sym.common_block, value=value, data=sym.data, loc=sym.loc,
+                        length=sym.length if sym.type == "character" else None)

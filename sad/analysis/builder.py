@@ -225,8 +225,10 @@ class ProcedureBuilder:
             summed = False
             body = self._in_loop(stmt.index, stmt.body, inner_index)
             exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
-        entry = self._event(stmt.loc, "loop_entry", loop_entry_cost(stmt), region_id, False, stmt)
+        entry_cost = loop_entry_cost(stmt)
+        entry = self._event(stmt.loc, "loop_entry", entry_cost, region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
+        self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))  # DO I = 1, NB(N)
         if resolved and not exits:
             lo, hi, step = bounds
             self._summed(body, idx, lo, hi, step, local)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.analysis import libcalls, spmd
+from sad.analysis import characters, libcalls, spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, resum, substitute
@@ -166,6 +166,17 @@ class CallExpander:
             if symbol is None or pos >= len(args):
                 continue
             value = self.values.expr(args[pos], index) if at is None else self.values.argument(args[pos], at, index)
+            decl = callee.variables.get(formal)
+            if value is not None and decl is not None and decl.type == "character":
+                value = self._character(value, args[pos], decl.length)
             if value is not None and not is_logical(value):
                 subs[symbol] = value
         return subs
+
+    def _character(self, value: sympy.Expr, arg: ir.Expr, length: int | None) -> sympy.Expr | None:
+        """A character actual as the formal of `length` characters receives it: a known string cut to that
+        length; the caller's own formal (its symbol) where it is declared as long, else not bound."""
+        if isinstance(value, sympy.Integer):
+            return characters.truncated(value, length)
+        decl = self.proc.variables.get(arg.name) if isinstance(arg, ir.Var) else None
+        return value if decl is not None and decl.type == "character" and decl.length == length else None

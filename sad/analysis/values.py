@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import conditional, extremes, libcalls
+from sad.analysis import characters, conditional, extremes, libcalls
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
@@ -27,6 +27,8 @@ from sad.ir.languages import resolve_name
 
 Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
+_LEAVES = (ir.Return, ir.Stop, ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)  # statements that
+# may leave a straight run of a function's statements
 _MAX_DEPTH = 32
 
 
@@ -68,6 +70,9 @@ class ProgramFacts:
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
     _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
     _evaluations: dict[tuple, sympy.Expr | None] = field(default_factory=dict)   # see ValueResolver._at_statement
+    # the storage names of CHARACTER formal arguments met (their symbols stand for character codes: the
+    # options of library mode, sad.codebase.options)
+    character_formals: set[str] = field(default_factory=set)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -516,8 +521,11 @@ class ValueResolver(ir.NodeVisitor):
             return None
 
     def visit_Const(self, node: ir.Const, index, depth):
-        """A logical, integer or (exact rational) real constant; other constants are not traced."""
+        """A logical, integer, character (sad.analysis.characters) or (exact rational) real constant; other
+        constants are not traced."""
         value = node.value
+        if isinstance(value, str) and node.type == "character":
+            return characters.code(value)
         if isinstance(value, bool):
             return sympy.true if value else sympy.false
         if isinstance(value, int):
@@ -621,21 +629,87 @@ class ValueResolver(ir.NodeVisitor):
             return None
         if (node.op == "div" and node.type == "integer") or node.op == "mod":
             self._note_sign(node.op, left, right)
+        if "character" in (node.left.type, node.right.type) and node.op not in ("eq", "ne"):
+            return None  # a lexical order of strings (blank-padded) is not the order of their numbers
         try:
-            return _combine(node, left, right)
+            value = _combine(node, left, right)
         except (TypeError, ValueError, ZeroDivisionError):
             return None
+        if value is None and node.op in ("eq", "ne") and left.is_Number and right.is_Number \
+                and self._copied(node.left, depth) and self._copied(node.right, depth):
+            return sympy.true if (left == right) == (node.op == "eq") else sympy.false
+        return value
+
+    def _copied(self, node: ir.Expr, depth: int) -> bool:
+        """Whether a value is a constant written in the source, or a variable whose every definition copies
+        one (`RND = ONE`, DLAMCH's): no arithmetic, so no rounding that could make an equality fail in the
+        program where exact arithmetic holds it."""
+        if isinstance(node, ir.Const):
+            return True
+        if not isinstance(node, ir.Var) or depth > _MAX_DEPTH:
+            return False
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+        return bool(defs) and all(d.kind in ("parameter", "data", "assign") and d.value is not None
+                                  and d.procedure == self.proc.name and self._copied(d.value, depth + 1)
+                                  for d in defs)
 
     def visit_FuncCall(self, node: ir.FuncCall, index, depth):
-        """An intrinsic applied to its arguments' values; None for user functions."""
+        """An intrinsic applied to its arguments' values; LSAME of known characters, and a user function
+        whose result is one formula of its arguments (`function_result`); None for other user functions."""
         if not node.intrinsic:
-            return None
+            if resolve_name(node.name) == "lsame" and len(node.args) == 2:
+                a, b = (self.first_character(arg, index, depth) for arg in node.args)
+                return characters.lsame(a, b) if a is not None and b is not None else None
+            return self.function_result(node, index, depth)
+        if node.name == "ICHAR" and len(node.args) == 1:
+            return self.first_character(node.args[0], index, depth)
+        if node.name in _MODEL_NUMBERS and len(node.args) == 1:
+            return _model_number(node.name, node.args[0].type)  # of the argument's kind, not its value
         args = [self.expr(a, index, depth + 1) for a in node.args]
         if any(a is None for a in args) or not args:
             return None
         if node.name == "MOD" and len(args) == 2:
             self._note_sign("mod", args[0], args[1])
         return _intrinsic(node.name, args, node.args[0].type)
+
+    def first_character(self, node: ir.Expr, index, depth: int) -> characters.CharValue | None:
+        """The code of a character argument's first character (LSAME, ICHAR): known, or the symbol of a
+        variable declared one character long."""
+        decl = self.proc.variables.get(node.name) if isinstance(node, ir.Var) else None
+        one = decl is not None and decl.type == "character" and decl.length == 1
+        return characters.first(self.expr(node, index, depth + 1), one)
+
+    def function_result(self, node: ir.FuncCall, index, depth: int) -> sympy.Expr | None:
+        """A user function's result where it is one assignment of the function's statement list (no jump
+        around it), a formula in its formal arguments, with each bound to this reference's actual value: the
+        result `NB = MIN(64, N)` of a small block-size function. None where the function is not in the
+        program, recursive, or its result depends on anything the reference does not pass."""
+        key = resolve_name(node.name)
+        callee = self.facts.procs.get(key)
+        if callee is None or callee.kind != "function" or key in self.facts.recursive or depth > _MAX_DEPTH // 2:
+            return None
+        result = self.facts.storage_name(callee, callee.name)
+        defs = self.facts.definitions.get(result, [])
+        if len(defs) != 1 or defs[0].kind != "assign" or not any(stmt is defs[0].stmt for stmt in callee.body) \
+                or any(isinstance(stmt, _LEAVES) for stmt in ir.walk_stmts(callee.body)
+                       if stmt is not defs[0].stmt):
+            return None
+        resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
+        value = resolver.expr_at(defs[0].value, defs[0].stmt, {}, depth + 1)
+        if value is None:
+            return None
+        subs = {}
+        for pos, formal in enumerate(callee.formals):
+            symbol = self.table.symbol(self.facts.storage_name(callee, formal))
+            if symbol is None or symbol not in free_symbols(value):
+                continue
+            actual = self.expr(node.args[pos], index, depth + 1) if pos < len(node.args) else None
+            if actual is None:
+                return None
+            decl = callee.variables.get(formal)
+            subs[symbol] = characters.truncated(actual, decl.length) if decl is not None and \
+                decl.type == "character" else actual
+        return value.xreplace(subs) if subs else value
 
     # ------------------------------------------------------------------ variables
     def variable(self, name: str, ir_type: str, depth: int = 0, index: dict | None = None) -> sympy.Expr | None:
@@ -648,7 +722,9 @@ class ValueResolver(ir.NodeVisitor):
         at = self._at if self._at is not None else self._call
         if at is not None:
             defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
-        integer = ir_type == "integer"
+        if ir_type == "character" and any(d.kind not in ("parameter", "data", "assign") for d in defs):
+            return None  # a string read or returned at run time: no number a user would bind
+        integer = ir_type in ("integer", "character")
         if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
             # -D on a constant of the source: the user's value replaces the one written there.
             return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key],
@@ -656,6 +732,8 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
             return None  # a recursive routine's arguments change from one activation to the next
         if decl is not None and decl.storage == "formal" and not defs:
+            if ir_type == "character":
+                self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
             value = self._conditional(key, defs, integer, depth)
@@ -909,6 +987,9 @@ def _combine(node: ir.BinOp, left, right):
         truth = _truth_test(op, left, right)
         if truth is not None:
             return truth
+        chosen = _choice_test(relations[op], left, right)
+        if chosen is not None:
+            return chosen
         relation = _relation(relations[op], left, right)
         if _floating(node.left) or _floating(node.right):
             return _float_relation(relation, left, right)
@@ -917,6 +998,27 @@ def _combine(node: ir.BinOp, left, right):
         return sympy.And(left, right)
     if op == "or":
         return sympy.Or(left, right)
+    return None
+
+
+def _choice_test(kind: type, left, right) -> sympy.Basic | None:
+    """A comparison of a value chosen by conditions (`INFO` set to 1 .. 11 by a chain of ELSE IFs, else 0) with
+    a number, as the conditions under which the chosen value passes: `INFO .NE. 0` is `c1 | c2 | ...`, not a
+    Piecewise inside a relation, which sympy's Piecewise takes seconds to canonicalize. The first matching
+    condition chooses; a piece that passes needs only the failing pieces before it to have failed. None
+    where neither side is such a choice of numbers."""
+    for choice, other, flip in ((left, right, False), (right, left, True)):
+        if isinstance(choice, sympy.Piecewise) and getattr(other, "is_Number", False) \
+                and all(v.is_Number for v, _ in choice.args):
+            passing: list[sympy.Basic] = []
+            failed: list[sympy.Basic] = []
+            for value, cond in choice.args:
+                holds = kind(other, value) if flip else kind(value, other)
+                if holds is sympy.true:
+                    passing.append(sympy.And(cond, *(sympy.Not(c) for c in failed)))
+                else:
+                    failed.append(cond)
+            return sympy.Or(*passing)
     return None
 
 
@@ -1029,6 +1131,26 @@ def _float_relation(relation, left, right):
     if scale is None or diff == 0 or abs(diff) <= _ROUNDING * scale:
         return None
     return relation
+
+
+# IEEE 754 binary32 and binary64, the model numbers gfortran gives REAL and DOUBLE PRECISION:
+# (RADIX, DIGITS, MINEXPONENT, MAXEXPONENT)
+_MODEL = {"real": (2, 24, -125, 128), "double": (2, 53, -1021, 1024)}
+
+
+_MODEL_NUMBERS = ("EPSILON", "TINY", "HUGE", "RADIX", "DIGITS", "MINEXPONENT", "MAXEXPONENT")
+
+
+def _model_number(name: str, arg_type: str):
+    """EPSILON, TINY, HUGE, RADIX, DIGITS, MINEXPONENT, MAXEXPONENT of a real kind, exactly; None for other
+    kinds (an integer's HUGE is not needed here)."""
+    if arg_type not in _MODEL:
+        return None
+    radix, digits, emin, emax = _MODEL[arg_type]
+    two = sympy.Integer(radix)
+    return {"EPSILON": two ** (1 - digits), "TINY": two ** (emin - 1),
+            "HUGE": (1 - two ** -digits) * two ** emax, "RADIX": two, "DIGITS": sympy.Integer(digits),
+            "MINEXPONENT": sympy.Integer(emin), "MAXEXPONENT": sympy.Integer(emax)}.get(name)
 
 
 def _intrinsic(name: str, args: list, arg_type: str):

@@ -42,7 +42,8 @@ def build(results: list[UnitResult], machine: str, points: dict, comparison: Com
 def _routine(r) -> dict:
     return {"name": r.name, "file": r.file, "line": r.line, "language": r.language, "kind": r.kind,
             "time": r.time, "points": r.points, "complexity": r.complexity, "parameters": r.parameters,
-            "unseen_calls": r.unseen_calls, "subexpressions": r.subexpressions}
+            "unseen_calls": r.unseen_calls, "subexpressions": r.subexpressions, "options": r.options,
+            "by_option": r.by_option}
 
 
 def render(report: dict, fmt: str) -> str:
@@ -63,8 +64,12 @@ def to_text(report: dict) -> str:
     out = [f"sad {report['sad_version']} check: {plural(s['files'], 'file')}, {plural(s['lines'], 'line')}, "
            f"{plural(s['routines'], 'routine')} on {report['machine']}; reference points: {', '.join(names)}", ""]
     rows = [("routine", "where", "class", *names)]
-    rows += [(r["name"], f"{r['file']}:{r['line']}", r["complexity"], *(seconds(r["points"].get(n)) for n in names))
-             for r in report["routines"]]
+    for r in report["routines"]:
+        rows.append((r["name"], f"{r['file']}:{r['line']}", r["complexity"],
+                     *(seconds(r["points"].get(n)) for n in names)))
+        # library mode's options: the routine's time for each combination of the values it tests
+        rows += [(f"  {label}", "", "", *(seconds(times.get(n)) for n in names))
+                 for label, times in sorted(r.get("by_option", {}).items())]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out += ["  ".join(cell.ljust(w) if i < 3 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
             .rstrip() for row in rows]

@@ -58,6 +58,10 @@ class Routine:
     # [name, text] of the parts `time` names (_E1, _E2, …), in definition order: set when the formula written
     # out in full would be long (sad.common.formulatext)
     subexpressions: list[list[str]] = field(default_factory=list)
+    # library mode's options (sad.codebase.options): symbol → the values the routine tests it against, and
+    # per combination of them ("SIDE=L UPLO=U") the seconds per call at each reference point
+    options: dict[str, list[str]] = field(default_factory=dict)
+    by_option: dict[str, dict[str, float | None]] = field(default_factory=dict)
 
     def to_jsonable(self) -> dict:
         """The routine as a JSON object: dataclasses.asdict's result (every field; the dicts and the list
@@ -66,7 +70,9 @@ class Routine:
 
 
 def _copied(value):
-    return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return list(value) if isinstance(value, list) else value
 
 
 @dataclass

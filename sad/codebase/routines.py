@@ -26,6 +26,7 @@ from sad.analysis.pipeline import build_procedures, load_file, load_program, war
 from sad.analysis.products import interned, times, total
 from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, early_trips, evaluate
+from sad.codebase.options import combinations, option_values
 from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
@@ -86,7 +87,7 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
         if built is None:
             continue
         routines.append(_routine(proc, unit.path, built.counts, machine, kinds_known, leaving,
-                                 options.points))
+                                 options.points, ctx.facts.character_formals))
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.
     diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message.replace(prefix, "") if prefix else d.message)
@@ -187,7 +188,7 @@ def _point_values(point: Point, points: PointSet, kinds: dict, known: dict, leav
 
 
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leaving: dict,
-             points: PointSet) -> Routine:
+             points: PointSet, characters: set[str] | frozenset[str] = frozenset()) -> Routine:
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
     for block in group_blocks(counts):
@@ -200,13 +201,18 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
     for symbol in sorted(free_symbols(time), key=lambda s: s.name):
         kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
     at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
+    options = option_values(time, set(characters))
+    for bound in at:  # an option's value: the first the routine tests it against, not a size's default
+        bound.update({name: float(ord(letters[0])) for name, letters in options.items()})
     values = {point.name: evaluate(time, bound) for point, bound in zip(points.points, at)}
+    by_option = {label: {point.name: evaluate(time, {**bound, **codes}) for point, bound in zip(points.points, at)}
+                 for label, codes in combinations(options)}
     base = at[0]
-    sizes = [name for name, (kind, _) in kinds.items() if kind == "value"]
+    sizes = [name for name, (kind, _) in kinds.items() if kind == "value" and name not in options]
     text, parts = formula_text(time, _PRINTER, CHECK_LIMIT)
     return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, text,
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
                    sorted(name[2:] for name, (kind, _) in kinds.items()
                           if kind == "call_cost" and name.startswith("C_")),
-                   [[name, value] for name, value in parts])
+                   [[name, value] for name, value in parts], options, by_option)
 

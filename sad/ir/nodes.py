@@ -381,6 +381,7 @@ class Variable(Node):
     value: Expr | None = None  # PARAMETER / const / enum / #define value
     data: list[Expr] | None = None  # DATA / initializer values (scalars: one)
     loc: Loc | None = None
+    length: int | None = None  # a CHARACTER variable's declared length (None: *(*), an expression, unknown)
 
 
 @dataclass

@@ -103,8 +103,12 @@ def _do_label(stmt: ir.Do) -> str | None:
 
 
 def _unit_step(stmt: ir.Do) -> bool:
+    """A step of 1 or -1: gfortran tests such a loop at each trip, on the DO line (GCC 12: `DO 10 I = N-1, 1,
+    -1` shows 10 at N = 10, as `DO I = 1, N` does); other steps precompute the trip count."""
     step = stmt.step
-    return step is None or (isinstance(step, ir.Const) and step.value == 1)
+    if isinstance(step, ir.UnOp) and step.op == "neg":
+        step = step.operand
+    return step is None or (isinstance(step, ir.Const) and step.value in (1, -1))
 
 
 def gcov_model(analysis) -> dict[Key, LineModel]:
@@ -196,6 +200,25 @@ def _loops(stmts: list[ir.Stmt], proc: ir.Procedure, by_role, model: dict[Key, L
                 model[key].gcov = evaluations
         for body in ir.child_bodies(stmt):
             _loops(body, proc, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
+        if isinstance(stmt, ir.Do) and proc.language == "fortran":
+            _end_do_exit(stmt, proc, by_role, model)
+
+
+def _end_do_exit(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel]) -> None:
+    """A DO closed by END DO (no terminal label, whose CONTINUE would carry it): END DO has no code, so the
+    loop's exit is charged to the line of the body's last statement, an IF block's or inner DO's first line
+    included (GCC 12: `DO I = 1, N; K = K + I; END DO` shows 11 on both lines at N = 10). Not where the
+    trip count is precomputed (a step other than 1 or -1, bounds not constants) and the last statement is
+    a simple one."""
+    if _do_label(stmt) is not None or not stmt.body:
+        return
+    last = stmt.body[-1]
+    if not (_unit_step(stmt) or _constant_bounds(stmt, proc) or ir.child_bodies(last)):
+        return
+    key = (last.loc.file, last.loc.line)
+    if key in model and key != (stmt.loc.file, stmt.loc.line):
+        roles = by_role[(stmt.loc.file, stmt.loc.line)]
+        model[key].gcov = model[key].gcov + roles["loop_entry"] - _jumps_out(stmt, by_role)
 
 
 def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel], parent) -> None:

@@ -1,0 +1,44 @@
+"""Options of a routine in library mode: its CHARACTER formal arguments that select what it does (`SIDE`,
+`UPLO`, `TRANS` of the BLAS and LAPACK), each with the values the routine tests it against.
+
+Data flow: the analysis keeps a character formal as a symbol standing for a character code and a test
+`LSAME(SIDE, 'L')` as `SIDE = 'L' or SIDE = 'l'` (sad.analysis.characters); this module reads the values
+a routine's time formula compares each such symbol with (the upper-case letters: LSAME does not tell case
+apart), and sad.codebase.routines evaluates the formula once per combination of them at each reference
+point. Values no test names are not enumerated (in the BLAS and LAPACK, which test every value they accept,
+such a value takes the routine's error exit). The routine's own row is at each option's first value.
+"""
+from __future__ import annotations
+
+import itertools
+
+import sympy
+
+MAX_COMBINATIONS = 64  # combinations reported per routine (DTRSM has 24); more are not enumerated
+
+
+def option_values(time: sympy.Expr, character_formals: set[str]) -> dict[str, list[str]]:
+    """Symbol name → the sorted distinct letters (or characters) the formula compares it with."""
+    found: dict[str, set[str]] = {}
+    for relation in time.atoms(sympy.Eq, sympy.Ne):
+        for side, other in ((relation.lhs, relation.rhs), (relation.rhs, relation.lhs)):
+            if isinstance(side, sympy.Symbol) and side.name in character_formals \
+                    and isinstance(other, sympy.Integer) and 0 < int(other) < 256:
+                found.setdefault(side.name, set()).add(chr(int(other)).upper())
+    return {name: sorted(values) for name, values in sorted(found.items())}
+
+
+def combinations(options: dict[str, list[str]]) -> list[tuple[str, dict[str, int]]]:
+    """(label, symbol → character code) for each combination of the options' values, in sorted order
+    (`SIDE=L UPLO=U`); none when there are more than MAX_COMBINATIONS."""
+    names = sorted(options)
+    total = 1
+    for name in names:
+        total *= len(options[name])
+    if not names or total > MAX_COMBINATIONS:
+        return []
+    out = []
+    for chosen in itertools.product(*(options[name] for name in names)):
+        label = " ".join(f"{name.rsplit('.', 1)[-1]}={value}" for name, value in zip(names, chosen))
+        out.append((label, {name: ord(value) for name, value in zip(names, chosen)}))
+    return out

@@ -1,0 +1,71 @@
+"""`sad check` of a routine with options (issue 29, library mode): no caller binds SIDE and TRANS, so they
+stay named parameters with the values the routine tests them against (LSAME), and the report gives the
+routine's time for each combination at each reference point."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.codebase.test_check import sad_check
+
+BLAS = Path(__file__).resolve().parents[1] / "analysis" / "blas"
+
+ROUTINE = """      SUBROUTINE SCALE2(SIDE, TRANS, N, A)
+      CHARACTER SIDE, TRANS
+      INTEGER N, I, J
+      DOUBLE PRECISION A(N,N)
+      LOGICAL LSAME
+      EXTERNAL LSAME
+      IF (LSAME(SIDE, 'L')) THEN
+         DO 10 I = 1, N
+            A(I,1) = 2*A(I,1)
+   10    CONTINUE
+      ELSE IF (LSAME(SIDE, 'R')) THEN
+         DO 30 J = 1, N
+            DO 20 I = 1, N
+               A(I,J) = 2*A(I,J)
+   20       CONTINUE
+   30    CONTINUE
+      END IF
+      IF (LSAME(TRANS, 'T')) THEN
+         DO 40 I = 1, N
+            A(I,I) = 0
+   40    CONTINUE
+      ELSE IF (.NOT.LSAME(TRANS, 'N')) THEN
+         RETURN
+      END IF
+      END
+"""
+
+
+def test_each_option_combination_is_reported_at_each_point(tmp_path):
+    tree = tmp_path / "lib"
+    tree.mkdir()
+    (tree / "scale2.f").write_text(ROUTINE)
+    shutil.copy(BLAS / "lsame.f", tree / "lsame.f")
+    code, out, err = sad_check(tmp_path, "lib", "--format", "json", "--at", "small:N=10", "--at", "big:N=100",
+                               "--cache-dir", str(tmp_path / "cache"))
+    assert code == 0, err
+    routine = next(r for r in json.loads(out)["routines"] if r["name"] == "SCALE2")
+    assert routine["options"] == {"SCALE2.SIDE": ["L", "R"], "SCALE2.TRANS": ["N", "T"]}
+    times = routine["by_option"]
+    assert sorted(times) == ["SIDE=L TRANS=N", "SIDE=L TRANS=T", "SIDE=R TRANS=N", "SIDE=R TRANS=T"]
+    assert routine["points"] == times["SIDE=L TRANS=N"]      # the routine's row: each option's first value
+    assert routine["complexity"] == "n"                      # at SIDE=L: the options are no sizes
+    for point, n in (("small", 10), ("big", 100)):
+        left, right = times["SIDE=L TRANS=N"][point], times["SIDE=R TRANS=N"][point]
+        # SIDE=R scales N*N elements, SIDE=L N: the difference grows as N*(N-1) element updates
+        assert right > left * n / 2
+        # TRANS=T runs an N-trip loop instead of the second LSAME test, whatever SIDE is
+        extra_left = times["SIDE=L TRANS=T"][point] - left
+        extra_right = times["SIDE=R TRANS=T"][point] - right
+        assert abs(extra_left - extra_right) <= 1e-9 * right
+    assert times["SIDE=L TRANS=T"]["big"] - times["SIDE=L TRANS=N"]["big"] > \
+        times["SIDE=L TRANS=T"]["small"] - times["SIDE=L TRANS=N"]["small"]
+    grow = {k: v["big"] / v["small"] for k, v in times.items()}
+    assert 50 < grow["SIDE=R TRANS=N"] < 101             # N^2: about 100 times from N = 10 to 100
+    assert 2 < grow["SIDE=L TRANS=N"] < 11               # N and the LSAME tests: at most 10 times
+    _, text, _ = sad_check(tmp_path, "lib", "--at", "small:N=10", "--at", "big:N=100",
+                           "--cache-dir", str(tmp_path / "cache"))
+    assert "  SIDE=R TRANS=T" in text
