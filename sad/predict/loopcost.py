@@ -654,32 +654,74 @@ def _resolved(path: str) -> str:
     return str(Path(path).resolve())
 
 
-def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | None = None
-                ) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
+@dataclass
+class LoopCoverage:
+    """How the innermost loops of a program were priced: the report's "12 of 14 innermost loops priced from the
+    compiled code" and one warning per file where the compile or the matching of its loops failed."""
+    total: int = 0
+    compiled: int = 0
+    operation_classes: int = 0
+    command: str = ""                       # the machine's compile spec (gcc -O2)
+    warnings: list[ir.Diagnostic] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for the report."""
+        text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
+            (f" ({self.command})" if self.command else "")
+        if self.operation_classes:
+            text += f", {self.operation_classes} from the calibrated operation classes"
+        rest = self.total - self.compiled - self.operation_classes
+        if rest:
+            text += f", {rest} per operation"
+        return text
+
+
+def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | None = None,
+                coverage: LoopCoverage | None = None) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
     """Per-block prices (id(block) → seconds per execution) replacing the per-operation ones for the blocks of
     innermost loops the compiled-code model prices, and the explanation of each. ``bindings``: the bound
-    parameters (a column walk's pitch they fix is priced as that number, see ``data_seconds``)."""
+    parameters (a column walk's pitch they fix is priced as that number, see ``data_seconds``). Each source
+    is compiled with the machine's compile command and the -I / -D the analysis read it with. ``coverage``,
+    if given, is filled: loops per source of their price, one warning per file that did not compile or whose
+    loops were not all found in its compiled code."""
     hierarchy: Hierarchy | None = getattr(machine, "hierarchy", None)
     spec = machine.models.get("compile") if machine.models else None
+    coverage = coverage if coverage is not None else LoopCoverage()
     if hierarchy is None:
         return {}, []
     compiling = bool(spec) and cc.available() is None
     if not compiling and not hierarchy.ops:
         return {}, []
+    coverage.command = str(spec) if compiling else ""
     trips_by_line = loop_trips(blocks)
     overrides: dict[int, sympy.Expr] = {}
     explained: list[LoopPrice] = []
-    compiled_files: dict[str, cc.CompiledFile | None] = {}
+    compiled_files: dict[str, cc.CompiledFile | str] = {}
+    unmatched: dict[str, list[SourceLoop]] = defaultdict(list)
+    failed: dict[str, tuple[str, list[SourceLoop]]] = {}       # file → why it did not compile, its loops
+    include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
+    defines = dict(getattr(analysis, "defines", {}) or {})
     for loop in source_loops(analysis.program):
+        coverage.total += 1
         file = _resolved(loop.file)
         if file not in compiled_files:
-            compiled_files[file] = cc.compiled_file(Path(file), str(spec)) if compiling else None
+            compiled_files[file] = _compile(loop.file, str(spec), include_dirs, defines) if compiling else \
+                "no compile command in the machine database or no llvm-mca here"
         cf = compiled_files[file]
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) if cf is not None else None
+        if isinstance(cf, str) and compiling:
+            failed.setdefault(loop.file, (cf, []))[1].append(loop)
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) \
+            if isinstance(cf, cc.CompiledFile) else None
+        if priced is None and isinstance(cf, cc.CompiledFile):
+            unmatched[loop.file].append(loop)
         if priced is None and hierarchy.ops:
             priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
         if priced is None:
             continue
+        if priced.source == "compiled code":
+            coverage.compiled += 1
+        else:
+            coverage.operation_classes += 1
         explained.append(priced)
         for b in blocks:
             if _resolved(b.file) != file or not loop.line <= b.first_line <= loop.last_line:
@@ -690,7 +732,29 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
                     if priced.touch_s != 0 else priced.seconds
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
+    how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
+    for name, (why, loops) in failed.items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
+            f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
+    for name, loops in unmatched.items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, loops[0].line), "warning", (
+            f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
+            f"instructions on those lines, or llvm-mca cannot read it): priced from {how}")))
     return overrides, explained
+
+
+def _loops_text(loops: list[SourceLoop]) -> str:
+    many = len(loops) > 1
+    return f"{len(loops)} innermost loop{'s' if many else ''} (line{'s' if many else ''} " + \
+        ", ".join(str(lp.line) for lp in loops) + ")"
+
+
+def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[str, str]) -> cc.CompiledFile | str:
+    """The source compiled as the user's build compiles it: the machine's command, the analysis's -I, and
+    its -D where they are macros (not values of the program's variables), as sad profile and validate do."""
+    from sad.analysis.pipeline import preprocessor_defines
+    macros = tuple(f"-D{k}={v}" for k, v in sorted(preprocessor_defines(file, defines).items()))
+    return cc.compiled_file(Path(file), spec, include_dirs, macros)
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
@@ -58,6 +59,7 @@ class Prediction:
     computation_value: float | None = None
     communication_value: float | None = None
     rank: ranks.RankChoice | None = None  # SPMD: the rank the numbers are for (the slowest), or why none
+    loop_coverage: Any = None  # sad.predict.loopcost.LoopCoverage: how the innermost loops were priced
 
 
 NPROCS = make_symbol("NPROCS", "value", integer=True)
