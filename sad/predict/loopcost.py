@@ -33,6 +33,7 @@ from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import child_bodies, walk, walk_stmts
 from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
+from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
 from sad.predict import opmodel
 
@@ -462,7 +463,7 @@ def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             continue
         strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
         lines = 1.0 if strided else ref.elem_bytes / line
-        if _same_stream(ref, loop, shown):
+        if _same_stream(ref, loop, shown, line, [st[0] for st in streams]):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
         walk, share, crowded_when = None, sympy.Integer(0), sympy.false
@@ -624,12 +625,29 @@ def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]]
     return sympy.Piecewise((sympy.Float(excess, 6) * share, sympy.Or(*conditions)), (0, True))
 
 
-def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
+def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: list[Ref] | None = None) -> bool:
     """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
-    when their slow subscripts are the same."""
+    when their slow subscripts are the same. A strided reference (a column walk over u[j][i-1], u[j][i],
+    u[j][i+1] along j) shares the line of one already counted (``counted``) whose slow subscripts are the same
+    and whose fastest subscript differs by a constant of less than a line's elements."""
     label = f"{ref.array}{'(w)' if ref.write else ''}"
-    return any(entry[0] == label for entry in shown) and not is_strided(_as_ir(ref),
-                                                                          Layout(loop.index, loop.fastest))
+    if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)):
+        return any(entry[0] == label for entry in shown)
+    return any(_one_line(ref, other, loop.fastest, line) for other in counted or [])
+
+
+def _one_line(a: Ref, b: Ref, fastest: str, line: int) -> bool:
+    """True when two references of one array in one iteration fall on the same cache line (or the next):
+    equal slow subscripts, fastest subscripts a constant apart, closer than a line."""
+    if a.array != b.array or a.write != b.write or len(a.indices) != len(b.indices):
+        return False
+    if [repr(e) for e in _slow(a, fastest)] != [repr(e) for e in _slow(b, fastest)]:
+        return False
+    fa, fb = opmodel.subscript(_fastest(a, fastest)), opmodel.subscript(_fastest(b, fastest))
+    if fa is None or fb is None:
+        return False
+    gap = sympy.expand(fa - fb)
+    return bool(gap.is_number) and abs(int(gap)) * a.elem_bytes < line
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -937,20 +955,35 @@ def fresh_chains(loop: SourceLoop) -> bool:
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
                     bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice:
-    """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel)."""
+    """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel).
+    Every reference costs its issue in the core (the machine's unit-stride ``load`` / ``store`` figure; a
+    strided one too: ``load_strided`` is a pass over memory, the transfer the data term prices from the level
+    that serves the line) and its line once, in the data term. Code that keeps variables in memory (-O0)
+    adds the chains through memory: a scalar accumulator, an element updated in place while the loop's index
+    does not move it (``x[i] -= L[i][j] * x[j]`` over j), an element read back in a later iteration."""
     in_memory = opt_level_keeps_memory(spec)
     innermost = loop.nest[-1]
     assert isinstance(innermost, ir.Do)
     tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
-                                   machine.op_cost, in_memory)
+                                   lambda key: machine.op_cost(_issue_key(key)), in_memory)
     if in_memory:
-        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, 1 / hierarchy.clock_hz))
+        clock_cycle = 1 / hierarchy.clock_hz
+        element = opmodel.element_chain_seconds(innermost.body, loop.index, hierarchy, clock_cycle)
+        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, clock_cycle),
+                  hierarchy.forward_fp_s + element if element else 0.0)
     trips = {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
     data, shown = data_seconds(loop, trips, hierarchy, bindings)
     seconds = sympy.Max(sympy.Float(tp, 6), sympy.Float(lat, 6), data) if data != 0 else sympy.Float(max(tp, lat), 6)
     price = LoopPrice(loop, seconds, tp, lat, data, "", 1, 0, shown, source="operation classes")
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+def _issue_key(key: str) -> str:
+    """The operation whose price is a reference's issue in the core: 'load_strided.double' → 'load.double'
+    (the strided figure holds the transfer from memory, which the data term prices once)."""
+    head, _, kind = key.partition(".")
+    return f"{STRIDED_KEYS[head]}.{kind}" if head in STRIDED_KEYS else key
 
 
 def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy) -> None:
