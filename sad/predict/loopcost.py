@@ -450,10 +450,10 @@ def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
     # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
     streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
-    seen: set[tuple[str, str, bool]] = set()
+    seen: set[tuple[str, str, bool]] = set()      # (array, subscripts, write): the same reference again
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
     for ref in loop.refs:
-        key = (ref.array, repr([_fastest(ref, loop.fastest)]), ref.write)
+        key = (ref.array, repr(ref.indices), ref.write)
         if key in seen:   # a[i] read and the same a[i] read again in the iteration: one stream
             continue
         seen.add(key)

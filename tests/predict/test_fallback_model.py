@@ -97,3 +97,23 @@ def test_references_on_one_line_of_a_column_walk_share_it(tmp_path):
     # u[j][i-1], u[j][i], u[j][i+1] along j: one line of u and the written line of v per trip, from memory
     assert sorted(entry[0] for entry in loop.levels) == ["u", "v(w)"]
     assert data == pytest.approx(700e-9 + 750e-9)
+
+
+SYRK = """double C[2000][2000], A[2000][1000];
+void syrk(void) {
+    int i, j, k;
+    for (i = 0; i < 2000; i++)
+        for (k = 0; k < 1000; k++)
+            for (j = 0; j <= i; j++)
+                C[i][j] += A[i][k] * A[j][k];
+}
+"""
+
+
+def test_every_walked_array_has_a_data_entry(tmp_path):
+    # A[i][k] (fixed in the loop on j) and A[j][k] (a column walk) share their fastest subscript: the walk is
+    # a stream of its own, shown and priced (it was taken for the same reference as A[i][k] and dropped)
+    loop, _, _ = _priced(tmp_path, SYRK, 6, 1)
+    assert sorted(entry[0] for entry in loop.levels) == ["A", "C(w)"]
+    walk = next(entry for entry in loop.levels if entry[0] == "A")
+    assert walk[2] == 1.0 and walk[3] is not None          # a line per trip, a walk with its pitch
