@@ -58,6 +58,9 @@ class Analysis:
     roots: list[str]
     failed_files: list[str] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)  # procedures the analysis itself failed on
+    # the build options the sources were read with (-I, -D as written): a compile of the same sources uses them
+    include_dirs: list[str] = field(default_factory=list)
+    defines: dict[str, str] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[ir.Diagnostic]:

@@ -237,4 +237,5 @@ def analyze(files: list[str], include_dirs: list[str] | None = None, defines: di
     analysis = analyze_program(program, overrides)
     # A file our analysis failed on is as unusable as one with syntax errors: no command trusts it.
     analysis.failed_files = sorted(set(failed) | set(analysis.failed_files))
+    analysis.include_dirs, analysis.defines = list(include_dirs or []), dict(defines or {})
     return analysis

@@ -66,9 +66,12 @@ def available() -> str | None:
     return None
 
 
-def compiler_for(source: Path, compile_spec: str) -> list[str] | None:
+def compiler_for(source: Path, compile_spec: str, include_dirs: tuple[str, ...] = (),
+                 macros: tuple[str, ...] = ()) -> list[str] | None:
     """The command (compiler + flags) for a source given the database's 'gcc -O2' spec: gfortran with the same
-    flags for Fortran sources (one back end), the compiler itself for C. None if no such compiler."""
+    flags for Fortran sources (one back end), the compiler itself for C; the user's build options as the
+    analysis read the source with them (``include_dirs``: -I, the user's first, then the source's own
+    directory, as sad profile builds; ``macros``: -D NAME=TEXT). None if no such compiler."""
     words = compile_spec.split()
     if not words:
         return None
@@ -80,16 +83,35 @@ def compiler_for(source: Path, compile_spec: str) -> list[str] | None:
         flags = ["-std=gnu99", "-w", *flags]
     if shutil.which(compiler) is None:
         return None
-    return [compiler, *flags]
+    dirs = [*(str(Path(d).resolve()) for d in include_dirs), str(source.resolve().parent)]
+    return [compiler, *flags, *macros, *(f"-I{d}" for d in dict.fromkeys(dirs))]
+
+
+class CompileError(OSError):
+    """The compile that reads a source's loops failed: ``cause`` is the compiler's first error line."""
+
+    def __init__(self, source: Path, command: list[str], stderr: str) -> None:
+        self.cause = first_error(stderr)
+        self.command = command
+        super().__init__(f"{source}: does not compile ({' '.join(command)}): {self.cause}")
+
+
+def first_error(stderr: str) -> str:
+    """The compiler's first error line (``k.c:1:10: fatal error: hdr.h: No such file or directory``), else its
+    first line of output, else that it said nothing."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "error" in ln.lower()]
+    return (errors or lines or ["the compiler failed and printed nothing"])[0]
 
 
 def compile_asm(source: Path, command: list[str], workdir: Path) -> tuple[str, str]:
-    """(assembly with .loc directives, the vectorizer's report) for one source file."""
+    """(assembly with .loc directives, the vectorizer's report) for one source file; CompileError if the
+    compiler fails."""
     out = workdir / (source.stem + ".s")
     cmd = [*command, "-g", "-S", "-fopt-info-vec-optimized", str(source), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise OSError(f"{source}: does not compile ({' '.join(cmd)}): {proc.stderr[-500:]}")
+        raise CompileError(source, [*command, "-g", "-S", str(source)], proc.stderr)   # no temporary path: same output
     return out.read_text(encoding="utf-8", errors="replace"), proc.stderr
 
 
@@ -450,13 +472,18 @@ def _compiled(source: str, mtime_ns: int, command: tuple[str, ...]) -> CompiledF
     return CompiledFile(path, asm_loops(asm), vectorized_lines(report))
 
 
-def compiled_file(source: Path, compile_spec: str) -> CompiledFile | None:
-    """The loops of one source compiled as the database says (cached per file version), or None if it cannot
-    be compiled here."""
-    command = compiler_for(source, compile_spec)
-    if command is None or not source.exists():
-        return None
+def compiled_file(source: Path, compile_spec: str, include_dirs: tuple[str, ...] = (),
+                  macros: tuple[str, ...] = ()) -> CompiledFile | str:
+    """The loops of one source compiled as the database says with the user's -I and -D (cached per file
+    version and command), or why it cannot be compiled here: the compiler is missing, or its first error."""
+    command = compiler_for(source, compile_spec, include_dirs, macros)
+    if command is None:
+        return f"no compiler '{compile_spec.split()[0] if compile_spec.split() else compile_spec}' here"
+    if not source.exists():
+        return f"{source}: no such file"
     try:
         return _compiled(str(source.resolve()), source.stat().st_mtime_ns, tuple(command))
-    except OSError:
-        return None
+    except CompileError as exc:
+        return f"`{' '.join(exc.command)}` fails: {exc.cause}"
+    except OSError as exc:
+        return str(exc)

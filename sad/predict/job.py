@@ -61,8 +61,13 @@ def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, s
     (sad.predict.loopcost); elsewhere every block keeps the per-operation price."""
     overrides: dict = {}
     loops: list = []
+    coverage = None
     if getattr(machine, "hierarchy", None) is not None:   # only a calibrated machine prices loops from code:
-        from sad.predict.loopcost import price_loops  # it and the compiled-code model cost 20 ms of imports
-        overrides, loops = price_loops(analysis, analysis.blocks, machine, bindings)
+        from sad.predict.loopcost import LoopCoverage, price_loops  # it and llvm-mca's wrapper: 20 ms of imports
+        coverage = LoopCoverage()
+        overrides, loops = price_loops(analysis, analysis.blocks, machine, bindings, coverage)
+        known = {str(d) for d in analysis.diagnostics}
+        analysis.diagnostics.extend(d for d in coverage.warnings if str(d) not in known)
     prediction = predict(analysis.blocks, machine, bindings, overrides)
+    prediction.loop_coverage = coverage if coverage is not None and coverage.total else None
     return Result(analysis, prediction, machine, dict(bindings), loops)

@@ -33,6 +33,7 @@ from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import child_bodies, walk, walk_stmts
 from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
+from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
 from sad.predict import opmodel
 
@@ -449,10 +450,10 @@ def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
     # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
     streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
-    seen: set[tuple[str, str, bool]] = set()
+    seen: set[tuple[str, str, bool]] = set()      # (array, subscripts, write): the same reference again
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
     for ref in loop.refs:
-        key = (ref.array, repr([_fastest(ref, loop.fastest)]), ref.write)
+        key = (ref.array, repr(ref.indices), ref.write)
         if key in seen:   # a[i] read and the same a[i] read again in the iteration: one stream
             continue
         seen.add(key)
@@ -462,7 +463,7 @@ def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             continue
         strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
         lines = 1.0 if strided else ref.elem_bytes / line
-        if _same_stream(ref, loop, shown):
+        if _same_stream(ref, loop, shown, line, [st[0] for st in streams]):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
         walk, share, crowded_when = None, sympy.Integer(0), sympy.false
@@ -624,12 +625,29 @@ def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]]
     return sympy.Piecewise((sympy.Float(excess, 6) * share, sympy.Or(*conditions)), (0, True))
 
 
-def _same_stream(ref: Ref, loop: SourceLoop, shown) -> bool:
+def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: list[Ref] | None = None) -> bool:
     """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
-    when their slow subscripts are the same."""
+    when their slow subscripts are the same. A strided reference (a column walk over u[j][i-1], u[j][i],
+    u[j][i+1] along j) shares the line of one already counted (``counted``) whose slow subscripts are the same
+    and whose fastest subscript differs by a constant of less than a line's elements."""
     label = f"{ref.array}{'(w)' if ref.write else ''}"
-    return any(entry[0] == label for entry in shown) and not is_strided(_as_ir(ref),
-                                                                          Layout(loop.index, loop.fastest))
+    if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)):
+        return any(entry[0] == label for entry in shown)
+    return any(_one_line(ref, other, loop.fastest, line) for other in counted or [])
+
+
+def _one_line(a: Ref, b: Ref, fastest: str, line: int) -> bool:
+    """True when two references of one array in one iteration fall on the same cache line (or the next):
+    equal slow subscripts, fastest subscripts a constant apart, closer than a line."""
+    if a.array != b.array or a.write != b.write or len(a.indices) != len(b.indices):
+        return False
+    if [repr(e) for e in _slow(a, fastest)] != [repr(e) for e in _slow(b, fastest)]:
+        return False
+    fa, fb = opmodel.subscript(_fastest(a, fastest)), opmodel.subscript(_fastest(b, fastest))
+    if fa is None or fb is None:
+        return False
+    gap = sympy.expand(fa - fb)
+    return bool(gap.is_number) and abs(int(gap)) * a.elem_bytes < line
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -654,32 +672,74 @@ def _resolved(path: str) -> str:
     return str(Path(path).resolve())
 
 
-def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | None = None
-                ) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
+@dataclass
+class LoopCoverage:
+    """How the innermost loops of a program were priced: the report's "12 of 14 innermost loops priced from the
+    compiled code" and one warning per file where the compile or the matching of its loops failed."""
+    total: int = 0
+    compiled: int = 0
+    operation_classes: int = 0
+    command: str = ""                       # the machine's compile spec (gcc -O2)
+    warnings: list[ir.Diagnostic] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for the report."""
+        text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
+            (f" ({self.command})" if self.command else "")
+        if self.operation_classes:
+            text += f", {self.operation_classes} from the calibrated operation classes"
+        rest = self.total - self.compiled - self.operation_classes
+        if rest:
+            text += f", {rest} per operation"
+        return text
+
+
+def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | None = None,
+                coverage: LoopCoverage | None = None) -> tuple[dict[int, sympy.Expr], list[LoopPrice]]:
     """Per-block prices (id(block) → seconds per execution) replacing the per-operation ones for the blocks of
     innermost loops the compiled-code model prices, and the explanation of each. ``bindings``: the bound
-    parameters (a column walk's pitch they fix is priced as that number, see ``data_seconds``)."""
+    parameters (a column walk's pitch they fix is priced as that number, see ``data_seconds``). Each source
+    is compiled with the machine's compile command and the -I / -D the analysis read it with. ``coverage``,
+    if given, is filled: loops per source of their price, one warning per file that did not compile or whose
+    loops were not all found in its compiled code."""
     hierarchy: Hierarchy | None = getattr(machine, "hierarchy", None)
     spec = machine.models.get("compile") if machine.models else None
+    coverage = coverage if coverage is not None else LoopCoverage()
     if hierarchy is None:
         return {}, []
     compiling = bool(spec) and cc.available() is None
     if not compiling and not hierarchy.ops:
         return {}, []
+    coverage.command = str(spec) if compiling else ""
     trips_by_line = loop_trips(blocks)
     overrides: dict[int, sympy.Expr] = {}
     explained: list[LoopPrice] = []
-    compiled_files: dict[str, cc.CompiledFile | None] = {}
+    compiled_files: dict[str, cc.CompiledFile | str] = {}
+    unmatched: dict[str, list[SourceLoop]] = defaultdict(list)
+    failed: dict[str, tuple[str, list[SourceLoop]]] = {}       # file → why it did not compile, its loops
+    include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
+    defines = dict(getattr(analysis, "defines", {}) or {})
     for loop in source_loops(analysis.program):
+        coverage.total += 1
         file = _resolved(loop.file)
         if file not in compiled_files:
-            compiled_files[file] = cc.compiled_file(Path(file), str(spec)) if compiling else None
+            compiled_files[file] = _compile(loop.file, str(spec), include_dirs, defines) if compiling else \
+                "no compile command in the machine database or no llvm-mca here"
         cf = compiled_files[file]
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) if cf is not None else None
+        if isinstance(cf, str) and compiling:
+            failed.setdefault(loop.file, (cf, []))[1].append(loop)
+        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) \
+            if isinstance(cf, cc.CompiledFile) else None
+        if priced is None and isinstance(cf, cc.CompiledFile):
+            unmatched[loop.file].append(loop)
         if priced is None and hierarchy.ops:
             priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
         if priced is None:
             continue
+        if priced.source == "compiled code":
+            coverage.compiled += 1
+        else:
+            coverage.operation_classes += 1
         explained.append(priced)
         for b in blocks:
             if _resolved(b.file) != file or not loop.line <= b.first_line <= loop.last_line:
@@ -690,7 +750,29 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
                     if priced.touch_s != 0 else priced.seconds
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
+    how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
+    for name, (why, loops) in failed.items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
+            f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
+    for name, loops in unmatched.items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, loops[0].line), "warning", (
+            f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
+            f"instructions on those lines, or llvm-mca cannot read it): priced from {how}")))
     return overrides, explained
+
+
+def _loops_text(loops: list[SourceLoop]) -> str:
+    many = len(loops) > 1
+    return f"{len(loops)} innermost loop{'s' if many else ''} (line{'s' if many else ''} " + \
+        ", ".join(str(lp.line) for lp in loops) + ")"
+
+
+def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[str, str]) -> cc.CompiledFile | str:
+    """The source compiled as the user's build compiles it: the machine's command, the analysis's -I, and
+    its -D where they are macros (not values of the program's variables), as sad profile and validate do."""
+    from sad.analysis.pipeline import preprocessor_defines
+    macros = tuple(f"-D{k}={v}" for k, v in sorted(preprocessor_defines(file, defines).items()))
+    return cc.compiled_file(Path(file), spec, include_dirs, macros)
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -873,20 +955,35 @@ def fresh_chains(loop: SourceLoop) -> bool:
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
                     bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice:
-    """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel)."""
+    """A loop the compiled-code model cannot price: the calibrated operation classes (sad.predict.opmodel).
+    Every reference costs its issue in the core (the machine's unit-stride ``load`` / ``store`` figure; a
+    strided one too: ``load_strided`` is a pass over memory, the transfer the data term prices from the level
+    that serves the line) and its line once, in the data term. Code that keeps variables in memory (-O0)
+    adds the chains through memory: a scalar accumulator, an element updated in place while the loop's index
+    does not move it (``x[i] -= L[i][j] * x[j]`` over j), an element read back in a later iteration."""
     in_memory = opt_level_keeps_memory(spec)
     innermost = loop.nest[-1]
     assert isinstance(innermost, ir.Do)
     tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
-                                   machine.op_cost, in_memory)
+                                   lambda key: machine.op_cost(_issue_key(key)), in_memory)
     if in_memory:
-        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, 1 / hierarchy.clock_hz))
+        clock_cycle = 1 / hierarchy.clock_hz
+        element = opmodel.element_chain_seconds(innermost.body, loop.index, hierarchy, clock_cycle)
+        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, clock_cycle),
+                  hierarchy.forward_fp_s + element if element else 0.0)
     trips = {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
     data, shown = data_seconds(loop, trips, hierarchy, bindings)
     seconds = sympy.Max(sympy.Float(tp, 6), sympy.Float(lat, 6), data) if data != 0 else sympy.Float(max(tp, lat), 6)
     price = LoopPrice(loop, seconds, tp, lat, data, "", 1, 0, shown, source="operation classes")
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+def _issue_key(key: str) -> str:
+    """The operation whose price is a reference's issue in the core: 'load_strided.double' → 'load.double'
+    (the strided figure holds the transfer from memory, which the data term prices once)."""
+    head, _, kind = key.partition(".")
+    return f"{STRIDED_KEYS[head]}.{kind}" if head in STRIDED_KEYS else key
 
 
 def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
@@ -61,6 +62,7 @@ class Prediction:
     communication_value: float | None = None
     rank: ranks.RankChoice | None = None  # SPMD: the rank the numbers are for (the slowest), or why none
     excluded: list[str] = field(default_factory=list)  # unpriced calls whose seconds the numbers leave out
+    loop_coverage: Any = None  # sad.predict.loopcost.LoopCoverage: how the innermost loops were priced
 
 
 def excluded_text(excluded: list[str]) -> str:

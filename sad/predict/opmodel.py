@@ -192,6 +192,11 @@ def _sym(expr: ir.Expr) -> sympy.Expr | None:
     return None
 
 
+def subscript(expr: ir.Expr) -> sympy.Expr | None:
+    """An integer subscript as a sympy expression (constants, variables, + - *), None for anything else."""
+    return _sym(expr)
+
+
 def _constant(expr: ir.Expr) -> int:
     value = _sym(expr)
     return int(value) if value is not None and value.is_number else 0

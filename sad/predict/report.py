@@ -201,6 +201,10 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "procedures": [{"name": name, "time_s": t, "share": (t / total) if (total and t is not None) else None}
                        for name, t in prediction.by_procedure.items()],
         "operations": {k: slots.add(v) for k, v in prediction.operations.items()},
+        **({"innermost_loops": {"total": cov.total, "compiled_code": cov.compiled,
+                                "operation_classes": cov.operation_classes, "command": cov.command,
+                                "summary": cov.summary()}}
+           if (cov := prediction.loop_coverage) is not None else {}),
         "subexpressions": [],
         "diagnostics": [{"file": d.loc.file, "line": d.loc.line, "col": d.loc.col, "severity": d.severity,
                          "message": d.message} for d in analysis.diagnostics],
@@ -325,6 +329,8 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         if prediction.excluded:
             out.append(f"  and the {excluded_text(prediction.excluded)}")
     out.extend(_spmd_lines(prediction))
+    if prediction.loop_coverage is not None:
+        out.append(f"  {prediction.loop_coverage.summary()}")
     out.append("")
     out.extend(_dominant(prediction, top))
     return "\n".join(out) + "\n"
