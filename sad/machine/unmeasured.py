@@ -103,5 +103,7 @@ def _memory(name: str, h: hier.HierarchyCalibration | None) -> Derived | None:
     if bench is None:
         return None
     store = ".store" in name
-    return _per_element(h, store, bench.size_kb * 1024, bench.elem_bytes,
-                        per_line=bench.stride * bench.elem_bytes >= mb.LINE_BYTES)
+    elem, nbytes = bench.elem_bytes, bench.size_kb * 1024
+    if name in ("memory.load.integer", "memory.store.integer"):   # sized as doubles, walks 4-byte integers
+        elem, nbytes = 4, nbytes // 2
+    return _per_element(h, store, nbytes, elem, per_line=bench.stride * bench.elem_bytes >= mb.LINE_BYTES)

@@ -51,6 +51,7 @@ def hand_hierarchy() -> hier.HierarchyCalibration:
     # 256 KB fits half of the 1 MiB L2: 2 ns per line, 8 doubles per line
     (f"memory.load.double@{mb.MEM_MODEL_KB}", 2 * NS / 8, "read per line from L2"),
     (f"memory.store.double@{mb.MEM_MODEL_KB}", 3 * NS / 8, "write per line from L2"),
+    ("memory.load.integer", 2 * NS * 4 / 64, "read per line from L2"),       # 4-byte elements, 128 KB
     ("memory.load_strided.double", 8 * NS, "read per line from memory"),       # one element per line
     ("control.goto", 0.5 * NS, "one clock cycle"),                            # no rule: a cycle, said so
 ])
