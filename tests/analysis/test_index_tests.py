@@ -9,7 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sympy
 
+from sad.analysis.counting import evaluate_sums, indicator, sum_over_index
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 
@@ -27,6 +29,10 @@ int main(void) {
       for (k = 0; k < j; k++)
         if (k > i)
           s -= 1.0;
+      if ((i + j) % 3 == 0)
+        s += 2.0;
+      if (j == 2 * i)
+        s -= 0.25;
     }
   printf("%f\\n", s);
   return 0;
@@ -87,6 +93,18 @@ def test_index_test_counts_equal_gcov_fortran(tmp_path: Path, capsys):
     # J = 1..40, I < J - 1: sum of (J - 2) for J = 3..40 = 741 executions of the arm
     rows = [line.split() for line in out.splitlines() if line.strip()]
     assert any(row[0].endswith("idx.f:13") and row[1:3] == ["741", "741"] for row in rows), out
+
+
+def test_inner_open_sum_keeps_its_own_index():
+    """Σ_i Σ_{j=i}^{n-1} [(i + j) mod 3 = 0]: the inner sum stays open (a Sum over k); summing it over i by
+    substituting i = k was captured by the inner k and counted every test as taken (n(n+1)/2)."""
+    i, j = sympy.symbols("i j", integer=True)
+    n = sympy.Symbol("n", integer=True)
+    inner = sum_over_index(indicator(sympy.Eq(sympy.Mod(i + j, 3), 0)), j, i, n - 1, 1)
+    total = sum_over_index(inner, i, sympy.Integer(0), n - 1, 1)
+    for size in (1, 2, 29):
+        expected = sum(1 for a in range(size) for b in range(a, size) if (a + b) % 3 == 0)
+        assert evaluate_sums(total.subs(n, size)) == expected        # 145 at n = 29, not 435
 
 
 def test_index_test_time_is_bound(tmp_path: Path, capsys):
