@@ -100,9 +100,6 @@ class BranchProbabilities:
         value = self.values.expr_at(cond, at, index)
         if value is None or not is_logical(value) or value.is_Atom:
             return None
-        loop_indices = value.free_symbols & set(index.values())
-        if len(loop_indices) > 1:
-            return None  # (one index: summed exactly by sad.analysis.counting at its loop)
         # A formal argument's symbol is fine: the routine's counts are a formula in its arguments and each
         # call site substitutes its actual values (sad.analysis.calls), so every call is counted exactly; a
         # call site that passes data gets the probability recorded by _formal_fallbacks instead.

@@ -223,7 +223,7 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     strips = _strip_sum(f, index, lo, hi, step)
     if strips is not None:
         return strips
-    f_k = _replace(f, index, lo + step * _K)
+    f_k = _replace(_own_inner_indices(f), index, lo + step * _K)
     if trips.is_Integer and int(trips) <= _EXPLICIT_LIMIT:
         return sympy.Add(*[_replace(f_k, _K, sympy.Integer(k)) for k in range(int(trips))])
     closed = _closed_sum(f_k, lo, hi, step)
@@ -235,6 +235,18 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     if ramps is not None:
         return ramps
     return _open_sum(f_k, trips)
+
+
+def _own_inner_indices(f: sympy.Expr) -> sympy.Expr:
+    """f with every Sum inside it that adds up over k renamed to add up over an index of its own (k1, k2, ...):
+    substituting the outer loop's index by k would otherwise be captured by the inner sum (the inner Sum of
+    [(i + j) mod 3 = 0] over j = i … n-1, summed over i, came out as n(n+1)/2: every test taken)."""
+    inner = [s for s in f.atoms(sympy.Sum) if any(limit[0] == _K for limit in s.limits)]
+    if not inner:
+        return f
+    taken = {str(x) for s in f.atoms(sympy.Sum) for x in s.variables}
+    fresh = next(sympy.Symbol(f"k{n}", integer=True, nonnegative=True) for n in range(1, 1000) if f"k{n}" not in taken)
+    return f.xreplace({s: s.xreplace({_K: fresh}) for s in inner})
 
 
 def _ramp_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr | None:

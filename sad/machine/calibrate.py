@@ -27,6 +27,7 @@ from pathlib import Path
 from sad.machine import hierarchy as hier
 from sad.machine import libbench, mpibench
 from sad.machine import microbench as mb
+from sad.machine import unmeasured as um
 from sad.machine.versions import FORMAT_VERSION
 
 COMPILERS = {"gcc": "c", "gfortran": "fortran"}
@@ -47,6 +48,7 @@ class Settings:
     spread_target: float = 0.10        # a figure whose runs spread more than this is measured again ...
     max_rounds: int = 3                # ... at most this many rounds in all; then it is marked unreliable
     budget_s: float = 120.0            # no further rounds once the operation figures have taken this long
+    only: tuple[str, ...] = ()         # measure only these figures and those they subtract (a partial file)
 
     @staticmethod
     def quick() -> Settings:
@@ -63,6 +65,7 @@ class Figure:
     raw: float                   # before clamping
     samples: int
     reliable: bool = True        # converged (spread below the target) and positive
+    derived: str = ""            # not measurable (below the resolution): the rule that gave ``seconds``
 
 
 @dataclass
@@ -82,6 +85,8 @@ class Calibration:
     library: libbench.LibraryCalibration | None = None  # C library routines: processor.library
     warnings: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
+    load_before: tuple[float, float, float] | None = None   # load averages (1, 5, 15 min) when it started ...
+    load_after: tuple[float, float, float] | None = None    # ... and when it ended
 
 
 # ------------------------------------------------------------------------------------------- toolchain
@@ -121,11 +126,14 @@ def cpu_info() -> tuple[str, float | None]:
 
 def compile_bench(compiler: str, language: str, flags: list[str], workdir: Path,
                   items: list[mb.Bench]) -> Path:
-    """Write the microbenchmarks' source for `items` and compile it: the executable."""
-    src = workdir / ("bench.c" if language == "c" else "bench.f90")
+    """Write the microbenchmarks' source for `items` (Fortran preprocessed: bench.F90) and the called routine
+    (its own file, see microbench.helper_source) and compile them: the executable."""
+    src = workdir / ("bench.c" if language == "c" else "bench.F90")
     src.write_text(mb.source(language, items), encoding="utf-8")
+    helper = workdir / ("empty_routine.c" if language == "c" else "empty_routine.f90")
+    helper.write_text(mb.helper_source(language), encoding="utf-8")
     exe = workdir / "bench"
-    cmd = [compiler, *flags, str(src), "-o", str(exe)] + (["-lm"] if language == "c" else [])
+    cmd = [compiler, *flags, str(src), str(helper), "-o", str(exe)] + (["-lm"] if language == "c" else [])
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CalibrationError(f"compiling the microbenchmarks failed: {' '.join(cmd)}\n{proc.stderr[-2000:]}")
@@ -139,8 +147,18 @@ def _run(exe: Path, k: int, n: int, reps: int, w: int) -> list[float]:
     cmd = hier.pin_command([str(exe), str(k), str(n), str(reps), "1", str(w)], hier.pinned_cpu())
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
     if proc.returncode != 0:
-        raise CalibrationError(f"microbenchmark {k} failed (exit {proc.returncode}): {proc.stderr[-500:]}")
+        raise CalibrationError(f"microbenchmark {k} failed (exit {proc.returncode}): {failure_text(proc.stderr)}")
     return [float(x) for x in proc.stdout.split()]
+
+
+def failure_text(stderr: str, tail: int = 500) -> str:
+    """What a failed program said: its first line and first line naming an error (a run-time library says
+    what went wrong first, then a long backtrace), then the last ``tail`` characters if they add anything."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    head = lines[:1] + [line for line in lines[1:] if re.search(r"error", line, re.I)][:1]
+    text = "\n".join(head)
+    rest = stderr.strip()[-tail:]
+    return text if rest in text else (text + "\n...\n" + rest if text else rest)
 
 
 def _elements(b: mb.Bench) -> int:
@@ -164,10 +182,12 @@ def _measure(exe: Path, k: int, b: mb.Bench, s: Settings) -> list[float]:
     n = 1
     while True:                                 # pilot: grow n until one run takes a measurable time
         t = min(_run(exe, k, n, 1, w))
-        if t >= s.target_s / 20 or n >= 10**9:
+        if t >= s.target_s / 20 or n >= mb.MAX_TRIPS:
             break
-        n = n * 100 if t < 1e-6 else int(n * s.target_s / 20 / t * 1.5) + 1
-    n = max(1, min(2 * 10**9, round(n * s.target_s / max(t, 1e-9))))
+        n = min(mb.MAX_TRIPS, n * 100 if t < 1e-6 else int(n * s.target_s / 20 / t * 1.5) + 1)
+    # capped: a kernel still too short at MAX_TRIPS had its work removed by the optimizer; its tiny figure is
+    # below the resolution and derived (derive_unmeasured), never an overflowing trip count
+    n = max(1, min(mb.MAX_TRIPS, round(n * s.target_s / max(t, 1e-9))))
     return [t / _statements(b, n) for t in _run(exe, k, n, s.reps, w)]
 
 
@@ -197,6 +217,14 @@ def _startup(compiler: str, language: str, flags: list[str], workdir: Path, runs
     return times
 
 
+def load_average() -> tuple[float, float, float] | None:
+    """The OS's load averages over 1, 5 and 15 minutes (/proc/loadavg), None where there are none."""
+    try:
+        return os.getloadavg()
+    except OSError:
+        return None
+
+
 def _figure(samples: list[float]) -> Figure:
     med = statistics.median(samples)
     spread = 0.0
@@ -217,8 +245,11 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     items = [b for b in mb.for_language(language) if b.kind not in ("array", "columns")
              or b.size_kb in settings.sizes_kb or b.figure in ("memory.index", "aux.load1.double")
              or b.figure.startswith(("memory.load_strided.", "memory.store_strided.")) and "@" not in b.figure]
+    if settings.only:
+        items = _with_minus(items, settings.only)
     cal = Calibration(compiler=compiler, compiler_version=compiler_version(path), language=language, flags=flags,
-                      cpu=cpu, clock_hz=clock, date=_dt.datetime.now().astimezone().isoformat(timespec="seconds"))
+                      cpu=cpu, clock_hz=clock, date=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+                      load_before=load_average())
     with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
         exe = compile_bench(path, language, flags, Path(tmp), items)
         for k, b in enumerate(items):
@@ -239,25 +270,58 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
         cal.warnings += cal.hierarchy.warnings
     except (OSError, subprocess.SubprocessError) as exc:
         cal.warnings.append(f"memory hierarchy not measured: {exc}")
+    derive_unmeasured(cal)
     cal.seconds_taken = time.monotonic() - started
+    cal.load_after = load_average()
     return cal
+
+
+def derive_unmeasured(cal: Calibration) -> None:
+    """Replace every figure below the resolution (sad.machine.unmeasured) by its derivation, with a warning:
+    a figure is never written as 0 ns."""
+    clock = um.clock_hz(cal.hierarchy, cal.clock_hz)
+    floor = um.resolution_s(clock)
+    for name, f in cal.figures.items():
+        if f.derived or f.raw >= floor:
+            continue
+        d = um.derivation(name, cal.hierarchy, clock)
+        cal.figures[name] = Figure(seconds=d.seconds, spread=f.spread, raw=f.raw, samples=f.samples,
+                                   reliable=False, derived=d.how)
+        cal.warnings.append(f"{name}: measured {f.raw * 1e9:.3g} ns after {f.samples} runs, below the resolution "
+                            f"({floor * 1e9:.2g} ns): derived as {_ns(d.seconds)}, {d.how}")
+
+
+def _with_minus(items: list[mb.Bench], only: tuple[str, ...]) -> list[mb.Bench]:
+    """The benchmarks named in ``only`` and, transitively, those they subtract (and the loop), in order."""
+    by_name = {b.figure: b for b in items}
+    unknown = [n for n in only if n not in by_name]
+    if unknown:
+        raise CalibrationError(f"no microbenchmark {', '.join(unknown)}")
+    keep, todo = {"control.loop_iter"}, list(only)
+    while todo:
+        name = todo.pop()
+        if name not in keep:
+            keep.add(name)
+        todo += [m for m in by_name[name].minus if m not in keep]
+    return [b for b in items if b.figure in keep]
 
 
 def _converged(exe: Path, k: int, b: mb.Bench, settings: Settings, cal: Calibration) -> Figure:
     """Measure a kernel in rounds until its figure is positive and its spread below the target (a busy core
     gives noisy, even negative, differences); after ``max_rounds`` keep it, marked unreliable and named."""
     samples: list[float] = []
+    floor = um.resolution_s(cal.clock_hz or 1e9)
     for _ in range(max(1, settings.max_rounds)):
         samples += _subtract(_measure(exe, k, b, settings), b, cal.figures)
         fig = _figure(samples)
-        if fig.raw > 0 and fig.spread <= settings.spread_target:
+        if fig.raw >= floor and fig.spread <= settings.spread_target:
             return fig
         if time.monotonic() - cal.started > settings.budget_s:
             break
     fig.reliable = False
-    why = (f"measured {fig.raw * 1e9:.3g} ns, not positive: written as 0" if fig.raw <= 0 else
-           f"spread {fig.spread:.0%} (target {settings.spread_target:.0%})")
-    cal.warnings.append(f"{b.figure}: {why} after {fig.samples} runs: unreliable, the machine is busy")
+    if fig.raw >= floor:   # below it: derive_unmeasured replaces the figure and says so
+        cal.warnings.append(f"{b.figure}: spread {fig.spread:.0%} (target {settings.spread_target:.0%}) after "
+                            f"{fig.samples} runs: unreliable, the machine is busy")
     return fig
 
 
@@ -288,15 +352,18 @@ class _Writer:
         return self.cal.figures[key]
 
     def comment_for(self, f: Figure, how: str = "") -> str:
+        if f.derived:
+            return (f"derived: {f.derived} (measured {f.raw * 1e9:.3g} ns, median of {f.samples}: below the "
+                    "resolution)" + (f"; {how}" if how else ""))
         text = f"median of {f.samples}, spread {f.spread * 100:.1f} %"
-        if f.raw <= 0:
-            text += f", measured {f.raw * 1e9:.3g} ns: clamped to 0 (below the resolution of the subtraction)"
         if not f.reliable:
             text += ", UNRELIABLE (did not converge; see the calibration's warnings)"
         return text + (f"; {how}" if how else "")
 
     def fig(self, indent: int, name: str, key: str, how: str = "") -> None:
         f = self.get(key)
+        if f.seconds <= 0:    # derive_unmeasured runs on every calibration: only a hand-made one gets here
+            raise CalibrationError(f"{key}: {f.raw * 1e9:.3g} ns measured and not derived; a figure is never 0 ns")
         self.lines.append(f"{' ' * indent}{name}: {_ns(f.seconds):<14s} # {self.comment_for(f, how)}")
 
     def derived(self, indent: int, name: str, seconds: float, how: str) -> None:
@@ -319,7 +386,8 @@ def render_yaml(cal: Calibration, name: str) -> str:
     w.raw("# statement repeated in a counted loop, minus the loop overhead and minus the statement's other")
     w.raw("# operations (the assignment storing the result etc.), as the SAD counts them. 'spread' is the")
     w.raw("# interquartile range of the runs relative to the median. Figures of dependent chains: latencies.")
-    w.raw(f"# Calibration took {cal.seconds_taken:.0f} s.")
+    for said in conditions(cal):
+        w.raw(f"# {said}")
     w.raw(f"format_version: {FORMAT_VERSION}")
     w.raw(f"name: {name}")
     w.raw(f"description: {platform.node() or 'this machine'} measured with {cal.compiler} {flags}")
@@ -391,10 +459,13 @@ def render_yaml(cal: Calibration, name: str) -> str:
         value = f"{f.seconds * 1e6:.4g} us"
         w.raw(f"    startup: {value:<14s} # {how}")
     item = (s("io.item4") - s("io.item1")) / 3
+    item_how = "(write of four items - write of one item) / 3"
+    if item <= 0:   # noise: four items timed no longer than one
+        item, item_how = s("io.item1") / 4, "a quarter of the write of one item (four items measured no longer)"
     stmt = s("io.item1") - item
     w.raw("  io:                             # formatted writes to /dev/null")
     w.derived(4, "statement", stmt, "write of one item minus one item")
-    w.derived(4, "item", item, "(write of four items - write of one item) / 3")
+    w.derived(4, "item", item, item_how)
     w.derived(4, "write", stmt, "as statement")
     w.derived(4, "print", stmt, "as statement")
     w.derived(4, "read", stmt, "not measured: as a write statement")
@@ -405,6 +476,25 @@ def render_yaml(cal: Calibration, name: str) -> str:
     if cal.mpi is not None:
         w.lines += mpibench.render_yaml(cal.mpi)
     return "\n".join(w.lines) + "\n"
+
+
+def conditions(cal: Calibration) -> list[str]:
+    """How the calibration went, for the file's header: time taken, the load it saw, the spread of the repeated
+    measurements and how many figures were unreliable or derived."""
+    def load(avg: tuple[float, float, float] | None) -> str:
+        return "unknown" if avg is None else " ".join(f"{x:.2f}" for x in avg)
+    out = [f"Calibration took {cal.seconds_taken:.0f} s on {os.cpu_count() or '?'} logical CPUs; load average "
+           f"(1, 5, 15 min) {load(cal.load_before)} before, {load(cal.load_after)} after."]
+    measured = [f.spread for f in cal.figures.values() if not f.derived and f.samples >= 3]
+    if measured:
+        q = statistics.quantiles(measured, n=10) if len(measured) >= 2 else measured * 9
+        out.append(f"Spread of the repeated runs over {len(measured)} figures: median "
+                   f"{statistics.median(measured):.1%}, 90th percentile {q[-1]:.1%}, largest {max(measured):.1%}.")
+    unreliable = sum(1 for f in cal.figures.values() if not f.reliable and not f.derived)
+    derived = sorted(k for k, f in cal.figures.items() if f.derived)
+    out.append(f"{unreliable} figure(s) UNRELIABLE; {len(derived)} below the resolution and derived"
+               + (f" ({', '.join(derived[:6])}{', ...' if len(derived) > 6 else ''})." if derived else "."))
+    return out
 
 
 def _intrinsics(w: _Writer, cal: Calibration) -> None:
@@ -457,9 +547,10 @@ MAX_SPREAD = 0.5  # a figure whose interquartile range exceeds half its median i
 
 def warnings_of(cal: Calibration) -> list[str]:
     """What a user must hear about the figures written: too much spread (a busy machine, frequency
-    scaling) and negative measurements clamped to 0 (below the resolution of the subtraction)."""
-    spread = sorted((name, f) for name, f in cal.figures.items() if f.spread > MAX_SPREAD)
-    clamped = sorted((name, f) for name, f in cal.figures.items() if f.raw < 0)
+    scaling) and measurements below the resolution (derived instead, or, on a calibration not derived, 0)."""
+    spread = sorted((name, f) for name, f in cal.figures.items() if f.spread > MAX_SPREAD and not f.derived)
+    clamped = sorted((name, f) for name, f in cal.figures.items() if f.raw < 0 and not f.derived)
+    derived = sorted((name, f) for name, f in cal.figures.items() if f.derived)
     out = []
     if spread:
         shown = ", ".join(f"{n} ({f.spread * 100:.0f} %)" for n, f in spread[:8]) + (", …" if len(spread) > 8 else "")
@@ -467,7 +558,11 @@ def warnings_of(cal: Calibration) -> list[str]:
                    f"machine? re-run on an idle one): {shown}")
     if clamped:
         shown = ", ".join(f"{n} ({f.raw * 1e9:.3g} ns)" for n, f in clamped[:8]) + (", …" if len(clamped) > 8 else "")
-        out.append(f"{len(clamped)} figure(s) measured negative and written as 0: {shown}")
+        out.append(f"{len(clamped)} figure(s) measured negative and not derived: {shown}")
+    if derived:
+        shown = ", ".join(n for n, _ in derived[:8]) + (", …" if len(derived) > 8 else "")
+        out.append(f"{len(derived)} figure(s) below the resolution of the measurement (a busy machine, or work the "
+                   f"optimizer removed), derived from the hierarchy instead (each named below): {shown}")
     return out
 
 

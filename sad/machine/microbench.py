@@ -20,14 +20,28 @@ command line (the compiler cannot fold constants); results go to a sink that pri
 impossible value (the chain cannot be deleted); in C an empty ``asm volatile`` on the chain variable after each
 statement stops the compiler from combining statements (``x+y+y`` into ``x+2y``) without adding any
 instruction. At -O0 the barrier is compiled out (``__OPTIMIZE__`` undefined), so the code is what a user's
--O0 program runs. Fortran has no such barrier: integer chains that -O2 folds honestly measure near zero.
+-O0 program runs. Fortran has no such barrier: the program is preprocessed (``bench.F90``) and, only when
+``__OPTIMIZE__`` is defined, a kernel declares VOLATILE its opaque inputs, the variable a statement assigns when
+it does not read it (independent statements: each result must be stored), and the chain variable of an
+idempotent intrinsic (ABS(ABS(x)) folds); the empty loop stores its index to a volatile variable. The volatile
+accesses cost a load or store each (L1, off the chains); at -O0 every variable lives in memory anyway and the code
+is unchanged. The subroutine ``empty`` is compiled as a separate file (``helper_source``), so the optimizer can
+neither inline nor delete the call it times. Trip counts are 64-bit (INTEGER(8), long) and capped at MAX_TRIPS: a
+kernel still unmeasurably short there had its work removed, and sad.machine.calibrate derives its figure instead.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 UNROLL = 10
 """Statements per loop trip in an unrolled kernel."""
+
+MAX_TRIPS = 10**9
+"""Most trips of a kernel's timed loop (a 64-bit count in both languages)."""
+
+OPAQUE = ("i1", "i2", "r1", "r2", "r3", "r4", "d1", "d2", "d3", "d4", "l1")
+"""The kernels' inputs: values the compiler must not know (read from the command line's ONE)."""
 
 MEM_SIZES_KB = (16, 256, 4096, 32768)
 """Working sets of the memory kernels (doubles: 2 K, 32 K, 512 K, 4 M elements)."""
@@ -66,6 +80,7 @@ class Bench:
     elem_bytes: int = 8               # array, columns: element size (working set = size_kb)
     scale: float = 1.0                # divide the per-statement time by this (ops per statement)
     note: str = ""
+    idempotent: bool = False          # f(f(x)) = f(x): the optimizer folds the chain unless x is opaque
 
     @property
     def ident(self) -> str:
@@ -134,12 +149,13 @@ def _intrinsics(t: str) -> list[Bench]:
               (a, add, mul), (x,), note="0.25 tan(x) + 0.25: fixed point 0.34"),
         Bench(base.format("ATAN"), f"{x} = atan{fn}({x}) + {v}1;", f"{x} = ATAN({x}) + {v}1", (a, add), (x,),
               note="atan(x) + 1: fixed point 2.1"),
-        Bench(base.format("ABS"), f"{x} = fabs{fn}({x});", f"{x} = ABS({x})", (a,), (x,)),
+        Bench(base.format("ABS"), f"{x} = fabs{fn}({x});", f"{x} = ABS({x})", (a,), (x,), idempotent=True),
         Bench(base.format("MAX"), f"{x} = fmax{fn}({x}, {v}1);", f"{x} = MAX({x}, {v}1)", (a,), (x,)),
         Bench(base.format("MIN"), f"{x} = fmin{fn}({x}, {v}2);", f"{x} = MIN({x}, {v}2)", (a,), (x,)),
     ]
     if t == "double":
-        out.append(Bench("intrinsics.ANINT.double", "d0 = round(d0);", "D0 = ANINT(D0)", (a,), ("d0",)))
+        out.append(Bench("intrinsics.ANINT.double", "d0 = round(d0);", "D0 = ANINT(D0)", (a,), ("d0",),
+                         idempotent=True))
         out.append(Bench("intrinsics.NINT.double", "i0 = (int)lround(d0);", "i0 = NINT(d0)",
                          ("ops.integer.assign",), ("d0", "i0")))
     return out
@@ -148,7 +164,7 @@ def _intrinsics(t: str) -> list[Bench]:
 def _integer_intrinsics() -> list[Bench]:
     a = "ops.integer.assign"
     return [
-        Bench("intrinsics.ABS.integer", "i0 = abs(i0);", "i0 = ABS(i0)", (a,), ("i0",)),
+        Bench("intrinsics.ABS.integer", "i0 = abs(i0);", "i0 = ABS(i0)", (a,), ("i0",), idempotent=True),
         Bench("intrinsics.MAX.integer", None, "i0 = MAX(i0, i1)", (a,), ("i0",)),
         Bench("intrinsics.MIN.integer", None, "i0 = MIN(i0, i2)", (a,), ("i0",)),
     ]
@@ -156,23 +172,24 @@ def _integer_intrinsics() -> list[Bench]:
 
 def _memory() -> list[Bench]:
     """Element references without a dependency chain (a chain through the sum would hide the load latency
-    behind the add's): ``x = A(J)`` is assign + index + load, ``A(J) = x`` assign + index + store."""
+    behind the add's): ``x = A(J)`` is assign + index + load, ``A(J) = x`` assign + index + store. The value
+loaded or stored is kept live (a barrier on it), so an optimizer can delete neither the load nor the store."""
     da, ia = "ops.double.assign", "ops.integer.assign"
     out = [
-        Bench("memory.index", "d0 = b2[i1][j];", "D0 = B2(J, I1)", (da, "aux.load1.double"), (), kind="array",
+        Bench("memory.index", "d0 = b2[i1][j];", "D0 = B2(J, I1)", (da, "aux.load1.double"), ("d0",), kind="array",
               size_kb=16, note="a second subscript: 2-D minus 1-D reference"),
     ]
     for kb in MEM_SIZES_KB:
         out += [
-            Bench(f"memory.load.double@{kb}", "d0 = a[j];", "D0 = A(J)", (da, "memory.index"), (),
+            Bench(f"memory.load.double@{kb}", "d0 = a[j];", "D0 = A(J)", (da, "memory.index"), ("d0",),
                   kind="array", size_kb=kb),
-            Bench(f"memory.store.double@{kb}", "a[j] = d0;", "A(J) = D0", (da, "memory.index"), (),
+            Bench(f"memory.store.double@{kb}", "a[j] = d0;", "A(J) = D0", (da, "memory.index"), ("d0",),
                   kind="array", size_kb=kb),
         ]
     out += [
-        Bench("memory.load.integer", "i0 = ia[j];", "I0 = IA(J)", (ia, "memory.index"), (), kind="array",
+        Bench("memory.load.integer", "i0 = ia[j];", "I0 = IA(J)", (ia, "memory.index"), ("i0",), kind="array",
               size_kb=MEM_MODEL_KB),
-        Bench("memory.store.integer", "ia[j] = i0;", "IA(J) = I0", (ia, "memory.index"), (), kind="array",
+        Bench("memory.store.integer", "ia[j] = i0;", "IA(J) = I0", (ia, "memory.index"), ("i0",), kind="array",
               size_kb=MEM_MODEL_KB),
     ]
     return out
@@ -225,7 +242,7 @@ def benches() -> list[Bench]:
     for t in ("double", "real"):
         out += _intrinsics(t)
     out += _integer_intrinsics()
-    out += [Bench("aux.load1.double", "d0 = a[j];", "D0 = A(J)", ("ops.double.assign",), (), kind="array",
+    out += [Bench("aux.load1.double", "d0 = a[j];", "D0 = A(J)", ("ops.double.assign",), ("d0",), kind="array",
                   size_kb=16, note="index + load of a 1-D reference")]
     out += _memory()
     out += _strided()
@@ -271,7 +288,7 @@ static double b2[2][2048];
 static FILE *devnull;
 static double now(void) { struct timespec ts; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
-void empty(double *x, int *k) { (void)x; (void)k; }
+void empty(double *x, int *k);   /* in its own file (helper_source): never inlined */
 static void sink(int i0, float r0, double d0, int l0) {
   if (i0 == -987654 && r0 == -9.5f && d0 == -9.25 && l0 == 7) printf("%%d %%g %%g %%d\n", i0, r0, d0, l0); }
 #define DECLS int i0 = one, i1 = one, i2 = 1000003 * one, i5 = 0, l0 = one, l1 = one - 1, j = 0; \
@@ -291,7 +308,7 @@ def _c_kernel(k: int, b: Bench) -> str:
             body.append(code.replace("{L}", f"{k}_{u}") + "".join(_bar(v) for v in b.bar))
         loop = "for (it = 0; it < n; it++) {\n    " + "\n    ".join(body) + "\n  }"
     elif b.kind == "empty":
-        loop = "for (it = 0; it < n; it++) { }"
+        loop = "for (it = 0; it < n; it++) { BARI(it); }"     # -O2 keeps the loop; -O0: an empty body
     elif b.kind == "io":
         loop = "for (it = 0; it < n; it++) {\n    " + code + "\n  }"
     elif b.kind == "columns":
@@ -326,9 +343,11 @@ def c_source(items: list[Bench]) -> str:
 # ------------------------------------------------------------------------------------------- Fortran
 
 
-_F_DECLS = """  INTEGER, INTENT(IN) :: N, ONE, W
+_F_DECLS = """  INTEGER(8), INTENT(IN) :: N
+  INTEGER, INTENT(IN) :: ONE, W
   DOUBLE PRECISION, INTENT(OUT) :: T
-  INTEGER :: IT, J, C, I0, I1, I2, I5
+  INTEGER(8) :: IT, IV
+  INTEGER :: J, C, I0, I1, I2, I5
   REAL :: R0, R1, R2, R3, R4, R5
   DOUBLE PRECISION :: D0, D1, D2, D3, D4, D5
   LOGICAL :: L0, L1
@@ -337,7 +356,7 @@ _F_DECLS = """  INTEGER, INTENT(IN) :: N, ONE, W
   INTEGER :: IA(%(maxel4)d)
   REAL :: RA(%(maxel4)d)
   COMMON /ARR/ A, B2, IA, RA
-  I5 = 0; R5 = 0.0; D5 = 0.0D0
+%(volatile)s  I5 = 0; R5 = 0.0; D5 = 0.0D0
   I0 = ONE; I1 = ONE; I2 = 1000003 * ONE; L0 = ONE == 1; L1 = ONE /= 1; J = 0
   R0 = 1.5 * ONE; R1 = 1.0000001 * ONE; R2 = 1.0E6 * ONE; R3 = 2.7182817 * ONE; R4 = 0.25 * ONE
   D0 = 1.5D0 * ONE; D1 = 1.0000001D0 * ONE; D2 = 1.0D6 * ONE; D3 = 2.718281828459045D0 * ONE
@@ -355,7 +374,7 @@ def _f_kernel(k: int, b: Bench) -> str:
             lines += code.replace("{L}", str(1000 + 10 * u)).splitlines()
         loop = ["DO IT = 1, N", *("   " + s if not s[:1].isdigit() else s for s in lines), "END DO"]
     elif b.kind == "empty":
-        loop = ["DO IT = 1, N", "END DO"]
+        loop = ["DO IT = 1, N", "#ifdef __OPTIMIZE__", "   IV = IT", "#endif", "END DO"]
     elif b.kind == "io":
         loop = ["DO IT = 1, N", "   " + code, "END DO"]
     elif b.kind == "columns":
@@ -363,11 +382,25 @@ def _f_kernel(k: int, b: Bench) -> str:
                 "      END DO", "   END DO", "END DO"]
     else:
         loop = ["DO IT = 1, N", f"   DO J = 1, W, {b.stride}", "      " + code, "   END DO", "END DO"]
-    body = "\n".join(s if s[:1].isdigit() else "  " + s for s in loop)
+    body = "\n".join(s if s[:1] in "0123456789#" else "  " + s for s in loop)
+    volatile = f"#ifdef __OPTIMIZE__\n  VOLATILE :: {', '.join(_f_volatile(b))}\n#endif\n"
     return (f"SUBROUTINE K{k}(N, ONE, W, T)\n  ! {b.figure}\n  IMPLICIT NONE\n"
-            + _F_DECLS % {"maxel": MAX_ELEMS, "maxel4": MAX_ELEMS4} + body + "\n"
+            + _F_DECLS % {"maxel": MAX_ELEMS, "maxel4": MAX_ELEMS4, "volatile": volatile} + body + "\n"
             "  CALL CPU_TIME(C1)\n  T = C1 - C0\n  CALL SINK(I0 + I5, R0 + R5, D0 + D5, L0)\n"
             f"END SUBROUTINE K{k}\n\n")
+
+
+def _f_volatile(b: Bench) -> list[str]:
+    """Variables a Fortran kernel declares VOLATILE under -O (the module docstring says why): the inputs it
+    reads, the variable it assigns without reading, the chain variable of an idempotent function."""
+    code = (b.f or "").upper()
+    out = {v.upper() for v in OPAQUE} & set(re.findall(r"[A-Z_][A-Z0-9_]*", code))
+    if target := re.match(r"\s*([A-Z][A-Z0-9]*)\s*=(.*)", code):
+        if b.idempotent or target.group(1) not in re.findall(r"[A-Z_][A-Z0-9_]*", target.group(2)):
+            out.add(target.group(1))
+    if b.kind == "empty":
+        out.add("IV")
+    return sorted(out) or ["IV"]
 
 
 def fortran_source(items: list[Bench]) -> str:
@@ -377,7 +410,8 @@ def fortran_source(items: list[Bench]) -> str:
     return f"""! generated by sad calibrate -- microbenchmarks, one per atomic operation (see sad/machine/microbench.py)
 PROGRAM BENCH
   IMPLICIT NONE
-  INTEGER :: K, N, REPS, ONE, W, R, I
+  INTEGER :: K, REPS, ONE, W, R, I
+  INTEGER(8) :: N
   DOUBLE PRECISION :: T
   CHARACTER(LEN=32) :: ARG
   DOUBLE PRECISION :: A({MAX_ELEMS}), B2(2048, 2)
@@ -408,19 +442,6 @@ PROGRAM BENCH
   END DO
 END PROGRAM BENCH
 
-SUBROUTINE EMPTY(X, K)
-  DOUBLE PRECISION :: X
-  INTEGER :: K
-END SUBROUTINE EMPTY
-
-SUBROUTINE SINK(I0, R0, D0, L0)
-  INTEGER :: I0
-  REAL :: R0
-  DOUBLE PRECISION :: D0
-  LOGICAL :: L0
-  IF (I0 == -987654 .AND. R0 == -9.5 .AND. D0 == -9.25D0 .AND. L0) PRINT *, I0, R0, D0, L0
-END SUBROUTINE SINK
-
 """ + kernels
 
 
@@ -432,6 +453,20 @@ def for_language(language: str) -> list[Bench]:
 def source(language: str, items: list[Bench]) -> str:
     """The microbenchmark program for `items` in `language` ('c' or 'fortran')."""
     return c_source(items) if language == "c" else fortran_source(items)
+
+
+def helper_source(language: str) -> str:
+    """The routine ``empty`` that control.call times (and Fortran's result sink), compiled as its own file: no
+    optimizer can see (inline, or delete as pure) the call without link-time optimization."""
+    if language == "c":
+        return "/* generated by sad calibrate: the called routine */\nvoid empty(double *x, int *k) { (void)x; (void)k; }\n"
+    # Fortran's SINK lives here too: inlined, its test is folded away by value ranges (SQRT(x) >= 0 is never
+    # -9.25) and with it every chain it was to keep
+    return ("! generated by sad calibrate: the called routine and the sink\nSUBROUTINE EMPTY(X, K)\n"
+            "  DOUBLE PRECISION :: X\n  INTEGER :: K\nEND SUBROUTINE EMPTY\n\n"
+            "SUBROUTINE SINK(I0, R0, D0, L0)\n  INTEGER :: I0\n  REAL :: R0\n  DOUBLE PRECISION :: D0\n"
+            "  LOGICAL :: L0\n  IF (I0 == -987654 .AND. R0 == -9.5 .AND. D0 == -9.25D0 .AND. L0) PRINT *, I0, R0, D0, L0\n"
+            "END SUBROUTINE SINK\n")
 
 
 def empty_program(language: str) -> str:
