@@ -9,6 +9,7 @@ imports this module on first use of one of these names, so that `import sad` its
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -106,8 +107,9 @@ class AnalysisResult:
         return to_text(r.analysis, r.prediction, r.machine, r.bindings, r.op_parameters, top, self.origins)
 
 
-def analyze(paths: str | Iterable[str], machine: str | Machine, defines: Mapping[str, object] | Iterable[str] = (),
-            include: Iterable[str] = (), params: str | None = None) -> AnalysisResult:
+def analyze(paths: str | os.PathLike | Iterable[str | os.PathLike], machine: str | Machine,
+            defines: Mapping[str, object] | Iterable[str] = (), include: Iterable[str] = (),
+            params: str | None = None) -> AnalysisResult:
     """Analyze the source files (or directories) as one program and predict its time on `machine`.
 
     `defines` binds parameters, as `-D` does: a mapping `{"NPART": 4000}` or strings `["NPART=4000"]`;
@@ -119,7 +121,7 @@ def analyze(paths: str | Iterable[str], machine: str | Machine, defines: Mapping
     from sad.machine.model import MachineError
     from sad.predict.job import Options
     from sad.predict.job import run as run_job
-    files = expand_sources([paths] if isinstance(paths, str) else list(paths))
+    files = expand_sources([os.fspath(p) for p in ([paths] if isinstance(paths, str | os.PathLike) else paths)])
     texts = ([f"{k}={v}" for k, v in defines.items()] if isinstance(defines, Mapping)
              else [str(d) for d in defines])
     try:

@@ -91,8 +91,8 @@ def applied(args: argparse.Namespace) -> Iterator[None]:
         else:
             yield
             if _current > 0:
-                print(f"sad {getattr(args, 'subcommand', '')}: {time.perf_counter() - start:.2f} s".replace("  ", " "),
-                      file=sys.stderr)
+                name = " ".join(["sad", *([args.subcommand] if getattr(args, "subcommand", None) else [])])
+                print(f"{name}: {time.perf_counter() - start:.2f} s", file=sys.stderr)
     finally:
         _current = before
 

@@ -377,7 +377,7 @@ def main_validate(args) -> int:
                 raise ValidateError(str(exc)) from None
         machine = load_machine(args.machine)
         label = ", ".join(map(str, sources))
-        print(f"sad validate: {label} on {machine.name} ({machine.models_text or 'no models: given'}), "
+        print(f"sad validate: {label} on {machine.name}{f' ({machine.models_text})' if machine.models_text else ''}, "
               f"compiled with {args.flags}", file=sys.stderr)
         results = validate(sources, machine, shlex.split(args.flags), name, sizes, template, values,
                            raw, args.runs, profile=False,

@@ -46,7 +46,7 @@ def test_analyze_md1_equals_the_command_line():
 
 
 def test_analyze_unbound_names_what_to_bind_and_bad_input_raises():
-    result = sad.analyze([MD1], machine=sad.load_machine("sparc2"), defines=["NPART=500"])
+    result = sad.analyze([Path(MD1)], machine=sad.load_machine("sparc2"), defines=["NPART=500"])
     assert result.seconds is None and "NSTEP" in result.unbound
     with pytest.raises(sad.AnalysisError, match="unknown machine 'nosuch'"):
         sad.analyze(MD1, machine="nosuch")

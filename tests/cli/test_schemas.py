@@ -46,6 +46,12 @@ def test_analyze_json_of_md1_and_of_an_spmd_program_follow_the_schema():
     _valid(unbound, "analyze")
 
 
+@pytest.mark.parametrize("golden", sorted((ROOT / "tests" / "e2e" / "golden").glob("*.json")), ids=lambda p: p.name)
+def test_every_golden_analyze_document_follows_the_schema(golden):
+    # the corpus's `sad analyze --format json` outputs, kept byte for byte by tests/e2e/test_golden.py
+    _valid(json.loads(golden.read_text()), "analyze")
+
+
 def test_check_json_with_a_baseline_comparison_follows_the_schema(tmp_path):
     baseline = tmp_path / "baseline.json"
     before = _json("check", str(CHECK / "before"), "--save-baseline", str(baseline), "--format", "json",
