@@ -383,6 +383,11 @@ def main_validate(args) -> int:
                            raw, args.runs, profile=False,
                            progress=lambda r: print(f"  {name}={number(r.size)}: measured {r.measured:.4g} s",
                                                     file=sys.stderr))
+        excluded = sorted({c for r in results for c in r.excluded})
+        if excluded:
+            from sad.predict.mapper import excluded_text
+            print(f"sad validate: warning: predicted {excluded_text(excluded)} (give their seconds with -D NAME=VALUE)",
+                  file=sys.stderr)
         curve = []
         if all(not r.profiled for r in results) and len(results) > 1:
             curve = prediction_curve(sources, machine, name, values, raw, min(r.size for r in results),

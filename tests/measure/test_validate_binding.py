@@ -82,10 +82,11 @@ def test_validate_does_not_set_an_unseen_call_to_zero(tmp_path: Path):
     for r in results:
         assert r.predicted is not None and not r.unbound and "C_clock" not in r.profiled
         assert r.excluded == ["C_clock"]
-    out = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     assert run(["validate", str(source), "-m", "sparc2", "--sizes", "n=1000,2000", "--runs", "1", "--plot",
-                str(tmp_path / "v.png"), "--", "echo {n} | ./timed"], out, io.StringIO()) == 0
+                str(tmp_path / "v.png"), "--", "echo {n} | ./timed"], out, err) == 0
     assert "predicted time excludes 1 unpriced call: C_clock" in out.getvalue()
+    assert "warning: predicted time excludes 1 unpriced call: C_clock" in err.getvalue()
 
 
 def test_profile_names_the_call_costs_it_leaves_out(tmp_path: Path, monkeypatch):
