@@ -12,7 +12,8 @@ within a factor 2 of the measured one (16 on the nCUBE/2, 32 on the Paragon). Wi
 predictions and the crossover are printed (the book's Paragon CG times are not tabulated here).
 
 With --speed: the time to trace and simulate P = 1024 ranks x 100 iterations of CG-Tree (NITER = 100), wall and
-CPU seconds (the CPU figure is the steadier one on a shared host), median of --runs.
+CPU seconds (the CPU figure is the steadier one on a shared host), median of --runs; as `sad timeline` does it
+(equal trips folded, sad.predict.timeline.simulate_folded).
 
 Usage: python3 benchmarks/spmd_scale.py [--machine ncube2] [--speed [--runs N]]
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from sad.analysis.pipeline import analyze, load_program  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
 from sad.predict.mapper import predict  # noqa: E402
-from sad.predict.timeline import Network, simulate  # noqa: E402
+from sad.predict.timeline import Network, simulate, simulate_folded  # noqa: E402
 from sad.predict.trace import traces  # noqa: E402
 
 SPMD = ROOT / "corpus" / "spmd"
@@ -114,9 +115,9 @@ def speed(machine_name: str, runs: int) -> None:
         walls, cpus, sims = [], [], []
         for _ in range(runs):
             w0, c0 = time.perf_counter(), time.process_time()
-            events, _ = traces(program, machine, 1024, {})
+            events, shared = traces(program, machine, 1024, {})
             c1 = time.process_time()
-            result = simulate(events, Network.of(machine), path=True)
+            result = simulate_folded(events, shared.repeats, Network.of(machine), path=True)
             walls.append(time.perf_counter() - w0)
             cpus.append(time.process_time() - c0)
             sims.append(time.process_time() - c1)

@@ -105,7 +105,7 @@ def cmd_timeline(args) -> int:
     """`sad timeline`: exit 0, 1 when a file had errors, 2 when it cannot run (bad -D, no NPROCS, deadlock)."""
     from sad.analysis.pipeline import load_program
     from sad.machine.model import MachineError, load_machine
-    from sad.predict.timeline import DeadlockError, Network, simulate
+    from sad.predict.timeline import DeadlockError, Network, simulate_folded
     from sad.predict.trace import TraceError, traces
     try:
         values = _bindings(args.defines)
@@ -123,7 +123,7 @@ def cmd_timeline(args) -> int:
             print(f"{diag.loc.file}:{diag.loc.line}: error: {diag.message}", file=sys.stderr)
     try:
         events, shared = traces(program, machine, nprocs, values)
-        result = simulate(events, net, path=True)
+        result = simulate_folded(events, shared.repeats, net, path=True)
     except (TraceError, DeadlockError) as exc:
         print(f"sad: error: {exc}", file=sys.stderr)
         return 2
@@ -178,8 +178,13 @@ def _text(args, machine, nprocs: int, result, net) -> list[str]:
         lines.append(f"  {_ranks_text(ranks):<28} {_ms(end):>12} {_ms(comp):>12} {_ms(comm):>12} {_ms(wait):>12}")
     if len(classes) > CLASSES_SHOWN:
         lines.append(f"  ... {len(classes) - CLASSES_SHOWN} more classes")
+    if result.folded:
+        done, trips = result.folded
+        lines += ["", f"(a loop's {trips} equal trips: {done} simulated, every rank settled into the same step; the "
+                      "rest added step by step)"]
     if args.explain:
-        lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues):"]
+        lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues"
+                      + (f"; the run with {result.folded[0]} trips" if result.folded else "") + "):"]
         for step in result.path:
             if step.end - step.start < 1e-9:
                 continue

@@ -96,6 +96,7 @@ class Result:
     wait: list[float]
     path: list[Step] = field(default_factory=list)
     messages: int = 0
+    folded: tuple[int, int] | None = None  # (trips simulated, trips in all): see simulate_folded
 
     @property
     def slowest(self) -> int:
@@ -243,3 +244,35 @@ def _merged(steps: list[Step]) -> list[Step]:
         else:
             out.append(step)
     return out
+
+
+FOLD_AT = (3, 4, 5)
+"""simulate_folded runs the repeated trips this many times and checks that the last two steps are equal."""
+
+
+def simulate_folded(traces: list[list[Op]], repeats: list[list[tuple[int, int, int]]], net: Network,
+                    path: bool = True) -> Result:
+    """The same result as `simulate` for a program whose ranks repeat a loop's trips n times (the tracer's
+    replicated trips, sad.predict.trace), found from 3, 4 and 5 trips: when every rank's end, compute,
+    communicate and wait grow by the same amount from 3 to 4 trips as from 4 to 5 (the ranks have settled
+    into a steady pattern), each grows by that amount per further trip; otherwise every trip is simulated.
+    The critical path shown is the 5-trip run's (Result.folded says so)."""
+    picks = [max(reps, key=lambda x: x[1] * x[2]) if reps else None for reps in repeats]
+    trips = picks[0][2] if picks and picks[0] is not None else 0
+    if trips <= FOLD_AT[-1] + 1 or any(p is None or p[2] != trips for p in picks):
+        return simulate(traces, net, path)
+
+    def cut(k: int) -> list[list[Op]]:
+        return [ops[:s + k * n] + ops[s + trips * n:] for ops, (s, n, _) in zip(traces, picks)]  # type: ignore[misc]
+
+    runs = [simulate(cut(k), net, path=path and k == FOLD_AT[-1]) for k in FOLD_AT]
+    a, b, c = runs
+    fields = ("end", "compute", "communicate", "wait")
+    for name in fields:
+        for x, y, z in zip(getattr(a, name), getattr(b, name), getattr(c, name)):
+            if abs((z - y) - (y - x)) > 1e-9 * max(1.0, abs(z)):
+                return simulate(traces, net, path)
+    more = trips - FOLD_AT[-1]
+    grown = {name: [z + more * (z - y) for y, z in zip(getattr(b, name), getattr(c, name))] for name in fields}
+    return Result(grown["end"], grown["compute"], grown["communicate"], grown["wait"], path=c.path,
+                  messages=c.messages + more * (c.messages - b.messages), folded=(FOLD_AT[-1], trips))

@@ -68,6 +68,7 @@ class Shared:
     prices: dict[object, float] = field(default_factory=dict)
     pure: dict[tuple, tuple[object, float]] = field(default_factory=dict)
     purity: dict[str, bool] = field(default_factory=dict)
+    repeats: list[list[tuple[int, int, int]]] = field(default_factory=list)  # per rank: Tracer.repeats
     missing: set[str] = field(default_factory=set)
     notes: set[str] = field(default_factory=set)
 
@@ -93,6 +94,7 @@ class Tracer:
         self.steps = 0
         self.collective_calls = 0
         self.posted: list[Op] = []
+        self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -409,6 +411,7 @@ class Tracer:
                 repeat = self.ops[marks[-1]:]
                 for _ in range(trips - k):
                     self.ops.extend(repeat)
+                self.repeats.append((marks[-2], len(repeat), trips - k + 2))
                 k = trips
         index.value = lo + trips * step
 
@@ -690,5 +693,9 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float]) 
     """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted."""
     shared = Shared()
     algorithms = dict(getattr(machine, "collectives", {}) or {})
-    out = [Tracer(program, machine, nprocs, rank, values, algorithms, shared).trace() for rank in range(nprocs)]
+    out = []
+    for rank in range(nprocs):
+        tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
+        out.append(tracer.trace())
+        shared.repeats.append(tracer.repeats)
     return out, shared

@@ -204,3 +204,20 @@ def test_an_unknown_trip_count_names_what_to_bind(tmp_path):
     assert "w.f:9: the trip count of this loop is not known at rank 0 (N): bind it with -D" in err.getvalue()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4", "-D", "N=400"]) == 0
+
+
+def test_equal_trips_folded_give_the_full_simulation(tmp_path):
+    """CG-Tree with 40 iterations at P = 8: the tracer replicates the equal trips; 3, 4 and 5 of them
+    simulated and the rest added step by step give every rank's end, compute, communicate and wait of the
+    simulation of all 40 (to 1e-12 s), and the same number of messages."""
+    from sad.predict.timeline import simulate_folded
+    src = tmp_path / "cg40.f"
+    src.write_text((SPMD / "cgtree.f").read_text().replace("NITER = 1)", "NITER = 40)"))
+    program, _ = load_program([str(src)], [], {})
+    events, shared = traces(program, load_machine("ncube2"), 8, {})
+    full = simulate(events, NET)
+    folded = simulate_folded(events, shared.repeats, NET)
+    assert folded.folded == (5, 39)
+    assert folded.messages == full.messages
+    for name in ("end", "compute", "communicate", "wait"):
+        assert getattr(folded, name) == pytest.approx(getattr(full, name), abs=1e-12)
