@@ -266,7 +266,7 @@ class Walk:
     bytes: sympy.Expr
 
 
-def usable_bytes(level: Level, pitch: sympy.Expr, line: int) -> sympy.Expr:
+def usable_bytes(level: Level, pitch: sympy.Expr, line: int, page: int = 0) -> sympy.Expr:
     """Bytes of ``level`` a walk with this pitch can keep (``Level.effective_bytes``: ways × the sets its
     lines map to × line). A number for a numeric pitch; for a symbolic one a Piecewise on the largest divisor
     of the level's span (sets × line) that divides the pitch, which is that gcd: a sweep over the size shows
@@ -278,15 +278,16 @@ def usable_bytes(level: Level, pitch: sympy.Expr, line: int) -> sympy.Expr:
         return full
     pitch = sympy.sympify(pitch)
     if pitch.is_Number:
-        return sympy.Integer(level.effective_bytes(int(pitch), line)) if pitch.is_Integer else full
-    pieces = [(sympy.Integer(usable), sympy.Eq(sympy.Mod(pitch, d), 0)) for d, usable in _capacities(level, line)]
+        return sympy.Integer(level.effective_bytes(int(pitch), line, page)) if pitch.is_Integer else full
+    pieces = [(sympy.Integer(usable), sympy.Eq(sympy.Mod(pitch, d), 0))
+              for d, usable in _capacities(level, line, page)]
     return sympy.Piecewise(*pieces, (full, True))
 
 
-def _capacities(level: Level, line: int) -> list[tuple[int, int]]:
+def _capacities(level: Level, line: int, page: int = 0) -> list[tuple[int, int]]:
     """(d, bytes usable) for each divisor d of the level's span (sets × line) above one line, largest first:
     what a walk keeps whose pitch has gcd d with the span (``Level.effective_bytes`` of a pitch of d)."""
-    return [(d, level.effective_bytes(d, line) or 0) for d in _span_divisors(level, line)]
+    return [(d, level.effective_bytes(d, line, page) or 0) for d in _span_divisors(level, line)]
 
 
 def _span_divisors(level: Level, line: int) -> list[int]:
@@ -334,13 +335,13 @@ def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, wa
         if level.size_bytes is None:
             pieces.append((figure, True))
             break
-        pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes)))
+        pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes)))
     if not pieces or pieces[-1][1] is not True:
         pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
     return sympy.Piecewise(*pieces)
 
 
-def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int):
+def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0):
     """The layer condition of one level: the footprint fits its size, and a walk's lines the part of it the
     walk's pitch can use (``usable_bytes``; both with the safety factor FIT_FRACTION). For a symbolic pitch
     the second part is: for every divisor d of the level's span that would shrink the usable part, d does not
@@ -352,10 +353,10 @@ def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: i
         return fits
     pitch = sympy.sympify(walk.pitch)
     if pitch.is_Number:
-        usable = usable_bytes(level, pitch, line)
+        usable = usable_bytes(level, pitch, line, page)
         return fits if usable == level.size_bytes else sympy.And(fits, sympy.Le(walk.bytes, usable * fraction))
     limits = []
-    for d, usable in _capacities(level, line):
+    for d, usable in _capacities(level, line, page):
         if usable < level.size_bytes:
             # unevaluated: sympy's assumption queries on the Max of a trip count take seconds here, and
             # binding the size rebuilds (and so evaluates) every piece anyway
@@ -410,7 +411,8 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
         if bytes_value > level.size_bytes * FIT_FRACTION:
             continue
         if walk is not None and float(walk[0]).is_integer() and \
-                walk[1] > (level.effective_bytes(int(walk[0]), hierarchy.line_bytes) or 0) * FIT_FRACTION:
+                walk[1] > (level.effective_bytes(int(walk[0]), hierarchy.line_bytes, hierarchy.page_bytes) or 0) \
+                * FIT_FRACTION:
             continue
         return level.name
     return hierarchy.levels[-1].name
@@ -567,7 +569,8 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     if largest is not None:
         pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))
         if walk is not None:     # set conflicts keep the walk out of the last cache: from memory as well
-            pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes))))
+            pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes,
+                                                              hierarchy.page_bytes))))
     pieces.append((sympy.Float(hierarchy.tlb_miss_s, 6) * share, True))
     return sympy.Piecewise(*pieces)
 
@@ -617,7 +620,7 @@ def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]]
     for _, fp, col in walks:
         share = sympy.Min(1, col.pitch / page)
         from_memory = sympy.Or(sympy.Gt(fp, int(last.size_bytes * FIT_FRACTION)),
-                               sympy.Not(_holds(last, fp, col, line)))
+                               sympy.Not(_holds(last, fp, col, line, page)))
         pages = pages_between_reuses(fp, share, col, [c for _, _, c in walks if c is not col], hierarchy)
         conditions.append(sympy.And(sympy.Gt(col.pitch, line), sympy.Gt(pages, hierarchy.tlb_pages),
                                     from_memory))
