@@ -81,9 +81,7 @@ class LoopPrice:
     touch_s: sympy.Expr = sympy.Integer(0)   # first touch of fresh pages, seconds per run of the program
     touch_bytes: sympy.Expr = sympy.Integer(0)
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
-    waits_s: sympy.Expr = sympy.Integer(0)   # per iteration: column walks waiting for memory (walk_latency_seconds)
     window: float | None = None    # iterations the core keeps in flight (reorder buffer / instructions per iteration)
-    exposed_s: sympy.Expr = sympy.Integer(0)  # per iteration: transfers from beyond L1 the core cannot overlap
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -299,7 +297,7 @@ def _span_divisors(level: Level, line: int) -> list[int]:
 
 def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
                   strided: bool = False, walk: Walk | None = None, one_set: sympy.Expr | int = 0,
-                  beyond_l1: bool = False) -> sympy.Expr:
+                  ) -> sympy.Expr:
     """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
     between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
     walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
@@ -307,15 +305,12 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
     crowds s L1 sets (``one_set_shares``; a Piecewise of such values for a symbolic pitch), 0 when it does
     not: a level with a calibrated one-set figure then costs its column cost + (that figure - the column
     cost) × one_set². A Piecewise in the program's size parameters: a sweep across the cache sizes shows
-    the steps. ``beyond_l1``: the first level (L1) costs 0: only the transfers from the levels beyond it
-    (``exposed_data``)."""
+    the steps."""
     share = sympy.sympify(one_set)
     weight = sympy.Piecewise(*[(v ** 2, c) for v, c in share.args]) if isinstance(share, sympy.Piecewise) \
         else share ** 2
 
     def cost(level: Level) -> sympy.Expr:
-        if beyond_l1 and level is hierarchy.levels[0]:
-            return sympy.Integer(0)
         if not strided:
             return sympy.Float(level.store_line_s if write else level.line_s, 6)
         column = level.column_store_s if write else level.column_s
@@ -421,33 +416,16 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
 def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
                  bindings: dict[str, sympy.Expr] | None = None, window: float | None = None
                  ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
-    """Σ over the references of one iteration: lines moved × seconds per line of the serving level
-    (``data_terms`` without the part beyond L1)."""
-    total, _, shown = data_terms(loop, trips, hierarchy, bindings, window)
-    return total, shown
-
-
-def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
-               bindings: dict[str, sympy.Expr] | None = None, window: float | None = None,
-               beyond_l1: bool = False
-               ) -> tuple[sympy.Expr, sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
     """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
     A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
     a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
     that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
     then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
     compare and print); the pitch cannot change unless those parameters do. ``window``: iterations of the
-    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total,
-    the column walks' part of it from the levels beyond L1 when ``beyond_l1`` (strided references with rows more
-    than a line apart whose rows fall into fewer L1 sets than it has, ``few_l1_sets``: a line per access, L1's
-    figure 0; with their TLB misses; 0 otherwise) and the streams shown by --explain. Unit-stride streams have
-    no part there: the hardware prefetchers bring their lines
-    ahead of the core whatever its window (measured at -O0 on this host, pinned, median of 7: a read stream
-    `s[l] += a * b[j]` 4.72 / 4.79 / 4.85 ns per iteration with b in L1 / L2 / L3; the kernel suite's matmul
-    ikj 5.9 ns with B from L1 and from L3)."""
+    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total
+    and the streams shown by --explain. Several references on one line share it (``_same_stream``)."""
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    beyond = sympy.Integer(0)
     tlb = sympy.Integer(0)                        # the walks' TLB misses
     # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
     streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
@@ -491,19 +469,13 @@ def data_terms(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
         total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
                                          (level_cost, True))
-        if beyond_l1:
-            beyond += lines * sympy.Piecewise(
-                (0, sympy.Le(walk.pitch, line)),
-                (serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0, True),
-                 few_l1_sets(walk.pitch, hierarchy)),
-                (0, True))
         # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
         # n = 512: the TLB term alone would be 37 ns per iteration)
         if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
             others = [s[3] for s in streams if s[3] is not None and s[3] is not walk]
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
-    return total + tlb, (beyond + tlb if beyond_l1 else sympy.Integer(0)), shown
+    return total + tlb, shown
 
 
 def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
@@ -589,43 +561,6 @@ def pages_between_reuses(fp: sympy.Expr, share: sympy.Expr, walk: Walk | None, o
     rest = fp - walk.bytes - sum((o.bytes for o in others), sympy.Integer(0))
     return walk.bytes / line * share + sum((o.bytes / line * sympy.Min(1, o.pitch / page) for o in others),
                                            sympy.Integer(0)) + sympy.Max(0, rest) / page
-
-
-def walk_latency_seconds(shown: list[tuple[str, sympy.Expr, float, Walk | None]], hierarchy: Hierarchy,
-                         window: float | None) -> sympy.Expr:
-    """Seconds per iteration a loop waits for its column walks, beyond their calibrated cost, when they come
-    from memory on pages beyond the TLBs: each access then waits the calibrated ``walk_latency`` (page walk
-    + line), and only the iterations that fit in the core's window (reorder-buffer entries / instructions per
-    iteration) overlap their misses (Karkhanis & Smith, "A First-Order Superscalar Processor Model", ISCA
-    2004: long misses within one ROB's worth of instructions overlap, the next ones wait). An iteration then
-    takes at least walk_latency / window; the term is what that adds to the calibrated memory column costs of
-    the loop's walks (their sum; the walks of one iteration wait together), when any walk waits, scaled by
-    the first such walk's share of accesses on a new page (pitch / page, at most 1). A loop of few
-    instructions keeps enough accesses in flight that the calibrated cost (a throughput) is the larger and
-    the term is 0, and so not in the formula at all; at -O0 (27 instructions per iteration of a column sum,
-    7 in a 192-entry window) it is not. Added to the data term, not a bound of its own: a Max of two formulas
-    of this size costs sympy seconds to compare. A written walk (label 'x(w)') has its column update cost."""
-    caches = hierarchy.caches()
-    if not window or hierarchy.walk_latency_s <= 0 or not hierarchy.tlb_pages or not caches:
-        return sympy.Integer(0)
-    line, page = hierarchy.line_bytes, hierarchy.page_bytes
-    last, memory = caches[-1], hierarchy.levels[-1]
-    assert last.size_bytes is not None
-    walks = [(label, fp, col) for label, fp, _, col in shown if col is not None]
-    paid = sum(memory.column_store_s if label.endswith("(w)") else memory.column_s for label, _, _ in walks)
-    excess = hierarchy.walk_latency_s / window - paid
-    if not walks or excess <= 0:
-        return sympy.Integer(0)
-    conditions = []
-    for _, fp, col in walks:
-        share = sympy.Min(1, col.pitch / page)
-        from_memory = sympy.Or(sympy.Gt(fp, int(last.size_bytes * FIT_FRACTION)),
-                               sympy.Not(_holds(last, fp, col, line, page)))
-        pages = pages_between_reuses(fp, share, col, [c for _, _, c in walks if c is not col], hierarchy)
-        conditions.append(sympy.And(sympy.Gt(col.pitch, line), sympy.Gt(pages, hierarchy.tlb_pages),
-                                    from_memory))
-    share = sympy.Min(1, walks[0][2].pitch / page)
-    return sympy.Piecewise((sympy.Float(excess, 6) * share, sympy.Or(*conditions)), (0, True))
 
 
 def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: list[Ref] | None = None) -> bool:
@@ -807,12 +742,6 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         width = max(1, vector_bytes // elem)
     clock = hierarchy.clock_hz
     cycles = result.cycles
-    select = hierarchy.ops.get("select.double")
-    if select:
-        # ECM/OSACA-style in-core bound: the larger of the port throughput and the loop-carried chain
-        # with corrected latencies, where llvm-mca's own simulation of the dependencies says more
-        own_chain = cc.loop_chain_cycles(chosen.instructions, result.latencies, select[0] * clock)
-        cycles = min(cycles, max(result.block_rthroughput, own_chain))
     latency_bound = max(cycles, cc.register_chain(chosen.instructions))
     core = latency_bound / width / clock
     chain = 0.0
@@ -837,123 +766,28 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         trips[id(lp)] = trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1))
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
-    exposing = exposes_lines(loop, window, width, hierarchy.line_bytes)
-    data, exposed, shown = data_terms(loop, trips, hierarchy, bindings, window, exposing)
-    core_term: sympy.Expr = sympy.Float(core, 6)
-    if rob and latency_bound > result.block_rthroughput and fresh_chains(loop):
-        # a chain that starts afresh at every entry (x[j] += ... over i, s = y[i] before the loop on j) is
-        # loop-carried only within one run of the loop: the core keeps ROB / (instructions per iteration)
-        # iterations in flight, so runs shorter than that overlap with the next ones (measured here: the
-        # 23-trip column sum at 1.6 cycles per iteration, its add chain 3)
-        window = rob / len(chosen.instructions)
-        trips_per_entry = trips[id(loop.nest[-1])] / width
-        throughput = sympy.Float(result.block_rthroughput / width / clock, 6)
-        core_term = sympy.Max(throughput, sympy.Float(core, 6) * sympy.Min(1, trips_per_entry / window))
-    waits = walk_latency_seconds(shown, hierarchy, window)
-    data = data + waits
-    seconds = loop_seconds(core_term, chain, data, exposed)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings, window)
+    seconds = loop_seconds(core, chain, data)
     price = LoopPrice(loop, seconds, core, chain, data, "", width, len(chosen.instructions), shown)
-    price.waits_s = waits
     price.window = window
-    price.exposed_s = exposed
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 
 
-def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, exposed: sympy.Expr | int = 0
-                 ) -> sympy.Expr:
-    """Seconds per iteration: the largest of the in-core bound (plus ``exposed``, the column walks' transfers
-    from beyond L1 when the window is shorter than a line: ``exposes_lines``), the chain through memory and
-    the data transfers (which then overlap the core's work)."""
+def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr) -> sympy.Expr:
+    """Seconds per iteration, one rule at every optimization level: the largest of the in-core bound, the
+    chain through memory and the data transfers, which overlap the core's work (the ECM model's fully
+    overlapping composition). Held-out kernels of benchmarks/devkernels (-O2, pinned): adding the data
+    transfers to the core instead brought syrk +71 %, mvt +57 %, colpairs +84 % and gemver at n = 1024
+    +196 %; the overlap -1 %, -1 %, +69 %, +159 %. The rules that added part of the transfers to the core
+    at -O0 (column walks in few L1 sets with a short window), waits for page walks, short fresh chains and
+    three corrections to llvm-mca's latencies were fitted to this host's own suite; on the held-out kernels
+    they changed nothing or made the figures worse (the corrections: median |error| -O0 13.3 -> 12.1 %,
+    -O2 29.6 -> 28.4 % without them), and are gone."""
     core_term = sympy.Float(core, 6) if isinstance(core, float) else core
-    core_term = core_term + exposed
     if data == 0 and not core_term.free_symbols:
         return sympy.Float(max(float(core_term), chain), 6)
     return sympy.Max(core_term, sympy.Float(chain, 6), data)
-
-
-def few_l1_sets(pitch: sympy.Expr, hierarchy: Hierarchy) -> sympy.Basic:
-    """Whether a column walk with rows ``pitch`` bytes apart falls into fewer sets of the L1 than it has
-    (``Level.sets_reached``: a pitch that is a multiple of two lines; a condition on the pitch when it is
-    symbolic). Such a walk's lines, and the lines the prefetchers bring ahead of it, share the few sets' ways
-    with every other line there, so a line comes from beyond L1 when it is used; a walk over every set has its
-    lines brought in ahead. Measured at -O0 on this host (corpus matmul n = 250, pinned, alternating, median
-    of 9, each order against the same loop with the walked arrays cut to 8 rows that stay in L1): rows 2048 B
-    apart (2 sets) ijk +32 %, jki +21 %; rows 2056 B apart (every set) ijk +2 %, jki 0 %. True where the
-    database does not give the L1's ways and sets: every walk then counts."""
-    l1 = hierarchy.levels[0] if hierarchy.levels else None
-    if l1 is None or l1.size_bytes is None or l1.ways <= 0 or l1.sets <= 0:
-        return sympy.true
-    line = hierarchy.line_bytes
-    pitch = sympy.sympify(pitch)
-    if pitch.is_Number:
-        return sympy.true if pitch.is_Integer and 0 < l1.sets_reached(int(pitch), line) < l1.sets else sympy.false
-    fewer = [d for d in _span_divisors(l1, line) if l1.sets_reached(d, line) < l1.sets]
-    # the divisors no smaller one divides (for sets and lines that are powers of two: two lines alone)
-    least = [d for d in sorted(fewer) if not any(d % e == 0 for e in fewer if e < d)]
-    return sympy.Or(*[sympy.Eq(sympy.Mod(pitch, d, evaluate=False), 0, evaluate=False) for d in least])
-
-
-def exposes_lines(loop: SourceLoop, window: float | None, width: int, line: int) -> bool:
-    """True when the core keeps fewer iterations in flight (``window`` = reorder-buffer entries / instructions
-    per iteration, × ``width`` source iterations per compiled one) than a cache line has elements of the
-    loop's widest element: the out-of-order window then never reaches the next line of a stream while the
-    current one is on its way, so the transfers from the levels beyond L1 do not overlap the core's work and
-    add to it, as in the ECM model's non-overlapping composition (Hager et al., "Exploring performance and
-    power properties of modern multicore chips via simple machine models", 2016: T = max(T_OL, T_nOL +
-    T_data)); ``data_terms`` gives that part of the data time. Measured on this host (gcc -O0, 42 instructions
-    per matmul iteration, 4.6 iterations in a 192-entry window; corpus matmul n = 250, pinned, median of 9):
-    ikj 4.8 ns per iteration (its B streamed from L3, 1/8 line), ijk / jik 6.2-6.4 ns (B's column from L2, a
-    line per iteration), jki / kji 6.6 ns (two columns from L2); their core bound is the same 11 cycles. At
-    -O2 (5-10 instructions, 20-40 iterations in flight) the bounds overlap: the larger one stands."""
-    elems = [r.elem_bytes for r in loop.refs if r.elem_bytes > 0]
-    if not window or not elems:
-        return False
-    return window * width < line / max(elems)
-
-
-def fresh_chains(loop: SourceLoop) -> bool:
-    """True when every accumulator of the innermost loop (an assignment reading its own target: ``s = s + ...``,
-    ``x[j] += ...`` with subscripts the loop does not move) starts afresh at each entry of the loop: an element
-    whose subscripts move with an enclosing loop, or a scalar the enclosing loop's body sets (``s = y[i]``)
-    before it. False when there is none, one carries its value from one entry to the next, or the loop reads an
-    array the enclosing loop writes outside it (a triangular solve: the next row needs this row's result)."""
-    innermost = loop.nest[-1]
-    if len(loop.nest) < 2 or not isinstance(innermost, ir.Do):
-        return False
-    outer = loop.nest[-2]
-    if not isinstance(outer, (ir.Do, ir.While)):
-        return False
-    outer_index = _index(outer)
-    inner = {id(s) for s in walk_stmts(innermost.body)} | {id(innermost)}
-    written = {s.target.name for s in walk_stmts(outer.body) if isinstance(s, ir.Assign) and id(s) not in inner
-               and isinstance(s.target, ir.ArrayRef)}
-    if written & {n.name for s in walk_stmts(innermost.body) for n in walk(s) if isinstance(n, ir.ArrayRef)}:
-        return False      # x[i] = s / ... after a loop that reads x[j]: the next entry waits for this one
-    resets = {s.target.name for s in walk_stmts(outer.body) if isinstance(s, ir.Assign)
-              and isinstance(s.target, ir.Var) and id(s) not in inner
-              and not any(isinstance(n, ir.Var) and n.name == s.target.name for n in walk(s.value))}
-    found = False
-    for stmt in walk_stmts(innermost.body):
-        if not isinstance(stmt, ir.Assign):
-            continue
-        target = stmt.target
-        if isinstance(target, ir.Var):
-            if not any(isinstance(n, ir.Var) and n.name == target.name for n in walk(stmt.value)):
-                continue
-            fresh = target.name in resets
-        elif isinstance(target, ir.ArrayRef) and target.indices:
-            if any(_mentions(e, loop.index) for e in target.indices) or not any(
-                    isinstance(n, ir.ArrayRef) and n.name == target.name and repr(n.indices) == repr(target.indices)
-                    for n in walk(stmt.value)):
-                continue
-            fresh = any(_mentions(e, outer_index) for e in target.indices)
-        else:
-            continue
-        if not fresh:
-            return False
-        found = True
-    return found
 
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
@@ -1015,21 +849,12 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         compiled = lp.source == "compiled code"
         bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
-        exposed = evaluate(bind(lp.exposed_s, bindings)) if lp.exposed_s != 0 else 0.0
-        if exposed:
-            bounds["core + column walks beyond L1"] = lp.core_s + exposed
         if data is not None:
             bounds["data"] = data
-        waits = evaluate(bind(lp.waits_s, bindings)) if lp.waits_s != 0 else 0.0
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
-        if waits:
-            out.append(f"      of the data, {waits * 1e9:.3g} ns: column walks waiting for memory (page walks)")
-        if exposed and lp.window:
-            out.append(f"      {lp.window:.3g} iterations in flight, fewer than a line's elements: the column walks' "
-                       f"{exposed * 1e9:.3g} ns from beyond L1 add to the core")
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else ""))
