@@ -29,9 +29,15 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
               line: int) -> sympy.Expr:
     """Bytes the references touch while ``loops`` (innermost first) run once: per array, the elements its
     subscripts reach (a product of the trip counts of the loops they mention), at element granularity when
-    one of the loops walks its fastest subscript, at line granularity otherwise. One array counted once."""
-    per_array: dict[str, sympy.Expr] = {}
+    one of the loops walks its fastest subscript, at line granularity otherwise. References of one array
+    count once per region: the same rows (slow subscripts equal, or moved by these loops) once, rows these
+    loops do not move but that differ (A[i][k] and A[j][k] over k, a stencil's A[i-1][j], A[i][j], A[i+1][j]
+    over j) each: the rows of the layer condition."""
+    per_array: dict[tuple[str, ...], sympy.Expr] = {}
+    indices = [_index(lp) for lp in loops]
     for ref in refs:
+        region = (ref.array, *("*" if any(_mentions(e, i) for i in indices) else repr(e)
+                               for e in _slow(ref, fastest)))
         used = [lp for lp in loops if any(_mentions(e, _index(lp)) for e in ref.indices)]
         # element granularity only where a loop walks the fastest subscript by one element: A[i*n+j] over i
         # alone touches a line per row
@@ -40,8 +46,8 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
         size = sympy.Integer(ref.elem_bytes if unit else line)
         for lp in used:
             size *= trips[id(lp)]
-        if ref.array not in per_array or _bigger(size, per_array[ref.array]):
-            per_array[ref.array] = size
+        if region not in per_array or _bigger(size, per_array[region]):
+            per_array[region] = size
     return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
 
 
@@ -392,9 +398,10 @@ def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: lis
     when their slow subscripts are the same. A strided reference (a column walk over u[j][i-1], u[j][i],
     u[j][i+1] along j) shares the line of one already counted (``counted``) whose slow subscripts are the same
     and whose fastest subscript differs by a constant of less than a line's elements."""
-    label = f"{ref.array}{'(w)' if ref.write else ''}"
     if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)):
-        return any(entry[0] == label for entry in shown)
+        slow = [repr(e) for e in _slow(ref, loop.fastest)]
+        return any(o.array == ref.array and o.write == ref.write and [repr(e) for e in _slow(o, loop.fastest)] == slow
+                   for o in counted or [])
     return any(_one_line(ref, other, loop.fastest, line) for other in counted or [])
 
 
