@@ -54,16 +54,25 @@ class Level:
     one_set_s: float = 0.0    # seconds per access of a column walk from this level in one L1 set (0: not measured)
     one_set_store_s: float = 0.0  # the same for read-modify-write of a column element
 
-    def sets_reached(self, pitch: int, line: int) -> int:
+    def sets_reached(self, pitch: int, line: int, page: int = 0) -> int:
         """Sets of this level that the lines of a walk with rows ``pitch`` bytes apart fall into (the rule of
-        ``effective_bytes``); 0 when the geometry is not known."""
+        ``effective_bytes``); 0 when the geometry is not known. ``page``: the OS's page size, for a level
+        whose span (sets × line) is larger: such a level is indexed by physical address (an L1 is virtually
+        indexed within a page precisely so that its span is at most a page), and the bits above the page
+        offset come from the physical page the OS picked, not from the program's addresses: the walk's
+        distinct line offsets within a page (page / gcd(pitch, page) of them, at most page / line) each reach
+        every one of the span / page page colours once the walk covers more pages than there are colours
+        (0: addresses as the program sees them)."""
         lb = self.line_bytes or line
         if self.ways <= 0 or self.sets <= 0 or pitch <= 0:
             return 0
         span = self.sets * lb
+        if page and span > page and span % page == 0:
+            offsets = min(page // lb, max(1, page // math.gcd(pitch, page)))
+            return min(self.sets, offsets * (span // page))
         return min(self.sets, max(1, span // math.gcd(pitch, span)))
 
-    def effective_bytes(self, pitch: int, line: int) -> int | None:
+    def effective_bytes(self, pitch: int, line: int, page: int = 0) -> int | None:
         """Bytes this level can keep of a walk whose consecutive accesses are ``pitch`` bytes apart (a column
         walk over rows of ``pitch`` bytes), or the whole size when its geometry is not known.
 
@@ -79,7 +88,7 @@ class Level:
         leaves in L3 under conflicts (n = 256, 512) run slower at -O2 than the calibrated L3 column cost."""
         if self.size_bytes is None:
             return None
-        reached = self.sets_reached(pitch, line)
+        reached = self.sets_reached(pitch, line, page)
         if not reached:
             return self.size_bytes
         return min(self.size_bytes, self.ways * reached * (self.line_bytes or line))

@@ -236,64 +236,6 @@ def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryCha
     return chains
 
 
-_MOVE = re.compile(r"^(movap[sd]|movup[sd]|movdqa|movdqu|movq|movl|movd|movsd|movss|vmovap[sd])$")
-_MINMAX = re.compile(r"^v?(min|max)(sd|ss|pd|ps)$")
-
-
-def loop_chain_cycles(body: list[str], latencies: tuple[int, ...], select_cycles: float | None = None,
-                      rounds: int = 8) -> float:
-    """Cycles per iteration of the longest loop-carried chain through registers, from the ready times of the
-    registers over ``rounds`` simulated iterations (memory ignored: llvm-mca's view of it). With
-    ``select_cycles`` (the calibrated latency of a minsd chain) three corrections to llvm-mca's Zen model
-    apply: min/max take that latency (the model says 3 cycles; Agner Fog's tables and sad calibrate measure
-    1), register-to-register moves take none (move elimination, in current x86 cores' renamers), and an
-    operation with a folded load passes its register operand on after its register form's latency (the
-    load runs ahead)."""
-    if len(latencies) != len(body):
-        return 0.0
-    ready: dict[str, float] = {}
-    marks = []
-    for _ in range(rounds):
-        for text, lat in zip(body, latencies):
-            ops = _operands(text)
-            if not ops:
-                continue
-            mnemonic = text.split()[0]
-            dest, sources = ops[-1], ops[:-1]
-            if mnemonic.startswith(("j", "cmp", "test", "comis", "ucomis")) or _MEM.match(dest):
-                continue
-            own = float(lat)
-            addr = {_canon(r) for o in sources if _MEM.match(o) for r in _REG.findall(o)}
-            folded = max(0.0, own - LOAD_TO_USE) if addr else own
-            if select_cycles is not None:
-                if _MOVE.match(mnemonic) and not any(_MEM.match(o) for o in ops):
-                    own = folded = 0.0
-                elif _MINMAX.match(mnemonic) and not addr:
-                    own = folded = select_cycles
-                elif addr and not mnemonic.startswith(_NO_READ_DEST):
-                    folded = float(_register_latency(mnemonic, dest))   # the operation alone, its register form
-            reads_dest = not mnemonic.startswith(_NO_READ_DEST) and len(ops) > 1
-            regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
-            if reads_dest:
-                regs_in |= {_canon(r) for r in _REG.findall(dest)}
-            t = max([ready.get(r, 0.0) + folded for r in regs_in] + [ready.get(r, 0.0) + own for r in addr]
-                    + [own])
-            for r in _REG.findall(dest):
-                ready[_canon(r)] = t
-        marks.append(max(ready.values(), default=0.0))
-    half = rounds // 2
-    return (marks[-1] - marks[half - 1]) / (rounds - half)
-
-
-@lru_cache(maxsize=256)
-def _register_latency(mnemonic: str, dest: str) -> int:
-    """llvm-mca's latency of an operation in its register form (``addsd %xmm15, %xmm1`` for a folded
-    ``addsd -8(%rax), %xmm1``): what a chain through its register operand waits."""
-    source = "%xmm15" if "xmm" in dest else ("%r15" if dest.startswith("%r") else "%r15d")
-    result = mca((f"{mnemonic}\t{source}, {dest}",))
-    return result.latencies[0] if result is not None and result.latencies else LOAD_TO_USE
-
-
 def invariant_stores(body: list[str]) -> list[str]:
     """Stores into an address no instruction of the loop changes (``movsd %xmm0, (%rdx)`` with %rdx set
     before the loop) that the loop also loads from: an array element updated in place every iteration, a

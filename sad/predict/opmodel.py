@@ -1,6 +1,6 @@
 """In-core time of a loop body that is not priced from compiled code: throughput bound versus latency bound.
 
-Data flow: an innermost loop of the source (sad.predict.loopcost.SourceLoop) and the operation classes that
+Data flow: an innermost loop of the source (sad.predict.sourceloops.SourceLoop) and the operation classes that
 `sad calibrate` measured (the ``ops`` of the machine's ``hierarchy``: per class a latency, from one dependent
 chain, and a reciprocal throughput, from eight independent ones) → seconds per iteration, the larger of
 
@@ -12,7 +12,8 @@ chain, and a reciprocal throughput, from eight independent ones) → seconds per
                  to the new one, plus store-to-load forwarding where the compile keeps variables in memory (-O0)
 
 It is used where the compiler or llvm-mca is missing or the compiled loop cannot be matched to the source;
-sad.predict.loopcost adds the data term (cache levels) as for compiled loops.
+sad.predict.incore uses it for such loops; sad.predict.loopcost adds the data term (sad.predict.reuse) as for
+compiled loops.
 """
 from __future__ import annotations
 

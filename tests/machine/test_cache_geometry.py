@@ -65,6 +65,23 @@ def test_a_pitch_maps_a_walk_onto_the_sets_the_rule_gives(level, pitch, sets_rea
     assert level.effective_bytes(pitch, 64) == level.ways * sets_reached * 64
 
 
+@pytest.mark.parametrize(("level", "pitch", "sets_reached"), [
+    (L1, 4096, 1),          # the L1's span is a page: virtual and physical indices agree, nothing changes
+    (L1, 2048, 2),
+    (L2, 16384, 16),        # one line offset within a page x 16 page colours (64 KiB span / 4 KiB pages)
+    (L2, 8192, 16),
+    (L2, 2048, 32),         # two offsets within a page x 16 colours
+    (L2, 16000, 512),       # gcd(16000, 4096) = 128: 32 offsets within a page x 16 colours
+    (L2, 2112, 1024),
+])
+def test_a_physically_indexed_level_spreads_a_walk_over_its_page_colours(level, pitch, sets_reached):
+    # a level whose span (sets x line) is larger than a page is indexed by physical address: the bits above
+    # the page offset come from the page frames the OS gave, which a walk over many pages spreads over all
+    # span / page colours; only the offset within the page follows the program's pitch
+    assert level.sets_reached(pitch, 64, 4096) == sets_reached
+    assert level.effective_bytes(pitch, 64, 4096) == level.ways * sets_reached * 64
+
+
 def test_a_level_without_geometry_offers_its_whole_size():
     plain = hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9)
     assert plain.effective_bytes(4096, 64) == 32 * 1024

@@ -117,3 +117,37 @@ def test_every_walked_array_has_a_data_entry(tmp_path):
     assert sorted(entry[0] for entry in loop.levels) == ["A", "C(w)"]
     walk = next(entry for entry in loop.levels if entry[0] == "A")
     assert walk[2] == 1.0 and walk[3] is not None          # a line per trip, a walk with its pitch
+
+
+SYRK_ROWS = """double C[1000][1000], A[1000][2000];
+void syrk(void) {
+    int i, j, k;
+    for (i = 0; i < 1000; i++)
+        for (j = 0; j <= i; j++)
+            for (k = 0; k < 2000; k++)
+                C[i][j] += A[i][k] * A[j][k];
+}
+"""
+
+
+def test_a_row_reused_only_after_the_rows_between_is_not_said_to_come_from_l1(tmp_path):
+    from sad.machine import hierarchy as hier
+    from sad.predict.reuse import data_seconds, level_name
+    from sad.predict.sourceloops import source_loops
+    src = tmp_path / "k.c"
+    src.write_text(SYRK_ROWS)
+    analysis = analyze([str(src)])
+    loop = source_loops(analysis.program)[0]
+    trips = {id(lp): t for lp, t in zip(loop.nest, (1000, 500.5, 2000))}
+    host = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+        hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9), hier.Level("L2", 1024 * 1024, 0.8e-9, 0.9e-9),
+        hier.Level("memory", None, 6.0e-9, 8.0e-9)))
+    data, shown = data_seconds(loop, trips, host)
+    footprints = {repr(entry[1]) for entry in shown}
+    # A[i][k] is reused at the next j, after the k loop's two rows (i and j: 2 x 16000 B, + C[i][j]'s line);
+    # A[j][k] only at the next i, after A's row i and the 500.5 rows j of a whole j loop
+    assert [entry[0] for entry in shown] == ["A", "A"]
+    assert footprints == {repr(sympy.Integer(32064)), repr(sympy.Float(16000 + 500.5 * 16000 + 500.5 * 8))}
+    assert [level_name(float(entry[1]), host) for entry in shown] == ["L2", "memory"]
+    # an eighth of a line each: from L2 and from memory
+    assert float(data) == pytest.approx(0.8e-9 / 8 + 6.0e-9 / 8)

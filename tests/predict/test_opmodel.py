@@ -120,28 +120,6 @@ def test_invariant_store_is_a_memory_chain_only_when_the_loop_reloads_it():
     assert cc.invariant_stores(reloaded) == ["(%rsi)"]
 
 
-def test_min_recurrence_chain_with_calibrated_select_latency_and_eliminated_moves():
-    from sad.predict import compiled as cc
-    body = ["movsd\t(%rdi), %xmm1", "addq\t$8, %rdi", "minsd\t%xmm0, %xmm1", "movapd\t%xmm1, %xmm0",
-            "cmpq\t%rdi, %rax", "jne\t.L5"]                     # gcc -O2 of s = (x[i] < s) ? x[i] : s
-    latencies = (4, 1, 3, 1, 1, 0)                             # llvm-mca's Zen model
-    # s: minsd (3) then the move back (1) per iteration; the pointer's chain is 1 cycle
-    assert cc.loop_chain_cycles(body, latencies) == pytest.approx(4.0)
-    # calibrated: minsd 1 cycle, the register move eliminated: the pointer increment and s tie at 1 cycle
-    assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(1.0)
-
-
-@pytest.mark.skipif(__import__("shutil").which("llvm-mca") is None, reason="llvm-mca is needed")
-def test_folded_load_passes_its_register_operand_after_the_register_forms_latency():
-    from sad.predict import compiled as cc
-    body = ["mulsd\t%xmm0, %xmm1", "addq\t$8, %rax", "addsd\t-8(%rax), %xmm1", "movsd\t%xmm1, -8(%rax)",
-            "cmpq\t%rdx, %rax", "jne\t.L3"]                 # gcc -O2 of x[i] = x[i] + t * x[i - 1]
-    mul, add = cc._register_latency("mulsd", "%xmm1"), cc._register_latency("addsd", "%xmm1")
-    latencies = (mul, 1, add + 7, 1, 1, 1)                  # the folded add waits for its load too
-    # x[i-1] stays in xmm1: per iteration a multiply and an add, the load of x[i] runs ahead
-    assert cc.loop_chain_cycles(body, latencies, select_cycles=1.0) == pytest.approx(mul + add)
-
-
 RECUR = """void f(int n, double *x, double t) {
     int i; double v;
     for (i = 1; i < n; i++) x[i] = x[i] + t * x[i - 1];
@@ -173,33 +151,6 @@ def test_recurrence_along_the_fastest_subscript_of_a_fortran_array(tmp_path):
                    "   10 CONTINUE\n   20 CONTINUE\n      END\n")
     loop = source_loops(analyze([str(src)]).program)[0].nest[-1]
     assert opmodel.recurrence_seconds(loop, HIER, 0.4e-9) == pytest.approx(3.2e-9 + 1.2e-9)
-
-
-FRESH = """void f(int n, double *A, double *x, double *y) {
-    int i, j; double s = 0;
-    for (j = 0; j < n; j++) for (i = 0; i < n; i++) x[j] += A[i * n + j];
-    for (i = 0; i < n; i++) { s = y[i]; for (j = 0; j < n; j++) s -= A[i * n + j] * y[j]; y[i] = s; }
-    for (i = 0; i < n; i++) { s = y[i]; for (j = 0; j < n; j++) s -= A[i * n + j] * x[j]; y[i] = s; }
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) s += A[i * n + j];
-    for (i = 0; i < n; i++) for (j = 0; j < n; j++) y[j] += A[i * n + j];
-}
-"""
-
-
-def test_chains_that_start_afresh_at_every_entry_of_the_loop(tmp_path):
-    from sad.predict.loopcost import fresh_chains
-    (tmp_path / "f.c").write_text(FRESH)
-    loops = source_loops(analyze([str(tmp_path / "f.c")]).program)
-    # x[j] moves with the enclosing loop: a new chain per column
-    assert fresh_chains(loops[0])
-    # s = y[i] before the loop, but the loop reads y, which the enclosing loop writes: the next row waits
-    assert not fresh_chains(loops[1])
-    # the same with x read: independent rows
-    assert fresh_chains(loops[2])
-    # s carries over from one row to the next
-    assert not fresh_chains(loops[3])
-    # y[j] moves with the loop itself: no accumulator at all
-    assert not fresh_chains(loops[4])
 
 
 @pytest.mark.skipif(__import__("shutil").which("llvm-mca") is None, reason="llvm-mca is needed")

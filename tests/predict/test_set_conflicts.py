@@ -8,7 +8,7 @@ import sympy
 
 from sad.analysis.bindings import bind, evaluate
 from sad.machine import hierarchy as hier
-from sad.predict.loopcost import data_seconds, usable_bytes, walk_latency_seconds
+from sad.predict.loopcost import data_seconds, usable_bytes
 from tests.predict.loop_nests import column_loop, inner_loop, matmul_c
 
 GEOMETRY = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
@@ -72,26 +72,6 @@ def test_symbolic_pitch_piecewise_equals_the_gcd_rule():
     assert isinstance(formula, sympy.Piecewise)
     for size in (100, 125, 128, 250, 256, 1000, 1024, 2000, 2048, 4096, 8192, 12288):
         assert int(formula.subs(n, size)) == l2.effective_bytes(8 * size, 64) == int(usable_bytes(l2, 8 * size, 64))
-
-
-def test_a_short_window_waits_for_walks_from_memory_beyond_the_tlbs(tmp_path):
-    from dataclasses import replace
-    machine = replace(GEOMETRY, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096, walk_latency_s=210e-9)
-    loop, trips = column_loop(tmp_path)
-    _, shown = data_seconds(loop, trips, machine)
-    waits = walk_latency_seconds(shown, machine, 7.0)
-    at = {n: float(waits.xreplace({s: n for s in waits.free_symbols if s.name == "n"}))
-          for n in (1024, 2048, 2056, 8192)}
-    # n = 2048: rows 16 KiB apart, a page each (share 1), 2048 pages > 1536, and L2 (the last cache) keeps
-    # only 4 sets x 8 ways of the walk -> from memory; an iteration takes at least 210 ns / 7 iterations in
-    # the window = 30 ns, 18 ns more than the memory column read (12 ns) the data term already has.
-    # n = 1024: 1024 pages, within the TLBs -> 0. n = 2056: pitch 257 lines, L2 holds the walk -> 0 (its
-    # TLB misses are the tlb term of the data). n = 8192: 512 KiB between reuses, beyond half of L2 -> 18 ns
-    assert at == pytest.approx({1024: 0.0, 2048: 18e-9, 2056: 0.0, 8192: 18e-9})
-    # a window of 35 iterations (a short -O2 loop): 210 / 35 = 6 ns < 12 ns, nothing to add, no term at all
-    assert walk_latency_seconds(shown, machine, 35.0) == 0
-    assert walk_latency_seconds(shown, machine, None) == 0
-    assert walk_latency_seconds(shown, replace(machine, walk_latency_s=0.0), 7.0) == 0
 
 
 IJK_C = matmul_c("ijk")

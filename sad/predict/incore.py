@@ -1,0 +1,122 @@
+"""The in-core part of the loop-cost model: seconds per iteration of a loop's own work, without its data.
+
+Data flow: an innermost loop (sad.predict.sourceloops) and, where the source compiled here, its file's loops
+in the generated code (sad.predict.compiled) → ``compiled_bounds``: the assembly loop that runs the source loop
+(most of its instructions on the loop's lines; the vectorized one where gcc vectorized it), llvm-mca's cycles
+per iteration (port throughput and the chains through registers) / vector width / clock, and the longest
+loop-carried chain through memory (a slot of the stack at -O0, an element updated in place, an element read
+back in a later iteration: store-to-load forwarding + the operations on it). Where no compiled loop prices it:
+``operation_bounds``, the calibrated operation classes (sad.predict.opmodel), every reference at its issue
+price (the data part prices its line). sad.predict.loopcost composes these with sad.predict.reuse.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sad import ir
+from sad.analysis.cost import Layout
+from sad.machine.hierarchy import Hierarchy
+from sad.machine.model import STRIDED_KEYS
+from sad.predict import compiled as cc
+from sad.predict import opmodel
+from sad.predict.sourceloops import SourceLoop, _resolved
+
+
+@dataclass(frozen=True)
+class InCore:
+    """The in-core bounds of one source loop, per iteration of the source loop."""
+    core_s: float          # throughput and register chains (llvm-mca), or the operation classes' throughput
+    chain_s: float         # the longest loop-carried chain through memory
+    width: int = 1         # source iterations per compiled iteration (vector width)
+    instructions: int = 0  # instructions of the compiled loop body (0: not compiled)
+    window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
+
+
+def opt_level_keeps_memory(spec: str | None) -> bool:
+    """True when the compile command keeps variables in memory (-O0, -Og or no -O flag)."""
+    return not spec or not any(f.startswith("-O") and f not in ("-O0", "-Og") for f in str(spec).split())
+
+
+def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.AsmLoop, int] | None:
+    """The innermost loop of the assembly that runs ``loop`` (more than half of its instructions on the loop's
+    lines; the packed one where gcc vectorized the loop, the longest of those) and its vector width in bytes,
+    or None when no loop of the assembly is the source loop's."""
+    candidates = []
+    for asm in cf.loops:
+        if not asm.innermost:
+            continue
+        inside = sum(n for (f, ln), n in asm.lines.items()
+                     if _resolved(f) == file and loop.line <= ln <= loop.last_line)
+        if inside * 2 > sum(asm.lines.values()):
+            candidates.append(asm)
+    if not candidates:
+        return None
+    vector_bytes = cf.vectorized.get(loop.line, 0)
+    packed = [a for a in candidates if a.packed] if vector_bytes else []
+    return max(packed or candidates, key=lambda a: len(a.instructions)), vector_bytes if packed else 0
+
+
+def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
+                    spec: str | None = None) -> InCore | None:
+    """The in-core bounds of a loop from its compiled code (see the module docstring), None when the loop is
+    not found in the assembly or llvm-mca cannot read it."""
+    found = compiled_loop(loop, cf, file)
+    if found is None:
+        return None
+    chosen, vector_bytes = found
+    result = cc.mca(tuple(chosen.instructions))
+    if result is None:
+        return None
+    width = 1
+    if vector_bytes:
+        elem = max((r.elem_bytes for r in loop.refs), default=8)
+        width = max(1, vector_bytes // elem)
+    clock = hierarchy.clock_hz
+    core = max(result.cycles, cc.register_chain(chosen.instructions)) / width / clock
+    chain = 0.0
+    for ch in cc.memory_chains(chosen.instructions, result.latencies):
+        fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
+        chain = max(chain, fwd + ch.cycles / clock)
+    body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
+    if opt_level_keeps_memory(spec) or cc.invariant_stores(chosen.instructions):
+        # x[j] += ... with j fixed in this loop: at -O0 (and at -O2 when gcc cannot keep it in a register for
+        # fear of aliasing) every iteration loads what the previous one stored
+        ops = opmodel.element_chain_seconds(body, loop.index, hierarchy, 1 / clock)
+        if ops:
+            chain = max(chain, hierarchy.forward_fp_s + ops)
+    if opt_level_keeps_memory(spec) and hierarchy.ops and isinstance(loop.nest[-1], ir.Do):
+        # -O0 keeps every scalar in memory, also one the code reaches through a pointer (a Fortran dummy
+        # argument, S = S + X(I)), which the fixed-slot analysis of the assembly does not see; and an element
+        # written in one iteration and read back in a later one (x[i] = ... x[i - 1]) is a chain through memory
+        chain = max(chain, opmodel.chain_seconds(body, hierarchy, in_memory=True),
+                    opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
+    rob = cc.rob_entries()
+    window = rob / len(chosen.instructions) if rob else None
+    return InCore(core, chain, width, len(chosen.instructions), window)
+
+
+def operation_bounds(loop: SourceLoop, hierarchy: Hierarchy, machine, spec: str | None) -> InCore:
+    """The in-core bounds of a loop no compiled code prices: the calibrated operation classes. Every reference
+    costs its issue in the core (the machine's unit-stride ``load`` / ``store`` figure; a strided one too:
+    ``load_strided`` is a pass over memory, the transfer the data part prices from the level that serves the
+    line). Code that keeps variables in memory (-O0) adds the chains through memory: a scalar accumulator, an
+    element updated in place while the loop's index does not move it (``x[i] -= L[i][j] * x[j]`` over j), an
+    element read back in a later iteration."""
+    in_memory = opt_level_keeps_memory(spec)
+    innermost = loop.nest[-1]
+    assert isinstance(innermost, ir.Do)
+    tp, lat = opmodel.core_seconds(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
+                                   lambda key: machine.op_cost(_issue_key(key)), in_memory)
+    if in_memory:
+        clock_cycle = 1 / hierarchy.clock_hz
+        element = opmodel.element_chain_seconds(innermost.body, loop.index, hierarchy, clock_cycle)
+        lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, clock_cycle),
+                  hierarchy.forward_fp_s + element if element else 0.0)
+    return InCore(tp, lat)
+
+
+def _issue_key(key: str) -> str:
+    """The operation whose price is a reference's issue in the core: 'load_strided.double' → 'load.double'
+    (the strided figure holds the transfer from memory, which the data part prices once)."""
+    head, _, kind = key.partition(".")
+    return f"{STRIDED_KEYS[head]}.{kind}" if head in STRIDED_KEYS else key

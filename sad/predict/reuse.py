@@ -1,0 +1,419 @@
+"""The data part of the loop-cost model: which level of the memory hierarchy serves each array reference.
+
+Data flow: an innermost loop (sad.predict.sourceloops) with the trips of its nest and the machine's
+``Hierarchy`` → per reference of one iteration: the footprint touched between two uses of its data or line
+(``reuse_footprint``: the reuse distance of the nest), the smallest level that holds it (``serving_level``:
+a layer condition, with the part of a cache a walk's pitch can use: ``usable_bytes``; a ``Piecewise`` in the
+size parameters), the lines it moves (several references on one line share it), the TLB misses of walks whose
+pages between reuses exceed the TLBs' reach (``tlb_seconds``) → ``data_seconds``: seconds per iteration of the
+transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the in-core part.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sympy
+
+from sad import ir
+from sad.analysis.bindings import bind, evaluate
+from sad.analysis.cost import Layout, is_strided, unit_step
+from sad.ir.walk import walk
+from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
+from sad.predict import opmodel
+from sad.predict.sourceloops import Ref, SourceLoop, _as_ir, _fastest, _index, _mentions, _slow
+
+
+def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr], fastest: str,
+              line: int) -> sympy.Expr:
+    """Bytes the references touch while ``loops`` (innermost first) run once: per array, the elements its
+    subscripts reach (a product of the trip counts of the loops they mention), at element granularity when
+    one of the loops walks its fastest subscript, at line granularity otherwise. References of one array
+    count once per region: the same rows (slow subscripts equal, or moved by these loops) once, rows these
+    loops do not move but that differ (A[i][k] and A[j][k] over k, a stencil's A[i-1][j], A[i][j], A[i+1][j]
+    over j) each: the rows of the layer condition."""
+    per_array: dict[tuple[str, ...], sympy.Expr] = {}
+    indices = [_index(lp) for lp in loops]
+    for ref in refs:
+        region = (ref.array, *("*" if any(_mentions(e, i) for i in indices) else repr(e)
+                               for e in _slow(ref, fastest)))
+        used = [lp for lp in loops if any(_mentions(e, _index(lp)) for e in ref.indices)]
+        # element granularity only where a loop walks the fastest subscript by one element: A[i*n+j] over i
+        # alone touches a line per row
+        unit = any(_mentions(_fastest(ref, fastest), _index(lp)) and
+                   not is_strided(_as_ir(ref), Layout(_index(lp), fastest)) for lp in used)
+        size = sympy.Integer(ref.elem_bytes if unit else line)
+        for lp in used:
+            size *= trips[id(lp)]
+        if region not in per_array or _bigger(size, per_array[region]):
+            per_array[region] = size
+    return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
+
+
+def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+    """Bytes of the arrays this loop touches first, over one run of its whole nest (element granularity where
+    the nest walks an array's fastest subscript, a line per element otherwise)."""
+    refs = [r for r in loop.refs if r.array in loop.first_touch]
+    total = sympy.Integer(0)
+    for name in loop.first_touch:
+        total += footprint([r for r in refs if r.array == name], list(reversed(loop.nest)), trips, loop.fastest, line)
+    return total
+
+
+def _bigger(a: sympy.Expr, b: sympy.Expr) -> bool:
+    return len(a.free_symbols) > len(b.free_symbols) or (a.free_symbols == b.free_symbols and
+                                                         sympy.count_ops(a) >= sympy.count_ops(b))
+
+
+def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int,
+                    refs: list[Ref] | None = None) -> sympy.Expr:
+    """The bytes touched between two uses of the data (or cache line) ``ref`` reads in one iteration: the
+    nest inside the innermost enclosing loop whose next iteration reuses it (its index is not in the
+    reference, or moves it along its fastest subscript by one element: the same line again for a column
+    walk). With no such loop, the whole nest (reuse from one run of the nest to the next). ``refs``: count
+    only these references (default all of the loop's)."""
+    counted = loop.refs if refs is None else refs
+    inner_first = list(reversed(loop.nest))
+    strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
+    for d in range(1, len(inner_first)):
+        idx = _index(inner_first[d])
+        in_ref = any(_mentions(e, idx) for e in ref.indices)
+        along_line = strided and _mentions(_fastest(ref, loop.fastest), idx) and \
+            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
+        if not in_ref or along_line:
+            return footprint(counted, inner_first[:d], trips, loop.fastest, line)
+    return footprint(counted, inner_first, trips, loop.fastest, line)
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A strided reference's walk between two reuses: ``pitch`` bytes between consecutive accesses and the
+    ``bytes`` of the lines it touches (a line per access), which must stay resident for the reuse."""
+    pitch: sympy.Expr
+    bytes: sympy.Expr
+
+
+def usable_bytes(level: Level, pitch: sympy.Expr, line: int, page: int = 0) -> sympy.Expr:
+    """Bytes of ``level`` a walk with this pitch can keep (``Level.effective_bytes``: ways × the sets its
+    lines map to × line). A number for a numeric pitch; for a symbolic one a Piecewise on the largest divisor
+    of the level's span (sets × line) that divides the pitch, which is that gcd: a sweep over the size shows
+    the drops at powers of two. Without the level's geometry, or for a pitch that is not a whole number of
+    bytes, the whole size."""
+    assert level.size_bytes is not None
+    full = sympy.Integer(level.size_bytes)
+    if level.ways <= 0 or level.sets <= 0:
+        return full
+    pitch = sympy.sympify(pitch)
+    if pitch.is_Number:
+        return sympy.Integer(level.effective_bytes(int(pitch), line, page)) if pitch.is_Integer else full
+    pieces = [(sympy.Integer(usable), sympy.Eq(sympy.Mod(pitch, d), 0))
+              for d, usable in _capacities(level, line, page)]
+    return sympy.Piecewise(*pieces, (full, True))
+
+
+def _capacities(level: Level, line: int, page: int = 0) -> list[tuple[int, int]]:
+    """(d, bytes usable) for each divisor d of the level's span (sets × line) above one line, largest first:
+    what a walk keeps whose pitch has gcd d with the span (``Level.effective_bytes`` of a pitch of d)."""
+    return [(d, level.effective_bytes(d, line, page) or 0) for d in _span_divisors(level, line)]
+
+
+def _span_divisors(level: Level, line: int) -> list[int]:
+    """The divisors of a level's span (sets × line) above one line, largest first: the pitches whose gcd
+    with the span decides which of its sets a walk reaches."""
+    lb = level.line_bytes or line
+    return [d for d in sorted(sympy.divisors(level.sets * lb), reverse=True) if d > lb]
+
+
+def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write: bool,
+                  strided: bool = False, walk: Walk | None = None, one_set: sympy.Expr | int = 0,
+                  ) -> sympy.Expr:
+    """Seconds per line from the level that serves a reference: the smallest cache that holds the footprint
+    between reuses (with the layer-condition safety factor FIT_FRACTION), memory otherwise. For a strided
+    walk (``walk``) the level must also hold the walk's lines within the capacity its pitch can use
+    (``usable_bytes``: set conflicts of a power-of-two pitch). ``one_set``: 1 / s for a strided walk that
+    crowds s L1 sets (``one_set_shares``; a Piecewise of such values for a symbolic pitch), 0 when it does
+    not: a level with a calibrated one-set figure then costs its column cost + (that figure - the column
+    cost) × one_set². A Piecewise in the program's size parameters: a sweep across the cache sizes shows
+    the steps."""
+    share = sympy.sympify(one_set)
+    weight = sympy.Piecewise(*[(v ** 2, c) for v, c in share.args]) if isinstance(share, sympy.Piecewise) \
+        else share ** 2
+
+    def cost(level: Level) -> sympy.Expr:
+        if not strided:
+            return sympy.Float(level.store_line_s if write else level.line_s, 6)
+        column = level.column_store_s if write else level.column_s
+        one = level.one_set_store_s if write else level.one_set_s
+        if not one or one <= column or weight == 0:
+            return sympy.Float(column, 6)
+        return sympy.Float(column, 6) + weight * sympy.Float(one - column, 6)
+    return _by_serving_level(bytes_between_reuses, hierarchy, walk, cost)
+
+
+def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, walk: Walk | None,
+                      value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
+    """Piecewise: value(level) of the first level that holds the footprint (and the walk), memory's last."""
+    pieces = []
+    for level in hierarchy.levels:
+        figure = value(level)
+        if level.size_bytes is None:
+            pieces.append((figure, True))
+            break
+        pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes)))
+    if not pieces or pieces[-1][1] is not True:
+        pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
+    return sympy.Piecewise(*pieces)
+
+
+def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0):
+    """The layer condition of one level: the footprint fits its size, and a walk's lines the part of it the
+    walk's pitch can use (``usable_bytes``; both with the safety factor FIT_FRACTION). For a symbolic pitch
+    the second part is: for every divisor d of the level's span that would shrink the usable part, d does not
+    divide the pitch or the lines fit what is left (no Piecewise inside a relational: sympy would solve it)."""
+    assert level.size_bytes is not None
+    fraction = sympy.Rational(str(FIT_FRACTION))
+    fits = sympy.Le(footprint_bytes, int(level.size_bytes * FIT_FRACTION))
+    if walk is None or level.ways <= 0 or level.sets <= 0:
+        return fits
+    pitch = sympy.sympify(walk.pitch)
+    if pitch.is_Number:
+        usable = usable_bytes(level, pitch, line, page)
+        return fits if usable == level.size_bytes else sympy.And(fits, sympy.Le(walk.bytes, usable * fraction))
+    limits = []
+    for d, usable in _capacities(level, line, page):
+        if usable < level.size_bytes:
+            # unevaluated: sympy's assumption queries on the Max of a trip count take seconds here, and
+            # binding the size rebuilds (and so evaluates) every piece anyway
+            limits.append(sympy.Or(sympy.Ne(sympy.Mod(pitch, d, evaluate=False), 0, evaluate=False),
+                                   sympy.Le(walk.bytes, usable * fraction, evaluate=False)))
+    return sympy.And(fits, *limits)
+
+
+def one_set_shares(pitch: sympy.Expr, hierarchy: Hierarchy, window: float | None
+                   ) -> list[tuple[sympy.Rational | int, sympy.Basic]]:
+    """(1 / s, condition) pieces for a column walk with rows ``pitch`` bytes apart whose lines fall into s sets
+    of the L1 (``Level.sets_reached``), where the core keeps more of the walk's accesses in flight (``window``:
+    reorder-buffer entries / instructions per iteration) than those sets have ways (ways × s < window): then
+    the fills of the lines in flight evict each other before their loads complete, and a level beyond L1
+    serves each access at its column cost + the excess of its calibrated one-L1-set cost (``Level.one_set_s``,
+    rows L1 sets × line apart) / s²: each set has 1/s of the accesses in flight, and the s sets fill side by
+    side. The piece's value is 1 / s (``serving_level`` squares it). Otherwise (0, True): the calibrated
+    column costs stand. A numeric pitch gives one piece; a symbolic one a piece per divisor d of the L1's span
+    (sets × line) for which d divides the pitch (largest first: the gcd of pitch and span).
+
+    Measured on this host (AMD EPYC, Zen 1; L1 8 ways × 64 sets, VIPT: its sets are the page offset's, the
+    same for the program and the cache; a 5-instruction column sum at -O2, about 38 iterations in a
+    192-entry window), per access against 1.2 ns for a pitch of an odd number of lines: rows 4096 B apart
+    (one set) 3.4-4.2 ns from L2, 8.7-9.4 ns from L3; 2048 B (two sets) 2.2 / 3.3-3.6 ns (the rule: 1.5 / 3.2);
+    1024 B and 3072 B (four) 1.2 / 1.3-2.3 ns (rule 1.0 / 1.8); 512 B (eight: 64 ways > 38) no excess; the
+    same walks at -O0 (27 instructions, 7 iterations in flight, fewer than 8 ways) show none. A
+    read-modify-write walk from L3: 25 / 13.7 / 3.1 ns for one / two / four sets (rule 25 / 7.4 / 3.0)."""
+    l1 = hierarchy.levels[0] if hierarchy.levels else None
+    if not window or l1 is None or l1.size_bytes is None or l1.ways <= 0 or l1.sets <= 0 or \
+            not any(lv.one_set_s > 0 or lv.one_set_store_s > 0 for lv in hierarchy.levels):
+        return [(0, sympy.true)]
+    line = hierarchy.line_bytes
+    pitch = sympy.sympify(pitch)
+    if pitch.is_Number:
+        crowded = pitch.is_Integer and int(pitch) > line and l1.ways * l1.sets_reached(int(pitch), line) < window
+        return [(sympy.Rational(1, l1.sets_reached(int(pitch), line)), sympy.true)] if crowded else [(0, sympy.true)]
+    pieces: list[tuple[sympy.Rational | int, sympy.Basic]] = []
+    for d in _span_divisors(l1, line):
+        sets = l1.sets_reached(d, line)
+        if d <= line or l1.ways * sets >= window:
+            break     # smaller divisors reach more sets: none of them crowds the L1 either
+        pieces.append((sympy.Rational(1, sets), sympy.Eq(sympy.Mod(pitch, d, evaluate=False), 0, evaluate=False)))
+    return [*pieces, (0, sympy.true)]
+
+
+def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, float] | None = None) -> str:
+    """The level a footprint of this many bytes fits in (for reports); ``walk``: (pitch, bytes) of a
+    strided walk, whose lines must also fit the capacity its pitch can use."""
+    for level in hierarchy.levels:
+        if level.size_bytes is None:
+            return level.name
+        if bytes_value > level.size_bytes * FIT_FRACTION:
+            continue
+        if walk is not None and float(walk[0]).is_integer() and \
+                walk[1] > (level.effective_bytes(int(walk[0]), hierarchy.line_bytes, hierarchy.page_bytes) or 0) \
+                * FIT_FRACTION:
+            continue
+        return level.name
+    return hierarchy.levels[-1].name
+
+
+def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                 bindings: dict[str, sympy.Expr] | None = None, window: float | None = None
+                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
+    """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
+    A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
+    a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
+    that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
+    then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
+    compare and print); the pitch cannot change unless those parameters do. ``window``: iterations of the
+    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total
+    and the streams shown by --explain. Several references on one line share it (``_same_stream``)."""
+    line = hierarchy.line_bytes
+    total = sympy.Integer(0)
+    tlb = sympy.Integer(0)                        # the walks' TLB misses
+    # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
+    streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
+    shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
+    seen: set[tuple[str, str, bool]] = set()      # (array, subscripts, write): the same reference again
+    written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
+    for ref in loop.refs:
+        key = (ref.array, repr(ref.indices), ref.write)
+        if key in seen:   # a[i] read and the same a[i] read again in the iteration: one stream
+            continue
+        seen.add(key)
+        if not ref.write and (ref.array, repr(ref.indices)) in written:
+            continue      # c[i] += ...: the write's figure (read for ownership + write back) covers the read
+        if not any(_mentions(e, loop.index) for e in ref.indices):
+            continue
+        strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
+        lines = 1.0 if strided else ref.elem_bytes / line
+        if _same_stream(ref, loop, shown, line, [st[0] for st in streams]):
+            continue
+        fp = reuse_footprint(ref, loop, trips, line)
+        walk, share, crowded_when = None, sympy.Integer(0), sympy.false
+        if strided:
+            pitch = _bound_number(row_pitch(ref, loop, trips, line), bindings)
+            walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
+            shares = one_set_shares(pitch, hierarchy, window)
+            share = sympy.sympify(shares[0][0]) if len(shares) == 1 else sympy.Piecewise(*shares)
+            crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
+        streams.append((ref, lines, fp, walk, share, crowded_when))
+        shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
+    # crowded walks of one iteration wait together, each in its own L1 sets: one walk's crowding counts, a
+    # written one's if there is one (its one-set figure is the larger: matmul jki at n = 512 on this host, the
+    # update's excess 23.5 ns against the read's 7.5 ns; 22.8 ns per iteration measured, both would be 33)
+    crowded = [s for s in streams if s[4] != 0]
+    chosen = next((s for s in crowded if s[0].write), crowded[0]) if crowded else None
+    for stream in streams:
+        ref, lines, fp, walk, share, crowded_when = stream
+        if walk is None:
+            total += lines * serving_level(fp, hierarchy, ref.write)
+            continue
+        level_cost = serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0)
+        # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
+        total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
+                                         (level_cost, True))
+        # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
+        # n = 512: the TLB term alone would be 37 ns per iteration)
+        if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
+            others = [s[3] for s in streams if s[3] is not None and s[3] is not walk]
+            term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
+            tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
+    return total + tlb, shown
+
+
+def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
+    """expr as a number when the bindings make it one (an Integer when it is whole), else expr."""
+    if not bindings or not expr.free_symbols:
+        return expr
+    value = evaluate(bind(expr, bindings))
+    if value is None:
+        return expr
+    return sympy.Integer(int(value)) if float(value).is_integer() else sympy.Float(value)
+
+
+def row_pitch(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
+    """Bytes between two consecutive accesses of a strided reference: a constant step of the fastest subscript
+    times the element (x[8*i]: 64), else the array's footprint over the whole nest over the trips of the
+    innermost loop (a[i*n+j] over n rows of a nest on j, i: 8 n)."""
+    for node in walk(_fastest(ref, loop.fastest)):       # x[8 * i]: a constant step in the fastest subscript
+        if isinstance(node, ir.BinOp) and node.op == "mul":
+            for k, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(k, ir.Const) and isinstance(k.value, int) and _mentions(other, loop.index):
+                    return sympy.Integer(abs(k.value) * ref.elem_bytes)
+    declared = declared_pitch(ref, loop.index, loop.fastest)
+    if declared is not None:
+        return sympy.Integer(declared)
+    whole = footprint([r for r in loop.refs if r.array == ref.array], list(reversed(loop.nest)), trips, loop.fastest,
+                      line)
+    return whole / sympy.Max(trips[id(loop.nest[-1])], 1)
+
+
+def declared_pitch(ref: Ref, index: str | None, fastest: str) -> int | None:
+    """Bytes between consecutive accesses of a reference whose loop index steps one slower subscript by ±1,
+    from the array's declaration: the elements of the faster dimensions times the element (c[i][j] over i
+    with c declared [256][256]: 2048 B, whatever part of the rows the loops use). None where the declaration
+    does not fix it."""
+    if ref.extents is None or index is None or len(ref.extents) != len(ref.indices):
+        return None
+    moving = [k for k, e in enumerate(ref.indices) if _mentions(e, index)]
+    fast = 0 if fastest == "first" else len(ref.indices) - 1
+    if len(moving) != 1 or moving[0] == fast or not unit_step(ref.indices[moving[0]], index):
+        return None
+    k = moving[0]
+    faster = [e for e in (ref.extents[:k] if fastest == "first" else ref.extents[k + 1:]) if e is not None and e > 0]
+    if len(faster) != (k if fastest == "first" else len(ref.indices) - 1 - k):
+        return None
+    return ref.elem_bytes * math.prod(faster)
+
+
+def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy,
+                walk: Walk | None = None, others: list[Walk] | None = None) -> sympy.Expr:
+    """Extra seconds per access of a strided reference whose pages between two reuses exceed what the TLBs
+    hold (a column walk with a pitch of a page or more touches a new page every access). The row pitch is the
+    array's footprint over the whole nest over the trips of the innermost loop; pages between reuses
+    (``pages_between_reuses``): the walk's lines × min(1, pitch / page), the same for the loop's ``others``
+    walks, the rest of the footprint in whole pages. Served from memory, the calibrated column-walk cost
+    already contains the misses: no extra there."""
+    page = hierarchy.page_bytes
+    pitch = row_pitch(ref, loop, trips, hierarchy.line_bytes)
+    share = sympy.Min(1, pitch / page)
+    pages = pages_between_reuses(fp, share, walk, others or [], hierarchy)
+    caches = hierarchy.caches()
+    largest = int(caches[-1].size_bytes * FIT_FRACTION) if caches and caches[-1].size_bytes else None
+    pieces = [(sympy.Integer(0), sympy.Le(pages, hierarchy.tlb_pages))]
+    if largest is not None:
+        pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))
+        if walk is not None:     # set conflicts keep the walk out of the last cache: from memory as well
+            pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes,
+                                                              hierarchy.page_bytes))))
+    pieces.append((sympy.Float(hierarchy.tlb_miss_s, 6) * share, True))
+    return sympy.Piecewise(*pieces)
+
+
+def pages_between_reuses(fp: sympy.Expr, share: sympy.Expr, walk: Walk | None, others: list[Walk],
+                         hierarchy: Hierarchy) -> sympy.Expr:
+    """Pages a walk's accesses go to between two of its reuses (``fp`` bytes touched): its own lines, a page
+    each where rows are a page or more apart (``share`` = min(1, pitch / page)), the lines of the loop's other
+    walks the same way, and the rest of the footprint (rows read along, invariant data) in whole pages, not
+    a page per line (matmul ijk at n = 1000: B's 1000 rows and A's row of 8000 B are 1002 pages, not the
+    1125 lines of the footprint; measured here 1.85 ns per iteration, no TLB misses). Without the walk (the
+    old callers), the footprint's lines × share."""
+    line, page = hierarchy.line_bytes, hierarchy.page_bytes
+    if walk is None:
+        return fp / line * share
+    rest = fp - walk.bytes - sum((o.bytes for o in others), sympy.Integer(0))
+    return walk.bytes / line * share + sum((o.bytes / line * sympy.Min(1, o.pitch / page) for o in others),
+                                           sympy.Integer(0)) + sympy.Max(0, rest) / page
+
+
+def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: list[Ref] | None = None) -> bool:
+    """a[i-1], a[i], a[i+1] are one stream of lines: count an array's reads (or writes) once per iteration
+    when their slow subscripts are the same. A strided reference (a column walk over u[j][i-1], u[j][i],
+    u[j][i+1] along j) shares the line of one already counted (``counted``) whose slow subscripts are the same
+    and whose fastest subscript differs by a constant of less than a line's elements."""
+    if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)):
+        slow = [repr(e) for e in _slow(ref, loop.fastest)]
+        return any(o.array == ref.array and o.write == ref.write and [repr(e) for e in _slow(o, loop.fastest)] == slow
+                   for o in counted or [])
+    return any(_one_line(ref, other, loop.fastest, line) for other in counted or [])
+
+
+def _one_line(a: Ref, b: Ref, fastest: str, line: int) -> bool:
+    """True when two references of one array in one iteration fall on the same cache line (or the next):
+    equal slow subscripts, fastest subscripts a constant apart, closer than a line."""
+    if a.array != b.array or a.write != b.write or len(a.indices) != len(b.indices):
+        return False
+    if [repr(e) for e in _slow(a, fastest)] != [repr(e) for e in _slow(b, fastest)]:
+        return False
+    fa, fb = opmodel.subscript(_fastest(a, fastest)), opmodel.subscript(_fastest(b, fastest))
+    if fa is None or fb is None:
+        return False
+    gap = sympy.expand(fa - fb)
+    return bool(gap.is_number) and abs(int(gap)) * a.elem_bytes < line

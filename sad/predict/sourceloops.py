@@ -1,0 +1,162 @@
+"""The innermost loops of a program as the loop-cost model sees them: nest, array references, declared extents.
+
+Data flow: the IR (sad.ir) → ``source_loops``: every innermost counted loop without calls or GOTO loops inside,
+with the loops around it, its array references (read or written, element size, declared extents) and the
+arrays it is the first in the program to touch → sad.predict.reuse (which level serves each reference) and
+sad.predict.incore (the compiled loop that runs it), composed by sad.predict.loopcost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sad import ir
+from sad.ir.walk import child_bodies, walk, walk_stmts
+
+ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
+
+
+@dataclass
+class Ref:
+    """One array reference in a loop: array, subscripts, element size, read or write."""
+    array: str
+    indices: list[ir.Expr]
+    elem_bytes: int
+    write: bool
+    # elements per dimension as declared (double c[256][256], A(NMAX, NMAX) with NMAX a PARAMETER), None
+    # where a bound is not a constant (a formal argument, *) or the array has no declaration here
+    extents: tuple[int | None, ...] | None = None
+
+
+@dataclass
+class SourceLoop:
+    """A source loop with its nest and array references, as the loop-cost model needs it."""
+    file: str
+    line: int
+    last_line: int
+    index: str | None
+    nest: list[ir.Stmt]            # enclosing loops, outermost first, this loop last
+    refs: list[Ref] = field(default_factory=list)
+    fastest: str = "last"
+    first_touch: list[str] = field(default_factory=list)   # arrays no earlier loop of the program touches
+
+
+# ------------------------------------------------------------------------------------------- source loops
+
+
+def source_loops(program: ir.Program) -> list[SourceLoop]:
+    """Innermost counted loops of every procedure, with their nest and array references."""
+    found: list[SourceLoop] = []
+    touched: set[str] = set()
+    for proc in program.procedures:
+        fastest = "first" if proc.language == "fortran" else "last"
+        start = len(found)
+        _collect(proc.body, [], fastest, found)
+        declared = {**program.globals, **proc.variables}
+        for loop in found[start:]:
+            for ref in loop.refs:
+                ref.extents = _extents(declared.get(ref.array), declared)
+            fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
+            loop.first_touch = fresh
+            touched.update(fresh)
+    return found
+
+
+def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop]) -> None:
+    for stmt in stmts:
+        if isinstance(stmt, (ir.Do, ir.While)):
+            inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
+            if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body) \
+                    and not _has_jump_back(stmt.body):
+                last = max([s.loc.line for s in walk_stmts(stmt.body)] + [stmt.loc.line])
+                loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
+                loop.refs = _refs(stmt.body)
+                out.append(loop)
+            else:
+                _collect(stmt.body, [*nest, stmt], fastest, out)
+            continue
+        for body in child_bodies(stmt):
+            _collect(body, nest, fastest, out)
+
+
+def _has_calls(body: list[ir.Stmt]) -> bool:
+    for stmt in walk_stmts(body):
+        if isinstance(stmt, (ir.CallStmt, ir.IO, ir.Message, ir.Unsupported)):
+            return True
+        if any(isinstance(n, ir.FuncCall) and not n.intrinsic for n in walk(stmt)):
+            return True
+    return False
+
+
+def _has_jump_back(body: list[ir.Stmt]) -> bool:
+    """A jump to a label at or before it in the body: a GOTO loop inside the DO loop (md1's cell-list walk
+    `21 IF (J .NE. 0) THEN ... J = LIST(J); GOTO 21`). Such a body runs its inner loop many times per
+    iteration, so it is not one compiled iteration: its blocks keep their own per-operation prices."""
+    seen: set[str] = set()
+    for stmt in walk_stmts(body):
+        if stmt.label:
+            seen.add(stmt.label)
+        targets = ir.jump_targets(stmt)
+        if any(t in seen for t in targets) or (isinstance(stmt, ir.AssignedGoto) and not targets):
+            return True
+    return False
+
+
+def _refs(body: list[ir.Stmt]) -> list[Ref]:
+    refs = []
+    for stmt in walk_stmts(body):
+        targets = [stmt.target] if isinstance(stmt, ir.Assign) else []
+        for node in walk(stmt):
+            if isinstance(node, ir.ArrayRef) and node.indices:
+                write = any(node is t for t in targets)
+                refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write))
+    return refs
+
+
+def _extents(var: ir.Variable | None, declared: dict[str, ir.Variable]) -> tuple[int | None, ...] | None:
+    """Elements per dimension of an array's declaration, each None unless both bounds are integer constants
+    (or named constants: Fortran PARAMETERs, C consts)."""
+    if var is None or not var.dims:
+        return None
+    out: list[int | None] = []
+    for lo, hi in var.dims:
+        low, high = _constant(lo, declared) if lo is not None else 1, _constant(hi, declared)
+        out.append(high - low + 1 if low is not None and high is not None else None)
+    return tuple(out)
+
+
+def _constant(expr: ir.Expr | None, declared: dict[str, ir.Variable]) -> int | None:
+    if isinstance(expr, ir.Const) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return expr.value
+    if isinstance(expr, ir.Var) and expr.name in declared:
+        var = declared[expr.name]
+        if var.storage in ("parameter", "const") and isinstance(var.value, ir.Const):
+            return _constant(var.value, declared)
+    return None
+
+
+# ------------------------------------------------------------------------------------------- helpers
+
+
+def _mentions(expr: ir.Expr, name: str | None) -> bool:
+    return name is not None and any(isinstance(n, ir.Var) and n.name == name for n in walk(expr))
+
+
+def _fastest(ref: Ref, fastest: str) -> ir.Expr:
+    return ref.indices[0] if fastest == "first" else ref.indices[-1]
+
+
+def _index(loop: ir.Stmt) -> str | None:
+    return loop.index if isinstance(loop, ir.Do) else None
+
+
+def _slow(ref: Ref, fastest: str) -> list[ir.Expr]:
+    return ref.indices[1:] if fastest == "first" else ref.indices[:-1]
+
+
+def _as_ir(ref: Ref) -> ir.ArrayRef:
+    return ir.ArrayRef(ref.array, ref.indices, type="double")
+
+
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
