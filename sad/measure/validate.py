@@ -354,7 +354,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 def main_validate(args) -> int:
     """`sad validate`: compile, run and time at each size, predict, print the table and plot."""
-    from sad.analysis.bindings import BindingError, parse_defines
+    from sad.analysis.bindings import BindingError, parse_defines, parse_value
     from sad.machine.model import MachineError, load_machine
     try:
         template = args.command
@@ -370,11 +370,16 @@ def main_validate(args) -> int:
             if not source.is_file():
                 raise ValidateError(f"{source}: No such file")
         if args.params:
-            from sad.measure.params_io import ParamsError, load
+            from sad.measure.params_io import ParamsError, load, outside_sizes
             try:
-                values = {**load(args.params).values(), **values}
+                params = load(args.params)
             except ParamsError as exc:
                 raise ValidateError(str(exc)) from None
+            values = {**params.values(), **values}
+            # a value profiled at other sizes than the ones validated is an extrapolation: said, as sweep does
+            span = [float(parse_value(v)) for v in sizes]
+            for problem in outside_sizes(params, values, {name: (min(span), max(span))}):
+                print(str(problem), file=sys.stderr)
         machine = load_machine(args.machine)
         label = ", ".join(map(str, sources))
         print(f"sad validate: {label} on {machine.name}{f' ({machine.models_text})' if machine.models_text else ''}, "

@@ -98,3 +98,34 @@ def test_profile_names_the_call_costs_it_leaves_out(tmp_path: Path, monkeypatch)
     assert run(["profile", str(source), "--size", "n=1000", "-o", str(tmp_path / "p.yaml"), "--",
                 "echo {n} | ./timed"], io.StringIO(), err) == 0, err.getvalue()
     assert "warning: call costs not profiled (seconds per call, not counts): C_clock;" in err.getvalue()
+
+
+LOOP = """      PROGRAM WALK
+      INTEGER N, I, J
+      READ (*, *) N
+      I = 0
+      J = 1
+   10 IF (J .LT. N) THEN
+         J = J + J
+         I = I + 1
+         GOTO 10
+      ENDIF
+      WRITE (*, *) I
+      END
+"""
+
+
+def test_validate_warns_about_values_profiled_at_other_sizes(tmp_path: Path, monkeypatch):
+    """A loop count measured at N = 16 only and validated at N = 512: an extrapolation, said on stderr before
+    the runs (issue 30, item 6: every command that uses a profiled value outside its sizes says so)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "walk.f").write_text(LOOP)
+    (tmp_path / "n.in").write_text("512\n")
+    params = tmp_path / "walk.params.yaml"
+    params.write_text("X_WALK_L10:\n  value: 4\n  sizes: {N: [16, 16]}\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["validate", "walk.f", "-m", "sparc2", "--params", str(params), "--sizes", "N=512", "--runs", "1",
+                "--plot", str(tmp_path / "v.png"), "--", "./walk < n.in"], out, err)
+    text = err.getvalue()
+    assert code == 0, text
+    assert "X_WALK_L10: measured at N=16 only, swept over N 512..512: an extrapolation" in text
