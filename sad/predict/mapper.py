@@ -173,7 +173,6 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
     startup = machine.op_cost("startup") or 0.0
     total = sympy.Add(*[times(count, sympy.Add(*eachs)) for count, eachs in per_count.items()])
-    total = without_idle_probabilities(total)
     total += sympy.Float(startup, 15) if startup else 0
     comm = sympy.Add(*communication)
     bindings, excluded = without_unpriced(total, blocks, missing, bindings)
@@ -199,21 +198,6 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,
                       computation_value=None if value is None or comm_value is None else value - comm_value,
                       communication_value=comm_value, rank=rank, excluded=excluded)
-
-
-def without_idle_probabilities(total: sympy.Expr) -> sympy.Expr:
-    """The time with every branch probability taken out that it does not depend on: an IF or select whose arms
-    cost the same (``x = a > b ? a : b``) is counted X·P and X·(1 - P) times at one price, and the time must be
-    bound without P (the counts keep it). Exact: the terms with P are replaced by their value at P = 0 only when
-    their derivative in P expands to 0; a P inside a Max or Piecewise (a loop priced as a whole) stays."""
-    for p in sorted((s for s in free_symbols(total) if s.name.startswith("P_")), key=lambda s: s.name):
-        terms = sympy.Add.make_args(total)
-        with_p = [t for t in terms if p in free_symbols(t)]
-        part = sympy.Add(*with_p)
-        if sympy.expand(part.diff(p)) != 0:
-            continue
-        total = sympy.Add(*[t for t in terms if p not in free_symbols(t)], part.xreplace({p: sympy.Integer(0)}))
-    return total
 
 
 def _number(n):
