@@ -18,12 +18,12 @@ def load_file(path: str, include_dirs: list[str] | None = None,
     defines = dict(defines or {})
     lang = language_of(path)
     if lang is not None:
-        from frontends.macros import macro_defines
+        from .macros import macro_defines
         defines = macro_defines(path, defines, lang)
     if lang == "fortran":
-        from frontends.fortran import load
+        from .fortran import load
     elif lang == "c":
-        from frontends.c import load
+        from .c import load
     else:
         prog = Program(files=[path])
         prog.diagnostics.append(Diagnostic(Loc(path, 1), "error",

@@ -31,6 +31,26 @@ def test_wheel_is_named_sad_perf_and_installs_the_sad_command(tmp_path: Path):
         info = {Path(n).name: archive.read(n).decode() for n in archive.namelist() if ".dist-info/" in n}
     assert re.search(r"^Name: sad-perf$", info["METADATA"], re.M)
     assert re.search(r"^sad = sad\.cli:console$", info["entry_points.txt"], re.M)
+    # frontends/ and machine_db/ install inside the project's namespace, not at the top of site-packages
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {n.split("/", 1)[0] for n in archive.namelist() if ".dist-info/" not in n}
+        names = set(archive.namelist())
+    assert tops == {"sad"}, tops
+    assert {"sad/frontends/fortran/lower.py", "sad/frontends/c/include/stdio.h", "sad/machine_db/sparc2.yaml",
+            "sad/machine_db/schema.json", "sad/schemas/analyze.json"} <= names
+
+
+def test_the_package_list_names_every_package_folder():
+    """pyproject.toml lists the packages by hand (a package-dir mapping cannot be found by setuptools' find):
+    a new folder with an __init__.py must be added there, or the wheel would lack it."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = set()
+    for init in ROOT.glob("*/**/__init__.py"):
+        parts = init.parent.relative_to(ROOT).parts
+        if parts[0] in ("sad", "frontends", "machine_db"):
+            folders.add(".".join(parts if parts[0] == "sad" else ("sad", *parts)))
+    assert listed == folders
 
 
 def test_readme_recipes_install_this_project():

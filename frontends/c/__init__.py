@@ -26,10 +26,10 @@ def load(path: str, include_dirs: list[str] | None = None, defines: dict[str, st
     """Parse one C file into the IR. Never raises on bad input."""
     prog = Program(files=[path])
     try:
-        from frontends.c.parse import parse
-        from frontends.c.preprocess import preprocess
-        from frontends.c.prune import drop_unused_prototypes
-        from frontends.c.unit import lower_unit
+        from .parse import parse
+        from .preprocess import preprocess
+        from .prune import drop_unused_prototypes
+        from .unit import lower_unit
 
         pre = preprocess(path, list(include_dirs or []), dict(defines or {}))
         prog.diagnostics.extend(pre.diagnostics)

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from frontends.c import typesys as ts
-from frontends.c.preprocess import is_sad_header, unescape
 from sad import ir
+
+from . import typesys as ts
+from .preprocess import is_sad_header, unescape
 
 
 def set_ctype(expr: ir.Expr, ct: ts.CType | None) -> ir.Expr:

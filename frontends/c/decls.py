@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from frontends.c import consteval
-from frontends.c import typesys as ts
-from frontends.c.context import Symbol, UnitContext, set_ctype
-from frontends.c.exprs import Effects, ExprLowerer
 from sad import ir
+
+from . import consteval
+from . import typesys as ts
+from .context import Symbol, UnitContext, set_ctype
+from .exprs import Effects, ExprLowerer
 
 
 def is_const_object(type_node: c_ast.Node | None) -> bool:

@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from frontends.c import consteval, library
-from frontends.c import typesys as ts
-from frontends.c.context import UnitContext, ctype_of, set_ctype
-from frontends.c.mathlib import POW_NAMES, intrinsic_name
 from sad import ir
+
+from . import consteval, library
+from . import typesys as ts
+from .context import UnitContext, ctype_of, set_ctype
+from .mathlib import POW_NAMES, intrinsic_name
 
 BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "==": "eq", "!=": "ne", "<": "lt",
           "<=": "le", ">": "gt", ">=": "ge", "&&": "and", "||": "or", "&": "band", "|": "bor", "^": "bxor",

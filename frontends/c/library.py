@@ -16,10 +16,11 @@ Conventions:
 """
 from __future__ import annotations
 
-from frontends.c import typesys as ts
-from frontends.c.context import ctype_of, set_ctype
 from sad import ir
 from sad.ir import msgcalls
+
+from . import typesys as ts
+from .context import ctype_of, set_ctype
 
 # name → (kind, index of the first transferred item or None, index of the first read target or None)
 _IO: dict[str, tuple[str, int | None, int | None]] = {

@@ -34,7 +34,7 @@ _NO_STRIP = frozenset({"labs", "llabs", "cabs", "fabs", "abs", "nearbyint", "rin
 
 
 try:  # the shared table wins where both know a name
-    from frontends.intrinsics import C_MATH as _SHARED
+    from ..intrinsics import C_MATH as _SHARED
     _GENERIC.update(_SHARED)
 except ImportError:  # pragma: no cover - the shared table is optional
     pass

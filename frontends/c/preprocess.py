@@ -18,8 +18,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from frontends.c.verbatim import verbatim
 from sad.ir import Diagnostic, Loc
+
+from .verbatim import verbatim
 
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 PRELUDE = os.path.join(INCLUDE_DIR, "_sad_prelude.h")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from frontends.c.preprocess import is_sad_header, marker_file
+from .preprocess import is_sad_header, marker_file
 
 _PROTOTYPE = re.compile(r"^\s*[A-Za-z_][\w\s*]*?[\s*](?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^{}=;]*)\)\s*$")
 _WORD = re.compile(r"[A-Za-z_]\w*")

@@ -25,13 +25,14 @@ from collections.abc import Callable
 
 from pycparser import c_ast
 
-from frontends.c import consteval, loops
-from frontends.c import typesys as ts
-from frontends.c.context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ctype
-from frontends.c.decls import DeclLowerer
-from frontends.c.exprs import Effects, ExprLowerer
-from frontends.c.mathlib import POW_NAMES, intrinsic_name
 from sad import ir
+
+from . import consteval, loops
+from . import typesys as ts
+from .context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ctype
+from .decls import DeclLowerer
+from .exprs import Effects, ExprLowerer
+from .mathlib import POW_NAMES, intrinsic_name
 
 Thunk = Callable[[], list[ir.Stmt]]
 _DUP_LIMIT = 60  # AST nodes an arm may have to be duplicated by && / || lowering

@@ -10,9 +10,10 @@ import traceback
 
 from pycparser import c_ast
 
-from frontends.c.context import UnitContext
-from frontends.c.stmts import StmtLowerer
 from sad import ir
+
+from .context import UnitContext
+from .stmts import StmtLowerer
 
 
 def lower_unit(ast: c_ast.FileAST, path: str) -> tuple[list[ir.Procedure], dict[str, ir.Variable],

@@ -16,7 +16,6 @@ from pathlib import Path
 import networkx as nx
 import sympy
 
-from frontends import language_of, load_file
 from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
@@ -27,6 +26,7 @@ from sad.analysis.params import ParameterTable
 from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.values import ProgramFacts, resolve_name
+from sad.frontends import language_of, load_file
 
 __all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_file", "load_program", "source_language",
            "warm_up"]
@@ -40,7 +40,7 @@ def source_language(path: str) -> str | None:
 def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
     """The -D definitions that reach the preprocessor (and a compiler) for this file: those that are no
     variable of the program (frontends.macros); {} for a file that is not preprocessed."""
-    from frontends.macros import macro_defines
+    from sad.frontends.macros import macro_defines
     lang = language_of(path)
     if lang is None or (lang == "fortran" and Path(path).suffix not in (".F", ".fpp", ".F77", ".FOR")):
         return {}
@@ -51,11 +51,11 @@ def warm_up() -> None:
     """Import the frontends and build fparser's statement classes now, e.g. once before worker processes
     are forked, instead of in every worker on its first file."""
     # the C frontend's steps, which its `load` imports on its first file
-    import frontends.c.parse
-    import frontends.c.preprocess
-    import frontends.c.prune
-    import frontends.c.unit  # noqa: F401
-    from frontends.fortran.parse import classes
+    import sad.frontends.c.parse
+    import sad.frontends.c.preprocess
+    import sad.frontends.c.prune
+    import sad.frontends.c.unit  # noqa: F401
+    from sad.frontends.fortran.parse import classes
     classes()
 
 

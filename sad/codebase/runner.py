@@ -89,7 +89,7 @@ def code_digest() -> str:
     headers included): a result cached by another build of the same version (a development checkout, a
     patched install) must not be reused. Hashing the ~2 MB of sources costs a few milliseconds per run."""
     digest = hashlib.sha256()
-    for package in ("sad", "frontends"):  # located, not imported: only the pipeline imports the frontends
+    for package in ("sad", "sad.frontends"):  # located, not imported: only the pipeline imports the frontends
         spec = importlib.util.find_spec(package)
         if spec is None or spec.origin is None:
             continue

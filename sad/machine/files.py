@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from machine_db import DB_DIR
+from sad.machine_db import DB_DIR
 
 
 def resolve_path(name_or_path: str | Path) -> Path:

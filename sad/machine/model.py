@@ -72,7 +72,6 @@ from typing import TYPE_CHECKING, Any
 import sympy
 import yaml
 
-from machine_db import DB_DIR
 from sad.common.exprparse import ExprError, parse_expr
 from sad.ir import ops
 from sad.machine.files import available_machines, resolve_path
@@ -80,6 +79,7 @@ from sad.machine.hierarchy import Hierarchy, from_database
 from sad.machine.schema_cache import known_valid, remember_valid, validity_key
 from sad.machine.units import UnitError, parse_bandwidth, parse_frequency, parse_time
 from sad.machine.versions import FORMAT_VERSION, VersionError, file_version, upgrade
+from sad.machine_db import DB_DIR
 
 if TYPE_CHECKING:
     import jsonschema

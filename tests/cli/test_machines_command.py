@@ -4,8 +4,8 @@ from __future__ import annotations
 import io
 import json
 
-from machine_db import DB_DIR
 from sad.cli.main import run
+from sad.machine_db import DB_DIR
 
 
 def _sad(*argv: str) -> tuple[int, str]:

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-from frontends.c import load
 from sad import ir
+from sad.frontends.c import load
 
 
 # ------------------------------------------------------------------------------------------------ helpers

@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from frontends.c import load
-from frontends.c.preprocess import INCLUDE_DIR
 from sad import ir
+from sad.frontends.c import load
+from sad.frontends.c.preprocess import INCLUDE_DIR
 
 REALISTIC = """\
 /* a small molecular-dynamics-like kernel exercising most of the C frontend */
@@ -353,7 +353,7 @@ def test_break_outside_loop_is_an_error_not_an_exception(tmp_path):
 
 
 def test_internal_errors_are_diagnostics(tmp_path, monkeypatch):
-    from frontends.c import stmts
+    from sad.frontends.c import stmts
 
     def boom(self, node, out):
         raise ValueError("synthetic failure")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from frontends.c.preprocess import cpp_command, direct_command
+from sad.frontends.c.preprocess import cpp_command, direct_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted(str(p) for p in (ROOT / "corpus").rglob("*.c"))

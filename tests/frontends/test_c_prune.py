@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from frontends.c.parse import parse
-from frontends.c.preprocess import preprocess
-from frontends.c.prune import drop_unused_prototypes
-from frontends.c.unit import lower_unit
+from sad.frontends.c.parse import parse
+from sad.frontends.c.preprocess import preprocess
+from sad.frontends.c.prune import drop_unused_prototypes
+from sad.frontends.c.unit import lower_unit
 from sad.ir import Program, jsonio
 
 ROOT = Path(__file__).resolve().parents[2]

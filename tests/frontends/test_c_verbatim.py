@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from pycparser import c_ast, c_generator
 
-from frontends.c import load
-from frontends.c.parse import parse
-from frontends.c.preprocess import cpp_command, direct_command, preprocess
-from frontends.c.verbatim import verbatim
+from sad.frontends.c import load
+from sad.frontends.c.parse import parse
+from sad.frontends.c.preprocess import cpp_command, direct_command, preprocess
+from sad.frontends.c.verbatim import verbatim
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from frontends.fortran import load
+from sad.frontends.fortran import load
 from sad.ir import to_jsonable
 
 REALISTIC = """\

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from frontends import load_file
-from frontends.fortran import memo, parse
-from frontends.fortran.rewrite import rewrite
-from frontends.fortran.source import SourceReader
+from sad.frontends import load_file
+from sad.frontends.fortran import memo, parse
+from sad.frontends.fortran.rewrite import rewrite
+from sad.frontends.fortran.source import SourceReader
 from sad.ir import jsonio
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from fparser.two.utils import NoMatchError
 
-from frontends.fortran import memo, parse
-from frontends.fortran.rewrite import rewrite
-from frontends.fortran.source import SourceReader
+from sad.frontends.fortran import memo, parse
+from sad.frontends.fortran.rewrite import rewrite
+from sad.frontends.fortran.source import SourceReader
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from frontends import load_file
 from sad import ir
 from sad.analysis.pipeline import analyze_program
+from sad.frontends import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted([*ROOT.glob("corpus/kernels/*.f"), *ROOT.glob("corpus/c/*.c"), ROOT / "corpus/md1/md1.f",

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from machine_db import DB_DIR
 from sad.machine.model import MachineError, available_machines, load_machine
+from sad.machine_db import DB_DIR
 
 CYCLE = 25e-9  # SPARCstation 2 at 40 MHz
 SPARC2_TEXT = (DB_DIR / "sparc2.yaml").read_text(encoding="utf-8")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from machine_db import DB_DIR
 from sad.machine import model, schema_cache
+from sad.machine_db import DB_DIR
 from tests.machine.fresh_process import load_twice
 
 

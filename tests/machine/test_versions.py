@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from machine_db import DB_DIR
 from sad.machine.model import MachineError, load_machine
 from sad.machine.versions import CHANGES, FORMAT_VERSION
+from sad.machine_db import DB_DIR
 
 SPARC2_TEXT = (DB_DIR / "sparc2.yaml").read_text(encoding="utf-8")
 VERSION_LINE = f"format_version: {FORMAT_VERSION}  # sad.machine.versions\n"

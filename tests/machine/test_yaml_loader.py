@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from machine_db import DB_DIR
 from sad.machine import model
 from sad.machine.model import MachineError, load_machine
+from sad.machine_db import DB_DIR
 
 pytestmark = pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML built without libyaml")
 
