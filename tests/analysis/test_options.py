@@ -145,3 +145,16 @@ def test_dlamch_with_literal_options_is_exact(capsys):
     rc = main(["check-counts", *files, "--require-bound", "--", "./machine"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_failure_return_through_info_is_assumed_not_taken(capsys):
+    """DPOTF2's `IF (AJJ.LE.ZERO) ... GO TO 30` (30: INFO = J, RETURN) tests data: assumed not taken, said
+    in a note, so the loop keeps its N trips and DDOT(J-1) its per-call counts. Before: the loop was left
+    early by a jump, X_POTF_DO1 trips, and every callee count a probability."""
+    files = [str(BLAS / "cholesky.f"), str(BLAS / "ddot.f")]
+    analysis = analyze(files)
+    assert not list(analysis.table.unresolved())
+    assert any("failure return" in d.message for d in analysis.diagnostics)
+    rc = main(["check-counts", *files, "--require-bound", "--", "./cholesky"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
