@@ -129,7 +129,7 @@ def test_per_call_clean_up_loops_summed_over_the_callers_loop_equal_gcov(capsys)
     assert [p.name for p in analysis.table.unresolved()] == ["P_DAXPY_IF2"]
     counts = {(Path(path).name, line): c for (path, line), c in line_counts(analysis.counts).items()}
     text = (BLAS / "ddot.f").read_text().splitlines()
-    clean_up = next(k for k, t in enumerate(text, 1) if t.strip() == "DTEMP = DTEMP + DX(I)*DY(I)")
+    clean_up = next(k for k, t in enumerate(text, 1) if t.strip() == "ACC = ACC + DX(I)*DY(I)")
     assert counts[("ddot.f", clean_up)] == 23 + 16
     rc = main(["check-counts", *files, "-D", "P_DAXPY_IF2=0", "--require-bound", "--", "./tridiag"])
     out = capsys.readouterr().out
