@@ -44,6 +44,11 @@ class BranchProbabilities:
                 folded[k] = False
                 self.ctx.note(arm.loc or stmt.loc,
                               "branch to an error exit (STOP, exit, non-zero return from main) assumed not taken")
+            elif folded[k] is None and self.exits.error_return(arm.body) \
+                    and self.condition(arm.cond, index, stmt) is None:
+                folded[k] = False  # a test of data (a zero pivot), not of the arguments: a failure
+                self.ctx.note(arm.loc or stmt.loc, "branch to a failure return (INFO set, then RETURN) assumed "
+                                                   "not taken")
         if all(f is not None for f in folded):
             probs, remaining = [], sympy.Integer(1)
             for f in folded:

@@ -259,7 +259,7 @@ def _ramp_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr | None:
     ramps: list[sympy.Expr] = []
     for term in sympy.Add.make_args(f_k):
         coeff, dependent = term.as_independent(_K, as_Add=False)
-        if dependent.is_polynomial(_K):
+        if polynomial_in(dependent, _K):
             polynomial.append(term)
             continue
         ramp = _ramp(dependent)  # coeff is free of k (as_independent)
@@ -350,9 +350,18 @@ def _replace(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> sympy.Exp
     its index) when f holds nothing whose substitution sympy treats specially (a sum's bound index, a
     Piecewise's conditions). For such an `old`, subs only rebuilds the nodes above its occurrences: Add and
     Mul match only an Add or a Mul, and a Pow's base is replaced as any argument is."""
-    if f.has(sympy.Sum, sympy.Piecewise):
+    if f.has(sympy.Piecewise) or (f.has(sympy.Sum) and not _free_sums(f, symbol, value)):
         return f.subs(symbol, value)
     return substitute(f, {symbol: value})
+
+
+def _free_sums(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> bool:
+    """Whether every Sum in f binds indices that are neither `symbol` nor in `value`: substituting then
+    rebuilds the sum from its summand and limits as any node is (sympy's subs asks the Sum for its free
+    symbols first, which rebuilds the summand with every Min and Max in it: most of DLAQR5's analysis)."""
+    taken = free_symbols(value) | ({symbol} if isinstance(symbol, sympy.Symbol) else set())
+    return all(all(len(limit) == 3 and limit[0] not in taken for limit in found.limits)
+               for found in f.atoms(sympy.Sum))
 
 
 _NESTED_TRIPS = 10_000  # trips of an outer sum evaluated one by one at most
@@ -605,12 +614,35 @@ def _closed_sum(f_k: sympy.Expr, lo, hi, step):
     return _factored(total)
 
 
+def polynomial_in(expr: sympy.Expr, k: sympy.Symbol) -> bool:
+    """expr.is_polynomial(k), sympy's answer, from the remembered free symbols (sad.analysis.freesymbols):
+    sympy asks every node for its free symbols again, and an open Sum's are found by rebuilding its
+    summand (every Min and Max in it through sympy's search for comparable arguments): a minute of
+    DLAQR5's sums. Sums, products and non-negative integer powers of polynomials are polynomials; any
+    other node is one exactly when k is not in it."""
+    stack, seen = [expr], set()
+    while stack:
+        e = stack.pop()
+        if e in seen or k not in free_symbols(e):
+            continue
+        seen.add(e)
+        if e.is_Add or e.is_Mul:
+            stack.extend(e.args)
+        elif e.is_Pow:
+            if k in free_symbols(e.exp) or not (e.exp.is_Integer and e.exp >= 0):
+                return False
+            stack.append(e.base)
+        elif e is not k:
+            return False
+    return True
+
+
 def _plain_polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
     """Σ_{k=0}^{τ-1} f_k for f_k a polynomial in k whatever the loop's bounds (a bound that no symbol can
     be solved from, such as a strip's MIN(64, N - I + 1) or a count Max(0, M - J), or a step other than ±1):
     Faulhaber's polynomial is the sum for every τ ≥ 0, and τ is the trip count, never negative. None for
     anything else (a step function of k needs the bounds, see _closed_sum)."""
-    if not f_k.is_polynomial(_K):
+    if not polynomial_in(f_k, _K):
         return None
     total = _polynomial_sum(expand(f_k))
     return None if total is None else _factored(total)
@@ -637,7 +669,7 @@ def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
     """Σ_{k=0}^{τ-1} f_k for f_k a polynomial in k, by Faulhaber's formula: Σ_{k=0}^{τ-1} k^p =
     (B_{p+1}(τ) - B_{p+1}(0))/(p+1) with the Bernoulli polynomials B. The same polynomial sympy.summation
     finds, without its search through telescoping and solve (seconds per nest)."""
-    if not f_k.is_polynomial(_K):
+    if not polynomial_in(f_k, _K):
         return None
     total = sympy.Integer(0)
     for (power,), coeff in sympy.Poly(f_k, _K).terms():
@@ -830,7 +862,7 @@ def _linear_in_k(g: sympy.Expr) -> bool:
     factors free of k (an inner trip count such as M - k - 1); otherwise sympy's Poly decides."""
     if all(_k_degree_at_most_1(term) for term in sympy.Add.make_args(g)):
         return True
-    return g.is_polynomial(_K) and sympy.Poly(g, _K).degree() <= 1
+    return polynomial_in(g, _K) and sympy.Poly(g, _K).degree() <= 1
 
 
 def _k_degree_at_most_1(term: sympy.Expr) -> bool:

@@ -6,7 +6,9 @@ Data flow: the analysis keeps a character formal as a symbol standing for a char
 a routine's time formula compares each such symbol with (the upper-case letters: LSAME does not tell case
 apart), and sad.codebase.routines evaluates the formula once per combination of them at each reference
 point. Values no test names are not enumerated (in the BLAS and LAPACK, which test every value they accept,
-such a value takes the routine's error exit). The routine's own row is at each option's first value.
+such a value takes the routine's error exit), except for an option tested against one value only (`IF (TRANS
+.EQ. 'N') ... ELSE ...`): its other arm is the value `other`. The routine's own row is at each option's
+first value.
 """
 from __future__ import annotations
 
@@ -15,17 +17,42 @@ import itertools
 import sympy
 
 MAX_COMBINATIONS = 64  # combinations reported per routine (DTRSM has 24); more are not enumerated
+OTHER = "other"  # the value of an option tested against one value that is not that value
 
 
 def option_values(time: sympy.Expr, character_formals: set[str]) -> dict[str, list[str]]:
     """Symbol name → the sorted distinct letters (or characters) the formula compares it with."""
     found: dict[str, set[str]] = {}
-    for relation in time.atoms(sympy.Eq, sympy.Ne):
+    if not character_formals:
+        return {}
+    for relation in _relations(time):
         for side, other in ((relation.lhs, relation.rhs), (relation.rhs, relation.lhs)):
             if isinstance(side, sympy.Symbol) and side.name in character_formals \
                     and isinstance(other, sympy.Integer) and 0 < int(other) < 256:
                 found.setdefault(side.name, set()).add(chr(int(other)).upper())
-    return {name: sorted(values) for name, values in sorted(found.items())}
+    return {name: sorted(values) + ([OTHER] if len(values) == 1 else []) for name, values in sorted(found.items())}
+
+
+def _relations(expr: sympy.Basic) -> list[sympy.Basic]:
+    """The distinct Eq and Ne nodes of a formula, each shared subexpression visited once (sympy's atoms
+    walks the tree: 2**24 nodes for a routine whose 24 IFs rejoin in a row)."""
+    seen: set[sympy.Basic] = set()
+    found = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node in seen or not node.args:
+            continue
+        seen.add(node)
+        if isinstance(node, (sympy.Eq, sympy.Ne)):
+            found.append(node)
+        stack.extend(node.args)
+    return found
+
+
+def code_of(value: str) -> int:
+    """The character code standing for an option's value (`other`: 0, which no test names)."""
+    return 0 if value == OTHER else ord(value)
 
 
 def combinations(options: dict[str, list[str]]) -> list[tuple[str, dict[str, int]]]:
@@ -40,5 +67,5 @@ def combinations(options: dict[str, list[str]]) -> list[tuple[str, dict[str, int
     out = []
     for chosen in itertools.product(*(options[name] for name in names)):
         label = " ".join(f"{name.rsplit('.', 1)[-1]}={value}" for name, value in zip(names, chosen))
-        out.append((label, {name: ord(value) for name, value in zip(names, chosen)}))
+        out.append((label, {name: code_of(value) for name, value in zip(names, chosen)}))
     return out

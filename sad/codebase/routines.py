@@ -26,7 +26,7 @@ from sad.analysis.pipeline import build_procedures, load_file, load_program, war
 from sad.analysis.products import interned, times, total
 from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, early_trips, evaluate
-from sad.codebase.options import combinations, option_values
+from sad.codebase.options import code_of, combinations, option_values
 from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
@@ -203,7 +203,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
     at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
     options = option_values(time, set(characters))
     for bound in at:  # an option's value: the first the routine tests it against, not a size's default
-        bound.update({name: float(ord(letters[0])) for name, letters in options.items()})
+        bound.update({name: float(code_of(letters[0])) for name, letters in options.items()})
     values = {point.name: evaluate(time, bound) for point, bound in zip(points.points, at)}
     by_option = {label: {point.name: evaluate(time, {**bound, **codes}) for point, bound in zip(points.points, at)}
                  for label, codes in combinations(options)}

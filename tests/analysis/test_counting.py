@@ -279,7 +279,8 @@ def test_linear_in_k_as_sympys_poly_decides():
              sympy.Mod(m - k, 4), sympy.floor(m / 4) * k, k * sympy.Max(0, k), sympy.Integer(7)]
     for form in forms:
         expected = form.is_polynomial(k) and sympy.Poly(form, k).degree() <= 1
-        assert counting._linear_in_k(form) == expected, form
+        assert counting._linear_in_k(form) == bool(expected), form   # sympy's None (Mod) is no: False
+        assert counting.polynomial_in(form, k) == bool(form.is_polynomial(k)), form
 
 
 def test_mod_of_an_integer_symbol_is_sympys_mod():

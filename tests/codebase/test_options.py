@@ -39,10 +39,30 @@ ROUTINE = """      SUBROUTINE SCALE2(SIDE, TRANS, N, A)
 """
 
 
+ONE_TEST = """      SUBROUTINE ONE(TRANS, N, X)
+      CHARACTER TRANS
+      INTEGER N, I, J
+      DOUBLE PRECISION X(N)
+      IF (TRANS .EQ. 'N') THEN
+         DO 10 I = 1, N
+            X(I) = 0
+   10    CONTINUE
+      ELSE
+         DO 30 J = 1, N
+            DO 20 I = 1, N
+               X(I) = X(I) + 1
+   20       CONTINUE
+   30    CONTINUE
+      END IF
+      END
+"""
+
+
 def test_each_option_combination_is_reported_at_each_point(tmp_path):
     tree = tmp_path / "lib"
     tree.mkdir()
     (tree / "scale2.f").write_text(ROUTINE)
+    (tree / "one.f").write_text(ONE_TEST)
     shutil.copy(BLAS / "lsame.f", tree / "lsame.f")
     code, out, err = sad_check(tmp_path, "lib", "--format", "json", "--at", "small:N=10", "--at", "big:N=100",
                                "--cache-dir", str(tmp_path / "cache"))
@@ -66,6 +86,9 @@ def test_each_option_combination_is_reported_at_each_point(tmp_path):
     grow = {k: v["big"] / v["small"] for k, v in times.items()}
     assert 50 < grow["SIDE=R TRANS=N"] < 101             # N^2: about 100 times from N = 10 to 100
     assert 2 < grow["SIDE=L TRANS=N"] < 11               # N and the LSAME tests: at most 10 times
+    one = next(r for r in json.loads(out)["routines"] if r["name"] == "ONE")
+    assert one["options"] == {"ONE.TRANS": ["N", "other"]}       # tested against 'N' only: its ELSE is `other`
+    assert one["by_option"]["TRANS=other"]["big"] > 50 * one["by_option"]["TRANS=N"]["big"]
     _, text, _ = sad_check(tmp_path, "lib", "--at", "small:N=10", "--at", "big:N=100",
                            "--cache-dir", str(tmp_path / "cache"))
     assert "  SIDE=R TRANS=T" in text

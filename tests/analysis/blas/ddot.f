@@ -1,41 +1,43 @@
-*     DDOT of the Reference BLAS (netlib, as shipped with LAPACK 3.11.0; modified BSD
-*     licence), its documentation comments left out: a fixture of sad's tests.
-      DOUBLE PRECISION FUNCTION DDOT(N,DX,INCX,DY,INCY)
-      INTEGER INCX,INCY,N
-      DOUBLE PRECISION DX(*),DY(*)
-      DOUBLE PRECISION DTEMP
-      INTEGER I,IX,IY,M,MP1
+*     DDOT for sad's tests, written here after the documented interface of the Reference BLAS routine of
+*     that name: the dot product of the N-vectors DX (stride INCX) and DY (stride INCY), a negative stride
+*     walking its vector from the far end. Unit strides take MOD(N,5) single products first, then the rest
+*     five at a time.
+      DOUBLE PRECISION FUNCTION DDOT(N, DX, INCX, DY, INCY)
+      INTEGER N, INCX, INCY
+      DOUBLE PRECISION DX(*), DY(*)
+      INTEGER I, JX, JY, NREST
+      DOUBLE PRECISION ACC
       INTRINSIC MOD
-      DDOT = 0.0d0
-      DTEMP = 0.0d0
-      IF (N.LE.0) RETURN
-      IF (INCX.EQ.1 .AND. INCY.EQ.1) THEN
-         M = MOD(N,5)
-         IF (M.NE.0) THEN
-            DO I = 1,M
-               DTEMP = DTEMP + DX(I)*DY(I)
-            END DO
-            IF (N.LT.5) THEN
-               DDOT=DTEMP
-            RETURN
-            END IF
-         END IF
-         MP1 = M + 1
-         DO I = MP1,N,5
-          DTEMP = DTEMP + DX(I)*DY(I) + DX(I+1)*DY(I+1) +
-     $            DX(I+2)*DY(I+2) + DX(I+3)*DY(I+3) + DX(I+4)*DY(I+4)
+      ACC = 0.0D0
+      DDOT = 0.0D0
+      IF (N .LE. 0) RETURN
+      IF (INCX .NE. 1 .OR. INCY .NE. 1) THEN
+*        strided: start at the end a negative stride reaches first
+         JX = 1
+         IF (INCX .LT. 0) JX = 1 - (N-1)*INCX
+         JY = 1
+         IF (INCY .LT. 0) JY = 1 - (N-1)*INCY
+         DO I = 1, N
+            ACC = ACC + DX(JX)*DY(JY)
+            JY = JY + INCY
+            JX = JX + INCX
          END DO
       ELSE
-         IX = 1
-         IY = 1
-         IF (INCX.LT.0) IX = (-N+1)*INCX + 1
-         IF (INCY.LT.0) IY = (-N+1)*INCY + 1
-         DO I = 1,N
-            DTEMP = DTEMP + DX(IX)*DY(IY)
-            IX = IX + INCX
-            IY = IY + INCY
+         NREST = MOD(N, 5)
+         IF (NREST .NE. 0) THEN
+            DO I = 1, NREST
+               ACC = ACC + DX(I)*DY(I)
+            END DO
+*           fewer than five elements: nothing is left for the unrolled loop
+            IF (N .LT. 5) THEN
+               DDOT = ACC
+               RETURN
+            END IF
+         END IF
+         DO I = NREST + 1, N, 5
+            ACC = ACC + DX(I)*DY(I) + DX(I+1)*DY(I+1) + DX(I+2)*DY(I+2)
+     +                + DX(I+3)*DY(I+3) + DX(I+4)*DY(I+4)
          END DO
       END IF
-      DDOT = DTEMP
-      RETURN
+      DDOT = ACC
       END

@@ -1,48 +1,51 @@
-*     DLAMCH of LAPACK 3.11.0 (netlib, INSTALL/dlamch.f; modified BSD licence), its documentation comments
-*     left out: a fixture of sad's tests.
-      DOUBLE PRECISION FUNCTION DLAMCH( CMACH )
-      CHARACTER          CMACH
-      DOUBLE PRECISION   ONE, ZERO
-      PARAMETER          ( ONE = 1.0D+0, ZERO = 0.0D+0 )
-      DOUBLE PRECISION   RND, EPS, SFMIN, SMALL, RMACH
-      LOGICAL            LSAME
-      EXTERNAL           LSAME
-      INTRINSIC          DIGITS, EPSILON, HUGE, MAXEXPONENT,
-     $                   MINEXPONENT, RADIX, TINY
-      RND = ONE
-      IF( ONE.EQ.RND ) THEN
-         EPS = EPSILON(ZERO) * 0.5
+*     DLAMCH for sad's tests, written here after the documented interface of LAPACK's routine of that
+*     name: a double precision machine parameter chosen by the first letter of CMACH, either case
+*     ('E' relative precision, 'S' safe minimum, 'B' base, 'P' precision times base, 'N' mantissa digits,
+*     'R' 1 when rounding, 'M' least exponent, 'U' underflow threshold, 'L' largest exponent, 'O'
+*     overflow threshold; 0 for any other letter), from the model-number intrinsics.
+      DOUBLE PRECISION FUNCTION DLAMCH(CMACH)
+      CHARACTER CMACH
+      DOUBLE PRECISION ZERO, ONE
+      PARAMETER (ZERO = 0.0D0, ONE = 1.0D0)
+      DOUBLE PRECISION ROUNDS, RELEPS, SAFMIN, RECIPH, ANSWER
+      LOGICAL LSAME
+      EXTERNAL LSAME
+      INTRINSIC DIGITS, EPSILON, HUGE, MAXEXPONENT, MINEXPONENT, RADIX,
+     +          TINY
+*     arithmetic rounds to nearest: the relative precision is half the spacing EPSILON gives
+      ROUNDS = ONE
+      IF (ROUNDS .EQ. ONE) THEN
+         RELEPS = 0.5D0*EPSILON(ZERO)
       ELSE
-         EPS = EPSILON(ZERO)
+         RELEPS = EPSILON(ZERO)
       END IF
-      IF( LSAME( CMACH, 'E' ) ) THEN
-         RMACH = EPS
-      ELSE IF( LSAME( CMACH, 'S' ) ) THEN
-         SFMIN = TINY(ZERO)
-         SMALL = ONE / HUGE(ZERO)
-         IF( SMALL.GE.SFMIN ) THEN
-            SFMIN = SMALL*( ONE+EPS )
+      ANSWER = ZERO
+      IF (LSAME(CMACH, 'E')) THEN
+         ANSWER = RELEPS
+      ELSE IF (LSAME(CMACH, 'S')) THEN
+*        the least number whose reciprocal does not overflow
+         SAFMIN = TINY(ZERO)
+         RECIPH = ONE/HUGE(ZERO)
+         IF (RECIPH .GE. SAFMIN) THEN
+            SAFMIN = RECIPH*(ONE + RELEPS)
          END IF
-         RMACH = SFMIN
-      ELSE IF( LSAME( CMACH, 'B' ) ) THEN
-         RMACH = RADIX(ZERO)
-      ELSE IF( LSAME( CMACH, 'P' ) ) THEN
-         RMACH = EPS * RADIX(ZERO)
-      ELSE IF( LSAME( CMACH, 'N' ) ) THEN
-         RMACH = DIGITS(ZERO)
-      ELSE IF( LSAME( CMACH, 'R' ) ) THEN
-         RMACH = RND
-      ELSE IF( LSAME( CMACH, 'M' ) ) THEN
-         RMACH = MINEXPONENT(ZERO)
-      ELSE IF( LSAME( CMACH, 'U' ) ) THEN
-         RMACH = tiny(zero)
-      ELSE IF( LSAME( CMACH, 'L' ) ) THEN
-         RMACH = MAXEXPONENT(ZERO)
-      ELSE IF( LSAME( CMACH, 'O' ) ) THEN
-         RMACH = HUGE(ZERO)
-      ELSE
-         RMACH = ZERO
+         ANSWER = SAFMIN
+      ELSE IF (LSAME(CMACH, 'B')) THEN
+         ANSWER = RADIX(ZERO)
+      ELSE IF (LSAME(CMACH, 'P')) THEN
+         ANSWER = RADIX(ZERO)*RELEPS
+      ELSE IF (LSAME(CMACH, 'N')) THEN
+         ANSWER = DIGITS(ZERO)
+      ELSE IF (LSAME(CMACH, 'R')) THEN
+         ANSWER = ROUNDS
+      ELSE IF (LSAME(CMACH, 'M')) THEN
+         ANSWER = MINEXPONENT(ZERO)
+      ELSE IF (LSAME(CMACH, 'U')) THEN
+         ANSWER = TINY(ZERO)
+      ELSE IF (LSAME(CMACH, 'L')) THEN
+         ANSWER = MAXEXPONENT(ZERO)
+      ELSE IF (LSAME(CMACH, 'O')) THEN
+         ANSWER = HUGE(ZERO)
       END IF
-      DLAMCH = RMACH
-      RETURN
+      DLAMCH = ANSWER
       END

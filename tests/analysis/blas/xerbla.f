@@ -1,11 +1,10 @@
-*     XERBLA of the Reference BLAS (netlib, as shipped with LAPACK 3.11.0; modified BSD
-*     licence), its documentation comments left out: a fixture of sad's tests.
-      SUBROUTINE XERBLA( SRNAME, INFO )
-      CHARACTER*(*)      SRNAME
-      INTEGER            INFO
-      INTRINSIC          LEN_TRIM
-      WRITE( *, FMT = 9999 )SRNAME( 1:LEN_TRIM( SRNAME ) ), INFO
+*     XERBLA for sad's tests, written here after the documented interface of the Reference BLAS routine
+*     of that name: the routine SRNAME was called with an invalid argument number INFO; say so and stop.
+      SUBROUTINE XERBLA(SRNAME, INFO)
+      CHARACTER*(*) SRNAME
+      INTEGER INFO
+      INTRINSIC LEN_TRIM
+      WRITE (*, 900) INFO, SRNAME(1:LEN_TRIM(SRNAME))
       STOP
- 9999 FORMAT( ' ** On entry to ', A, ' parameter number ', I2, ' had ',
-     $      'an illegal value' )
+  900 FORMAT (' XERBLA: argument', I3, ' of ', A, ' is invalid')
       END
