@@ -22,7 +22,7 @@ from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import Block
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, make_symbol
-from sad.analysis.products import times
+from sad.analysis.products import times, tree_size
 from sad.analysis.spmd import MessageCost
 from sad.predict import ranks
 from sad.predict.messages import message_seconds
@@ -173,6 +173,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     # One term per distinct count: the formula keeps the SAD's shape, Σ count × (seconds of its blocks).
     startup = machine.op_cost("startup") or 0.0
     total = sympy.Add(*[times(count, sympy.Add(*eachs)) for count, eachs in per_count.items()])
+    total = without_idle_probabilities(total)
     total += sympy.Float(startup, 15) if startup else 0
     comm = sympy.Add(*communication)
     bindings, excluded = without_unpriced(total, blocks, missing, bindings)
@@ -198,6 +199,34 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,
                       computation_value=None if value is None or comm_value is None else value - comm_value,
                       communication_value=comm_value, rank=rank, excluded=excluded)
+
+
+# The exactness check expands a derivative: on the terms of one probability written out up to this many nodes.
+# Past it (the probabilities of IFs that rejoin many times over, whose terms are immense as trees) the
+# probability stays in the time, named as unbound like any other: never dropped without the check.
+IDLE_CHECK_NODES = 4000
+
+
+def without_idle_probabilities(total: sympy.Expr) -> sympy.Expr:
+    """The time with every branch probability taken out that it does not depend on: an IF or select whose arms
+    cost the same (``x = a > b ? a : b``) is counted X·P and X·(1 - P) times at one price, so the time must be
+    bound without P (the counts keep it). Exact: the terms holding P are replaced by their value at P = 0 only
+    when their derivative in P expands to 0; a P inside a Max or Piecewise (a loop priced as a whole) stays."""
+    terms = list(sympy.Add.make_args(total))
+    symbols = [free_symbols(t) for t in terms]
+    probabilities = sorted({s for each in symbols for s in each if s.name.startswith("P_")}, key=lambda s: s.name)
+    for p in probabilities:
+        holding = [i for i, each in enumerate(symbols) if p in each]
+        part = sympy.Add(*[terms[i] for i in holding])
+        if tree_size([part]) > IDLE_CHECK_NODES or sympy.expand(part.diff(p)) != 0:
+            continue
+        for i in holding:
+            terms[i] = sympy.Integer(0)
+            symbols[i] = frozenset()
+        rest = part.xreplace({p: sympy.Integer(0)})
+        terms.append(rest)
+        symbols.append(free_symbols(rest))
+    return sympy.Add(*terms)
 
 
 def _number(n):

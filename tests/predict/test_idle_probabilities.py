@@ -1,0 +1,55 @@
+"""A select or IF whose arms cost the same leaves no probability in the time (issue 27 item 6): `x = a > b ? a :
+b` is counted X·P and X·(1 - P) times at one price, so the time is the same for every P and must be bound
+without it (P = 0 and P = 1 gave the same seconds, yet the time was reported unbound). The counts keep P."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sympy
+
+from sad.analysis.pipeline import analyze
+from sad.machine.model import load_machine
+from sad.predict.job import predict_analysis
+from sad.predict.mapper import without_idle_probabilities
+
+SELECTS = """#include <stdio.h>
+double a[100000], b[100000];
+int main(void) {
+  int i, n;
+  double x = 0.0, y;
+  if (scanf("%d", &n) != 1 || n > 100000) return 1;
+  for (i = 0; i < n; i++) { a[i] = i; b[i] = n - i; }
+  for (i = 0; i < n; i++) {
+    y = a[i] > b[i] ? a[i] : b[i];
+    x = x > y ? x : y;
+  }
+  printf("%f\\n", x);
+  return 0;
+}
+"""
+
+
+def test_select_only_kernel_has_a_bound_time(tmp_path: Path):
+    src = tmp_path / "sel.c"
+    src.write_text(SELECTS)
+    analysis = analyze([str(src)])
+    probabilities = {p.name for p in analysis.table.unresolved() if p.name.startswith("P_")}
+    assert len(probabilities) == 2                                   # the counts keep them ...
+    result = predict_analysis(analysis, load_machine("sparc2"), {"n": sympy.Integer(1000)})
+    assert result.prediction.unbound == [] and result.prediction.time_value is not None     # ... the time not
+    assert not {s.name for s in result.prediction.time.free_symbols} & probabilities
+    assert any(probabilities & {s.name for s in e.free_symbols} for e in result.prediction.operations.values())
+    # the same seconds as with either arm taken always: P = 0 and P = 1 price the same operations
+    free = predict_analysis(analysis, load_machine("sparc2"), {}).prediction.time
+    assert {s.name for s in free.free_symbols} == {"n"}
+
+
+def test_only_probabilities_the_time_does_not_depend_on_are_taken_out():
+    p, q, x = (sympy.Symbol(s, nonnegative=True) for s in ("P_f_IF1", "P_f_IF2", "X_f_DO1"))
+    c, d = sympy.Float(4e-7, 15), sympy.Float(2e-7, 15)
+    equal = c * p * x + c * (1 - p) * x + d * x
+    assert without_idle_probabilities(equal) == c * x + d * x
+    unequal = c * q * x + d * (1 - q) * x                           # arms of different cost: q stays
+    assert without_idle_probabilities(unequal) == unequal
+    inside = sympy.Max(c * p, d) * x                                # a loop priced as a whole: not linear, stays
+    assert without_idle_probabilities(inside + c * (1 - q) * x + c * q * x) == inside + c * x
