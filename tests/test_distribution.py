@@ -69,3 +69,38 @@ def test_sarif_points_at_no_other_project():
     log = to_sarif({"comparison": None, "diagnostics": [], "machine": "sparc2", "summary": {}})
     driver = log["runs"][0]["tool"]["driver"]
     assert driver["name"] == "sad" and "pypi.org/project/sad" not in str(log)
+
+
+@pytest.mark.heavy
+def test_the_github_recipe_runs_as_written_with_the_wheel(tmp_path: Path):
+    """The README's GitHub job, step by step, in a checked repository of its own: the wheel built from this
+    checkout lies in ci/ as the recipe says, is installed by the recipe's own pip line (into a fresh virtual
+    environment that sees the test environment's dependencies: no download), and the recipe's `sad check` steps
+    pass against a baseline of the same tree, with the SARIF and Markdown reports written."""
+    import yaml
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    docs = [yaml.safe_load(b) for b in re.findall(r"^```yaml\n(.*?)^```", text, flags=re.S | re.M)]
+    job = next(d["jobs"]["performance"] for d in docs if isinstance(d, dict) and "jobs" in d)
+    runs = [s["run"] for s in job["steps"] if "run" in s]
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "corpus" / "check" / "before", project / "src")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(ROOT), "-w", str(project / "ci")],
+                   cwd=tmp_path, check=True, capture_output=True, text=True, timeout=600)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+    install = next(r for r in runs if r.startswith("pip install"))
+    # the recipe's own line; --force-reinstall because the test environment already has this version (editable)
+    subprocess.run(f"python -m {install} --no-deps --force-reinstall -q", shell=True, cwd=project, env=env,
+                   check=True, capture_output=True, text=True, timeout=600)
+    where = subprocess.run(["python", "-c", "import sad, sad.frontends; print(sad.__file__, sad.frontends.__file__)"],
+                           cwd=tmp_path, env=env, check=True, capture_output=True, text=True).stdout
+    assert where.count(str(venv)) == 2, where          # the wheel's code, not this checkout's
+    subprocess.run("sad check src --save-baseline baseline.json", shell=True, cwd=project, env=env, check=True,
+                   capture_output=True, text=True, timeout=600)
+    for step in runs:
+        if step.startswith("sad "):
+            done = subprocess.run(step, shell=True, cwd=project, env=env, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, (step, done.stderr)
+    assert (project / "sad.sarif").is_file() and "0 regressions" in (tmp_path / "summary.md").read_text()
