@@ -48,6 +48,9 @@ class Cell:
     value: object = None
 
 
+_UNSET = object()
+
+
 class _Return(Exception):
     pass
 
@@ -71,6 +74,13 @@ class Shared:
     repeats: list[list[tuple[int, int, int]]] = field(default_factory=list)  # per rank: Tracer.repeats
     missing: set[str] = field(default_factory=set)
     notes: set[str] = field(default_factory=set)
+    # the same for every rank, found once (by id of the IR node): where a statement is, whether it exchanges
+    # messages, which variables a procedure's frame starts with
+    places: dict[int, str] = field(default_factory=dict)
+    talks: dict[int, bool] = field(default_factory=dict)
+    starts: dict[int, list[tuple[str, bool, ir.Expr]]] = field(default_factory=dict)
+    constants: dict[tuple[int, str], object] = field(default_factory=dict)
+    messaging: set[str] | None = None
 
 
 class Tracer:
@@ -85,7 +95,9 @@ class Tracer:
         self.algorithms = algorithms
         self.shared = shared or Shared()
         self.procs = {p.name.upper(): p for p in program.procedures}
-        self.messaging = _messaging(program)
+        if self.shared.messaging is None:
+            self.shared.messaging = _messaging(program)
+        self.messaging = self.shared.messaging
         self.commons: dict[tuple[str, int], Cell] = {}
         self.ops: list[Op] = []
         self.pending = 0.0
@@ -154,14 +166,15 @@ class Tracer:
         for block, names in proc.commons.items():
             for i, name in enumerate(names):
                 frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
-        for name, var in proc.variables.items():
-            key = name.upper()
-            if key in frame:
-                continue
-            if var.storage == "parameter" and var.value is not None:
-                frame[key] = Cell(self.value(var.value, frame))
-            elif var.data and not var.dims:
-                frame[key] = Cell(self.value(var.data[0], frame))
+        for key, fixed, expr in self.starts(proc):
+            if key not in frame:
+                if fixed:  # a constant: its value is the same at every call and rank
+                    known = self.shared.constants.get((id(proc), key), _UNSET)
+                    if known is _UNSET:
+                        known = self.shared.constants[(id(proc), key)] = self.value(expr, frame)
+                    frame[key] = Cell(known)
+                else:
+                    frame[key] = Cell(self.value(expr, frame))
         try:
             self.block(proc.body, frame)
         except _Jump as jump:
@@ -172,6 +185,26 @@ class Tracer:
                 return ret.args[0]
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def starts(self, proc: ir.Procedure) -> list[tuple[str, bool, ir.Expr]]:
+        """The procedure's PARAMETER constants and DATA-initialized scalars, in declaration order: (name,
+        whether its value is fixed (literals, intrinsics and the fixed constants before it), its expression)."""
+        found = self.shared.starts.get(id(proc))
+        if found is None:
+            found = []
+            fixed_names: set[str] = set()
+            for name, var in proc.variables.items():
+                if var.storage == "parameter" and var.value is not None:
+                    expr = var.value
+                    fixed = all((not isinstance(n, ir.Var) or n.name.upper() in fixed_names)
+                                and (not isinstance(n, ir.FuncCall) or n.intrinsic) for n in ir.walk(expr))
+                    if fixed:
+                        fixed_names.add(name.upper())
+                    found.append((name.upper(), fixed, expr))
+                elif var.data and not var.dims:
+                    found.append((name.upper(), False, var.data[0]))
+            self.shared.starts[id(proc)] = found
+        return found
 
     def cell(self, name: str, frame: dict[str, Cell]) -> Cell:
         """A scalar's cell in the frame (a new one holds its -D value, if any)."""
@@ -203,7 +236,7 @@ class Tracer:
 
     def statement(self, stmt: ir.Stmt, frame: dict[str, Cell]) -> None:
         """Run one statement: price it, follow its control, record its messages."""
-        where = _at(stmt)
+        where = self.at(stmt)
         if isinstance(stmt, ir.Message):
             self.message(stmt, frame)
         elif isinstance(stmt, ir.Do):
@@ -298,7 +331,7 @@ class Tracer:
 
     def branch(self, stmt: ir.If, frame: dict[str, Cell]) -> None:
         """An IF: the first arm whose condition holds at this rank."""
-        where = _at(stmt)
+        where = self.at(stmt)
         for arm in stmt.arms:
             self.charge(self.price(id(arm), functools.partial(costs.condition_cost, arm.cond)), where)
             value = self.value(arm.cond, frame)
@@ -316,7 +349,7 @@ class Tracer:
 
     def loop(self, stmt: ir.While, frame: dict[str, Cell]) -> None:
         """A while loop, trip by trip."""
-        where = _at(stmt)
+        where = self.at(stmt)
         while True:
             self.charge(self.price(id(stmt), lambda: costs.condition_cost(stmt.cond)), where)
             value = self.value(stmt.cond, frame) if stmt.cond is not None else True
@@ -329,7 +362,7 @@ class Tracer:
 
     def do(self, stmt: ir.Do, frame: dict[str, Cell]) -> None:
         """A counted loop: its trips at this rank; message-free bodies timed, not always followed."""
-        where = _at(stmt)
+        where = self.at(stmt)
         self.charge(self.price(id(stmt), lambda: costs.loop_entry_cost(stmt)), where)
         lo, hi = _num(self.value(stmt.lo, frame)), _num(self.value(stmt.hi, frame))
         step = _num(self.value(stmt.step, frame)) if stmt.step is not None else 1
@@ -423,12 +456,22 @@ class Tracer:
 
     def has_messages(self, stmt: ir.Stmt) -> bool:
         """Does the statement exchange messages (through calls too)?"""
-        return stmt_has_messages(stmt, self.messaging)
+        found = self.shared.talks.get(id(stmt))
+        if found is None:
+            found = self.shared.talks[id(stmt)] = stmt_has_messages(stmt, self.messaging)
+        return found
+
+    def at(self, stmt) -> str:
+        """'file:line' of a statement (found once for all ranks)."""
+        found = self.shared.places.get(id(stmt))
+        if found is None:
+            found = self.shared.places[id(stmt)] = _at(stmt)
+        return found
 
     # ------------------------------------------------------------------ messages
     def message(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
         """An MPI call: the rank's sends and receives (a collective's by its algorithm)."""
-        where = _at(stmt)
+        where = self.at(stmt)
         if stmt.library != "MPI":
             raise TraceError(f"{where}: {stmt.name}: the timeline simulates MPI programs only")
         if stmt.problem is not None:
