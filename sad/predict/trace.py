@@ -81,6 +81,10 @@ class Shared:
     starts: dict[int, list[tuple[str, bool, ir.Expr]]] = field(default_factory=dict)
     constants: dict[tuple[int, str], object] = field(default_factory=dict)
     messaging: set[str] | None = None
+    scalars: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
+    effects: dict[tuple, tuple[tuple[tuple[float, str], ...], int, tuple]] = field(default_factory=dict)
+    remember: bool = True  # False: every loop followed (the tests compare the two)
+    reused: int = 0  # loops replayed from effects
 
 
 class Tracer:
@@ -107,6 +111,7 @@ class Tracer:
         self.collective_calls = 0
         self.posted: list[Op] = []
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
+        self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -126,6 +131,8 @@ class Tracer:
         """Add compute time (merged with the compute before it; the interval is named after the statement
         that adds the most to it)."""
         if seconds:
+            if self.recording is not None:
+                self.recording.append((seconds, where))
             if seconds > self.largest and where:
                 self.where, self.largest = where, seconds
             self.pending += seconds
@@ -377,10 +384,7 @@ class Tracer:
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
         elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
-            for k in range(trips):
-                index.value = lo + k * step
-                self.charge(per_trip, where)
-                self.block(stmt.body, frame)
+            self.followed(stmt, frame, index, lo, step, trips, per_trip, where)
         else:
             if not self.index_free(stmt):
                 self.shared.notes.add(f"{where}: {trips} trips whose branches depend on the index: timed from "
@@ -394,6 +398,55 @@ class Tracer:
             for name in _assigned(stmt.body):
                 self.cell(name, frame).value = None
         index.value = lo + trips * step
+
+    def followed(self, stmt: ir.Do, frame: dict[str, Cell], index: Cell, lo, step, trips: int, per_trip: float,
+                 where: str) -> None:
+        """A message-free loop trip by trip. Its effect (the charges in order, the scalars it reads or writes
+        afterwards) is a function of the values of the scalars it names when it starts, so it is remembered
+        under them for every rank and trip that starts it alike (a tree's leaves, a loop's later trips) and
+        replayed charge by charge: the same sums in the same order as following it."""
+        names = self.names(stmt)
+        key = None
+        if names is not None and self.recording is None and self.shared.remember:
+            key = (id(stmt), tuple(_exact(self.cell(n, frame).value) for n in names))
+            known = self.shared.effects.get(key)
+            if known is not None and self.steps + known[1] <= MAX_STEPS:
+                for seconds, at in known[0]:
+                    self.charge(seconds, at)
+                self.steps += known[1]
+                for n, value in zip(names, known[2]):
+                    frame[n].value = value
+                self.shared.reused += 1
+                return
+            self.recording = []
+        steps = self.steps
+        charges: list[tuple[float, str]] = []
+        try:
+            for k in range(trips):
+                index.value = lo + k * step
+                self.charge(per_trip, where)
+                self.block(stmt.body, frame)
+        finally:
+            if key is not None:
+                charges, self.recording = self.recording or [], None
+        if key is not None and names is not None:
+            index.value = lo + trips * step
+            self.shared.effects[key] = (tuple(charges), self.steps - steps,
+                                        tuple(frame[n].value for n in names))
+
+    def names(self, stmt: ir.Do) -> tuple[str, ...] | None:
+        """The scalars a loop names (index included), when its effect depends on nothing else: no calls of
+        user routines, no I/O, messages, jumps, RETURN or STOP; None otherwise."""
+        if id(stmt) in self.shared.scalars:
+            return self.shared.scalars[id(stmt)]
+        found: tuple[str, ...] | None = None
+        nodes = list(ir.walk(stmt))
+        if not any(isinstance(n, (ir.CallStmt, ir.IO, ir.Message, ir.Goto, ir.ComputedGoto, ir.ArithmeticIf,
+                                  ir.AssignedGoto, ir.Return, ir.Stop)) or
+                   (isinstance(n, ir.FuncCall) and not n.intrinsic) for n in nodes):
+            found = tuple(sorted({n.name.upper() for n in nodes if isinstance(n, ir.Var)} | {stmt.index.upper()}))
+        self.shared.scalars[id(stmt)] = found
+        return found
 
     def jumps(self, stmt: ir.Do) -> bool:
         """Does the loop's body jump (GOTO)? Then it is followed trip by trip: a jump may leave it early."""
@@ -599,6 +652,11 @@ def _at(stmt) -> str:
     return f"{loc.file}:{loc.line}" if loc is not None else ""
 
 
+def _exact(value: object) -> object:
+    """A value as a key that tells apart what == does not (1, 1.0 and True; 0.0 and -0.0)."""
+    return value if value.__class__ is int else (value.__class__, repr(value))
+
+
 def _names(expr: ir.Expr | None) -> str:
     if expr is None:
         return ""
@@ -732,9 +790,11 @@ def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool]) -
     return pure
 
 
-def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float]) -> tuple[list[list[Op]], Shared]:
-    """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted."""
-    shared = Shared()
+def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
+           remember: bool = True) -> tuple[list[list[Op]], Shared]:
+    """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted
+    (remember: replay message-free loops that start alike, Tracer.followed)."""
+    shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
     out = []
     for rank in range(nprocs):
