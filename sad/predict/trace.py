@@ -42,13 +42,23 @@ class TraceError(Exception):
     """A program whose events at some rank cannot be found: 'file:line: what is missing'."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """A scalar's storage (Fortran passes by reference: a formal shares its actual's cell)."""
     value: object = None
 
 
 _UNSET = object()
+
+
+@dataclass(slots=True)
+class _Start:
+    """A scalar a procedure's frame starts with: a PARAMETER constant or a DATA-initialized variable; a
+    fixed one (literals, intrinsics and the fixed constants before it) keeps its value once found."""
+    key: str
+    fixed: bool
+    expr: ir.Expr
+    value: object = _UNSET
 
 
 class _Return(Exception):
@@ -78,8 +88,7 @@ class Shared:
     # messages, which variables a procedure's frame starts with
     places: dict[int, str] = field(default_factory=dict)
     talks: dict[int, bool] = field(default_factory=dict)
-    starts: dict[int, list[tuple[str, bool, ir.Expr]]] = field(default_factory=dict)
-    constants: dict[tuple[int, str], object] = field(default_factory=dict)
+    starts: dict[int, list[_Start]] = field(default_factory=dict)
     messaging: set[str] | None = None
     scalars: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
     effects: dict[tuple, tuple[tuple[tuple[float, str], ...], int, tuple]] = field(default_factory=dict)
@@ -173,15 +182,14 @@ class Tracer:
         for block, names in proc.commons.items():
             for i, name in enumerate(names):
                 frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
-        for key, fixed, expr in self.starts(proc):
-            if key not in frame:
-                if fixed:  # a constant: its value is the same at every call and rank
-                    known = self.shared.constants.get((id(proc), key), _UNSET)
-                    if known is _UNSET:
-                        known = self.shared.constants[(id(proc), key)] = self.value(expr, frame)
-                    frame[key] = Cell(known)
-                else:
-                    frame[key] = Cell(self.value(expr, frame))
+        for start in self.starts(proc):
+            if start.key not in frame:
+                value = start.value
+                if value is _UNSET:
+                    value = self.value(start.expr, frame)
+                    if start.fixed:  # a constant: its value is the same at every call and rank
+                        start.value = value
+                frame[start.key] = Cell(value)
         try:
             self.block(proc.body, frame)
         except _Jump as jump:
@@ -193,9 +201,8 @@ class Tracer:
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
 
-    def starts(self, proc: ir.Procedure) -> list[tuple[str, bool, ir.Expr]]:
-        """The procedure's PARAMETER constants and DATA-initialized scalars, in declaration order: (name,
-        whether its value is fixed (literals, intrinsics and the fixed constants before it), its expression)."""
+    def starts(self, proc: ir.Procedure) -> list[_Start]:
+        """The procedure's PARAMETER constants and DATA-initialized scalars, in declaration order."""
         found = self.shared.starts.get(id(proc))
         if found is None:
             found = []
@@ -207,9 +214,9 @@ class Tracer:
                                 and (not isinstance(n, ir.FuncCall) or n.intrinsic) for n in ir.walk(expr))
                     if fixed:
                         fixed_names.add(name.upper())
-                    found.append((name.upper(), fixed, expr))
+                    found.append(_Start(name.upper(), fixed, expr))
                 elif var.data and not var.dims:
-                    found.append((name.upper(), False, var.data[0]))
+                    found.append(_Start(name.upper(), False, var.data[0]))
             self.shared.starts[id(proc)] = found
         return found
 

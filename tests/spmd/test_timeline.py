@@ -117,6 +117,8 @@ def test_timeline_command_explains(tmp_path):
     assert status == 0, err.getvalue()
     text = out.getvalue()
     assert "slowest: rank 0" in text and "Critical path" in text and "transfer" in text
+    assert "its representative: its lowest rank" in text
+    assert any(line.split()[:3] == ["rank", "3", "3"] for line in text.splitlines())
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         assert main(["timeline", str(SPMD / "cgsimple.f"), "-m", "ncube2"]) == 2
     assert "NPROCS" in err.getvalue()
