@@ -291,3 +291,22 @@ def test_replayed_loops_give_the_traced_times(tmp_path, name):
         for field in ("end", "compute", "communicate", "wait"):
             assert getattr(a, field) == pytest.approx(getattr(b, field), abs=1e-12)
     assert reused > 0 or name != "cgtree"
+
+
+def test_ranks_whose_trips_settle_a_trip_later_are_still_folded(tmp_path):
+    """CG-Tree with N = 16 at P = 32 (NB = 0: some ranks' trips become equal one trip later, so they
+    replicate 38 trips, the others 39): every rank keeps its last 38 replicated, the loop is still folded
+    (5 of 38 trips simulated) and gives the full simulation's ends and splits to 1e-12 s."""
+    from sad.predict.timeline import simulate_folded
+    src = tmp_path / "cg16.f"
+    src.write_text((SPMD / "cgtree.f").read_text().replace("N = 1024, NITER = 1)", "N = 16, NITER = 40)")
+                   .replace("PARAMETER (N = 1024)", "PARAMETER (N = 16)"))
+    program, _ = load_program([str(src)], [], {})
+    events, shared = traces(program, load_machine("ncube2"), 32, {})
+    assert {max(reps, key=lambda x: x[1] * x[2])[2] for reps in shared.repeats} == {38, 39}
+    full = simulate(events, NET)
+    folded = simulate_folded(events, shared.repeats, NET)
+    assert folded.folded == (5, 38)
+    assert folded.messages == full.messages
+    for name in ("end", "compute", "communicate", "wait"):
+        assert getattr(folded, name) == pytest.approx(getattr(full, name), abs=1e-12)
