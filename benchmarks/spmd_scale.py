@@ -11,11 +11,11 @@ Targets (issue 28): worst error <= 15 %, median <= 5 % per variant; the P from w
 within a factor 2 of the measured one (16 on the nCUBE/2, 32 on the Paragon). With --machine paragon only the
 predictions and the crossover are printed (the book's Paragon CG times are not tabulated here).
 
-With --speed: the time to trace and simulate P = 1024 ranks x 100 iterations of CG-Tree (NITER = 100), wall and
-CPU seconds (the CPU figure is the steadier one on a shared host), median of --runs; as `sad timeline` does it
+With --speed: the time to trace and simulate P = 1024 (--procs) ranks x 100 iterations of CG-Tree (NITER = 100),
+wall and CPU seconds (the CPU figure is the steadier one on a shared host), median of --runs; as `sad timeline` does it
 (equal trips folded, sad.predict.timeline.simulate_folded).
 
-Usage: python3 benchmarks/spmd_scale.py [--machine ncube2] [--speed [--runs N]]
+Usage: python3 benchmarks/spmd_scale.py [--machine ncube2] [--speed [--runs N] [--procs P]]
 """
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def accuracy(machine_name: str) -> None:
           f"{'yes' if within else 'no'}")
 
 
-def speed(machine_name: str, runs: int) -> None:
+def speed(machine_name: str, runs: int, procs: int = 1024) -> None:
     machine = load_machine(machine_name)
     text = (SPMD / "cgtree.f").read_text().replace("NITER = 1)", "NITER = 100)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,13 +115,13 @@ def speed(machine_name: str, runs: int) -> None:
         walls, cpus, sims = [], [], []
         for _ in range(runs):
             w0, c0 = time.perf_counter(), time.process_time()
-            events, shared = traces(program, machine, 1024, {})
+            events, shared = traces(program, machine, procs, {})
             c1 = time.process_time()
             result = simulate_folded(events, shared.repeats, Network.of(machine), path=True)
             walls.append(time.perf_counter() - w0)
             cpus.append(time.process_time() - c0)
             sims.append(time.process_time() - c1)
-    print(f"CG-Tree, P = 1024 ranks x 100 iterations on {machine_name}: {result.messages} messages, predicted "
+    print(f"CG-Tree, P = {procs} ranks x 100 iterations on {machine_name}: {result.messages} messages, predicted "
           f"{result.time:.4f} s; trace + simulation {statistics.median(walls):.2f} s wall, "
           f"{statistics.median(cpus):.2f} s CPU (simulation {statistics.median(sims):.2f} s CPU), median of {runs}")
 
@@ -131,9 +131,10 @@ def main() -> None:
     parser.add_argument("--machine", default="ncube2")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--procs", type=int, default=1024, help="ranks of the --speed run (default 1024)")
     args = parser.parse_args()
     if args.speed:
-        speed(args.machine, args.runs)
+        speed(args.machine, args.runs, args.procs)
     else:
         accuracy(args.machine)
 

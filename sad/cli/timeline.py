@@ -134,7 +134,7 @@ def cmd_timeline(args) -> int:
     if args.format == "json":
         print(json.dumps(_document(args, machine, nprocs, result, notes), indent=2))
     else:
-        print("\n".join(_text(args, machine, nprocs, result, net)))
+        print("\n".join(_text(args, machine, nprocs, result, net, shared.reused)))
     return 1 if failed else 0
 
 
@@ -162,7 +162,7 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
 
 
-def _text(args, machine, nprocs: int, result, net) -> list[str]:
+def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]:
     slow = result.slowest
     lines = [f"sad timeline: {' '.join(args.files)} on {machine.name}, {nprocs} ranks, {result.messages} messages",
              f"LogGP: o_s {_ms(net.o_s)} + b·{net.O_s * 1e6:.4g} us, o_r {_ms(net.o_r)} + b·{net.O_r * 1e6:.4g} us, "
@@ -171,17 +171,21 @@ def _text(args, machine, nprocs: int, result, net) -> list[str]:
              "",
              f"T = {_ms(result.time)}  (slowest: rank {slow}; compute {_ms(result.compute[slow])}, communicate "
              f"{_ms(result.communicate[slow])}, wait {_ms(result.wait[slow])})",
-             "", "Ranks (ranks with the same split are one class):",
-             f"  {'ranks':<28} {'end':>12} {'compute':>12} {'communicate':>12} {'wait':>12}"]
+             "", "Ranks (ranks with the same split are one class; its representative: its lowest rank):",
+             f"  {'ranks':<36} {'rep.':>5} {'end':>12} {'compute':>12} {'communicate':>12} {'wait':>12}"]
     classes = _classes(result)
     for ranks, end, comp, comm, wait in classes[:CLASSES_SHOWN]:
-        lines.append(f"  {_ranks_text(ranks):<28} {_ms(end):>12} {_ms(comp):>12} {_ms(comm):>12} {_ms(wait):>12}")
+        lines.append(f"  {_ranks_text(ranks):<36} {ranks[0]:>5} {_ms(end):>12} {_ms(comp):>12} {_ms(comm):>12} "
+                     f"{_ms(wait):>12}")
     if len(classes) > CLASSES_SHOWN:
         lines.append(f"  ... {len(classes) - CLASSES_SHOWN} more classes")
     if result.folded:
         done, trips = result.folded
         lines += ["", f"(a loop's {trips} equal trips: {done} simulated, every rank settled into the same step; the "
                       "rest added step by step)"]
+    if args.explain and reused:
+        lines += ["", f"(tracing: {reused} message-free loops replayed from a rank or trip that started them with the "
+                      "same values, not followed again)"]
     if args.explain:
         lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues"
                       + (f"; the run with {result.folded[0]} trips" if result.folded else "") + "):"]
@@ -197,7 +201,8 @@ def _text(args, machine, nprocs: int, result, net) -> list[str]:
 def _document(args, machine, nprocs: int, result, notes: list[str]) -> dict:
     return {"files": args.files, "machine": machine.name, "nprocs": nprocs, "time": result.time,
             "slowest": result.slowest, "messages": result.messages,
-            "classes": [{"ranks": ranks, "end": end, "compute": comp, "communicate": comm, "wait": wait}
+            "classes": [{"ranks": ranks, "representative": ranks[0], "end": end, "compute": comp,
+                         "communicate": comm, "wait": wait}
                         for ranks, end, comp, comm, wait in _classes(result)],
             "critical_path": [{"rank": s.rank, "kind": s.kind, "start": s.start, "end": s.end, "where": s.where,
                                "peer": s.peer} for s in result.path],

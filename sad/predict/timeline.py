@@ -258,8 +258,13 @@ def simulate_folded(traces: list[list[Op]], repeats: list[list[tuple[int, int, i
     into a steady pattern), each grows by that amount per further trip; otherwise every trip is simulated.
     The critical path shown is the 5-trip run's (Result.folded says so)."""
     picks = [max(reps, key=lambda x: x[1] * x[2]) if reps else None for reps in repeats]
-    trips = picks[0][2] if picks and picks[0] is not None else 0
-    if trips <= FOLD_AT[-1] + 1 or any(p is None or p[2] != trips for p in picks):
+    if not picks or any(p is None for p in picks):
+        return simulate(traces, net, path)
+    # ranks whose trips became equal a trip later replicate fewer: every rank keeps its last `trips` copies
+    # replicated (the same loop's trips, so the trips before them are followed alike at every rank)
+    trips = min(p[2] for p in picks)  # type: ignore[index]
+    picks = [(s + (t - trips) * n, n, trips) for s, n, t in picks]  # type: ignore[misc]
+    if trips <= FOLD_AT[-1] + 1:
         return simulate(traces, net, path)
 
     def cut(k: int) -> list[list[Op]]:

@@ -42,10 +42,23 @@ class TraceError(Exception):
     """A program whose events at some rank cannot be found: 'file:line: what is missing'."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """A scalar's storage (Fortran passes by reference: a formal shares its actual's cell)."""
     value: object = None
+
+
+_UNSET = object()
+
+
+@dataclass(slots=True)
+class _Start:
+    """A scalar a procedure's frame starts with: a PARAMETER constant or a DATA-initialized variable; a
+    fixed one (literals, intrinsics and the fixed constants before it) keeps its value once found."""
+    key: str
+    fixed: bool
+    expr: ir.Expr
+    value: object = _UNSET
 
 
 class _Return(Exception):
@@ -71,6 +84,16 @@ class Shared:
     repeats: list[list[tuple[int, int, int]]] = field(default_factory=list)  # per rank: Tracer.repeats
     missing: set[str] = field(default_factory=set)
     notes: set[str] = field(default_factory=set)
+    # the same for every rank, found once (by id of the IR node): where a statement is, whether it exchanges
+    # messages, which variables a procedure's frame starts with
+    places: dict[int, str] = field(default_factory=dict)
+    talks: dict[int, bool] = field(default_factory=dict)
+    starts: dict[int, list[_Start]] = field(default_factory=dict)
+    messaging: set[str] | None = None
+    scalars: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
+    effects: dict[tuple, tuple[tuple[tuple[float, str], ...], int, tuple]] = field(default_factory=dict)
+    remember: bool = True  # False: every loop followed (the tests compare the two)
+    reused: int = 0  # loops replayed from effects
 
 
 class Tracer:
@@ -85,7 +108,9 @@ class Tracer:
         self.algorithms = algorithms
         self.shared = shared or Shared()
         self.procs = {p.name.upper(): p for p in program.procedures}
-        self.messaging = _messaging(program)
+        if self.shared.messaging is None:
+            self.shared.messaging = _messaging(program)
+        self.messaging = self.shared.messaging
         self.commons: dict[tuple[str, int], Cell] = {}
         self.ops: list[Op] = []
         self.pending = 0.0
@@ -95,6 +120,7 @@ class Tracer:
         self.collective_calls = 0
         self.posted: list[Op] = []
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
+        self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -114,6 +140,8 @@ class Tracer:
         """Add compute time (merged with the compute before it; the interval is named after the statement
         that adds the most to it)."""
         if seconds:
+            if self.recording is not None:
+                self.recording.append((seconds, where))
             if seconds > self.largest and where:
                 self.where, self.largest = where, seconds
             self.pending += seconds
@@ -154,14 +182,14 @@ class Tracer:
         for block, names in proc.commons.items():
             for i, name in enumerate(names):
                 frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
-        for name, var in proc.variables.items():
-            key = name.upper()
-            if key in frame:
-                continue
-            if var.storage == "parameter" and var.value is not None:
-                frame[key] = Cell(self.value(var.value, frame))
-            elif var.data and not var.dims:
-                frame[key] = Cell(self.value(var.data[0], frame))
+        for start in self.starts(proc):
+            if start.key not in frame:
+                value = start.value
+                if value is _UNSET:
+                    value = self.value(start.expr, frame)
+                    if start.fixed:  # a constant: its value is the same at every call and rank
+                        start.value = value
+                frame[start.key] = Cell(value)
         try:
             self.block(proc.body, frame)
         except _Jump as jump:
@@ -172,6 +200,25 @@ class Tracer:
                 return ret.args[0]
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def starts(self, proc: ir.Procedure) -> list[_Start]:
+        """The procedure's PARAMETER constants and DATA-initialized scalars, in declaration order."""
+        found = self.shared.starts.get(id(proc))
+        if found is None:
+            found = []
+            fixed_names: set[str] = set()
+            for name, var in proc.variables.items():
+                if var.storage == "parameter" and var.value is not None:
+                    expr = var.value
+                    fixed = all((not isinstance(n, ir.Var) or n.name.upper() in fixed_names)
+                                and (not isinstance(n, ir.FuncCall) or n.intrinsic) for n in ir.walk(expr))
+                    if fixed:
+                        fixed_names.add(name.upper())
+                    found.append(_Start(name.upper(), fixed, expr))
+                elif var.data and not var.dims:
+                    found.append(_Start(name.upper(), False, var.data[0]))
+            self.shared.starts[id(proc)] = found
+        return found
 
     def cell(self, name: str, frame: dict[str, Cell]) -> Cell:
         """A scalar's cell in the frame (a new one holds its -D value, if any)."""
@@ -203,7 +250,7 @@ class Tracer:
 
     def statement(self, stmt: ir.Stmt, frame: dict[str, Cell]) -> None:
         """Run one statement: price it, follow its control, record its messages."""
-        where = _at(stmt)
+        where = self.at(stmt)
         if isinstance(stmt, ir.Message):
             self.message(stmt, frame)
         elif isinstance(stmt, ir.Do):
@@ -298,7 +345,7 @@ class Tracer:
 
     def branch(self, stmt: ir.If, frame: dict[str, Cell]) -> None:
         """An IF: the first arm whose condition holds at this rank."""
-        where = _at(stmt)
+        where = self.at(stmt)
         for arm in stmt.arms:
             self.charge(self.price(id(arm), functools.partial(costs.condition_cost, arm.cond)), where)
             value = self.value(arm.cond, frame)
@@ -316,7 +363,7 @@ class Tracer:
 
     def loop(self, stmt: ir.While, frame: dict[str, Cell]) -> None:
         """A while loop, trip by trip."""
-        where = _at(stmt)
+        where = self.at(stmt)
         while True:
             self.charge(self.price(id(stmt), lambda: costs.condition_cost(stmt.cond)), where)
             value = self.value(stmt.cond, frame) if stmt.cond is not None else True
@@ -329,7 +376,7 @@ class Tracer:
 
     def do(self, stmt: ir.Do, frame: dict[str, Cell]) -> None:
         """A counted loop: its trips at this rank; message-free bodies timed, not always followed."""
-        where = _at(stmt)
+        where = self.at(stmt)
         self.charge(self.price(id(stmt), lambda: costs.loop_entry_cost(stmt)), where)
         lo, hi = _num(self.value(stmt.lo, frame)), _num(self.value(stmt.hi, frame))
         step = _num(self.value(stmt.step, frame)) if stmt.step is not None else 1
@@ -344,10 +391,7 @@ class Tracer:
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
         elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
-            for k in range(trips):
-                index.value = lo + k * step
-                self.charge(per_trip, where)
-                self.block(stmt.body, frame)
+            self.followed(stmt, frame, index, lo, step, trips, per_trip, where)
         else:
             if not self.index_free(stmt):
                 self.shared.notes.add(f"{where}: {trips} trips whose branches depend on the index: timed from "
@@ -361,6 +405,55 @@ class Tracer:
             for name in _assigned(stmt.body):
                 self.cell(name, frame).value = None
         index.value = lo + trips * step
+
+    def followed(self, stmt: ir.Do, frame: dict[str, Cell], index: Cell, lo, step, trips: int, per_trip: float,
+                 where: str) -> None:
+        """A message-free loop trip by trip. Its effect (the charges in order, the scalars it reads or writes
+        afterwards) is a function of the values of the scalars it names when it starts, so it is remembered
+        under them for every rank and trip that starts it alike (a tree's leaves, a loop's later trips) and
+        replayed charge by charge: the same sums in the same order as following it."""
+        names = self.names(stmt)
+        key = None
+        if names is not None and self.recording is None and self.shared.remember:
+            key = (id(stmt), tuple(_exact(self.cell(n, frame).value) for n in names))
+            known = self.shared.effects.get(key)
+            if known is not None and self.steps + known[1] <= MAX_STEPS:
+                for seconds, at in known[0]:
+                    self.charge(seconds, at)
+                self.steps += known[1]
+                for n, value in zip(names, known[2]):
+                    frame[n].value = value
+                self.shared.reused += 1
+                return
+            self.recording = []
+        steps = self.steps
+        charges: list[tuple[float, str]] = []
+        try:
+            for k in range(trips):
+                index.value = lo + k * step
+                self.charge(per_trip, where)
+                self.block(stmt.body, frame)
+        finally:
+            if key is not None:
+                charges, self.recording = self.recording or [], None
+        if key is not None and names is not None:
+            index.value = lo + trips * step
+            self.shared.effects[key] = (tuple(charges), self.steps - steps,
+                                        tuple(frame[n].value for n in names))
+
+    def names(self, stmt: ir.Do) -> tuple[str, ...] | None:
+        """The scalars a loop names (index included), when its effect depends on nothing else: no calls of
+        user routines, no I/O, messages, jumps, RETURN or STOP; None otherwise."""
+        if id(stmt) in self.shared.scalars:
+            return self.shared.scalars[id(stmt)]
+        found: tuple[str, ...] | None = None
+        nodes = list(ir.walk(stmt))
+        if not any(isinstance(n, (ir.CallStmt, ir.IO, ir.Message, ir.Goto, ir.ComputedGoto, ir.ArithmeticIf,
+                                  ir.AssignedGoto, ir.Return, ir.Stop)) or
+                   (isinstance(n, ir.FuncCall) and not n.intrinsic) for n in nodes):
+            found = tuple(sorted({n.name.upper() for n in nodes if isinstance(n, ir.Var)} | {stmt.index.upper()}))
+        self.shared.scalars[id(stmt)] = found
+        return found
 
     def jumps(self, stmt: ir.Do) -> bool:
         """Does the loop's body jump (GOTO)? Then it is followed trip by trip: a jump may leave it early."""
@@ -423,12 +516,22 @@ class Tracer:
 
     def has_messages(self, stmt: ir.Stmt) -> bool:
         """Does the statement exchange messages (through calls too)?"""
-        return stmt_has_messages(stmt, self.messaging)
+        found = self.shared.talks.get(id(stmt))
+        if found is None:
+            found = self.shared.talks[id(stmt)] = stmt_has_messages(stmt, self.messaging)
+        return found
+
+    def at(self, stmt) -> str:
+        """'file:line' of a statement (found once for all ranks)."""
+        found = self.shared.places.get(id(stmt))
+        if found is None:
+            found = self.shared.places[id(stmt)] = _at(stmt)
+        return found
 
     # ------------------------------------------------------------------ messages
     def message(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
         """An MPI call: the rank's sends and receives (a collective's by its algorithm)."""
-        where = _at(stmt)
+        where = self.at(stmt)
         if stmt.library != "MPI":
             raise TraceError(f"{where}: {stmt.name}: the timeline simulates MPI programs only")
         if stmt.problem is not None:
@@ -554,6 +657,11 @@ class Tracer:
 def _at(stmt) -> str:
     loc = getattr(stmt, "loc", None)
     return f"{loc.file}:{loc.line}" if loc is not None else ""
+
+
+def _exact(value: object) -> object:
+    """A value as a key that tells apart what == does not (1, 1.0 and True; 0.0 and -0.0)."""
+    return value if value.__class__ is int else (value.__class__, repr(value))
 
 
 def _names(expr: ir.Expr | None) -> str:
@@ -689,9 +797,11 @@ def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool]) -
     return pure
 
 
-def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float]) -> tuple[list[list[Op]], Shared]:
-    """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted."""
-    shared = Shared()
+def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
+           remember: bool = True) -> tuple[list[list[Op]], Shared]:
+    """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted
+    (remember: replay message-free loops that start alike, Tracer.followed)."""
+    shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
     out = []
     for rank in range(nprocs):

@@ -117,6 +117,8 @@ def test_timeline_command_explains(tmp_path):
     assert status == 0, err.getvalue()
     text = out.getvalue()
     assert "slowest: rank 0" in text and "Critical path" in text and "transfer" in text
+    assert "its representative: its lowest rank" in text
+    assert any(line.split()[:3] == ["rank", "3", "3"] for line in text.splitlines())
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         assert main(["timeline", str(SPMD / "cgsimple.f"), "-m", "ncube2"]) == 2
     assert "NPROCS" in err.getvalue()
@@ -218,6 +220,93 @@ def test_equal_trips_folded_give_the_full_simulation(tmp_path):
     full = simulate(events, NET)
     folded = simulate_folded(events, shared.repeats, NET)
     assert folded.folded == (5, 39)
+    assert folded.messages == full.messages
+    for name in ("end", "compute", "communicate", "wait"):
+        assert getattr(folded, name) == pytest.approx(getattr(full, name), abs=1e-12)
+
+
+LEAVES = """      PROGRAM LEAVES
+      INCLUDE 'mpif.h'
+      INTEGER ME, NPROCS, IERR, I, J, K, R, STAT(MPI_STATUS_SIZE)
+      DOUBLE PRECISION S, B(64)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      K = 10 - 5*MIN(ME, 1)
+      J = 0
+      S = 0.0D0
+      DO 10 I = 1, 20
+         IF (J .LT. K) THEN
+            J = J + 1
+            S = S + 1.0D0
+         END IF
+   10 CONTINUE
+      IF (ME .EQ. 0) THEN
+         DO 20 R = 1, NPROCS - 1
+            CALL MPI_RECV(B, 64, MPI_DOUBLE_PRECISION, R, 1,
+     &           MPI_COMM_WORLD, STAT, IERR)
+   20    CONTINUE
+      ELSE
+         CALL MPI_SEND(B, J, MPI_DOUBLE_PRECISION, 0, 1, MPI_COMM_WORLD,
+     &        IERR)
+      END IF
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_loops_that_start_alike_are_replayed(tmp_path):
+    """The loop's branch reads J, which it writes: it is followed trip by trip. Ranks 1 ... P-1 start it
+    alike (K = 5, J = 0): rank 1 follows it, ranks 2 ... P-1 replay its charges and its scalars (P - 2
+    loops reused), so each sends J = 5 doubles (40 bytes), rank 0 (K = 10) none; the events are those of
+    following every loop at every rank."""
+    src = tmp_path / "leaves.f"
+    src.write_text(LEAVES)
+    program, _ = load_program([str(src)], [], {})
+    machine = load_machine("ncube2")
+    events, shared = traces(program, machine, 16, {})
+    followed, plain = traces(program, machine, 16, {}, remember=False)
+    assert shared.reused == 14 and plain.reused == 0
+    assert events == followed
+    assert [[op.nbytes for op in ops if op.kind == "send"] for ops in events[1:]] == [[40]] * 15
+    assert len({ops[0] for ops in events[1:]}) == 1 and events[0][0] != events[1][0]
+
+
+@pytest.mark.parametrize("name", ["cgsimple", "cgtree", "cgcoll"])
+def test_replayed_loops_give_the_traced_times(tmp_path, name):
+    """CG-Simple, CG-Tree and CG-with-collectives at P = 1, 5, 16, 33 on ncube2 (two iterations, so that
+    later trips replay earlier ones): the events, each rank's end, compute, communicate and wait equal
+    those of following every loop (to 1e-12 s)."""
+    src = tmp_path / f"{name}.f"
+    src.write_text((SPMD / f"{name}.f").read_text().replace("NITER = 1)", "NITER = 2)"))
+    program, _ = load_program([str(src)], [], {})
+    machine = load_machine("ncube2")
+    reused = 0
+    for nprocs in (1, 5, 16, 33):
+        events, shared = traces(program, machine, nprocs, {})
+        followed, _ = traces(program, machine, nprocs, {}, remember=False)
+        reused += shared.reused
+        assert events == followed
+        a, b = simulate(events, NET, path=False), simulate(followed, NET, path=False)
+        for field in ("end", "compute", "communicate", "wait"):
+            assert getattr(a, field) == pytest.approx(getattr(b, field), abs=1e-12)
+    assert reused > 0 or name != "cgtree"
+
+
+def test_ranks_whose_trips_settle_a_trip_later_are_still_folded(tmp_path):
+    """CG-Tree with N = 16 at P = 32 (NB = 0: some ranks' trips become equal one trip later, so they
+    replicate 38 trips, the others 39): every rank keeps its last 38 replicated, the loop is still folded
+    (5 of 38 trips simulated) and gives the full simulation's ends and splits to 1e-12 s."""
+    from sad.predict.timeline import simulate_folded
+    src = tmp_path / "cg16.f"
+    src.write_text((SPMD / "cgtree.f").read_text().replace("N = 1024, NITER = 1)", "N = 16, NITER = 40)")
+                   .replace("PARAMETER (N = 1024)", "PARAMETER (N = 16)"))
+    program, _ = load_program([str(src)], [], {})
+    events, shared = traces(program, load_machine("ncube2"), 32, {})
+    assert {max(reps, key=lambda x: x[1] * x[2])[2] for reps in shared.repeats} == {38, 39}
+    full = simulate(events, NET)
+    folded = simulate_folded(events, shared.repeats, NET)
+    assert folded.folded == (5, 38)
     assert folded.messages == full.messages
     for name in ("end", "compute", "communicate", "wait"):
         assert getattr(folded, name) == pytest.approx(getattr(full, name), abs=1e-12)
