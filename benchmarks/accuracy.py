@@ -290,7 +290,8 @@ def run_suite(args) -> int:
     return 0
 
 
-def program_cpu_seconds(exe: Path, stdin: str, cpu: int | None) -> float:
+def program_cpu_seconds(exe: Path, stdin: str, cpu: int | None, args: tuple[str, ...] = (),
+                        cwd: Path | None = None) -> float:
     """CPU seconds (user + system) of the program alone: started directly (no shell, no taskset, whose own
     start-up would count: 2-2.5 ms here, a tenth of an L1 case) with its input on stdin, pinned to ``cpu``
     by pinning this process around the start (the child inherits the affinity; a preexec_fn would make
@@ -302,7 +303,8 @@ def program_cpu_seconds(exe: Path, stdin: str, cpu: int | None) -> float:
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=False)
+        proc = subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, check=False,
+                              cwd=cwd)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
         if saved is not None:

@@ -39,7 +39,6 @@ import argparse
 import io
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -153,21 +152,10 @@ def build(k: Kernel, level: str, work: Path) -> Path:
 
 
 def cpu_seconds(cmd: list[str], stdin: str, cpu: int | None, cwd: Path) -> float:
-    """User + system CPU seconds of the program alone, pinned to ``cpu`` (as `taskset -c CPU` would: this process
-    is pinned around the start and the child inherits it, so taskset's own start-up is not timed)."""
-    saved = os.sched_getaffinity(0) if cpu is not None else None
-    try:
-        if cpu is not None:
-            os.sched_setaffinity(0, {cpu})
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=False, cwd=cwd)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    finally:
-        if saved is not None:
-            os.sched_setaffinity(0, saved)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed (exit {proc.returncode}): {proc.stderr[-400:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """User + system CPU seconds of the program alone, pinned to ``cpu``: accuracy.py's measurement (this
+    process pinned around the start, so no taskset start-up is timed), with the kernel's arguments and folder."""
+    from accuracy import program_cpu_seconds
+    return program_cpu_seconds(Path(cmd[0]), stdin, cpu, tuple(cmd[1:]), cwd)
 
 
 def measure(k: Kernel, exe: Path, cpu: int | None, runs: int) -> float:
