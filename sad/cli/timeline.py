@@ -69,12 +69,14 @@ def cmd_extrapolate(args) -> int:
         machine = load_machine(args.machine)
         net = Network.of(machine)
         stdin = Path(args.input).read_text() if args.input else ""
+        program, failed = load_program(args.files, args.include, {})
+        if _report_errors(program, failed):
+            return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
         calls = mpitrace.run(args.files, args.trace_np, stdin)
-        program, _ = load_program(args.files, args.include, {})
         derived, _ = traces(program, machine, args.trace_np, values)
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
-        print(f"sad: error: {exc}", file=sys.stderr)
+        _error(exc)
         return 2
     agree = True
     print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host")
@@ -115,17 +117,16 @@ def cmd_timeline(args) -> int:
         machine = load_machine(args.machine)
         net = Network.of(machine)
     except (ValueError, MachineError) as exc:
-        print(f"sad: error: {exc}", file=sys.stderr)
+        _error(exc)
         return 2
     program, failed = load_program(args.files, args.include, {})
-    for diag in program.diagnostics:
-        if diag.severity == "error":
-            print(f"{diag.loc.file}:{diag.loc.line}: error: {diag.message}", file=sys.stderr)
+    if _report_errors(program, failed):
+        return 1  # no timeline of a program partly unread: its ranks would be priced without that code
     try:
         events, shared = traces(program, machine, nprocs, values)
         result = simulate_folded(events, shared.repeats, net, path=True)
     except (TraceError, DeadlockError) as exc:
-        print(f"sad: error: {exc}", file=sys.stderr)
+        _error(exc)
         return 2
     notes = sorted(shared.notes) + ([f"operations not priced by {machine.name} (left out): "
                                       f"{', '.join(sorted(shared.missing))}"] if shared.missing else [])
@@ -135,7 +136,21 @@ def cmd_timeline(args) -> int:
         print(json.dumps(_document(args, machine, nprocs, result, notes), indent=2))
     else:
         print("\n".join(_text(args, machine, nprocs, result, net, shared.reused)))
-    return 1 if failed else 0
+    return 0
+
+
+def _error(exc: Exception) -> None:
+    """`sad: error: …` on stderr (a machine file's errors carry that prefix already)."""
+    text = str(exc)
+    print(text if text.startswith("sad: error:") else f"sad: error: {text}", file=sys.stderr)
+
+
+def _report_errors(program, failed) -> bool:
+    """Print the program's errors as `file:line: error:`; whether there were any (or a file failed to load)."""
+    errors = [d for d in program.diagnostics if d.severity == "error"]
+    for diag in errors:
+        print(f"{diag.loc.file}:{diag.loc.line}: error: {diag.message}", file=sys.stderr)
+    return bool(errors or failed)
 
 
 def _classes(result) -> list[tuple[list[int], float, float, float, float]]:

@@ -124,6 +124,21 @@ def test_timeline_command_explains(tmp_path):
     assert "NPROCS" in err.getvalue()
 
 
+
+def test_timeline_of_a_broken_file_is_an_error_not_a_time(tmp_path):
+    """A file with a syntax error: its error at file:line, exit 1 and no timeline (before: T = 0.000 ms for a
+    program whose MPI calls were never read); an unknown machine is one `sad: error:` line, exit 2."""
+    src = tmp_path / "broken.f"
+    src.write_text("      PROGRAM X\n      CALL MPI_INIT(IERR\n      END\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(src), "-m", "ncube2", "-D", "NPROCS=4"]) == 1
+    assert f"{src}:2: error: syntax error" in err.getvalue() and out.getvalue() == ""
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["timeline", str(SPMD / "cgsimple.f"), "-m", "nosuch.yaml", "-D", "NPROCS=4"]) == 2
+    assert err.getvalue().count("error:") == 1 and "unknown machine 'nosuch.yaml'" in err.getvalue()
+
 def test_cg_with_a_broadcast_input_counts_every_message():
     """corpus/spmd/cg.f reads N, NITER, IGSUM at rank 0 and broadcasts them (the other ranks take the bound
     values through MPI_BCAST; IGSUM lives in COMMON): at P = 8, NITER = 20, IGSUM = 1 there are 3 binomial
