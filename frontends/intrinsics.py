@@ -67,6 +67,10 @@ TABLE: dict[str, Intrinsic] = {i.generic: i for i in [
     _i("CHAR", "character"),
     _i("LGE", "logical"), _i("LGT", "logical"), _i("LLE", "logical"), _i("LLT", "logical"),
     _i("LEN_TRIM", "integer"),
+    # bit intrinsics (MIL-STD-1753, taken into Fortran 90; every Fortran 77 compiler has them): SPMD codes
+    # form hypercube partners as IEOR(ME, 2**K)
+    _i("IEOR", "integer"), _i("IAND", "integer"), _i("IOR", "integer"), _i("NOT", "integer"),
+    _i("ISHFT", "integer"), _i("IBSET", "integer"), _i("IBCLR", "integer"), _i("BTEST", "logical"),
     # the model numbers of Fortran 90 (LAPACK's DLAMCH): constants of the argument's kind
     _i("EPSILON", "same"), _i("TINY", "same"), _i("HUGE", "same"),
     _i("RADIX", "integer"), _i("DIGITS", "integer"), _i("MINEXPONENT", "integer"), _i("MAXEXPONENT", "integer"),

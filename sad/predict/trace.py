@@ -92,6 +92,7 @@ class Shared:
     messaging: set[str] | None = None
     scalars: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
     effects: dict[tuple, tuple[tuple[tuple[float, str], ...], int, tuple]] = field(default_factory=dict)
+    globals_of: dict[tuple, tuple[str, ...]] = field(default_factory=dict)
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
 
@@ -112,6 +113,8 @@ class Tracer:
             self.shared.messaging = _messaging(program)
         self.messaging = self.shared.messaging
         self.commons: dict[tuple[str, int], Cell] = {}
+        self.globals: dict[str, Cell] = {}  # C file-scope scalars: one cell per rank, shared by every function
+        self.statics: dict[tuple[int, str], Cell] = {}  # C static locals: one cell per procedure and rank
         self.ops: list[Op] = []
         self.pending = 0.0
         self.largest = 0.0
@@ -182,6 +185,17 @@ class Tracer:
         for block, names in proc.commons.items():
             for i, name in enumerate(names):
                 frame[name.upper()] = self.commons.setdefault((block.upper(), i), Cell(self.values.get(name.upper())))
+        for upper in self.global_names(proc):
+            if upper not in frame:
+                frame[upper] = self.global_cell(upper)
+        for name, var in proc.variables.items():
+            if var.storage == "static" and not var.dims and name.upper() not in frame:  # keeps its value
+                key = (id(proc), name.upper())
+                if key not in self.statics:
+                    init = var.value if var.value is not None else (var.data[0] if var.data else None)
+                    self.statics[key] = Cell(_typed(self.value(init, {}), var.type) if init is not None
+                                             else self.values.get(name.upper()))
+                frame[name.upper()] = self.statics[key]
         for start in self.starts(proc):
             if start.key not in frame:
                 value = start.value
@@ -200,6 +214,28 @@ class Tracer:
                 return ret.args[0]
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def global_names(self, proc: ir.Procedure) -> tuple[str, ...]:
+        """The C file-scope variables a procedure sees (those its own declarations do not hide)."""
+        key = ("globals", id(proc))
+        found = self.shared.globals_of.get(key)
+        if found is None:
+            own = {n.upper() for n in proc.variables}
+            found = self.shared.globals_of[key] = tuple(
+                n.upper() for n in self.program.globals if n.upper() not in own)
+        return found
+
+    def global_cell(self, key: str) -> Cell:
+        """A file-scope variable's cell at this rank: its initializer, a -D value, or unknown."""
+        cell = self.globals.get(key)
+        if cell is None:
+            cell = self.globals[key] = Cell(self.values.get(key))
+            var = next((v for n, v in self.program.globals.items() if n.upper() == key), None)
+            if var is not None and not var.dims and cell.value is None:
+                init = var.value if var.value is not None else (var.data[0] if var.data else None)
+                if init is not None:
+                    cell.value = _typed(self.value(init, {}), var.type)
+        return cell
 
     def starts(self, proc: ir.Procedure) -> list[_Start]:
         """The procedure's PARAMETER constants and DATA-initialized scalars, in declaration order."""
@@ -324,7 +360,7 @@ class Tracer:
             return None
         cells = [self.actual(arg, frame) for arg in args]
         args_known = tuple(c.value for c in cells)
-        if None in args_known or not _is_pure(proc, self.messaging, self.shared.purity):
+        if None in args_known or not _is_pure(proc, self.messaging, self.shared.purity, self.program.globals):
             return self.call(proc, cells)
         key = (proc.name.upper(), args_known)  # a pure function emits no events: its value and time recur
         if key not in self.shared.pure:
@@ -731,6 +767,12 @@ _INTRINSICS: dict[str, Callable[..., object]] = {
     "MIN": min, "MAX": max, "ABS": abs, "SQRT": math.sqrt, "EXP": math.exp, "LOG": math.log,
     "INT": lambda x: int(x), "NINT": lambda x: int(round(x)), "DBLE": float, "REAL": float, "FLOAT": float,
     "IFIX": lambda x: int(x), "MOD": lambda a, b: math.fmod(a, b), "SIN": math.sin, "COS": math.cos,
+    "LOG10": math.log10, "SIGN": lambda a, b: abs(a) if b >= 0 else -abs(a), "DIM": lambda a, b: max(a - b, 0),
+    # the bit intrinsics on integers (hypercube partners IEOR(ME, 2**K))
+    "IEOR": lambda a, b: int(a) ^ int(b), "IAND": lambda a, b: int(a) & int(b), "IOR": lambda a, b: int(a) | int(b),
+    "NOT": lambda a: ~int(a), "ISHFT": lambda a, s: int(a) << int(s) if s >= 0 else int(a) >> -int(s),
+    "IBSET": lambda a, b: int(a) | (1 << int(b)), "IBCLR": lambda a, b: int(a) & ~(1 << int(b)),
+    "BTEST": lambda a, b: bool((int(a) >> int(b)) & 1),
 }
 
 
@@ -780,8 +822,10 @@ def _assigned(body: list[ir.Stmt]) -> set[str]:
     return {s.target.name for s in ir.walk_stmts(body) if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)}
 
 
-def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool]) -> bool:
-    """A function of its scalar arguments alone: no COMMON, no I/O, no calls, no messages, formals not written."""
+def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool],
+             program_globals: dict[str, ir.Variable] | None = None) -> bool:
+    """A function of its scalar arguments alone: no COMMON, no I/O, no calls, no messages, formals not written,
+    no C file-scope variable read (a rank's `me` there would make its value differ between ranks)."""
     known = purity.get(proc.name.upper())
     if known is not None:
         return known
@@ -793,6 +837,10 @@ def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool]) -
         for s in ir.walk_stmts(proc.body)) and not any(
         v.storage in ("common", "global", "static") for v in proc.variables.values()) and not any(
         v.dims for n, v in proc.variables.items() if n.upper() in formals)
+    if pure and program_globals:
+        own = set(proc.variables)
+        pure = not any(isinstance(n, ir.Var) and n.name in program_globals and n.name not in own
+                       for s in ir.walk_stmts(proc.body) for n in ir.walk(s))
     purity[proc.name.upper()] = pure
     return pure
 
