@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""SPMD programs at scale: CG-Simple and CG-Tree (corpus/spmd/cgsimple.f, cgtree.f; Brehm 1999, Fig. 6.17,
-psize 1024, one iteration) predicted on ncube2 against the times measured on the nCUBE/2 (Brehm 1999,
-Tab. 6.7 and 6.8), P = 1 ... 128.
+"""SPMD programs at scale: the CG programs of Brehm 1999, Fig. 6.17 (psize 1024, one iteration; corpus/spmd/
+cgsimple.f, cgtree.f (heap-numbered tree), cgcube.f (the tree as a hypercube), cgcoll.f (MPI collectives))
+predicted on ncube2 against the times measured on the nCUBE/2 (Brehm 1999, Tab. 6.7 Simple and 6.8 Tree; the
+tree-shaped cube and coll are compared with Tab. 6.8 too), P = 1 ... 128, and on paragon (predictions and the
+crossover only: the book's Paragon CG times are not tabulated here); then the ring matrix multiply
+(corpus/spmd/ringmm.f, N = 256), beside PerPreT's model table Tab. 6.2 on the Paragon.
 
 Two predictions per point: the timeline (`sad timeline`: the ranks simulated together with the machine's LogGP
-figures, sad.predict.timeline) and the static formula of `sad analyze` (each rank priced alone with the PICL
-programming-model level; the slowest rank) where it has a number (CG-Tree's subtree sizes stay parameters
-there). Nothing is bound by hand but NPROCS; the machine figures are Brehm's (machine_db/ncube2.yaml).
+figures, sad.predict.timeline) and `sad analyze`'s (each rank priced alone with the PICL programming-model
+level; the slowest rank), from its formula, or (marked t) with the per-rank values the formula keeps as
+parameters (CG-Tree's subtree sizes) taken from the traced ranks (sad.predict.alone). Nothing is bound by
+hand but NPROCS; the machine figures are Brehm's (machine_db/ncube2.yaml, paragon.yaml).
 Targets (issue 28): worst error <= 15 %, median <= 5 % per variant; the P from which Tree beats Simple
-within a factor 2 of the measured one (16 on the nCUBE/2, 32 on the Paragon). With --machine paragon only the
-predictions and the crossover are printed (the book's Paragon CG times are not tabulated here).
+within a factor 2 of the measured one (16 on the nCUBE/2, 32 on the Paragon).
 
 With --speed: the time to trace and simulate P = 1024 (--procs) ranks x 100 iterations of CG-Tree (NITER = 100),
 wall and CPU seconds (the CPU figure is the steadier one on a shared host), median of --runs; as `sad timeline` does it
-(equal trips folded, sad.predict.timeline.simulate_folded).
+(equal trips folded, sad.predict.timeline.simulate_folded); on ncube2 unless --machine is given.
 
-Usage: python3 benchmarks/spmd_scale.py [--machine ncube2] [--speed [--runs N] [--procs P]]
+Usage: python3 benchmarks/spmd_scale.py [--machine ncube2|paragon ...] [--speed [--runs N] [--procs P]]
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from sad.analysis.pipeline import analyze, load_program  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
+from sad.predict.alone import price_alone  # noqa: E402
 from sad.predict.mapper import predict  # noqa: E402
 from sad.predict.timeline import Network, simulate, simulate_folded  # noqa: E402
 from sad.predict.trace import traces  # noqa: E402
@@ -54,8 +58,14 @@ def timeline_seconds(source: Path, machine, nprocs: int) -> float:
     return simulate(events, Network.of(machine), path=False).time
 
 
-def static_seconds(blocks, machine, nprocs: int) -> float | None:
-    return predict(blocks, machine, {"NPROCS": sympy.Integer(nprocs)}).time_value
+def static_seconds(blocks, source: Path, machine, nprocs: int) -> tuple[float, bool]:
+    """`sad analyze`'s time: the formula's, or (True) each traced rank priced alone where the formula keeps
+    per-rank values (CG-Tree's subtree sizes) as parameters (sad.predict.alone)."""
+    value = predict(blocks, machine, {"NPROCS": sympy.Integer(nprocs)}).time_value
+    if value is not None:
+        return value, False
+    program, _ = load_program([str(source)], [], {})
+    return price_alone(traces(program, machine, nprocs, {})[0], machine).time, True
 
 
 def crossover(simple: list[float], tree: list[float]) -> int | None:
@@ -66,43 +76,74 @@ def crossover(simple: list[float], tree: list[float]) -> int | None:
     return None
 
 
+VARIANTS = (  # corpus program, the measured table it is compared with (Brehm 1999, nCUBE/2)
+    ("simple", "cgsimple.f", "simple"), ("tree", "cgtree.f", "tree"),
+    ("cube", "cgcube.f", "tree"), ("coll", "cgcoll.f", "tree"),
+)
+MM_PROCS = (1, 2, 4, 8, 16, 32, 64, 128)
+MM_MODEL = (14.217980, 7.120926, 3.572610, 1.798871, 0.912842, 0.471508, 0.254200, 0.152267)
+"""Brehm 1999, Tab. 6.2: PerPreT's model of the ring matrix multiply on the Paragon (N = 256), TOTAL (s)."""
+
+
 def accuracy(machine_name: str) -> None:
     machine = load_machine(machine_name)
     measured_here = machine_name == "ncube2"
     predicted: dict[str, list[float]] = {}
     print(f"CG, psize 1024, one iteration, on {machine_name}"
-          + (" vs Brehm 1999 Tab. 6.7/6.8 (nCUBE/2)" if measured_here else "") + "\n")
+          + (" vs Brehm 1999 Tab. 6.7 (Simple) / 6.8 (Tree; cube and coll against it too)" if measured_here
+             else " (the book's Paragon CG times are not tabulated here)") + "\n")
     print(f"{'variant':<8}{'P':>5}{'measured':>11}{'timeline':>11}{'error':>9}{'static':>11}{'error':>9}")
-    for variant in ("simple", "tree"):
-        source = SPMD / f"cg{variant}.f"
+    for variant, name, table in VARIANTS:
+        source = SPMD / name
         blocks = analyze([str(source)]).blocks
         errors, predicted[variant] = [], []
-        for p, measured in zip(PROCS, MEASURED[variant]):
+        for p, measured in zip(PROCS, MEASURED[table]):
             sim = timeline_seconds(source, machine, p)
-            static = static_seconds(blocks, machine, p)
+            static, traced = static_seconds(blocks, source, machine, p)
+            mark = "t" if traced else " "  # t: the formula's per-rank values taken from the traced ranks
             predicted[variant].append(sim)
             if not measured_here:
-                static_text = f"{static:>11.4f}" if static is not None else f"{'unbound':>11}"
-                print(f"{variant:<8}{p:>5}{'':>11}{sim:>11.4f}{'':>9}{static_text}")
+                print(f"{variant:<8}{p:>5}{'':>11}{sim:>11.4f}{'':>9}{static:>11.4f}{mark}")
                 continue
             errors.append(sim / measured - 1)
-            static_text = f"{static:>11.4f}{(static / measured - 1) * 100:>+8.1f}%" if static is not None \
-                else f"{'unbound':>11}{'':>9}"
-            print(f"{variant:<8}{p:>5}{measured:>11.4f}{sim:>11.4f}{errors[-1] * 100:>+8.1f}%{static_text}")
+            print(f"{variant:<8}{p:>5}{measured:>11.4f}{sim:>11.4f}{errors[-1] * 100:>+8.1f}%"
+                  f"{static:>11.4f}{(static / measured - 1) * 100:>+8.1f}%{mark}")
         if errors:
             worst = max(errors, key=abs)
             median = statistics.median(abs(e) for e in errors)
             print(f"{variant:<8} timeline: worst {worst * 100:+.1f} %, median |error| {median * 100:.1f} %  "
                   f"(targets: 15 %, 5 %)")
         print()
-    cross = crossover(predicted["simple"], predicted["tree"])
+    print("(static: `sad analyze`, each rank priced alone; t: with the values its formula keeps per rank taken "
+          "from the traced ranks)\n")
     known = MEASURED_CROSSOVER.get(machine_name)
-    if known is None:
-        print(f"Tree faster than Simple from P = {cross}")
-        return
-    within = cross is not None and known / 2 <= cross <= known * 2
-    print(f"Tree faster than Simple from P = {cross} (measured: {known}); within a factor 2: "
-          f"{'yes' if within else 'no'}")
+    for tree in ("tree", "cube", "coll"):
+        cross = crossover(predicted["simple"], predicted[tree])
+        within = known is not None and cross is not None and known / 2 <= cross <= known * 2
+        print(f"{tree:<5} faster than simple from P = {cross} (measured, Tree: {known}); within a factor 2: "
+              f"{'yes' if within else 'no'}")
+    print()
+    ring(machine)
+
+
+def ring(machine) -> None:
+    """The ring matrix multiply (corpus/spmd/ringmm.f, N = 256): the timeline beside PerPreT's model TOTAL of
+    Brehm 1999, Tab. 6.2 (Paragon; a model table, not a measurement: the book's measured Tab. 6.3 is not
+    tabulated here)."""
+    source = SPMD / "ringmm.f"
+    blocks = analyze([str(source)]).blocks
+    paragon = machine.name == "paragon"
+    print(f"Ring matrix multiply, N = 256, on {machine.name}"
+          + (" vs PerPreT's model (Brehm 1999, Tab. 6.2)" if paragon else "") + "\n")
+    print(f"{'P':>5}{'Tab. 6.2':>11}{'timeline':>11}{'diff':>9}{'static':>11}{'diff':>9}")
+    for p, model in zip(MM_PROCS, MM_MODEL):
+        sim = timeline_seconds(source, machine, p)
+        static, _ = static_seconds(blocks, source, machine, p)
+        if paragon:
+            print(f"{p:>5}{model:>11.4f}{sim:>11.4f}{(sim / model - 1) * 100:>+8.1f}%{static:>11.4f}"
+                  f"{(static / model - 1) * 100:>+8.1f}%")
+        else:
+            print(f"{p:>5}{'':>11}{sim:>11.4f}{'':>9}{static:>11.4f}")
 
 
 def speed(machine_name: str, runs: int, procs: int = 1024) -> None:
@@ -128,15 +169,18 @@ def speed(machine_name: str, runs: int, procs: int = 1024) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--machine", default="ncube2")
+    parser.add_argument("--machine", action="append", help="ncube2, paragon (default: both)")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--procs", type=int, default=1024, help="ranks of the --speed run (default 1024)")
     args = parser.parse_args()
-    if args.speed:
-        speed(args.machine, args.runs, args.procs)
-    else:
-        accuracy(args.machine)
+    machines = args.machine or (["ncube2"] if args.speed else ["ncube2", "paragon"])
+    for i, name in enumerate(machines):
+        if args.speed:
+            speed(name, args.runs, args.procs)
+        else:
+            print("\n" if i else "", end="")
+            accuracy(name)
 
 
 if __name__ == "__main__":

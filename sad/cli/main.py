@@ -227,6 +227,10 @@ def cmd_analyze(args) -> int:
     else:
         sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
                                  origins))
+        from sad.cli.timeline import traced_alone_lines
+        traced = traced_alone_lines(analysis.program, machine, values, result.prediction.time_value)
+        if traced:
+            sys.stdout.write("\n".join(traced) + "\n")
         if args.explain:
             from sad.predict.loopcost import explain
             sys.stdout.write("\n" + explain(result.loops, result.prediction, values, machine.hierarchy,

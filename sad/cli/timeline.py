@@ -16,6 +16,7 @@ import json
 import sys
 from collections import defaultdict
 
+from sad import ir
 from sad.common.exprparse import ExprError, parse_expr
 
 CLASSES_SHOWN = 8
@@ -222,3 +223,41 @@ def _document(args, machine, nprocs: int, result, notes: list[str]) -> dict:
             "critical_path": [{"rank": s.rank, "kind": s.kind, "start": s.start, "end": s.end, "where": s.where,
                                "peer": s.peer} for s in result.path],
             "notes": notes}
+
+
+def traced_alone_lines(program, machine, values: dict, time_value) -> list[str]:
+    """`sad analyze` of an MPI program whose formula keeps per-rank values as parameters (a heap tree's
+    subtree sizes, branches on RANK and NPROCS) while NPROCS is bound: the time with those values taken from
+    tracing every rank (sad.predict.trace), each rank priced alone (sad.predict.alone); [] when not asked for.
+    Its warnings (what the tracer guessed, or why it could not follow a rank) go to stderr."""
+    from sad.ir import msgcalls
+    from sad.predict.alone import PriceError, price_alone
+    from sad.predict.trace import TraceError, traces
+    if time_value is not None:
+        return []
+    numbers: dict[str, float] = {}
+    for name, value in values.items():
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            continue
+        numbers[name.upper()] = int(number) if number.is_integer() else number
+    nprocs = int(numbers.pop("NPROCS", 0))
+    mpi = any(isinstance(s, ir.Message) and s.library == "MPI" and s.kind not in msgcalls.LOCAL
+              for p in program.procedures for s in ir.walk_stmts(p.body))
+    if nprocs < 1 or not mpi:
+        return []
+    try:
+        events, shared = traces(program, machine, nprocs, numbers)
+        alone = price_alone(events, machine)
+    except (TraceError, PriceError) as exc:
+        print(f"sad: note: no per-rank time from tracing the ranks: {exc}", file=sys.stderr)
+        return []
+    for note in sorted(shared.notes):
+        print(f"sad: warning: {note}", file=sys.stderr)
+    slow = alone.slowest
+    return ["", f"Traced per rank (NPROCS = {nprocs}): the values the formula keeps as parameters (loop counts, "
+                "branches and message sizes that depend on the rank) taken from following every rank, as "
+                "`sad timeline` does; each rank priced alone (no waits: `sad timeline` simulates them):",
+            f"  T = {alone.time:.6g} s  (slowest: rank {slow} of {nprocs}; computation {alone.compute[slow]:.6g} s, "
+            f"communication {alone.communicate[slow]:.6g} s)"]

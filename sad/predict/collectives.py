@@ -48,10 +48,10 @@ def expand(kind: str, algorithm: str, rank: int, nprocs: int, root: int, nbytes:
         return (u + root) % nprocs
 
     def send(u: int, b: int) -> Op:
-        return Op("send", peer=real(u), tag=tag, nbytes=b, where=where, call=kind)
+        return Op("send", peer=real(u), tag=tag, nbytes=b, where=where, call=kind, total=nbytes)
 
     def recv(u: int, b: int) -> Op:
-        return Op("recv", peer=real(u), tag=tag, nbytes=b, where=where, call=kind)
+        return Op("recv", peer=real(u), tag=tag, nbytes=b, where=where, call=kind, total=nbytes)
 
     table: dict[tuple[str, str], Callable[[], list[Op]]] = {
         ("bcast", "binomial"): lambda: _binomial_down(v, nprocs, send, recv, lambda u: nbytes),

@@ -21,3 +21,4 @@ class Op:
     nbytes: int = 0
     where: str = ""
     call: str = ""  # a collective's messages: the collective (bcast, allreduce, ...)
+    total: int = 0  # a collective's messages: the call's bytes (count x datatype size), for pricing it whole
