@@ -94,3 +94,33 @@ def test_c_file_scope_rank_static_counter(tmp_path):
         msgs = [(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
         assert msgs == [(kind, rank ^ mask, 8 * k) for k, mask in ((1, 1), (2, 2), (3, 4))
                         for kind in ("send", "recv")]
+
+
+WTIME_F = """      PROGRAM TIMED
+      INCLUDE 'mpif.h'
+      DOUBLE PRECISION T0, T1, S
+      INTEGER ME, NP, IERR
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      T0 = MPI_WTIME()
+      S = ME
+      CALL MPI_REDUCE(S, T1, 1, MPI_DOUBLE_PRECISION, MPI_SUM, 0,
+     &     MPI_COMM_WORLD, IERR)
+      T1 = MPI_WTIME() - T0
+      IF (ME .EQ. 0) PRINT *, T1
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_program_timing_itself_with_mpi_wtime(tmp_path):
+    """MPI_WTIME() (a function in mpif.h) is MPI's clock, not a routine missing from the program: no warning;
+    the binomial reduce at P = 4: rank 0 receives from 1 and 2, rank 2 from 3."""
+    src = tmp_path / "timed.f"
+    src.write_text(WTIME_F)
+    program, _ = load_program([str(src)], [], {})
+    events, shared = traces(program, load_machine("ncube2"), 4, {})
+    assert not shared.notes
+    assert [[(op.kind, op.peer) for op in ops if op.kind != "comp"] for ops in events] == [
+        [("recv", 1), ("recv", 2)], [("send", 0)], [("recv", 3), ("send", 0)], [("send", 2)]]
