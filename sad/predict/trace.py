@@ -93,6 +93,8 @@ class Shared:
     scalars: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
     effects: dict[tuple, tuple[tuple[tuple[float, str], ...], int, tuple]] = field(default_factory=dict)
     globals_of: dict[tuple, tuple[str, ...]] = field(default_factory=dict)
+    statics_of: dict[tuple, tuple[tuple[str, ir.Variable], ...]] = field(default_factory=dict)
+    constants: dict[int, tuple[dict[str, Cell], list[_Start]]] = field(default_factory=dict)
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
 
@@ -188,15 +190,18 @@ class Tracer:
         for upper in self.global_names(proc):
             if upper not in frame:
                 frame[upper] = self.global_cell(upper)
-        for name, var in proc.variables.items():
-            if var.storage == "static" and not var.dims and name.upper() not in frame:  # keeps its value
+        for name, var in self.static_scalars(proc):
+            if name.upper() not in frame:  # a C static local keeps its value from call to call
                 key = (id(proc), name.upper())
                 if key not in self.statics:
                     init = var.value if var.value is not None else (var.data[0] if var.data else None)
                     self.statics[key] = Cell(_typed(self.value(init, {}), var.type) if init is not None
                                              else self.values.get(name.upper()))
                 frame[name.upper()] = self.statics[key]
-        for start in self.starts(proc):
+        constants = self.shared.constants.get(id(proc))
+        if constants is not None:  # the fixed PARAMETERs (mpif.h's hundreds): one cell each, never assigned
+            frame = {**constants[0], **frame}
+        for start in (constants[1] if constants is not None else self.starts(proc)):
             if start.key not in frame:
                 value = start.value
                 if value is _UNSET:
@@ -204,6 +209,11 @@ class Tracer:
                     if start.fixed:  # a constant: its value is the same at every call and rank
                         start.value = value
                 frame[start.key] = Cell(value)
+        if constants is None:
+            starts = self.starts(proc)
+            if all(s.value is not _UNSET for s in starts if s.fixed):
+                self.shared.constants[id(proc)] = ({s.key: Cell(s.value) for s in starts if s.fixed},
+                                                   [s for s in starts if not s.fixed])
         try:
             self.block(proc.body, frame)
         except _Jump as jump:
@@ -214,6 +224,15 @@ class Tracer:
                 return ret.args[0]
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def static_scalars(self, proc: ir.Procedure) -> tuple[tuple[str, ir.Variable], ...]:
+        """The procedure's static scalars (C `static int n`), found once."""
+        key = ("statics", id(proc))
+        found = self.shared.statics_of.get(key)
+        if found is None:
+            found = self.shared.statics_of[key] = tuple(
+                (n, v) for n, v in proc.variables.items() if v.storage == "static" and not v.dims)
+        return found
 
     def global_names(self, proc: ir.Procedure) -> tuple[str, ...]:
         """The C file-scope variables a procedure sees (those its own declarations do not hide)."""
