@@ -30,6 +30,7 @@ class InCore:
     width: int = 1         # source iterations per compiled iteration (vector width)
     instructions: int = 0  # instructions of the compiled loop body (0: not compiled)
     window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
+    outer: bool = False    # the width is the enclosing loop's: gcc vectorized the nest's next loop out
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -51,9 +52,18 @@ def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.
             candidates.append(asm)
     if not candidates:
         return None
-    vector_bytes = cf.vectorized.get(loop.line, 0)
+    vector_bytes = cf.vectorized.get(loop.line, 0) or outer_vector_bytes(loop, cf)
     packed = [a for a in candidates if a.packed] if vector_bytes else []
     return max(packed or candidates, key=lambda a: len(a.instructions)), vector_bytes if packed else 0
+
+
+def outer_vector_bytes(loop: SourceLoop, cf: cc.CompiledFile) -> int:
+    """Vector bytes of the loop around ``loop`` where gcc vectorized that one (outer-loop vectorization: gemver's
+    ``x[i] += A[j][i] * y[j]`` over j inside i at -O2 runs i, i + 1 in one xmm register per iteration over j,
+    A's two columns read by one movapd), 0 otherwise."""
+    if len(loop.nest) < 2 or loop.line in cf.vectorized:
+        return 0
+    return cf.vectorized.get(loop.nest[-2].loc.line, 0)
 
 
 def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
@@ -92,7 +102,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
                     opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
-    return InCore(core, chain, width, len(chosen.instructions), window)
+    outer = bool(vector_bytes) and loop.line not in cf.vectorized
+    return InCore(core, chain, width, len(chosen.instructions), window, outer)
 
 
 def operation_bounds(loop: SourceLoop, hierarchy: Hierarchy, machine, spec: str | None) -> InCore:
