@@ -463,18 +463,19 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         if progress:
             progress(f"latency from memory with a page walk  {result.walk_latency.seconds * 1e9:.1f} ns "
                      f"±{result.walk_latency.spread * 50:.1f} %")
-        sets = [(f"L{c.level}", int(c.size_bytes * FIT_FRACTION)) for c in caches]
-        sets.append(("memory", max(64 * 1024 ** 2, 8 * caches[-1].size_bytes)))
-        for name, nbytes in sets:
-            passes = max(1, (8 * 1024 ** 2) // nbytes)   # at least ~8 MB touched per timed run
+        for name, nbytes, column_bytes in level_footprints(caches, result.tlb_pages, result.page_bytes):
             for mode, table in (("r", result.read), ("w", result.write), ("R", result.column),
                                 ("W", result.column_write)):
-                table[name] = converge(functools.partial(run, mode, passes, nbytes, 4), per_figure)
+                size = column_bytes if mode in "RW" else nbytes
+                passes = max(1, (8 * 1024 ** 2) // size)   # at least ~8 MB touched per timed run
+                table[name] = converge(functools.partial(run, mode, passes, size, 4), per_figure)
                 if progress:
                     f = table[name]
                     what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
-                             f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+                             f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+        one_set_rows = {f"L{c.level}": rows for prev, c in zip(caches, caches[1:])
+                        if (rows := one_set_rows_of(c, span, prev, result.tlb_pages, result.page_bytes))}
         measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
@@ -491,6 +492,38 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 4096) -> list[tuple[str, int, int]]:
+    """(level, bytes of its streaming walks, bytes of its column walks) timed for each cache level and memory.
+
+    A level serves the footprints between the previous level's size and half its own (the layer condition,
+    FIT_FRACTION): its figures are timed in the middle of that range (the geometric mean of the previous
+    level's size and half this one's; half of an L1), away from both ends. At the top end a shared last-level
+    cache is partly someone else's: on this host (2 vCPUs of an EPYC with a 32 MiB L3 shared by the other
+    tenants' cores) a read pass costs 0.64-0.70 ns per line over 2-8 MiB and 2.3-3.4 ns over 16 MiB, where
+    memory's is 4.2: timed at 16 MiB the L3 figures were memory's, and gemver at n = 1024, whose column walk
+    needs 64 KiB of L3, came out +159 % at -O2 (1.8 ns per iteration measured, 9.3 predicted). Column walks
+    (a new page every other access) are kept within the TLBs' reach (``tlb_pages`` of ``page`` bytes, half of
+    them; when that still exceeds the previous level): their figure is the line's, and the model adds the
+    TLB misses of walks whose pages between reuses exceed the reach (sad.predict.reuse.tlb_seconds); at
+    16 MiB (4096 pages) the L3 column figure was 7.4-9.3 ns against 0.8 ns at 4 MiB. Memory: 64 MiB or
+    8 × the last cache, its column walk beyond the TLBs (its figure includes the misses)."""
+    out: list[tuple[str, int, int]] = []
+    previous = 0
+    for c in caches:
+        top = int(c.size_bytes * FIT_FRACTION)
+        nbytes = top if not previous else int(math.sqrt(previous * top))
+        nbytes = max(nbytes, min(top, 2 * previous))
+        column = nbytes
+        reach = tlb_pages * page // 2
+        if reach and column > reach and reach > previous:
+            column = reach
+        out.append((f"L{c.level}", nbytes, column))
+        previous = c.size_bytes
+    memory = max(64 * 1024 ** 2, 8 * caches[-1].size_bytes) if caches else 64 * 1024 ** 2
+    out.append(("memory", memory, memory))
+    return out
 
 
 def measure_one_set(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
@@ -515,16 +548,35 @@ def one_set_pitch(l1: CacheInfo) -> int:
     return l1.sets * l1.line_bytes if l1.ways and l1.sets else 0
 
 
-def one_set_rows_of(cache: CacheInfo, span: int) -> int:
-    """Rows of the one-L1-set column walk timed for this level: the walk's lines fill a quarter of what this
-    level keeps of a walk with that pitch (``Level.effective_bytes``), so it stays within the level under the
-    layer condition (half) whatever the physical pages; 0 when the geometry is unknown or too small."""
+def one_set_rows_of(cache: CacheInfo, span: int, previous: CacheInfo | None = None, tlb_pages: int = 0,
+                    page: int = 4096) -> int:
+    """Rows of the one-L1-set column walk timed for this level, 0 when the geometry is unknown or too small.
+    Without ``previous``: the walk's lines fill a quarter of what this level keeps of a walk with that pitch
+    (``Level.effective_bytes``). With the level before it: the middle of the walks this level serves (as
+    ``level_footprints``), the geometric mean of the lines the previous level keeps and half of what this one
+    keeps, and at most half the TLBs' reach (``tlb_pages``; a row a page when the pitch is one): on this host
+    an L3 walk of 1024 rows 4 KiB apart costs 3.2 ns per access, one of 2048 rows 5.0 and of 4096 7.3, the
+    TLB's misses; gemver's at n = 1024 (1024 rows 8 KiB apart) 3.4."""
+    kept = _walk_lines(cache, span)
+    if not kept:
+        return 0
+    rows = kept // 4
+    if previous is not None:
+        before = _walk_lines(previous, span) or 1
+        rows = max(rows // 4, int(math.sqrt(before * kept / 2)))
+        pages_per_row = max(1, span // page) if page else 1
+        if tlb_pages and rows * pages_per_row > tlb_pages // 2 and tlb_pages // 2 // pages_per_row > before:
+            rows = tlb_pages // 2 // pages_per_row
+    return rows if rows >= 16 else 0
+
+
+def _walk_lines(cache: CacheInfo, span: int) -> int:
+    """Lines a cache keeps of a column walk with rows ``span`` bytes apart (0: geometry unknown)."""
     if not span or not cache.ways or not cache.sets:
         return 0
     level = Level(f"L{cache.level}", cache.size_bytes, 0.0, 0.0, ways=cache.ways, sets=cache.sets,
                   line_bytes=cache.line_bytes)
-    rows = (level.effective_bytes(span, cache.line_bytes) or 0) // (4 * cache.line_bytes)
-    return rows if rows >= 16 else 0
+    return (level.effective_bytes(span, cache.line_bytes) or 0) // cache.line_bytes
 
 
 OP_CLASSES = (("add", "double", "+"), ("mul", "double", "*"), ("div", "double", "/"),

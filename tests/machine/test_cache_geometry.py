@@ -161,3 +161,29 @@ def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
                              check=True).stdout.split()
         # one line per timed repetition after the first (untimed warm-up), each a positive time per access
         assert len(out) == 2 and all(float(x) > 0 for x in out)
+
+
+def test_level_figures_are_timed_in_the_middle_of_the_footprints_each_level_serves():
+    caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 1024 ** 2, 64, 8, 2048),
+              hier.CacheInfo(3, 32 * 1024 ** 2, 64, 16, 32768)]
+    # L1: half of it, 16 KiB; L2: sqrt(32 KiB x 512 KiB) = 128 KiB; L3: sqrt(1 MiB x 16 MiB) = 4 MiB (1024
+    # pages, within half of 3072 TLB entries); memory: 8 x 32 MiB
+    assert hier.level_footprints(caches, 3072, 4096) == [
+        ("L1", 16384, 16384), ("L2", 131072, 131072), ("L3", 4 * 1024 ** 2, 4 * 1024 ** 2),
+        ("memory", 256 * 1024 ** 2, 256 * 1024 ** 2)]
+    # 768 TLB entries: the L3 column walk is kept to half their reach, 384 pages = 1.5 MiB (> the 1 MiB L2)
+    assert hier.level_footprints(caches, 768, 4096)[2] == ("L3", 4 * 1024 ** 2, 1536 * 1024)
+    # 512 entries: half their reach (1 MiB) is not beyond the L2: the walk stays at 4 MiB
+    assert hier.level_footprints(caches, 512, 4096)[2] == ("L3", 4 * 1024 ** 2, 4 * 1024 ** 2)
+
+
+def test_one_set_walks_are_timed_in_the_middle_of_the_walks_each_level_serves():
+    l1, l2, l3 = (hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 1024 ** 2, 64, 8, 2048),
+                  hier.CacheInfo(3, 32 * 1024 ** 2, 64, 16, 32768))
+    # rows 4096 B apart: L1 keeps 8 lines (one set x 8 ways); L2 2048 sets x 64 B = 128 KiB span, 32 sets
+    # reached x 8 ways = 256 lines, half 128: sqrt(8 x 128) = 32 rows; L3 2 MiB span, 512 sets x 16 = 8192
+    # lines, half 4096: sqrt(256 x 4096) = 1024 rows; with 1536 TLB entries at most 768 (one page a row)
+    assert hier.one_set_rows_of(l2, 4096, l1, 3072, 4096) == 32
+    assert hier.one_set_rows_of(l3, 4096, l2, 3072, 4096) == 1024
+    assert hier.one_set_rows_of(l3, 4096, l2, 1536, 4096) == 768
+    assert hier.one_set_rows_of(l3, 4096) == 2048       # without the level before it: a quarter, as before
