@@ -53,6 +53,16 @@ class Level:
     line_bytes: int = 0       # this level's line (0: the hierarchy's)
     one_set_s: float = 0.0    # seconds per access of a column walk from this level in one L1 set (0: not measured)
     one_set_store_s: float = 0.0  # the same for read-modify-write of a column element
+    holds_bytes: int = 0      # the largest footprint measured to stay here (a shared cache: what the other
+                              # cores leave; ``holds_of``); 0: size x FIT_FRACTION
+
+    def fit_bytes(self) -> int | None:
+        """The largest footprint the layer condition puts in this level: size × FIT_FRACTION, or the measured
+        ``holds_bytes`` where that is smaller; None for memory."""
+        if self.size_bytes is None:
+            return None
+        rule = int(self.size_bytes * FIT_FRACTION)
+        return min(rule, self.holds_bytes) if self.holds_bytes else rule
 
     def sets_reached(self, pitch: int, line: int, page: int = 0) -> int:
         """Sets of this level that the lines of a walk with rows ``pitch`` bytes apart fall into (the rule of
@@ -366,6 +376,7 @@ class HierarchyCalibration:
     walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
     one_set: dict[str, Measured] = field(default_factory=dict)  # level name → column walk in one L1 set, read
     one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
+    holds: dict[str, int] = field(default_factory=dict)        # level name → largest footprint it serves (holds_of)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -421,7 +432,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
         per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1)
-                                 + 2 * len(one_set_rows))
+                                 + 2 * len(one_set_rows) + 2)
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -474,6 +485,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                     what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+        measure_holds(run, result, per_figure, progress)
         one_set_rows = {f"L{c.level}": rows for prev, c in zip(caches, caches[1:])
                         if (rows := one_set_rows_of(c, span, prev, result.tlb_pages, result.page_bytes))}
         measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
@@ -524,6 +536,54 @@ def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 40
     memory = max(64 * 1024 ** 2, 8 * caches[-1].size_bytes) if caches else 64 * 1024 ** 2
     out.append(("memory", memory, memory))
     return out
+
+
+HOLDS_SHARE = 0.25
+"""A footprint stays in a level while its read pass costs at most this share of the way from the level's figure
+to the next level's (a quarter of its lines from beyond)."""
+
+
+def holds_of(mid: float, beyond: float, passes: dict[int, float], start: int) -> int:
+    """The largest footprint (bytes, of ``passes``: footprint → seconds per line of a read pass) a level serves:
+    read at most HOLDS_SHARE of the way from its figure (``mid``, timed over ``start`` bytes) to the next level's
+    (``beyond``), every smaller one as well (``start`` when none is); 0 when every footprint is (the layer
+    condition's size × FIT_FRACTION stands)."""
+    limit = mid + HOLDS_SHARE * (beyond - mid)
+    held = start
+    for nbytes in sorted(passes):
+        if passes[nbytes] > limit:
+            return held
+        held = nbytes
+    return 0
+
+
+def measure_holds(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
+                  per_figure: float, progress: Callable[[str], None] | None = None) -> None:
+    """The footprint the last cache serves, into result.holds: read passes from twice its timed footprint
+    (``level_footprints``) up to half its size, doubling (``holds_of``). A last-level cache is shared with the
+    other cores: on this host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass
+    costs 0.64 ns a line over 4 MiB, 0.70-1.1 over 8 MiB, 2.3-3.4 over 16 MiB, memory 4.2-4.7: half the L3
+    is not ours. jacobi-2d at n = 1000 (two 8 MB grids, 15.6 MiB between reuses) runs at memory's speed."""
+    if not result.caches or "memory" not in result.read:
+        return
+    last = result.caches[-1]
+    name = f"L{last.level}"
+    footprints = {n: nbytes for n, nbytes, _ in level_footprints(result.caches)}
+    if name not in result.read or name not in footprints:
+        return
+    nbytes, top = 2 * footprints[name], int(last.size_bytes * FIT_FRACTION)
+    passes: dict[int, float] = {}
+    while nbytes <= top:
+        fig = converge(functools.partial(run, "r", max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure)
+        passes[nbytes] = fig.seconds
+        if progress:
+            progress(f"read          one line per element, {name:6s} ({nbytes // 1024} KB) "
+                     f"{fig.seconds * 1e9:7.3f} ns/line ±{fig.spread * 50:.1f} %")
+        nbytes *= 2
+    held = holds_of(result.read[name].seconds, result.read["memory"].seconds, passes, footprints[name]) \
+        if passes else 0
+    if held:
+        result.holds[name] = held
 
 
 def measure_one_set(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
@@ -722,6 +782,8 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             figures += [sr, su]
             one_set = f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
         flag = "" if all(f.reliable for f in figures) else "  UNRELIABLE"
+        if name in cal.holds:
+            one_set += f", holds: {cal.holds[name] // 1024} KiB"
         lines.append(f"    - {{name: {name}{size}, read: {r.seconds * 1e9:.4g} ns, write: {w.seconds * 1e9:.4g} ns, "
                      f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns{one_set}}}"
                      f"  # per line; spread {max(f.spread for f in figures):.1%}{flag}")
@@ -748,7 +810,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                             parse_time(entry.get("column_read", entry["read"])),
                             parse_time(entry.get("column_update", entry["write"])),
                             int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0)),
-                            parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0))))
+                            parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0)),
+                            _kib(entry["holds"]) if entry.get("holds") is not None else 0))
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),

@@ -187,3 +187,16 @@ def test_one_set_walks_are_timed_in_the_middle_of_the_walks_each_level_serves():
     assert hier.one_set_rows_of(l3, 4096, l2, 3072, 4096) == 1024
     assert hier.one_set_rows_of(l3, 4096, l2, 1536, 4096) == 768
     assert hier.one_set_rows_of(l3, 4096) == 2048       # without the level before it: a quarter, as before
+
+
+def test_a_shared_last_cache_holds_what_its_read_passes_say():
+    mid, memory = 0.64e-9, 4.7e-9           # the L3's figure (4 MiB) and memory's; limit 0.64 + (4.7 - 0.64) / 4
+    mib = 1024 ** 2
+    # this host: 8 MiB reads at 0.9 ns (below 1.655), 16 MiB at 2.5 ns: the L3 holds 8 MiB
+    assert hier.holds_of(mid, memory, {8 * mib: 0.9e-9, 16 * mib: 2.5e-9}, 4 * mib) == 8 * mib
+    assert hier.holds_of(mid, memory, {8 * mib: 0.9e-9, 16 * mib: 1.0e-9}, 4 * mib) == 0     # all of it
+    assert hier.holds_of(mid, memory, {8 * mib: 2.9e-9, 16 * mib: 3.0e-9}, 4 * mib) == 4 * mib
+    level = hier.Level("L3", 32 * mib, mid, mid, holds_bytes=8 * mib)
+    assert level.fit_bytes() == 8 * mib
+    assert hier.Level("L3", 32 * mib, mid, mid).fit_bytes() == 16 * mib
+    assert hier.Level("L3", 8 * mib, mid, mid, holds_bytes=16 * mib).fit_bytes() == 4 * mib
