@@ -432,7 +432,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
         per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1)
-                                 + 2 * len(one_set_rows) + 2)
+                                 + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -538,32 +538,34 @@ def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 40
     return out
 
 
-HOLDS_SHARE = 0.25
-"""A footprint stays in a level while its read pass costs at most this share of the way from the level's figure
-to the next level's (a quarter of its lines from beyond)."""
+HOLDS_STEPS = 4
+"""Read passes between twice a last cache's timed footprint and half its size (equal steps, both ends timed)."""
 
 
 def holds_of(mid: float, beyond: float, passes: dict[int, float], start: int) -> int:
-    """The largest footprint (bytes, of ``passes``: footprint → seconds per line of a read pass) a level serves:
-    read at most HOLDS_SHARE of the way from its figure (``mid``, timed over ``start`` bytes) to the next level's
-    (``beyond``), every smaller one as well (``start`` when none is); 0 when every footprint is (the layer
-    condition's size × FIT_FRACTION stands)."""
-    limit = mid + HOLDS_SHARE * (beyond - mid)
-    held = start
+    """The footprint (bytes) up to which a level serves a read pass, from ``passes`` (footprint → seconds per
+    line): where the cost crosses the middle of the way from the level's figure (``mid``, timed over ``start``
+    bytes) to the next level's (``beyond``), interpolated between the passes on either side (a step there is
+    off by at most half the way on both sides); 0 when no pass crosses it (the layer condition's size ×
+    FIT_FRACTION stands)."""
+    half = (mid + beyond) / 2
+    before, cost = start, mid
     for nbytes in sorted(passes):
-        if passes[nbytes] > limit:
-            return held
-        held = nbytes
+        if passes[nbytes] > half:
+            share = (half - cost) / (passes[nbytes] - cost) if passes[nbytes] > cost else 0.0
+            return int(before + share * (nbytes - before)) // 1024 * 1024
+        before, cost = nbytes, max(cost, passes[nbytes])
     return 0
 
 
 def measure_holds(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
                   per_figure: float, progress: Callable[[str], None] | None = None) -> None:
     """The footprint the last cache serves, into result.holds: read passes from twice its timed footprint
-    (``level_footprints``) up to half its size, doubling (``holds_of``). A last-level cache is shared with the
-    other cores: on this host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass
-    costs 0.64 ns a line over 4 MiB, 0.70-1.1 over 8 MiB, 2.3-3.4 over 16 MiB, memory 4.2-4.7: half the L3
-    is not ours. jacobi-2d at n = 1000 (two 8 MB grids, 15.6 MiB between reuses) runs at memory's speed."""
+    (``level_footprints``) up to half its size (``holds_of``). A last-level cache is shared with the other
+    cores: on this host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass costs
+    0.66 ns a line over 8 MiB, 0.91 over 10, 1.0-1.2 over 12, 2.0 over 14, 2.9-3.3 over 16, 4.1 over 24 and
+    4.0 over 64: half the L3 is not ours. jacobi-2d at n = 1000 (two 8 MB grids, 15.6 MiB between reuses)
+    runs at memory's speed."""
     if not result.caches or "memory" not in result.read:
         return
     last = result.caches[-1]
@@ -571,15 +573,15 @@ def measure_holds(run: Callable[[str, int, int, int], list[float]], result: Hier
     footprints = {n: nbytes for n, nbytes, _ in level_footprints(result.caches)}
     if name not in result.read or name not in footprints:
         return
-    nbytes, top = 2 * footprints[name], int(last.size_bytes * FIT_FRACTION)
+    first, top = 2 * footprints[name], int(last.size_bytes * FIT_FRACTION)
     passes: dict[int, float] = {}
-    while nbytes <= top:
+    for k in range(HOLDS_STEPS + 1) if first < top else ():
+        nbytes = (first + (top - first) * k // HOLDS_STEPS) // 4096 * 4096
         fig = converge(functools.partial(run, "r", max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure)
         passes[nbytes] = fig.seconds
         if progress:
             progress(f"read          one line per element, {name:6s} ({nbytes // 1024} KB) "
                      f"{fig.seconds * 1e9:7.3f} ns/line ±{fig.spread * 50:.1f} %")
-        nbytes *= 2
     held = holds_of(result.read[name].seconds, result.read["memory"].seconds, passes, footprints[name]) \
         if passes else 0
     if held:

@@ -190,12 +190,15 @@ def test_one_set_walks_are_timed_in_the_middle_of_the_walks_each_level_serves():
 
 
 def test_a_shared_last_cache_holds_what_its_read_passes_say():
-    mid, memory = 0.64e-9, 4.7e-9           # the L3's figure (4 MiB) and memory's; limit 0.64 + (4.7 - 0.64) / 4
+    mid, memory = 0.64e-9, 4.74e-9          # the L3's figure (4 MiB) and memory's: half way 2.69 ns
     mib = 1024 ** 2
-    # this host: 8 MiB reads at 0.9 ns (below 1.655), 16 MiB at 2.5 ns: the L3 holds 8 MiB
-    assert hier.holds_of(mid, memory, {8 * mib: 0.9e-9, 16 * mib: 2.5e-9}, 4 * mib) == 8 * mib
+    # this host: 8 MiB 0.66, 10 MiB 0.91, 12 MiB 1.04, 14 MiB 2.0, 16 MiB 3.27 ns a line: the half way is
+    # crossed between 14 and 16 MiB, at 14 + 2 x (2.69 - 2.0) / (3.27 - 2.0) = 15.0866 MiB -> 15448 KiB
+    passes = {8 * mib: 0.66e-9, 10 * mib: 0.91e-9, 12 * mib: 1.04e-9, 14 * mib: 2.0e-9, 16 * mib: 3.27e-9}
+    assert hier.holds_of(mid, memory, passes, 4 * mib) == 15448 * 1024
     assert hier.holds_of(mid, memory, {8 * mib: 0.9e-9, 16 * mib: 1.0e-9}, 4 * mib) == 0     # all of it
-    assert hier.holds_of(mid, memory, {8 * mib: 2.9e-9, 16 * mib: 3.0e-9}, 4 * mib) == 4 * mib
+    # already past half way at the first pass: between the timed footprint (4 MiB, 0.64) and it (8 MiB, 4.0)
+    assert hier.holds_of(mid, memory, {8 * mib: 4.0e-9}, 4 * mib) == int(4 * mib + 4 * mib * 2.05 / 3.36) // 1024 * 1024
     level = hier.Level("L3", 32 * mib, mid, mid, holds_bytes=8 * mib)
     assert level.fit_bytes() == 8 * mib
     assert hier.Level("L3", 32 * mib, mid, mid).fit_bytes() == 16 * mib
