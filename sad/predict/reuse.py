@@ -155,25 +155,36 @@ def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, wa
                       value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
     """Piecewise: value(level) of the first level that holds the footprint (and the walk), memory's last."""
     pieces = []
-    for level in hierarchy.levels:
+    levels = hierarchy.levels
+    for k, level in enumerate(levels):
         figure = value(level)
         if level.size_bytes is None:
             pieces.append((figure, True))
             break
+        if level.ramp and k + 1 < len(levels):
+            # a shared last cache: beyond the footprints it holds whole, the measured share of the lines that
+            # come from the next level (``Level.ramp``) prices each step of footprints up to half its size
+            beyond = value(levels[k + 1])
+            for nbytes, share in level.ramp:
+                pieces.append((figure + sympy.Float(share, 4) * (beyond - figure),
+                               _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes,
+                                      nbytes)))
+            continue
         pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes)))
     if not pieces or pieces[-1][1] is not True:
         pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
     return sympy.Piecewise(*pieces)
 
 
-def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0):
+def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0,
+           bound: int | None = None):
     """The layer condition of one level: the footprint fits its size, and a walk's lines the part of it the
     walk's pitch can use (``usable_bytes``; both with the safety factor FIT_FRACTION). For a symbolic pitch
     the second part is: for every divisor d of the level's span that would shrink the usable part, d does not
     divide the pitch or the lines fit what is left (no Piecewise inside a relational: sympy would solve it)."""
     assert level.size_bytes is not None
     fraction = sympy.Rational(str(FIT_FRACTION))
-    fits = sympy.Le(footprint_bytes, level.fit_bytes())
+    fits = sympy.Le(footprint_bytes, bound if bound is not None else level.fit_bytes())
     if walk is None or level.ways <= 0 or level.sets <= 0:
         return fits
     pitch = sympy.sympify(walk.pitch)

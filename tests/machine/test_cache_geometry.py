@@ -203,3 +203,20 @@ def test_a_shared_last_cache_holds_what_its_read_passes_say():
     assert level.fit_bytes() == 8 * mib
     assert hier.Level("L3", 32 * mib, mid, mid).fit_bytes() == 16 * mib
     assert hier.Level("L3", 8 * mib, mid, mid, holds_bytes=16 * mib).fit_bytes() == 4 * mib
+
+
+def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_path):
+    from pathlib import Path
+
+    from sad.machine.model import load_machine
+    sparc2 = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text()
+    text = sparc2 + ("hierarchy:\n  clock: 3400 MHz\n  levels:\n"
+            "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}\n"
+            "    - {name: L3, size: 32768 KiB, read: 0.64 ns, write: 0.7 ns, holds: 15448 KiB, "
+            "ramp: {8192 KiB: 0.66 ns, 16384 KiB: 3.27 ns}}\n"
+            "    - {name: memory, read: 4.7 ns, write: 3.7 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    level = load_machine(tmp_path / "host.yaml").hierarchy.levels[1]
+    # (0.66 - 0.64) / (4.7 - 0.64) = 0.0049; (3.27 - 0.64) / 4.06 = 0.6478
+    assert level.holds_bytes == 15448 * 1024
+    assert level.ramp == ((8 * 1024 ** 2, 0.0049), (16 * 1024 ** 2, 0.6478))

@@ -69,3 +69,23 @@ def test_a_column_walk_reads_the_row_before_from_l1(tmp_path):
     # between reuses of a line (75 KiB: L2, column 0.57 ns); A[j - 1][i] is the line A[j][i] read one iteration
     # before: L1, a line at 0.2 ns -> 0.77 ns (no window given: no one-set excess; no TLB figures)
     assert float(data_seconds(loop, trips, _host(), None, None)[0]) == pytest.approx(0.77e-9)
+
+
+def test_a_shared_l3_prices_footprints_beyond_what_it_holds_whole_by_its_measured_ramp(tmp_path):
+    loop, trips = inner_loop(tmp_path, JACOBI, 6, "jac.c")
+    mib = 1024 ** 2
+    # read passes over 8, 10, 12, 14, 16 MiB at 0.66, 0.91, 1.04, 2.0, 3.27 ns (L3 0.64, memory 4.7): shares
+    # of lines from memory (c - 0.64) / 4.06 = 0.0049, 0.0665, 0.0985, 0.335, 0.6478
+    ramp = hier.ramp_of(0.64e-9, 4.7e-9, {8 * mib: 0.66e-9, 10 * mib: 0.91e-9, 12 * mib: 1.04e-9,
+                                          14 * mib: 2.0e-9, 16 * mib: 3.27e-9})
+    assert [share for _, share in ramp] == pytest.approx([0.0049, 0.0665, 0.0985, 0.335, 0.6478], abs=1e-4)
+    host = _host()
+    levels = list(host.levels)
+    levels[2] = hier.Level("L3", 32 * mib, 0.64e-9, 0.69e-9, 0.8e-9, 0.77e-9, ways=16, sets=32768, line_bytes=64,
+                           ramp=ramp)
+    host = hier.Hierarchy(clock_hz=3.4e9, line_bytes=64, levels=tuple(levels))
+    # the grids' 15.2 MiB are in the 16 MiB step: B(w) 0.69 + 0.6478 x (3.7 - 0.69), A[i + 1][j] 0.64 + 0.6478 x
+    # (4.7 - 0.64), each / 8; the two trailing streams from L2 as before (0.14 ns)
+    share = 0.6478
+    expected = (0.69 + share * (3.7 - 0.69)) / 8 + (0.64 + share * (4.7 - 0.64)) / 8 + 0.14
+    assert float(data_seconds(loop, trips, host, None, None)[0]) == pytest.approx(expected * 1e-9, rel=1e-4)
