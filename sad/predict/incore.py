@@ -52,18 +52,20 @@ def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.
             candidates.append(asm)
     if not candidates:
         return None
-    vector_bytes = cf.vectorized.get(loop.line, 0) or outer_vector_bytes(loop, cf)
+    vector_bytes = cf.vectorized.get(loop.line, 0) or _outer_vectorized(loop, cf)
     packed = [a for a in candidates if a.packed] if vector_bytes else []
     return max(packed or candidates, key=lambda a: len(a.instructions)), vector_bytes if packed else 0
 
 
-def outer_vector_bytes(loop: SourceLoop, cf: cc.CompiledFile) -> int:
-    """Vector bytes of the loop around ``loop`` where gcc vectorized that one (outer-loop vectorization: gemver's
-    ``x[i] += A[j][i] * y[j]`` over j inside i at -O2 runs i, i + 1 in one xmm register per iteration over j,
-    A's two columns read by one movapd), 0 otherwise."""
-    if len(loop.nest) < 2 or loop.line in cf.vectorized:
-        return 0
-    return cf.vectorized.get(loop.nest[-2].loc.line, 0)
+def _outer_vectorized(loop: SourceLoop, cf: cc.CompiledFile) -> int:
+    """Vector bytes of the nearest enclosing loop gcc vectorized around this innermost one (outer-loop
+    vectorization: doitgen's ``for p { for s: sum[p] += A[s] * C4[s][p] }`` at -O2 keeps sum[p], sum[p+1] in
+    one register and runs the s loop once for both p: each packed iteration of the s loop does two source
+    iterations), 0 when none was."""
+    for outer in reversed(loop.nest[:-1]):
+        if outer.loc.line in cf.vectorized:
+            return cf.vectorized[outer.loc.line]
+    return 0
 
 
 def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,

@@ -194,12 +194,13 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         return None
     trips = _trips(loop, trips_by_line)
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window)
-    if core.outer:
-        data = outer_vectorized_data(data, core.width)
     seconds = loop_seconds(core.core_s, core.chain_s, data)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.window = core.window
     price.outer = core.outer
+    if core.outer:
+        price.data_s = outer_vectorized_data(data, core.width)
+        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s)
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 

@@ -10,7 +10,7 @@ import sympy
 
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
-from sad.predict.incore import compiled_bounds, outer_vector_bytes
+from sad.predict.incore import _outer_vectorized, compiled_bounds
 from sad.predict.loopcost import _price_one
 from sad.predict.reuse import data_seconds
 from tests.predict.loop_nests import inner_loop
@@ -40,7 +40,7 @@ def test_the_enclosing_loops_vector_divides_the_data_per_iteration(tmp_path):
     loop, trips = inner_loop(tmp_path, GEMVER_COLUMN, 5, "gv.c")
     cf = cc.compiled_file(tmp_path / "gv.c", "gcc -O2", (), ())
     assert isinstance(cf, cc.CompiledFile)
-    assert loop.line not in cf.vectorized and outer_vector_bytes(loop, cf) == 16
+    assert loop.line not in cf.vectorized and _outer_vectorized(loop, cf) == 16
     core = compiled_bounds(loop, cf, str((tmp_path / "gv.c").resolve()), HOST, "gcc -O2")
     assert core is not None and core.outer and core.width == 2
     # Hand-derived data per source iteration, not vectorized: A's rows 8 KiB apart, 1024 lines (64 KiB) plus
