@@ -4,9 +4,12 @@ Data flow: an innermost loop (sad.predict.sourceloops) with the trips of its nes
 ``Hierarchy`` → per reference of one iteration: the footprint touched between two uses of its data or line
 (``reuse_footprint``: the reuse distance of the nest), the smallest level that holds it (``serving_level``:
 a layer condition, with the part of a cache a walk's pitch can use: ``usable_bytes``; a ``Piecewise`` in the
-size parameters), the lines it moves (several references on one line share it), the TLB misses of walks whose
-pages between reuses exceed the TLBs' reach (``tlb_seconds``) → ``data_seconds``: seconds per iteration of the
-transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the in-core part.
+size parameters), the lines it moves (several references on one line share it; a reference behind another of
+its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``), the TLB misses
+of walks whose pages between reuses exceed the TLBs' reach (``tlb_seconds``); a shared last cache prices the
+footprints beyond what it holds whole by its measured ramp (``Level.ramp``) → ``data_seconds``: seconds per
+iteration of the transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the
+in-core part.
 """
 from __future__ import annotations
 
