@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 LINE_BYTES = 64
@@ -53,6 +53,19 @@ class Level:
     line_bytes: int = 0       # this level's line (0: the hierarchy's)
     one_set_s: float = 0.0    # seconds per access of a column walk from this level in one L1 set (0: not measured)
     one_set_store_s: float = 0.0  # the same for read-modify-write of a column element
+    holds_bytes: int = 0      # the largest footprint measured to stay here (a shared cache: what the other
+                              # cores leave; ``holds_of``); 0: size x FIT_FRACTION
+    ramp: tuple[tuple[int, float], ...] = ()
+    """(footprint bytes, share of its lines from the next level) of read passes beyond the footprints this level
+    holds whole, up to half its size (``ramp_of``): the layer condition's steps for a shared last cache."""
+
+    def fit_bytes(self) -> int | None:
+        """The largest footprint the layer condition puts in this level: size × FIT_FRACTION, or the measured
+        ``holds_bytes`` where that is smaller; None for memory."""
+        if self.size_bytes is None:
+            return None
+        rule = int(self.size_bytes * FIT_FRACTION)
+        return min(rule, self.holds_bytes) if self.holds_bytes else rule
 
     def sets_reached(self, pitch: int, line: int, page: int = 0) -> int:
         """Sets of this level that the lines of a walk with rows ``pitch`` bytes apart fall into (the rule of
@@ -366,6 +379,8 @@ class HierarchyCalibration:
     walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
     one_set: dict[str, Measured] = field(default_factory=dict)  # level name → column walk in one L1 set, read
     one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
+    holds: dict[str, int] = field(default_factory=dict)        # level name → largest footprint it serves (holds_of)
+    passes: dict[str, dict[int, Measured]] = field(default_factory=dict)   # level → footprint → its read pass
     warnings: list[str] = field(default_factory=list)
 
 
@@ -421,7 +436,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
         per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1)
-                                 + 2 * len(one_set_rows))
+                                 + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
                                                seconds_per_add.samples, seconds_per_add.reliable), caches)
@@ -463,18 +478,20 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         if progress:
             progress(f"latency from memory with a page walk  {result.walk_latency.seconds * 1e9:.1f} ns "
                      f"±{result.walk_latency.spread * 50:.1f} %")
-        sets = [(f"L{c.level}", int(c.size_bytes * FIT_FRACTION)) for c in caches]
-        sets.append(("memory", max(64 * 1024 ** 2, 8 * caches[-1].size_bytes)))
-        for name, nbytes in sets:
-            passes = max(1, (8 * 1024 ** 2) // nbytes)   # at least ~8 MB touched per timed run
+        for name, nbytes, column_bytes in level_footprints(caches, result.tlb_pages, result.page_bytes):
             for mode, table in (("r", result.read), ("w", result.write), ("R", result.column),
                                 ("W", result.column_write)):
-                table[name] = converge(functools.partial(run, mode, passes, nbytes, 4), per_figure)
+                size = column_bytes if mode in "RW" else nbytes
+                passes = max(1, (8 * 1024 ** 2) // size)   # at least ~8 MB touched per timed run
+                table[name] = converge(functools.partial(run, mode, passes, size, 4), per_figure)
                 if progress:
                     f = table[name]
                     what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
-                             f"({nbytes // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+                             f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
+        measure_holds(run, result, per_figure, progress)
+        one_set_rows = {f"L{c.level}": rows for prev, c in zip(caches, caches[1:])
+                        if (rows := one_set_rows_of(c, span, prev, result.tlb_pages, result.page_bytes))}
         measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
@@ -491,6 +508,104 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 4096) -> list[tuple[str, int, int]]:
+    """(level, bytes of its streaming walks, bytes of its column walks) timed for each cache level and memory.
+
+    A level serves the footprints between the previous level's size and half its own (the layer condition,
+    FIT_FRACTION): its figures are timed in the middle of that range (the geometric mean of the previous
+    level's size and half this one's; half of an L1), away from both ends. At the top end a shared last-level
+    cache is partly someone else's: on this host (2 vCPUs of an EPYC with a 32 MiB L3 shared by the other
+    tenants' cores) a read pass costs 0.64-0.70 ns per line over 2-8 MiB and 2.3-3.4 ns over 16 MiB, where
+    memory's is 4.2: timed at 16 MiB the L3 figures were memory's, and gemver at n = 1024, whose column walk
+    needs 64 KiB of L3, came out +159 % at -O2 (1.8 ns per iteration measured, 9.3 predicted). Column walks
+    (a new page every other access) are kept within the TLBs' reach (``tlb_pages`` of ``page`` bytes, half of
+    them; when that still exceeds the previous level): their figure is the line's, and the model adds the
+    TLB misses of walks whose pages between reuses exceed the reach (sad.predict.reuse.tlb_seconds); at
+    16 MiB (4096 pages) the L3 column figure was 7.4-9.3 ns against 0.8 ns at 4 MiB. Memory: 64 MiB or
+    8 × the last cache, its column walk beyond the TLBs (its figure includes the misses)."""
+    out: list[tuple[str, int, int]] = []
+    previous = 0
+    for c in caches:
+        top = int(c.size_bytes * FIT_FRACTION)
+        nbytes = top if not previous else int(math.sqrt(previous * top))
+        nbytes = max(nbytes, min(top, 2 * previous))
+        column = nbytes
+        reach = tlb_pages * page // 2
+        if reach and column > reach and reach > previous:
+            column = reach
+        out.append((f"L{c.level}", nbytes, column))
+        previous = c.size_bytes
+    memory = max(64 * 1024 ** 2, 8 * caches[-1].size_bytes) if caches else 64 * 1024 ** 2
+    out.append(("memory", memory, memory))
+    return out
+
+
+HOLDS_STEPS = 4
+"""Read passes between twice a last cache's timed footprint and half its size (equal steps, both ends timed)."""
+
+
+def holds_of(mid: float, beyond: float, passes: dict[int, float], start: int) -> int:
+    """The footprint (bytes) up to which a level serves a read pass, from ``passes`` (footprint → seconds per
+    line): where the cost crosses the middle of the way from the level's figure (``mid``, timed over ``start``
+    bytes) to the next level's (``beyond``), interpolated between the passes on either side (a step there is
+    off by at most half the way on both sides); 0 when no pass crosses it (the layer condition's size ×
+    FIT_FRACTION stands)."""
+    half = (mid + beyond) / 2
+    before, cost = start, mid
+    for nbytes in sorted(passes):
+        if passes[nbytes] > half:
+            share = (half - cost) / (passes[nbytes] - cost) if passes[nbytes] > cost else 0.0
+            return int(before + share * (nbytes - before)) // 1024 * 1024
+        before, cost = nbytes, max(cost, passes[nbytes])
+    return 0
+
+
+def ramp_of(level_s: float, beyond_s: float, passes: dict[int, float]) -> tuple[tuple[int, float], ...]:
+    """(footprint, share of its lines from the next level) of each read pass (footprint → seconds per line): the
+    share is (cost - the level's figure) / (the next level's - the level's), kept within 0..1 and never below a
+    smaller footprint's. This host: passes over 8, 10, 12, 14, 16 MiB at 0.66, 0.91, 1.04, 2.0, 3.27 ns against
+    0.64 (L3 at 4 MiB) and 4.74 (memory): shares 0.005, 0.066, 0.098, 0.33, 0.64."""
+    if beyond_s <= level_s:
+        return ()
+    out: list[tuple[int, float]] = []
+    top = 0.0
+    for nbytes in sorted(passes):
+        top = min(1.0, max(top, (passes[nbytes] - level_s) / (beyond_s - level_s)))
+        out.append((nbytes, round(top, 4)))
+    return tuple(out)
+
+
+def measure_holds(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
+                  per_figure: float, progress: Callable[[str], None] | None = None) -> None:
+    """The footprint the last cache serves, into result.holds: read passes from twice its timed footprint
+    (``level_footprints``) up to half its size (``holds_of``). A last-level cache is shared with the other
+    cores: on this host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass costs
+    0.66 ns a line over 8 MiB, 0.91 over 10, 1.0-1.2 over 12, 2.0 over 14, 2.9-3.3 over 16, 4.1 over 24 and
+    4.0 over 64: half the L3 is not ours. jacobi-2d at n = 1000 (two 8 MB grids, 15.6 MiB between reuses)
+    runs at memory's speed."""
+    if not result.caches or "memory" not in result.read:
+        return
+    last = result.caches[-1]
+    name = f"L{last.level}"
+    footprints = {n: nbytes for n, nbytes, _ in level_footprints(result.caches)}
+    if name not in result.read or name not in footprints:
+        return
+    first, top = 2 * footprints[name], int(last.size_bytes * FIT_FRACTION)
+    passes: dict[int, float] = {}
+    for k in range(HOLDS_STEPS + 1) if first < top else ():
+        nbytes = (first + (top - first) * k // HOLDS_STEPS) // 4096 * 4096
+        fig = converge(functools.partial(run, "r", max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure)
+        passes[nbytes] = fig.seconds
+        result.passes.setdefault(name, {})[nbytes] = fig
+        if progress:
+            progress(f"read          one line per element, {name:6s} ({nbytes // 1024} KB) "
+                     f"{fig.seconds * 1e9:7.3f} ns/line ±{fig.spread * 50:.1f} %")
+    held = holds_of(result.read[name].seconds, result.read["memory"].seconds, passes, footprints[name]) \
+        if passes else 0
+    if held:
+        result.holds[name] = held
 
 
 def measure_one_set(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
@@ -515,16 +630,35 @@ def one_set_pitch(l1: CacheInfo) -> int:
     return l1.sets * l1.line_bytes if l1.ways and l1.sets else 0
 
 
-def one_set_rows_of(cache: CacheInfo, span: int) -> int:
-    """Rows of the one-L1-set column walk timed for this level: the walk's lines fill a quarter of what this
-    level keeps of a walk with that pitch (``Level.effective_bytes``), so it stays within the level under the
-    layer condition (half) whatever the physical pages; 0 when the geometry is unknown or too small."""
+def one_set_rows_of(cache: CacheInfo, span: int, previous: CacheInfo | None = None, tlb_pages: int = 0,
+                    page: int = 4096) -> int:
+    """Rows of the one-L1-set column walk timed for this level, 0 when the geometry is unknown or too small.
+    Without ``previous``: the walk's lines fill a quarter of what this level keeps of a walk with that pitch
+    (``Level.effective_bytes``). With the level before it: the middle of the walks this level serves (as
+    ``level_footprints``), the geometric mean of the lines the previous level keeps and half of what this one
+    keeps, and at most half the TLBs' reach (``tlb_pages``; a row a page when the pitch is one): on this host
+    an L3 walk of 1024 rows 4 KiB apart costs 3.2 ns per access, one of 2048 rows 5.0 and of 4096 7.3, the
+    TLB's misses; gemver's at n = 1024 (1024 rows 8 KiB apart) 3.4."""
+    kept = _walk_lines(cache, span)
+    if not kept:
+        return 0
+    rows = kept // 4
+    if previous is not None:
+        before = _walk_lines(previous, span) or 1
+        rows = max(rows // 4, int(math.sqrt(before * kept / 2)))
+        pages_per_row = max(1, span // page) if page else 1
+        if tlb_pages and rows * pages_per_row > tlb_pages // 2 and tlb_pages // 2 // pages_per_row > before:
+            rows = tlb_pages // 2 // pages_per_row
+    return rows if rows >= 16 else 0
+
+
+def _walk_lines(cache: CacheInfo, span: int) -> int:
+    """Lines a cache keeps of a column walk with rows ``span`` bytes apart (0: geometry unknown)."""
     if not span or not cache.ways or not cache.sets:
         return 0
     level = Level(f"L{cache.level}", cache.size_bytes, 0.0, 0.0, ways=cache.ways, sets=cache.sets,
                   line_bytes=cache.line_bytes)
-    rows = (level.effective_bytes(span, cache.line_bytes) or 0) // (4 * cache.line_bytes)
-    return rows if rows >= 16 else 0
+    return (level.effective_bytes(span, cache.line_bytes) or 0) // cache.line_bytes
 
 
 OP_CLASSES = (("add", "double", "+"), ("mul", "double", "*"), ("div", "double", "/"),
@@ -559,8 +693,10 @@ def bench_source() -> str:
     return _BENCH.replace("@OPS@", _op_kernels())
 
 
-TLB_PAGES = (16, 64, 256, 512, 768, 1024, 1536, 2048, 3072, 4096)
-"""Pages walked by the TLB benchmark (one line each; 4096 lines are 256 KiB, still within half of common L2s)."""
+TLB_PAGES = (16, 64, 256, 512, 768, 1024, 1536, 2048, 2560, 3072, 4096)
+"""Pages walked by the TLB benchmark (one line each; 4096 lines are 256 KiB, still within half of common L2s).
+2560: a walk of exactly as many pages as a TLB has entries misses or not from run to run (this host's 3072-entry
+L2 TLB came out 2048 in one calibration and 3072 in the next); a point between gives the reach to within 512."""
 
 
 def tlb_reach(per_access: dict[int, Measured]) -> tuple[int, Measured | None]:
@@ -670,6 +806,11 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             figures += [sr, su]
             one_set = f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
         flag = "" if all(f.reliable for f in figures) else "  UNRELIABLE"
+        if name in cal.holds:
+            one_set += f", holds: {cal.holds[name] // 1024} KiB"
+        if cal.passes.get(name):
+            one_set += ", ramp: {" + ", ".join(f"{n // 1024} KiB: {f.seconds * 1e9:.4g} ns"
+                                               for n, f in sorted(cal.passes[name].items())) + "}"
         lines.append(f"    - {{name: {name}{size}, read: {r.seconds * 1e9:.4g} ns, write: {w.seconds * 1e9:.4g} ns, "
                      f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns{one_set}}}"
                      f"  # per line; spread {max(f.spread for f in figures):.1%}{flag}")
@@ -696,7 +837,10 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                             parse_time(entry.get("column_read", entry["read"])),
                             parse_time(entry.get("column_update", entry["write"])),
                             int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0)),
-                            parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0))))
+                            parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0)),
+                            _kib(entry["holds"]) if entry.get("holds") is not None else 0))
+    memory_s = levels[-1].line_s if levels and levels[-1].size_bytes is None else 0.0
+    levels = [_with_ramp(lv, entry, memory_s, parse_time) for lv, entry in zip(levels, section["levels"])]
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),
@@ -704,6 +848,16 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                       for key, v in sorted((section.get("ops") or {}).items())},
                      int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)),
                      parse_time(section.get("walk_latency", 0)))
+
+
+def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:
+    """The level with its ramp (``ramp_of``) from the entry's read passes (``ramp: {8192 KiB: 0.92 ns, ...}``)
+    against memory's read figure."""
+    passes = entry.get("ramp") or {}
+    if not passes or level.size_bytes is None:
+        return level
+    ramp = ramp_of(level.line_s, beyond_s, {_kib(k): parse_time(v) for k, v in passes.items()})
+    return replace(level, ramp=ramp)
 
 
 def _kib(text: object) -> int:

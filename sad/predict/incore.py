@@ -30,6 +30,7 @@ class InCore:
     width: int = 1         # source iterations per compiled iteration (vector width)
     instructions: int = 0  # instructions of the compiled loop body (0: not compiled)
     window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
+    outer: bool = False    # the width is the enclosing loop's: gcc vectorized the nest's next loop out
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -51,9 +52,20 @@ def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.
             candidates.append(asm)
     if not candidates:
         return None
-    vector_bytes = cf.vectorized.get(loop.line, 0)
+    vector_bytes = cf.vectorized.get(loop.line, 0) or _outer_vectorized(loop, cf)
     packed = [a for a in candidates if a.packed] if vector_bytes else []
     return max(packed or candidates, key=lambda a: len(a.instructions)), vector_bytes if packed else 0
+
+
+def _outer_vectorized(loop: SourceLoop, cf: cc.CompiledFile) -> int:
+    """Vector bytes of the nearest enclosing loop gcc vectorized around this innermost one (outer-loop
+    vectorization: doitgen's ``for p { for s: sum[p] += A[s] * C4[s][p] }`` at -O2 keeps sum[p], sum[p+1] in
+    one register and runs the s loop once for both p: each packed iteration of the s loop does two source
+    iterations), 0 when none was."""
+    for outer in reversed(loop.nest[:-1]):
+        if outer.loc.line in cf.vectorized:
+            return cf.vectorized[outer.loc.line]
+    return 0
 
 
 def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
@@ -92,7 +104,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
                     opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
-    return InCore(core, chain, width, len(chosen.instructions), window)
+    outer = bool(vector_bytes) and loop.line not in cf.vectorized
+    return InCore(core, chain, width, len(chosen.instructions), window, outer)
 
 
 def operation_bounds(loop: SourceLoop, hierarchy: Hierarchy, machine, spec: str | None) -> InCore:

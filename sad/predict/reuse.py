@@ -4,9 +4,12 @@ Data flow: an innermost loop (sad.predict.sourceloops) with the trips of its nes
 ``Hierarchy`` → per reference of one iteration: the footprint touched between two uses of its data or line
 (``reuse_footprint``: the reuse distance of the nest), the smallest level that holds it (``serving_level``:
 a layer condition, with the part of a cache a walk's pitch can use: ``usable_bytes``; a ``Piecewise`` in the
-size parameters), the lines it moves (several references on one line share it), the TLB misses of walks whose
-pages between reuses exceed the TLBs' reach (``tlb_seconds``) → ``data_seconds``: seconds per iteration of the
-transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the in-core part.
+size parameters), the lines it moves (several references on one line share it; a reference behind another of
+its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``), the TLB misses
+of walks whose pages between reuses exceed the TLBs' reach (``tlb_seconds``); a shared last cache prices the
+footprints beyond what it holds whole by its measured ramp (``Level.ramp``) → ``data_seconds``: seconds per
+iteration of the transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the
+in-core part.
 """
 from __future__ import annotations
 
@@ -155,25 +158,36 @@ def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, wa
                       value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
     """Piecewise: value(level) of the first level that holds the footprint (and the walk), memory's last."""
     pieces = []
-    for level in hierarchy.levels:
+    levels = hierarchy.levels
+    for k, level in enumerate(levels):
         figure = value(level)
         if level.size_bytes is None:
             pieces.append((figure, True))
             break
+        if level.ramp and k + 1 < len(levels):
+            # a shared last cache: beyond the footprints it holds whole, the measured share of the lines that
+            # come from the next level (``Level.ramp``) prices each step of footprints up to half its size
+            beyond = value(levels[k + 1])
+            for nbytes, share in level.ramp:
+                pieces.append((figure + sympy.Float(share, 4) * (beyond - figure),
+                               _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes,
+                                      nbytes)))
+            continue
         pieces.append((figure, _holds(level, bytes_between_reuses, walk, hierarchy.line_bytes, hierarchy.page_bytes)))
     if not pieces or pieces[-1][1] is not True:
         pieces.append((pieces[-1][0] if pieces else sympy.Integer(0), True))
     return sympy.Piecewise(*pieces)
 
 
-def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0):
+def _holds(level: Level, footprint_bytes: sympy.Expr, walk: Walk | None, line: int, page: int = 0,
+           bound: int | None = None):
     """The layer condition of one level: the footprint fits its size, and a walk's lines the part of it the
     walk's pitch can use (``usable_bytes``; both with the safety factor FIT_FRACTION). For a symbolic pitch
     the second part is: for every divisor d of the level's span that would shrink the usable part, d does not
     divide the pitch or the lines fit what is left (no Piecewise inside a relational: sympy would solve it)."""
     assert level.size_bytes is not None
     fraction = sympy.Rational(str(FIT_FRACTION))
-    fits = sympy.Le(footprint_bytes, int(level.size_bytes * FIT_FRACTION))
+    fits = sympy.Le(footprint_bytes, bound if bound is not None else level.fit_bytes())
     if walk is None or level.ways <= 0 or level.sets <= 0:
         return fits
     pitch = sympy.sympify(walk.pitch)
@@ -233,7 +247,7 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
     for level in hierarchy.levels:
         if level.size_bytes is None:
             return level.name
-        if bytes_value > level.size_bytes * FIT_FRACTION:
+        if bytes_value > (level.fit_bytes() or 0):
             continue
         if walk is not None and float(walk[0]).is_integer() and \
                 walk[1] > (level.effective_bytes(int(walk[0]), hierarchy.line_bytes, hierarchy.page_bytes) or 0) \
@@ -277,6 +291,15 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             continue
         fp = reuse_footprint(ref, loop, trips, line)
         walk, share, crowded_when = None, sympy.Integer(0), sympy.false
+        trail = None if ref.write else trailing(ref, loop)
+        if trail is not None:
+            # the data was brought by a leading reference k iterations of a loop ago: what the nest touches
+            # in those iterations is its reuse distance (Kerncraft's layer conditions), not the whole nest's
+            depth, k = trail
+            fp = footprint(loop.refs, list(reversed(loop.nest))[:depth], trips, loop.fastest, line) * k
+            streams.append((ref, lines, fp, None, share, crowded_when))
+            shown.append((f"{ref.array} (after {ref.array}{_subscripts(trail_leader(ref, loop))})", fp, lines, None))
+            continue
         if strided:
             pitch = _bound_number(row_pitch(ref, loop, trips, line), bindings)
             walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
@@ -306,6 +329,72 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
     return total + tlb, shown
+
+
+def trailing(ref: Ref, loop: SourceLoop) -> tuple[int, int] | None:
+    """(d, k) when another reference of ``ref``'s array touches, k iterations of the nest's loop d (0: the
+    innermost) earlier, the element ``ref`` reads (a stencil's A[i-1][j] and A[i][j] over j trail A[i+1][j] by
+    two and one iterations of i; a column walk's A[j-1][i] trails A[j][i] by one iteration of j): its subscripts
+    equal ``ref``'s with that loop's index moved k steps on, every other subscript the same. The smallest d,
+    then k; None when no reference leads it."""
+    found = _leaders(ref, loop)
+    return min(((d, k) for d, k, _ in found), default=None)
+
+
+def trail_leader(ref: Ref, loop: SourceLoop) -> Ref:
+    """The reference ``trailing`` found ahead of ``ref``."""
+    return min(_leaders(ref, loop), key=lambda t: (t[0], t[1]))[2]
+
+
+def _leaders(ref: Ref, loop: SourceLoop) -> list[tuple[int, int, Ref]]:
+    mine = [opmodel.subscript(e) for e in ref.indices]
+    if any(e is None for e in mine):
+        return []
+    found = []
+    inner_first = list(reversed(loop.nest))
+    for other in loop.refs:
+        if other is ref or other.array != ref.array or len(other.indices) != len(ref.indices):
+            continue
+        if [repr(e) for e in _slow(other, loop.fastest)] == [repr(e) for e in _slow(ref, loop.fastest)]:
+            continue      # a[i][j - 1], a[i][j + 1] with a[i][j]: one stream (``_same_stream``), it leads itself
+        theirs = [opmodel.subscript(e) for e in other.indices]
+        if any(e is None for e in theirs):
+            continue
+        for d, lp in enumerate(inner_first):
+            k = _steps_ahead(mine, theirs, lp)
+            if k is not None:
+                found.append((d, k, other))
+    return found
+
+
+def _steps_ahead(mine: list, theirs: list, lp: ir.Stmt) -> int | None:
+    """k >= 1 when ``theirs`` (subscripts) at this loop's iteration v equal ``mine`` at iteration v + k (by the
+    loop's constant step, 1 if none), None otherwise."""
+    if not isinstance(lp, ir.Do):
+        return None
+    step = opmodel.subscript(lp.step) if lp.step is not None else sympy.Integer(1)
+    if step is None or not step.is_Integer or step == 0:
+        return None
+    v = sympy.Symbol(lp.index)
+    k = None
+    for a, b in zip(mine, theirs):
+        coef = sympy.diff(a, v)
+        gap = sympy.expand(b - a)
+        if coef == 0:
+            if gap != 0:
+                return None
+            continue
+        if not coef.is_number or not gap.is_number or sympy.diff(b, v) != coef:
+            return None
+        steps = gap / (coef * step)
+        if not steps.is_Integer or steps <= 0 or (k is not None and steps != k):
+            return None
+        k = int(steps)
+    return k
+
+
+def _subscripts(ref: Ref) -> str:
+    return "".join(f"[{opmodel.subscript(e)}]" for e in ref.indices)
 
 
 def _bound_number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> sympy.Expr:
@@ -366,7 +455,7 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     share = sympy.Min(1, pitch / page)
     pages = pages_between_reuses(fp, share, walk, others or [], hierarchy)
     caches = hierarchy.caches()
-    largest = int(caches[-1].size_bytes * FIT_FRACTION) if caches and caches[-1].size_bytes else None
+    largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
     pieces = [(sympy.Integer(0), sympy.Le(pages, hierarchy.tlb_pages))]
     if largest is not None:
         pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))

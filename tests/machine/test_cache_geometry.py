@@ -161,3 +161,62 @@ def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
                              check=True).stdout.split()
         # one line per timed repetition after the first (untimed warm-up), each a positive time per access
         assert len(out) == 2 and all(float(x) > 0 for x in out)
+
+
+def test_level_figures_are_timed_in_the_middle_of_the_footprints_each_level_serves():
+    caches = [hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 1024 ** 2, 64, 8, 2048),
+              hier.CacheInfo(3, 32 * 1024 ** 2, 64, 16, 32768)]
+    # L1: half of it, 16 KiB; L2: sqrt(32 KiB x 512 KiB) = 128 KiB; L3: sqrt(1 MiB x 16 MiB) = 4 MiB (1024
+    # pages, within half of 3072 TLB entries); memory: 8 x 32 MiB
+    assert hier.level_footprints(caches, 3072, 4096) == [
+        ("L1", 16384, 16384), ("L2", 131072, 131072), ("L3", 4 * 1024 ** 2, 4 * 1024 ** 2),
+        ("memory", 256 * 1024 ** 2, 256 * 1024 ** 2)]
+    # 768 TLB entries: the L3 column walk is kept to half their reach, 384 pages = 1.5 MiB (> the 1 MiB L2)
+    assert hier.level_footprints(caches, 768, 4096)[2] == ("L3", 4 * 1024 ** 2, 1536 * 1024)
+    # 512 entries: half their reach (1 MiB) is not beyond the L2: the walk stays at 4 MiB
+    assert hier.level_footprints(caches, 512, 4096)[2] == ("L3", 4 * 1024 ** 2, 4 * 1024 ** 2)
+
+
+def test_one_set_walks_are_timed_in_the_middle_of_the_walks_each_level_serves():
+    l1, l2, l3 = (hier.CacheInfo(1, 32 * 1024, 64, 8, 64), hier.CacheInfo(2, 1024 ** 2, 64, 8, 2048),
+                  hier.CacheInfo(3, 32 * 1024 ** 2, 64, 16, 32768))
+    # rows 4096 B apart: L1 keeps 8 lines (one set x 8 ways); L2 2048 sets x 64 B = 128 KiB span, 32 sets
+    # reached x 8 ways = 256 lines, half 128: sqrt(8 x 128) = 32 rows; L3 2 MiB span, 512 sets x 16 = 8192
+    # lines, half 4096: sqrt(256 x 4096) = 1024 rows; with 1536 TLB entries at most 768 (one page a row)
+    assert hier.one_set_rows_of(l2, 4096, l1, 3072, 4096) == 32
+    assert hier.one_set_rows_of(l3, 4096, l2, 3072, 4096) == 1024
+    assert hier.one_set_rows_of(l3, 4096, l2, 1536, 4096) == 768
+    assert hier.one_set_rows_of(l3, 4096) == 2048       # without the level before it: a quarter, as before
+
+
+def test_a_shared_last_cache_holds_what_its_read_passes_say():
+    mid, memory = 0.64e-9, 4.74e-9          # the L3's figure (4 MiB) and memory's: half way 2.69 ns
+    mib = 1024 ** 2
+    # this host: 8 MiB 0.66, 10 MiB 0.91, 12 MiB 1.04, 14 MiB 2.0, 16 MiB 3.27 ns a line: the half way is
+    # crossed between 14 and 16 MiB, at 14 + 2 x (2.69 - 2.0) / (3.27 - 2.0) = 15.0866 MiB -> 15448 KiB
+    passes = {8 * mib: 0.66e-9, 10 * mib: 0.91e-9, 12 * mib: 1.04e-9, 14 * mib: 2.0e-9, 16 * mib: 3.27e-9}
+    assert hier.holds_of(mid, memory, passes, 4 * mib) == 15448 * 1024
+    assert hier.holds_of(mid, memory, {8 * mib: 0.9e-9, 16 * mib: 1.0e-9}, 4 * mib) == 0     # all of it
+    # already past half way at the first pass: between the timed footprint (4 MiB, 0.64) and it (8 MiB, 4.0)
+    assert hier.holds_of(mid, memory, {8 * mib: 4.0e-9}, 4 * mib) == int(4 * mib + 4 * mib * 2.05 / 3.36) // 1024 * 1024
+    level = hier.Level("L3", 32 * mib, mid, mid, holds_bytes=8 * mib)
+    assert level.fit_bytes() == 8 * mib
+    assert hier.Level("L3", 32 * mib, mid, mid).fit_bytes() == 16 * mib
+    assert hier.Level("L3", 8 * mib, mid, mid, holds_bytes=16 * mib).fit_bytes() == 4 * mib
+
+
+def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_path):
+    from pathlib import Path
+
+    from sad.machine.model import load_machine
+    sparc2 = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text()
+    text = sparc2 + ("hierarchy:\n  clock: 3400 MHz\n  levels:\n"
+            "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}\n"
+            "    - {name: L3, size: 32768 KiB, read: 0.64 ns, write: 0.7 ns, holds: 15448 KiB, "
+            "ramp: {8192 KiB: 0.66 ns, 16384 KiB: 3.27 ns}}\n"
+            "    - {name: memory, read: 4.7 ns, write: 3.7 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    level = load_machine(tmp_path / "host.yaml").hierarchy.levels[1]
+    # (0.66 - 0.64) / (4.7 - 0.64) = 0.0049; (3.27 - 0.64) / 4.06 = 0.6478
+    assert level.holds_bytes == 15448 * 1024
+    assert level.ramp == ((8 * 1024 ** 2, 0.0049), (16 * 1024 ** 2, 0.6478))
