@@ -30,7 +30,7 @@ user + system CPU time. ``--export-own-suite DIR`` writes benchmarks/kernelsuite
 ``accuracy.py --suite``, development data) as such a directory, one entry per kernel and cache size.
 
 Usage: python3 benchmarks/heldout.py DIR [DIR ...] [--levels -O0,-O2] [--machine LEVEL=FILE ...] [--cpu N]
-       [--runs N] [--only NAME,...] [--no-profile] [--quick] [--json FILE]
+       [--runs N] [--only NAME,...] [--no-profile] [--quick] [--json FILE] [--measured FILE]
        python3 benchmarks/heldout.py --export-own-suite DIR [--cases L1,L2,L3,memory] [--only NAME,...]
 """
 from __future__ import annotations
@@ -57,6 +57,7 @@ from sad.cli.main import run as sad_run  # noqa: E402
 
 MANIFEST = "heldout.yaml"
 FORTRAN = (".f", ".for", ".F", ".f77", ".f90", ".F90")
+SMALL = "_small"  # a kernel so named is an in-cache size: its figures are also given on their own
 CLOSE = 1.25      # a pair of kernels whose measured times are within this factor is a close pair
 
 
@@ -273,6 +274,13 @@ def machine_for(level: str, given: dict[str, str], quick: bool) -> Path:
     return accuracy.machine_for(level, False, quick)
 
 
+def earlier_times(path: str) -> dict[str, dict[str, float]]:
+    """Measured seconds per level and kernel from an earlier ``--json`` report."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {level: {row["name"]: float(row["measured"]) for row in figures["rows"]}
+            for level, figures in data["levels"].items()}
+
+
 def run_dirs(args) -> int:
     """Every kernel of every directory at every level: measured vs predicted, then the figures per level."""
     from sad.machine.hierarchy import pinned_cpu
@@ -287,6 +295,7 @@ def run_dirs(args) -> int:
     cpu = args.cpu if args.cpu is not None else pinned_cpu()
     levels = [lv for lv in args.levels.split(",") if lv]
     report: dict[str, object] = {"load_before": os.getloadavg(), "levels": {}}
+    earlier = earlier_times(args.measured) if args.measured else {}
     with tempfile.TemporaryDirectory(prefix="sad-heldout-") as tmp:
         work = Path(tmp)
         for level in levels:
@@ -295,8 +304,8 @@ def run_dirs(args) -> int:
             rows: list[tuple[str, float, float | None]] = []
             for k in kernels:
                 try:
-                    exe = build(k, level, work)
-                    measured = measure(k, exe, cpu, args.runs)
+                    measured = earlier[level][k.name] if k.name in earlier.get(level, {}) else \
+                        measure(k, build(k, level, work), cpu, args.runs)
                 except RuntimeError as exc:
                     print(f"  {k.name}: {exc}", file=sys.stderr)
                     continue
@@ -308,6 +317,9 @@ def run_dirs(args) -> int:
                 print(f"{level} {k.name:24s} measured {measured:10.4g} s  predicted {shown} s  {err}", flush=True)
             s = summary(rows)
             print_summary(level, s)
+            small = [row for row in rows if row[0].endswith(SMALL)]
+            if small:
+                print_summary(f"{level} in-cache sizes (names ending in {SMALL})", summary(small))
             report["levels"][level] = {"machine": str(machine), "summary": s,   # type: ignore[index]
                                        "rows": [{"name": n, "measured": m, "predicted": p} for n, m, p in rows]}
     report["load_after"] = os.getloadavg()
@@ -357,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-profile", action="store_true", help="leave values only a run tells unbound")
     parser.add_argument("--quick", action="store_true", help="a quick calibration when one is needed")
     parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
+    parser.add_argument("--measured", metavar="FILE", help="reuse the measured times of an earlier --json "
+                        "(only predict: model changes compared on the same measurements)")
     parser.add_argument("--export-own-suite", metavar="DIR", help="write the own kernel suite as a manifest directory")
     parser.add_argument("--cases", default="", help="with --export-own-suite: cache sizes (L1,L2,L3,memory)")
     args = parser.parse_args(argv)

@@ -42,6 +42,7 @@ class AsmLoop:
     end: int                        # instruction index of the backward jump
     instructions: list[str]
     lines: Counter = field(default_factory=Counter)   # (file, line) → instructions attributed to it
+    where: list = field(default_factory=list)         # per instruction: its (file, line), or None
     innermost: bool = True
     vector_bytes: int = 0           # >0: the vectorizer made this loop (16 = SSE, 32 = AVX)
 
@@ -148,7 +149,7 @@ def asm_loops(asm: str) -> list[AsmLoop]:
         if start > k or instructions[start][2] != function:
             continue
         body = instructions[start:k + 1]
-        loop = AsmLoop(function, start, k, [b[0] for b in body])
+        loop = AsmLoop(function, start, k, [b[0] for b in body], where=[b[1] for b in body])
         loop.lines.update(b[1] for b in body if b[1] is not None)
         loops.append(loop)
     for loop in loops:   # innermost: no other loop strictly inside it

@@ -69,12 +69,13 @@ def _outer_vectorized(loop: SourceLoop, cf: cc.CompiledFile) -> int:
 
 
 def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
-                    spec: str | None = None) -> InCore | None:
+                    spec: str | None = None, trips: float | None = None) -> InCore | None:
     """The in-core bounds of a loop from its compiled code (see the module docstring), None when the loop is
-    not found in the assembly or llvm-mca cannot read it."""
+    not found in the assembly or llvm-mca cannot read it. ``trips``: iterations per entry of the loop where
+    known as a number (a loop the compiler unrolled completely is priced per entry, then per iteration)."""
     found = compiled_loop(loop, cf, file)
     if found is None:
-        return None
+        return straight_line_bounds(loop, cf, file, hierarchy, trips)
     chosen, vector_bytes = found
     result = cc.mca(tuple(chosen.instructions))
     if result is None:
@@ -106,6 +107,52 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     window = rob / len(chosen.instructions) if rob else None
     outer = bool(vector_bytes) and loop.line not in cf.vectorized
     return InCore(core, chain, width, len(chosen.instructions), window, outer)
+
+
+COPY_16 = ("movups (%rsi,%rax), %xmm0", "movups %xmm0, (%rdi,%rax)", "addq $16, %rax", "cmpq %rdx, %rax", "jne 0")
+"""16 bytes of a library copy (memcpy, memmove) in SSE registers: the loop llvm-mca prices for a source loop
+the compiler replaced by the call."""
+SET_16 = ("movups %xmm0, (%rdi,%rax)", "addq $16, %rax", "cmpq %rdx, %rax", "jne 0")
+"""16 bytes of a library fill (memset)."""
+_LIBRARY = {"memcpy": COPY_16, "memmove": COPY_16, "memset": SET_16}
+
+
+def straight_line_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
+                         trips: float | None) -> InCore | None:
+    """A source loop with no loop of its own in the assembly: gcc unrolled it completely (doitgen's copy of 32
+    elements at NP = 32: sixteen load/store pairs in the enclosing loop) or replaced it by a call to memcpy,
+    memmove or memset (durbin's ``y[i] = z[i]``) or by a string instruction (rep movsq). The instructions on
+    its lines inside the smallest assembly loop that holds them, not inside a loop nested in it, run once per
+    entry of the source loop: llvm-mca's cycles for them / iterations per entry; a library call: llvm-mca's
+    cycles for an SSE loop moving the bytes the source loop writes. None when neither is found or the trips
+    are not a number."""
+    def on_lines(where) -> bool:
+        return where is not None and _resolved(where[0]) == file and loop.line <= where[1] <= loop.last_line
+    holders = [a for a in cf.loops if any(on_lines(w) for w in a.where)]
+    if not holders or not trips or trips < 1:
+        return None
+    holder = min(holders, key=lambda a: len(a.instructions))
+    nested = [(o.start, o.end) for o in cf.loops if o.function == holder.function and holder.start <= o.start
+              and o.end <= holder.end and (o.start, o.end) != (holder.start, holder.end)]
+    body = [text for k, (text, where) in enumerate(zip(holder.instructions, holder.where))
+            if on_lines(where) and not any(a <= holder.start + k <= b for a, b in nested)]
+    calls = [name for text in body if text.split()[0] in ("call", "jmp")
+             for name in _LIBRARY if text.split()[-1].split("@")[0] == name]
+    # the same copy or fill inline as a string instruction (rep movsq / rep stosq), which llvm-mca prices
+    # as one instruction whatever the count
+    calls += ["memcpy" if "movs" in text else "memset" for text in body
+              if text.split()[0] == "rep" and len(text.split()) > 1]
+    clock = hierarchy.clock_hz
+    if calls:
+        result = cc.mca(_LIBRARY[calls[0]])
+        written = sum(r.elem_bytes for r in loop.refs if r.write) or 8
+        return InCore(result.cycles * written / 16 / clock, 0.0) if result is not None else None
+    if not body or any(text.split()[0].startswith("call") for text in body):
+        return None
+    result = cc.mca(tuple(body))
+    if result is None:
+        return None
+    return InCore(result.cycles / trips / clock, 0.0, 1, len(body))
 
 
 def operation_bounds(loop: SourceLoop, hierarchy: Hierarchy, machine, spec: str | None) -> InCore:

@@ -189,10 +189,11 @@ def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[
 def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
                spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice | None:
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
-    core = compiled_bounds(loop, cf, file, hierarchy, spec)
+    trips = _trips(loop, trips_by_line)
+    own = trips[id(loop.nest[-1])]
+    core = compiled_bounds(loop, cf, file, hierarchy, spec, float(own) if own.is_number else None)
     if core is None:
         return None
-    trips = _trips(loop, trips_by_line)
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window)
     seconds = loop_seconds(core.core_s, core.chain_s, data)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)

@@ -51,7 +51,7 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
-        _collect(proc.body, [], fastest, found)
+        _collect(proc.body, [], fastest, found, proc.end_line)
         declared = {**program.globals, **proc.variables}
         for loop in found[start:]:
             for ref in loop.refs:
@@ -62,21 +62,35 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
     return found
 
 
-def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop]) -> None:
-    for stmt in stmts:
+def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop],
+             until: int | None = None) -> None:
+    """Innermost loops of ``stmts`` into ``out``; ``until``: the first line after these statements that holds
+    another statement (the next one of the enclosing body, the procedure's end), None if not known."""
+    for pos, stmt in enumerate(stmts):
+        after = stmts[pos + 1].loc.line if pos + 1 < len(stmts) else until
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
             if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body) \
                     and not _has_jump_back(stmt.body):
-                last = max([s.loc.line for s in walk_stmts(stmt.body)] + [stmt.loc.line])
+                last = _last_line(stmt, after)
                 loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
                 loop.refs = _refs(stmt.body)
                 out.append(loop)
             else:
-                _collect(stmt.body, [*nest, stmt], fastest, out)
+                _collect(stmt.body, [*nest, stmt], fastest, out, after)
             continue
-        for body in child_bodies(stmt):
-            _collect(body, nest, fastest, out)
+        bodies = child_bodies(stmt)
+        for k, body in enumerate(bodies):
+            later = next((b[0].loc.line for b in bodies[k + 1:] if b), after)
+            _collect(body, nest, fastest, out, later)
+
+
+def _last_line(loop: ir.Do, after: int | None) -> int:
+    """The loop's last source line: its last statement's, extended over the lines up to the next statement
+    outside it (a statement written over several lines, ``B[i][j][k] = ... + ...`` on three, has code on all
+    of them, and the debug line table attributes instructions to each)."""
+    last = max([s.loc.line for s in walk_stmts(loop.body)] + [loop.loc.line])
+    return max(last, after - 1) if after is not None and after > last else last
 
 
 def _has_calls(body: list[ir.Stmt]) -> bool:

@@ -1,0 +1,129 @@
+"""The in-core part of the loop-cost model (sad.predict.incore, sad.predict.sourceloops): which compiled loop
+runs a source loop, and what its iterations cost in the core."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from sad.analysis.pipeline import analyze
+from sad.machine import hierarchy as hier
+from sad.predict import compiled as cc
+from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop
+from sad.predict.sourceloops import source_loops
+
+needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
+                               reason="llvm-mca and gcc are needed for the compiled-code model")
+
+STENCIL_C = """#include <stdio.h>
+#define N 40
+static double A[N][N], B[N][N];
+int main(void) {
+    int i, j;
+    for (i = 0; i < N * N; i++) A[i / N][i % N] = i;
+    for (i = 1; i < N - 1; i++)
+        for (j = 1; j < N - 1; j++)
+            B[i][j] = 0.25 * (A[i + 1][j] + A[i - 1][j])
+                    + 0.25 * (A[i][j + 1] + A[i][j - 1])
+                    + A[i][j];
+    printf("%g\\n", B[3][4]);
+    return 0;
+}
+"""
+
+
+@needs_mca
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_a_statement_over_several_lines_keeps_its_loop_in_the_compiled_code(tmp_path, level):
+    # the j loop is on line 8 and its one statement on lines 9-11: the debug line table spreads the
+    # statement's instructions over all three, so the loop's extent must reach line 11 (the next
+    # statement, printf, is on line 12) for its assembly loop to have most of its instructions inside
+    src = tmp_path / "stencil.c"
+    src.write_text(STENCIL_C)
+    loop = next(lp for lp in source_loops(analyze([str(src)]).program) if lp.line == 8)
+    assert (loop.line, loop.last_line) == (8, 11)
+    cf = cc.compiled_file(src, f"gcc {level}")
+    assert isinstance(cf, cc.CompiledFile)
+    assert compiled_loop(loop, cf, str(src.resolve())) is not None
+
+
+HIER = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+    hier.Level("L1", 32 * 1024, 0.3e-9, 0.4e-9, 0.3e-9, 0.4e-9),
+    hier.Level("memory", None, 6.0e-9, 8.0e-9, 12e-9, 14e-9)), forward_s=2.8e-9, forward_fp_s=3.2e-9)
+
+CONTRACT_C = """#include <stdio.h>
+#define N 64
+static double A[N][N], C[N][N], S[N], Y[4 * N], Z[4 * N];
+int main(int argc, char **argv) {
+    int q, p, s, k, i;
+    for (i = 0; i < N * N; i++) { A[i / N][i % N] = i + argc; C[i % N][i / N] = i - argc; }
+    for (k = 0; k < 100; k++) {
+        for (q = 0; q < N; q++) {
+            for (p = 0; p < N; p++) {
+                S[p] = 0;
+                for (s = 0; s < N; s++)
+                    S[p] += A[q][s] * C[s][p];
+            }
+            for (p = 0; p < 32; p++)
+                A[q][p] = S[p];
+        }
+        for (i = 0; i < 4 * N; i++)
+            Z[i] = A[i % N][k % N] + Y[i];
+        for (i = 0; i < 4 * N; i++)
+            Y[i] = Z[i];
+    }
+    printf("%g\\n", A[1][2] + Y[3]);
+    return 0;
+}
+"""
+
+
+def _contract(tmp_path):
+    src = tmp_path / "contract.c"
+    src.write_text(CONTRACT_C)
+    loops = {lp.line: lp for lp in source_loops(analyze([str(src)]).program)}
+    cf = cc.compiled_file(src, "gcc -O2")
+    assert isinstance(cf, cc.CompiledFile)
+    return loops, cf, str(src.resolve())
+
+
+@needs_mca
+def test_an_outer_loop_vectorized_around_the_inner_one_does_two_iterations_per_packed_one(tmp_path):
+    # gcc -O2 vectorizes the p loop (line 9) around the s loop (line 11): S[p], S[p+1] in one register, the s
+    # loop run once for both; 16-byte vectors of doubles = 2 source iterations per compiled iteration
+    loops, cf, file = _contract(tmp_path)
+    if 9 not in cf.vectorized:
+        pytest.skip("this gcc does not vectorize the outer loop at -O2")
+    found = compiled_loop(loops[11], cf, file)
+    assert found is not None and found[1] == 16
+    bounds = compiled_bounds(loops[11], cf, file, HIER, "gcc -O2")
+    assert bounds is not None and bounds.width == 2
+    asm = found[0]
+    cycles = max(cc.mca(tuple(asm.instructions)).cycles, cc.register_chain(asm.instructions))
+    assert bounds.core_s == pytest.approx(cycles / 2 / HIER.clock_hz)
+
+
+@needs_mca
+def test_a_loop_replaced_by_memcpy_costs_an_sse_copy_of_its_bytes(tmp_path):
+    # Y[i] = Z[i] (line 19) becomes a copy (memcpy, or rep movsq for this constant size): 8 bytes per
+    # iteration, half of the 16-byte SSE copy loop llvm-mca prices (one load, one store per iteration:
+    # about a cycle on x86 cores)
+    loops, cf, file = _contract(tmp_path)
+    assert compiled_loop(loops[19], cf, file) is None
+    bounds = compiled_bounds(loops[19], cf, file, HIER, "gcc -O2", trips=256.0)
+    copy = cc.mca(COPY_16).cycles
+    assert 0.5 <= copy <= 2.0
+    assert bounds is not None and bounds.core_s == pytest.approx(copy * 8 / 16 / HIER.clock_hz)
+
+
+@needs_mca
+def test_a_loop_unrolled_completely_is_priced_per_entry_then_per_iteration(tmp_path):
+    # A[q][p] = S[p] for 32 p (line 14): no loop of its own in the -O2 code; its instructions in the q loop,
+    # outside the s loop, run once per entry: llvm-mca's cycles for them / 32 iterations
+    loops, cf, file = _contract(tmp_path)
+    assert compiled_loop(loops[14], cf, file) is None
+    assert compiled_bounds(loops[14], cf, file, HIER, "gcc -O2") is None     # trips unknown: not priced
+    bounds = compiled_bounds(loops[14], cf, file, HIER, "gcc -O2", trips=32.0)
+    assert bounds is not None and bounds.instructions >= 16       # at least a load and a store per 16 bytes
+    per_entry = bounds.core_s * 32 * HIER.clock_hz
+    assert 8 <= per_entry <= 40           # 16 stores of 16 bytes: one or two per cycle
