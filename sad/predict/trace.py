@@ -693,9 +693,11 @@ class Tracer:
 
     def store(self, target: ir.ArrayRef, value: object, frame: dict[str, Cell]) -> None:
         """An assignment to an array element: remembered for an INTEGER array at a known offset."""
-        indices = [self.value(index, frame) for index in target.indices]
         if target.type != "integer":
+            for index in target.indices:
+                self.value(index, frame)
             return
+        indices = [self.value(index, frame) for index in target.indices]
         cell = self.cell(target.name, frame)
         offset = self.offset(target, indices, frame)
         if offset is None:  # an element we cannot place: none of the array's elements is known any more
@@ -799,6 +801,10 @@ class Tracer:
                 return _intrinsic(expr.name, [self.value(a, frame) for a in expr.args], expr.type)
             return self.invoke(expr.name, expr.args, frame, "")
         if isinstance(expr, ir.ArrayRef):
+            if expr.type != "integer":  # only INTEGER arrays' elements are kept (counts, offsets)
+                for index in expr.indices:
+                    self.value(index, frame)
+                return None
             offset = self.offset(expr, [self.value(index, frame) for index in expr.indices], frame)
             if offset is None:
                 return None
