@@ -51,6 +51,12 @@ class Cell:
 _UNSET = object()
 
 
+class _Elements(dict):
+    """An INTEGER array's known elements at one rank (linear offset -> value): block counts and offsets a
+    program keeps in arrays (ICNT(I) = N / NP ...). Emptied where a message, a READ or an unknown routine
+    may write the array (its elements are then unknown, never stale)."""
+
+
 @dataclass(slots=True)
 class _Start:
     """A scalar a procedure's frame starts with: a PARAMETER constant or a DATA-initialized variable; a
@@ -126,6 +132,7 @@ class Tracer:
         self.posted: list[Op] = []
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
         self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
+        self.current: list[ir.Procedure] = []  # the procedures being run (the innermost last)
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -214,6 +221,7 @@ class Tracer:
             if all(s.value is not _UNSET for s in starts if s.fixed):
                 self.shared.constants[id(proc)] = ({s.key: Cell(s.value) for s in starts if s.fixed},
                                                    [s for s in starts if not s.fixed])
+        self.current.append(proc)
         try:
             self.block(proc.body, frame)
         except _Jump as jump:
@@ -222,6 +230,8 @@ class Tracer:
         except _Return as ret:
             if ret.args and ret.args[0] is not None:
                 return ret.args[0]
+        finally:
+            self.current.pop()
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
 
@@ -320,6 +330,8 @@ class Tracer:
             target = stmt.target
             if isinstance(target, ir.Var):
                 self.cell(target.name, frame).value = _typed(value, target.type)
+            elif isinstance(target, ir.ArrayRef):
+                self.store(target, value, frame)
             else:
                 self.value(target, frame)
         elif isinstance(stmt, ir.CallStmt):
@@ -333,6 +345,7 @@ class Tracer:
                 for target in stmt.targets:
                     if isinstance(target, ir.Var):
                         self.cell(target.name, frame).value = self.values.get(target.name.upper())
+                    self.forget(target, frame)
         elif isinstance(stmt, ir.Return):
             value = self.value(stmt.value, frame) if stmt.value is not None else None
             raise _Return(value)
@@ -381,6 +394,7 @@ class Tracer:
             self.shared.notes.add(f"{where or name}: {name} is not in the program: only its call is timed")
             for arg in args:
                 self.value(arg, frame)
+                self.forget(arg, frame)
             return None
         cells = [self.actual(arg, frame) for arg in args]
         args_known = tuple(c.value for c in cells)
@@ -450,7 +464,8 @@ class Tracer:
         per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost)
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
-        elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and not self.index_free(stmt)):
+        elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and (not self.index_free(stmt)
+                                                                            or self.stores_integers(stmt))):
             self.followed(stmt, frame, index, lo, step, trips, per_trip, where)
         else:
             if not self.index_free(stmt):
@@ -510,7 +525,8 @@ class Tracer:
         nodes = list(ir.walk(stmt))
         if not any(isinstance(n, (ir.CallStmt, ir.IO, ir.Message, ir.Goto, ir.ComputedGoto, ir.ArithmeticIf,
                                   ir.AssignedGoto, ir.Return, ir.Stop)) or
-                   (isinstance(n, ir.FuncCall) and not n.intrinsic) for n in nodes):
+                   (isinstance(n, ir.FuncCall) and not n.intrinsic) or
+                   (isinstance(n, ir.ArrayRef) and n.type == "integer") for n in nodes):
             found = tuple(sorted({n.name.upper() for n in nodes if isinstance(n, ir.Var)} | {stmt.index.upper()}))
         self.shared.scalars[id(stmt)] = found
         return found
@@ -521,6 +537,15 @@ class Tracer:
         if key not in self.shared.prices:
             self.shared.prices[key] = float(any(isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf))
                                                 for s in ir.walk_stmts(stmt.body)))
+        return bool(self.shared.prices[key])
+
+    def stores_integers(self, stmt: ir.Do) -> bool:
+        """Does the loop assign INTEGER array elements (counts, offsets)? Then it is followed trip by trip, so
+        that every element is known, not only the first and the last trip's."""
+        key = ("stores_integers", id(stmt))
+        if key not in self.shared.prices:
+            self.shared.prices[key] = float(any(isinstance(s, ir.Assign) and isinstance(s.target, ir.ArrayRef)
+                                                and s.target.type == "integer" for s in ir.walk_stmts(stmt.body)))
         return bool(self.shared.prices[key])
 
     def index_free(self, stmt: ir.Do) -> bool:
@@ -570,8 +595,8 @@ class Tracer:
 
     def state(self, frame: dict[str, Cell], index: str) -> dict:
         """The scalars' values (the loop index left out): two equal states start equal trips."""
-        snapshot = {k: c.value for k, c in frame.items() if k != index.upper()}
-        snapshot.update({f"/{b}/{i}": c.value for (b, i), c in self.commons.items()})
+        snapshot = {k: _frozen(c.value) for k, c in frame.items() if k != index.upper()}
+        snapshot.update({f"/{b}/{i}": _frozen(c.value) for (b, i), c in self.commons.items()})
         return snapshot
 
     def has_messages(self, stmt: ir.Stmt) -> bool:
@@ -605,9 +630,11 @@ class Tracer:
             self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
             return
         if kind in msgcalls.LOCAL:
+            self.forget_written(stmt, frame)
             return
         if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
             raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+        self.forget_written(stmt, frame)
         nbytes = self.nbytes(stmt, frame, where) if kind not in ("barrier", "wait") else 0
         if kind in ("send", "isend"):
             dest = self.number(stmt.partner, frame, where, "destination")
@@ -629,6 +656,8 @@ class Tracer:
             self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
         elif kind in collectives.PRIMITIVES:
             root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
+            if kind == "bcast" and args and root != self.rank:
+                self.forget(args[0], frame)  # an INTEGER array's elements are the root's now: not known here
             if kind == "bcast" and args and isinstance(args[0], ir.Var):
                 buffer = self.cell(args[0].name, frame)  # the root's value: what it read, bound with -D
                 if buffer.value is None:
@@ -640,6 +669,75 @@ class Tracer:
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def forget_written(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
+        """The INTEGER arrays an MPI call may write (its buffers, statuses, requests): elements unknown."""
+        spec = msgcalls.mpi_spec(stmt.name)
+        if spec is None:
+            return
+        read = set(spec.no_def) | {k for k in (spec.count, spec.datatype, spec.partner, spec.source, spec.comm)
+                                   if k is not None}
+        for k, arg in enumerate(stmt.args):
+            if k not in read:
+                self.forget(arg, frame)
+
+    def forget(self, arg: ir.Expr, frame: dict[str, Cell]) -> None:
+        """An argument that may be written: an INTEGER array it names (whole or an element) loses its
+        known elements."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        if isinstance(arg, (ir.Var, ir.ArrayRef)):
+            cell = frame.get(arg.name.upper())
+            if cell is not None and isinstance(cell.value, _Elements) and cell.value:
+                cell.value = _Elements()
+
+    def store(self, target: ir.ArrayRef, value: object, frame: dict[str, Cell]) -> None:
+        """An assignment to an array element: remembered for an INTEGER array at a known offset."""
+        if target.type != "integer":
+            for index in target.indices:
+                self.value(index, frame)
+            return
+        indices = [self.value(index, frame) for index in target.indices]
+        cell = self.cell(target.name, frame)
+        offset = self.offset(target, indices, frame)
+        if offset is None:  # an element we cannot place: none of the array's elements is known any more
+            if isinstance(cell.value, _Elements) and cell.value:
+                cell.value = _Elements()
+            return
+        if not isinstance(cell.value, _Elements):
+            cell.value = _Elements()
+        number = _num(value)
+        if number is None:
+            cell.value.pop(offset, None)
+        else:
+            cell.value[offset] = int(number)
+
+    def offset(self, ref: ir.ArrayRef, indices: list, frame: dict[str, Cell]) -> int | None:
+        """The linear offset of an INTEGER array element in its declared shape (Fortran: the first index
+        fastest; C: the last), or None (not an integer array, an index or a bound not known)."""
+        if ref.type != "integer" or not indices or not self.current:
+            return None
+        proc = self.current[-1]
+        var = proc.variables.get(ref.name) or self.program.globals.get(ref.name)
+        if var is None or not var.dims or len(var.dims) != len(indices):
+            return None
+        order = list(range(len(indices)))
+        if proc.language == "c":
+            order.reverse()
+        offset, stride = 0, 1
+        for k in order:
+            lo_expr, hi_expr = var.dims[k]
+            lo = _num(self.value(lo_expr, frame)) if lo_expr is not None else 1
+            index = _num(indices[k])
+            if lo is None or index is None or index != int(index):
+                return None
+            offset += (int(index) - int(lo)) * stride
+            if k != order[-1]:
+                hi = _num(self.value(hi_expr, frame)) if hi_expr is not None else None
+                if hi is None:
+                    return None
+                stride *= int(hi) - int(lo) + 1
+        return offset
 
     def flush_posted(self) -> None:
         """The receives posted with MPI_IRECV, at the wait that completes them."""
@@ -703,9 +801,15 @@ class Tracer:
                 return _intrinsic(expr.name, [self.value(a, frame) for a in expr.args], expr.type)
             return self.invoke(expr.name, expr.args, frame, "")
         if isinstance(expr, ir.ArrayRef):
-            for index in expr.indices:
-                self.value(index, frame)
-            return None
+            if expr.type != "integer":  # only INTEGER arrays' elements are kept (counts, offsets)
+                for index in expr.indices:
+                    self.value(index, frame)
+                return None
+            offset = self.offset(expr, [self.value(index, frame) for index in expr.indices], frame)
+            if offset is None:
+                return None
+            elements = self.cell(expr.name, frame).value
+            return elements.get(offset) if isinstance(elements, _Elements) else None
         if isinstance(expr, ir.Ternary):
             cond = self.value(expr.cond, frame)
             then, orelse = self.value(expr.then, frame), self.value(expr.orelse, frame)
@@ -717,6 +821,11 @@ class Tracer:
 def _at(stmt) -> str:
     loc = getattr(stmt, "loc", None)
     return f"{loc.file}:{loc.line}" if loc is not None else ""
+
+
+def _frozen(value: object) -> object:
+    """A scalar as it is; an array's known elements as their sorted items (a copy: they change later)."""
+    return tuple(sorted(value.items())) if isinstance(value, _Elements) else value
 
 
 def _exact(value: object) -> object:

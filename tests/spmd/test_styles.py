@@ -1,11 +1,14 @@
 """Other coding styles of the same SPMD patterns (issue 28: the held-out programs are written by someone else):
 hypercube partners from the bit intrinsics (IEOR(ME, 2**K)), C file-scope variables for the rank and size,
-a C function that reads them, and a C static local; the events each rank traces are derived by hand."""
+a C function that reads them, a C static local, MPI_WTIME, block counts kept in INTEGER arrays; the events each
+rank traces are derived by hand."""
 from __future__ import annotations
+
+import pytest
 
 from sad.analysis.pipeline import load_program
 from sad.machine.model import load_machine
-from sad.predict.trace import traces
+from sad.predict.trace import TraceError, traces
 
 CUBE_F = """      PROGRAM CUBE
       INCLUDE 'mpif.h'
@@ -124,3 +127,65 @@ def test_a_program_timing_itself_with_mpi_wtime(tmp_path):
     assert not shared.notes
     assert [[(op.kind, op.peer) for op in ops if op.kind != "comp"] for ops in events] == [
         [("recv", 1), ("recv", 2)], [("send", 0)], [("recv", 3), ("send", 0)], [("send", 2)]]
+
+
+COUNTS_F = """      PROGRAM CNT
+      INCLUDE 'mpif.h'
+      INTEGER N
+      PARAMETER (N = 1000)
+      DOUBLE PRECISION P(N)
+      INTEGER ME, NP, I, IERR, ICNT(0:127), IDSP(0:127)
+      INTEGER STAT(MPI_STATUS_SIZE)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      IDSP(0) = 0
+      DO 10 I = 0, NP - 1
+         ICNT(I) = N / NP
+         IF (I .LT. MOD(N, NP)) ICNT(I) = ICNT(I) + 1
+         IF (I .GT. 0) IDSP(I) = IDSP(I - 1) + ICNT(I - 1)
+   10 CONTINUE
+      IF (ME .EQ. 0) THEN
+         DO 20 I = 1, NP - 1
+            CALL MPI_RECV(P(IDSP(I) + 1), ICNT(I), MPI_DOUBLE_PRECISION,
+     &           I, 1, MPI_COMM_WORLD, STAT, IERR)
+   20    CONTINUE
+      ELSE
+         CALL MPI_SEND(P(IDSP(ME) + 1), ICNT(ME), MPI_DOUBLE_PRECISION,
+     &        0, 1, MPI_COMM_WORLD, IERR)
+      END IF
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_block_counts_kept_in_an_integer_array(tmp_path):
+    """N = 1000 over P = 3 with the remainder spread: ICNT = (334, 333, 333), offsets IDSP = (0, 334, 667),
+    computed in a loop into arrays: ranks 1 and 2 send 333 doubles (2664 bytes) to rank 0."""
+    events = _events(tmp_path, "cnt.f", COUNTS_F, 3)
+    msgs = [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"] for ops in events]
+    assert msgs == [[("recv", 1, 2664), ("recv", 2, 2664)], [("send", 0, 2664)], [("send", 0, 2664)]]
+
+
+def test_an_array_a_message_writes_is_not_known_after_it(tmp_path):
+    """Rank 0 sets ICNT(1) = 10, the others 5, then MPI_BCAST(ICNT) from rank 0: a count read from ICNT(1)
+    afterwards is not the rank's stale 5 but not known (bind it), at rank 1."""
+    text = """      PROGRAM BC
+      INCLUDE 'mpif.h'
+      DOUBLE PRECISION V(100)
+      INTEGER ME, NP, IERR, ICNT(4)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      ICNT(1) = 5
+      IF (ME .EQ. 0) ICNT(1) = 10
+      CALL MPI_BCAST(ICNT, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, IERR)
+      IF (ME .EQ. 1) CALL MPI_SEND(V, ICNT(1), MPI_DOUBLE_PRECISION, 0,
+     &     1, MPI_COMM_WORLD, IERR)
+      IF (ME .EQ. 0) CALL MPI_RECV(V, 10, MPI_DOUBLE_PRECISION, 1, 1,
+     &     MPI_COMM_WORLD, MPI_STATUS_IGNORE, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+    with pytest.raises(TraceError, match=r"bc.f:11: the count is not known at rank 1"):
+        _events(tmp_path, "bc.f", text, 2)
