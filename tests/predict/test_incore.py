@@ -9,7 +9,7 @@ import pytest
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
-from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop
+from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop, entries_cycles
 from sad.predict.sourceloops import source_loops
 
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -127,3 +127,50 @@ def test_a_loop_unrolled_completely_is_priced_per_entry_then_per_iteration(tmp_p
     assert bounds is not None and bounds.instructions >= 16       # at least a load and a store per 16 bytes
     per_entry = bounds.core_s * 32 * HIER.clock_hz
     assert 8 <= per_entry <= 40           # 16 stores of 16 bytes: one or two per cycle
+
+
+ROWS_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int n = 4000, m = atoi(argv[1]), i, j;
+    double *a = malloc(sizeof(double) * n * m), *c = malloc(sizeof(double) * n), s, t = 0;
+    for (i = 0; i < n * m; i++) a[i] = i;
+    for (i = 0; i < n; i++) {
+        s = 0;
+        for (j = 0; j < m; j++)
+            s += a[i * m + j];
+        c[i] = s;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            t += a[i * m + j];
+    printf("%g %g\\n", c[3], t);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_short_rows_of_a_fresh_sum_overlap_and_a_carried_sum_stays_a_chain(tmp_path):
+    # s += a[..] at -O2: one addsd chain, 3 cycles an iteration (its latency) in a long loop. With 8 iterations
+    # per entry and s set to 0 at each entry (line 9), 8 iterations of ~4 instructions are far fewer than the
+    # reorder buffer holds, so the next rows' chains run alongside: the iteration costs the loop's throughput
+    # and its share of the entry, below the latency; t (line 14) carries its chain from row to row: 3 cycles
+    src = tmp_path / "rows.c"
+    src.write_text(ROWS_C)
+    loops = {lp.line: lp for lp in source_loops(analyze([str(src)]).program)}
+    cf = cc.compiled_file(src, "gcc -O2")
+    assert isinstance(cf, cc.CompiledFile)
+    fresh = compiled_loop(loops[9], cf, str(src.resolve()))
+    carried = compiled_loop(loops[14], cf, str(src.resolve()))
+    assert fresh is not None and carried is not None and fresh[1] == carried[1] == 0
+    latency = max(cc.mca(tuple(fresh[0].instructions)).cycles, cc.register_chain(fresh[0].instructions))
+    assert 2.9 <= latency <= 4.5
+    short = entries_cycles(fresh[0], cf, 8.0)
+    assert short is not None and short < 0.75 * latency
+    assert short >= cc.mca(tuple(fresh[0].instructions)).block_rthroughput
+    long_rows = entries_cycles(carried[0], cf, 8.0)
+    assert long_rows is not None and long_rows >= 0.95 * latency
+    assert entries_cycles(fresh[0], cf, 1000.0) is None          # beyond SHORT_TRIPS: the steady state
+    bounds = compiled_bounds(loops[9], cf, str(src.resolve()), HIER, "gcc -O2", trips=8.0)
+    assert bounds is not None and bounds.core_s == pytest.approx(short / HIER.clock_hz)
