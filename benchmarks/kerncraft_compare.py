@@ -25,7 +25,10 @@ passes the llvm-mca flag string to OSACA's assembly parser as an architecture na
 Kerncraft's own 'cy/It' and 'It/s' figures are wrong by the square of the iterations per line in 0.8.18
 (64 cy/It for 8 cy/CL of doubles): the cycles per cache line are used and divided here.
 
+--measured FILE (an earlier --save) keeps its measurements and Kerncraft's figures and predicts with sad again.
+
 Usage: python3 benchmarks/kerncraft_compare.py [--level -O2] [--only NAME,...] [--runs 5] [--save FILE]
+       [--measured FILE]
 """
 from __future__ import annotations
 
@@ -237,7 +240,11 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated kernel names of the suite")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median)")
     parser.add_argument("--save", default="", help="write the table's figures to this JSON file")
+    parser.add_argument("--measured", default="", help="an earlier --save: its measured and Kerncraft figures "
+                        "are kept, only sad predicts again (model changes compared on the same measurements)")
     args = parser.parse_args()
+    if args.measured:
+        return repredict(args)
     if shutil.which("kerncraft") is None:
         print("kerncraft is not installed (optional: pip install kerncraft): nothing to compare; skipped")
         return 0
@@ -283,6 +290,35 @@ def main() -> int:
     print(f"load average after {os.getloadavg()}")
     if args.save:
         Path(args.save).write_text(json.dumps({"rows": rows, "skipped": skipped}, indent=1), encoding="utf-8")
+    return 0
+
+
+def repredict(args) -> int:
+    """sad's figures again for the cases of an earlier --save (its measurements and Kerncraft's figures kept)."""
+    saved = json.loads(Path(args.measured).read_text(encoding="utf-8"))
+    db = load_machine(machine_for(args.level, False, True))
+    wanted = {x for x in args.only.split(",") if x}
+    by_name = {k.name: k for k in ks.KERNELS}
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="sad-kerncraft-") as tmp:
+        work = Path(tmp)
+        for name, cache, n, measured, _, kerncraft in saved["rows"]:
+            if wanted and name not in wanted:
+                continue
+            k = by_name[name]
+            reps = next(r for c, size, r in ks.cases(k) if c == cache and size == n)
+            src = work / f"{k.name}.c"
+            if not src.exists():
+                src.write_text(ks.source(k), encoding="utf-8")
+                compile_program(src, LEVELS[args.level], work)
+            sad = sad_kernel(src, n, reps, db, work)
+            rows.append((name, cache, n, measured, sad, kerncraft))
+            print(f"{name:14s} {cache:6s} n={n:<8d} measured {measured:9.4g} s  sad {_fmt(sad)} "
+                  f"{_err(sad, measured)}  kerncraft {_fmt(kerncraft)} {_err(kerncraft, measured)}", flush=True)
+    _summary(rows, saved.get("skipped", {}))
+    if args.save:
+        Path(args.save).write_text(json.dumps({"rows": rows, "skipped": saved.get("skipped", {})}, indent=1),
+                                   encoding="utf-8")
     return 0
 
 

@@ -191,7 +191,8 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
-    core = compiled_bounds(loop, cf, file, hierarchy, spec, float(own) if own.is_number else None)
+    own_value = float(own) if own.is_number else evaluate(bind(own, bindings)) if bindings else None
+    core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value)
     if core is None:
         return None
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window)

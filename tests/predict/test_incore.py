@@ -3,15 +3,21 @@ runs a source loop, and what its iterations cost in the core."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
+import sympy
 
+from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
 from sad.predict import compiled as cc
-from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop
+from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop, entries_cycles
+from sad.predict.loopcost import price_loops
 from sad.predict.sourceloops import source_loops
 
+ROOT = Path(__file__).resolve().parents[2]
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
                                reason="llvm-mca and gcc are needed for the compiled-code model")
 
@@ -127,3 +133,77 @@ def test_a_loop_unrolled_completely_is_priced_per_entry_then_per_iteration(tmp_p
     assert bounds is not None and bounds.instructions >= 16       # at least a load and a store per 16 bytes
     per_entry = bounds.core_s * 32 * HIER.clock_hz
     assert 8 <= per_entry <= 40           # 16 stores of 16 bytes: one or two per cycle
+
+
+ROWS_C = """#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n = 4000, m, i, j; if (scanf("%d", &m) != 1) return 1;
+    double *a = malloc(sizeof(double) * n * m), *c = malloc(sizeof(double) * n), s, t = 0;
+    for (i = 0; i < n * m; i++) a[i] = i;
+    for (i = 0; i < n; i++) {
+        s = 0;
+        for (j = 0; j < m; j++)
+            s += a[i * m + j];
+        c[i] = s;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            t += a[i * m + j];
+    printf("%g %g\\n", c[3], t);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_short_rows_of_a_fresh_sum_overlap_and_a_carried_sum_stays_a_chain(tmp_path):
+    # s += a[..] at -O2: one addsd chain, 3 cycles an iteration (its latency) in a long loop. With 8 iterations
+    # per entry and s set to 0 at each entry (line 9), 8 iterations of ~4 instructions are far fewer than the
+    # reorder buffer holds, so the next rows' chains run alongside: the iteration costs the loop's throughput
+    # and its share of the entry, below the latency; t (line 14) carries its chain from row to row: 3 cycles
+    src = tmp_path / "rows.c"
+    src.write_text(ROWS_C)
+    loops = {lp.line: lp for lp in source_loops(analyze([str(src)]).program)}
+    cf = cc.compiled_file(src, "gcc -O2")
+    assert isinstance(cf, cc.CompiledFile)
+    fresh = compiled_loop(loops[9], cf, str(src.resolve()))
+    carried = compiled_loop(loops[14], cf, str(src.resolve()))
+    assert fresh is not None and carried is not None and fresh[1] == carried[1] == 0
+    latency = max(cc.mca(tuple(fresh[0].instructions)).cycles, cc.register_chain(fresh[0].instructions))
+    assert 2.9 <= latency <= 4.5
+    short = entries_cycles(fresh[0], cf, 8.0)
+    assert short is not None and short < 0.75 * latency
+    assert short >= cc.mca(tuple(fresh[0].instructions)).block_rthroughput
+    long_rows = entries_cycles(carried[0], cf, 8.0)
+    assert long_rows is not None and long_rows >= 0.95 * latency
+    assert entries_cycles(fresh[0], cf, 1000.0) is None          # beyond SHORT_TRIPS: the steady state
+    bounds = compiled_bounds(loops[9], cf, str(src.resolve()), HIER, "gcc -O2", trips=8.0)
+    assert bounds is not None and bounds.core_s == pytest.approx(short / HIER.clock_hz)
+
+
+@needs_mca
+def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
+    # m is read at run time: the rows' trips are known only from the bound values (m = 8), as a sweep or
+    # `sad analyze -D m=8` gives them; the fresh sum of line 9 is then priced with its entries as above
+    src = tmp_path / "rows.c"
+    src.write_text(ROWS_C)
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
+    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    machine_file = tmp_path / "host.yaml"
+    machine_file.write_text(text)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    symbols = {s.name: s for b in blocks for s in sympy.sympify(b.count).free_symbols}
+    assert "m" in symbols
+    _, explained = price_loops(analysis, blocks, load_machine(machine_file), {"m": sympy.Integer(8)})
+    fresh = next(lp for lp in explained if lp.loop.line == 9)
+    cf = cc.compiled_file(src, "gcc -O2")
+    asm = compiled_loop(fresh.loop, cf, str(src.resolve()))[0]
+    assert fresh.core_s == pytest.approx(entries_cycles(asm, cf, 8.0) / 2.5e9)
+    _, unbound = price_loops(analysis, blocks, load_machine(machine_file))
+    steady = next(lp for lp in unbound if lp.loop.line == 9)
+    assert steady.core_s > 2 * fresh.core_s          # without m: the steady state, the chain's latency
