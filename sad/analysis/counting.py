@@ -331,6 +331,11 @@ def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
 def _summation(f_k: sympy.Expr) -> sympy.Expr | None:
     """sympy.summation of f_k over k = 0 … τ-1, term group by term group when f_k has many tests of k;
     None when sympy raises or a group has no closed form."""
+    if any(_K in free_symbols(s) for s in f_k.atoms(sympy.Sum)):
+        # an inner loop's sum left open, its range or summand in k: sympy has nothing to sum it by (the
+        # inner Sum is no polynomial nor hypergeometric term in k) and gave it back open after up to 6 s
+        # each in DTREVC3 (28 such sums, a third of its build)
+        return None
     groups = _by_terms(f_k) if _indicator_terms(f_k) > _FOLD_TERMS else [(sympy.Integer(1), f_k)]
     parts = []
     for coeff, dependent in groups:

@@ -80,6 +80,10 @@ class ParameterTable:
     def __iter__(self):
         return iter(sorted(self._params.values(), key=lambda p: p.name))
 
+    def entries(self) -> list[tuple[Parameter, sympy.Symbol]]:
+        """(parameter, symbol) in the order of registration (sad.analysis.summaries replays a build's)."""
+        return [(param, self._symbols[name]) for name, param in self._params.items()]
+
     def prune(self, keep) -> None:
         """Drop the parameters for which keep(param) is false."""
         for name in [n for n, p in self._params.items() if not keep(p)]:

@@ -25,6 +25,7 @@ from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
 from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
+from sad.analysis.summaries import Reuse, SummaryStore
 from sad.analysis.values import ProgramFacts, resolve_name
 from sad.frontends import language_of, load_file
 
@@ -121,11 +122,13 @@ def _is_main(proc: ir.Procedure) -> bool:
     return proc.kind == "program" or (proc.language == "c" and proc.name == "main")
 
 
-def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None
+def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None,
+                     summaries: tuple[SummaryStore, dict[str, str], set[str]] | None = None
                      ) -> tuple[BuildContext, nx.DiGraph]:
     """Every procedure's SAD per entry (callees expanded, formals as symbols), callees first, in
     ``ctx.built``, and the call graph; a procedure whose build fails gets an internal-error diagnostic
-    and no SAD."""
+    and no SAD. With `summaries` (a store, each file's digest, the files always built), a routine built
+    by an earlier program is taken from the store (sad.analysis.summaries)."""
     link_pvm_buffers(program)
     link_requests(program)
     facts = ProgramFacts.gather(program)
@@ -136,6 +139,7 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     ctx.recursive_calls = recursive_edges(graph, sccs)
     ctx.cycles = recursive_cycles(graph, sccs)
     facts.recursive = set(ctx.cycles)
+    reuse = Reuse(summaries[0], ctx, graph, summaries[1], summaries[2]) if summaries else None
     for name in build_order(graph, sccs):
         proc = facts.procs.get(name)
         if proc is None or proc.kind == "blockdata":
@@ -146,9 +150,14 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                                                  f"{proc.name} not analyzed: statements nested {depth} deep, "
                                                  f"more than the {_NESTING_LIMIT} sad handles"))
             continue
+        if reuse is not None and reuse.inject(name, proc):
+            continue
+        mark = reuse.mark() if reuse is not None else None
         try:
             with _deep_recursion():
                 ctx.built[name] = ProcedureBuilder(ctx, proc).build()
+            if reuse is not None and mark is not None:
+                reuse.record(name, mark)
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "

@@ -24,6 +24,7 @@ from sad.analysis.description import group_blocks
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
 from sad.analysis.products import interned, times, total
+from sad.analysis.summaries import SummaryStore
 from sad.analysis.values import resolve_name
 from sad.codebase.formulas import complexity, early_trips, evaluate
 from sad.codebase.options import code_of, combinations, option_values
@@ -73,9 +74,9 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
             return load_file(path, include_dirs, defines)  # no other unit needs its parse: none is kept
         return _parsed(path, include_dirs, defines)
 
-    program, _failed = load_program([source, *map(unit.located, unit.deps)], list(options.include),
-                                    dict(options.defines), load)
-    ctx, _graph = build_procedures(program)
+    files = [source, *map(unit.located, unit.deps)]
+    program, _failed = load_program(files, list(options.include), dict(options.defines), load)
+    ctx, _graph = build_procedures(program, summaries=(_summaries(options), _digests(files, options), {source}))
     machine = machine_of(options)
     kinds_known = _kinds(ctx)
     leaving = _leaving(ctx)
@@ -126,6 +127,33 @@ def _parsed(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.P
         # place, so its source is elsewhere (runner.check_unit analyzes a failed unit once more).
         _PARSED.pop(key, None)
         return load_file(path, include_dirs, defines)
+
+
+_SUMMARIES: dict[tuple, SummaryStore] = {}
+
+
+def _summaries(options: Options) -> SummaryStore:
+    """The routines built so far in this process, for the include path and macros of a run: a routine a
+    unit built is taken in by every later unit calling it (sad.analysis.summaries)."""
+    key = (options.include, options.defines)
+    store = _SUMMARIES.get(key)
+    if store is None:
+        store = _SUMMARIES[key] = SummaryStore()
+    return store
+
+
+def _digests(files: list[str], options: Options) -> dict[str, str]:
+    """Each loaded file's content digest, with those of the files it includes (a summary's key)."""
+    digests = {}
+    for path in files:
+        try:
+            source = _scanned(path)
+        except OSError:
+            continue
+        headers = [f"{name}:{header.digest if header else 'absent'}"
+                   for name, header in included_files(source, tuple(options.include))]
+        digests[path] = hashlib.sha256("\0".join([source.digest, *headers]).encode()).hexdigest()
+    return digests
 
 
 _SCANS: dict[tuple[str, str], SourceFile] = {}

@@ -308,7 +308,9 @@ def _execute(units: list[Unit], options: Options, jobs: int, scheduler: str | No
     if scheduler:
         yield from _on_dask(units, options, scheduler, timeout)
     elif jobs <= 1 or len(units) == 1:
-        for unit in units:
+        # Callees first (a caller's closure holds its callee's and the callee itself): each routine is then
+        # built by its own unit and taken in from there by every unit calling it (sad.analysis.summaries).
+        for unit in sorted(units, key=lambda u: (len(u.deps), u.path)):
             yield unit, check_unit(unit, options, timeout)
     else:
         yield from _on_pool(units, options, jobs, timeout)
