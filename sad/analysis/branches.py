@@ -38,7 +38,24 @@ class BranchProbabilities:
         """Per arm, the fraction of the IF's executions that take it. Conditions that fold to constants
         (direct parameters) give 0 or 1; an arm that ends the program (STOP: an error exit) is assumed
         not taken, and says so; the rest are named probabilities."""
-        folded = [self.fold(arm.cond, index, stmt) for arm in stmt.arms]
+        facts = self.ctx.facts
+        generic = facts.generic_data
+        if generic and self._bound(place):  # the user's value (a profile) wins over generic data
+            facts.generic_data = False
+        try:
+            return self._arms(stmt, place, index, graph)
+        finally:
+            facts.generic_data = generic
+
+    def _bound(self, place: str) -> bool:
+        """Whether the user binds a probability of the IF at `place`."""
+        stem = f"P_{self.proc.name}_{place}"
+        return any(name == stem or name.startswith(stem + "_") for name in self.ctx.overrides)
+
+    def _arms(self, stmt: ir.If, place: str, index: Index, graph: RegionGraph) -> list[sympy.Expr]:
+        folded: list[bool | None] = []
+        for arm in stmt.arms:  # the arms after one that is always taken are never taken
+            folded.append(False if True in folded else self.fold(arm.cond, index, stmt))
         for k, arm in enumerate(stmt.arms):
             if folded[k] is None and self.exits.ends_program(arm.body, graph):
                 folded[k] = False

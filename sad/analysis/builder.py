@@ -83,6 +83,14 @@ class ProcedureBuilder:
             if note not in self.ctx.diagnostics:  # a definition may be evaluated for several procedures
                 self.ctx.diagnostics.append(note)
         self.ctx.facts.sign_assumed.clear()
+        for (loc, shown), value in self.ctx.facts.generic_decided.items():
+            self.ctx.generic_decision(loc or self.proc.loc, shown, value)
+        self.ctx.facts.generic_decided.clear()
+        for loc, shown, why in self.ctx.facts.unevaluated:
+            note = ir.Diagnostic(loc or self.proc.loc, "note", f"{shown} not evaluated on its known arguments: {why}")
+            if note not in self.ctx.diagnostics:
+                self.ctx.diagnostics.append(note)
+        self.ctx.facts.unevaluated.clear()
         for label in result.escapes:
             if not label.startswith("@"):
                 self.ctx.warn(self.proc.loc, f"jump to label {label} that is not in {self.proc.name}")

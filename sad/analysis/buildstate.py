@@ -41,11 +41,27 @@ class BuildContext:
     bindings: dict[tuple[str, frozenset], tuple[dict, dict]] = field(default_factory=dict)
     # the tree size of each built routine's counts, by linkage name (sad.analysis.calls' expansion budget)
     count_sizes: dict[str, int] = field(default_factory=dict)
+    # the symbols in each built routine's counts, by linkage name (sad.analysis.calls' traced functions)
+    count_symbols: dict[str, frozenset] = field(default_factory=dict)
+    # tests of data decided by the generic-data model: (where, the comparison, its value), in order
+    generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""
         self.seq += 1
         return self.seq
+
+    def generic_decision(self, loc: ir.Loc, shown: str, value: bool | None) -> None:
+        """Record (once, with a note) a test of data decided by the generic-data model
+        (sad.analysis.genericdata)."""
+        decision = (loc, shown, value)
+        if decision in self.generic_decisions:
+            return
+        self.generic_decisions.append(decision)
+        verdict = "decided" if value is None else f"taken as {'true' if value else 'false'}"
+        self.note(loc, f"{shown} {verdict} for generic data (the generic-data "
+                       f"assumption: data equal no other value and have an ordinary magnitude; "
+                       f"--no-generic-data keeps it a probability)")
 
     def note(self, loc: ir.Loc, message: str) -> None:
         """Record a note diagnostic at `loc`."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.analysis import characters, libcalls, spmd
+from sad.analysis import characters, evaluate, genericdata, libcalls, spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
-from sad.analysis.counting import Unbindable, resum, substitute
+from sad.analysis.counting import Unbindable, indicator, resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
@@ -30,6 +30,7 @@ Index = dict[str, sympy.Symbol]
 # corpus and the generated codebase stay far below it (their largest callee has 230 nodes); a QR
 # factorization of MINPACK with its norms expanded has 66 000.
 EXPANSION_BUDGET = 200_000
+_CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigned actual bound at a call
 
 
 class CallExpander:
@@ -80,17 +81,71 @@ class CallExpander:
             self._over_budget(name, size, loc, site)
             return
         self.taken += size
-        subs = self._bind_formals(callee.procedure, args, index, at)
+        subs, data, known = self._bind_formals(callee.procedure, args, index, at)
+        traced = self._traced(key, callee.procedure, args, index)
         try:
-            counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, subs))
+            counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
+                                                                           known), **traced})
         except Unbindable:
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
-                counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}))
+                counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
+                                                                           known))
             except Unbindable as exc:
                 self._unbindable(name, str(exc), loc, site)
                 return
+        if data and self.ctx.facts.generic_data:
+            counts = self._generic_counts(counts, data, known, loc)
         for event, count in counts:
             local.add(event, count)
+
+    def _traced(self, key: str, callee: ir.Procedure, args: list[ir.Expr], index: Index) -> dict:
+        """For a function whose every argument this call knows (ILAENV(1, 'DGETRF', ' ', M, N, -1, -1) with
+        M, N known): its run on them (sad.analysis.evaluate), and each probability of its decisions, and of
+        the functions it may run, as that run took them (never run: 0), exact for this call. {} where the run
+        stops."""
+        if callee.kind != "function":
+            return {}
+        known = self.values.known_arguments(args, callee, index)
+        if known is None:
+            return {}
+        trace = evaluate.Trace()
+        try:
+            evaluate.Evaluator(self.ctx.facts.procs, trace).call(callee.name, known)
+        except evaluate.Unevaluated:
+            return {}
+        symbols = self.ctx.count_symbols.get(key)
+        if symbols is None:
+            symbols = self.ctx.count_symbols[key] = frozenset(
+                s for count in self.ctx.built[key].counts.values() for s in count.free_symbols)
+        reach = evaluate.reachable(self.ctx.facts.procs, callee)
+        values = {}
+        for symbol in symbols:
+            param = self.ctx.candidates.get(symbol)
+            if param is None or param.kind != "branch_probability" or resolve_name(param.procedure) not in reach:
+                continue
+            value = evaluate.frequency(param, self.ctx.facts.procs[resolve_name(param.procedure)], trace)
+            if value is not None:
+                values[symbol] = value
+        return values
+
+    def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, known: dict, loc: ir.Loc
+                        ) -> list[tuple[Event, sympy.Expr]]:
+        """The callee's counts with its conditions on the floating formals this call passes data to decided
+        for generic data, where they are left in values it computed (DLARF's LASTV = M where TAU.NE.ZERO)."""
+        decided: dict = {}
+        out = []
+        for event, count in counts:
+            if count.free_symbols & data.keys():
+                found = genericdata.decide_relations(count, data, known)
+                for rel, value in found.items():
+                    if rel not in decided:
+                        decided[rel] = value
+                count = count.xreplace(found)
+            out.append((event, count))
+        for rel, value in sorted(decided.items(), key=lambda kv: str(kv[0])):
+            self.ctx.generic_decision(loc, f"{rel}, on the data this call passes",
+                                      None if value not in (sympy.true, sympy.false) else value is sympy.true)
+        return out
 
     def _bound_counts(self, key: str, subs: dict, data: dict) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts with its formals bound to `subs` and its tests in `data` replaced by their
@@ -152,26 +207,71 @@ class CallExpander:
             for event, count in built.counts.items():
                 local.add(event, mul(x, count))
 
-    def _data_branches(self, key: str, callee: ir.Procedure, subs: dict) -> dict:
+    def _data_branches(self, key: str, callee: ir.Procedure, subs: dict, data: dict, loc: ir.Loc,
+                       known: dict | None = None) -> dict:
         """The callee's indicators on formal arguments this call cannot bind (it passes data): each becomes
-        the arm's named probability."""
+        the arm's named probability, or, where the data are floating-point values (`data`: formal symbol →
+        kind), the indicator the generic-data model decides (sad.analysis.genericdata: `DA.EQ.ONE` is false
+        for DA = ONE/A(J,J)), unless the user binds that probability."""
         formals = {self.ctx.table.symbol(self.ctx.facts.storage_name(callee, f)) for f in callee.formals}
         unbound = {s for s in formals if s is not None and s not in subs}
-        return {prob: p for prob, p in self.ctx.formal_branches.get(key, []) if prob.free_symbols & unbound}
+        replaced = {}
+        for prob, p in self.ctx.formal_branches.get(key, []):
+            if not prob.free_symbols & unbound:
+                continue
+            replaced[prob] = p
+            if not self.ctx.facts.generic_data or p.name in self.ctx.overrides or not isinstance(prob, sympy.Piecewise):
+                continue
+            found = genericdata.decide_formals(prob.args[0][1], {s: k for s, k in data.items() if s in unbound},
+                                               known)
+            if found is None or found[0].free_symbols & (unbound - data.keys()):
+                continue
+            decided, relations = found
+            replaced[prob] = indicator(decided) if decided not in (sympy.true, sympy.false) \
+                else sympy.Integer(decided is sympy.true)
+            param = self.ctx.table.get(p.name) or self.ctx.candidates.get(p)
+            where = f" at {param.file}:{param.line}" if param is not None else ""
+            for rel, value in sorted(relations, key=str):
+                self.ctx.generic_decision(loc, f"{callee.name}'s test {rel}{where}, on the data this call passes",
+                                          value)
+        return replaced
 
-    def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None) -> dict:
-        subs = {}
+    def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None
+                      ) -> tuple[dict, dict, dict]:
+        """The callee's formals bound to this call's actual values; the floating formals it passes untraced
+        values (data) to, with their kind; of those, the ones whose data an earlier call left known in part
+        (TAU(I) after DLARFG: ZERO where its N <= 1), with that choice of values."""
+        subs, data, known = {}, {}, {}
         for pos, formal in enumerate(callee.formals):
             symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
             if symbol is None or pos >= len(args):
                 continue
             value = self.values.expr(args[pos], index) if at is None else self.values.argument(args[pos], at, index)
             decl = callee.variables.get(formal)
+            if value is None and at is not None and decl is not None and decl.type == "integer" and not decl.dims:
+                value = self._conditional_argument(args[pos], at, index)
             if value is not None and decl is not None and decl.type == "character":
                 value = self._character(value, args[pos], decl.length)
-            if value is not None and not is_logical(value):
+            if decl is not None and not decl.dims and genericdata.floating(decl.type) and \
+                    (value is None or self.values.runtime_element(value, args[pos])):
+                data[symbol] = decl.type  # data: an untraced value, an element the run sets
+                left = self.values.left_by_call(args[pos], at, index) if at is not None else None
+                if left is not None:
+                    known[symbol] = left
+            if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
-        return subs
+        return subs, data, known
+
+    def _conditional_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index) -> sympy.Expr | None:
+        """An integer actual assigned in several places, as the call statement sees it (DLARF's LASTV and
+        LASTC, set through IFs before DGEMV(..., LASTV, LASTC, ...)), where that value is a small formula
+        (large Piecewise values made the sums of some callers slow: those stay unbound)."""
+        if not isinstance(arg, ir.Var):
+            return None
+        value = self.values.expr_at(arg, at, index)
+        if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES:
+            return None
+        return value
 
     def _character(self, value: sympy.Expr, arg: ir.Expr, length: int | None) -> sympy.Expr | None:
         """A character actual as the formal of `length` characters receives it: a known string cut to that

@@ -66,6 +66,10 @@ class Run:
     evaluate: Evaluate
     jumps_to: dict[str, list[ir.Stmt]] = field(default_factory=dict)
     seen: int = 0
+    at_exit: bool = False  # the value a function returns: every RETURN reached is the end, or not followed
+    # the values at the RETURNs of top-level IFs before the end (`IF (N.LE.1) THEN; TAU = ZERO; RETURN`),
+    # with their conditions, in order (at_exit only)
+    exits: list[tuple[sympy.Expr, sympy.Basic]] = field(default_factory=list)
 
     def done(self) -> bool:
         """Every definition passed and no use to find: the value at the routine's end is known."""
@@ -73,11 +77,14 @@ class Run:
 
 
 def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]],
-             use: ir.Stmt | None, entry: sympy.Expr, evaluate: Evaluate, var: str = "") -> sympy.Expr | None:
+             use: ir.Stmt | None, entry: sympy.Expr, evaluate: Evaluate, var: str = "",
+             at_exit: bool = False) -> sympy.Expr | None:
     """The variable's value just before `use` (a statement of `proc`), or at the end of `proc` when `use` is
     None. `definitions` maps each defining statement to the function that gives the value it stores (from
     the statement and the value before it); `entry` is the value when the routine starts (UNDEFINED when
-    none reaches it). None where the run gives up (see the module docstring)."""
+    none reaches it). None where the run gives up (see the module docstring). `at_exit`: the value at every
+    return (a function's result), so that a RETURN the run may reach before the end is not followed (it
+    gives up), one in an arm never taken does not matter."""
     jumps_to: dict[str, list[ir.Stmt]] = {}
     for stmt in ir.walk_stmts(proc.body):
         if var and isinstance(stmt, ir.Message) and any(
@@ -86,7 +93,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
 
         for label in ir.jump_targets(stmt):
             jumps_to.setdefault(label, []).append(stmt)
-    run = Run(var, definitions, use, evaluate, jumps_to)
+    run = Run(var, definitions, use, evaluate, jumps_to, at_exit=at_exit)
     try:
         value = _run(proc.body, entry, run, top=True)
     except _Found as found:
@@ -95,6 +102,13 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
         return None
     if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED):
         return None
+    if run.exits:
+        if any(v.has(UNDEFINED, CLOBBERED) for v, _ in run.exits):
+            return None
+        try:
+            return choose([*run.exits, (value, sympy.true)])
+        except Unknown:
+            return None
     return value
 
 
@@ -117,6 +131,12 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
                 allowed |= {id(previous)} | {id(s) for s in _inside(previous)}
             if any(id(j) not in allowed for j in run.jumps_to[stmt.label]):
                 raise Unknown
+        if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
+            done = _exit(stmt, value, run)
+            if done is not None:
+                return done
+            previous = stmt
+            continue
         inner = _inside(stmt)
         defines = id(stmt) in run.definitions or any(id(s) in run.definitions for s in inner)
         holds_use = run.use is not None and any(s is run.use for s in inner)
@@ -131,6 +151,10 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             value = _branch(stmt, value, run)
             if isinstance(value, _Ended):
                 return value
+        elif run.at_exit and not defines and not holds_use and _may_return(stmt, run):
+            raise Unknown  # a RETURN before the end: the result there is not the value followed to the end
+        elif isinstance(stmt, ir.While) and defines and not holds_use and _never_entered(stmt, run):
+            pass  # a loop whose condition is false where it starts (DLARF's scan for a zero, on generic data)
         elif defines:
             if holds_use:
                 raise Unknown  # used in a loop or another compound statement that changes it
@@ -142,6 +166,10 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
         elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and ir.jump_targets(stmt)):
             raise Unknown
         elif isinstance(stmt, (ir.Return, ir.Stop)):
+            if run.at_exit and isinstance(stmt, ir.Return):
+                if top:
+                    return value
+                raise Unknown
             return ENDED
         previous = stmt
     return value
@@ -155,6 +183,8 @@ def _branch(stmt: ir.If, value, run: Run):
         cond = run.evaluate(arm.cond, stmt)
         if cond is None or not is_condition(cond):
             raise Unknown
+        if cond is sympy.false:
+            continue  # never taken: what it does (a GOTO loop of scaling code) does not matter
         after = _run(arm.body, value, run)
         if not isinstance(after, _Ended):
             pieces.append((after, cond))
@@ -171,6 +201,54 @@ def _branch(stmt: ir.If, value, run: Run):
     # takes every such path.
     pieces[-1] = (pieces[-1][0], sympy.true)
     return choose(pieces)
+
+
+def _early_return(stmt: ir.If) -> bool:
+    """`IF (cond) THEN ... RETURN END IF` with no other RETURN in it: a way out before the end."""
+    if len(stmt.arms) != 1 or stmt.orelse is not None:
+        return False
+    body = stmt.arms[0].body
+    return bool(body) and isinstance(body[-1], ir.Return) and \
+        not any(isinstance(s, (ir.Return, ir.Stop)) for s in ir.walk_stmts(body[:-1]))
+
+
+def _exit(stmt: ir.If, value, run: Run):
+    """An early return's value, recorded with its condition; the value to end with where it is always taken
+    (None: go on, with the value the other paths carry)."""
+    cond = run.evaluate(stmt.arms[0].cond, stmt)
+    if cond is None or not is_condition(cond):
+        raise Unknown
+    if cond is sympy.false:
+        return None
+    after = _run(stmt.arms[0].body[:-1], value, run)
+    if isinstance(after, _Ended):
+        raise Unknown
+    if cond is sympy.true:
+        return after
+    run.exits.append((after, cond))
+    return None
+
+
+def _may_return(stmt: ir.Stmt, run: Run) -> bool:
+    """Whether a compound statement may run a RETURN: one inside it, unless in the arms of an IF whose
+    conditions are false."""
+    inner = _inside(stmt)
+    if not any(isinstance(s, ir.Return) for s in inner):
+        return False
+    if not isinstance(stmt, ir.If):
+        return True
+    for arm in stmt.arms:
+        if any(isinstance(s, ir.Return) for s in ir.walk_stmts(arm.body)) \
+                and run.evaluate(arm.cond, stmt) is not sympy.false:
+            return True
+    return stmt.orelse is not None and any(isinstance(s, ir.Return) for s in ir.walk_stmts(stmt.orelse))
+
+
+def _never_entered(loop: ir.While, run: Run) -> bool:
+    """Whether a while loop (tested first) is known to run no trip: its condition is false at the start."""
+    if loop.cond is None or loop.test_at_end:
+        return False
+    return run.evaluate(loop.cond, loop) is sympy.false
 
 
 def is_condition(value: sympy.Basic) -> bool:

@@ -61,6 +61,9 @@ class Analysis:
     # the build options the sources were read with (-I, -D as written): a compile of the same sources uses them
     include_dirs: list[str] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
+    # tests of data decided by the generic-data assumption (sad.analysis.genericdata): where, the comparison,
+    # the value taken (None: a callee's test reduced to one on the other arguments)
+    generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
 
     @property
     def errors(self) -> list[ir.Diagnostic]:

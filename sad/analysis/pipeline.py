@@ -123,15 +123,16 @@ def _is_main(proc: ir.Procedure) -> bool:
 
 
 def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None,
-                     summaries: tuple[SummaryStore, dict[str, str], set[str]] | None = None
-                     ) -> tuple[BuildContext, nx.DiGraph]:
+                     summaries: tuple[SummaryStore, dict[str, str], set[str]] | None = None,
+                     generic_data: bool = True) -> tuple[BuildContext, nx.DiGraph]:
     """Every procedure's SAD per entry (callees expanded, formals as symbols), callees first, in
     ``ctx.built``, and the call graph; a procedure whose build fails gets an internal-error diagnostic
     and no SAD. With `summaries` (a store, each file's digest, the files always built), a routine built
-    by an earlier program is taken from the store (sad.analysis.summaries)."""
+    by an earlier program is taken from the store (sad.analysis.summaries). `generic_data`: tests of data
+    decided by the generic-data model (sad.analysis.genericdata)."""
     link_pvm_buffers(program)
     link_requests(program)
-    facts = ProgramFacts.gather(program)
+    facts = ProgramFacts.gather(program, generic_data)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
     graph = build_call_graph(program)
@@ -208,10 +209,13 @@ def _deep_recursion():
                 sys.setrecursionlimit(_RECURSION_USERS[1])
 
 
-def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
+def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None = None,
+                    generic_data: bool = True) -> Analysis:
     """Analyze an IR program: the SAD's event counts summed over its roots, parameters, diagnostics. An
-    override's name may spell a Fortran name in any case (sad.analysis.spelling)."""
-    ctx, graph = build_procedures(program, respelled(overrides or {}, program))
+    override's name may spell a Fortran name in any case (sad.analysis.spelling). `generic_data`: tests of
+    floating-point data decided by the generic-data model (sad.analysis.genericdata), each listed in
+    Analysis.generic_decisions."""
+    ctx, graph = build_procedures(program, respelled(overrides or {}, program), generic_data)
     counts: dict[Event, sympy.Expr] = {}
     root_procs = roots(program, graph)
     for root in root_procs:
@@ -224,7 +228,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
     failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]
     return Analysis(program, counts, ctx.table, _once([*program.diagnostics, *ctx.diagnostics]),
                     [r.name for r in root_procs], internal_errors=[p.name for p in failed],
-                    failed_files=sorted({p.loc.file for p in failed}))
+                    failed_files=sorted({p.loc.file for p in failed}), generic_decisions=ctx.generic_decisions)
 
 
 def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
@@ -240,10 +244,11 @@ def _register_used(ctx: BuildContext, counts: dict[Event, sympy.Expr]) -> None:
 
 
 def analyze(files: list[str], include_dirs: list[str] | None = None, defines: dict[str, str] | None = None,
-            overrides: dict[str, sympy.Expr] | None = None) -> Analysis:
-    """Load source files with the frontends and analyze them as one program."""
+            overrides: dict[str, sympy.Expr] | None = None, generic_data: bool = True) -> Analysis:
+    """Load source files with the frontends and analyze them as one program (`generic_data`: see
+    analyze_program)."""
     program, failed = load_program(files, list(include_dirs or []), dict(defines or {}))
-    analysis = analyze_program(program, overrides)
+    analysis = analyze_program(program, overrides, generic_data)
     # A file our analysis failed on is as unusable as one with syntax errors: no command trusts it.
     analysis.failed_files = sorted(set(failed) | set(analysis.failed_files))
     analysis.include_dirs, analysis.defines = list(include_dirs or []), dict(defines or {})

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import characters, conditional, extremes, libcalls
+from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
@@ -73,6 +73,15 @@ class ProgramFacts:
     # the storage names of CHARACTER formal arguments met (their symbols stand for character codes: the
     # options of library mode, sad.codebase.options)
     character_formals: set[str] = field(default_factory=set)
+    # tests of floating-point data decided by the generic-data model (sad.analysis.genericdata), unless the
+    # user switched it off; the comparisons decided, by the statement evaluated: (where, comparison) → value
+    generic_data: bool = True
+    generic_decided: dict[tuple[ir.Loc | None, str], bool] = field(default_factory=dict)
+    # functions run on known arguments (sad.analysis.evaluate): (name, arguments) → result, None where the
+    # run stopped; and the runs that stopped, by where they were asked: (where, reference, why)
+    evaluated: dict[tuple, sympy.Basic | None] = field(default_factory=dict)
+    unevaluated: dict[tuple[ir.Loc | None, str, str], None] = field(default_factory=dict)
+    modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -92,16 +101,17 @@ class ProgramFacts:
         return not (d.order >= u.order and not (d.loops & u.loops))
 
     @classmethod
-    def gather(cls, program: ir.Program) -> ProgramFacts:
-        """Collect the program-wide facts (procedures, COMMON names, definitions, modified formals) once."""
-        facts = cls(program)
+    def gather(cls, program: ir.Program, generic_data: bool = True) -> ProgramFacts:
+        """Collect the program-wide facts (procedures, COMMON names, definitions, modified formals) once;
+        `generic_data`: whether tests of data are decided by the generic-data model."""
+        facts = cls(program, generic_data=generic_data)
         for proc in program.procedures:
             facts.procs.setdefault(resolve_name(proc.name), proc)
             if proc.kind == "program" and facts.main is None:
                 facts.main = proc.name
         facts._name_commons()
         facts.terminating = _terminating_routines(program)
-        modified = ModifiedFormals(facts)
+        modified = facts.modified = ModifiedFormals(facts)
         facts._collect_global_definitions()
         for proc in program.procedures:
             facts._collect_definitions(proc, modified)
@@ -394,6 +404,9 @@ class ModifiedFormals:
         self.facts = facts
         self._memo: dict[str, set[int]] = {}
         self._active: set[str] = set()
+        self._stack: list[str] = []
+        self._guess: dict[str, set[int]] = {}
+        self._self_calls = False
 
     def may_modify(self, callee: str, pos: int) -> bool:
         """True when calling `callee` may change its argument at position `pos` (unknown callees may)."""
@@ -407,14 +420,26 @@ class ModifiedFormals:
     def _modified(self, proc: ir.Procedure) -> set[int]:
         if proc.name in self._memo:
             return self._memo[proc.name]
-        if proc.name in self._active:  # recursion: assume the worst
-            return set(range(len(proc.formals)))
+        if proc.name in self._active:
+            if self._stack and self._stack[-1] == proc.name:  # a routine calling itself: what it writes so far,
+                self._self_calls = True                       # grown to a fixpoint below (DGETRF2)
+                return self._guess.get(proc.name, set())
+            return set(range(len(proc.formals)))  # a longer cycle of calls: assume the worst
         self._active.add(proc.name)
-        written: set[str] = set()
-        for stmt in ir.walk_stmts(proc.body):
-            written.update(var for var, _ in _defs_of(stmt, proc, self))
+        self._stack.append(proc.name)
+        outer = self._self_calls  # the routine below on the stack may have met a call of itself already
+        while True:
+            self._self_calls = False
+            written: set[str] = set()
+            for stmt in ir.walk_stmts(proc.body):
+                written.update(var for var, _ in _defs_of(stmt, proc, self))
+            result = {pos for pos, name in enumerate(proc.formals) if name in written}
+            if not self._self_calls or result == self._guess.get(proc.name):
+                break
+            self._guess[proc.name] = result
+        self._stack.pop()
+        self._self_calls = outer
         self._active.discard(proc.name)
-        result = {pos for pos, name in enumerate(proc.formals) if name in written}
         self._memo[proc.name] = result
         return result
 
@@ -625,6 +650,14 @@ class ValueResolver(ir.NodeVisitor):
         """The operation applied to both operands' values, or None if either is unknown or it cannot be formed."""
         left = self.expr(node.left, index, depth + 1)
         right = self.expr(node.right, index, depth + 1)
+        if node.op in ("and", "or") and (left is None) != (right is None):
+            known = left if left is not None else right  # .FALSE. .AND. anything is false, whatever it is
+            if known is (sympy.false if node.op == "and" else sympy.true):
+                return known
+        if node.op in genericdata.RELATIONS and self.facts.generic_data:
+            as_data = [self._as_data(v, side) for v, side in ((left, node.left), (right, node.right))]
+            if left is None or right is None or as_data[0] is not left or as_data[1] is not right:
+                return self._generic(node, as_data[0], as_data[1], index)
         if left is None or right is None:
             return None
         if (node.op == "div" and node.type == "integer") or node.op == "mod":
@@ -639,6 +672,100 @@ class ValueResolver(ir.NodeVisitor):
                 and self._copied(node.left, depth) and self._copied(node.right, depth):
             return sympy.true if (left == right) == (node.op == "eq") else sympy.false
         return value
+
+    def left_by_call(self, node: ir.Expr, at: ir.Stmt | None, index) -> sympy.Expr | None:
+        """What the nearest earlier call left in a floating variable or element `node` that `at` uses, where
+        that call comes straight before (same statement list, or one an IF arm is in; no label between, nothing
+        else writing it): the callee's value of that argument where it returns (DLARFG's TAU: ZERO where its
+        N <= 1, else data), bound to the call's arguments, a choice of known values and data (datums of
+        sad.analysis.genericdata: for deciding tests, never a value of the SAD). None otherwise."""
+        if at is None or not isinstance(node, (ir.Var, ir.ArrayRef)) or not genericdata.floating(node.type):
+            return None
+        call = _call_before(self.proc, at, node, self.facts.modified)
+        if call is None:
+            return None
+        memo_key = (id(call), repr(node), tuple(sorted(index.items(), key=lambda kv: kv[0])))
+        if memo_key not in self.facts.evaluated:
+            pos = _written_at(call, node, self.facts.modified)
+            self.facts.evaluated[memo_key] = self._left_in(call, pos, index) if pos is not None else None
+        return self.facts.evaluated[memo_key]
+
+    def _left_in(self, call: ir.CallStmt, pos: int, index) -> sympy.Expr | None:
+        callee = self.facts.procs.get(resolve_name(call.name))
+        if callee is None or callee.kind != "subroutine" or resolve_name(callee.name) in self.facts.recursive \
+                or pos >= len(callee.formals):
+            return None
+        formal = callee.formals[pos]
+        decl = callee.variables.get(formal)
+        if decl is None or decl.dims or not genericdata.floating(decl.type):
+            return None
+        defs = self.facts.definitions.get(self.facts.storage_name(callee, formal), [])
+        if not defs or any(d.kind != "assign" or d.procedure != callee.name or d.value is None for d in defs):
+            return None
+        resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
+        steps = {id(d.stmt): resolver._data_step(d, call) for d in defs}
+        entry = sympy.Dummy("entry")
+        value = conditional.value_at(callee, steps, None, entry, resolver._evaluator(0), formal, at_exit=True)
+        if value is None or value.has(entry):
+            return None
+        subs = {}
+        for p, name in enumerate(callee.formals):
+            symbol = self.table.symbol(self.facts.storage_name(callee, name))
+            if symbol is None or symbol not in value.free_symbols:
+                continue
+            actual = self.argument(call.args[p], call, index) if p < len(call.args) else None
+            fdecl = callee.variables.get(name)
+            if actual is None and p < len(call.args) and fdecl is not None and genericdata.floating(fdecl.type):
+                actual = genericdata.datum(call.args[p])
+            if actual is None:
+                return None
+            subs[symbol] = actual
+        return value.xreplace(subs)
+
+    def _data_step(self, d: Definition, call: ir.CallStmt):
+        """A definition's value for `left_by_call`: traced, or a datum where it is data."""
+        def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
+            value = self._at_statement(d.value, stmt, 1) if d.value is not None else None
+            if value is None and d.value is not None:
+                return genericdata.datum(d.value, f"{call.loc}")
+            return value
+        return step
+
+    def _as_data(self, value, node: ir.Expr):
+        """A floating-point value with the run-time values in it (`runtime_element`) as data (datums of
+        sad.analysis.genericdata): the same value where it has none."""
+        if value is None or not genericdata.floating(node.type) or not isinstance(value, sympy.Basic):
+            return value
+        data = {s: genericdata.formal_datum(s.name) for s in free_symbols(value) if self.runtime_element(s, node)}
+        return value.xreplace(data) if data else value
+
+    def runtime_element(self, value, node: ir.Expr) -> bool:
+        """Whether a floating-point value is an array element the run sets (its named value `X_3`) or a
+        variable it assigns in several places (named where a loop bound may stand for it): data, for the
+        generic-data model."""
+        if not isinstance(value, sympy.Symbol) or not genericdata.floating(node.type):
+            return False
+        param = self.table.get(value.name)
+        return param is not None and param.cls == "unresolved" and (
+            param.description == "array element set at run time" or param.description.startswith("run-time value"))
+
+    def _generic(self, node: ir.BinOp, left, right, index) -> sympy.Basic | None:
+        """A comparison with an untraced floating-point side (data), decided by the generic-data model
+        (sad.analysis.genericdata) and remembered for the note at the statement evaluated; None where the
+        model leaves it open or an untraced side is no floating-point value."""
+        sides = []
+        for side, value in ((node.left, left), (node.right, right)):
+            if value is None and not genericdata.floating(side.type):
+                return None
+            if value is None:
+                value = self.left_by_call(side, self._use, index)
+            sides.append(value if value is not None else genericdata.datum(side))
+        kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
+        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
+        if decided is not None:
+            self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node)),
+                                                  decided is sympy.true)
+        return decided
 
     def _copied(self, node: ir.Expr, depth: int) -> bool:
         """Whether a value is a constant written in the source, or a variable whose every definition copies
@@ -693,9 +820,35 @@ class ValueResolver(ir.NodeVisitor):
         if len(defs) != 1 or defs[0].kind != "assign" or not any(stmt is defs[0].stmt for stmt in callee.body) \
                 or any(isinstance(stmt, _LEAVES) for stmt in ir.walk_stmts(callee.body)
                        if stmt is not defs[0].stmt):
-            return None
+            known = self.evaluated(node, callee, index, depth)
+            return known if known is not None else self.exit_value(node, callee, defs, index, depth)
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
         value = resolver.expr_at(defs[0].value, defs[0].stmt, {}, depth + 1)
+        return self._bound_result(node, callee, value, index, depth)
+
+    def exit_value(self, node: ir.FuncCall, callee: ir.Procedure, defs: list[Definition], index,
+                   depth: int) -> sympy.Expr | None:
+        """A function's result as the value its result variable has where it returns, through its IFs
+        (sad.analysis.conditional; the arms the generic-data model rules out do not count: ILADLC's scan for
+        the last non-zero column is N), bound to this reference's arguments."""
+        if not defs or any(d.kind not in ("assign", "index") or d.procedure != callee.name for d in defs):
+            return None
+        places = self.facts._places.get(callee.name)
+        if places is None:
+            places = self.facts._places[callee.name] = _places_of(callee)
+        if any(p.backward_jumps for p in places.values()):
+            return None
+        resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
+        key = self.facts.storage_name(callee, callee.name)
+        integer = callee.result_type in ("integer", "character")
+        steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in defs}
+        value = conditional.value_at(callee, steps, None, conditional.UNDEFINED, resolver._evaluator(depth),
+                                     callee.name, at_exit=True)
+        return self._bound_result(node, callee, value, index, depth)
+
+    def _bound_result(self, node: ir.FuncCall, callee: ir.Procedure, value: sympy.Expr | None, index,
+                      depth: int) -> sympy.Expr | None:
+        """A function's result (a formula in its formals) with each formal bound to the reference's actual."""
         if value is None:
             return None
         subs = {}
@@ -710,6 +863,45 @@ class ValueResolver(ir.NodeVisitor):
             subs[symbol] = characters.truncated(actual, decl.length) if decl is not None and \
                 decl.type == "character" else actual
         return value.xreplace(subs) if subs else value
+
+    def known_arguments(self, actuals: list[ir.Expr], callee: ir.Procedure, index, depth: int = 0
+                        ) -> list[evaluate.Value] | None:
+        """The actual arguments as sad.analysis.evaluate takes them, where every one is a known scalar (a
+        character one cut to its formal's length); None otherwise."""
+        if len(actuals) != len(callee.formals):
+            return None
+        args = []
+        for arg, formal in zip(actuals, callee.formals):
+            decl = callee.variables.get(formal)
+            value = self.expr(arg, index, depth + 1)
+            if value is None or free_symbols(value):
+                return None
+            if decl is not None and decl.type == "character":
+                value = characters.truncated(value, decl.length)
+            known = evaluate.from_sympy(value, decl)
+            if known is None:
+                return None
+            args.append(known)
+        return args
+
+    def evaluated(self, node: ir.FuncCall, callee: ir.Procedure, index, depth: int) -> sympy.Basic | None:
+        """A function's result where every actual argument is a known scalar (ILAENV's block size for a
+        routine's name and known sizes, DLAMCH('S')): the function run on those values (sad.analysis.evaluate),
+        exact; None, with a note of why, where the run stops."""
+        args = self.known_arguments(node.args, callee, index, depth)
+        if args is None:
+            return None
+        memo_key = (resolve_name(callee.name), tuple((type(a).__name__, a) for a in args))
+        if memo_key not in self.facts.evaluated:
+            try:
+                result: sympy.Basic | None = evaluate.to_sympy(evaluate.Evaluator(self.facts.procs).call(callee.name,
+                                                                                                           args))
+            except evaluate.Unevaluated as exc:
+                result = None
+                shown = f"{callee.name}({', '.join(repr(a) if isinstance(a, str) else str(a) for a in args)})"
+                self.facts.unevaluated.setdefault((self.facts.at_loc, shown, str(exc)), None)
+            self.facts.evaluated[memo_key] = result
+        return self.facts.evaluated[memo_key]
 
     # ------------------------------------------------------------------ variables
     def variable(self, name: str, ir_type: str, depth: int = 0, index: dict | None = None) -> sympy.Expr | None:
@@ -801,7 +993,8 @@ class ValueResolver(ir.NodeVisitor):
         statements it evaluates."""
         use = self._use if self._use is not None else self._at
         memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, depth, id(self.table),
-                    id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs))
+                    id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs),
+                    self.facts.generic_data)
         if memo_key in self.facts._conditionals:
             return self.facts._conditionals[memo_key]
         value = self._follow_conditional(key, defs, integer, depth)
@@ -867,7 +1060,7 @@ class ValueResolver(ir.NodeVisitor):
         places = self.facts._places.get(owner.name)
         if places is None:
             places = self.facts._places[owner.name] = _places_of(owner)
-        if any(p.backward_jumps for p in places.values()):
+        if any(p.backward_jumps for p in places.values()) and not _jumps_back_in_arms(owner):
             return None
         rest = others + [d for name, ds in by_proc.items() if name != owner.name for d in ds]
         if len(rest) > 1 or (rest and rest[0].kind not in ("read", "assign", "data", "parameter")):
@@ -905,7 +1098,7 @@ class ValueResolver(ir.NodeVisitor):
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
         key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, depth, id(self.table),
-               id(self.overrides) if self.overrides else 0)
+               id(self.overrides) if self.overrides else 0, self.facts.generic_data)
         memo = self.facts._evaluations
         if key not in memo:
             memo[key] = self.expr_at(node, stmt, {}, depth)
@@ -1171,3 +1364,87 @@ def _intrinsic(name: str, args: list, arg_type: str):
     if name == "SQRT":
         return sympy.sqrt(args[0])
     return None
+
+
+def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: ModifiedFormals | None
+                 ) -> ir.CallStmt | None:
+    """The CALL passing `node` (as written) that comes straight before statement `at` in `proc`: in the same
+    statement list, or before the IF whose arm `at` is in, with no label on the way and no other statement
+    writing the variable; None otherwise."""
+    path = _path_to(proc.body, at)
+    if path is None:
+        return None
+    name = node.name if isinstance(node, (ir.Var, ir.ArrayRef)) else ""
+    for depth in range(len(path) - 1, -1, -1):
+        stmts, k = path[depth]
+        for j in range(k, -1, -1):
+            if stmts[j].label is not None and (j < k or depth == len(path) - 1):
+                return None
+            if j == k:
+                continue
+            stmt = stmts[j]
+            if isinstance(stmt, ir.CallStmt) and _written_at(stmt, node, modified) is not None:
+                return stmt
+            if _writes(stmt, name, modified):
+                return None
+        if depth == 0 or not isinstance(path[depth - 1][0][path[depth - 1][1]], ir.If):
+            return None  # the top of a loop body: an earlier trip comes before it too
+    return None
+
+
+def _written_at(call: ir.CallStmt, node: ir.Expr, modified: ModifiedFormals | None) -> int | None:
+    """The position where a CALL passes `node` (as written) to an argument the callee may write, or None."""
+    return next((pos for pos, a in enumerate(call.args)
+                 if a == node and (modified is None or modified.may_modify(call.name, pos))), None)
+
+
+def _path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:
+    """The statement lists from `stmts` down to the one holding `at`, with the index of the statement taken in
+    each."""
+    for k, stmt in enumerate(stmts):
+        if stmt is at:
+            return [(stmts, k)]
+        for body in ir.child_bodies(stmt):
+            inner = _path_to(body, at)
+            if inner is not None:
+                return [(stmts, k), *inner]
+    return None
+
+
+def _writes(stmt: ir.Stmt, name: str, modified: ModifiedFormals | None) -> bool:
+    """Whether a statement (or one inside it) may write the variable `name`: an assignment, a READ passing
+    it, a CALL passing it to an argument the callee may write."""
+    for inner in ir.walk_stmts([stmt]):
+        if isinstance(inner, ir.Assign) and isinstance(inner.target, (ir.Var, ir.ArrayRef)) \
+                and inner.target.name == name:
+            return True
+        if isinstance(inner, ir.IO) and any(isinstance(a, (ir.Var, ir.ArrayRef)) and a.name == name
+                                            for a in inner.targets):
+            return True
+        if isinstance(inner, ir.CallStmt) and any(
+                isinstance(a, (ir.Var, ir.ArrayRef)) and a.name == name
+                and (modified is None or modified.may_modify(inner.name, pos)) for pos, a in enumerate(inner.args)):
+            return True
+    return False
+
+
+def _jumps_back_in_arms(proc: ir.Procedure) -> bool:
+    """Whether every backward jump of a routine stays in one IF arm with the label it goes to (DLARFG's
+    rescaling loop `10 CONTINUE ... IF (...) GO TO 10` inside `IF (ABS(BETA).LT.SAFMIN)`): the symbolic runs
+    of sad.analysis.conditional skip an arm that is never taken and give up in one that is."""
+    order = {id(stmt): k for k, stmt in enumerate(ir.walk_stmts(proc.body))}
+    labels = {stmt.label: stmt for stmt in ir.walk_stmts(proc.body) if stmt.label is not None}
+    arms = [arm.body for stmt in ir.walk_stmts(proc.body) if isinstance(stmt, ir.If)
+            for arm in [*stmt.arms, ir.IfArm(ir.Const(True), stmt.orelse or [])]]
+    for stmt in ir.walk_stmts(proc.body):
+        targets = [labels.get(t) for t in ir.jump_targets(stmt)] if isinstance(stmt, (ir.Goto, ir.ComputedGoto,
+                                                                                        ir.ArithmeticIf)) else []
+        if isinstance(stmt, ir.AssignedGoto):
+            return False
+        for target in targets:
+            if target is None or order[id(target)] > order[id(stmt)]:
+                continue
+            if not any(any(s is stmt for s in ir.walk_stmts(body)) and any(s is target for s in ir.walk_stmts(body))
+                       for body in arms):
+                return False
+    return True

@@ -195,3 +195,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
             return c
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
     return close[0] if close else None
+
+
+def add_generic_data(parser: argparse.ArgumentParser) -> None:
+    """--no-generic-data: tests of floating-point data stay named probabilities instead of being decided by
+    the generic-data assumption (sad.analysis.genericdata)."""
+    parser.add_argument("--no-generic-data", dest="generic_data", action="store_false",
+                        help="keep tests of floating-point data (X.EQ.ZERO, ABS(X).LT.SAFMIN) as probabilities; "
+                        "by default data are taken as generic: equal to no other value, of ordinary magnitude")

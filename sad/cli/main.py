@@ -16,7 +16,7 @@ from typing import NoReturn, TextIO
 
 from sad import __version__, ir
 from sad.cli import verbosity
-from sad.cli.args import exit_status, parse_command_line, positive_int
+from sad.cli.args import add_generic_data, exit_status, parse_command_line, positive_int
 
 # Further commands live in modules of their own; each has register(subparsers, add_common_arguments) and
 # sets `func` on its parser (see sad/cli/main.py's own analyze and ir for the pattern).
@@ -45,6 +45,7 @@ def create_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--format", choices=("text", "json"), default="text")
     analyze.add_argument("--top", type=positive_int, default=10, help="how many dominant blocks to show")
     analyze.add_argument("--params", metavar="FILE", help="bind the values of a params file (-D wins)")
+    add_generic_data(analyze)
     analyze.add_argument("--explain", action="store_true",
                          help="for the dominant innermost loops, which bound limits them (core, latency chain, "
                               "cache level and bytes per iteration); needs a machine calibrated on this host")
@@ -192,7 +193,7 @@ def cmd_analyze(args) -> int:
     except MachineError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    result = run(args.files, Options(args.include, raw, values), machine)
+    result = run(args.files, Options(args.include, raw, values, args.generic_data), machine)
     analysis = result.analysis
     print_diagnostics(analysis.diagnostics)
     if not analysis.program.procedures:
@@ -231,6 +232,9 @@ def cmd_analyze(args) -> int:
         traced = traced_alone_lines(analysis.program, machine, values, result.prediction.time_value)
         if traced:
             sys.stdout.write("\n".join(traced) + "\n")
+        if args.explain and analysis.generic_decisions:
+            from sad.predict.report import generic_list
+            sys.stdout.write("\n" + generic_list(analysis))
         if args.explain:
             from sad.predict.loopcost import explain
             sys.stdout.write("\n" + explain(result.loops, result.prediction, values, machine.hierarchy,

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sad.cli.args import exit_status, takes_command
+from sad.cli.args import add_generic_data, exit_status, takes_command
 
 
 # ------------------------------------------------------------------------------------------ registration
@@ -52,6 +52,7 @@ def _base_options(p: argparse.ArgumentParser, description: str) -> None:
                    help="bind a parameter (also a macro for .F and C files)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS", help="per run (default 600)")
     p.add_argument("--keep", action="store_true", help="keep the build directory (its path is printed)")
+    add_generic_data(p)
 
 
 def _profile_options(p: argparse.ArgumentParser) -> None:
@@ -105,7 +106,8 @@ def _analysis(args, extra_values: dict | None = None):
         return None
     overrides = dict(extra_values or {})
     overrides.update(values)
-    analysis = analyze(args.files, args.include, raw, overrides=overrides)
+    analysis = analyze(args.files, args.include, raw, overrides=overrides,
+                       generic_data=getattr(args, "generic_data", True))
     from sad.cli import verbosity
     print_diagnostics([d for d in analysis.diagnostics if d.severity != "note" or verbosity.level(args) > 0])
     return raw, values, analysis

@@ -26,6 +26,7 @@ class Options:
     include_dirs: list[str] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)  # preprocessor macros as written (-D NAME=TEXT)
     bindings: dict[str, sympy.Expr] = field(default_factory=dict)  # parameter values (-D, --params)
+    generic_data: bool = True  # tests of data decided by the generic-data assumption (sad.analysis.genericdata)
 
 
 @dataclass
@@ -51,7 +52,8 @@ class Result:
 def run(files: list[str], options: Options, machine: Machine) -> Result:
     """Analyze the files as one program and predict its time on the machine (the bindings respelled as the
     analysis names them: a Fortran name in any case, sad.analysis.spelling; the Result holds them so)."""
-    analysis = analyze(files, options.include_dirs, options.defines, overrides=options.bindings)
+    analysis = analyze(files, options.include_dirs, options.defines, overrides=options.bindings,
+                       generic_data=options.generic_data)
     return predict_analysis(analysis, machine, respelled(options.bindings, analysis.program, analysis.table))
 
 

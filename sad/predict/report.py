@@ -208,6 +208,8 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "subexpressions": [],
         "diagnostics": [{"file": d.loc.file, "line": d.loc.line, "col": d.loc.col, "severity": d.severity,
                          "message": d.message} for d in analysis.diagnostics],
+        "generic_data": [{"file": loc.file, "line": loc.line, "test": test, "value": value}
+                         for loc, test, value in analysis.generic_decisions],
     }
     texts, doc["subexpressions"] = slots.printed()
     return json.dumps(_filled(doc, texts), indent=2, sort_keys=False) + "\n"
@@ -315,6 +317,8 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         value += f"  ({r['bound_by']})" if r["bound"] else ""
         out.append(f"  {r['name']:<28} {r['class']:<10} {r['kind']:<18} {_short_middle(where, 48):<{wide}} "
                    f"{_short(value, 40)}")
+    if analysis.generic_decisions:
+        out.append(f"  {generic_summary(analysis)}")
     out.append("")
     out.append("Predicted time:")
     out.append(f"  T = {short_formula(prediction.time, 2000, 4)}")
@@ -374,3 +378,18 @@ def _dominant(prediction: Prediction, top: int) -> list[str]:
         share = 100.0 * (t or 0.0) / total if total else 0.0
         lines.append(f"  {share:6.1f}% {seconds(t):>10}  {name}")
     return lines
+
+
+def generic_summary(analysis: Analysis) -> str:
+    """How many tests of data the generic-data assumption decided (sad.analysis.genericdata)."""
+    return (f"{plural(len(analysis.generic_decisions), 'test')} of data decided by the generic-data assumption "
+            f"(listed by --explain; --no-generic-data keeps them as probabilities)")
+
+
+def generic_list(analysis: Analysis) -> str:
+    """Every test of data the generic-data assumption decided, with where and the value taken."""
+    out = [generic_summary(analysis) + ":"]
+    for loc, test, value in analysis.generic_decisions:
+        verdict = "decided" if value is None else ("true" if value else "false")
+        out.append(f"  {loc}: {test}: {verdict}")
+    return "\n".join(out) + "\n"

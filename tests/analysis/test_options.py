@@ -31,12 +31,19 @@ def test_character_codes_and_lsame():
 
 def test_dtrsm_options_are_indicators_in_its_formals():
     """Alone, DTRSM's option tests are conditions on its formals (no branch probability for them): only the
-    data tests `IF (B(K,J).NE.ZERO)` and `IF (A(J,K).NE.ZERO)` are probabilities."""
-    analysis = analyze([str(BLAS / "dtrsm.f"), str(BLAS / "lsame.f"), str(BLAS / "xerbla.f")])
+    data tests `IF (B(K,J).NE.ZERO)` and `IF (A(J,K).NE.ZERO)` are probabilities without the generic-data
+    assumption; with it, they are taken as true (generic data are not zero) and listed."""
+    files = [str(BLAS / "dtrsm.f"), str(BLAS / "lsame.f"), str(BLAS / "xerbla.f")]
+    analysis = analyze(files, generic_data=False)
     source = (BLAS / "dtrsm.f").read_text().splitlines()
     probabilities = [p for p in analysis.table if p.kind == "branch_probability" and p.cls == "unresolved"]
     assert probabilities and all(".NE.ZERO" in source[p.line - 1] for p in probabilities), \
         [(p.name, source[p.line - 1]) for p in probabilities]
+    assert not analysis.generic_decisions
+    generic = analyze(files)
+    assert not [p for p in generic.table if p.kind == "branch_probability" and p.cls == "unresolved"]
+    assert sorted({(loc.line, value) for loc, _, value in generic.generic_decisions}) == \
+        sorted((p.line, True) for p in probabilities)
 
 
 def test_literal_options_give_exact_counts_for_every_call_equal_to_gcov(capsys):
@@ -46,15 +53,16 @@ def test_literal_options_give_exact_counts_for_every_call_equal_to_gcov(capsys):
     Now the only unresolved values are DTRSM's four tests of data against zero, which this driver's data
     never meet (bound to 1); every line equals gcov's."""
     files = [str(BLAS / "options.f"), *LIBRARY]
-    analysis = analyze(files)
-    unresolved = sorted(p.name for p in analysis.table.unresolved())
+    unresolved = sorted(p.name for p in analyze(files, generic_data=False).table.unresolved())
     assert unresolved == ["P_DTRSM_IF10", "P_DTRSM_IF13", "P_DTRSM_IF28", "P_DTRSM_IF31"]
-    defines = [x for name in unresolved for x in ("-D", f"{name}=1")]
-    rc = main(["check-counts", *files, *defines, "--require-bound", "--", "./options"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    summary = out.splitlines()[-1]
-    assert "unbound" not in summary and "ok" in summary, summary
+    analysis = analyze(files)  # generic data: those four tests are taken as true, nothing is left to bind
+    assert not list(analysis.table.unresolved())
+    for defines in ([x for name in unresolved for x in ("-D", f"{name}=1")], []):
+        rc = main(["check-counts", *files, *defines, "--require-bound", "--", "./options"])
+        out = capsys.readouterr().out
+        assert rc == 0 and "MISMATCH" not in out, out
+        summary = out.splitlines()[-1]
+        assert "unbound" not in summary and "ok" in summary, summary
     # the two DGEMM option sets, exactly: C = A*B (NN, beta = 0.5) scales the M*N = 30 elements of C
     # first; C = A**T*B (TN, beta = 0) writes its 4*6 elements once each, alpha*temp, after 5 products each
     counts = {line: c for (path, line), c in line_counts(analysis.counts).items() if path.endswith("dgemm.f")}
@@ -124,15 +132,19 @@ def test_per_call_clean_up_loops_summed_over_the_callers_loop_equal_gcov(capsys)
     caller (N = 13, 9): the callees' tests of their length (`IF (N.LE.0) RETURN`, `M = MOD(N,5)`, `IF
     (N.LT.5)`) are evaluated at each call's length and summed over I, not averaged into a probability. DDOT's
     clean-up loop runs sum over I of MOD(N-I, 5) = 23 + 16 times. DAXPY's DA is data (DDOT's result) in one
-    of the calls: its `IF (DA .EQ. 0) RETURN` is the one probability (never taken here)."""
+    of the calls: its `IF (DA .EQ. 0) RETURN` is the one probability (never taken here) without the
+    generic-data assumption; with it, the test is false at that call (generic data are not zero)."""
     files = [str(BLAS / f) for f in ("tridiag.f", "daxpy.f", "ddot.f")]
+    assert [p.name for p in analyze(files, generic_data=False).table.unresolved()] == ["P_DAXPY_IF2"]
     analysis = analyze(files)
-    assert [p.name for p in analysis.table.unresolved()] == ["P_DAXPY_IF2"]
+    assert not list(analysis.table.unresolved())
+    assert [(Path(loc.file).name, test, value) for loc, test, value in analysis.generic_decisions] == \
+        [("tridiag.f", f"DAXPY's test Eq(DAXPY.DA, 0) at {BLAS / 'daxpy.f'}:7, on the data this call passes", False)]
     counts = {(Path(path).name, line): c for (path, line), c in line_counts(analysis.counts).items()}
     text = (BLAS / "ddot.f").read_text().splitlines()
     clean_up = next(k for k, t in enumerate(text, 1) if t.strip() == "ACC = ACC + DX(I)*DY(I)")
     assert counts[("ddot.f", clean_up)] == 23 + 16
-    rc = main(["check-counts", *files, "-D", "P_DAXPY_IF2=0", "--require-bound", "--", "./tridiag"])
+    rc = main(["check-counts", *files, "--require-bound", "--", "./tridiag"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
 

@@ -1,0 +1,200 @@
+"""Generic data: how tests of floating-point data go for data in general, where no value is known.
+
+Data flow: the value backtracer (sad.analysis.values) asks here when a comparison has a floating-point side
+it cannot trace (data the run computes: an array element, a norm, a function's result), and the call
+expander (sad.analysis.calls) when a callee's test on a floating formal argument meets a call that passes
+such data. The side stands for a `datum`, a symbol per distinct expression, and the comparison is decided
+by the model below, or left undecided (None: the branch keeps its named probability).
+
+The model (documented in the README, switched off by --no-generic-data; a value the user binds for the
+branch's probability, e.g. from `sad profile --no-generic-data`, wins):
+- generic data equals no other value: `X.EQ.ZERO`, `DA.EQ.ONE`, `A(I,J).NE.ZERO`, `X.EQ.Y` are false
+  (true for .NE.), a value equals itself (`X.NE.X`, the NaN test, is false);
+- generic data has an ordinary magnitude: strictly between RADIX**(MINEXPONENT/4) and RADIX**(MAXEXPONENT/4)
+  of its kind (2**-255 .. 2**256 in double precision, 2**-31 .. 2**32 in single), a quarter of the exponent
+  range either side, so that the underflow and overflow thresholds of scaling code (DLAMCH('S'), SAFMIN,
+  SMLNUM = SAFMIN/EPS, SQRT(SAFMIN)/EPS and their inverses) lie beyond it, while EPS, 1/EPS and ordinary
+  tolerances do not: `ABS(BETA).LT.SAFMIN` is false, `ANRM.GT.BIGNUM` false;
+- its sign is unknown, but ABS and SQRT of data are not negative: `X.LT.SAFMIN` stays undecided (X may be
+  negative), `ABS(X).GT.ZERO` is true;
+- an order between two data values (a pivot or maximum search: `ABS(A(I,J)).GT.AMAX`) and any integer computed
+  from data (IDAMAX's pivot index) are not decided: they stay probabilities.
+A datum whose value is known (a literal passed by the caller, `CALL DSCAL(N, ONE, ...)`) is no datum: it is
+evaluated exactly, before this model is asked.
+"""
+from __future__ import annotations
+
+import sympy
+
+from sad import ir
+
+# (RADIX, MINEXPONENT, MAXEXPONENT) of gfortran's REAL and DOUBLE PRECISION (IEEE 754 binary32, binary64)
+_KINDS = {"real": (2, -125, 128), "double": (2, -1021, 1024), "complex": (2, -125, 128)}
+_PREFIX = "datum:"
+
+RELATIONS = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt, "ge": sympy.Ge}
+
+
+def floating(kind: str | None) -> bool:
+    """Whether an IR type is a floating-point one (the only data this model decides on)."""
+    return kind in _KINDS
+
+
+def datum(node: ir.Expr, where: str = "") -> sympy.Expr:
+    """The symbol of an untraced floating-point expression: one per distinct expression (X and X are the
+    same datum; X and Y are not; `where` tells apart the same expression of a callee at different calls),
+    ABS and SQRT of data as non-negative data."""
+    if isinstance(node, ir.FuncCall) and node.intrinsic and len(node.args) == 1 \
+            and node.name in ("ABS", "DABS", "SQRT", "DSQRT"):
+        return sympy.Abs(datum(node.args[0], where))
+    return sympy.Symbol(_PREFIX + where + repr(node), real=True)
+
+
+def formal_datum(name: str) -> sympy.Symbol:
+    """The datum a floating formal argument stands for at a call that passes data."""
+    return sympy.Symbol(_PREFIX + name, real=True)
+
+
+def is_datum(symbol: sympy.Basic) -> bool:
+    """Whether a symbol stands for generic data."""
+    return isinstance(symbol, sympy.Symbol) and symbol.name.startswith(_PREFIX)
+
+
+def _has_datum(expr: sympy.Basic) -> bool:
+    return any(is_datum(s) for s in expr.free_symbols)
+
+
+def _band(kind: str) -> tuple[sympy.Expr, sympy.Expr]:
+    """The ordinary magnitudes of a kind: (smallest, largest)."""
+    radix, emin, emax = _KINDS.get(kind, _KINDS["double"])
+    return sympy.Integer(radix) ** sympy.Rational(emin, 4), sympy.Integer(radix) ** sympy.Rational(emax, 4)
+
+
+def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
+    """A comparison `left op right` (op: eq ne lt le gt ge) with data among its sides, decided for generic
+    data of `kind`: sympy.true or sympy.false, or a condition on known values where a side is a choice
+    (Piecewise) between data and known values (what DLARFG leaves in TAU: ZERO where N <= 1, else data);
+    None where the model leaves it open."""
+    left, right = sympy.sympify(left), sympy.sympify(right)
+    for side, other, flipped in ((left, right, False), (right, left, True)):
+        if isinstance(side, sympy.Piecewise) and _has_datum(side):
+            return _decide_pieces(op, side, other, flipped, kind)
+    if not (_has_datum(left) or _has_datum(right)):
+        return None
+    if op in ("eq", "ne"):
+        same = sympy.expand(left - right) == 0
+        return sympy.true if same == (op == "eq") else sympy.false
+    # an order: data against a number beyond the ordinary magnitudes
+    if _has_datum(left) and _has_datum(right):
+        return None
+    flip = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+    data, number, op = (left, right, op) if _has_datum(left) else (right, left, flip[op])
+    if not number.is_Number and not (number.is_number and number.is_real):
+        return None
+    if not _ordinary(data):
+        return None
+    small, big = _band(kind)
+    above = op in ("gt", "ge")  # is data > number (or >=) asked?
+    if abs(number) >= big:   # |data| < big: data is below a large positive number, above a large negative one
+        return sympy.true if above == (number < 0) else sympy.false
+    if abs(number) <= small:  # |data| > small and data != 0: on the number's side as data's sign says
+        if not data.is_nonnegative:
+            return None
+        return sympy.true if above else sympy.false
+    return None
+
+
+def _ordinary(expr: sympy.Basic) -> bool:
+    """Data of ordinary magnitude: a datum, its absolute value, the largest or least of such."""
+    if is_datum(expr):
+        return True
+    if isinstance(expr, (sympy.Abs, sympy.Max, sympy.Min)):
+        return all(_ordinary(a) for a in expr.args)
+    return False
+
+
+def _decide_pieces(op: str, choice: sympy.Piecewise, other: sympy.Expr, flipped: bool, kind: str
+                   ) -> sympy.Basic | None:
+    """A comparison with a choice of values: where each piece's condition holds (and no earlier one's), the
+    comparison of that piece, decided for generic data or evaluated on known values."""
+    result, none_before = [], sympy.true
+    for value, cond in choice.args:
+        left, right = (other, value) if flipped else (value, other)
+        if _has_datum(value) or _has_datum(other):
+            decided = decide(op, left, right, kind)
+        else:
+            decided = RELATIONS[op](left, right)
+        if decided is None:
+            return None
+        result.append(sympy.And(none_before, cond, decided))
+        none_before = sympy.And(none_before, sympy.Not(cond))
+    return sympy.Or(*result)
+
+
+def _operator(rel: sympy.Basic) -> str | None:
+    return {sympy.Eq: "eq", sympy.Ne: "ne", sympy.StrictLessThan: "lt", sympy.LessThan: "le",
+            sympy.StrictGreaterThan: "gt", sympy.GreaterThan: "ge"}.get(type(rel))
+
+
+def decide_relations(expr: sympy.Basic, data: dict[sympy.Symbol, str], values: dict | None = None
+                     ) -> dict[sympy.Basic, sympy.Basic]:
+    """The relations of `expr` on the floating formals in `data` (symbol → kind, bound to data at a call)
+    that generic data decide, each with its value (the formals as they appear in the callee's counts).
+    `values`: formals whose data the call knows in part (a choice of data and known values)."""
+    marks = {s: (values or {}).get(s, formal_datum(s.name)) for s in data}
+    found = {}
+    for rel in expr.atoms(sympy.core.relational.Relational):
+        symbols = rel.free_symbols & data.keys()
+        op = _operator(rel)
+        if not symbols or op is None:
+            continue
+        kind = data[sorted(symbols, key=lambda s: s.name)[0]]
+        bound = rel.xreplace(marks)
+        value = decide(op, bound.lhs, bound.rhs, kind)
+        if value is not None:
+            found[rel] = value
+    return found
+
+
+def decide_formals(cond: sympy.Basic, data: dict[sympy.Symbol, str], values: dict | None = None
+                   ) -> tuple[sympy.Basic, list[tuple[sympy.Basic, bool | None]]] | None:
+    """A callee's condition on its formal arguments (sympy), with the floating formals in `data` (symbol →
+    kind) bound to data at a call (`values`: those it knows in part): its relations on those formals decided
+    for generic data. The condition that remains (true, false, or one on the other formals, which the call
+    binds) and the relations decided with their values (None: a condition), or None where a relation on
+    data stays open."""
+    if not data:
+        return None
+    decided = {}
+    for rel in cond.atoms(sympy.core.relational.Relational):
+        if rel.free_symbols & data.keys():
+            found = decide_relations(rel, data, values)
+            if rel not in found:
+                return None
+            decided[rel] = found[rel]
+    result = cond.xreplace(decided)
+    if result.free_symbols & data.keys() or _has_datum(result):
+        return None
+    return result, [(rel, None if value not in (sympy.true, sympy.false) else value is sympy.true)
+                    for rel, value in decided.items()]
+
+
+_OPERATORS = {"eq": ".EQ.", "ne": ".NE.", "lt": ".LT.", "le": ".LE.", "gt": ".GT.", "ge": ".GE.", "add": "+",
+              "sub": "-", "mul": "*", "div": "/", "pow": "**", "and": ".AND.", "or": ".OR."}
+
+
+def shown(node: ir.Expr) -> str:
+    """An expression as Fortran text, for the notes (`ABS(BETA).LT.SAFMIN`)."""
+    if isinstance(node, ir.Var):
+        return node.name
+    if isinstance(node, ir.Const):
+        return repr(node.value) if isinstance(node.value, str) else str(node.value)
+    if isinstance(node, (ir.ArrayRef, ir.FuncCall)):
+        args = node.indices if isinstance(node, ir.ArrayRef) else node.args
+        return f"{node.name}({','.join(shown(a) for a in args)})"
+    if isinstance(node, ir.BinOp) and node.op in _OPERATORS:
+        text = f"{shown(node.left)}{_OPERATORS[node.op]}{shown(node.right)}"
+        return text if node.op in RELATIONS else f"({text})"
+    if isinstance(node, ir.UnOp) and node.op == "neg":
+        return f"-{shown(node.operand)}"
+    return "..."

@@ -1,0 +1,73 @@
+"""Functions run on known arguments and values calls leave behind (issue 29): an ILAENV-like block-size
+function with string options, evaluated exactly (result and lines); a routine whose data test reads what an
+earlier call left (zero where its length is one) and a scan for the last non-zero element, exact against gcov."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from sad.analysis import evaluate
+from sad.analysis.description import line_counts
+from sad.analysis.pipeline import analyze, load_program
+from sad.cli.main import main
+from sad.ir.languages import resolve_name
+
+BLAS = Path(__file__).resolve().parent / "blas"
+
+
+def _procs(*names: str):
+    program, _ = load_program([str(BLAS / n) for n in names], [], {})
+    return {resolve_name(p.name): p for p in program.procedures}
+
+
+def test_a_block_size_function_runs_on_strings():
+    """NBLOCK upper-cases its NAME (ICHAR, CHAR, substring assignment), reads C1 = SUBNAM(1:1) and
+    C2 = SUBNAM(2:3): 'dgetrf' is a GE routine of D, 'SPOTRF' a PO routine of S, 'zhetrd' none."""
+    procs = _procs("blocks.f")
+    run = evaluate.Evaluator(procs).call
+    assert run("NBLOCK", [1, "dgetrf", 100]) == 64
+    assert run("NBLOCK", [1, "SPOTRF", 100]) == 32
+    assert run("NBLOCK", [1, "DSYTRD", 100]) == 8
+    assert run("NBLOCK", [1, "zhetrd", 5]) == 1
+    assert run("NBLOCK", [2, "X", 7]) == 2 and run("NBLOCK", [3, "D", 1]) == -1
+    dlamch = _procs("dlamch.f", "lsame.f")
+    assert evaluate.Evaluator(dlamch).call("DLAMCH", ["S"]) == Fraction(1, 2 ** 1022)
+    assert evaluate.Evaluator(dlamch).call("DLAMCH", ["E"]) == Fraction(1, 2 ** 53)
+
+
+def test_a_run_that_cannot_finish_says_why():
+    procs = _procs("blocks.f")
+    with pytest.raises(evaluate.Unevaluated, match="takes 3 arguments"):
+        evaluate.Evaluator(procs).call("NBLOCK", [1, "D"])
+    with pytest.raises(evaluate.Unevaluated, match="not a function"):
+        evaluate.Evaluator(procs).call("BLOCKS", [])
+
+
+def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
+    """The loops run NBLOCK(1,'dgetrf',100) = 64 and 32 + 2 times; NBLOCK's own lines are counted as its
+    runs on those arguments took them (its tests are no probabilities)."""
+    analysis = analyze([str(BLAS / "blocks.f")])
+    assert not list(analysis.table.unresolved())
+    counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
+    assert counts[9] == 64 and counts[12] == 34
+    rc = main(["check-counts", str(BLAS / "blocks.f"), "--require-bound", "--", "./blocks"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_what_a_call_leaves_decides_the_test_that_reads_it(capsys):
+    """MKTAU leaves TAU = 0 where its length N-I+1 is 1 (the last trip), data otherwise: APPLY's TAU.NE.0
+    holds on 5 of the 6 calls, not on all (the generic-data assumption alone would say 6); its scans for a
+    zero (DO WHILE, LASTNZ) stop at once on generic data: the loop to LAST runs 6+5+4+3+2 = 20 times."""
+    analysis = analyze([str(BLAS / "reflect.f")])
+    assert not list(analysis.table.unresolved())
+    counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
+    text = (BLAS / "reflect.f").read_text().splitlines()
+    body = next(k for k, t in enumerate(text, 1) if t.strip() == "S = S + TAU*V(I)")
+    scan = next(k for k, t in enumerate(text, 1) if t.strip() == "LAST = LASTNZ(LAST, V)")
+    assert counts[body] == 20 and counts[scan] == 5
+    rc = main(["check-counts", str(BLAS / "reflect.f"), "--require-bound", "--", "./reflect"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out

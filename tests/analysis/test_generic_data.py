@@ -1,0 +1,75 @@
+"""The generic-data assumption (issue 29): tests of floating-point data decided as for data in general, each
+with a note and listed; switched off, they are named probabilities; a probability the user binds wins. Counts
+cross-checked against gcov."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sympy
+
+from sad.analysis import genericdata
+from sad.analysis.pipeline import analyze
+from sad.cli.main import main
+from sad.ir import nodes as ir
+
+FIXTURE = str(Path(__file__).resolve().parent / "blas" / "generic.f")
+
+
+def _datum(name: str) -> sympy.Expr:
+    return genericdata.datum(ir.Var(name, type="double"))
+
+
+def test_the_model_on_comparisons():
+    x, y = _datum("X"), _datum("Y")
+    safmin = sympy.Integer(2) ** -1022
+    bignum = 1 / (safmin / sympy.Integer(2) ** -53)
+    assert genericdata.decide("eq", x, 0, "double") is sympy.false
+    assert genericdata.decide("ne", x, 1, "double") is sympy.true
+    assert genericdata.decide("eq", x, y, "double") is sympy.false
+    assert genericdata.decide("ne", x, _datum("X"), "double") is sympy.false      # X.NE.X: no NaN
+    assert genericdata.decide("lt", sympy.Abs(x), safmin, "double") is sympy.false
+    assert genericdata.decide("gt", sympy.Abs(x), 0, "double") is sympy.true
+    assert genericdata.decide("gt", x, bignum, "double") is sympy.false          # whatever its sign
+    assert genericdata.decide("gt", x, -bignum, "double") is sympy.true
+    assert genericdata.decide("lt", x, safmin, "double") is None                 # X may be negative
+    assert genericdata.decide("gt", sympy.Abs(x), y, "double") is None           # a maximum search
+    assert genericdata.decide("lt", sympy.Abs(x), sympy.Rational(1, 2), "double") is None
+    eps = sympy.Integer(2) ** -53
+    assert genericdata.decide("lt", sympy.Abs(x), eps, "double") is None         # a tolerance, not a threshold
+    # single precision: SMLNUM = SQRT(SAFMIN)/EPS = 2**-39 is beyond the band (2**-31), 2**-24 is not
+    assert genericdata.decide("lt", sympy.Abs(x), sympy.Integer(2) ** -39, "real") is sympy.false
+    assert genericdata.decide("lt", sympy.Abs(x), sympy.Integer(2) ** -24, "real") is None
+    assert genericdata.decide("lt", 1, 2, "double") is None                     # no data: not asked here
+
+
+def test_data_tests_are_decided_with_notes_and_equal_gcov(capsys):
+    """NORMAL's `X(I).NE.0` (true), `S.EQ.0` and `ABS(S).LT.SAFMIN` (false) and SCALE's `DA.EQ.1` at the
+    call passing X(3) (false) are decided; at the call passing 1.0 it is exact (true). The maximum search
+    `ABS(X(I)).GT.BIG` compares two data values: it stays a probability (taken at I = 1 of 10)."""
+    analysis = analyze([FIXTURE])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_NORMAL_IF4"]
+    decided = [(loc.line, test, value) for loc, test, value in analysis.generic_decisions]
+    assert decided == [(31, "X(I).NE.0.0", True), (34, "S.EQ.0.0", False), (37, "ABS(S).LT.SAFMIN", False),
+                       (13, f"SCALE's test Eq(SCALE.DA, 1) at {FIXTURE}:20, on the data this call passes", False)]
+    notes = [d for d in analysis.diagnostics if "generic data" in d.message]
+    assert sorted(d.loc.line for d in notes) == [13, 31, 34, 37]
+    assert all(d.severity == "note" for d in notes)
+    rc = main(["check-counts", FIXTURE, "-D", "P_NORMAL_IF4=0.1", "--require-bound", "--", "./generic"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
+
+
+def test_switched_off_the_tests_are_probabilities_and_a_bound_one_wins(capsys):
+    off = analyze([FIXTURE], generic_data=False)
+    assert sorted(p.name for p in off.table.unresolved()) == \
+        ["P_NORMAL_IF1", "P_NORMAL_IF2", "P_NORMAL_IF3", "P_NORMAL_IF4", "P_SCALE_IF1"]
+    assert not off.generic_decisions
+    # a value the user binds (a profile's) is used instead of the assumption, for that test only
+    bound = analyze([FIXTURE], overrides={"P_NORMAL_IF2": sympy.Rational(1, 2), "P_SCALE_IF1": sympy.Integer(0)})
+    names = {p.name for p in bound.table if p.kind == "branch_probability"}
+    assert {"P_NORMAL_IF2", "P_SCALE_IF1"} <= names and "P_NORMAL_IF3" not in names
+    tests = [test for _, test, _ in bound.generic_decisions]
+    assert "ABS(S).LT.SAFMIN" in tests and not any(test.startswith("SCALE's") for test in tests)
+    rc = main(["check-counts", FIXTURE, "--no-generic-data", "--require-bound", "-q", "--", "./generic"])
+    out = capsys.readouterr()
+    assert rc == 1 and "unbound" in out.out.splitlines()[-1], out
