@@ -47,6 +47,24 @@ def _dup_ok(node: c_ast.Node | None) -> bool:
     return True
 
 
+def _selected(stmts: list[ir.Stmt], select: c_ast.TernaryOp) -> list[ir.Stmt]:
+    """Mark the If a `c ? a : b` became (one test, one arm and an else) as a select, with what its operands
+    are: compilers lay its arms out in an order of their own, which the gcov reader must know."""
+    last = stmts[-1] if stmts else None
+    if isinstance(last, ir.If) and len(last.arms) == 1 and last.orelse is not None:
+        last.select = [_operand_kind(select.iftrue), _operand_kind(select.iffalse)]
+    return stmts
+
+
+def _operand_kind(node: c_ast.Node) -> str:
+    """constant (a literal, negated or cast), variable (a plain name) or other."""
+    while isinstance(node, (c_ast.Cast, c_ast.UnaryOp)) and (isinstance(node, c_ast.Cast) or node.op in "-+"):
+        node = node.expr
+    if isinstance(node, c_ast.Constant):
+        return "constant"
+    return "variable" if isinstance(node, c_ast.ID) else "other"
+
+
 class StmtLowerer:
     """Lowers C function definitions and statements to IR procedures and statement lists."""
     def __init__(self, ctx: UnitContext) -> None:
@@ -163,11 +181,11 @@ class StmtLowerer:
     def _Return(self, node: c_ast.Return, out: list[ir.Stmt]) -> None:
         if isinstance(node.expr, c_ast.TernaryOp):
             t = node.expr
-            out.extend(self.branch(
+            out.extend(_selected(self.branch(
                 t.cond,
                 lambda: self.block(c_ast.Return(t.iftrue, coord=node.coord)),
                 lambda: self.block(c_ast.Return(t.iffalse, coord=node.coord)),
-                _dup_ok(t.iftrue), _dup_ok(t.iffalse)))
+                _dup_ok(t.iftrue), _dup_ok(t.iffalse)), t))
             return
         fx = Effects()
         value = None
@@ -201,16 +219,17 @@ class StmtLowerer:
     def expression_statement(self, node: c_ast.Node, out: list[ir.Stmt]) -> None:
         """Lower an expression used as a statement (ternaries and comma lists become branches/sequences)."""
         if isinstance(node, c_ast.TernaryOp):
-            out.extend(self.branch(node.cond, lambda: self.block(node.iftrue), lambda: self.block(node.iffalse),
-                                   _dup_ok(node.iftrue), _dup_ok(node.iffalse)))
+            out.extend(_selected(self.branch(node.cond, lambda: self.block(node.iftrue),
+                                             lambda: self.block(node.iffalse), _dup_ok(node.iftrue),
+                                             _dup_ok(node.iffalse)), node))
             return
         if isinstance(node, c_ast.Assignment) and isinstance(node.rvalue, c_ast.TernaryOp):
             t = node.rvalue
-            out.extend(self.branch(
+            out.extend(_selected(self.branch(
                 t.cond,
                 lambda: self.block(c_ast.Assignment(node.op, node.lvalue, t.iftrue, coord=node.coord)),
                 lambda: self.block(c_ast.Assignment(node.op, node.lvalue, t.iffalse, coord=node.coord)),
-                _dup_ok(t.iftrue), _dup_ok(t.iffalse)))
+                _dup_ok(t.iftrue), _dup_ok(t.iffalse)), t))
             return
         if isinstance(node, c_ast.Cast) and isinstance(node.expr, c_ast.TernaryOp):
             self.expression_statement(node.expr, out)

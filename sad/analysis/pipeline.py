@@ -215,7 +215,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
     override's name may spell a Fortran name in any case (sad.analysis.spelling). `generic_data`: tests of
     floating-point data decided by the generic-data model (sad.analysis.genericdata), each listed in
     Analysis.generic_decisions."""
-    ctx, graph = build_procedures(program, respelled(overrides or {}, program), generic_data)
+    ctx, graph = build_procedures(program, respelled(overrides or {}, program), generic_data=generic_data)
     counts: dict[Event, sympy.Expr] = {}
     root_procs = roots(program, graph)
     for root in root_procs:

@@ -256,6 +256,8 @@ class If(Stmt):
     arms: list[IfArm]
     orelse: list[Stmt] | None = None
     logical: bool = False  # Fortran one-line logical IF
+    select: list[str] | None = None  # lowered from C's `c ? a : b`: what a and b are (constant,
+    # variable or other), which decides the compiler's layout of the arms (sad.measure.gcov.else_first)
 
 
 @dataclass

@@ -26,6 +26,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sad import ir
+
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"}
 C_SUFFIXES = {".c"}
 _OPERATORS = set("<>|&;()")
@@ -325,3 +327,30 @@ def gcov_version() -> str:
 def environment_note() -> str:
     """The operating system and machine type, for provenance records."""
     return os.uname().sysname + " " + os.uname().machine
+
+
+# GCC's fold_ternary puts the "simpler" operand of `c ? a : b` second, inverting the test, where the test
+# can be inverted (tree_swap_operands_p: constants last, then variables last; a floating-point ordering
+# cannot be inverted under the default -ftrapping-math, equality can). The instrumented code then falls
+# through into the else arm, so gcov's fall-through count is the else arm's (GCC 12 at -O0: `i == j ? 1.0
+# : (i + j) / n` is laid out as `i != j ? (i + j) / n : 1.0`).
+_ORDERINGS = {"lt", "le", "gt", "ge"}
+_COMPARISONS = _ORDERINGS | {"eq", "ne"}
+
+
+def else_first(stmt: ir.If) -> bool:
+    """Whether GCC lays out the select `stmt` (a lowered `c ? a : b`) with its else arm as the fall-through
+    of the test, so that gcov's fall-through branch count is the else arm's, not the then arm's."""
+    if stmt.select is None or len(stmt.arms) != 1 or stmt.orelse is None:
+        return False
+    cond = stmt.arms[0].cond
+    if not isinstance(cond, ir.BinOp) or cond.op not in _COMPARISONS:
+        return False  # not a comparison: GCC does not swap (or the test was split into several)
+    floating = any(side.type in ("real", "double", "float", "complex") for side in (cond.left, cond.right))
+    if floating and cond.op in _ORDERINGS:
+        return False
+    then, orelse = stmt.select
+    if orelse == "constant":
+        return False
+    return then == "constant" or (then == "variable" and orelse == "other")
+

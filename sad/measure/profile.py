@@ -25,6 +25,7 @@ import sympy
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import line_counts
+from sad.measure.gcov import else_first
 
 Key = tuple[str, int]
 TOLERANCE = 1e-6  # relative; counts are integers, so anything larger is a real disagreement
@@ -126,14 +127,21 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
         _loops(proc.body, proc, by_role, model, parent=None)
         if proc.language == "fortran":
             _arithmetic_if_targets(proc, model)
-    _same_line_arms(analysis.counts, model)
+    _same_line_arms(analysis.counts, model, _else_first_lines(analysis.program))
     return dict(sorted(model.items()))
 
 
-def _same_line_arms(counts: dict, model: dict[Key, LineModel]) -> None:
+def _else_first_lines(program: ir.Program) -> set[Key]:
+    """The lines of selects whose else arm the compiler makes the test's fall-through (sad.measure.gcov)."""
+    return {(stmt.loc.file, stmt.loc.line) for proc in program.procedures for stmt in ir.walk_stmts(proc.body)
+            if isinstance(stmt, ir.If) and stmt.loc is not None and else_first(stmt)}
+
+
+def _same_line_arms(counts: dict, model: dict[Key, LineModel], else_first_lines: set[Key]) -> None:
     """`IF (D .GT. DIFF) DIFF = D`, `if (c) s;`, `x = c ? a : b`: the arm runs on the test's line, so the
     line's count is the test's and says nothing of the arm; gcov's branch counts do (the test's fall-through
-    edge). The arm's count is that of the event the builder made right after the line's one test."""
+    edge). The arm's count is that of the event the builder made right after the line's one test; where the
+    compiler falls through into a select's else arm, the fall-through count is the test's minus that."""
     by_line: dict[Key, list] = defaultdict(list)
     for event, count in counts.items():
         by_line[(event.loc.file, event.loc.line)].append((event.seq, event, count))
@@ -142,10 +150,10 @@ def _same_line_arms(counts: dict, model: dict[Key, LineModel]) -> None:
         tests = [k for k, (_, e, _) in enumerate(events) if e.role == "cond"]
         if len(tests) != 1 or key not in model or tests[0] + 1 >= len(events):
             continue
-        seq, test, _ = events[tests[0]]
+        seq, test, evaluated = events[tests[0]]
         nseq, arm, count = events[tests[0] + 1]
         if nseq == seq + 1 and arm.role in ("stmt", "goto") and arm.procedure == test.procedure:
-            model[key].arm = count
+            model[key].arm = evaluated - count if key in else_first_lines else count
 
 
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop)
