@@ -206,6 +206,14 @@ class Tracer:
                     self.statics[key] = Cell(_typed(self.value(init, {}), var.type) if init is not None
                                              else self.values.get(name.upper()))
                 frame[name.upper()] = self.statics[key]
+        for name, var in self.initialized_arrays(proc):
+            if name not in frame:  # DATA / an initializer of an INTEGER or LOGICAL array (int periods[1] = {1})
+                elements = _Elements()
+                for k, item in enumerate(var.data or []):
+                    value = self.value(item, frame)
+                    if isinstance(value, bool) or _num(value) is not None:
+                        elements[k] = value if isinstance(value, bool) else int(value)  # type: ignore[call-overload]
+                frame[name] = Cell(elements)
         constants = self.shared.constants.get(id(proc))
         if constants is not None:  # the fixed PARAMETERs (mpif.h's hundreds): one cell each, never assigned
             frame = {**constants[0], **frame}
@@ -235,6 +243,16 @@ class Tracer:
             self.current.pop()
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def initialized_arrays(self, proc: ir.Procedure) -> tuple[tuple[str, ir.Variable], ...]:
+        """The procedure's INTEGER and LOGICAL arrays with initial data (upper-case names), found once."""
+        key = ("arrays", id(proc))
+        found = self.shared.statics_of.get(key)
+        if found is None:
+            found = self.shared.statics_of[key] = tuple(
+                (n.upper(), v) for n, v in proc.variables.items() if v.dims and v.data and v.type in _KEPT
+                and v.storage in ("local", "static"))
+        return found
 
     def static_scalars(self, proc: ir.Procedure) -> tuple[tuple[str, ir.Variable], ...]:
         """The procedure's static scalars (C `static int n`), found once."""

@@ -248,3 +248,33 @@ def test_ring_on_a_cartesian_communicator_is_the_ring(tmp_path):
         return [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
                 for ops in _events(tmp_path, name, text, 8)]
     assert messages("cart.f", cart) == messages("ring.f", ring)
+
+
+RING_C = """#include <mpi.h>
+double b[64];
+int main(int argc, char **argv)
+{
+    int me, np, step, left, right;
+    int dims[1], periods[1] = {1};
+    MPI_Comm ring;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    dims[0] = np;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Comm_rank(ring, &me);
+    MPI_Cart_shift(ring, 0, 1, &left, &right);
+    for (step = 0; step < np - 1; step++)
+        MPI_Sendrecv_replace(b, 64 / np, MPI_DOUBLE, right, 1, left, 1, ring, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_c_ring_on_a_cartesian_communicator(tmp_path):
+    """The periods from an initializer (int periods[1] = {1}), the size from MPI_Comm_size: at P = 4 every
+    rank sends 16 doubles (128 bytes) to rank + 1 mod 4 and receives from rank - 1 mod 4, three times."""
+    events = _events(tmp_path, "ring.c", RING_C, 4)
+    for rank, ops in enumerate(events):
+        msgs = [(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
+        assert msgs == [("send", (rank + 1) % 4, 128), ("recv", (rank - 1) % 4, 128)] * 3
