@@ -133,6 +133,7 @@ class Tracer:
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
         self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
         self.current: list[ir.Procedure] = []  # the procedures being run (the innermost last)
+        self.carts: dict[int, tuple[list[int], list[bool]]] = {}  # Cartesian communicators: handle -> dims, periods
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -205,6 +206,14 @@ class Tracer:
                     self.statics[key] = Cell(_typed(self.value(init, {}), var.type) if init is not None
                                              else self.values.get(name.upper()))
                 frame[name.upper()] = self.statics[key]
+        for name, var in self.initialized_arrays(proc):
+            if name not in frame:  # DATA / an initializer of an INTEGER or LOGICAL array (int periods[1] = {1})
+                elements = _Elements()
+                for k, item in enumerate(var.data or []):
+                    value = self.value(item, frame)
+                    if isinstance(value, bool) or _num(value) is not None:
+                        elements[k] = value if isinstance(value, bool) else int(value)  # type: ignore[call-overload]
+                frame[name] = Cell(elements)
         constants = self.shared.constants.get(id(proc))
         if constants is not None:  # the fixed PARAMETERs (mpif.h's hundreds): one cell each, never assigned
             frame = {**constants[0], **frame}
@@ -234,6 +243,16 @@ class Tracer:
             self.current.pop()
         result = frame.get(proc.name.upper())
         return result.value if result is not None else None
+
+    def initialized_arrays(self, proc: ir.Procedure) -> tuple[tuple[str, ir.Variable], ...]:
+        """The procedure's INTEGER and LOGICAL arrays with initial data (upper-case names), found once."""
+        key = ("arrays", id(proc))
+        found = self.shared.statics_of.get(key)
+        if found is None:
+            found = self.shared.statics_of[key] = tuple(
+                (n.upper(), v) for n, v in proc.variables.items() if v.dims and v.data and v.type in _KEPT
+                and v.storage in ("local", "static"))
+        return found
 
     def static_scalars(self, proc: ir.Procedure) -> tuple[tuple[str, ir.Variable], ...]:
         """The procedure's static scalars (C `static int n`), found once."""
@@ -526,7 +545,7 @@ class Tracer:
         if not any(isinstance(n, (ir.CallStmt, ir.IO, ir.Message, ir.Goto, ir.ComputedGoto, ir.ArithmeticIf,
                                   ir.AssignedGoto, ir.Return, ir.Stop)) or
                    (isinstance(n, ir.FuncCall) and not n.intrinsic) or
-                   (isinstance(n, ir.ArrayRef) and n.type == "integer") for n in nodes):
+                   (isinstance(n, ir.ArrayRef) and n.type in _KEPT) for n in nodes):
             found = tuple(sorted({n.name.upper() for n in nodes if isinstance(n, ir.Var)} | {stmt.index.upper()}))
         self.shared.scalars[id(stmt)] = found
         return found
@@ -545,7 +564,7 @@ class Tracer:
         key = ("stores_integers", id(stmt))
         if key not in self.shared.prices:
             self.shared.prices[key] = float(any(isinstance(s, ir.Assign) and isinstance(s.target, ir.ArrayRef)
-                                                and s.target.type == "integer" for s in ir.walk_stmts(stmt.body)))
+                                                and s.target.type in _KEPT for s in ir.walk_stmts(stmt.body)))
         return bool(self.shared.prices[key])
 
     def index_free(self, stmt: ir.Do) -> bool:
@@ -622,29 +641,34 @@ class Tracer:
         if stmt.problem is not None:
             raise TraceError(f"{where}: {stmt.problem}")
         kind, args = stmt.kind, stmt.args
+        if stmt.name.upper() in _CARTESIAN:
+            self.cartesian(stmt, frame, where)
+            return
         if kind in ("comm_size", "comm_rank"):
             spec = msgcalls.mpi_spec(stmt.name)
             assert spec is not None and spec.out is not None
-            if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
-                raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+            self.communicator(stmt, frame, where)
             self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
             return
         if kind in msgcalls.LOCAL:
             self.forget_written(stmt, frame)
             return
-        if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
-            raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+        self.communicator(stmt, frame, where)
         self.forget_written(stmt, frame)
         nbytes = self.nbytes(stmt, frame, where) if kind not in ("barrier", "wait") else 0
         if kind in ("send", "isend"):
             dest = self.number(stmt.partner, frame, where, "destination")
-            self.emit(Op("send", peer=dest, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+            if dest != PROC_NULL:
+                self.emit(Op("send", peer=dest, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
         elif kind == "recv":
             source = self.number(stmt.partner, frame, where, "source")
-            self.emit(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+            if source != PROC_NULL:
+                self.emit(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
         elif kind == "irecv":
             source = self.number(stmt.partner, frame, where, "source")
-            self.posted.append(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+            if source != PROC_NULL:
+                self.posted.append(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes,
+                                      where=where))
         elif kind == "wait":
             self.flush_posted()
         elif kind == "sendrecv":
@@ -652,8 +676,10 @@ class Tracer:
             source = self.number(stmt.source, frame, where, "source")
             replace = stmt.name.upper().endswith("REPLACE")
             send_tag, recv_tag = (self.tag(args, 4, frame), self.tag(args, 6 if replace else 9, frame))
-            self.emit(Op("send", peer=dest, tag=send_tag, nbytes=nbytes, where=where))
-            self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
+            if dest != PROC_NULL:
+                self.emit(Op("send", peer=dest, tag=send_tag, nbytes=nbytes, where=where))
+            if source != PROC_NULL:
+                self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
         elif kind in collectives.PRIMITIVES:
             root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
             if kind == "bcast" and args and root != self.rank:
@@ -669,6 +695,77 @@ class Tracer:
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def communicator(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
+        """MPI_COMM_WORLD or a Cartesian communicator made from it (the same ranks: not reordered)."""
+        if stmt.comm is None or stmt.comm in msgcalls.WORLD:
+            return
+        spec = msgcalls.mpi_spec(stmt.name)
+        handle = self.value(stmt.args[spec.comm], frame) if spec is not None and spec.comm is not None \
+            and spec.comm < len(stmt.args) else None
+        if not isinstance(handle, int) or handle not in self.carts:
+            raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD and Cartesian "
+                             "communicators made from it only")
+
+    def cartesian(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
+        """MPI_CART_CREATE (ranks kept in MPI_COMM_WORLD's order, as with reorder false), MPI_CART_SHIFT,
+        MPI_CART_COORDS, MPI_CART_RANK and MPI_CART_GET's coordinates (row-major, the last dimension fastest)."""
+        name, args = stmt.name.upper(), stmt.args
+        if name == "MPI_CART_CREATE":
+            if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
+                raise TraceError(f"{where}: MPI_CART_CREATE from {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
+            ndims = self.number(args[1], frame, where, "number of dimensions")
+            dims = self.integers(args[2], ndims, frame, where, "dimensions")
+            periods = [bool(v) for v in self.integers(args[3], ndims, frame, where, "periods")]
+            if math.prod(dims) != self.nprocs:
+                raise TraceError(f"{where}: MPI_CART_CREATE of {'x'.join(map(str, dims))} processes at NPROCS = "
+                                 f"{self.nprocs}: the timeline needs every rank in the grid")
+            handle = _CART_HANDLE + len(self.carts)
+            self.carts[handle] = (dims, periods)
+            self.actual(args[5], frame).value = handle
+            return
+        given = self.value(args[0], frame)
+        known = self.carts.get(given) if isinstance(given, int) else None
+        if known is None:
+            raise TraceError(f"{where}: {stmt.name} of a communicator the timeline does not know")
+        dims, periods = known
+        if name == "MPI_CART_SHIFT":
+            direction = self.number(args[1], frame, where, "direction")
+            disp = self.number(args[2], frame, where, "displacement")
+            coords = _coords(self.rank, dims)
+            self.actual(args[3], frame).value = _shifted(coords, dims, periods, direction, -disp)
+            self.actual(args[4], frame).value = _shifted(coords, dims, periods, direction, disp)
+        elif name in ("MPI_CART_COORDS", "MPI_CART_GET"):
+            rank = self.number(args[1], frame, where, "rank") if name == "MPI_CART_COORDS" else self.rank
+            out = args[3] if name == "MPI_CART_COORDS" else args[4]
+            for k, c in enumerate(_coords(rank, dims)):
+                self.put(out, k, c, frame)
+        elif name == "MPI_CART_RANK":
+            coords = self.integers(args[1], len(dims), frame, where, "coordinates")
+            self.actual(args[2], frame).value = _shifted(coords, dims, [True] * len(dims), 0, 0)
+
+    def integers(self, arg: ir.Expr, count: int, frame: dict[str, Cell], where: str, what: str) -> list[int]:
+        """An argument's `count` integer (or logical) values: a scalar for one, else an array's first elements."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        value = self.value(arg, frame)
+        if count == 1 and isinstance(value, (int, float, bool)):
+            return [int(value)]
+        if isinstance(arg, ir.Var):
+            elements = self.cell(arg.name, frame).value
+            if isinstance(elements, _Elements) and all(k in elements for k in range(count)):
+                return [int(elements[k]) for k in range(count)]
+        raise TraceError(f"{where}: the {what} are not known at rank {self.rank} ({_names(arg)})")
+
+    def put(self, arg: ir.Expr, k: int, value: int, frame: dict[str, Cell]) -> None:
+        """Set element k (from 0) of an INTEGER array argument."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        if isinstance(arg, ir.Var):
+            cell = self.cell(arg.name, frame)
+            if not isinstance(cell.value, _Elements):
+                cell.value = _Elements()
+            cell.value[k] = value
 
     def forget_written(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
         """The INTEGER arrays an MPI call may write (its buffers, statuses, requests): elements unknown."""
@@ -693,7 +790,7 @@ class Tracer:
 
     def store(self, target: ir.ArrayRef, value: object, frame: dict[str, Cell]) -> None:
         """An assignment to an array element: remembered for an INTEGER array at a known offset."""
-        if target.type != "integer":
+        if target.type not in _KEPT:
             for index in target.indices:
                 self.value(index, frame)
             return
@@ -706,16 +803,16 @@ class Tracer:
             return
         if not isinstance(cell.value, _Elements):
             cell.value = _Elements()
-        number = _num(value)
+        number = value if isinstance(value, bool) and target.type == "logical" else _num(value)
         if number is None:
             cell.value.pop(offset, None)
         else:
-            cell.value[offset] = int(number)
+            cell.value[offset] = number if isinstance(number, bool) else int(number)
 
     def offset(self, ref: ir.ArrayRef, indices: list, frame: dict[str, Cell]) -> int | None:
         """The linear offset of an INTEGER array element in its declared shape (Fortran: the first index
         fastest; C: the last), or None (not an integer array, an index or a bound not known)."""
-        if ref.type != "integer" or not indices or not self.current:
+        if ref.type not in _KEPT or not indices or not self.current:
             return None
         proc = self.current[-1]
         var = proc.variables.get(ref.name) or self.program.globals.get(ref.name)
@@ -801,7 +898,7 @@ class Tracer:
                 return _intrinsic(expr.name, [self.value(a, frame) for a in expr.args], expr.type)
             return self.invoke(expr.name, expr.args, frame, "")
         if isinstance(expr, ir.ArrayRef):
-            if expr.type != "integer":  # only INTEGER arrays' elements are kept (counts, offsets)
+            if expr.type not in _KEPT:  # only INTEGER and LOGICAL arrays' elements are kept (counts, offsets)
                 for index in expr.indices:
                     self.value(index, frame)
                 return None
@@ -821,6 +918,37 @@ class Tracer:
 def _at(stmt) -> str:
     loc = getattr(stmt, "loc", None)
     return f"{loc.file}:{loc.line}" if loc is not None else ""
+
+
+_KEPT = ("integer", "logical")
+"""The arrays whose elements the tracer keeps (counts, offsets, a grid's dimensions and periods)."""
+PROC_NULL = -2
+"""MPI_PROC_NULL (Open MPI's mpif.h and mpi.h): a send or receive with it does nothing."""
+_CART_HANDLE = 1 << 40  # handles of the Cartesian communicators a rank makes (no MPI handle is this large)
+_CARTESIAN = frozenset({"MPI_CART_CREATE", "MPI_CART_SHIFT", "MPI_CART_COORDS", "MPI_CART_RANK", "MPI_CART_GET"})
+
+
+def _coords(rank: int, dims: list[int]) -> list[int]:
+    """A rank's coordinates in a row-major grid (MPI's order: the last dimension varies fastest)."""
+    coords = []
+    for d in reversed(dims):
+        coords.append(rank % d)
+        rank //= d
+    return coords[::-1]
+
+
+def _shifted(coords: list[int], dims: list[int], periods: list[bool], direction: int, disp: int) -> int:
+    """The rank at coords moved by disp along direction (MPI_PROC_NULL off a non-periodic edge)."""
+    moved = list(coords)
+    moved[direction] += disp
+    if not 0 <= moved[direction] < dims[direction]:
+        if not periods[direction]:
+            return PROC_NULL
+        moved[direction] %= dims[direction]
+    rank = 0
+    for c, d in zip(moved, dims):
+        rank = rank * d + c
+    return rank
 
 
 def _frozen(value: object) -> object:

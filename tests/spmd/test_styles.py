@@ -1,8 +1,10 @@
 """Other coding styles of the same SPMD patterns (issue 28: the held-out programs are written by someone else):
 hypercube partners from the bit intrinsics (IEOR(ME, 2**K)), C file-scope variables for the rank and size,
-a C function that reads them, a C static local, MPI_WTIME, block counts kept in INTEGER arrays; the events each
-rank traces are derived by hand."""
+a C function that reads them, a C static local, MPI_WTIME, block counts kept in INTEGER arrays, Cartesian
+communicators (MPI_CART_CREATE / MPI_CART_SHIFT); the events each rank traces are derived by hand."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -189,3 +191,90 @@ def test_an_array_a_message_writes_is_not_known_after_it(tmp_path):
 """
     with pytest.raises(TraceError, match=r"bc.f:11: the count is not known at rank 1"):
         _events(tmp_path, "bc.f", text, 2)
+
+
+GRID_F = """      PROGRAM GRID
+      INCLUDE 'mpif.h'
+      DOUBLE PRECISION V(100), W(100)
+      INTEGER ME, NP, IERR, DIMS(2), GRD, UP, DOWN, LEFT, RIGHT
+      INTEGER STAT(MPI_STATUS_SIZE)
+      LOGICAL PERIOD(2)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      DIMS(1) = 2
+      DIMS(2) = NP / 2
+      PERIOD(1) = .FALSE.
+      PERIOD(2) = .TRUE.
+      CALL MPI_CART_CREATE(MPI_COMM_WORLD, 2, DIMS, PERIOD, .FALSE.,
+     &     GRD, IERR)
+      CALL MPI_CART_SHIFT(GRD, 0, 1, UP, DOWN, IERR)
+      CALL MPI_CART_SHIFT(GRD, 1, 1, LEFT, RIGHT, IERR)
+      CALL MPI_SENDRECV(V, 10, MPI_DOUBLE_PRECISION, DOWN, 1,
+     &     W, 10, MPI_DOUBLE_PRECISION, UP, 1, GRD, STAT, IERR)
+      CALL MPI_SENDRECV(V, 20, MPI_DOUBLE_PRECISION, RIGHT, 2,
+     &     W, 20, MPI_DOUBLE_PRECISION, LEFT, 2, GRD, STAT, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_cartesian_grid_shifts(tmp_path):
+    """A 2 x 3 grid (rows not periodic, columns periodic), rank = 3 row + column: the shift down sends 80 bytes
+    from row 0 to row 1 and nothing off the edges (MPI_PROC_NULL); the periodic shift right sends 160 bytes to
+    column + 1 mod 3 and receives from column - 1 mod 3."""
+    events = _events(tmp_path, "grid.f", GRID_F, 6)
+    msgs = [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"] for ops in events]
+    for rank, got in enumerate(msgs):
+        row, col = divmod(rank, 3)
+        down = [("send", rank + 3, 80)] if row == 0 else [("recv", rank - 3, 80)]
+        right = [("send", 3 * row + (col + 1) % 3, 160), ("recv", 3 * row + (col - 1) % 3, 160)]
+        assert got == down + right
+
+
+def test_ring_on_a_cartesian_communicator_is_the_ring(tmp_path):
+    """corpus/spmd/ringmm.f with its neighbours from MPI_CART_SHIFT of a periodic 1-D MPI_CART_CREATE and its
+    shifts on that communicator: the same messages at P = 8 as the ring on MPI_COMM_WORLD."""
+    ring = (Path(__file__).resolve().parents[2] / "corpus" / "spmd" / "ringmm.f").read_text()
+    create = ("      CALL MPI_CART_CREATE(MPI_COMM_WORLD, 1, NPROCS, .TRUE., .TRUE.,\n     &     RING, IERR)\n"
+              "      CALL MPI_CART_SHIFT(RING, 0, 1, LEFT, RIGHT, IERR)\n")
+    cart = ring.replace("      RIGHT = MOD(ME + 1, NPROCS)\n", create)
+    cart = cart.replace("      LEFT = MOD(ME - 1 + NPROCS, NPROCS)\n", "").replace("      INTEGER IERR\n",
+                                                                                  "      INTEGER IERR, RING\n")
+    cart = cart.replace("RIGHT, 1, LEFT, 1, MPI_COMM_WORLD, STAT, IERR)", "RIGHT, 1, LEFT, 1, RING, STAT, IERR)")
+    assert cart.count("RING") == 5  # PROGRAM RINGMM, the declaration, the creation, the shift, the exchange
+
+    def messages(name: str, text: str):
+        return [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
+                for ops in _events(tmp_path, name, text, 8)]
+    assert messages("cart.f", cart) == messages("ring.f", ring)
+
+
+RING_C = """#include <mpi.h>
+double b[64];
+int main(int argc, char **argv)
+{
+    int me, np, step, left, right;
+    int dims[1], periods[1] = {1};
+    MPI_Comm ring;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    dims[0] = np;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Comm_rank(ring, &me);
+    MPI_Cart_shift(ring, 0, 1, &left, &right);
+    for (step = 0; step < np - 1; step++)
+        MPI_Sendrecv_replace(b, 64 / np, MPI_DOUBLE, right, 1, left, 1, ring, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_c_ring_on_a_cartesian_communicator(tmp_path):
+    """The periods from an initializer (int periods[1] = {1}), the size from MPI_Comm_size: at P = 4 every
+    rank sends 16 doubles (128 bytes) to rank + 1 mod 4 and receives from rank - 1 mod 4, three times."""
+    events = _events(tmp_path, "ring.c", RING_C, 4)
+    for rank, ops in enumerate(events):
+        msgs = [(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
+        assert msgs == [("send", (rank + 1) % 4, 128), ("recv", (rank - 1) % 4, 128)] * 3

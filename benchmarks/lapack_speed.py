@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""sad check's speed on Reference LAPACK: lines per CPU second, the slowest file, the files stopped.
+
+Usage: python3 benchmarks/lapack_speed.py LAPACK_DIR [--set dgeev|sample|whole ...] [--seed 29] [--size 150]
+                                          [-j 1] [--timeout 60] [--keep DIR]
+
+LAPACK_DIR is an unpacked Reference LAPACK source tree (its SRC and BLAS/SRC directories; e.g. the netlib
+release or a distribution's source package); nothing of it is kept here. The sets, each copied into a
+scratch directory and checked with `sad check DIR -j J --no-cache --timeout T` in a child process:
+- dgeev: DGEEV and every routine it reaches (SRC and BLAS/SRC files), the eigenvalue driver whose Schur
+  routines (DHSEQR, DLAQR0-5) were stopped by the time limit before routine summaries;
+- sample: SIZE files of SRC drawn with a fixed seed, with every file they reach;
+- whole: all of SRC with BLAS/SRC (about 870 000 lines).
+Figures, not tests: the CPU seconds are the child's (user + system), so pin the run (`taskset -c 1`) and
+expect noise from other work on the machine. Exits 0 unless sad check cannot run.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sad.codebase.sources import definers, dependencies, scan  # noqa: E402
+
+
+def closure(chosen: list[Path], index: dict, scanned: dict) -> list[str]:
+    """The chosen files and every file they reach through calls, in path order."""
+    files = set()
+    for path in chosen:
+        files.add(str(path))
+        files.update(dependencies(scanned[str(path)], scanned, index))
+    return sorted(files)
+
+
+def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str, list[str]]:
+    """The files of each set named."""
+    src = sorted((lapack / "SRC").glob("*.f"))
+    blas = sorted((lapack / "BLAS" / "SRC").glob("*.f"))
+    if not src:
+        sys.exit(f"lapack_speed.py: error: no Fortran files in {lapack / 'SRC'}")
+    scanned = {str(p): scan(str(p)) for p in [*src, *blas]}
+    index = definers(list(scanned.values()))
+    sets: dict[str, list[str]] = {}
+    for name in names:
+        if name == "dgeev":
+            sets[name] = closure([lapack / "SRC" / "dgeev.f"], index, scanned)
+        elif name == "sample":
+            sets[name] = closure(random.Random(seed).sample(src, min(size, len(src))), index, scanned)
+        else:
+            sets[name] = sorted(map(str, [*src, *blas]))
+    return sets
+
+
+def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
+    """One `sad check` of the files copied into `scratch`: lines, CPU and wall seconds, stopped files."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    lines = 0
+    for path in files:
+        shutil.copy(path, scratch / Path(path).name)
+        lines += len(Path(path).read_bytes().splitlines())
+    argv = [sys.executable, "-m", "sad", "check", str(scratch), "--no-cache", "--no-progress", "-j", str(jobs),
+            "--timeout", str(timeout), "--format", "json", "-o", str(scratch.parent / "last.json"), "--force"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    err = proc.stderr.splitlines()
+    slowest = re.search(r"slowest file (\S+) \(([\d.]+) s\)", proc.stderr)
+    stopped = sorted(Path(line.split(":")[0]).name for line in err if "analysis stopped after" in line)
+    return {"files": len(files), "lines": lines, "cpu": cpu, "wall": wall, "rc": proc.returncode,
+            "stopped": stopped, "internal": sum("internal error" in line for line in err),
+            "slowest": f"{Path(slowest.group(1)).name} {float(slowest.group(2)):.1f} s" if slowest else "-"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree (SRC, BLAS/SRC)")
+    ap.add_argument("--set", dest="sets", action="append", choices=["dgeev", "sample", "whole"],
+                    help="file sets to check (repeatable; default: dgeev and sample)")
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--size", type=int, default=150, help="SRC files drawn for the sample set")
+    ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--keep", type=Path, help="scratch directory (default: a temporary one, removed)")
+    args = ap.parse_args()
+    sets = file_sets(args.lapack, args.sets or ["dgeev", "sample"], args.seed, args.size)
+    print(f"sad check -j {args.jobs} --timeout {args.timeout:g} --no-cache on {args.lapack}")
+    print(f"{'set':8} {'files':>5} {'lines':>7} {'CPU s':>7} {'wall s':>7} {'lines/CPU s':>11} {'stopped':>7} "
+          f"{'internal':>8}  slowest")
+    work = args.keep or Path(tempfile.mkdtemp(prefix="sad-lapack-"))
+    try:
+        for name, files in sets.items():
+            r = check(files, args.jobs, args.timeout, work / name)
+            print(f"{name:8} {r['files']:5d} {r['lines']:7d} {r['cpu']:7.1f} {r['wall']:7.1f} "
+                  f"{r['lines'] / max(r['cpu'], 1e-9):11.0f} {len(r['stopped']):7d} {r['internal']:8d}  "
+                  f"{r['slowest']}", flush=True)
+            if r["stopped"]:
+                print(f"  stopped: {' '.join(r['stopped'])}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
