@@ -658,7 +658,10 @@ class ValueResolver(ir.NodeVisitor):
         if node.op in genericdata.RELATIONS and self.facts.generic_data:
             as_data = [self._as_data(v, side) for v, side in ((left, node.left), (right, node.right))]
             if left is None or right is None or as_data[0] is not left or as_data[1] is not right:
-                return self._generic(node, as_data[0], as_data[1], index)
+                decided = self._generic(node, as_data[0], as_data[1], index)
+                if decided is not None or left is None or right is None:
+                    return decided
+                # undecided on named run-time values (an element X_1 the user can bind): their relation
         if left is None or right is None:
             return None
         if (node.op == "div" and node.type == "integer") or node.op == "mod":
