@@ -6,7 +6,9 @@ conditions of an IF (every arm of a block IF / ELSE IF) on run-time values and f
 loop index, nothing the procedure changes) are exact indicators 1/0 that sad.analysis.counting sums over
 loops and a call site binds to its actual arguments (`IF (N .LE. 0) RETURN`, `IF (INCX.EQ.1 .AND.
 INCY.EQ.1)` in BLAS; a call passing data gets a named probability instead); an arm that ends the program is
-assumed not taken; every other arm gets a named probability P (sad.analysis.naming).
+assumed not taken; tests of floating-point data are decided by the generic-data model where it applies
+(sad.analysis.genericdata, through the backtracer), unless the user binds the IF's probability; every other
+arm gets a named probability P (sad.analysis.naming).
 """
 from __future__ import annotations
 

@@ -43,6 +43,9 @@ class BuildContext:
     count_sizes: dict[str, int] = field(default_factory=dict)
     # the symbols in each built routine's counts, by linkage name (sad.analysis.calls' traced functions)
     count_symbols: dict[str, frozenset] = field(default_factory=dict)
+    # per routine: the references of functions whose arguments are its formals, to run where a call binds
+    # them (callee, argument values, the reference's own probability symbols → the callee's parameters)
+    deferred: dict[str, list[tuple[str, tuple, dict]]] = field(default_factory=dict)
     # tests of data decided by the generic-data model: (where, the comparison, its value), in order
     generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
 

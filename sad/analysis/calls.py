@@ -18,7 +18,7 @@ from sad.analysis.counting import Unbindable, indicator, resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
-from sad.analysis.values import ValueResolver, resolve_name
+from sad.analysis.values import ValueResolver, path_to, resolve_name
 
 Index = dict[str, sympy.Symbol]
 
@@ -93,6 +93,8 @@ class CallExpander:
             except Unbindable as exc:
                 self._unbindable(name, str(exc), loc, site)
                 return
+        if key in self.ctx.deferred:
+            counts = self._resolve_deferred(key, subs, counts)
         if data and self.ctx.facts.generic_data:
             counts = self._generic_counts(counts, data, known, loc)
         for event, count in counts:
@@ -105,28 +107,65 @@ class CallExpander:
         stops."""
         if callee.kind != "function":
             return {}
-        known = self.values.known_arguments(args, callee, index)
-        if known is None:
-            return {}
-        trace = evaluate.Trace()
-        try:
-            evaluate.Evaluator(self.ctx.facts.procs, trace).call(callee.name, known)
-        except evaluate.Unevaluated:
+        values = self.values.argument_values(args, callee, index)
+        if values is None:
             return {}
         symbols = self.ctx.count_symbols.get(key)
         if symbols is None:
             symbols = self.ctx.count_symbols[key] = frozenset(
                 s for count in self.ctx.built[key].counts.values() for s in count.free_symbols)
         reach = evaluate.reachable(self.ctx.facts.procs, callee)
+        params = {s: p for s in symbols if (p := self.ctx.candidates.get(s)) is not None
+                  and p.kind == "branch_probability" and resolve_name(p.procedure) in reach}
+        if not params:
+            return {}
+        known = evaluate.known(values, callee)
+        if known is not None:
+            return self._run_traced(callee, known, params)
+        # arguments in the caller's formals (ILAENV(1, 'DGETRF', ' ', M, N, -1, -1) in DGETRF): this
+        # reference's probabilities get names of their own, run when a call binds those formals
+        site = {}
+        for symbol, param in sorted(params.items(), key=lambda kv: kv[0].name):
+            name = f"{symbol.name}_IN_{self.proc.name}_{self.ctx.next_seq()}"
+            site[symbol] = self.namer.site_probability(param, name)
+        deferred = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
+        deferred.append((key, tuple(values), {site[s]: params[s] for s in site}))
+        return site
+
+    def _run_traced(self, callee: ir.Procedure, known: list, params: dict) -> dict:
+        """The probabilities `params` (symbol → Parameter) as a run of `callee` on `known` takes them; {}
+        where the run stops."""
+        trace = evaluate.Trace()
+        try:
+            evaluate.Evaluator(self.ctx.facts.procs, trace).call(callee.name, known)
+        except evaluate.Unevaluated:
+            return {}
         values = {}
-        for symbol in symbols:
-            param = self.ctx.candidates.get(symbol)
-            if param is None or param.kind != "branch_probability" or resolve_name(param.procedure) not in reach:
-                continue
+        for symbol, param in params.items():
             value = evaluate.frequency(param, self.ctx.facts.procs[resolve_name(param.procedure)], trace)
             if value is not None:
                 values[symbol] = value
         return values
+
+    def _resolve_deferred(self, key: str, subs: dict, counts: list[tuple[Event, sympy.Expr]]
+                          ) -> list[tuple[Event, sympy.Expr]]:
+        """The callee's references of functions whose arguments were its formals: run where this call binds
+        them to known values (their probabilities replaced in the counts), else passed on to this routine."""
+        values: dict = {}
+        for callee_key, args, site in self.ctx.deferred.get(key, []):
+            bound = [a.xreplace(subs) if isinstance(a, sympy.Basic) else a for a in args]
+            function = self.ctx.facts.procs.get(callee_key)
+            known = evaluate.known(bound, function) if function is not None else None
+            if known is not None and function is not None:
+                values.update(self._run_traced(function, known, site))
+            else:
+                mine = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
+                record = (callee_key, tuple(bound), site)
+                if record not in mine:
+                    mine.append(record)
+        if not values:
+            return counts
+        return [(event, count.xreplace(values)) for event, count in counts]
 
     def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, known: dict, loc: ir.Loc
                         ) -> list[tuple[Event, sympy.Expr]]:
@@ -271,7 +310,38 @@ class CallExpander:
         value = self.values.expr_at(arg, at, index)
         if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES:
             return None
-        return value
+        return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+
+    def _within(self, value: sympy.Expr, at: ir.Stmt, index: Index) -> sympy.Expr:
+        """A value's choices as the IF arms around `at` leave them: their conditions hold there, the earlier
+        arms' do not (DLARF's LASTV is M, not a choice of M, N and 0, where `IF (APPLYLEFT)` calls DGEMV)."""
+        known: dict = {}
+        for stmts, k in path_to(self.proc.body, at) or []:
+            stmt = stmts[k]
+            if not isinstance(stmt, ir.If):
+                continue
+            inside = next((j for j, arm in enumerate(stmt.arms) if any(s is at for s in ir.walk_stmts(arm.body))),
+                          len(stmt.arms))
+            for j, arm in enumerate(stmt.arms[:inside + 1]):
+                cond = self.values.expr_at(arm.cond, stmt, index)
+                if cond is None or not is_logical(cond) or cond in (sympy.true, sympy.false):
+                    continue
+                known[cond] = sympy.true if j == inside else sympy.false
+                if j == inside:  # LASTV > 0, with LASTV = M where TAU /= 0 (and SIDE is 'L'): TAU /= 0
+                    for conjunct in _conjuncts(cond.xreplace(known)):
+                        known.setdefault(conjunct, sympy.true)
+        holding = [c for c, v in known.items() if v is sympy.true and c.has(value)]
+        pruned = value.xreplace(known) if known else value
+        if not isinstance(pruned, sympy.Piecewise) or not holding or len(pruned.args) != len(value.args):
+            return pruned
+        # a choice that would make a condition that holds here false is not the one made (LASTV = 0 where
+        # `IF (LASTV.GT.0)` calls DGEMV)
+        pieces = [(v, c) for (v, c), (original, _) in zip(pruned.args, value.args)
+                  if not any(h.xreplace({value: original}) is sympy.false for h in holding)]
+        if len(pieces) != len(pruned.args) and pieces:
+            pieces[-1] = (pieces[-1][0], sympy.true)
+            return pieces[0][0] if len(pieces) == 1 else sympy.Piecewise(*pieces)
+        return pruned
 
     def _character(self, value: sympy.Expr, arg: ir.Expr, length: int | None) -> sympy.Expr | None:
         """A character actual as the formal of `length` characters receives it: a known string cut to that
@@ -280,3 +350,20 @@ class CallExpander:
             return characters.truncated(value, length)
         decl = self.proc.variables.get(arg.name) if isinstance(arg, ir.Var) else None
         return value if decl is not None and decl.type == "character" and decl.length == length else None
+
+
+def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
+    """What a condition that holds implies piece by piece: the conjuncts of a conjunction, and of a
+    comparison of a choice whose other choices fail it (`Piecewise((M, TAU /= 0), (0, True)) > 0`: TAU /= 0
+    and M > 0)."""
+    if isinstance(cond, sympy.And):
+        return list(cond.args)
+    if not (cond.is_Relational and cond.has(sympy.Piecewise)) or tree_size([cond]) > _CONDITIONAL_ARGUMENT_NODES:
+        return []
+    folded = sympy.piecewise_fold(cond)
+    if not isinstance(folded, sympy.Piecewise):
+        return []
+    (value, where), *rest = folded.args
+    if value is sympy.false or any(v is not sympy.false for v, _ in rest):
+        return []  # more than the first choice passes: nothing follows piece by piece
+    return [where, *([value] if value is not sympy.true else [])]

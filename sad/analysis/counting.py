@@ -401,7 +401,12 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
                 return s
             return sympy.Add(*[evaluate_sums(body.subs(k, v)) for v in range(a, b + 1)])
         ks = numpy.arange(int(a), int(b) + 1, dtype=numpy.int64)
-        terms = sympy.lambdify(k, body, modules="numpy")(ks)
+        try:
+            terms = sympy.lambdify(k, body, modules="numpy")(ks)
+        except (NameError, TypeError):  # a function numpy has not (a user function run on known arguments)
+            if b - a >= _NESTED_TRIPS:
+                return s
+            return sympy.Add(*[body.subs(k, v) for v in range(a, b + 1)])
         total = float(numpy.sum(numpy.broadcast_to(terms, ks.shape)))
         return sympy.Integer(int(total)) if total.is_integer() else sympy.Float(total, 17)
 

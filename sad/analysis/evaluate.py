@@ -433,6 +433,38 @@ def to_sympy(value: Value) -> sympy.Basic:
     return sympy.Integer(value)
 
 
+def function_class(procs: dict[str, ir.Procedure], proc: ir.Procedure) -> type:
+    """A sympy function named as `proc` (an INTEGER function) that stays a reference while an argument is a
+    formula and becomes the function's result, run here, once all are known numbers."""
+    def run(cls, *args):
+        known_args = known(list(args), proc)
+        if known_args is None:
+            return None
+        try:
+            return to_sympy(Evaluator(procs).call(proc.name, known_args))
+        except Unevaluated:
+            return None
+    return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True})
+
+
+def known(values: list[sympy.Basic], proc: ir.Procedure) -> list[Value] | None:
+    """Argument values (sympy) as a run of `proc` takes them, where all are known scalars; None otherwise."""
+    args = []
+    for value, formal in zip(values, proc.formals):
+        if free_symbols(value):
+            return None
+        arg = from_sympy(value, proc.variables.get(formal))
+        if arg is None:
+            return None
+        args.append(arg)
+    return args
+
+
+def free_symbols(value: sympy.Basic) -> set:
+    """The symbols of a value (none in a known one)."""
+    return value.free_symbols if isinstance(value, sympy.Basic) else set()
+
+
 def from_sympy(value: sympy.Basic, decl: ir.Variable | None) -> Value | None:
     """A known argument as the evaluator takes it (a character formal gets the string of its code); None
     where it is no known number."""

@@ -43,6 +43,14 @@ class ParameterNamer:
                                          default=round(1.0 / arms, 6), arms=arms,
                                          depends_on=variables_of(stmt)))
 
+    def site_probability(self, param: Parameter, name: str) -> sympy.Symbol:
+        """A callee's branch probability as one reference sees it (its own name: a call that binds the
+        reference's arguments runs the callee for it, sad.analysis.calls)."""
+        return self._candidate(Parameter(name, "unresolved", "branch_probability", param.file, param.line,
+                                         param.procedure, description=f"{param.description}, at a reference in "
+                                         f"{self.proc.name}", default=param.default, arms=param.arms,
+                                         depends_on=list(param.depends_on)))
+
     def loop_count(self, name: str, loc: ir.Loc, why: str, where: ir.Stmt | ir.Procedure,
                    leaving: sympy.Expr | None = None) -> sympy.Symbol:
         """The symbol of an unresolved loop-count parameter, with `why` as its description (and, for a

@@ -82,6 +82,7 @@ class ProgramFacts:
     evaluated: dict[tuple, sympy.Basic | None] = field(default_factory=dict)
     unevaluated: dict[tuple[ir.Loc | None, str, str], None] = field(default_factory=dict)
     modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
+    functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -657,7 +658,10 @@ class ValueResolver(ir.NodeVisitor):
         if node.op in genericdata.RELATIONS and self.facts.generic_data:
             as_data = [self._as_data(v, side) for v, side in ((left, node.left), (right, node.right))]
             if left is None or right is None or as_data[0] is not left or as_data[1] is not right:
-                return self._generic(node, as_data[0], as_data[1], index)
+                decided = self._generic(node, as_data[0], as_data[1], index)
+                if decided is not None or left is None or right is None:
+                    return decided
+                # undecided on named run-time values (an element X_1 the user can bind): their relation
         if left is None or right is None:
             return None
         if (node.op == "div" and node.type == "integer") or node.op == "mod":
@@ -821,7 +825,9 @@ class ValueResolver(ir.NodeVisitor):
                 or any(isinstance(stmt, _LEAVES) for stmt in ir.walk_stmts(callee.body)
                        if stmt is not defs[0].stmt):
             known = self.evaluated(node, callee, index, depth)
-            return known if known is not None else self.exit_value(node, callee, defs, index, depth)
+            if known is None:
+                known = self.exit_value(node, callee, defs, index, depth)
+            return known if known is not None else self.function_value(node, callee, index, depth)
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
         value = resolver.expr_at(defs[0].value, defs[0].stmt, {}, depth + 1)
         return self._bound_result(node, callee, value, index, depth)
@@ -864,25 +870,48 @@ class ValueResolver(ir.NodeVisitor):
                 decl.type == "character" else actual
         return value.xreplace(subs) if subs else value
 
+    def function_value(self, node: ir.FuncCall, callee: ir.Procedure, index, depth: int) -> sympy.Basic | None:
+        """An INTEGER function's result on arguments known only as formulas (ILAENV(1, 'DGETRF', ' ', M, N,
+        -1, -1) in DGETRF, with M and N its formals): the reference itself, a sympy function of those values
+        that runs the function (sad.analysis.evaluate) once a call binds them to numbers."""
+        if callee.result_type != "integer" or callee.language != "fortran" or self.proc.kind == "program" \
+                or any(d.dims for f in callee.formals if (d := callee.variables.get(f)) is not None):
+            return None
+        values = self.argument_values(node.args, callee, index, depth)
+        if values is None or any(conditional.is_condition(v) for v in values):
+            return None
+        formals = {self.table.symbol(self.facts.storage_name(self.proc, f)) for f in self.proc.formals}
+        if not set().union(*(free_symbols(v) for v in values)) <= formals:
+            return None  # a loop index, a run-time value: only the caller's formals are bound by its calls
+        key = resolve_name(callee.name)
+        function = self.facts.functions.get(key)
+        if function is None:
+            function = self.facts.functions[key] = evaluate.function_class(self.facts.procs, callee)
+        return function(*values)
+
     def known_arguments(self, actuals: list[ir.Expr], callee: ir.Procedure, index, depth: int = 0
                         ) -> list[evaluate.Value] | None:
         """The actual arguments as sad.analysis.evaluate takes them, where every one is a known scalar (a
         character one cut to its formal's length); None otherwise."""
+        values = self.argument_values(actuals, callee, index, depth)
+        return evaluate.known(values, callee) if values is not None else None
+
+    def argument_values(self, actuals: list[ir.Expr], callee: ir.Procedure, index, depth: int = 0
+                        ) -> list[sympy.Basic] | None:
+        """Every actual argument's value (a character one cut to its formal's length), or None where one
+        cannot be traced."""
         if len(actuals) != len(callee.formals):
             return None
-        args = []
+        values = []
         for arg, formal in zip(actuals, callee.formals):
             decl = callee.variables.get(formal)
             value = self.expr(arg, index, depth + 1)
-            if value is None or free_symbols(value):
+            if value is None:
                 return None
             if decl is not None and decl.type == "character":
                 value = characters.truncated(value, decl.length)
-            known = evaluate.from_sympy(value, decl)
-            if known is None:
-                return None
-            args.append(known)
-        return args
+            values.append(value)
+        return values
 
     def evaluated(self, node: ir.FuncCall, callee: ir.Procedure, index, depth: int) -> sympy.Basic | None:
         """A function's result where every actual argument is a known scalar (ILAENV's block size for a
@@ -1371,7 +1400,7 @@ def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: Modif
     """The CALL passing `node` (as written) that comes straight before statement `at` in `proc`: in the same
     statement list, or before the IF whose arm `at` is in, with no label on the way and no other statement
     writing the variable; None otherwise."""
-    path = _path_to(proc.body, at)
+    path = path_to(proc.body, at)
     if path is None:
         return None
     name = node.name if isinstance(node, (ir.Var, ir.ArrayRef)) else ""
@@ -1398,14 +1427,14 @@ def _written_at(call: ir.CallStmt, node: ir.Expr, modified: ModifiedFormals | No
                  if a == node and (modified is None or modified.may_modify(call.name, pos))), None)
 
 
-def _path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:
+def path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:
     """The statement lists from `stmts` down to the one holding `at`, with the index of the statement taken in
     each."""
     for k, stmt in enumerate(stmts):
         if stmt is at:
             return [(stmts, k)]
         for body in ir.child_bodies(stmt):
-            inner = _path_to(body, at)
+            inner = path_to(body, at)
             if inner is not None:
                 return [(stmts, k), *inner]
     return None

@@ -47,11 +47,15 @@ def test_a_run_that_cannot_finish_says_why():
 
 def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
     """The loops run NBLOCK(1,'dgetrf',100) = 64 and 32 + 2 times; NBLOCK's own lines are counted as its
-    runs on those arguments took them (its tests are no probabilities)."""
+    runs on those arguments took them (its tests are no probabilities). In BLKED, NBLOCK(1,'DPOTRF',N) is a
+    formula of BLKED's N until the call binds N = 50: then 32, and DO J = 1, N, NB runs twice."""
     analysis = analyze([str(BLAS / "blocks.f")])
     assert not list(analysis.table.unresolved())
     counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
-    assert counts[9] == 64 and counts[12] == 34
+    assert counts[10] == 64 and counts[13] == 34
+    text = (BLAS / "blocks.f").read_text().splitlines()
+    blocked = next(k for k, t in enumerate(text, 1) if t.strip() == "T = T + 1")
+    assert counts[blocked] == 2
     rc = main(["check-counts", str(BLAS / "blocks.f"), "--require-bound", "--", "./blocks"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out

@@ -113,9 +113,9 @@ def test_formulas_are_exact_at_reference_points(codebase):
     assert t[2] - 2 * t[1] + t[0] > 0
 
     # AXPY's `IF (A .EQ. 0.0D0) RETURN` is exact in its argument A (not zero at the default point); GEMM
-    # passes it B(L,J), data: there it is the probability P_AXPY0_IF2, bound to 0 (B has no zeros)
-    points = ["--at=q1:GEMM0.M=100,GEMM0.N=7,GEMM0.K=3,AXPY0.N=100,P_AXPY0_IF2=0",
-              "--at=q2:GEMM0.M=250,GEMM0.N=7,GEMM0.K=3,AXPY0.N=250,P_AXPY0_IF2=0"]
+    # passes it B(L,J), data: the generic-data assumption takes it as not zero there
+    points = ["--at=q1:GEMM0.M=100,GEMM0.N=7,GEMM0.K=3,AXPY0.N=100",
+              "--at=q2:GEMM0.M=250,GEMM0.N=7,GEMM0.K=3,AXPY0.N=250"]
     code, out, err = sad_check(cwd, "fx/lib000/gemm0.f", "fx/lib000/axpy0.f", "--format", "json", "--no-cache",
                                "-j", "1", *points)
     assert code == 0, err
@@ -347,10 +347,11 @@ def test_a_copy_of_the_tree_elsewhere_hits_the_cache_for_every_file(codebase, tm
 def test_a_loop_left_early_takes_trips_consistent_with_its_exit(tmp_path):
     """A search loop falls through 1 - X·P times: 10 trips and an exit of probability 1/2 would run the code
     after it -4 times. A point that leaves X open derives it, 1/(2P) trips at most 10: 1 trip at P = 1/2,
-    5 at P = 1/10; the formula is exact at those values."""
+    5 at P = 1/10; the formula is exact at those values. (An INTEGER search: a floating-point X(I).EQ.V would be
+    taken as false by the generic-data assumption.)"""
     from sad.common.exprparse import parse_expr
     (tmp_path / "find.f").write_text(
-        "      SUBROUTINE FIND(N, X, V, K)\n      INTEGER N, K, I\n      DOUBLE PRECISION X(N), V\n"
+        "      SUBROUTINE FIND(N, X, V, K)\n      INTEGER N, K, I\n      INTEGER X(N), V\n"
         "      K = 0\n      DO 10 I = 1, N\n         IF (X(I) .EQ. V) GOTO 20\n   10 CONTINUE\n"
         "      K = N + 1\n      X(1) = X(1) + V*V\n   20 RETURN\n      END\n")
     code, out, err = sad_check(tmp_path, "find.f", "--no-cache", "--format", "json", "--at=default:",

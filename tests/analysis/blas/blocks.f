@@ -1,6 +1,7 @@
 *     A block size chosen by a routine's name, ILAENV's way (issue 29): the name upper-cased character by
 *     character, its precision letter and kind read from substrings, jumps on what is asked.
-*     Every reference passes known values: each is run on them, its result and its lines exact.
+*     Every reference passes known values (BLKED's its caller's N): each is run on them, its result and its
+*     lines exact.
       PROGRAM BLOCKS
       INTEGER NBLOCK, K, S
       EXTERNAL NBLOCK
@@ -12,6 +13,17 @@
          S = S + 1
    20 CONTINUE
       WRITE (6, *) S, NBLOCK(1, 'zhetrd', 5), NBLOCK(3, 'D', 1)
+      CALL BLKED(50)
+      END
+      SUBROUTINE BLKED(N)
+      INTEGER N, NB, NBLOCK, J, T
+      EXTERNAL NBLOCK
+      NB = NBLOCK(1, 'DPOTRF', N)
+      T = 0
+      DO 10 J = 1, N, NB
+         T = T + 1
+   10 CONTINUE
+      WRITE (6, *) T
       END
       INTEGER FUNCTION NBLOCK(ISPEC, NAME, N)
       INTEGER ISPEC, N, I, IC
