@@ -192,6 +192,8 @@ class ProcedureBuilder:
     def _arm(self, body: list[ir.Stmt], p: sympy.Expr, index: Index, local: RegionResult,
              escapes: dict[Target, sympy.Expr], graph: RegionGraph) -> sympy.Expr:
         if p == 0:
+            if body:  # an arm never taken has no events, but keeps its place in the sequence: the event
+                self.ctx.next_seq()  # right after a test is its first arm's (sad.measure.profile)
             return sympy.Integer(0)
         inner = self.region(body, index)
         for event, count in inner.counts.items():

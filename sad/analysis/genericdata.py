@@ -181,20 +181,29 @@ def decide_formals(cond: sympy.Basic, data: dict[sympy.Symbol, str], values: dic
 
 _OPERATORS = {"eq": ".EQ.", "ne": ".NE.", "lt": ".LT.", "le": ".LE.", "gt": ".GT.", "ge": ".GE.", "add": "+",
               "sub": "-", "mul": "*", "div": "/", "pow": "**", "and": ".AND.", "or": ".OR."}
+_C_OPERATORS = {"eq": " == ", "ne": " != ", "lt": " < ", "le": " <= ", "gt": " > ", "ge": " >= ", "add": " + ",
+                "sub": " - ", "mul": " * ", "div": " / ", "and": " && ", "or": " || "}
 
 
-def shown(node: ir.Expr) -> str:
-    """An expression as Fortran text, for the notes (`ABS(BETA).LT.SAFMIN`)."""
+def shown(node: ir.Expr, language: str = "fortran") -> str:
+    """An expression as the source's language writes it, for the notes (`ABS(BETA).LT.SAFMIN`,
+    `rsq == 0.0`)."""
+    c = language == "c"
+    operators = _C_OPERATORS if c else _OPERATORS
     if isinstance(node, ir.Var):
         return node.name
     if isinstance(node, ir.Const):
         return repr(node.value) if isinstance(node.value, str) else str(node.value)
+    if isinstance(node, ir.ArrayRef) and c:
+        return node.name + "".join(f"[{shown(a, language)}]" for a in node.indices)
     if isinstance(node, (ir.ArrayRef, ir.FuncCall)):
         args = node.indices if isinstance(node, ir.ArrayRef) else node.args
-        return f"{node.name}({','.join(shown(a) for a in args)})"
-    if isinstance(node, ir.BinOp) and node.op in _OPERATORS:
-        text = f"{shown(node.left)}{_OPERATORS[node.op]}{shown(node.right)}"
+        return f"{node.name}({', '.join(shown(a, language) for a in args) if c else ','.join(shown(a) for a in args)})"
+    if isinstance(node, ir.BinOp) and node.op in operators:
+        text = f"{shown(node.left, language)}{operators[node.op]}{shown(node.right, language)}"
         return text if node.op in RELATIONS else f"({text})"
     if isinstance(node, ir.UnOp) and node.op == "neg":
-        return f"-{shown(node.operand)}"
+        return f"-{shown(node.operand, language)}"
+    if isinstance(node, ir.Cast):
+        return shown(node.operand, language)
     return "..."

@@ -767,7 +767,7 @@ class ValueResolver(ir.NodeVisitor):
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
         if decided is not None:
-            self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node)),
+            self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
                                                   decided is sympy.true)
         return decided
 

@@ -152,7 +152,9 @@ def _same_line_arms(counts: dict, model: dict[Key, LineModel], else_first_lines:
             continue
         seq, test, evaluated = events[tests[0]]
         nseq, arm, count = events[tests[0] + 1]
-        if nseq == seq + 1 and arm.role in ("stmt", "goto") and arm.procedure == test.procedure:
+        if nseq == seq + 2 and key in else_first_lines:
+            model[key].arm = evaluated  # the then arm is never taken (no events): the else arm always is
+        elif nseq == seq + 1 and arm.role in ("stmt", "goto") and arm.procedure == test.procedure:
             model[key].arm = evaluated - count if key in else_first_lines else count
 
 
