@@ -241,12 +241,30 @@ class ProcedureBuilder:
         self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))  # DO I = 1, NB(N)
         if resolved and not exits:
             lo, hi, step = bounds
-            self._summed(body, idx, lo, hi, step, local)
-            iterations = sum_over_index(sympy.Integer(1), idx, lo, hi, step)
-            graph.add_edge(i, graph.successor(i), sympy.Integer(1))
-            it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
-            local.add(it, iterations)
-            return
+            trial = RegionResult()
+            try:
+                self._summed(body, idx, lo, hi, step, trial)
+                iterations = sum_over_index(sympy.Integer(1), idx, lo, hi, step)
+            except (ValueError, TypeError) as exc:
+                # sympy met nan summing over bounds computed by functions (DORGQR's DO I = KI + 1, 1, -NB
+                # with NB = ILAENV(...) and 1/floor(LWORK/N) in its choices): built again without the
+                # index, under the same names, with a named trip count
+                self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
+                del self.ctx.diagnostics[state[2]:]
+                inner_index.pop(stmt.index, None)
+                body = self._in_loop(stmt.index, stmt.body, inner_index)
+                self.ctx.note(stmt.loc, f"DO {stmt.index}: the sum over its bounds failed ({exc}); its trips "
+                                        f"are a named count")
+                resolved = False
+            else:
+                for event, count in trial.counts.items():
+                    local.add(event, count)
+                graph.add_edge(i, graph.successor(i), sympy.Integer(1))
+                it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
+                local.add(it, iterations)
+                return
+        if not resolved:
+            summed = False
         why = "bounds not known statically" if not resolved else "loop left early by a jump"
         x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt,
                                   sympy.Add(*exits.values()) if exits else None)
