@@ -324,8 +324,23 @@ def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
     if _indicator_terms(f_k) > 1:
         terms = expand(f_k)
         if _indicator_terms(terms) > _FOLD_TERMS:
-            return sympy.Add(*[mul(c, sympy.Sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(terms)])
-    return sympy.Sum(f_k, (_K, 0, trips - 1))
+            return sympy.Add(*[mul(c, open_sum(d, (_K, 0, trips - 1))) for c, d in _by_terms(terms)])
+    return open_sum(f_k, (_K, 0, trips - 1))
+
+
+def open_sum(summand: sympy.Expr, limits: tuple) -> sympy.Expr:
+    """sympy.Sum(summand, limits), the same for every run. Building a Sum folds the Piecewise of its summand
+    that hold the index, and sympy masks the others first with Dummy symbols numbered in the iteration order
+    of a set (AddWithLimits' _common_new): the folded pieces came out in an order that followed
+    PYTHONHASHSEED (DLATRD's two DGEMV calls). Masked here in a fixed order, they fold the same each time;
+    put back, the summand is a folded Piecewise, which folding leaves as it is."""
+    index = limits[0]
+    free = sorted((p for p in summand.atoms(sympy.Piecewise) if not p.has(index)), key=sympy.default_sort_key)
+    if not free:
+        return sympy.Sum(summand, limits)
+    masks = {p: sympy.Dummy(f"pw{n}") for n, p in enumerate(free)}
+    folded = sympy.Sum(summand.xreplace(masks), limits)
+    return folded.xreplace({mask: p for p, mask in masks.items()})
 
 
 def _summation(f_k: sympy.Expr) -> sympy.Expr | None:
@@ -377,7 +392,7 @@ def outer(s: sympy.Sum) -> tuple[sympy.Expr, sympy.Symbol, sympy.Expr, sympy.Exp
     Sum into one Sum with both limits (Sum(Sum(f, inner), outer) is Sum(f, inner, outer)): the inner limits
     stay a Sum of the summand."""
     *inner, (k, a, b) = s.limits
-    return (sympy.Sum(s.function, *inner) if inner else s.function), k, a, b
+    return (sympy.Sum(s.function, *inner) if inner else s.function), k, a, b  # already folded
 
 
 def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
@@ -462,8 +477,8 @@ def resum(expr: sympy.Expr) -> sympy.Expr:
             if closed is not None:
                 return closed.subs(_TAU, b + 1)
         if a.is_Integer and b.is_Integer:
-            return evaluate_sums(sympy.Sum(body, (k, a, b)))
-        return sympy.Sum(body, (k, a, b))
+            return evaluate_sums(open_sum(body, (k, a, b)))
+        return open_sum(body, (k, a, b))
 
     return expr.replace(lambda e: isinstance(e, sympy.Sum), close)
 

@@ -1,0 +1,44 @@
+"""A loop count left as an open Sum is the same under every hash seed: building a Sum folds the summand's
+Piecewise that hold the index after masking the others with Dummy symbols numbered in a set's iteration
+order, so the pieces of DLATRD's count (two DGEMV calls' error tests) came out in an order that followed
+PYTHONHASHSEED (4 of 6 seeds one way, 2 the other, for the summand below); sad check's output changed with it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import sympy
+
+from sad.analysis.counting import open_sum
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = """
+import sympy
+from sympy import Piecewise, Eq, Symbol
+from sad.analysis.counting import open_sum
+k = Symbol("k", integer=True)
+a, b, n = Symbol("A.LDA", integer=True), Symbol("A.LDW", integer=True), Symbol("A.N", integer=True)
+f = ((1 - Piecewise((1, a > 0), (0, True))) * Piecewise((1, Eq(k, 0) | (n - k < 0) | (b < n - k)), (0, True))
+     + (1 - Piecewise((1, b > 0), (0, True))) * Piecewise((1, Eq(k, 0) | (n - k < 0) | (a < n - k)), (0, True)))
+print(sympy.srepr(open_sum(f, (k, 0, n - 1))))
+"""
+
+
+def test_open_sum_is_the_same_under_every_hash_seed():
+    outputs = set()
+    for seed in ("1", "2", "3", "4", "5", "6"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        proc = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
+
+
+def test_open_sum_keeps_the_value():
+    k, n, a = sympy.Symbol("k", integer=True), sympy.Symbol("N", integer=True), sympy.Symbol("A", integer=True)
+    f = (1 - sympy.Piecewise((1, a > 0), (0, True))) * sympy.Piecewise((1, sympy.Eq(k, 0)), (0, True)) + k
+    total = open_sum(f, (k, 0, n - 1))
+    assert total.subs({n: 4, a: -1}).doit() == 1 + 6   # k = 0 counts once where A <= 0, plus 0 + 1 + 2 + 3
+    assert total.subs({n: 4, a: 2}).doit() == 6
