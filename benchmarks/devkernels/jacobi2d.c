@@ -3,7 +3,9 @@
 #ifndef N
 #define N 1000
 #endif
+#ifndef T
 #define T 40
+#endif
 static double A[N][N], B[N][N];
 int main(void) {
     int t, i, j;

@@ -193,12 +193,17 @@ def program_text() -> str:
             .replace("{{EAGER}}", str(EAGER)))
 
 
-def _tool(name: str) -> str:
+def mpi_tool(name: str, needed_by: str, error: type[Exception]) -> str:
+    """The path of an MPI command (mpicc, mpirun), or `error` saying what needs it and how to install one."""
     path = shutil.which(name)
     if path is None:
-        raise MPIBenchError(f"{name} not found on PATH: sad calibrate --mpi needs an MPI "
-                            "(Debian: apt-get install -y openmpi-bin libopenmpi-dev)")
+        raise error(f"{name} not found on PATH: {needed_by} needs an MPI "
+                    "(Debian: apt-get install -y openmpi-bin libopenmpi-dev)")
     return path
+
+
+def _tool(name: str) -> str:
+    return mpi_tool(name, "sad calibrate --mpi", MPIBenchError)
 
 
 def _version(cmd: list[str]) -> str:

@@ -14,12 +14,12 @@ own symbols (mpi_send_ calling pmpi_send_), which the program's executable defin
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sad.machine.mpibench import mpi_tool
 from sad.predict.events import Op
 
 MPIRUN = ("mpirun", "--oversubscribe", "--allow-run-as-root")
@@ -163,11 +163,7 @@ def wrapper_source() -> str:
 
 
 def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        raise TraceRunError(f"{name} not found on PATH: tracing needs an MPI "
-                            "(Debian: apt-get install -y openmpi-bin libopenmpi-dev)")
-    return path
+    return mpi_tool(name, "tracing", TraceRunError)
 
 
 def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600) -> list[list[Call]]:
