@@ -57,10 +57,12 @@ def _selected(stmts: list[ir.Stmt], select: c_ast.TernaryOp) -> list[ir.Stmt]:
 
 
 def _operand_kind(node: c_ast.Node) -> str:
-    """constant (a literal, negated or cast), variable (a plain name) or other."""
-    while isinstance(node, (c_ast.Cast, c_ast.UnaryOp)) and (isinstance(node, c_ast.Cast) or node.op in "-+"):
-        node = node.expr
-    if isinstance(node, c_ast.Constant):
+    """constant (a literal, negated or cast: folded to a constant), variable (a plain name; a cast name is a
+    conversion, not a variable) or other."""
+    inner = node
+    while isinstance(inner, c_ast.Cast) or (isinstance(inner, c_ast.UnaryOp) and inner.op in ("-", "+")):
+        inner = inner.expr
+    if isinstance(inner, c_ast.Constant):
         return "constant"
     return "variable" if isinstance(node, c_ast.ID) else "other"
 

@@ -51,6 +51,7 @@ def test_check_counts_arms_of_both_layouts(tmp_path, capsys):
     assert arms["selects.c:19"] == ["660", "660", "ok"]    # expression before a variable: as written
     assert arms["selects.c:20"] == ["351", "351", "ok"]    # two variables: as written
     assert arms["selects.c:21"] == ["465", "465", "ok"]    # a negated constant first: swapped
+    assert arms["selects.c:23"] == ["435", "435", "ok"]    # a cast variable is a conversion: as written
     assert rc == 0, out
 
 

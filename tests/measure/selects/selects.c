@@ -20,6 +20,7 @@ int main(void) {
       B[i][j] += i + 3 < j ? s : t;
       K[i][j] = i < j ? -1 : i + 1;
       K[i][j] += gap(i, j);
+      B[i][j] += i < j ? (double)big : A[i][j];
     }
   for (int i = 0; i < 1000; i++)
     big += V[i] > 6 ? 1 : V[i] * 2;
