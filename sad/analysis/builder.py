@@ -38,7 +38,7 @@ from sad.analysis.jumps import ErrorExits, JumpEdges, target
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.params import make_symbol
 from sad.analysis.products import mul
-from sad.analysis.values import ValueResolver
+from sad.analysis.values import ValueResolver, resolve_name
 
 __all__ = ["BuildContext", "ProcedureBuilder", "RegionResult"]
 
@@ -60,16 +60,20 @@ def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.
 class ProcedureBuilder:
     """Walks one procedure's statement lists and counts their events per entry into the procedure."""
 
-    def __init__(self, ctx: BuildContext, proc: ir.Procedure) -> None:
+    def __init__(self, ctx: BuildContext, proc: ir.Procedure, activation: bool = False) -> None:
+        """`activation`: the build of one activation of a recursive routine (sad.analysis.recursion)."""
         self.ctx = ctx
         self.proc = proc
-        self.values = ValueResolver(ctx.facts, proc, ctx.table, ctx.overrides)
+        self.values = ValueResolver(ctx.facts, proc, ctx.table, ctx.overrides, activation)
         self.names = ParameterNamer(ctx, proc)
         self.exits = ErrorExits(ctx, proc)
         self.jumps = JumpEdges(ctx, proc, self.names, self.exits)
         self.branches = BranchProbabilities(ctx, proc, self.values, self.names, self.exits)
-        self.calls = CallExpander(ctx, proc, self.values, self.names)
+        self.calls = CallExpander(ctx, proc, self.values, self.names, activation)
         self.region_ids = 0
+        # the events this build makes, by (statement, role) in the order made: an activation build takes the
+        # first build's events where they are the same (sad.analysis.recursion)
+        self.made: dict[tuple[int, str], list[Event]] | None = {} if self._on_cycle() else None
         self.fastest = "first" if proc.language == "fortran" else "last"
         self.layout = Layout(None, self.fastest)  # the innermost loop around what is being costed
 
@@ -95,6 +99,17 @@ class ProcedureBuilder:
             if not label.startswith("@"):
                 self.ctx.warn(self.proc.loc, f"jump to label {label} that is not in {self.proc.name}")
         return ProcedureSAD(self.proc, result.counts)
+
+    def twins(self, first: dict[tuple[int, str], list[Event]]) -> dict[Event, Event]:
+        """Each event this build made that the build `first` made alike (same statement, role, place in
+        order, cost and no message): one event of the routine's own, whichever build counts it."""
+        same: dict[Event, Event] = {}
+        for key, events in (self.made or {}).items():
+            for mine, theirs in zip(events, first.get(key, [])):
+                if mine.cost == theirs.cost and mine.message is None and theirs.message is None \
+                        and mine.region == theirs.region:
+                    same[mine] = theirs
+        return same
 
     # ------------------------------------------------------------------ regions
     def region(self, stmts: list[ir.Stmt], index: Index) -> RegionResult:
@@ -348,11 +363,17 @@ class ProcedureBuilder:
             self.layout = outer
 
     # ------------------------------------------------------------------ events
+    def _on_cycle(self) -> bool:
+        return resolve_name(self.proc.name) in self.ctx.cycles
+
     def _event(self, loc: ir.Loc, role: str, cost: Cost | Counter, region_id: int, groupable: bool,
                stmt: ir.Stmt) -> Event:
         ops = cost.ops if isinstance(cost, Cost) else cost
         simple_stmt = role in ("stmt", "goto")
-        return Event(self.proc.name, loc, role, Counter(ops), region_id, self.ctx.next_seq(), groupable,
-                     last_line=loc.line, text=type(stmt).__name__,
-                     terminal=simple_stmt and isinstance(stmt, _TERMINAL),
-                     starts_block=simple_stmt and stmt.label is not None)
+        event = Event(self.proc.name, loc, role, Counter(ops), region_id, self.ctx.next_seq(), groupable,
+                      last_line=loc.line, text=type(stmt).__name__,
+                      terminal=simple_stmt and isinstance(stmt, _TERMINAL),
+                      starts_block=simple_stmt and stmt.label is not None)
+        if self.made is not None:
+            self.made.setdefault((id(stmt), role), []).append(event)
+        return event

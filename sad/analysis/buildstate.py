@@ -38,7 +38,7 @@ class BuildContext:
     diagnostics: list[ir.Diagnostic] = field(default_factory=list)
     seq: int = 0
     # a callee's counts bound to one call's actual values, by (callee, formal → value) (sad.analysis.calls)
-    bindings: dict[tuple[str, frozenset], tuple[dict, dict]] = field(default_factory=dict)
+    bindings: dict[tuple[str, frozenset, bool], tuple[dict, dict]] = field(default_factory=dict)
     # the tree size of each built routine's counts, by linkage name (sad.analysis.calls' expansion budget)
     count_sizes: dict[str, int] = field(default_factory=dict)
     # the symbols in each built routine's counts, by linkage name (sad.analysis.calls' traced functions)
@@ -48,6 +48,12 @@ class BuildContext:
     deferred: dict[str, list[tuple[str, tuple, dict]]] = field(default_factory=dict)
     # tests of data decided by the generic-data model: (where, the comparison, its value), in order
     generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
+    # per routine on a cycle of calls: its activation build (sad.analysis.recursion), formals as symbols
+    activations: dict[str, ProcedureSAD] = field(default_factory=dict)
+    # the recursive routines markers name, by tag: (linkage name, its formals' symbols in marker order)
+    recursion_tags: list[tuple[str, tuple[sympy.Symbol, ...]]] = field(default_factory=list)
+    # the events the first build of each routine on a cycle made, by (statement id, role), in order
+    first_made: dict[str, dict[tuple[int, str], list[Event]]] = field(default_factory=dict)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

@@ -8,10 +8,12 @@ any other statement.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import sympy
 
 from sad import ir
-from sad.analysis import characters, evaluate, genericdata, libcalls, spmd
+from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, indicator, resum, substitute
@@ -37,11 +39,12 @@ class CallExpander:
     """Adds the events of the routines one procedure calls."""
 
     def __init__(self, ctx: BuildContext, proc: ir.Procedure, values: ValueResolver,
-                 namer: ParameterNamer) -> None:
+                 namer: ParameterNamer, activation: bool = False) -> None:
         self.ctx = ctx
         self.proc = proc
         self.values = values
         self.namer = namer
+        self.activation = activation  # an activation build: calls into the cycle are recorded, not counted
         self.taken = 0  # nodes of callee counts expanded into this procedure so far
         self.not_expanded: set[str] = set()  # call costs named for callees not expanded (warned once)
 
@@ -63,6 +66,8 @@ class CallExpander:
             site.cost[f"msg.{spmd.LOCAL_FUNCTIONS[key]}"] += 1  # MPI_Wtime: bookkeeping, no message
             return
         if (resolve_name(self.proc.name), key) in self.ctx.recursive_calls:
+            if self.activation:  # the next activation, unrolled where a call from outside knows its arguments
+                self._recursive_call(key, args, index, local, site, at)
             return  # inside a cycle of calls: counted by the cycle's X_<routine>_CALLS at its entry
         callee = self.ctx.built.get(key)
         if callee is None and not indirect and libcalls.expand(self, name, args, index, local, site, at):
@@ -74,7 +79,10 @@ class CallExpander:
             site.cost[f"cost:{cname}"] += 1
             return
         if key in self.ctx.cycles:
-            self._expand_cycle(key, local)
+            if key in self.ctx.activations:
+                self._recursive_call(key, args, index, local, site, at)
+            else:
+                self._expand_cycle(key, local)
             return
         size = self._size(key)
         if self.taken + size > EXPANSION_BUDGET:
@@ -97,6 +105,7 @@ class CallExpander:
             counts = self._resolve_deferred(key, subs, counts)
         if data and self.ctx.facts.generic_data:
             counts = self._generic_counts(counts, data, known, loc)
+        counts = self._settled(counts, loc)
         for event, count in counts:
             local.add(event, count)
 
@@ -186,14 +195,16 @@ class CallExpander:
                                       None if value not in (sympy.true, sympy.false) else value is sympy.true)
         return out
 
-    def _bound_counts(self, key: str, subs: dict, data: dict) -> list[tuple[Event, sympy.Expr]]:
-        """The callee's counts with its formals bound to `subs` and its tests in `data` replaced by their
-        probabilities."""
+    def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False
+                      ) -> list[tuple[Event, sympy.Expr]]:
+        """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`) with its
+        formals bound to `subs` and its tests in `data` replaced by their probabilities."""
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
         # body's share one), for every call with the same actual values (CG calls DOT(N, ...) three times)
-        shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items())), ({}, {}))
+        shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items()), activation), ({}, {}))
+        built = self.ctx.activations[key] if activation else self.ctx.built[key]
         counts = []
-        for event, count in self.ctx.built[key].counts.items():
+        for event, count in built.counts.items():
             if data:
                 count = count.xreplace(data)
             if subs and event.message is not None:
@@ -232,6 +243,94 @@ class CallExpander:
             self.ctx.warn(loc, f"{name} not expanded: {why}; its cost per call is {cname}{after}")
         self.namer.call_cost(cname, loc, description)
         site.cost[f"cost:{cname}"] += 1
+
+    def _recursive_call(self, key: str, args: list[ir.Expr], index: Index, local: RegionResult, site: Event,
+                        at: ir.Stmt | None) -> None:
+        """A call into a cycle of calls: an event of no cost whose count is the marker of the activation it
+        starts (sad.analysis.recursion), unrolled at once where its arguments are numbers and this is no
+        activation build; else left for a caller that binds them."""
+        subs, _, _ = self._bind_formals(self.ctx.facts.procs[key], args, index, at)
+        tag = self._tag(key)
+        count = recursion.marker(tag, [subs.get(s, recursion.UNTRACED) for s in self.ctx.recursion_tags[tag][1]])
+        event = Event(site.procedure, site.loc, "recurse", Counter(), site.region, self.ctx.next_seq())
+        if self.activation:
+            local.add(event, count)
+            return
+        for ev, n in self._settled([(event, count)], site.loc):
+            local.add(ev, n)
+
+    def _tag(self, key: str) -> int:
+        """The number that names routine `key` in markers, with the symbols of its formals as bound there."""
+        for tag, (known, _) in enumerate(self.ctx.recursion_tags):
+            if known == key:
+                return tag
+        proc = self.ctx.facts.procs[key]
+        formals = [self.ctx.table.symbol(self.ctx.facts.storage_name(proc, f)) for f in proc.formals]
+        self.ctx.recursion_tags.append((key, tuple(s for s in formals if s is not None)))
+        return len(self.ctx.recursion_tags) - 1
+
+    def _settled(self, counts: list[tuple[Event, sympy.Expr]], loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
+        """Counts with every recursion event whose markers' arguments are numbers replaced by the events of
+        the activations it starts; one that cannot be unrolled by the activation counts of the first build."""
+        if not any(event.role == "recurse" for event, _ in counts):
+            return counts
+        out: list[tuple[Event, sympy.Expr]] = []
+        for event, count in counts:
+            first = recursion.starts(count) if event.role == "recurse" else None
+            if first is None:
+                out.append((event, count))
+                continue
+            try:
+                out.extend(self._unrolled(first))
+            except (recursion.NotUnrolled, Unbindable) as exc:
+                out.extend(self._not_unrolled(count, loc, str(exc)))
+        return out
+
+    def _unrolled(self, first: list[recursion.Start]) -> list[tuple[Event, sympy.Expr]]:
+        """The events of the trees of activations the calls `first` start, each counted exactly."""
+        totals = recursion.unroll(first, self._activation_counts)
+        formals = {s for _, symbols in self.ctx.recursion_tags for s in symbols}
+        for count in totals.values():
+            left = count.free_symbols & formals
+            if left:
+                raise recursion.NotUnrolled(f"its counts depend on {', '.join(sorted(s.name for s in left))}")
+        return list(totals.items())
+
+    def _activation_counts(self, tag: int, args: tuple) -> list[tuple[Event, sympy.Expr]]:
+        """One activation's counts with its formals bound to `args` (its tests on formals it is not passed as
+        their probabilities, its functions of formals run on the values passed)."""
+        key, symbols = self.ctx.recursion_tags[tag]
+        subs = {s: a for s, a in zip(symbols, args) if a != recursion.UNTRACED}
+        proc = self.ctx.activations[key].procedure
+        counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation=True)
+        return self._resolve_deferred(key, subs, counts) if key in self.ctx.deferred else counts
+
+    def _not_unrolled(self, count: sympy.Expr, loc: ir.Loc, why: str) -> list[tuple[Event, sympy.Expr]]:
+        """Calls into recursion that are not unrolled: the activation counts of each routine's first build,
+        with a note."""
+        out: list[tuple[Event, sympy.Expr]] = []
+        for tag, calls in recursion.calls_per_tag(count).items():
+            key = self.ctx.recursion_tags[tag][0]
+            name = self.ctx.built[key].procedure.name
+            self.ctx.note(loc, f"the recursion of {name} is not unrolled: {why}; its activations per call are a "
+                               f"parameter")
+            scratch = RegionResult()
+            self._expand_cycle(key, scratch)
+            out.extend((event, mul(calls, n)) for event, n in scratch.counts.items())
+        return out
+
+    def pending_recursion(self, counts: dict[Event, sympy.Expr]) -> dict[Event, sympy.Expr]:
+        """A root's counts with the calls into recursion no caller bound (their arguments are this routine's
+        formals, or values only a run can tell) as activation counts."""
+        if not any(event.role == "recurse" for event in counts):
+            return counts
+        out: dict[Event, sympy.Expr] = {}
+        for event, count in self._settled(list(counts.items()), self.proc.loc):
+            pairs = self._not_unrolled(count, event.loc, _untraced(count)) if event.role == "recurse" \
+                else [(event, count)]
+            for ev, n in pairs:
+                out[ev] = n if ev not in out else out[ev] + n
+        return out
 
     def _expand_cycle(self, entry: str, local: RegionResult) -> None:
         """A call into recursion: each routine of the cycle runs X_<routine>_CALLS times per such call,
@@ -367,3 +466,10 @@ def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
     if value is sympy.false or any(v is not sympy.false for v, _ in rest):
         return []  # more than the first choice passes: nothing follows piece by piece
     return [where, *([value] if value is not sympy.true else [])]
+
+
+def _untraced(count: sympy.Expr) -> str:
+    """Why calls into recursion were left to the root: the values they pass that no caller bound."""
+    names = sorted({s.name for m in recursion.markers(count) for a in m.args[1:] for s in a.free_symbols
+                    if s != recursion.UNTRACED})
+    return f"it depends on {', '.join(names)}" if names else "its arguments are not known"

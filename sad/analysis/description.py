@@ -28,7 +28,8 @@ class Event:
     iteration. Identity-hashed: the same event reached through two call sites is one event."""
     procedure: str
     loc: ir.Loc
-    role: str  # stmt | cond | loop_entry | loop_iter | goto | library (sad.analysis.libcalls)
+    role: str  # stmt | cond | loop_entry | loop_iter | goto | library (sad.analysis.libcalls) | recurse
+    # (recurse: calls into recursion not yet unrolled, no cost: sad.analysis.recursion)
     cost: Counter
     region: int
     seq: int

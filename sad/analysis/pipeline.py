@@ -19,7 +19,7 @@ import sympy
 from sad import ir
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
-from sad.analysis.description import Analysis, Event
+from sad.analysis.description import Analysis, Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
@@ -155,10 +155,14 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
             continue
         mark = reuse.mark() if reuse is not None else None
         try:
+            builder = ProcedureBuilder(ctx, proc)
             with _deep_recursion():
-                ctx.built[name] = ProcedureBuilder(ctx, proc).build()
+                ctx.built[name] = builder.build()
             if reuse is not None and mark is not None:
                 reuse.record(name, mark)
+            if builder.made is not None:
+                ctx.first_made[name] = builder.made
+                _build_activations(ctx, name)
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "
@@ -168,6 +172,38 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                                                  f"internal error while analyzing {proc.name}: "
                                                  f"{type(exc).__name__}: {exc}"))
     return ctx, graph
+
+
+def root_counts(ctx: BuildContext, built: ProcedureSAD) -> dict[Event, sympy.Expr]:
+    """A routine's counts as the SAD of a root: calls into recursion that no caller bound, counted by the
+    activation counts of their routine's first build (sad.analysis.recursion)."""
+    return ProcedureBuilder(ctx, built.procedure).calls.pending_recursion(built.counts)
+
+
+def _build_activations(ctx: BuildContext, name: str) -> None:
+    """Once every routine of `name`'s cycle of calls is built: their activation builds, which a call with
+    known arguments unrolls (sad.analysis.recursion). What they add to the diagnostics that the first builds
+    said already is not said twice; a failed activation build leaves the cycle to its activation counts."""
+    cycle = ctx.cycles.get(name)
+    if cycle is None or any(m not in ctx.built for m in cycle) or name in ctx.activations:
+        return
+    said = len(ctx.diagnostics)
+    for member in sorted(cycle):
+        try:
+            builder = ProcedureBuilder(ctx, ctx.built[member].procedure, activation=True)
+            with _deep_recursion():
+                built = builder.build()
+            # the routine's own events are the first build's where they are alike: a line is one event,
+            # whether a call unrolls the recursion or counts its activations as a parameter
+            same = builder.twins(ctx.first_made.get(member, {}))
+            counts = {same.get(e, e): n for e, n in built.counts.items()}
+            ctx.activations[member] = ProcedureSAD(built.procedure, counts)
+        except Exception as exc:  # the first build stands: its callers count activations as parameters
+            ctx.activations.pop(member, None)
+            ctx.note(ctx.built[member].procedure.loc, f"{ctx.built[member].procedure.name}'s recursion is not "
+                                                      f"unrolled on known arguments: {type(exc).__name__}: {exc}")
+    old = ctx.diagnostics[:said]
+    ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
 
 
 _NESTING_LIMIT = 200  # statement nesting the builder's recursion is sized for (the corpus needs under 10)
@@ -222,7 +258,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
         built = ctx.built.get(resolve_name(root.name))
         if built is None:
             continue
-        for event, count in built.counts.items():
+        for event, count in root_counts(ctx, built).items():
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
     failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]

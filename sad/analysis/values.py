@@ -450,11 +450,14 @@ class ValueResolver(ir.NodeVisitor):
     value-returning visitor (`visit_<Kind>(node, index, depth)`); kinds it has no rule for are Unresolvable."""
 
     def __init__(self, facts: ProgramFacts, proc: ir.Procedure, table: ParameterTable,
-                 overrides: dict[str, sympy.Expr] | None = None) -> None:
+                 overrides: dict[str, sympy.Expr] | None = None, activation: bool = False) -> None:
         self.facts = facts
         self.proc = proc
         self.table = table
         self.overrides = overrides or {}
+        # one activation of a recursive routine (sad.analysis.recursion): its formals are its arguments'
+        # values in that activation, as any routine's are in each call
+        self.activation = activation
         self._loose = False  # inside bound(): a loop bound may stand for its value at loop entry
         self._at: ir.Stmt | None = None
         self._use: ir.Stmt | None = None  # the statement whose value is asked (conditional assignments)
@@ -744,14 +747,18 @@ class ValueResolver(ir.NodeVisitor):
         return value.xreplace(data) if data else value
 
     def runtime_element(self, value, node: ir.Expr) -> bool:
-        """Whether a floating-point value is an array element the run sets (its named value `X_3`) or a
-        variable it assigns in several places (named where a loop bound may stand for it): data, for the
-        generic-data model."""
-        if not isinstance(value, sympy.Symbol) or not genericdata.floating(node.type):
+        """Whether a floating-point value is computed from an array element the run sets (its named value
+        `X_3`, or `ONE / A_1_1`) or from a variable it assigns in several places (named where a loop bound
+        may stand for it): data, for the generic-data model."""
+        if not isinstance(value, sympy.Expr) or not genericdata.floating(node.type):
             return False
-        param = self.table.get(value.name)
-        return param is not None and param.cls == "unresolved" and (
-            param.description == "array element set at run time" or param.description.startswith("run-time value"))
+        for symbol in value.free_symbols:
+            param = self.table.get(symbol.name)
+            if param is not None and param.cls == "unresolved" and (
+                    param.description == "array element set at run time"
+                    or param.description.startswith("run-time value")):
+                return True
+        return False
 
     def _generic(self, node: ir.BinOp, left, right, index) -> sympy.Basic | None:
         """A comparison with an untraced floating-point side (data), decided by the generic-data model
@@ -950,7 +957,8 @@ class ValueResolver(ir.NodeVisitor):
             # -D on a constant of the source: the user's value replaces the one written there.
             return self._register(key, "direct", integer, defs[0].loc, "set by -D", self.overrides[key],
                                   defs[0].procedure)
-        if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive:
+        if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive \
+                and not self.activation:
             return None  # a recursive routine's arguments change from one activation to the next
         if decl is not None and decl.storage == "formal" and not defs:
             if ir_type == "character":
@@ -973,10 +981,12 @@ class ValueResolver(ir.NodeVisitor):
         return self._from_definition(key, defs[0], integer, depth)
 
     def _in_iteration(self, d: Definition, index: dict, depth: int) -> sympy.Expr | None:
-        """A loop bound set earlier in the same iteration from the outer loops' indices (the strip-mined
-        `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`): its value in terms of those indices, when the
-        assignment runs before the loop on every pass (same or enclosing statement list, no jump back)."""
-        at = self._at
+        """A value set earlier in the same iteration from the outer loops' indices (the strip-mined
+        `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`; DGETRF's `JB = MIN(MIN(M, N)-J+1, NB)` before
+        `CALL DGETRF2(M-J+1, JB, ...)` and `IF (J+JB.LE.N)`): its value in terms of those indices, when the
+        assignment runs before the use on every pass (same or enclosing statement list, no jump back). The
+        use is the loop whose bound is asked, else the statement whose condition or argument is."""
+        at = self._at or self._use or self._call
         if at is None or d.stmt is None or d.procedure != self.proc.name:
             return None
         places = self.facts._places.get(self.proc.name)
@@ -1023,7 +1033,7 @@ class ValueResolver(ir.NodeVisitor):
         use = self._use if self._use is not None else self._at
         memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, depth, id(self.table),
                     id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs),
-                    self.facts.generic_data)
+                    self.facts.generic_data, self.activation)
         if memo_key in self.facts._conditionals:
             return self.facts._conditionals[memo_key]
         value = self._follow_conditional(key, defs, integer, depth)
@@ -1084,8 +1094,9 @@ class ValueResolver(ir.NodeVisitor):
         if len(nested) != 1 or len(by_proc) > 2 or len(others) + len(by_proc) > 2:
             return None
         owner = next((p for p in self.facts.program.procedures if p.name == nested[0]), None)
-        if owner is None or resolve_name(owner.name) in self.facts.recursive:
-            return None
+        if owner is None or (resolve_name(owner.name) in self.facts.recursive
+                             and not (self.activation and owner.name == self.proc.name)):
+            return None  # a recursive routine's values change from one activation to the next
         places = self.facts._places.get(owner.name)
         if places is None:
             places = self.facts._places[owner.name] = _places_of(owner)
@@ -1127,7 +1138,7 @@ class ValueResolver(ir.NodeVisitor):
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
         key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, depth, id(self.table),
-               id(self.overrides) if self.overrides else 0, self.facts.generic_data)
+               id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation)
         memo = self.facts._evaluations
         if key not in memo:
             memo[key] = self.expr_at(node, stmt, {}, depth)

@@ -22,7 +22,7 @@ import sympy
 from sad import ir
 from sad.analysis.description import group_blocks
 from sad.analysis.freesymbols import free_symbols
-from sad.analysis.pipeline import build_procedures, load_file, load_program, warm_up
+from sad.analysis.pipeline import build_procedures, load_file, load_program, root_counts, warm_up
 from sad.analysis.products import interned, times, total
 from sad.analysis.summaries import SummaryStore
 from sad.analysis.values import resolve_name
@@ -87,7 +87,7 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
         built = ctx.built.get(resolve_name(proc.name))
         if built is None:
             continue
-        routines.append(_routine(proc, unit.path, built.counts, machine, kinds_known, leaving,
+        routines.append(_routine(proc, unit.path, root_counts(ctx, built), machine, kinds_known, leaving,
                                  options.points, ctx.facts.character_formals))
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.

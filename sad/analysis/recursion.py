@@ -1,0 +1,107 @@
+"""Recursion unrolled on known arguments: a recursive routine called with sizes the caller knows runs a
+finite tree of activations, each of which is counted exactly, as a call to any other routine is.
+
+Data flow: the pipeline (sad.analysis.pipeline) builds every routine of a cycle of calls twice. The first
+build is the one callers fall back to: the routine's counts per activation with its tests on formals as
+probabilities, and `X_<routine>_CALLS` activations per call from outside the cycle. The second, *activation*
+build treats the formals as the activation's argument values, like any routine's. In both the activation
+build and its callers (sad.analysis.calls), a call into the cycle is an event of no cost (role "recurse")
+whose count is written with the marker `Activations(tag, a1, ..., an)`: the call starts an activation of
+the routine `tag` names with its formals bound to a1 ... an, formulas in the caller's symbols. Counts are
+linear in the markers, so they ride through loops and sums as any count does (a call in `DO J = 1, N, NB`
+with the argument `N - J + 1` is a Sum of markers in J) and are bound with the caller's values at each call.
+Once every marker's arguments are numbers, `unroll` walks the tree of activations: each activation's
+counts bound to its arguments (by the call expander, as for an ordinary call), its own recursion events
+replaced by the activations they start. LAPACK's DGETRF2 (`N1 = MIN(M, N)/2`, then itself on N1 and on
+N - N1 columns) factors a 150 x 150 matrix in DGETRF's three panels in 297 activations, every line's count
+equal to gcov's.
+
+Where an argument never becomes a number (a size only a run can tell, library mode), a count of calls
+depends on data, or the tree has more than ACTIVATION_LIMIT activations, the call keeps the named
+activation count X_<routine>_CALLS of the first build, with a note saying why.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from sad.analysis.description import Event
+
+# Activations(tag, *arguments): calls that start an activation of the recursive routine `tag` names. An
+# undefined function: sympy keeps it as it is (its is_number is False, so no code takes it for a value).
+ACTIVATIONS = sympy.Function("Activations")
+
+# A formal's value that a call does not pass in a form sad can trace (an output argument, an array): the
+# activation is unrolled without it, and only while its counts do not depend on that formal.
+UNTRACED = sympy.Symbol("UNTRACED_ARGUMENT")
+
+# Activations one call may unroll into. Each costs one binding of the routine's counts (milliseconds for
+# DGETRF2 with DTRSM, DGEMM and DLASWP expanded); DGETRF2 on an N x N matrix takes 2N - 1.
+ACTIVATION_LIMIT = 4096
+
+Counts = list[tuple[Event, sympy.Expr]]
+Start = tuple[int, tuple[sympy.Expr, ...], sympy.Expr]  # (tag, arguments, how many such calls)
+
+
+class NotUnrolled(Exception):
+    """The tree of activations cannot be walked: the message says why."""
+
+
+def marker(tag: int, values: list[sympy.Expr]) -> sympy.Expr:
+    """One call that starts an activation of routine `tag` with its formals bound to `values`."""
+    return ACTIVATIONS(sympy.Integer(tag), *values)
+
+
+def markers(count: sympy.Expr) -> list[sympy.Expr]:
+    """The markers in a count, in a fixed order."""
+    found = [a for a in count.atoms(AppliedUndef) if a.func == ACTIVATIONS]
+    return sorted(found, key=sympy.default_sort_key)
+
+
+def starts(count: sympy.Expr) -> list[Start] | None:
+    """The activations a count of recursion events starts, (tag, arguments, times) for each distinct
+    marker; None while an argument is not a number yet."""
+    found = markers(count)
+    if any(not all(a.is_number or a == UNTRACED for a in m.args) for m in found):
+        return None
+    return [(int(m.args[0]), tuple(m.args[1:]), count.xreplace({n: int(n == m) for n in found})) for m in found]
+
+
+def calls_per_tag(count: sympy.Expr) -> dict[int, sympy.Expr]:
+    """How many calls into each recursive routine a count of recursion events stands for, whatever their
+    arguments (for the activation counts of a call that is not unrolled)."""
+    found = markers(count)
+    tags = sorted({int(m.args[0]) for m in found})
+    return {t: count.xreplace({m: int(int(m.args[0]) == t) for m in found}) for t in tags}
+
+
+def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
+           limit: int = ACTIVATION_LIMIT) -> dict[Event, sympy.Expr]:
+    """Every event's count over the trees of activations that the calls `first` start.
+    `counts_of(tag, arguments)` gives one activation's counts bound to its arguments."""
+    totals: dict[Event, sympy.Expr] = {}
+    pending = list(reversed(first))
+    activations = 0
+    while pending:
+        tag, args, times = pending.pop()
+        activations += 1
+        if activations > limit:
+            raise NotUnrolled(f"more than {limit} activations")
+        for event, count in counts_of(tag, args):
+            if event.role != "recurse":
+                known = totals.get(event)
+                totals[event] = times * count if known is None else known + times * count
+                continue
+            more = starts(count)
+            if more is None:
+                raise NotUnrolled(f"the call at {event.loc.file}:{event.loc.line} passes values that are not "
+                                  f"known there ({_symbols(count)})")
+            pending.extend((t, a, times * n) for t, a, n in reversed(more) if n != 0)
+    return totals
+
+
+def _symbols(count: sympy.Expr) -> str:
+    names = sorted({s.name for m in markers(count) for a in m.args for s in a.free_symbols if s != UNTRACED})
+    return ", ".join(names) or "values only a run can tell"

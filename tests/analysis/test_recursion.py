@@ -1,0 +1,57 @@
+"""Recursion unrolled on known arguments (sad.analysis.recursion): every activation counted with its own
+arguments, checked against hand-derived totals and gcov; calls whose arguments only a run can tell keep the
+named activation count, with a note."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sympy
+
+from sad.analysis import recursion
+from sad.analysis.description import line_counts
+from sad.analysis.pipeline import analyze
+from sad.cli.main import main
+
+HERE = Path(__file__).resolve().parent / "recursion"
+
+
+def counts_of(path: Path) -> tuple[dict[int, sympy.Expr], object]:
+    analysis = analyze([str(path)])
+    return {line: c for (_, line), c in line_counts(analysis.counts).items()}, analysis
+
+
+def test_halving_recursion_in_a_blocked_loop_is_counted_activation_by_activation(capsys, tmp_path):
+    """DGETRF's shape: panels of NB = 64 columns of a 150 x 150 matrix (widths 64, 64, 22), each split in
+    halves down to single columns. A panel of width n runs 2n - 1 activations (n leaves), so 127 + 127 + 43
+    = 297; the leaves are the 150 columns, column c (from 0) with 150 - c rows: 150 * 151 / 2 row updates.
+    The panel width JB is set in the iteration (`JB = MIN(MIN(M, N) - J + 1, NB)`), and so is the test
+    `J + JB .LE. N` (true for J = 1 and 65, false for J = 129)."""
+    counts, analysis = counts_of(HERE / "halving.f")
+    assert counts[6] == 297                       # IF (M .EQ. 1 .OR. N .EQ. 1): every activation
+    assert counts[8] == 150 * 151 // 2            # W(I) = W(I) + 1: the leaves' rows
+    assert counts[13] == counts[14] == 297 - 150  # the calls of the inner nodes
+    assert counts[25] == 2                        # W(1) = W(1) + 1 under J + JB .LE. N
+    assert not [p for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", str(HERE / "halving.f"), "--require-bound", "--", "./halving"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_recursion_on_a_value_read_at_run_time_keeps_its_activation_count():
+    """FACT(K) with K read: the activations per call are the parameter X_FACT_CALLS (with a note why);
+    FACT(5) in the same program is unrolled: five activations, the last one takes the N <= 1 arm."""
+    counts, analysis = counts_of(HERE / "readfact.f")
+    x, p = sympy.Symbol("X_FACT_CALLS", nonnegative=True), sympy.Symbol("P_FACT_IF1", nonnegative=True)
+    assert sympy.expand(counts[3] - (x + 5)) == 0
+    assert sympy.expand(counts[4] - (x * p + 1)) == 0
+    notes = [d.message for d in analysis.diagnostics if "not unrolled" in d.message]
+    assert len(notes) == 1 and "it depends on K;" in notes[0], notes
+
+
+def test_a_tree_past_the_activation_limit_is_not_unrolled(monkeypatch):
+    """A limit of 3 activations: FACT(5) needs 5, so its count stays the parameter, with a note."""
+    monkeypatch.setattr(recursion, "ACTIVATION_LIMIT", 3)
+    monkeypatch.setattr(recursion.unroll, "__defaults__", (3,))
+    counts, analysis = counts_of(HERE.parent / "realcode" / "f90features.f")
+    assert counts[3] == sympy.Symbol("X_FACT_CALLS", nonnegative=True)
+    assert any("more than 3 activations" in d.message for d in analysis.diagnostics)
