@@ -965,6 +965,11 @@ class ValueResolver(ir.NodeVisitor):
                 self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
+            latest = self._latest_in_iteration(defs) if index else None
+            if latest is not None:
+                in_loop = self._in_iteration(latest, index, depth)
+                if in_loop is not None:
+                    return in_loop
             value = self._conditional(key, defs, integer, depth)
             if value is not None:
                 return value
@@ -979,6 +984,27 @@ class ValueResolver(ir.NodeVisitor):
             if in_loop is not None:
                 return in_loop
         return self._from_definition(key, defs[0], integer, depth)
+
+    def _latest_in_iteration(self, defs: list[Definition]) -> Definition | None:
+        """Of several assignments (DPOTRF's `JB = MIN(NB, N-J+1)` in its upper and its lower loop), the one
+        that runs before the use on every pass of the loops around both, with no other between them: the
+        value the use sees. None where there is no such one."""
+        at = self._at or self._use or self._call
+        places = self.facts._places.get(self.proc.name)
+        if places is None:
+            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        up = places.get(id(at)) if at is not None else None
+        if up is None or up.backward_jumps or any(d.procedure != self.proc.name or d.stmt is None for d in defs):
+            return None
+        where = [(d, places.get(id(d.stmt))) for d in defs]
+        before = [(d, p) for d, p in where if p is not None and p.loops and p.loops <= up.loops
+                  and p.lists <= up.lists and p.order < up.order and d.kind == "assign"]
+        if not before:
+            return None
+        d, dp = max(before, key=lambda dpl: dpl[1].order)
+        if any(p is None or dp.order < p.order < up.order for other, p in where if other is not d):
+            return None
+        return d
 
     def _in_iteration(self, d: Definition, index: dict, depth: int) -> sympy.Expr | None:
         """A value set earlier in the same iteration from the outer loops' indices (the strip-mined

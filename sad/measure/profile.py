@@ -127,6 +127,7 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
         _loops(proc.body, proc, by_role, model, parent=None)
         if proc.language == "fortran":
             _arithmetic_if_targets(proc, model)
+            _continued_computed_gotos(proc, model)
     _same_line_arms(analysis.counts, model, _else_first_lines(analysis.program))
     return dict(sorted(model.items()))
 
@@ -159,6 +160,37 @@ def _same_line_arms(counts: dict, model: dict[Key, LineModel], else_first_lines:
 
 
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop)
+
+
+def _continued_computed_gotos(proc: ir.Procedure, model: dict[Key, LineModel]) -> None:
+    """A computed GOTO continued over several fixed-form lines (ILAENV's `GO TO ( 10, 10, ... , 160)ISPEC`
+    on two): gfortran charges its runs to the last line, which holds the index; what it shows on the first
+    line is not the statement's count (0 for ILAENV's one run, 6 for seven runs of a smaller one: GCC 12,
+    -O0), so that line is gcov's alone and the runs are compared on the last."""
+    for stmt in ir.walk_stmts(proc.body):
+        if not isinstance(stmt, ir.ComputedGoto) or stmt.loc is None:
+            continue
+        key = (stmt.loc.file, stmt.loc.line)
+        last = _last_continuation(stmt.loc.file, stmt.loc.line)
+        if last == stmt.loc.line or key not in model:
+            continue
+        line = model.pop(key)
+        model[(stmt.loc.file, last)] = LineModel((stmt.loc.file, last), line.ours, line.gcov)
+
+
+def _last_continuation(path: str, line: int) -> int:
+    """The last line of a fixed-form statement that starts on `line`."""
+    lines = _source_lines(path)
+    last = line
+    for k in range(line + 1, min(len(lines), line + 40) + 1):
+        text = lines[k - 1]
+        if not text.strip() or text[0] in "cC*!":
+            continue  # blank and comment lines may stand between a statement's lines
+        if len(text) > 5 and not text[:5].strip() and text[5] not in " 0":
+            last = k
+            continue
+        break
+    return last
 
 
 def _arithmetic_if_targets(proc: ir.Procedure, model: dict[Key, LineModel]) -> None:
