@@ -966,7 +966,7 @@ class ValueResolver(ir.NodeVisitor):
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
             latest = self._latest_in_iteration(defs) if index else None
-            if latest is not None:
+            if latest is not None and index:
                 in_loop = self._in_iteration(latest, index, depth)
                 if in_loop is not None:
                     return in_loop
