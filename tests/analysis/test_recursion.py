@@ -55,3 +55,14 @@ def test_a_tree_past_the_activation_limit_is_not_unrolled(monkeypatch):
     counts, analysis = counts_of(HERE.parent / "realcode" / "f90features.f")
     assert counts[3] == sympy.Symbol("X_FACT_CALLS", nonnegative=True)
     assert any("more than 3 activations" in d.message for d in analysis.diagnostics)
+
+
+def test_c_recursions_with_known_arguments(capsys):
+    """fib(12) by its definition runs 2 F(13) - 1 = 465 activations, F(13) = 233 of them leaves; a binary
+    sum over 100 elements splits into 2 * 100 - 1 = 199 activations. Both equal gcov's counts."""
+    counts, analysis = counts_of(HERE / "fibs.c")
+    assert (counts[5], counts[6], counts[7]) == (465, 233, 232)
+    assert (counts[13], counts[14], counts[16]) == (199, 100, 99)
+    rc = main(["check-counts", str(HERE / "fibs.c"), "--require-bound", "--", "./fibs"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
