@@ -470,6 +470,5 @@ def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
 
 def _untraced(count: sympy.Expr) -> str:
     """Why calls into recursion were left to the root: the values they pass that no caller bound."""
-    names = sorted({s.name for m in recursion.markers(count) for a in m.args[1:] for s in a.free_symbols
-                    if s != recursion.UNTRACED})
+    names = recursion.passed(count)
     return f"it depends on {', '.join(names)}" if names else "its arguments are not known"

@@ -102,6 +102,12 @@ def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
     return totals
 
 
+def passed(count: sympy.Expr) -> list[str]:
+    """The names of the values the calls in `count` pass that are no numbers yet (not a sum's own index)."""
+    indices = {limit[0] for total in count.atoms(sympy.Sum) for limit in total.limits}
+    return sorted({s.name for m in markers(count) for a in m.args[1:] for s in a.free_symbols
+                   if s != UNTRACED and s not in indices})
+
+
 def _symbols(count: sympy.Expr) -> str:
-    names = sorted({s.name for m in markers(count) for a in m.args for s in a.free_symbols if s != UNTRACED})
-    return ", ".join(names) or "values only a run can tell"
+    return ", ".join(passed(count)) or "values only a run can tell"
