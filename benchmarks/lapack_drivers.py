@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""LAPACK as its callers use it: small drivers written here call Reference LAPACK routines at fixed sizes, and
+`sad check-counts --require-bound` compares every line of the driver and of the routines it reaches with gcov,
+with nothing profiled and nothing bound by hand (issue 29's criterion: every line has a count equal to gcov's;
+with pivoting, only the pivot tests stay probabilities).
+
+Usage: python3 benchmarks/lapack_drivers.py LAPACK_DIR [--only NAME,...] [--keep DIR]
+
+LAPACK_DIR is an unpacked Reference LAPACK source tree (SRC, BLAS/SRC, INSTALL); nothing of it is kept here.
+Each driver is built with the files it reaches. BLAS/SRC's Fortran 90 files (dnrm2.f90, used by the QR
+routines) are not read, and a driver that needs them would not link: the QR drivers are not in the list.
+Prints per driver the lines compared, how many agree, stay unbound (with the parameters left) or disagree,
+the exit status of check-counts, and the CPU seconds of the check (pin it: `taskset -c 1`). Figures, not
+tests.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sad.codebase.sources import definers, dependencies, scan  # noqa: E402
+
+
+def _program(decls: str, setup: str, calls: str) -> str:
+    """A fixed-form driver: a diagonally dominant N x N matrix A (no row exchanges), right-hand sides B."""
+    return f"""      PROGRAM DRV
+{decls}
+      INTEGER I, J, INFO
+      DO 20 J = 1, N
+         DO 10 I = 1, N
+            A(I, J) = 1.0D0 / DBLE(I + J)
+   10    CONTINUE
+         A(J, J) = A(J, J) + DBLE(N)
+   20 CONTINUE
+{setup}
+{calls}
+      PRINT *, INFO, A(N, N)
+      END
+"""
+
+
+_SQUARE = "      INTEGER N\n      PARAMETER (N = {n})\n      DOUBLE PRECISION A(N, N), B(N, N), C(N, N)\n" \
+          "      INTEGER IPIV(N)\n      DOUBLE PRECISION TAU(N), WORK(64 * N)"
+_RHS = "      DO 30 J = 1, N\n         DO 25 I = 1, N\n            B(I, J) = 1.0D0\n            C(I, J) = 0.0D0\n" \
+       "   25    CONTINUE\n   30 CONTINUE"
+
+# name: (entry routines, size, the calls)
+DRIVERS: dict[str, tuple[list[str], int, str]] = {
+    "dgemm-2opt": (["dgemm"], 60, "      CALL DGEMM('N', 'N', N, N, N, 1.0D0, A, N, B, N, 0.0D0, C, N)\n"
+                                  "      CALL DGEMM('T', 'N', N, N, N, 1.0D0, A, N, B, N, 1.0D0, C, N)\n"
+                                  "      INFO = 0"),
+    "dtrsm-2opt": (["dtrsm"], 60, "      CALL DTRSM('L', 'U', 'N', 'N', N, N, 1.0D0, A, N, B, N)\n"
+                                  "      CALL DTRSM('R', 'L', 'T', 'U', N, N, 2.0D0, A, N, B, N)\n"
+                                  "      INFO = 0"),
+    "dgetf2": (["dgetf2"], 80, "      CALL DGETF2(N, N, A, N, IPIV, INFO)"),
+    "dpotf2": (["dpotf2"], 80, "      CALL DPOTF2('L', N, A, N, INFO)"),
+    "dgetrf": (["dgetrf"], 150, "      CALL DGETRF(N, N, A, N, IPIV, INFO)"),
+    "dpotrf": (["dpotrf"], 120, "      CALL DPOTRF('L', N, A, N, INFO)"),
+    "dgesv": (["dgesv"], 100, "      CALL DGESV(N, 2, A, N, IPIV, B, N, INFO)"),
+    "dposv": (["dposv"], 100, "      CALL DPOSV('U', N, 2, A, N, B, N, INFO)"),
+}
+
+
+def closure(lapack: Path, entries: list[str]) -> list[Path]:
+    """The files defining the entries and every routine they reach (SRC, BLAS/SRC, INSTALL)."""
+    found = [*sorted((lapack / "SRC").glob("*.f")), *sorted((lapack / "BLAS" / "SRC").glob("*.f")),
+             *sorted((lapack / "INSTALL").glob("dlamch.f"))]
+    scanned = {str(p): scan(str(p)) for p in found}
+    index = definers(list(scanned.values()))
+    files: set[str] = set()
+    for entry in entries:
+        path = next((p for p in found if p.name == f"{entry}.f"), None)
+        if path is None:
+            sys.exit(f"lapack_drivers.py: error: {entry}.f not in {lapack}")
+        files.add(str(path))
+        files.update(dependencies(scanned[str(path)], scanned, index))
+    return sorted(map(Path, files))
+
+
+def run(name: str, lapack: Path, work: Path) -> dict:
+    """check-counts of one driver: its summary figures, the parameters left unbound, its exit status."""
+    entries, n, calls = DRIVERS[name]
+    here = work / name
+    shutil.rmtree(here, ignore_errors=True)
+    here.mkdir(parents=True)
+    for path in closure(lapack, entries):
+        shutil.copy(path, here / path.name)
+    (here / "drv.f").write_text(_program(_SQUARE.format(n=n), _RHS, calls))
+    sources = ["drv.f", *sorted(p.name for p in here.glob("*.f") if p.name != "drv.f")]
+    argv = [sys.executable, "-m", "sad", "check-counts", *sources, "--require-bound", "--", "./drv"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=here, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    summary = next((line for line in proc.stdout.splitlines() if line.startswith("summary:")), "")
+    lines_part = summary.split(";")[0]  # after it: gcov's branch counts of arms, another tally
+    figures = {k: int(v) for v, k in re.findall(r"(\d+) (lines|ok|unbound|MISMATCH)", lines_part)}
+    unbound = sorted({p for line in proc.stdout.splitlines() if " unbound " in line
+                      for p in re.findall(r"\b[PXC]_[A-Za-z0-9_]+", line)})
+    return {"rc": proc.returncode, "figures": figures, "unbound": unbound, "wall": wall,
+            "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+            "error": proc.stderr.strip().splitlines()[-1] if proc.returncode == 2 else ""}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree")
+    ap.add_argument("--only", help="comma-separated driver names (default: all)")
+    ap.add_argument("--keep", type=Path, help="scratch directory (default: a temporary one, removed)")
+    args = ap.parse_args()
+    names = args.only.split(",") if args.only else list(DRIVERS)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="sad-drivers-"))
+    print(f"sad check-counts --require-bound on Reference LAPACK drivers ({args.lapack})")
+    print(f"{'driver':11} {'lines':>5} {'ok':>5} {'unbound':>7} {'MISMATCH':>8} {'exit':>4} {'CPU s':>6}  left unbound")
+    try:
+        for name in names:
+            r = run(name, args.lapack, work)
+            f = r["figures"]
+            left = ", ".join(r["unbound"][:6]) + (" ..." if len(r["unbound"]) > 6 else "")
+            print(f"{name:11} {f.get('lines', 0):5d} {f.get('ok', 0):5d} {f.get('unbound', 0):7d} "
+                  f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {left or r['error']}", flush=True)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
