@@ -220,10 +220,10 @@ class MemoryChain:
     """A chain through one memory slot (a -O0 variable kept in memory) across loop iterations."""
     slot: str              # the address, e.g. -16(%rbp)
     floating: bool
-    cycles: int            # latency of the operations on the chain, forwarding not included
+    cycles: float           # latency of the operations on the chain, forwarding not included
 
 
-def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryChain]:
+def memory_chains(body: list[str], latencies: tuple[float, ...]) -> list[MemoryChain]:
     """Loop-carried dependency chains through a memory slot: a value loaded from a fixed address (a
     variable an unoptimized compile keeps on the stack: the loop index, a sum), changed and stored back to
     the same address, so the next iteration's load waits for store-to-load forwarding. llvm-mca assumes
@@ -263,13 +263,13 @@ def invariant_stores(body: list[str]) -> list[str]:
     return found
 
 
-def _address_delay(body: list[str], latencies: tuple[int, ...], slot: str) -> int:
+def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> float:
     """Cycles from a load of ``slot`` to the address of a later store into an array (``y[i] = ...`` at -O0: i
     loaded, sign-extended, scaled, added to the base). The load that continues the chain in the next iteration
     waits for the addresses of the older stores (measured on Zen: the -O0 copy loop runs 11 cycles where the
     index chain alone takes 8), so the address arithmetic joins the chain."""
-    ready: dict[str, int] = {}       # register → cycles after the slot's load its value is ready
-    delay = 0
+    ready: dict[str, float] = {}       # register → cycles after the slot's load its value is ready
+    delay = 0.0
     for text, lat in zip(body, latencies):
         ops = _operands(text)
         if not ops:
@@ -306,9 +306,9 @@ def _address_delay(body: list[str], latencies: tuple[int, ...], slot: str) -> in
     return delay
 
 
-def _chain(body: list[str], latencies: tuple[int, ...], slot: str) -> MemoryChain | None:
+def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryChain | None:
     tainted: set[str] = set()
-    cycles, started, floating = 0, False, False
+    cycles, started, floating = 0.0, False, False
     for text, lat in zip(body, latencies):
         ops = _operands(text)
         if not ops:

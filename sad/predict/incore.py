@@ -92,7 +92,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
                                            hierarchy)
     core = cycles / width / clock
     chain = 0.0
-    for ch in cc.memory_chains(chosen.instructions, result.latencies):
+    for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,
+                                                                            hierarchy)):
         fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
         chain = max(chain, fwd + ch.cycles / clock)
     body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []

@@ -69,6 +69,18 @@ def register_form_latencies(body: list[str], latencies: tuple[int, ...]) -> list
     return out
 
 
+def host_latencies(body: list[str], latencies: tuple[int, ...], hierarchy: Hierarchy) -> tuple[float, ...]:
+    """llvm-mca's latency of each instruction with the operation's own part replaced by the host's measured
+    latency where the calibration has its class (a memory operand's load part stays llvm-mca's). For the chains
+    through memory of unoptimized code: the calibrated forwarding figure is a measured chain (forwarding + add)
+    minus the measured add (sad.machine.hierarchy), so the add on such a chain must be the measured one too."""
+    if len(latencies) != len(body):
+        return tuple(float(x) for x in latencies)
+    forms = register_form_latencies(body, latencies)
+    return tuple(lat - form + _host_latency(text, form, hierarchy)
+                 for text, lat, form in zip(body, latencies, forms))
+
+
 def latency_bound_cycles(body: list[str], latencies: tuple[int, ...], cycles: float, rthroughput: float,
                          hierarchy: Hierarchy) -> float:
     """``cycles`` (llvm-mca's per iteration) with the loop-carried register chain timed by the host's measured

@@ -53,3 +53,18 @@ def test_a_throughput_bound_loop_is_left_alone_and_no_chain_goes_below_the_port_
     assert dot is not None
     assert latency_bound_cycles(DOT, dot.latencies, dot.cycles, dot.block_rthroughput, _host(0.1)) \
         == dot.block_rthroughput
+
+
+def test_a_chain_through_memory_at_o0_takes_the_measured_add():
+    """-O0's `s = s + x[i]` keeps s on the stack: load, addsd, store. The calibrated forwarding is a measured
+    chain (forwarding + add) minus the measured add, so the add on the chain is the host's (2 cycles), not
+    llvm-mca's (3); the load of x[i] keeps llvm-mca's load-to-use."""
+    from sad.predict.regchain import host_latencies
+    body = ["movl\t-4(%rbp), %eax", "cltq", "movsd\tx(,%rax,8), %xmm0", "movsd\t-16(%rbp), %xmm1",
+            "addsd\t%xmm1, %xmm0", "movsd\t%xmm0, -16(%rbp)", "addl\t$1, -4(%rbp)", "jmp\t.L2"]
+    result = cc.mca(tuple(body), "znver3")
+    assert result is not None
+    (model,) = [c for c in cc.memory_chains(body, result.latencies) if c.slot == "-16(%rbp)"]
+    (host,) = [c for c in cc.memory_chains(body, host_latencies(body, result.latencies, _host(2.0)))
+               if c.slot == "-16(%rbp)"]
+    assert (model.cycles, host.cycles) == (3, 2)
