@@ -52,13 +52,15 @@ def host_chain(body: list[str], model_latencies: list[float], hierarchy: Hierarc
 
 
 def register_form_latencies(body: list[str], latencies: tuple[int, ...]) -> list[float]:
-    """llvm-mca's latency of each instruction with a memory source read from a register instead (its own
-    llvm-mca run): the delay it puts on a chain through its register operand, without the load's."""
+    """llvm-mca's latency of each operation that reads its destination and a memory source (``addsd (%rax),
+    %xmm1``) with the memory source read from a register instead (its own llvm-mca run): the delay it puts on
+    the chain through its destination, without the load's. A load into a register (``movq (%rax), %rax``, a
+    pointer chase) keeps its whole latency: the chain runs through the load."""
     out: list[float] = []
     for text, lat in zip(body, latencies):
         ops = cc._operands(text)
         sources = ops[:-1]
-        if not any(cc._MEM.match(op) for op in sources):
+        if not _loads_beside_dest(text):
             out.append(float(lat))
             continue
         spare = "%xmm15" if "mm" in ops[-1] else "%r15" if ops[-1].startswith("%r") else "%r15d"
@@ -94,7 +96,19 @@ def latency_bound_cycles(body: list[str], latencies: tuple[int, ...], cycles: fl
     return max(rthroughput, cycles * host / model)
 
 
+def _loads_beside_dest(text: str) -> bool:
+    """An operation that reads its register destination and a memory source (``addsd (%rax), %xmm1``)."""
+    ops = cc._operands(text)
+    return len(ops) == 2 and not text.split()[0].startswith(_PURE_DEST) and not cc._MEM.match(ops[-1]) \
+        and bool(cc._MEM.match(ops[0]))
+
+
 def _host_latency(text: str, model: float, hierarchy: Hierarchy) -> float:
+    """The host's measured latency of the operation's class in cycles, else ``model``; an operation whose
+    latency includes a load it does not chain through (not a register form) keeps ``model``."""
+    ops = cc._operands(text)
+    if any(cc._MEM.match(op) for op in ops[:-1]) and not _loads_beside_dest(text):
+        return model
     cls = op_class(text.split()[0]) if text.split() else None
     if cls is None or cls not in hierarchy.ops or hierarchy.clock_hz <= 0:
         return model

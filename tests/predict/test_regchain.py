@@ -68,3 +68,14 @@ def test_a_chain_through_memory_at_o0_takes_the_measured_add():
     (host,) = [c for c in cc.memory_chains(body, host_latencies(body, result.latencies, _host(2.0)))
                if c.slot == "-16(%rbp)"]
     assert (model.cycles, host.cycles) == (3, 2)
+
+
+def test_a_pointer_chase_keeps_its_load_latency():
+    """`p = p->next` is a chain through a load: no measured class, nothing to replace, llvm-mca's cycles stand
+    (a register form of the load would have made the chain a 1-cycle move)."""
+    body = ["movq\t(%rax), %rax", "addq\t$1, %rdx", "cmpq\t%rcx, %rdx", "jne\t.L4"]
+    result = cc.mca(tuple(body), "znver3")
+    assert result is not None and result.cycles > 3
+    assert register_form_latencies(body, result.latencies)[0] == result.latencies[0]
+    assert latency_bound_cycles(body, result.latencies, result.cycles, result.block_rthroughput, _host(2.0)) \
+        == result.cycles
