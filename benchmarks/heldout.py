@@ -373,7 +373,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(only predict: model changes compared on the same measurements)")
     parser.add_argument("--export-own-suite", metavar="DIR", help="write the own kernel suite as a manifest directory")
     parser.add_argument("--cases", default="", help="with --export-own-suite: cache sizes (L1,L2,L3,memory)")
-    args = parser.parse_args(argv)
+    from sad.cli.args import _attach_dash_values
+    # `--levels -O0,-O2` and `--machine -O2=FILE` as the usage line spells them: values that begin with a dash
+    args = parser.parse_args(_attach_dash_values(sys.argv[1:] if argv is None else argv, ("--levels", "--machine")))
     if args.export_own_suite:
         return export_own_suite(Path(args.export_own_suite), {c for c in args.cases.split(",") if c},
                                 {n for n in args.only.split(",") if n})

@@ -58,6 +58,8 @@ def _validate_options(val: argparse.ArgumentParser, required: bool = False) -> N
                      "those still open are profiled with gcov at each size")
     val.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                      help="bind a parameter for the prediction (repeatable)")
+    val.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                     help="add DIR to the #include / INCLUDE search path of the analysis and the compile")
     val.add_argument("--runs", type=positive_int, default=5, help="timed runs per size (the median is used)")
     val.add_argument("--plot", metavar="FILE", help="plot file, .png .svg or .pdf (default: the first FILE's "
                      "stem + _validate.png); never replaced without --force")

@@ -589,7 +589,8 @@ def _validate_runs(args, files, problem, result, command, fixed):
     except ArgumentError as exc:
         raise UsageError(str(exc)) from None
     try:
-        return measure_choice(files, args.flags, command, problem, result, fixed, args.runs, args.points)
+        return measure_choice(files, args.flags, command, problem, result, fixed, args.runs, args.points,
+                              include=args.include)
     except RunError as exc:
         raise UsageError(str(exc)) from None
 

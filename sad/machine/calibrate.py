@@ -289,6 +289,30 @@ def derive_unmeasured(cal: Calibration) -> None:
                                    reliable=False, derived=d.how)
         cal.warnings.append(f"{name}: measured {f.raw * 1e9:.3g} ns after {f.samples} runs, below the resolution "
                             f"({floor * 1e9:.2g} ns): derived as {_ns(d.seconds)}, {d.how}")
+    if "io.item1" in cal.figures and "io.item4" in cal.figures:
+        stmt, how, _, _ = io_figures(cal)
+        if how.startswith("one library call"):
+            cal.warnings.append(f"io.statement: {how}: derived as {_ns(stmt)}")
+
+
+def io_figures(cal: Calibration) -> tuple[float, str, float, str]:
+    """(seconds per formatted write statement, how, seconds per item, how) from the writes of one and of four
+    items. Where the statement's own part (one item's write minus an item) is below the resolution, as on a
+    busy machine where the two writes' noise exceeds the statement's fixed cost, it is not written as 0 ns: a
+    formatted write is at least one call into the library, so the statement gets ``control.call`` and the item
+    what remains of the one-item write."""
+    s = lambda key: cal.figures[key].seconds
+    item = (s("io.item4") - s("io.item1")) / 3
+    item_how = "(write of four items - write of one item) / 3"
+    if item <= 0:   # noise: four items timed no longer than one
+        item, item_how = s("io.item1") / 4, "a quarter of the write of one item (four items measured no longer)"
+    stmt = s("io.item1") - item
+    floor = um.resolution_s(um.clock_hz(cal.hierarchy, cal.clock_hz))
+    if stmt >= floor or "control.call" not in cal.figures:
+        return stmt, "write of one item minus one item", item, item_how
+    call = s("control.call")
+    return call, (f"one library call, control.call (write of one item minus one item: {stmt * 1e9:.3g} ns, below "
+                  "the resolution)"), max(s("io.item1") - call, floor), "write of one item minus control.call"
 
 
 def _with_minus(items: list[mb.Bench], only: tuple[str, ...]) -> list[mb.Bench]:
@@ -458,13 +482,9 @@ def render_yaml(cal: Calibration, name: str) -> str:
         how = w.comment_for(f, "CPU time (user + system) of running an empty program compiled with these flags")
         value = f"{f.seconds * 1e6:.4g} us"
         w.raw(f"    startup: {value:<14s} # {how}")
-    item = (s("io.item4") - s("io.item1")) / 3
-    item_how = "(write of four items - write of one item) / 3"
-    if item <= 0:   # noise: four items timed no longer than one
-        item, item_how = s("io.item1") / 4, "a quarter of the write of one item (four items measured no longer)"
-    stmt = s("io.item1") - item
+    stmt, stmt_how, item, item_how = io_figures(cal)
     w.raw("  io:                             # formatted writes to /dev/null")
-    w.derived(4, "statement", stmt, "write of one item minus one item")
+    w.derived(4, "statement", stmt, stmt_how)
     w.derived(4, "item", item, item_how)
     w.derived(4, "write", stmt, "as statement")
     w.derived(4, "print", stmt, "as statement")

@@ -115,7 +115,7 @@ def fill_point(command: str, point: dict[str, float], fixed: dict[str, float], e
 
 
 def measure_choice(files: list[str], flags: str, command: str, problem, result, fixed: dict[str, float],
-                   runs: int, extra: int, stream=None) -> Check:
+                   runs: int, extra: int, stream=None, include: list[str] | tuple[str, ...] = ()) -> Check:
     """Compile the program and time it at the best candidate points, to check the tuned choice. A progress
     bar of the runs goes to `stream` (stderr by default) when it is a terminal (under --quiet it is not)."""
     import sys
@@ -129,7 +129,7 @@ def measure_choice(files: list[str], flags: str, command: str, problem, result, 
     with tempfile.TemporaryDirectory(prefix="sad-tune-") as tmp:
         work = Path(tmp)
         try:
-            exe = compile_program([Path(f).resolve() for f in files], flags.split(), work)
+            exe = compile_program([Path(f).resolve() for f in files], flags.split(), work, include=include)
             measured = []
             with tqdm.tqdm(total=len(points) * (max(1, runs) + 1), unit="run", desc="sad tune --validate",
                            file=stream if stream is not None else sys.stderr, disable=None, leave=False) as bar:

@@ -60,21 +60,23 @@ class SizeResult:
 
 
 def compile_program(sources: Path | list[Path], flags: list[str], workdir: Path,
-                    defines: dict[str, str] | None = None) -> Path:
+                    defines: dict[str, str] | None = None, include: list[str] | tuple[str, ...] = ()) -> Path:
     """Compile the sources with gfortran (-std=legacy) or gcc (-std=gnu99) and the user's flags, each to an
     object, and link them (with gfortran when any is Fortran); the program is named after the first. -D
-    values become macros where the analysis makes them macros too (-D LARGE_DATASET)."""
+    values become macros where the analysis makes them macros too (-D LARGE_DATASET); ``include`` are the
+    user's -I directories, the ones the analysis read the sources with."""
     from sad.analysis.pipeline import preprocessor_defines
     sources = [sources] if isinstance(sources, Path) else list(sources)
     exe = workdir / sources[0].stem
     objects = []
+    incs = [f"-I{Path(d).resolve()}" for d in include]
     for k, source in enumerate(sources):
         obj = workdir / f"{k}_{source.stem}.o"
         macros = [f"-D{n}={v}" for n, v in sorted(preprocessor_defines(str(source), defines or {}).items())]
         if source.suffix in FORTRAN_SUFFIXES:
-            cmd = ["gfortran", "-std=legacy", "-w", *flags, *macros, "-c", str(source), "-o", str(obj)]
+            cmd = ["gfortran", "-std=legacy", "-w", *flags, *incs, *macros, "-c", str(source), "-o", str(obj)]
         elif source.suffix == ".c":
-            cmd = ["gcc", "-std=gnu99", "-w", *flags, *macros, "-c", str(source), "-o", str(obj)]
+            cmd = ["gcc", "-std=gnu99", "-w", *flags, *incs, *macros, "-c", str(source), "-o", str(obj)]
         else:
             raise ValidateError(f"{source}: unknown source suffix (expected .f .for .F or .c)")
         _tool(cmd, f"{source}: does not compile")
@@ -121,11 +123,12 @@ def time_runs(command: str, cwd: Path, runs: int) -> list[float]:
 # ------------------------------------------------------------------------------------------- predicting
 
 
-def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: dict[str, sympy.Expr]):
-    """Analyze the source file(s) with the parameter values bound."""
+def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: dict[str, sympy.Expr],
+                 include: list[str] | tuple[str, ...] = ()):
+    """Analyze the source file(s) with the parameter values bound and the user's -I directories."""
     from sad.analysis.pipeline import analyze
     sources = [sources] if isinstance(sources, Path) else list(sources)
-    analysis = analyze([str(s) for s in sources], [], defines, overrides=values)
+    analysis = analyze([str(s) for s in sources], list(include), defines, overrides=values)
     if analysis.failed_files:
         msgs = "\n".join(str(d) for d in analysis.diagnostics if d.severity == "error")
         raise ValidateError(f"{', '.join(map(str, sources))}: cannot be analyzed\n{msgs}")
@@ -134,7 +137,7 @@ def analyze_file(sources: Path | list[Path], defines: dict[str, str], values: di
 
 def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy.Expr],
                    defines: dict[str, str],
-                   command: str, cwd: Path) -> dict[str, float]:
+                   command: str, cwd: Path, include: list[str] | tuple[str, ...] = ()) -> dict[str, float]:
     """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov,
     sad.measure.profile)."""
     from sad.measure import gcov, profile
@@ -145,7 +148,8 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
     if not open_names:
         return {}
     sources = [sources] if isinstance(sources, Path) else list(sources)
-    build = gcov.build([str(s) for s in sources], [], {})   # sizes are run-time inputs: no macros, as compile_program
+    # sizes are run-time inputs: no macros, as compile_program; the user's -I as the analysis
+    build = gcov.build([str(s) for s in sources], list(include), {})
     try:
         run = gcov.run(build, command, cwd)
     except gcov.ToolError as exc:
@@ -176,19 +180,21 @@ def predict_parts(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[flo
 
 def validate(source: Path | list[Path], machine, flags: list[str], name: str, sizes: list[str], template: str,
              values: dict[str, sympy.Expr], defines: dict[str, str], runs: int = 5,
-             cwd: Path | None = None, profile: bool = False, progress=None) -> list[SizeResult]:
+             cwd: Path | None = None, profile: bool = False, progress=None,
+             include: list[str] | tuple[str, ...] = ()) -> list[SizeResult]:
     """Predict ``source`` at every size, then (every size predicted) measure it; see the module docstring.
     Raises Unpredictable, before anything is compiled or timed, when a size's prediction cannot be bound by
     the values given (nor, with ``profile``, by a gcov profile of the command at that size)."""
     cwd = cwd or Path.cwd()
     predicted: list[SizeResult] = []
     for size in sizes:  # the first size that cannot be bound stops the study
-        predicted.append(_predict_size(source, machine, name, size, template, values, defines, cwd, profile))
+        predicted.append(_predict_size(source, machine, name, size, template, values, defines, cwd, profile,
+                                       include))
         if predicted[-1].predicted is None:
             break
     _require_bound(predicted, name, sizes, template, source)
     with tempfile.TemporaryDirectory(prefix="sad-validate-") as tmp:
-        exe = compile_program(source, flags, Path(tmp), defines)
+        exe = compile_program(source, flags, Path(tmp), defines, include)
         for result, size in zip(predicted, sizes):
             result.runs = time_runs(fill(template, name, size, exe), cwd, runs)
             if progress:
@@ -201,7 +207,8 @@ class Unpredictable(ValidateError):
 
 
 def _predict_size(source: Path | list[Path], machine, name: str, size: str, template: str,
-                  values: dict[str, sympy.Expr], defines: dict[str, str], cwd: Path, profile: bool) -> SizeResult:
+                  values: dict[str, sympy.Expr], defines: dict[str, str], cwd: Path, profile: bool,
+                  include: list[str] | tuple[str, ...] = ()) -> SizeResult:
     """The prediction at one size (no timed run yet): the values given, then what a gcov profile of the
     command derives for the counts and probabilities still open (when they are all that is open)."""
     from sad.analysis.spelling import respelled
@@ -210,13 +217,13 @@ def _predict_size(source: Path | list[Path], machine, name: str, size: str, temp
     size_value = parse_expr(size)
     bound = {**values, name: size_value}
     raw = {**defines, name: size}
-    analysis = analyze_file(source, _preprocessor_defines(source, raw), bound)
+    analysis = analyze_file(source, _preprocessor_defines(source, raw), bound, include)
     bound = respelled(bound, analysis.program, analysis.table)  # --sizes n=... for a Fortran N
     seconds, unbound, excluded = predict_parts(analysis, machine, bound)
     kinds = {p.name: p.kind for p in analysis.table}
     profiled: dict[str, float] = {}
     if unbound and profile and all(kinds.get(u) in PROFILED_KINDS for u in unbound):
-        profiled = profile_values(source, analysis, bound, raw, fill(template, name, size), cwd)
+        profiled = profile_values(source, analysis, bound, raw, fill(template, name, size), cwd, include)
         bound.update({k: sympy.Float(v) for k, v in profiled.items()})
         seconds, unbound, excluded = predict_parts(analysis, machine, bound)
     return SizeResult(float(sympy.sympify(size_value)), [], seconds, unbound, profiled, excluded)
@@ -265,8 +272,8 @@ def table(results: list[SizeResult], name: str) -> str:
 
 
 def prediction_curve(sources: list[Path], machine, name: str, values: dict[str, sympy.Expr],
-                     defines: dict[str, str], lo: float, hi: float, points: int = 120
-                     ) -> list[tuple[float, float]]:
+                     defines: dict[str, str], lo: float, hi: float, points: int = 120,
+                     include: list[str] | tuple[str, ...] = ()) -> list[tuple[float, float]]:
     """The predicted time as a function of the size over [lo, hi], when nothing had to be profiled: the
     SAD's formula with every other parameter bound, evaluated on a grid (logarithmic when the sizes span a
     decade). Empty when the formula keeps other unbound parameters."""
@@ -275,7 +282,7 @@ def prediction_curve(sources: list[Path], machine, name: str, values: dict[str, 
     from sad.predict.job import predict_analysis
     from sad.predict.mapper import bind
     free = {k: v for k, v in values.items() if k != name}
-    analysis = analyze_file(sources, defines, free)
+    analysis = analyze_file(sources, defines, free, include)
     total = bind(predict_analysis(analysis, machine, free).prediction.time, free)
     symbols = {s.name: s for s in total.free_symbols}
     if set(symbols) - {name}:
@@ -385,7 +392,7 @@ def main_validate(args) -> int:
         print(f"sad validate: {label} on {machine.name}{f' ({machine.models_text})' if machine.models_text else ''}, "
               f"compiled with {args.flags}", file=sys.stderr)
         results = validate(sources, machine, shlex.split(args.flags), name, sizes, template, values,
-                           raw, args.runs, profile=False,
+                           raw, args.runs, profile=False, include=args.include,
                            progress=lambda r: print(f"  {name}={number(r.size)}: measured {r.measured:.4g} s",
                                                     file=sys.stderr))
         excluded = sorted({c for r in results for c in r.excluded})
@@ -396,7 +403,7 @@ def main_validate(args) -> int:
         curve = []
         if all(not r.profiled for r in results) and len(results) > 1:
             curve = prediction_curve(sources, machine, name, values, raw, min(r.size for r in results),
-                                     max(r.size for r in results))
+                                     max(r.size for r in results), include=args.include)
     except (ValidateError, BindingError, MachineError) as exc:
         print(f"sad validate: error: {exc}", file=sys.stderr)
         return 2

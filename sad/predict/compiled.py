@@ -5,7 +5,7 @@ Data flow: a source file and the compiler + flags a calibrated machine database 
 vectorizer did) → ``asm_loops``: every backward jump of the assembly closes a loop; the loop's instructions are
 mapped to source lines through the ``.loc`` directives, which are the debug line table itself (the assembler
 turns exactly these into .debug_line, what objdump -dl and llvm-dwarfdump read back) → ``mca_cycles``: llvm-mca
-(LLVM's machine-code analyzer, the scheduling model of this host's core: -mcpu=native) simulates many
+(LLVM's machine-code analyzer, the scheduling model of this host's core: sad.predict.mcacpu) simulates many
 iterations of the loop body and gives cycles per iteration, which covers both bounds of the in-core model: the
 throughput of the ports the instructions need and any loop-carried dependency chain (latency).
 sad.predict.loopcost matches these loops to the source's innermost loops and adds the memory hierarchy.
@@ -23,6 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+from sad.predict.mcacpu import host_model
 
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".f90", ".F", ".fpp"}
 MCA_ITERATIONS = 200
@@ -176,9 +178,11 @@ class McaResult:
 
 
 @lru_cache(maxsize=1024)
-def mca(body: tuple[str, ...], mcpu: str = "native") -> McaResult | None:
+def mca(body: tuple[str, ...], mcpu: str | None = None) -> McaResult | None:
     """llvm-mca on a loop body (``MCA_ITERATIONS`` iterations simulated), or None if it cannot read it.
-    Jumps stay in (they take a port); their targets are irrelevant."""
+    Jumps stay in (they take a port); their targets are irrelevant. ``mcpu``: the scheduling model, by
+    default this host's core's (sad.predict.mcacpu)."""
+    mcpu = mcpu or host_model().mcpu
     text = "\n".join(_neutral_jump(i) for i in body) + "\n"
     proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", f"-iterations={MCA_ITERATIONS}"], input=text,
                           capture_output=True, text=True, check=False)
@@ -193,9 +197,10 @@ def mca(body: tuple[str, ...], mcpu: str = "native") -> McaResult | None:
 
 
 @lru_cache(maxsize=8)
-def rob_entries(mcpu: str = "native") -> int | None:
+def rob_entries(mcpu: str | None = None) -> int | None:
     """Entries of the core's reorder buffer in llvm-mca's scheduling model (``Total ROB Entries``), None if
     llvm-mca does not say: how many instructions the core keeps in flight."""
+    mcpu = mcpu or host_model().mcpu
     proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", "-retire-stats", "-iterations=1"], input="nop\n",
                           capture_output=True, text=True, check=False)
     found = re.search(r"Total ROB Entries:\s+(\d+)", proc.stdout)
@@ -215,10 +220,10 @@ class MemoryChain:
     """A chain through one memory slot (a -O0 variable kept in memory) across loop iterations."""
     slot: str              # the address, e.g. -16(%rbp)
     floating: bool
-    cycles: int            # latency of the operations on the chain, forwarding not included
+    cycles: float           # latency of the operations on the chain, forwarding not included
 
 
-def memory_chains(body: list[str], latencies: tuple[int, ...]) -> list[MemoryChain]:
+def memory_chains(body: list[str], latencies: tuple[float, ...]) -> list[MemoryChain]:
     """Loop-carried dependency chains through a memory slot: a value loaded from a fixed address (a
     variable an unoptimized compile keeps on the stack: the loop index, a sum), changed and stored back to
     the same address, so the next iteration's load waits for store-to-load forwarding. llvm-mca assumes
@@ -258,13 +263,13 @@ def invariant_stores(body: list[str]) -> list[str]:
     return found
 
 
-def _address_delay(body: list[str], latencies: tuple[int, ...], slot: str) -> int:
+def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> float:
     """Cycles from a load of ``slot`` to the address of a later store into an array (``y[i] = ...`` at -O0: i
     loaded, sign-extended, scaled, added to the base). The load that continues the chain in the next iteration
     waits for the addresses of the older stores (measured on Zen: the -O0 copy loop runs 11 cycles where the
     index chain alone takes 8), so the address arithmetic joins the chain."""
-    ready: dict[str, int] = {}       # register → cycles after the slot's load its value is ready
-    delay = 0
+    ready: dict[str, float] = {}       # register → cycles after the slot's load its value is ready
+    delay = 0.0
     for text, lat in zip(body, latencies):
         ops = _operands(text)
         if not ops:
@@ -301,9 +306,9 @@ def _address_delay(body: list[str], latencies: tuple[int, ...], slot: str) -> in
     return delay
 
 
-def _chain(body: list[str], latencies: tuple[int, ...], slot: str) -> MemoryChain | None:
+def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryChain | None:
     tainted: set[str] = set()
-    cycles, started, floating = 0, False, False
+    cycles, started, floating = 0.0, False, False
     for text, lat in zip(body, latencies):
         ops = _operands(text)
         if not ops:

@@ -18,7 +18,7 @@ from sad.analysis.cost import Layout
 from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
-from sad.predict import opmodel
+from sad.predict import opmodel, regchain
 from sad.predict.sourceloops import SourceLoop, _resolved
 
 
@@ -88,9 +88,12 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     cycles = max(result.cycles, cc.register_chain(chosen.instructions))
     if trips and cycles > result.block_rthroughput:
         cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
+    cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
+                                           hierarchy)
     core = cycles / width / clock
     chain = 0.0
-    for ch in cc.memory_chains(chosen.instructions, result.latencies):
+    for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,
+                                                                            hierarchy)):
         fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
         chain = max(chain, fwd + ch.cycles / clock)
     body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []

@@ -92,11 +92,12 @@ class LoopCoverage:
     operation_classes: int = 0
     command: str = ""                       # the machine's compile spec (gcc -O2)
     warnings: list[ir.Diagnostic] = field(default_factory=list)
+    model: str = ""                         # llvm-mca's -mcpu where it is not the host's own model
 
     def summary(self) -> str:
         """One line for the report."""
         text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
-            (f" ({self.command})" if self.command else "")
+            (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''})" if self.command else "")
         if self.operation_classes:
             text += f", {self.operation_classes} from the calibrated operation classes"
         rest = self.total - self.compiled - self.operation_classes
@@ -162,6 +163,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
     how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
+    _note_model(coverage, explained)
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
             f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
@@ -170,6 +172,17 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
             f"instructions on those lines, or llvm-mca cannot read it): priced from {how}")))
     return overrides, explained
+
+
+def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
+    """Where llvm-mca does not know this host's core, the model that stands in for it: in the report's line
+    and one warning at the first loop priced from the compiled code."""
+    first = next((lp.loop for lp in explained if lp.source == "compiled code"), None)
+    model = cc.host_model()
+    if first is None or not model.note:
+        return
+    coverage.model = model.mcpu
+    coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", model.note))
 
 
 def _loops_text(loops: list[SourceLoop]) -> str:

@@ -77,6 +77,24 @@ def test_derived_figures_follow_their_formulas(rendered: Path):
         assert float(machine.op_cost("pow.integer")) == pytest.approx(10e-9 + 2 * 2e-9)
 
 
+def test_a_write_statement_below_the_resolution_is_one_call_not_zero(tmp_path: Path):
+    """Issue 27: a busy machine timed the write of four items as 4x the write of one (72 ns each), so the
+    statement's own part came out 0 and was written as `statement: 0 ns`. It becomes the calibrated call
+    (2 ns here), the item the rest of the one-item write (72 - 2 ns), with a warning naming it."""
+    from sad.machine.calibrate import derive_unmeasured
+    cal = chosen_calibration("c")
+    cal.figures["io.item1"] = Figure(seconds=72e-9, spread=0.01, raw=72e-9, samples=7)
+    cal.figures["io.item4"] = Figure(seconds=288e-9, spread=0.01, raw=288e-9, samples=7)
+    derive_unmeasured(cal)
+    path = tmp_path / "io.yaml"
+    path.write_text(render_yaml(cal, "io"))
+    machine = load_machine(path)
+    assert float(machine.op_cost("io.write")) == pytest.approx(DEFAULT)
+    assert float(machine.op_cost("io_item")) == pytest.approx(72e-9 - DEFAULT)
+    assert not re.search(r"^\s+\w+: 0 ns", path.read_text(), re.M)
+    assert [w for w in cal.warnings if w.startswith("io.statement: one library call")]
+
+
 def test_rendered_calibration_has_strided_and_startup(rendered: Path):
     """Strided references and process start-up get their own figures (no fallback)."""
     machine = load_machine(rendered)

@@ -57,7 +57,8 @@ def test_a_kernel_with_an_include_directory_is_built_timed_and_predicted(tmp_pat
     (k,) = heldout.read_manifest(tmp_path)
     assert k.analyze_flags() == ["-I", str(tmp_path / "inc"), "-D", "SIZE=4000"]
     out_json = tmp_path / "out.json"
-    assert heldout.main([str(tmp_path), "--levels=-O0", "--machine=-O0=sparc2", "--runs", "1",
+    # the levels as the usage line spells them: a value after a space that begins with a dash
+    assert heldout.main([str(tmp_path), "--levels", "-O0", "--machine", "-O0=sparc2", "--runs", "1",
                          "--json", str(out_json)]) == 0
     text = capsys.readouterr().out
     assert "-O0: 1/1 predicted" in text, text

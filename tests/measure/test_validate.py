@@ -60,3 +60,35 @@ def test_validate_several_files_svg_with_error_panel(tmp_path: Path, capsys, mon
     assert code == 0, captured.err
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "error (%)" in text and "<dc:date>" not in text
+
+
+HEADER_KERNEL = """#include <stdio.h>
+#include "kinds.h"
+int main(void) {
+    int i, j, n;
+    real_t s = 0;
+    if (scanf("%d", &n) != 1) return 1;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            s += (real_t)(i * j) * SCALE;
+    printf("%g\\n", (double)s);
+    return 0;
+}
+"""
+
+
+def test_validate_reads_and_compiles_with_the_users_include_dirs(tmp_path: Path, capsys, monkeypatch):
+    """A program whose header is found only with -I is analyzed, compiled and run with it (issue 27: compile
+    what the user's build compiles, in validate as in analyze); without -I it cannot be read, and says so."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "kinds.h").write_text("typedef double real_t;\n#define SCALE 0.5\n")
+    (tmp_path / "k.c").write_text(HEADER_KERNEL)
+    argv = ["validate", "k.c", "-m", "sparc2", "--sizes", "n=50,100", "--runs", "1", "--plot", "v.svg"]
+    code = main([*argv, "-I", "inc", "--", "echo {n} | ./k"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    rows = [line.split() for line in captured.out.splitlines() if line.split()[:1] in (["50"], ["100"])]
+    assert [r[0] for r in rows] == ["50", "100"] and all(r[2] != "unbound" for r in rows), captured.out
+    assert main([*argv, "--force", "--", "echo {n} | ./k"]) == 2
+    assert "kinds.h" in capsys.readouterr().err

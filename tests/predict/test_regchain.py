@@ -1,0 +1,81 @@
+"""The loop-carried register chain timed with the host's measured latencies (sad.predict.regchain, issue 27): an
+in-order reduction gcc -O2 emits for `w -= A[i][k] * A[k][j]` runs at the latency of its subsd. llvm-mca's
+znver3 model says 3 cycles; a host whose calibration measured 2 cycles per dependent add gets 2/3 of llvm-mca's
+cycles, never below the port bound; a loop bound by throughput is left alone. Real llvm-mca, hand-derived
+figures."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from sad.machine.hierarchy import Hierarchy, Level
+from sad.predict import compiled as cc
+from sad.predict.regchain import host_chain, latency_bound_cycles, op_class, register_form_latencies
+
+pytestmark = pytest.mark.skipif(shutil.which("llvm-mca") is None, reason="llvm-mca is needed")
+
+CLOCK = 4e9
+DOT = ["movsd\t(%rcx), %xmm0", "mulsd\t(%rdx), %xmm0", "addq\t$8000, %rdx", "addq\t$8, %rcx",
+       "subsd\t%xmm0, %xmm1", "cmpq\t%rsi, %rdx", "jne\t.L8"]
+STREAM = ["movupd\t(%rax,%rdx), %xmm0", "mulpd\t%xmm2, %xmm0", "movups\t%xmm0, (%rcx,%rdx)", "addq\t$16, %rdx",
+          "cmpq\t%rsi, %rdx", "jne\t.L3"]
+
+
+def _host(add_latency_cycles: float) -> Hierarchy:
+    ops = {"add.double": (add_latency_cycles / CLOCK, 0.5 / CLOCK), "mul.double": (3 / CLOCK, 0.5 / CLOCK)}
+    return Hierarchy(CLOCK, 64, (Level("L1", 49152, 0.1e-9, 0.2e-9), Level("memory", None, 1e-9, 2e-9)), ops=ops)
+
+
+def test_classes_of_the_measured_operations():
+    assert [op_class(m) for m in ("subsd", "vaddpd", "mulss", "divsd", "imull", "addq", "movsd", "vfmadd231sd")] \
+        == ["add.double", "add.double", "mul.double", "div.double", "mul.integer", "add.integer", None, None]
+
+
+def test_the_dot_product_chain_is_its_subsd_and_takes_the_hosts_latency():
+    result = cc.mca(tuple(DOT), "znver3")
+    assert result is not None
+    model = register_form_latencies(DOT, result.latencies)
+    assert model[1] == 3          # mulsd's register form: the load is not on the chain through %xmm0
+    assert host_chain(DOT, model, _host(2.0)) == (3.0, 2.0)      # subsd alone carries %xmm1
+    cycles = latency_bound_cycles(DOT, result.latencies, result.cycles, result.block_rthroughput, _host(2.0))
+    assert cycles == pytest.approx(result.cycles * 2 / 3) and result.cycles == pytest.approx(3.0, abs=0.1)
+    same = latency_bound_cycles(DOT, result.latencies, result.cycles, result.block_rthroughput, _host(3.0))
+    assert same == result.cycles                                   # the model had it right: unchanged
+
+
+def test_a_throughput_bound_loop_is_left_alone_and_no_chain_goes_below_the_port_bound():
+    result = cc.mca(tuple(STREAM), "znver3")
+    assert result is not None
+    assert latency_bound_cycles(STREAM, result.latencies, result.cycles, result.block_rthroughput, _host(0.5)) \
+        == result.cycles
+    dot = cc.mca(tuple(DOT), "znver3")
+    assert dot is not None
+    assert latency_bound_cycles(DOT, dot.latencies, dot.cycles, dot.block_rthroughput, _host(0.1)) \
+        == dot.block_rthroughput
+
+
+def test_a_chain_through_memory_at_o0_takes_the_measured_add():
+    """-O0's `s = s + x[i]` keeps s on the stack: load, addsd, store. The calibrated forwarding is a measured
+    chain (forwarding + add) minus the measured add, so the add on the chain is the host's (2 cycles), not
+    llvm-mca's (3); the load of x[i] keeps llvm-mca's load-to-use."""
+    from sad.predict.regchain import host_latencies
+    body = ["movl\t-4(%rbp), %eax", "cltq", "movsd\tx(,%rax,8), %xmm0", "movsd\t-16(%rbp), %xmm1",
+            "addsd\t%xmm1, %xmm0", "movsd\t%xmm0, -16(%rbp)", "addl\t$1, -4(%rbp)", "jmp\t.L2"]
+    result = cc.mca(tuple(body), "znver3")
+    assert result is not None
+    (model,) = [c for c in cc.memory_chains(body, result.latencies) if c.slot == "-16(%rbp)"]
+    (host,) = [c for c in cc.memory_chains(body, host_latencies(body, result.latencies, _host(2.0)))
+               if c.slot == "-16(%rbp)"]
+    assert (model.cycles, host.cycles) == (3, 2)
+
+
+def test_a_pointer_chase_keeps_its_load_latency():
+    """`p = p->next` is a chain through a load: no measured class, nothing to replace, llvm-mca's cycles stand
+    (a register form of the load would have made the chain a 1-cycle move)."""
+    body = ["movq\t(%rax), %rax", "addq\t$1, %rdx", "cmpq\t%rcx, %rdx", "jne\t.L4"]
+    result = cc.mca(tuple(body), "znver3")
+    assert result is not None and result.cycles > 3
+    assert register_form_latencies(body, result.latencies)[0] == result.latencies[0]
+    assert latency_bound_cycles(body, result.latencies, result.cycles, result.block_rthroughput, _host(2.0)) \
+        == result.cycles
