@@ -14,12 +14,13 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes
+from sad.analysis import extremes, foldmemo
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
+foldmemo.install()  # the Sums built here fold the same conditions again and again
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
