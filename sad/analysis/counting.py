@@ -14,12 +14,13 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes
+from sad.analysis import extremes, foldmemo
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
+foldmemo.install()  # the Sums built here fold the same conditions again and again
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
@@ -697,10 +698,45 @@ def _polynomial_sum(f_k: sympy.Expr) -> sympy.Expr | None:
     if not polynomial_in(f_k, _K):
         return None
     total = sympy.Integer(0)
-    for (power,), coeff in sympy.Poly(f_k, _K).terms():
-        b = sympy.bernoulli(power + 1, _TAU) - sympy.bernoulli(power + 1, 0)
-        total += coeff * expand(b / (power + 1))
+    for power, coeff in _coefficients_in_k(f_k):
+        total += coeff * _power_sum(power)
     return expand(total)
+
+
+def _coefficients_in_k(f_k: sympy.Expr) -> list[tuple[int, sympy.Expr]]:
+    """(p, the coefficient of k^p) of a polynomial in k, highest power first, as sympy.Poly(f_k, k).terms()
+    gives them. Read off the terms when each is a coefficient free of k times k^p (f_k multiplied out in k,
+    as every closed sum asks): Poly builds a domain of every other symbol of the coefficients first (a
+    polynomial ring in dozens of probabilities and sizes for a body under many branches), a tenth of
+    DTREVC's build. Poly itself for anything else, and where a number is not rational (a Float makes Poly's
+    domain the reals, whose coefficients come back as 1.0·P, not P)."""
+    if any(not number.is_Rational for number in f_k.atoms(sympy.Number, sympy.NumberSymbol, sympy.I)):
+        return _poly_coefficients(f_k)
+    by_power: dict[int, list[sympy.Expr]] = {}
+    for term in sympy.Add.make_args(f_k):
+        coeff, dependent = term.as_independent(_K, as_Add=False)
+        if dependent is sympy.S.One:
+            power = 0
+        elif dependent is _K:
+            power = 1
+        elif dependent.is_Pow and dependent.base is _K and dependent.exp.is_Integer and dependent.exp > 1:
+            power = int(dependent.exp)
+        else:
+            return _poly_coefficients(f_k)
+        by_power.setdefault(power, []).append(coeff)
+    return [(power, sympy.Add(*by_power[power])) for power in sorted(by_power, reverse=True)
+            if by_power[power] != [0]]
+
+
+def _poly_coefficients(f_k: sympy.Expr) -> list[tuple[int, sympy.Expr]]:
+    return [(power, coeff) for (power,), coeff in sympy.Poly(f_k, _K).terms()]
+
+
+@lru_cache(maxsize=64)
+def _power_sum(power: int) -> sympy.Expr:
+    """Σ_{k=0}^{τ-1} k^power multiplied out: (B_{p+1}(τ) - B_{p+1}(0))/(p+1)."""
+    b = sympy.bernoulli(power + 1, _TAU) - sympy.bernoulli(power + 1, 0)
+    return expand(b / (power + 1))
 
 
 def _nonnegative(e: sympy.Expr) -> bool:

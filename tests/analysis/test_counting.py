@@ -348,3 +348,31 @@ def test_ramps_sum_in_closed_form_as_term_by_term():
     assert closed > 50
     assert counting._ramp_sum(sympy.Max(0, N - 2 * k), x) is None          # a slope of 2: floors, left open
     assert counting._ramp_sum(k * sympy.Max(0, N - k), x) is None          # the index outside the ramp
+
+
+def _faulhaber_by_poly(f_k: sympy.Expr) -> sympy.Expr:
+    """Σ_{k=0}^{τ-1} f_k with the coefficients from sympy.Poly (what _polynomial_sum did before reading them
+    off the terms)."""
+    total = sympy.Integer(0)
+    for (power,), coeff in sympy.Poly(f_k, counting._K).terms():
+        b = sympy.bernoulli(power + 1, counting._TAU) - sympy.bernoulli(power + 1, 0)
+        total += coeff * sympy.expand(b / (power + 1))
+    return sympy.expand(total)
+
+
+def test_polynomial_sums_are_polys_tree_for_tree():
+    """_polynomial_sum reads the coefficients of k off the terms of a form multiplied out in k (Poly for any
+    other): the same tree as with Poly's coefficients, with probabilities, a Max count, a Mod, a fraction and
+    numbers in them, and for forms not multiplied out; Faulhaber's values checked by hand at τ = 4."""
+    k, tau = counting._K, counting._TAU
+    m, n = sympy.Symbol("G.M", integer=True), sympy.Symbol("G.N", integer=True)
+    p, q = sympy.Symbol("P_G_IF1"), sympy.Symbol("P_G_IF2")
+    forms = [sympy.Integer(3), k, k ** 3, 2 * k ** 2 - k + 5, p * k + q * k + p * q * k ** 2 + 1,
+             (1 - p) * (1 - q) * k + sympy.Max(0, m - 1) * k ** 2, sympy.Mod(n, 4) * k + sympy.Rational(1, 2),
+             k / m + k * n / m, (k + 1) ** 2 * p, (k + m) * (k - n), sympy.Float(0.5) * k + p, sympy.sqrt(2) * k * p,
+             sympy.pi * k + p * k ** 2, k * sympy.sqrt(m) + sympy.I * k]
+    for form in forms:
+        ours = counting._polynomial_sum(form)
+        assert sympy.srepr(ours) == sympy.srepr(_faulhaber_by_poly(form)), form
+    assert counting._polynomial_sum(k ** 2 * p + 1).subs(tau, 4) == 14 * p + 4  # 0 + 1 + 4 + 9; four ones
+    assert counting._coefficients_in_k(3 * k ** 2 + p * k + q * k) == [(2, 3), (1, p + q)]

@@ -1,0 +1,34 @@
+"""sympy's Piecewise folding with each condition's simplification done once per process.
+
+Data flow: imported by sad.analysis.counting, which builds the open sums (sympy.Sum) of a loop body over its
+index; building a Sum folds the Piecewise of its summand (sympy's piecewise_fold), and folding turns each
+condition that holds a Piecewise (an if-then-else, ITE) into conjunctive normal form with
+sympy.simplify_logic, which simplifies every relation in it (Relational.equals: cancel, factor_terms) each
+time. The same few conditions come back for every sum of a routine and for every call of a callee: in
+DGEHD2's build 213 simplifications of 16 distinct conditions were 90 % of the file's time (the generic-data
+tests of DLARF's callees, ILADLR/ILADLC, in the bounds of its loop over I).
+
+simplify_logic is a function of its arguments alone (expressions are immutable; the answer is built from
+the expression, not from the process's history), so remembering its answer gives the same fold, tree for
+tree, as asking again. Only piecewise_fold's own use of it is replaced (the only one in sympy's piecewise
+module); nothing else in sympy changes.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy.functions.elementary.piecewise as _piecewise
+
+_simplify_logic = _piecewise.simplify_logic
+
+
+@lru_cache(maxsize=4096)
+def simplify_logic(expr, form=None, deep=True, force=False, dontcare=None):
+    """sympy.simplify_logic(expr, ...), once per process for each condition and form."""
+    return _simplify_logic(expr, form=form, deep=deep, force=force, dontcare=dontcare)
+
+
+def install() -> None:
+    """Let piecewise_fold use the remembered simplify_logic (idempotent)."""
+    _piecewise.simplify_logic = simplify_logic
+

@@ -1,0 +1,37 @@
+"""Folding a Piecewise whose condition holds a Piecewise (an ITE, from a callee's generic-data test in a loop
+bound) simplifies that condition once per process (sad.analysis.foldmemo), and the fold is the tree sympy's
+own gives."""
+from __future__ import annotations
+
+import sympy
+
+import sad.analysis.counting  # noqa: F401  (installs the memo, as every build does)
+from sad.analysis import foldmemo
+
+
+def _summand():
+    x, k, n = sympy.symbols("x k n", integer=True)
+    inner = sympy.Piecewise((1, x + k < 0), (0, True))
+    return sympy.Piecewise((k, inner + n > 0), (0, True)) * x, (k, 0, n - 1)
+
+
+def test_a_condition_is_simplified_once():
+    summand, limits = _summand()
+    first = sympy.Sum(summand, limits)
+    before = foldmemo.simplify_logic.cache_info()
+    again = sympy.Sum(summand, limits)
+    after = foldmemo.simplify_logic.cache_info()
+    assert again == first
+    assert after.hits == before.hits + 1 and after.misses == before.misses
+
+
+def test_the_fold_is_sympys_own():
+    summand, limits = _summand()
+    ours = sympy.Sum(summand, limits)
+    foldmemo._piecewise.simplify_logic = foldmemo._simplify_logic
+    try:
+        theirs = sympy.Sum(summand, limits)
+    finally:
+        foldmemo.install()
+    assert sympy.srepr(ours) == sympy.srepr(theirs)
+    assert str(ours.function) == "Piecewise((k*x, ((n > -1) | (k >= -x)) & ((n > 0) | (k < -x))), (0, True))"
