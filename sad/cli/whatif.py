@@ -281,6 +281,7 @@ def _series(groups: list[list[str]], args, setup: Setup):
     from sad.analysis.spelling import respelled, respellings
     from sad.predict.compare import Series
     from sad.predict.mapper import excluded_text
+    from sad.predict.simulated import libraries
     values = _values(args, setup)
     machines = _machines(args.machine)
     series, failed = [], False
@@ -299,7 +300,8 @@ def _series(groups: list[list[str]], args, setup: Setup):
                 subs = {sym: sympy.Symbol(back[sym.name], **sym.assumptions0)
                         for f in formulas.values() for sym in free_symbols(f) if sym.name in back}
                 formulas = {k: f.xreplace(subs) for k, f in formulas.items()}
-            series.append(Series(label, variant, machine.name, formulas, excluded=excluded))
+            series.append(Series(label, variant, machine.name, formulas, excluded=excluded,
+                                 model="per-rank formula" if libraries(analysis.program) else "formula"))
             if excluded:
                 print(f"sad: warning: {label}: {excluded_text(excluded)} (give their seconds with -D NAME=VALUE)",
                       file=sys.stderr)
@@ -388,7 +390,7 @@ def render(table, fmt: str, header: dict) -> str:
                "swept": [{"name": a.name, "range": a.text, "log": a.log, "points": len(a)} for a in table.grid.axes],
                "series": [{"label": s.label, "variant": s.variant, "machine": s.machine,
                            "formulas": {k: formula(v, 15) for k, v in sorted(s.formulas.items())},
-                           **({"excluded_calls": s.excluded} if s.excluded else {})}
+                           "model": s.model, **({"excluded_calls": s.excluded} if s.excluded else {})}
                           for s in table.series],
                "columns": names,
                "rows": [{n: _json_value(table.kinds[n], table.columns[n][i]) for n in names}
@@ -402,6 +404,9 @@ def render(table, fmt: str, header: dict) -> str:
     for s in table.series:
         if s.excluded:
             out.append(f"{s.label}: {excluded_text(s.excluded)}")
+    if any(s.model == "per-rank formula" for s in table.series):
+        out.append("priced by the per-rank formula: each rank alone, no waits or overlap (`sad analyze -D "
+                   "NPROCS=P` and `sad timeline` simulate the ranks together)")
     out.append(f"{table.size} points; times in seconds" + ("; SP = T(NPROCS=1)/T, EFF = SP/NPROCS"
                                                           if "NPROCS" in table.grid.names else ""))
     if len(table.series) > 1:

@@ -25,6 +25,7 @@ class Series:
     formulas: dict[str, sympy.Expr]
     compiled: dict[str, CompiledFormula] = field(default_factory=dict, repr=False)
     excluded: list[str] = field(default_factory=list)  # unpriced calls the formulas leave out (as 0 s)
+    model: str = "formula"  # "per-rank formula" for a message-passing program: each rank priced alone
 
     def compile(self) -> None:
         """Compile every formula of the series for vectorised evaluation."""
