@@ -70,7 +70,7 @@ def cmd_extrapolate(args) -> int:
         program, failed = load_program(args.files, args.include, {})
         if _report_errors(program, failed):
             return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
-        calls = mpitrace.run(args.files, args.trace_np, stdin)
+        calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include))
         derived, _ = traces(program, machine, args.trace_np, values)
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:

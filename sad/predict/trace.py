@@ -277,7 +277,7 @@ class Tracer:
         """A file-scope variable's cell at this rank: its initializer, a -D value, or unknown."""
         cell = self.globals.get(key)
         if cell is None:
-            cell = self.globals[key] = Cell(self.values.get(key))
+            cell = self.globals[key] = Cell(self.values.get(key, MPI_C_CONSTANTS.get(key)))
             var = next((v for n, v in self.program.globals.items() if n.upper() == key), None)
             if var is not None and not var.dims and cell.value is None:
                 init = var.value if var.value is not None else (var.data[0] if var.data else None)
@@ -308,7 +308,7 @@ class Tracer:
         """A scalar's cell in the frame (a new one holds its -D value, if any)."""
         key = name.upper()
         if key not in frame:
-            frame[key] = Cell(self.values.get(key))
+            frame[key] = Cell(self.values.get(key, MPI_C_CONSTANTS.get(key)))
         return frame[key]
 
     # ------------------------------------------------------------------ statements
@@ -845,6 +845,9 @@ class Tracer:
     def nbytes(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> int:
         """The message's bytes: count x datatype size at this rank."""
         count = self.number(stmt.count, frame, where, "count") if stmt.count is not None else None
+        place = msgcalls.in_place(stmt)
+        if count is None and place is not None and place[2]:  # MPI_IN_PLACE: this rank's receive count
+            count = self.integers(stmt.args[place[0]], self.rank + 1, frame, where, "receive counts")[self.rank]
         size = msgcalls.datatype_bytes(stmt.type_name, "MPI")
         if count is None or size is None:
             raise TraceError(f"{where}: {stmt.name}: message size not known (count or datatype)")
@@ -924,6 +927,8 @@ _KEPT = ("integer", "logical")
 """The arrays whose elements the tracer keeps (counts, offsets, a grid's dimensions and periods)."""
 PROC_NULL = -2
 """MPI_PROC_NULL (Open MPI's mpif.h and mpi.h): a send or receive with it does nothing."""
+MPI_C_CONSTANTS = {"MPI_ANY_SOURCE": ANY, "MPI_ANY_TAG": ANY, "MPI_PROC_NULL": PROC_NULL}
+"""The values of the constants sad's C mpi.h declares as extern int (Open MPI's, as mpif.h gives them)."""
 _CART_HANDLE = 1 << 40  # handles of the Cartesian communicators a rank makes (no MPI handle is this large)
 _CARTESIAN = frozenset({"MPI_CART_CREATE", "MPI_CART_SHIFT", "MPI_CART_COORDS", "MPI_CART_RANK", "MPI_CART_GET"})
 
