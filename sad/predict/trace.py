@@ -101,6 +101,7 @@ class Shared:
     globals_of: dict[tuple, tuple[str, ...]] = field(default_factory=dict)
     statics_of: dict[tuple, tuple[tuple[str, ir.Variable], ...]] = field(default_factory=dict)
     constants: dict[int, tuple[dict[str, Cell], list[_Start]]] = field(default_factory=dict)
+    broadcasts: dict[int, object] = field(default_factory=dict)  # collective call number -> the root's scalar
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
 
@@ -682,19 +683,35 @@ class Tracer:
                 self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
         elif kind in collectives.PRIMITIVES:
             root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
-            if kind == "bcast" and args and root != self.rank:
-                self.forget(args[0], frame)  # an INTEGER array's elements are the root's now: not known here
-            if kind == "bcast" and args and isinstance(args[0], ir.Var):
-                buffer = self.cell(args[0].name, frame)  # the root's value: what it read, bound with -D
-                if buffer.value is None:
-                    buffer.value = self.values.get(args[0].name.upper())
             self.collective_calls += 1
+            if kind == "bcast" and args:
+                self.broadcast(args[0], root, frame)
             tag = -self.collective_calls  # every rank calls the collectives in the same order
             algorithm = self.algorithms.get(kind, collectives.DEFAULTS[kind])
             for op in collectives.expand(kind, algorithm, self.rank, self.nprocs, root, nbytes, tag, where):
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def broadcast(self, arg: ir.Expr, root: int, frame: dict[str, Cell]) -> None:
+        """A broadcast scalar takes the root's value at every rank: the root's own (found when the root was
+        traced, Shared.broadcasts, the ranks being traced in order), else what it read (bound with -D), else
+        unknown; never the value the rank held before (a C `int n = 0` the root overwrote with scanf). An
+        INTEGER array's elements are the root's: not known at the other ranks."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        key = self.collective_calls
+        if root != self.rank:
+            self.forget(arg, frame)
+        if not isinstance(arg, ir.Var):
+            return
+        buffer = self.cell(arg.name, frame)
+        if root == self.rank:
+            if buffer.value is None:
+                buffer.value = self.values.get(arg.name.upper())
+            self.shared.broadcasts[key] = buffer.value
+        elif not isinstance(buffer.value, _Elements):
+            buffer.value = self.shared.broadcasts.get(key, self.values.get(arg.name.upper()))
 
     def communicator(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
         """MPI_COMM_WORLD or a Cartesian communicator made from it (the same ranks: not reordered)."""

@@ -278,3 +278,37 @@ def test_c_ring_on_a_cartesian_communicator(tmp_path):
     for rank, ops in enumerate(events):
         msgs = [(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
         assert msgs == [("send", (rank + 1) % 4, 128), ("recv", (rank - 1) % 4, 128)] * 3
+
+
+BCAST_C = """#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int me, np, i, n = 0, m = 1;
+    double x[64];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) {
+        n = 3;
+        scanf("%d", &m);
+    }
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (i = 0; i < n * m; i++)
+        MPI_Bcast(x, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_a_broadcast_scalar_is_the_roots_at_every_rank(tmp_path):
+    """`int n = 0` everywhere; rank 0 sets n = 3 and reads m (bound with -D m=2), then broadcasts both by
+    address: every rank makes n·m = 6 broadcasts of 64 bytes, not the 0 or 1 its own initializer says."""
+    source = tmp_path / "bc.c"
+    source.write_text(BCAST_C)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 4, {"m": 2})
+    for ops in events:
+        assert len({op.tag for op in ops if op.nbytes == 64}) == 6
