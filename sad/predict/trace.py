@@ -651,6 +651,9 @@ class Tracer:
             self.communicator(stmt, frame, where)
             self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
             return
+        if stmt.name.upper() == "MPI_COMM_DUP":
+            self.duplicate(stmt, frame, where)
+            return
         if kind in msgcalls.LOCAL:
             self.forget_written(stmt, frame)
             return
@@ -723,6 +726,17 @@ class Tracer:
         if not isinstance(handle, int) or handle not in self.carts:
             raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD and Cartesian "
                              "communicators made from it only")
+
+    def duplicate(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
+        """MPI_COMM_DUP of MPI_COMM_WORLD or of a communicator made from it: the same ranks in the same order
+        (a copy of the world is kept as a one-dimensional grid of NPROCS, which is how `communicator` and
+        MPI_COMM_SIZE / MPI_COMM_RANK see it)."""
+        self.communicator(stmt, frame, where)
+        given = self.value(stmt.args[0], frame)
+        known = self.carts.get(given) if isinstance(given, int) else None
+        handle = _CART_HANDLE + len(self.carts)
+        self.carts[handle] = known if known is not None else ([self.nprocs], [False])
+        self.actual(stmt.args[1], frame).value = handle
 
     def cartesian(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
         """MPI_CART_CREATE (ranks kept in MPI_COMM_WORLD's order, as with reorder false), MPI_CART_SHIFT,

@@ -312,3 +312,31 @@ def test_a_broadcast_scalar_is_the_roots_at_every_rank(tmp_path):
     events, _ = traces(program, load_machine("ncube2"), 4, {"m": 2})
     for ops in events:
         assert len({op.tag for op in ops if op.nbytes == 64}) == 6
+
+
+DUP_F = """      PROGRAM DUP
+      INCLUDE 'mpif.h'
+      INTEGER ME, NP, IERR, COMM, STAT(MPI_STATUS_SIZE)
+      DOUBLE PRECISION X(100)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_DUP(MPI_COMM_WORLD, COMM, IERR)
+      CALL MPI_COMM_SIZE(COMM, NP, IERR)
+      CALL MPI_COMM_RANK(COMM, ME, IERR)
+      IF (ME .GT. 0) CALL MPI_RECV(X, 100, MPI_DOUBLE_PRECISION, ME - 1,
+     &     1, COMM, STAT, IERR)
+      IF (ME .LT. NP - 1) CALL MPI_SEND(X, 100, MPI_DOUBLE_PRECISION,
+     &     ME + 1, 1, COMM, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_copy_of_the_world_communicator_is_followed(tmp_path):
+    """MPI_COMM_DUP(MPI_COMM_WORLD, COMM): the same ranks; a chain 0 -> 1 -> 2 -> 3 of 800 bytes on it."""
+    source = tmp_path / "dup.f"
+    source.write_text(DUP_F)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 4, {})
+    shape = [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"] for ops in events]
+    assert shape == [[("send", 1, 800)], [("recv", 0, 800), ("send", 2, 800)], [("recv", 1, 800), ("send", 3, 800)],
+                     [("recv", 2, 800)]]
