@@ -17,6 +17,8 @@ otherwise (up to FOLLOW_LIMIT trips); a condition whose value is not known (it r
 false in message-free code; a call to a routine that is not in the program costs its call only. GOTOs are
 followed to a label of the same or an enclosing statement list (a loop whose body jumps, trip by trip). A loop
 containing messages whose trips repeat the same events from the same state is replicated, not re-run.
+An INTEGER sent on its own (a size before the data it sizes) is passed to its receiver through
+Shared.mailbox; a rank that needed one its sender (traced later) had not sent yet is traced again (`traces`).
 """
 from __future__ import annotations
 
@@ -102,6 +104,7 @@ class Shared:
     statics_of: dict[tuple, tuple[tuple[str, ir.Variable], ...]] = field(default_factory=dict)
     constants: dict[int, tuple[dict[str, Cell], list[_Start]]] = field(default_factory=dict)
     broadcasts: dict[int, object] = field(default_factory=dict)  # collective call number -> the root's scalar
+    mailbox: dict[tuple[int, int, int, int], object] = field(default_factory=dict)  # Tracer.post_value
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
 
@@ -131,6 +134,9 @@ class Tracer:
         self.steps = 0
         self.collective_calls = 0
         self.posted: list[Op] = []
+        self.sent: dict[tuple[int, int, int], int] = {}  # messages so far per (sender, receiver, tag)
+        self.received: dict[tuple[int, int, int], int] = {}
+        self.missed = False  # a scalar received before its sender was traced: unknown here (see traces)
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
         self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
         self.current: list[ir.Procedure] = []  # the procedures being run (the innermost last)
@@ -663,11 +669,15 @@ class Tracer:
         if kind in ("send", "isend"):
             dest = self.number(stmt.partner, frame, where, "destination")
             if dest != PROC_NULL:
-                self.emit(Op("send", peer=dest, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+                tag = self.tag(args, 4, frame)
+                self.emit(Op("send", peer=dest, tag=tag, nbytes=nbytes, where=where))
+                self.post_value(stmt, frame, (self.rank, dest, tag))
         elif kind == "recv":
             source = self.number(stmt.partner, frame, where, "source")
             if source != PROC_NULL:
-                self.emit(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+                tag = self.tag(args, 4, frame)
+                self.emit(Op("recv", peer=source, tag=tag, nbytes=nbytes, where=where))
+                self.take_value(stmt, frame, (source, self.rank, tag))
         elif kind == "irecv":
             source = self.number(stmt.partner, frame, where, "source")
             if source != PROC_NULL:
@@ -695,6 +705,28 @@ class Tracer:
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def post_value(self, stmt: ir.Message, frame: dict[str, Cell], pair: tuple[int, int, int]) -> None:
+        """A scalar sent on its own (a size sent before the data it sizes): its value at this rank, for the
+        receiver (Shared.mailbox, by sender, receiver, tag and the message's number among theirs)."""
+        buffer = _scalar_buffer(stmt)
+        number = self.sent[pair] = self.sent.get(pair, 0) + 1
+        if buffer is not None:
+            value = self.cell(buffer, frame).value
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.shared.mailbox[(*pair, number)] = value
+
+    def take_value(self, stmt: ir.Message, frame: dict[str, Cell], pair: tuple[int, int, int]) -> None:
+        """A scalar received on its own takes the value its sender sent (when the sender was traced first),
+        else it is unknown (never the value it held before); Tracer.missed says a retry may find it."""
+        buffer = _scalar_buffer(stmt)
+        number = self.received[pair] = self.received.get(pair, 0) + 1
+        if buffer is None:
+            return
+        value = self.shared.mailbox.get((*pair, number)) if ANY not in pair else None
+        self.cell(buffer, frame).value = value
+        if value is None and ANY not in pair:
+            self.missed = True
 
     def broadcast(self, arg: ir.Expr, root: int, frame: dict[str, Cell]) -> None:
         """A broadcast scalar takes the root's value at every rank: the root's own (found when the root was
@@ -1083,6 +1115,19 @@ def _intrinsic(name: str, args: list, type_name: str) -> object:
         return None
 
 
+def _scalar_buffer(stmt: ir.Message) -> str | None:
+    """The variable a send or receive of one INTEGER or LOGICAL element passes as its buffer (a size, a
+    flag: what the ranks' control may depend on; a real received is data, which the tracer does not follow),
+    else None."""
+    count = stmt.count
+    if not stmt.args or not (isinstance(count, ir.Const) and count.value == 1) or stmt.datatype not in _KEPT:
+        return None
+    arg = stmt.args[0]
+    if isinstance(arg, ir.UnOp) and arg.op == "addr":
+        arg = arg.operand
+    return arg.name if isinstance(arg, ir.Var) else None
+
+
 def _messaging(program: ir.Program) -> set[str]:
     """The procedures (upper-case names) that exchange messages, themselves or through their callees."""
     direct: dict[str, set[str]] = {}
@@ -1148,9 +1193,23 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
     (remember: replay message-free loops that start alike, Tracer.followed)."""
     shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
-    out = []
-    for rank in range(nprocs):
-        tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
-        out.append(tracer.trace())
-        shared.repeats.append(tracer.repeats)
+    out: list[list[Op]] = [[] for _ in range(nprocs)]
+    shared.repeats = [[] for _ in range(nprocs)]
+    pending = list(range(nprocs))
+    while pending:  # a rank that stopped on a value a later rank sends it is traced again once that is known
+        failed: list[tuple[int, TraceError]] = []
+        known = len(shared.mailbox)
+        for rank in pending:
+            tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
+            try:
+                out[rank] = tracer.trace()
+            except TraceError as exc:
+                if not tracer.missed:
+                    raise
+                failed.append((rank, exc))
+                continue
+            shared.repeats[rank] = tracer.repeats
+        if failed and len(failed) == len(pending) and len(shared.mailbox) == known:
+            raise failed[0][1]  # no rank got further: the value is not one another rank sends
+        pending = [rank for rank, _ in failed]
     return out, shared

@@ -340,3 +340,42 @@ def test_a_copy_of_the_world_communicator_is_followed(tmp_path):
     shape = [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"] for ops in events]
     assert shape == [[("send", 1, 800)], [("recv", 0, 800), ("send", 2, 800)], [("recv", 1, 800), ("send", 3, 800)],
                      [("recv", 2, 800)]]
+
+
+CHAIN_F = """      PROGRAM CHAIN
+      INCLUDE 'mpif.h'
+      INTEGER ME, NP, IERR, M, STAT(MPI_STATUS_SIZE)
+      DOUBLE PRECISION X(1000)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      M = 0
+      IF (ME .LT. NP - 1) THEN
+         CALL MPI_RECV(M, 1, MPI_INTEGER, ME + 1, 1, MPI_COMM_WORLD,
+     &        STAT, IERR)
+         CALL MPI_RECV(X, M, MPI_DOUBLE_PRECISION, ME + 1, 2,
+     &        MPI_COMM_WORLD, STAT, IERR)
+      END IF
+      M = M + 10
+      IF (ME .GT. 0) THEN
+         CALL MPI_SEND(M, 1, MPI_INTEGER, ME - 1, 1, MPI_COMM_WORLD,
+     &        IERR)
+         CALL MPI_SEND(X, M, MPI_DOUBLE_PRECISION, ME - 1, 2,
+     &        MPI_COMM_WORLD, IERR)
+      END IF
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_size_received_before_the_data_is_the_senders(tmp_path):
+    """Each rank receives from the next a count and then that many doubles, adds its own 10 elements and
+    passes both on: rank r receives 10 (P - 1 - r) doubles. The count a rank receives is the one its sender
+    sent (found by tracing the ranks again once the sender's is known), never the M = 0 it held before."""
+    source = tmp_path / "chain.f"
+    source.write_text(CHAIN_F)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 5, {})
+    for rank, ops in enumerate(events):
+        received = [op.nbytes for op in ops if op.kind == "recv"]
+        assert received == ([] if rank == 4 else [4, 8 * 10 * (4 - rank)])
