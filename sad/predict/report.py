@@ -371,7 +371,7 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         out.append(f"  {generic_summary(analysis)}")
     out.append("")
     out.append("Predicted time:")
-    out.extend(simulated_lines(simulated))
+    out.extend(simulated_lines(simulated, prediction))
     out.append(f"  T = {short_formula(prediction.time, 2000, 4)}")
     if prediction.startup:
         out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
@@ -391,19 +391,22 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     return "\n".join(out) + "\n"
 
 
-def simulated_lines(simulated: Simulated | None) -> list[str]:
+def simulated_lines(simulated: Simulated | None, prediction: Prediction) -> list[str]:
     """The time of the ranks simulated together and its split, before the per-rank formula; or why they
-    could not be (the formula, each rank priced alone, is then the prediction)."""
+    could not be (the formula, each rank priced alone, or the traced ranks priced alone is then the
+    prediction: `priced_by`)."""
     if simulated is None:
         return []
     split = simulated.split()
     if simulated.result is None or split is None:
-        alone = ("the traced ranks priced alone" if simulated.alone is not None
-                 else "the per-rank formula below (each rank priced alone, no waits)")
+        model, figures = priced_by(prediction, simulated)
+        alone = simulated.alone
+        if model != "traced alone" or alone is None:
+            return [f"  NPROCS = {simulated.nprocs}: the ranks could not be simulated together ({simulated.failure}); "
+                    "the time is the per-rank formula below (each rank priced alone, no waits)"]
         return [f"  NPROCS = {simulated.nprocs}: the ranks could not be simulated together ({simulated.failure}); "
-                f"the time is {alone}"] + ([f"  T = {seconds(simulated.alone.time)}  (traced ranks priced alone; "
-                                            f"slowest: rank {simulated.alone.slowest})"]
-                                           if simulated.alone is not None else [])
+                "the time is the traced ranks each priced alone:",
+                f"  T = {seconds(figures[0])}  (traced ranks priced alone; slowest: rank {alone.slowest})"]
     result = simulated.result
     comp, comm, wait = split
     fastest = min(result.end) + simulated.startup
