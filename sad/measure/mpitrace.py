@@ -71,7 +71,7 @@ static void note(const char *kind, int peer, int n, MPI_Datatype t, double t0) {
     int size = 0;
     double t1 = PMPI_Wtime();
     if (!out) return;
-    PMPI_Type_size(t, &size);
+    if (t != MPI_DATATYPE_NULL) PMPI_Type_size(t, &size);
     fprintf(out, "%s %d %ld %.9f %.9f\n", kind, peer, (long)n * size, t0 - origin, t1 - origin);
 }
 
@@ -157,9 +157,42 @@ int MPI_Allgatherv(const void *s, int n, MPI_Datatype t, void *b, const int *rn,
     if (s == MPI_IN_PLACE) note("allgather", -1, rn[rank_of(c)], rt, t0); else note("allgather", -1, n, t, t0);
     return e;
 }
+/* the same in Fortran, where MPI_IN_PLACE is Open MPI's common block mpi_fortran_in_place */
+extern int mpi_fortran_in_place_ __attribute__((weak));
+#define F_IN_PLACE(s) ((void *)(s) == (void *)&mpi_fortran_in_place_)
+#define F_NOTE(kind, root, in_place_count) \
+    note(kind, root, F_IN_PLACE(s) ? (in_place_count) : *n, MPI_Type_f2c(F_IN_PLACE(s) ? *rt : *t), t0)
+void pmpi_gather_() __attribute__((weak));
+void mpi_gather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *r,
+                 MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_gather_(s, n, t, b, rn, rt, r, c, ierr);
+    F_NOTE("gather", *r, *rn);
+}
+void pmpi_allgather_() __attribute__((weak));
+void mpi_allgather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *c,
+                    MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_allgather_(s, n, t, b, rn, rt, c, ierr);
+    F_NOTE("allgather", -1, *rn);
+}
+void pmpi_gatherv_() __attribute__((weak));
+void mpi_gatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
+                  MPI_Fint *r, MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_gatherv_(s, n, t, b, rn, d, rt, r, c, ierr);
+    F_NOTE("gather", *r, rn[rank_of(MPI_Comm_f2c(*c))]);
+}
+void pmpi_allgatherv_() __attribute__((weak));
+void mpi_allgatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
+                     MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_allgatherv_(s, n, t, b, rn, d, rt, c, ierr);
+    F_NOTE("allgather", -1, rn[rank_of(MPI_Comm_f2c(*c))]);
+}
 """
 _C_BY_HAND = {"Gather", "Allgather"}
-"""Calls whose C wrapper is written in _HEAD (MPI_IN_PLACE) rather than generated from _CALLS."""
+"""Calls whose C and Fortran wrappers are written in _HEAD (MPI_IN_PLACE) rather than generated from _CALLS."""
 
 
 def _c_wrapper(fname: str, cname: str, kind: str, params: str, args: str, peer: str, nbytes: str) -> str:
@@ -190,7 +223,7 @@ def wrapper_source() -> str:
     for fname, cname, kind, params, args, peer, nbytes in _CALLS:
         if cname not in _C_BY_HAND:
             parts.append(_c_wrapper(fname, cname, kind, params, args, peer, nbytes))
-        parts.append(_fortran_wrapper(fname, kind, params, peer, nbytes))
+            parts.append(_fortran_wrapper(fname, kind, params, peer, nbytes))
     return "\n".join(parts)
 
 
