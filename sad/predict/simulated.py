@@ -85,7 +85,7 @@ def simulate_bound(program: ir.Program, machine, values: dict, startup: float = 
     try:
         net = Network.of(machine)
     except ValueError as exc:
-        out.failure = str(exc).split("error: ", 1)[-1]
+        out.failure = f"machine {machine.name}: {str(exc).split('error: ', 1)[-1]}"
         return out
     try:
         events, shared = traces(program, machine, nprocs, bound)

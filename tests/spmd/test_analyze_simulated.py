@@ -201,3 +201,14 @@ def test_deadlock_with_a_formula_without_number_prices_the_traced_ranks_alone(tm
     send, recv = O_S + b * COPY + b * LINK, O_R + b * COPY  # PICL send(b), recv(b) (Brehm 1999, Sec. 6.1.3)
     assert doc["communication_s"] == pytest.approx(send + recv, rel=1e-12)
     assert doc["time_s"] == pytest.approx(doc["computation_s"] + doc["communication_s"], rel=1e-12)
+
+
+def test_a_machine_without_loggp_figures_falls_back_with_its_name():
+    """sparc2 has no communication level: the ranks are not simulated, the warning names the machine and
+    the figures it lacks, and the formula prices (here it has no number: sparc2 prices no message)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["analyze", str(SPMD / "cgsimple.f"), "-m", "sparc2", "-D", "NPROCS=4", "--format", "json"]) == 0
+    doc = json.loads(out.getvalue())
+    assert "NPROCS = 4: the ranks are not simulated together (machine sparc2: communication.loggp" in err.getvalue()
+    assert doc["model"] == "formula" and doc["timeline"]["failure"].startswith("machine sparc2: communication.loggp")
