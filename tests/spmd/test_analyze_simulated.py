@@ -169,35 +169,25 @@ def test_one_rank_asked_for_is_the_formula(tmp_path):
 
 
 def test_deadlock_with_a_formula_without_number_prices_the_traced_ranks_alone(tmp_path):
-    """The message size comes from a subtree-size function (the formula keeps it as a parameter) and both
-    ranks receive first: the traced ranks each priced alone (send(b) + recv(b) per rank, no waits) are the
-    time, and the model says so. Rank 0 of 2 has a subtree of 2 ranks: 16 bytes each way."""
-    (tmp_path / "dl.f").write_text(HEAD + """      K = NSZ(ME, NP)
+    """The message size comes from a loop whose IF depends on the rank (the formula keeps its probability as
+    a parameter) and both ranks receive first: the traced ranks each priced alone (send(b) + recv(b) per
+    rank, no waits) are the time, and the model says so. Rank 1 counts K = 3 elements: 24 bytes each way."""
+    (tmp_path / "dl.f").write_text(HEAD.replace("INTEGER ME,", "INTEGER K, L, ME,") + """      K = 0
+      DO 10 L = 1, 20
+         IF (L .LE. ME + 2) K = K + 1
+   10 CONTINUE
       CALL MPI_RECV(BUF, K, MPI_DOUBLE_PRECISION, 1 - ME, 7,
      &     MPI_COMM_WORLD, STAT, IERR)
       CALL MPI_SEND(BUF, K, MPI_DOUBLE_PRECISION, 1 - ME, 7,
      &     MPI_COMM_WORLD, IERR)
       CALL MPI_FINALIZE(IERR)
       END
-      INTEGER FUNCTION NSZ(R, NPROCS)
-      INTEGER R, NPROCS, L, LO, HI
-      NSZ = 0
-      LO = R
-      HI = R
-      DO 10 L = 1, 20
-         IF (LO .LT. NPROCS) THEN
-            NSZ = NSZ + MIN(HI, NPROCS - 1) - LO + 1
-            LO = 2*LO + 1
-            HI = 2*HI + 2
-         END IF
-   10 CONTINUE
-      END
-""".replace("INTEGER ME, NP, IERR,", "INTEGER K, NSZ, ME, NP, IERR,"))
+""")
     status, out, err = analyze(tmp_path / "dl.f", "-D", "NPROCS=2")
     doc = json.loads(out)
     assert status == 0 and "the time is the traced ranks each priced alone" in err
     assert doc["model"] == "traced alone" and doc["per_rank"]["time_s"] is None and doc["wait_s"] is None
-    b = 16
+    b = 24
     send, recv = O_S + b * COPY + b * LINK, O_R + b * COPY  # PICL send(b), recv(b) (Brehm 1999, Sec. 6.1.3)
     assert doc["communication_s"] == pytest.approx(send + recv, rel=1e-12)
     assert doc["time_s"] == pytest.approx(doc["computation_s"] + doc["communication_s"], rel=1e-12)
