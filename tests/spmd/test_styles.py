@@ -314,12 +314,13 @@ def test_a_broadcast_scalar_is_the_roots_at_every_rank(tmp_path):
         assert len({op.tag for op in ops if op.nbytes == 64}) == 6
 
 
-DUP_F = """      PROGRAM DUP
+F_RANKS = """      PROGRAM T
       INCLUDE 'mpif.h'
-      INTEGER ME, NP, IERR, COMM, STAT(MPI_STATUS_SIZE)
-      DOUBLE PRECISION X(100)
+      INTEGER ME, NP, IERR, M, COMM, STAT(MPI_STATUS_SIZE)
+      DOUBLE PRECISION X(1000)
       CALL MPI_INIT(IERR)
-      CALL MPI_COMM_DUP(MPI_COMM_WORLD, COMM, IERR)
+"""
+DUP_F = F_RANKS + """      CALL MPI_COMM_DUP(MPI_COMM_WORLD, COMM, IERR)
       CALL MPI_COMM_SIZE(COMM, NP, IERR)
       CALL MPI_COMM_RANK(COMM, ME, IERR)
       IF (ME .GT. 0) CALL MPI_RECV(X, 100, MPI_DOUBLE_PRECISION, ME - 1,
@@ -342,12 +343,7 @@ def test_a_copy_of_the_world_communicator_is_followed(tmp_path):
                      [("recv", 2, 800)]]
 
 
-CHAIN_F = """      PROGRAM CHAIN
-      INCLUDE 'mpif.h'
-      INTEGER ME, NP, IERR, M, STAT(MPI_STATUS_SIZE)
-      DOUBLE PRECISION X(1000)
-      CALL MPI_INIT(IERR)
-      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+CHAIN_F = F_RANKS + """      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
       CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
       M = 0
       IF (ME .LT. NP - 1) THEN
