@@ -7,10 +7,9 @@ crossover only: the book's Paragon CG times are not tabulated here); then the ri
 (corpus/spmd/ringmm.f, N = 256), beside PerPreT's model table Tab. 6.2 on the Paragon.
 
 Two predictions per point: the timeline (`sad timeline`: the ranks simulated together with the machine's LogGP
-figures, sad.predict.timeline) and `sad analyze`'s (each rank priced alone with the PICL programming-model
-level; the slowest rank), from its formula, or (marked t) with the per-rank values the formula keeps as
-parameters (CG-Tree's subtree sizes) taken from the traced ranks (sad.predict.alone). Nothing is bound by
-hand but NPROCS; the machine figures are Brehm's (machine_db/ncube2.yaml, paragon.yaml).
+figures, sad.predict.timeline) and what `sad analyze -D NPROCS=P --format json` prints, run through the
+command line's own code (it simulates the ranks too; marked f where it fell back to its per-rank formula).
+Nothing is bound by hand but NPROCS; the machine figures are Brehm's (machine_db/ncube2.yaml, paragon.yaml).
 Targets (issue 28): worst error <= 15 %, median <= 5 % per variant; the P from which Tree beats Simple
 within a factor 2 of the measured one (16 on the nCUBE/2, 32 on the Paragon).
 
@@ -23,21 +22,20 @@ Usage: python3 benchmarks/spmd_scale.py [--machine ncube2|paragon ...] [--speed 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import sympy
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sad.analysis.pipeline import analyze, load_program  # noqa: E402
+from sad.analysis.pipeline import load_program  # noqa: E402
+from sad.cli.main import run  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
-from sad.predict.alone import price_alone  # noqa: E402
-from sad.predict.mapper import predict  # noqa: E402
 from sad.predict.timeline import Network, simulate, simulate_folded  # noqa: E402
 from sad.predict.trace import traces  # noqa: E402
 
@@ -58,14 +56,17 @@ def timeline_seconds(source: Path, machine, nprocs: int) -> float:
     return simulate(events, Network.of(machine), path=False).time
 
 
-def static_seconds(blocks, source: Path, machine, nprocs: int) -> tuple[float, bool]:
-    """`sad analyze`'s time: the formula's, or (True) each traced rank priced alone where the formula keeps
-    per-rank values (CG-Tree's subtree sizes) as parameters (sad.predict.alone)."""
-    value = predict(blocks, machine, {"NPROCS": sympy.Integer(nprocs)}).time_value
-    if value is not None:
-        return value, False
-    program, _ = load_program([str(source)], [], {})
-    return price_alone(traces(program, machine, nprocs, {})[0], machine).time, True
+def static_seconds(source: Path, machine_name: str, nprocs: int) -> tuple[float, str]:
+    """What `sad analyze SOURCE -m MACHINE -D NPROCS=P --format json` prints (its own code path, in this
+    process): the time and the model that priced it (timeline: the ranks simulated together; formula: each
+    rank priced alone, where they could not be simulated)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = run(["analyze", str(source), "-m", machine_name, "-D", f"NPROCS={nprocs}", "--format", "json"],
+                 stdout=out, stderr=err)
+    if status != 0:
+        raise SystemExit(f"{source}: sad analyze failed ({status}): {err.getvalue()}")
+    doc = json.loads(out.getvalue())
+    return doc["time_s"], doc["model"]
 
 
 def crossover(simple: list[float], tree: list[float]) -> int | None:
@@ -95,17 +96,17 @@ def accuracy(machine_name: str) -> None:
     print(f"{'variant':<8}{'P':>5}{'measured':>11}{'timeline':>11}{'error':>9}{'static':>11}{'error':>9}")
     for variant, name, table in VARIANTS:
         source = SPMD / name
-        blocks = analyze([str(source)]).blocks
-        errors, predicted[variant] = [], []
+        errors, static_errors, predicted[variant] = [], [], []
         for p, measured in zip(PROCS, MEASURED[table]):
             sim = timeline_seconds(source, machine, p)
-            static, traced = static_seconds(blocks, source, machine, p)
-            mark = "t" if traced else " "  # t: the formula's per-rank values taken from the traced ranks
+            static, model = static_seconds(source, machine_name, p)
+            mark = " " if model == "timeline" else "f"  # f: priced by the per-rank formula (no simulation)
             predicted[variant].append(sim)
             if not measured_here:
                 print(f"{variant:<8}{p:>5}{'':>11}{sim:>11.4f}{'':>9}{static:>11.4f}{mark}")
                 continue
             errors.append(sim / measured - 1)
+            static_errors.append(static / measured - 1)
             print(f"{variant:<8}{p:>5}{measured:>11.4f}{sim:>11.4f}{errors[-1] * 100:>+8.1f}%"
                   f"{static:>11.4f}{(static / measured - 1) * 100:>+8.1f}%{mark}")
         if errors:
@@ -113,9 +114,12 @@ def accuracy(machine_name: str) -> None:
             median = statistics.median(abs(e) for e in errors)
             print(f"{variant:<8} timeline: worst {worst * 100:+.1f} %, median |error| {median * 100:.1f} %  "
                   f"(targets: 15 %, 5 %)")
+            worst = max(static_errors, key=abs)
+            median = statistics.median(abs(e) for e in static_errors)
+            print(f"{variant:<8} analyze:  worst {worst * 100:+.1f} %, median |error| {median * 100:.1f} %")
         print()
-    print("(static: `sad analyze`, each rank priced alone; t: with the values its formula keeps per rank taken "
-          "from the traced ranks)\n")
+    print("(static: what `sad analyze -D NPROCS=P` prints; f: priced by its per-rank formula, each rank alone, "
+          "where the ranks could not be simulated together)\n")
     known = MEASURED_CROSSOVER.get(machine_name)
     for tree in ("tree", "cube", "coll"):
         cross = crossover(predicted["simple"], predicted[tree])
@@ -131,14 +135,13 @@ def ring(machine) -> None:
     Brehm 1999, Tab. 6.2 (Paragon; a model table, not a measurement: the book's measured Tab. 6.3 is not
     tabulated here)."""
     source = SPMD / "ringmm.f"
-    blocks = analyze([str(source)]).blocks
     paragon = machine.name == "paragon"
     print(f"Ring matrix multiply, N = 256, on {machine.name}"
           + (" vs PerPreT's model (Brehm 1999, Tab. 6.2)" if paragon else "") + "\n")
     print(f"{'P':>5}{'Tab. 6.2':>11}{'timeline':>11}{'diff':>9}{'static':>11}{'diff':>9}")
     for p, model in zip(MM_PROCS, MM_MODEL):
         sim = timeline_seconds(source, machine, p)
-        static, _ = static_seconds(blocks, source, machine, p)
+        static, _ = static_seconds(source, machine.name, p)
         if paragon:
             print(f"{p:>5}{model:>11.4f}{sim:>11.4f}{(sim / model - 1) * 100:>+8.1f}%{static:>11.4f}"
                   f"{(static / model - 1) * 100:>+8.1f}%")

@@ -223,15 +223,16 @@ def cmd_analyze(args) -> int:
         print(f"sad: warning: {excluded_text(result.prediction.excluded)}: nothing prices them on {machine.name} "
               f"(give their seconds with -D NAME=VALUE or --params FILE)", file=sys.stderr)
     origins = {name: ("-D" if name in defined else "params") for name in values}
+    simulated = _simulated(analysis.program, machine, values, result.prediction)
     if args.format == "json":
-        sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters, origins))
+        sys.stdout.write(to_json(analysis, result.prediction, machine, values, result.op_parameters, origins,
+                                 simulated))
     else:
         sys.stdout.write(to_text(analysis, result.prediction, machine, values, result.op_parameters, args.top,
-                                 origins))
-        from sad.cli.timeline import traced_alone_lines
-        traced = traced_alone_lines(analysis.program, machine, values, result.prediction.time_value)
-        if traced:
-            sys.stdout.write("\n".join(traced) + "\n")
+                                 origins, simulated))
+        if args.explain and simulated is not None and simulated.result is not None:
+            from sad.predict.report import simulated_explained
+            sys.stdout.write("\n" + simulated_explained(simulated))
         if args.explain and analysis.generic_decisions:
             from sad.predict.report import generic_list
             sys.stdout.write("\n" + generic_list(analysis))
@@ -240,6 +241,23 @@ def cmd_analyze(args) -> int:
             sys.stdout.write("\n" + explain(result.loops, result.prediction, values, machine.hierarchy,
                                              args.top))
     return exit_status(args.files, analysis.failed_files)
+
+
+def _simulated(program, machine, values: dict, prediction):
+    """An SPMD program with NPROCS bound: its ranks simulated together (sad.predict.simulated), the tracer's
+    notes as warnings; a warning naming the cause when they could not be (the per-rank formula then prices)."""
+    from sad.predict.simulated import simulate_bound
+    simulated = simulate_bound(program, machine, values, prediction.startup)
+    if simulated is None:
+        return None
+    for note in simulated.notes:
+        print(f"sad: warning: {note}", file=sys.stderr)
+    if simulated.failure:
+        instead = ("the traced ranks each priced alone" if simulated.alone is not None and prediction.time_value is None
+                   else "the per-rank formula (each rank priced alone, no waits)")
+        print(f"sad: warning: NPROCS = {simulated.nprocs}: the ranks are not simulated together "
+              f"({simulated.failure}); the time is {instead}", file=sys.stderr)
+    return simulated
 
 
 def _warn_unknown_bindings(values: dict, analysis) -> None:

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import defaultdict
 
-from sad import ir
 from sad.common.exprparse import ExprError, parse_expr
-
-CLASSES_SHOWN = 8
+from sad.predict import timelinetext
 
 
 def register(sub, add_common) -> None:
@@ -73,7 +70,7 @@ def cmd_extrapolate(args) -> int:
         program, failed = load_program(args.files, args.include, {})
         if _report_errors(program, failed):
             return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
-        calls = mpitrace.run(args.files, args.trace_np, stdin)
+        calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include))
         derived, _ = traces(program, machine, args.trace_np, values)
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
@@ -154,28 +151,8 @@ def _report_errors(program, failed) -> bool:
     return bool(errors or failed)
 
 
-def _classes(result) -> list[tuple[list[int], float, float, float, float]]:
-    """Ranks with the same end, compute, communicate and wait (to the nanosecond): one class each."""
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for r in range(len(result.end)):
-        key = tuple(round(x[r], 9) for x in (result.end, result.compute, result.communicate, result.wait))
-        groups[key].append(r)
-    return sorted(((ranks, *key) for key, ranks in groups.items()), key=lambda c: (-c[1], c[0][0]))
-
-
-def _ranks_text(ranks: list[int]) -> str:
-    parts: list[str] = []
-    start = ranks[0]
-    for i, a in enumerate(ranks):
-        if i + 1 == len(ranks) or ranks[i + 1] != a + 1:
-            parts.append(f"{start}" if start == a else f"{start}-{a}")
-            start = ranks[i + 1] if i + 1 < len(ranks) else a
-    text = ", ".join(parts[:4]) + (", ..." if len(parts) > 4 else "")
-    return f"rank {text}" if len(ranks) == 1 else f"ranks {text} ({len(ranks)})"
-
-
 def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.3f} ms"
+    return timelinetext.ms(seconds)
 
 
 def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]:
@@ -187,14 +164,8 @@ def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]
              "",
              f"T = {_ms(result.time)}  (slowest: rank {slow}; compute {_ms(result.compute[slow])}, communicate "
              f"{_ms(result.communicate[slow])}, wait {_ms(result.wait[slow])})",
-             "", "Ranks (ranks with the same split are one class; its representative: its lowest rank):",
-             f"  {'ranks':<36} {'rep.':>5} {'end':>12} {'compute':>12} {'communicate':>12} {'wait':>12}"]
-    classes = _classes(result)
-    for ranks, end, comp, comm, wait in classes[:CLASSES_SHOWN]:
-        lines.append(f"  {_ranks_text(ranks):<36} {ranks[0]:>5} {_ms(end):>12} {_ms(comp):>12} {_ms(comm):>12} "
-                     f"{_ms(wait):>12}")
-    if len(classes) > CLASSES_SHOWN:
-        lines.append(f"  ... {len(classes) - CLASSES_SHOWN} more classes")
+             "", "Ranks (ranks with the same split are one class; its representative: its lowest rank):"]
+    lines += timelinetext.class_lines(result)
     if result.folded:
         done, trips = result.folded
         lines += ["", f"(a loop's {trips} equal trips: {done} simulated, every rank settled into the same step; the "
@@ -205,59 +176,13 @@ def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]
     if args.explain:
         lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues"
                       + (f"; the run with {result.folded[0]} trips" if result.folded else "") + "):"]
-        for step in result.path:
-            if step.end - step.start < 1e-9:
-                continue
-            peer = f" {'to' if step.kind in ('send', 'link') else 'from'} rank {step.peer}" if step.peer >= 0 else ""
-            lines.append(f"  {_ms(step.start):>12} {_ms(step.end - step.start):>12}  rank {step.rank:<5} "
-                         f"{step.kind:<9}{peer:<14} {step.where}")
+        lines += timelinetext.path_lines(result)
     return lines
 
 
 def _document(args, machine, nprocs: int, result, notes: list[str]) -> dict:
     return {"files": args.files, "machine": machine.name, "nprocs": nprocs, "time": result.time,
             "slowest": result.slowest, "messages": result.messages,
-            "classes": [{"ranks": ranks, "representative": ranks[0], "end": end, "compute": comp,
-                         "communicate": comm, "wait": wait}
-                        for ranks, end, comp, comm, wait in _classes(result)],
-            "critical_path": [{"rank": s.rank, "kind": s.kind, "start": s.start, "end": s.end, "where": s.where,
-                               "peer": s.peer} for s in result.path],
+            "classes": timelinetext.classes_json(result),
+            "critical_path": timelinetext.path_json(result),
             "notes": notes}
-
-
-def traced_alone_lines(program, machine, values: dict, time_value) -> list[str]:
-    """`sad analyze` of an MPI program whose formula keeps per-rank values as parameters (a heap tree's
-    subtree sizes, branches on RANK and NPROCS) while NPROCS is bound: the time with those values taken from
-    tracing every rank (sad.predict.trace), each rank priced alone (sad.predict.alone); [] when not asked for.
-    Its warnings (what the tracer guessed, or why it could not follow a rank) go to stderr."""
-    from sad.ir import msgcalls
-    from sad.predict.alone import PriceError, price_alone
-    from sad.predict.trace import TraceError, traces
-    if time_value is not None:
-        return []
-    numbers: dict[str, float] = {}
-    for name, value in values.items():
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            continue
-        numbers[name.upper()] = int(number) if number.is_integer() else number
-    nprocs = int(numbers.pop("NPROCS", 0))
-    mpi = any(isinstance(s, ir.Message) and s.library == "MPI" and s.kind not in msgcalls.LOCAL
-              for p in program.procedures for s in ir.walk_stmts(p.body))
-    if nprocs < 1 or not mpi:
-        return []
-    try:
-        events, shared = traces(program, machine, nprocs, numbers)
-        alone = price_alone(events, machine)
-    except (TraceError, PriceError) as exc:
-        print(f"sad: note: no per-rank time from tracing the ranks: {exc}", file=sys.stderr)
-        return []
-    for note in sorted(shared.notes):
-        print(f"sad: warning: {note}", file=sys.stderr)
-    slow = alone.slowest
-    return ["", f"Traced per rank (NPROCS = {nprocs}): the values the formula keeps as parameters (loop counts, "
-                "branches and message sizes that depend on the rank) taken from following every rank, as "
-                "`sad timeline` does; each rank priced alone (no waits: `sad timeline` simulates them):",
-            f"  T = {alone.time:.6g} s  (slowest: rank {slow} of {nprocs}; computation {alone.compute[slow]:.6g} s, "
-            f"communication {alone.communicate[slow]:.6g} s)"]

@@ -281,6 +281,7 @@ def _series(groups: list[list[str]], args, setup: Setup):
     from sad.analysis.spelling import respelled, respellings
     from sad.predict.compare import Series
     from sad.predict.mapper import excluded_text
+    from sad.predict.simulated import libraries
     values = _values(args, setup)
     machines = _machines(args.machine)
     series, failed = [], False
@@ -299,7 +300,10 @@ def _series(groups: list[list[str]], args, setup: Setup):
                 subs = {sym: sympy.Symbol(back[sym.name], **sym.assumptions0)
                         for f in formulas.values() for sym in free_symbols(f) if sym.name in back}
                 formulas = {k: f.xreplace(subs) for k, f in formulas.items()}
-            series.append(Series(label, variant, machine.name, formulas, excluded=excluded))
+            used_libraries = libraries(analysis.program)
+            series.append(Series(label, variant, machine.name, formulas, excluded=excluded,
+                                 model="per-rank formula" if used_libraries else "formula",
+                                 program=analysis.program if used_libraries == {"MPI"} else None, target=machine))
             if excluded:
                 print(f"sad: warning: {label}: {excluded_text(excluded)} (give their seconds with -D NAME=VALUE)",
                       file=sys.stderr)
@@ -388,7 +392,7 @@ def render(table, fmt: str, header: dict) -> str:
                "swept": [{"name": a.name, "range": a.text, "log": a.log, "points": len(a)} for a in table.grid.axes],
                "series": [{"label": s.label, "variant": s.variant, "machine": s.machine,
                            "formulas": {k: formula(v, 15) for k, v in sorted(s.formulas.items())},
-                           **({"excluded_calls": s.excluded} if s.excluded else {})}
+                           "model": s.model, **({"excluded_calls": s.excluded} if s.excluded else {})}
                           for s in table.series],
                "columns": names,
                "rows": [{n: _json_value(table.kinds[n], table.columns[n][i]) for n in names}
@@ -402,6 +406,11 @@ def render(table, fmt: str, header: dict) -> str:
     for s in table.series:
         if s.excluded:
             out.append(f"{s.label}: {excluded_text(s.excluded)}")
+    if any(s.model == "per-rank formula" for s in table.series):
+        sim = any(n.startswith("SIM") for n in table.columns)
+        out.append("TOTAL, COMP, COMM: the per-rank formula, each rank priced alone (no waits or overlap); "
+                   + ("SIM: the ranks simulated together, as `sad analyze -D NPROCS=P` prints" if sim else
+                      "`sad analyze -D NPROCS=P` and `sad timeline` simulate the ranks together"))
     out.append(f"{table.size} points; times in seconds" + ("; SP = T(NPROCS=1)/T, EFF = SP/NPROCS"
                                                           if "NPROCS" in table.grid.names else ""))
     if len(table.series) > 1:
@@ -489,6 +498,7 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
         table = build_table(series, grid, fixed)
     except RankError as exc:
         raise UsageError(str(exc)) from None
+    _simulated_columns(table, fixed)
     elapsed = time.perf_counter() - t0
     files = [f for g in groups for f in g]
     header = {"command": command, "files": files, "machines": list(dict.fromkeys(s.machine for s in series)),
@@ -506,6 +516,39 @@ def _table_command(args, groups: list[list[str]], command: str) -> int:
         print(overflow, file=sys.stderr)
         return 2
     return 1 if failed else 0
+
+
+SIMULATED_POINTS = 64
+"""A sweep of NPROCS alone over at most this many points also simulates an MPI program's ranks at each."""
+
+
+def _simulated_columns(table, fixed: dict) -> None:
+    """SIM: what `sad analyze -D NPROCS=P` prints at each point (the ranks simulated together,
+    sad.predict.simulated), beside the per-rank formula's TOTAL, when NPROCS is the only swept name and the
+    grid is small (each point traces every rank); a point that cannot be simulated is nan, with a warning."""
+    import numpy
+
+    from sad.predict.compare import column
+    from sad.predict.simulated import simulate_bound
+    spmd = [s for s in table.series if s.program is not None]
+    if not spmd or table.grid.names != ["NPROCS"]:
+        return
+    if table.size > SIMULATED_POINTS:
+        print(f"sad: note: more than {SIMULATED_POINTS} values of NPROCS: no SIM column (the ranks simulated "
+              "together); `sad analyze -D NPROCS=P` gives it at one point", file=sys.stderr)
+        return
+    many = len(table.series) > 1
+    for s in spmd:
+        times = []
+        for p in table.columns["NPROCS"]:
+            simulated = simulate_bound(s.program, s.target, {**fixed, "NPROCS": int(p)})
+            if simulated is not None and simulated.failure:
+                print(f"sad: warning: {s.label}: NPROCS = {int(p)}: the ranks are not simulated together "
+                      f"({simulated.failure}): SIM is nan there", file=sys.stderr)
+            times.append(simulated.time if simulated is not None and simulated.time is not None else float("nan"))
+        name = column("SIM", s, many)
+        table.columns[name] = numpy.array(times)
+        table.kinds[name] = "seconds"
 
 
 def _overflow(table) -> str | None:

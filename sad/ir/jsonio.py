@@ -2,7 +2,8 @@
 
 Data flow: frontends → Program → `to_jsonable` → JSON text (`sad ir`); JSON text → `from_jsonable` → the
 same Program (equal node for node), so a test can start from a stored IR fixture instead of a source file.
-Every node is a dict whose "node" key names its class; a `Loc` is {"file", "line", "col"}; a complex
+Every node is a dict whose "node" key names its class (a dict field, keyed by the program's names, is read
+as a mapping whatever its keys); a `Loc` is {"file", "line", "col"}; a complex
 constant is {"re", "im"}; fields marked `serialize: False` (frontend-private annotations) are left out.
 """
 from __future__ import annotations
@@ -71,6 +72,9 @@ def from_jsonable(data: Any) -> Any:
 
 
 def _field_value(cls: type, name: str, value: Any) -> Any:
+    if isinstance(value, dict) and name in _mapping_fields(cls):
+        # keyed by the program's names: a variable called `node` is a key here, not a node's class
+        return {key: from_jsonable(item) for key, item in value.items()}
     if name == "loc" and isinstance(value, dict):
         return Loc(value["file"], value["line"], value.get("col", 0))
     if cls is Const and name == "value" and isinstance(value, dict):
@@ -78,6 +82,18 @@ def _field_value(cls: type, name: str, value: Any) -> Any:
     if cls is Variable and name == "dims" and value is not None:
         return [tuple(from_jsonable(bound) for bound in dim) for dim in value]
     return from_jsonable(value)
+
+
+def _mapping_fields(cls: type) -> frozenset[str]:
+    """The fields of a node class declared as dicts (Procedure.variables, Program.globals, ...)."""
+    found = _MAPPINGS.get(cls)
+    if found is None:
+        found = _MAPPINGS[cls] = frozenset(f.name for f in dataclasses.fields(cls)
+                                           if str(f.type).replace("typing.", "").lower().startswith("dict"))
+    return found
+
+
+_MAPPINGS: dict[type, frozenset[str]] = {}
 
 
 def dumps(program: Program) -> str:

@@ -224,12 +224,32 @@ def build_message(name: str, args: list[Expr], loc: Loc, language: str, label: s
     msg.count = arg(spec.count)
     msg.partner, msg.partner_role, msg.source = arg(spec.partner), spec.partner_role, arg(spec.source)
     msg.type_name = _name_of(arg(spec.datatype))
+    place = in_place(msg)
+    if place is not None:  # the send side is ignored: a counts array's element is the tracer's (per rank)
+        count, datatype, vector = place
+        msg.count, msg.type_name = (None if vector else arg(count)), _name_of(arg(datatype))
     if language == "c" and library == "PVM" and spec.primitive in ("pack", "unpack"):
         msg.type_name = name.split("k", 1)[1]          # pvm_pkdouble → double, pvm_upkint → int
     msg.datatype = ir_type(msg.type_name, library)
     comm = arg(spec.comm)
     msg.comm = _name_of(comm) if comm is not None else None
     return msg
+
+
+IN_PLACE_RECEIVE: dict[str, tuple[int, int, bool]] = {
+    "GATHER": (4, 5, False), "ALLGATHER": (4, 5, False), "GATHERV": (4, 6, True), "ALLGATHERV": (4, 6, True)}
+"""A gather whose send buffer is MPI_IN_PLACE ignores its send count and type: the rank's own block is the
+receive side's (count or counts array, datatype); the counts array's element is the rank's (True)."""
+
+
+def in_place(msg: Message) -> tuple[int, int, bool] | None:
+    """For a gather or allgather (v) sending from MPI_IN_PLACE: (receive count argument, receive datatype
+    argument, whether that count is an array of per-rank counts); else None."""
+    name = msg.name.upper().removeprefix("MPI_")
+    found = IN_PLACE_RECEIVE.get(name) if msg.library == "MPI" else None
+    if found is None or not msg.args or (_name_of(msg.args[0]) or "").upper() != "MPI_IN_PLACE":
+        return None
+    return found
 
 
 def _name_of(expr: Expr | None) -> str | None:

@@ -71,7 +71,7 @@ static void note(const char *kind, int peer, int n, MPI_Datatype t, double t0) {
     int size = 0;
     double t1 = PMPI_Wtime();
     if (!out) return;
-    PMPI_Type_size(t, &size);
+    if (t != MPI_DATATYPE_NULL) PMPI_Type_size(t, &size);
     fprintf(out, "%s %d %ld %.9f %.9f\n", kind, peer, (long)n * size, t0 - origin, t1 - origin);
 }
 
@@ -128,7 +128,71 @@ void mpi_sendrecv_replace_(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *d, MPI_F
     pmpi_sendrecv_replace_(b, n, t, d, stag, s, rtag, c, status, ierr);
     note("send", *d, *n, MPI_Type_f2c(*t), t0); note("recv", *s, *n, MPI_Type_f2c(*t), t0);
 }
+/* the gathers: a rank that sends from MPI_IN_PLACE contributes its receive-side block (the send count and type
+   are ignored by MPI); the v forms' block is the rank's element of the counts */
+static int rank_of(MPI_Comm c) { int me; PMPI_Comm_rank(c, &me); return me; }
+int MPI_Gather(const void *s, int n, MPI_Datatype t, void *b, int rn, MPI_Datatype rt, int r, MPI_Comm c) {
+    double t0 = PMPI_Wtime();
+    int e = PMPI_Gather(s, n, t, b, rn, rt, r, c);
+    if (s == MPI_IN_PLACE) note("gather", r, rn, rt, t0); else note("gather", r, n, t, t0);
+    return e;
+}
+int MPI_Allgather(const void *s, int n, MPI_Datatype t, void *b, int rn, MPI_Datatype rt, MPI_Comm c) {
+    double t0 = PMPI_Wtime();
+    int e = PMPI_Allgather(s, n, t, b, rn, rt, c);
+    if (s == MPI_IN_PLACE) note("allgather", -1, rn, rt, t0); else note("allgather", -1, n, t, t0);
+    return e;
+}
+int MPI_Gatherv(const void *s, int n, MPI_Datatype t, void *b, const int *rn, const int *d, MPI_Datatype rt,
+                int r, MPI_Comm c) {
+    double t0 = PMPI_Wtime();
+    int e = PMPI_Gatherv(s, n, t, b, rn, d, rt, r, c);
+    if (s == MPI_IN_PLACE) note("gather", r, rn[rank_of(c)], rt, t0); else note("gather", r, n, t, t0);
+    return e;
+}
+int MPI_Allgatherv(const void *s, int n, MPI_Datatype t, void *b, const int *rn, const int *d, MPI_Datatype rt,
+                   MPI_Comm c) {
+    double t0 = PMPI_Wtime();
+    int e = PMPI_Allgatherv(s, n, t, b, rn, d, rt, c);
+    if (s == MPI_IN_PLACE) note("allgather", -1, rn[rank_of(c)], rt, t0); else note("allgather", -1, n, t, t0);
+    return e;
+}
+/* the same in Fortran, where MPI_IN_PLACE is Open MPI's common block mpi_fortran_in_place */
+extern int mpi_fortran_in_place_ __attribute__((weak));
+#define F_IN_PLACE(s) ((void *)(s) == (void *)&mpi_fortran_in_place_)
+#define F_NOTE(kind, root, in_place_count) \
+    note(kind, root, F_IN_PLACE(s) ? (in_place_count) : *n, MPI_Type_f2c(F_IN_PLACE(s) ? *rt : *t), t0)
+void pmpi_gather_() __attribute__((weak));
+void mpi_gather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *r,
+                 MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_gather_(s, n, t, b, rn, rt, r, c, ierr);
+    F_NOTE("gather", *r, *rn);
+}
+void pmpi_allgather_() __attribute__((weak));
+void mpi_allgather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *c,
+                    MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_allgather_(s, n, t, b, rn, rt, c, ierr);
+    F_NOTE("allgather", -1, *rn);
+}
+void pmpi_gatherv_() __attribute__((weak));
+void mpi_gatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
+                  MPI_Fint *r, MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_gatherv_(s, n, t, b, rn, d, rt, r, c, ierr);
+    F_NOTE("gather", *r, rn[rank_of(MPI_Comm_f2c(*c))]);
+}
+void pmpi_allgatherv_() __attribute__((weak));
+void mpi_allgatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
+                     MPI_Fint *c, MPI_Fint *ierr) {
+    double t0 = PMPI_Wtime();
+    pmpi_allgatherv_(s, n, t, b, rn, d, rt, c, ierr);
+    F_NOTE("allgather", -1, rn[rank_of(MPI_Comm_f2c(*c))]);
+}
 """
+_C_BY_HAND = {"Gather", "Allgather"}
+"""Calls whose C and Fortran wrappers are written in _HEAD (MPI_IN_PLACE) rather than generated from _CALLS."""
 
 
 def _c_wrapper(fname: str, cname: str, kind: str, params: str, args: str, peer: str, nbytes: str) -> str:
@@ -157,8 +221,9 @@ def wrapper_source() -> str:
     """The C source of the PMPI wrapper library."""
     parts = [_HEAD]
     for fname, cname, kind, params, args, peer, nbytes in _CALLS:
-        parts.append(_c_wrapper(fname, cname, kind, params, args, peer, nbytes))
-        parts.append(_fortran_wrapper(fname, kind, params, peer, nbytes))
+        if cname not in _C_BY_HAND:
+            parts.append(_c_wrapper(fname, cname, kind, params, args, peer, nbytes))
+            parts.append(_fortran_wrapper(fname, kind, params, peer, nbytes))
     return "\n".join(parts)
 
 
@@ -166,8 +231,10 @@ def _tool(name: str) -> str:
     return mpi_tool(name, "tracing", TraceRunError)
 
 
-def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600) -> list[list[Call]]:
-    """Build the program with the wrapper, run it at nprocs processes, read every rank's calls."""
+def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600,
+        include_dirs: tuple[str, ...] = ()) -> list[list[Call]]:
+    """Build the program with the wrapper (the -I directories searched; the math library linked, as a C
+    program calling sqrt needs), run it at nprocs processes, read every rank's calls."""
     fortran = any(Path(f).suffix.lower() in (".f", ".for", ".f77", ".fpp") for f in files)
     compiler = _tool("mpif77" if fortran else "mpicc")
     mpicc, mpirun = _tool("mpicc"), _tool("mpirun")
@@ -180,7 +247,9 @@ def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600) -> l
             raise TraceRunError(f"mpicc (the wrapper library) failed:\n{built.stderr.strip()[-2000:]}")
         exe = work / "traced"
         flags = ["-O2"] + (["-std=legacy", "-w"] if fortran else [])
-        built = subprocess.run([compiler, *flags, "-o", str(exe), *map(str, files), str(work / "wrap.o")],
+        includes = [f"-I{d}" for d in include_dirs]
+        built = subprocess.run([compiler, *flags, *includes, "-o", str(exe), *map(str, files), str(work / "wrap.o"),
+                                "-lm"],
                                capture_output=True, text=True, timeout=300)
         if built.returncode != 0:
             raise TraceRunError(f"{Path(compiler).name} failed:\n{built.stderr.strip()[-2000:]}")

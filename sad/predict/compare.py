@@ -25,6 +25,9 @@ class Series:
     formulas: dict[str, sympy.Expr]
     compiled: dict[str, CompiledFormula] = field(default_factory=dict, repr=False)
     excluded: list[str] = field(default_factory=list)  # unpriced calls the formulas leave out (as 0 s)
+    model: str = "formula"  # "per-rank formula" for a message-passing program: each rank priced alone
+    program: object = field(default=None, repr=False, compare=False)  # an MPI program's IR (simulated points)
+    target: object = field(default=None, repr=False, compare=False)  # its machine (sad.machine.model.Machine)
 
     def compile(self) -> None:
         """Compile every formula of the series for vectorised evaluation."""

@@ -1,7 +1,8 @@
 """Reports: the analysis and the prediction as text for people and as JSON for programs.
 
 Data flow: the last step. Takes the Analysis and its blocks (sad.analysis.description) and the Prediction
-(sad.predict.mapper) and renders them; it computes nothing new. The JSON shape is documented in the README and
+(sad.predict.mapper), and for an SPMD program with NPROCS bound its ranks simulated together
+(sad.predict.simulated), and renders them; it computes nothing new. The JSON shape is documented in the README and
 kept stable; everything is sorted so that the same input gives the same bytes.
 """
 from __future__ import annotations
@@ -20,7 +21,9 @@ from sad.common.english import plural
 from sad.common.formulatext import named_parts
 from sad.common.numbertext import number
 from sad.common.strprinter import QuickStrPrinter
+from sad.predict import timelinetext
 from sad.predict.mapper import Prediction, bind, evaluate, excluded_text
+from sad.predict.simulated import Simulated
 from sad.predict.termorder import ordered_terms
 
 
@@ -167,10 +170,12 @@ def parameter_rows(analysis: Analysis, bindings: dict[str, sympy.Expr],
 
 
 def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
-            extra: list[Parameter], origins: dict[str, str] | None = None) -> str:
+            extra: list[Parameter], origins: dict[str, str] | None = None,
+            simulated: Simulated | None = None) -> str:
     """The analysis and prediction as the JSON document (sorted: same input, same bytes). Its formulas are
     printed together at the end, so that the long ones name the parts they share (`subexpressions`)."""
     total = prediction.time_value
+    model, figures = priced_by(prediction, simulated)
     slots = _Slots()
     doc: dict[str, Any] = {
         "sad_version": __version__,
@@ -178,12 +183,17 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "roots": analysis.roots,
         "machine": {"name": machine.name, "path": str(machine.path), "models": dict(machine.models)},
         "time": slots.add(prediction.time, 15),
-        "time_s": total,
+        "model": model,
+        "time_s": figures[0],
         "computation": slots.add(prediction.computation, 15),
         "communication": slots.add(prediction.communication, 15),
-        "computation_s": prediction.computation_value,
-        "communication_s": prediction.communication_value,
-        "rank": _rank_json(prediction),
+        "computation_s": figures[1],
+        "communication_s": figures[2],
+        "wait_s": figures[3],
+        "per_rank": {"time_s": total, "computation_s": prediction.computation_value,
+                     "communication_s": prediction.communication_value, "rank": _rank_json(prediction)},
+        "rank": _rank_json(prediction) if model != "timeline" else _simulated_rank_json(simulated),
+        "timeline": _timeline_json(simulated),
         "unbound": prediction.unbound,
         **({"excluded_calls": prediction.excluded} if prediction.excluded else {}),  # unpriced, left out of time_s
         "startup_s": prediction.startup,
@@ -254,6 +264,44 @@ def _message_json(bt, slots: _Slots) -> dict[str, Any]:
             "partner": msg.partner}
 
 
+def priced_by(prediction: Prediction, simulated: Simulated | None
+              ) -> tuple[str, tuple[float | None, float | None, float | None, float | None]]:
+    """Which model priced the time ("timeline": the ranks simulated together; "traced alone": the traced
+    ranks each priced alone, where the simulation failed and the formula has no number; else "formula") and
+    its time, computation, communication and wait (None where the model has none)."""
+    split = simulated.split() if simulated is not None else None
+    if simulated is not None and split is not None:
+        return "timeline", (simulated.time, *split)
+    if simulated is not None and simulated.alone is not None and prediction.time_value is None:
+        alone = simulated.alone
+        return "traced alone", (alone.time, alone.compute[alone.slowest] + simulated.startup,
+                                alone.communicate[alone.slowest], None)
+    return "formula", (prediction.time_value, prediction.computation_value, prediction.communication_value, None)
+
+
+def _simulated_rank_json(simulated: Simulated | None) -> dict[str, Any] | None:
+    result = simulated.result if simulated is not None else None
+    if simulated is None or result is None:
+        return None
+    return {"rank": result.slowest, "nprocs": simulated.nprocs,
+            "note": f"slowest of {simulated.nprocs} ranks simulated together",
+            "fastest_s": min(result.end) + simulated.startup}
+
+
+def _timeline_json(simulated: Simulated | None) -> dict[str, Any] | None:
+    if simulated is None:
+        return None
+    result = simulated.result
+    doc: dict[str, Any] = {"nprocs": simulated.nprocs, "simulated": result is not None,
+                           "failure": simulated.failure, "notes": simulated.notes}
+    if result is None:
+        return doc
+    comp, comm, wait = simulated.split() or (None, None, None)
+    return {**doc, "time_s": simulated.time, "slowest": result.slowest, "computation_s": comp,
+            "communication_s": comm, "wait_s": wait, "messages": result.messages,
+            "classes": timelinetext.classes_json(result), "critical_path": timelinetext.path_json(result)}
+
+
 def _rank_json(prediction: Prediction) -> dict[str, Any] | None:
     choice = prediction.rank
     if choice is None:
@@ -287,8 +335,10 @@ def _short_middle(text: str, width: int) -> str:
 
 
 def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[str, sympy.Expr],
-            extra: list[Parameter], top: int = 10, origins: dict[str, str] | None = None) -> str:
-    """The analysis and prediction as text: totals, dominant blocks, parameters."""
+            extra: list[Parameter], top: int = 10, origins: dict[str, str] | None = None,
+            simulated: Simulated | None = None) -> str:
+    """The analysis and prediction as text: totals, dominant blocks, parameters (an SPMD program's ranks
+    simulated together first, when they were: sad.predict.simulated)."""
     out: list[str] = []
     files = ", ".join(analysis.program.files)
     models = ", ".join(f"{k} {v}" for k, v in machine.models.items())
@@ -321,6 +371,7 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         out.append(f"  {generic_summary(analysis)}")
     out.append("")
     out.append("Predicted time:")
+    out.extend(simulated_lines(simulated, prediction))
     out.append(f"  T = {short_formula(prediction.time, 2000, 4)}")
     if prediction.startup:
         out.append(f"  (includes the machine's start-up of a run: {seconds(prediction.startup)})")
@@ -338,6 +389,45 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
     out.append("")
     out.extend(_dominant(prediction, top))
     return "\n".join(out) + "\n"
+
+
+def simulated_lines(simulated: Simulated | None, prediction: Prediction) -> list[str]:
+    """The time of the ranks simulated together and its split, before the per-rank formula; or why they
+    could not be (the formula, each rank priced alone, or the traced ranks priced alone is then the
+    prediction: `priced_by`)."""
+    if simulated is None:
+        return []
+    split = simulated.split()
+    if simulated.result is None or split is None:
+        model, figures = priced_by(prediction, simulated)
+        alone = simulated.alone
+        if model != "traced alone" or alone is None:
+            return [f"  NPROCS = {simulated.nprocs}: the ranks could not be simulated together ({simulated.failure}); "
+                    "the time is the per-rank formula below (each rank priced alone, no waits)"]
+        return [f"  NPROCS = {simulated.nprocs}: the ranks could not be simulated together ({simulated.failure}); "
+                "the time is the traced ranks each priced alone:",
+                f"  T = {seconds(figures[0])}  (traced ranks priced alone; slowest: rank {alone.slowest})"]
+    result = simulated.result
+    comp, comm, wait = split
+    fastest = min(result.end) + simulated.startup
+    return [f"  T = {seconds(simulated.time)}  (NPROCS = {simulated.nprocs}: the ranks simulated together with "
+            "the machine's LogGP figures, as `sad timeline`)",
+            f"  slowest: rank {result.slowest} of {simulated.nprocs}; computation {seconds(comp)}, communication "
+            f"{seconds(comm)}, wait {seconds(wait)}; the fastest ends at {seconds(fastest)}",
+            "  Each rank priced alone (the per-rank formula: no waits, no overlap; the time when NPROCS is unbound):"]
+
+
+def simulated_explained(simulated: Simulated) -> str:
+    """`--explain` of the ranks simulated together: the classes of ranks and the critical path."""
+    result = simulated.result
+    if result is None:
+        return ""
+    lines = [f"Ranks simulated together (NPROCS = {simulated.nprocs}, {result.messages} messages; ranks with the "
+             "same split are one class):", *timelinetext.class_lines(result), "",
+             f"Critical path (ends at rank {result.slowest}; compute, send / recv overheads, transfers, link queues"
+             + (f"; the run with {result.folded[0]} of {result.folded[1]} equal trips" if result.folded else "")
+             + "):", *timelinetext.path_lines(result)]
+    return "\n".join(lines) + "\n"
 
 
 def _spmd_lines(prediction: Prediction) -> list[str]:

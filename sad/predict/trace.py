@@ -17,6 +17,8 @@ otherwise (up to FOLLOW_LIMIT trips); a condition whose value is not known (it r
 false in message-free code; a call to a routine that is not in the program costs its call only. GOTOs are
 followed to a label of the same or an enclosing statement list (a loop whose body jumps, trip by trip). A loop
 containing messages whose trips repeat the same events from the same state is replicated, not re-run.
+An INTEGER sent on its own (a size before the data it sizes) is passed to its receiver through
+Shared.mailbox; a rank that needed one its sender (traced later) had not sent yet is traced again (`traces`).
 """
 from __future__ import annotations
 
@@ -101,6 +103,8 @@ class Shared:
     globals_of: dict[tuple, tuple[str, ...]] = field(default_factory=dict)
     statics_of: dict[tuple, tuple[tuple[str, ir.Variable], ...]] = field(default_factory=dict)
     constants: dict[int, tuple[dict[str, Cell], list[_Start]]] = field(default_factory=dict)
+    broadcasts: dict[int, object] = field(default_factory=dict)  # collective call number -> the root's scalar
+    mailbox: dict[tuple[int, int, int, int], object] = field(default_factory=dict)  # Tracer.post_value
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
 
@@ -130,6 +134,9 @@ class Tracer:
         self.steps = 0
         self.collective_calls = 0
         self.posted: list[Op] = []
+        self.sent: dict[tuple[int, int, int], int] = {}  # messages so far per (sender, receiver, tag)
+        self.received: dict[tuple[int, int, int], int] = {}
+        self.missed = False  # a scalar received before its sender was traced: unknown here (see traces)
         self.repeats: list[tuple[int, int, int]] = []  # (first op, ops per trip, trips) of replicated trips
         self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
         self.current: list[ir.Procedure] = []  # the procedures being run (the innermost last)
@@ -277,7 +284,7 @@ class Tracer:
         """A file-scope variable's cell at this rank: its initializer, a -D value, or unknown."""
         cell = self.globals.get(key)
         if cell is None:
-            cell = self.globals[key] = Cell(self.values.get(key))
+            cell = self.globals[key] = Cell(self.values.get(key, MPI_C_CONSTANTS.get(key)))
             var = next((v for n, v in self.program.globals.items() if n.upper() == key), None)
             if var is not None and not var.dims and cell.value is None:
                 init = var.value if var.value is not None else (var.data[0] if var.data else None)
@@ -308,7 +315,7 @@ class Tracer:
         """A scalar's cell in the frame (a new one holds its -D value, if any)."""
         key = name.upper()
         if key not in frame:
-            frame[key] = Cell(self.values.get(key))
+            frame[key] = Cell(self.values.get(key, MPI_C_CONSTANTS.get(key)))
         return frame[key]
 
     # ------------------------------------------------------------------ statements
@@ -650,6 +657,9 @@ class Tracer:
             self.communicator(stmt, frame, where)
             self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
             return
+        if stmt.name.upper() == "MPI_COMM_DUP":
+            self.duplicate(stmt, frame, where)
+            return
         if kind in msgcalls.LOCAL:
             self.forget_written(stmt, frame)
             return
@@ -659,11 +669,15 @@ class Tracer:
         if kind in ("send", "isend"):
             dest = self.number(stmt.partner, frame, where, "destination")
             if dest != PROC_NULL:
-                self.emit(Op("send", peer=dest, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+                tag = self.tag(args, 4, frame)
+                self.emit(Op("send", peer=dest, tag=tag, nbytes=nbytes, where=where))
+                self.post_value(stmt, frame, (self.rank, dest, tag))
         elif kind == "recv":
             source = self.number(stmt.partner, frame, where, "source")
             if source != PROC_NULL:
-                self.emit(Op("recv", peer=source, tag=self.tag(args, 4, frame), nbytes=nbytes, where=where))
+                tag = self.tag(args, 4, frame)
+                self.emit(Op("recv", peer=source, tag=tag, nbytes=nbytes, where=where))
+                self.take_value(stmt, frame, (source, self.rank, tag))
         elif kind == "irecv":
             source = self.number(stmt.partner, frame, where, "source")
             if source != PROC_NULL:
@@ -682,19 +696,57 @@ class Tracer:
                 self.emit(Op("recv", peer=source, tag=recv_tag, nbytes=nbytes, where=where))
         elif kind in collectives.PRIMITIVES:
             root = self.number(stmt.partner, frame, where, "root") if stmt.partner is not None else 0
-            if kind == "bcast" and args and root != self.rank:
-                self.forget(args[0], frame)  # an INTEGER array's elements are the root's now: not known here
-            if kind == "bcast" and args and isinstance(args[0], ir.Var):
-                buffer = self.cell(args[0].name, frame)  # the root's value: what it read, bound with -D
-                if buffer.value is None:
-                    buffer.value = self.values.get(args[0].name.upper())
             self.collective_calls += 1
+            if kind == "bcast" and args:
+                self.broadcast(args[0], root, frame)
             tag = -self.collective_calls  # every rank calls the collectives in the same order
             algorithm = self.algorithms.get(kind, collectives.DEFAULTS[kind])
             for op in collectives.expand(kind, algorithm, self.rank, self.nprocs, root, nbytes, tag, where):
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def post_value(self, stmt: ir.Message, frame: dict[str, Cell], pair: tuple[int, int, int]) -> None:
+        """A scalar sent on its own (a size sent before the data it sizes): its value at this rank, for the
+        receiver (Shared.mailbox, by sender, receiver, tag and the message's number among theirs)."""
+        buffer = _scalar_buffer(stmt)
+        number = self.sent[pair] = self.sent.get(pair, 0) + 1
+        if buffer is not None:
+            value = self.cell(buffer, frame).value
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.shared.mailbox[(*pair, number)] = value
+
+    def take_value(self, stmt: ir.Message, frame: dict[str, Cell], pair: tuple[int, int, int]) -> None:
+        """A scalar received on its own takes the value its sender sent (when the sender was traced first),
+        else it is unknown (never the value it held before); Tracer.missed says a retry may find it."""
+        buffer = _scalar_buffer(stmt)
+        number = self.received[pair] = self.received.get(pair, 0) + 1
+        if buffer is None:
+            return
+        value = self.shared.mailbox.get((*pair, number)) if ANY not in pair else None
+        self.cell(buffer, frame).value = value
+        if value is None and ANY not in pair:
+            self.missed = True
+
+    def broadcast(self, arg: ir.Expr, root: int, frame: dict[str, Cell]) -> None:
+        """A broadcast scalar takes the root's value at every rank: the root's own (found when the root was
+        traced, Shared.broadcasts, the ranks being traced in order), else what it read (bound with -D), else
+        unknown; never the value the rank held before (a C `int n = 0` the root overwrote with scanf). An
+        INTEGER array's elements are the root's: not known at the other ranks."""
+        if isinstance(arg, ir.UnOp) and arg.op == "addr":
+            arg = arg.operand
+        key = self.collective_calls
+        if root != self.rank:
+            self.forget(arg, frame)
+        if not isinstance(arg, ir.Var):
+            return
+        buffer = self.cell(arg.name, frame)
+        if root == self.rank:
+            if buffer.value is None:
+                buffer.value = self.values.get(arg.name.upper())
+            self.shared.broadcasts[key] = buffer.value
+        elif not isinstance(buffer.value, _Elements):
+            buffer.value = self.shared.broadcasts.get(key, self.values.get(arg.name.upper()))
 
     def communicator(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
         """MPI_COMM_WORLD or a Cartesian communicator made from it (the same ranks: not reordered)."""
@@ -706,6 +758,17 @@ class Tracer:
         if not isinstance(handle, int) or handle not in self.carts:
             raise TraceError(f"{where}: communicator {stmt.comm}: the timeline knows MPI_COMM_WORLD and Cartesian "
                              "communicators made from it only")
+
+    def duplicate(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
+        """MPI_COMM_DUP of MPI_COMM_WORLD or of a communicator made from it: the same ranks in the same order
+        (a copy of the world is kept as a one-dimensional grid of NPROCS, which is how `communicator` and
+        MPI_COMM_SIZE / MPI_COMM_RANK see it)."""
+        self.communicator(stmt, frame, where)
+        given = self.value(stmt.args[0], frame)
+        known = self.carts.get(given) if isinstance(given, int) else None
+        handle = _CART_HANDLE + len(self.carts)
+        self.carts[handle] = known if known is not None else ([self.nprocs], [False])
+        self.actual(stmt.args[1], frame).value = handle
 
     def cartesian(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
         """MPI_CART_CREATE (ranks kept in MPI_COMM_WORLD's order, as with reorder false), MPI_CART_SHIFT,
@@ -845,6 +908,9 @@ class Tracer:
     def nbytes(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> int:
         """The message's bytes: count x datatype size at this rank."""
         count = self.number(stmt.count, frame, where, "count") if stmt.count is not None else None
+        place = msgcalls.in_place(stmt)
+        if count is None and place is not None and place[2]:  # MPI_IN_PLACE: this rank's receive count
+            count = self.integers(stmt.args[place[0]], self.rank + 1, frame, where, "receive counts")[self.rank]
         size = msgcalls.datatype_bytes(stmt.type_name, "MPI")
         if count is None or size is None:
             raise TraceError(f"{where}: {stmt.name}: message size not known (count or datatype)")
@@ -924,6 +990,8 @@ _KEPT = ("integer", "logical")
 """The arrays whose elements the tracer keeps (counts, offsets, a grid's dimensions and periods)."""
 PROC_NULL = -2
 """MPI_PROC_NULL (Open MPI's mpif.h and mpi.h): a send or receive with it does nothing."""
+MPI_C_CONSTANTS = {"MPI_ANY_SOURCE": ANY, "MPI_ANY_TAG": ANY, "MPI_PROC_NULL": PROC_NULL}
+"""The values of the constants sad's C mpi.h declares as extern int (Open MPI's, as mpif.h gives them)."""
 _CART_HANDLE = 1 << 40  # handles of the Cartesian communicators a rank makes (no MPI handle is this large)
 _CARTESIAN = frozenset({"MPI_CART_CREATE", "MPI_CART_SHIFT", "MPI_CART_COORDS", "MPI_CART_RANK", "MPI_CART_GET"})
 
@@ -1047,6 +1115,19 @@ def _intrinsic(name: str, args: list, type_name: str) -> object:
         return None
 
 
+def _scalar_buffer(stmt: ir.Message) -> str | None:
+    """The variable a send or receive of one INTEGER or LOGICAL element passes as its buffer (a size, a
+    flag: what the ranks' control may depend on; a real received is data, which the tracer does not follow),
+    else None."""
+    count = stmt.count
+    if not stmt.args or not (isinstance(count, ir.Const) and count.value == 1) or stmt.datatype not in _KEPT:
+        return None
+    arg = stmt.args[0]
+    if isinstance(arg, ir.UnOp) and arg.op == "addr":
+        arg = arg.operand
+    return arg.name if isinstance(arg, ir.Var) else None
+
+
 def _messaging(program: ir.Program) -> set[str]:
     """The procedures (upper-case names) that exchange messages, themselves or through their callees."""
     direct: dict[str, set[str]] = {}
@@ -1112,9 +1193,23 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
     (remember: replay message-free loops that start alike, Tracer.followed)."""
     shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
-    out = []
-    for rank in range(nprocs):
-        tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
-        out.append(tracer.trace())
-        shared.repeats.append(tracer.repeats)
+    out: list[list[Op]] = [[] for _ in range(nprocs)]
+    shared.repeats = [[] for _ in range(nprocs)]
+    pending = list(range(nprocs))
+    while pending:  # a rank that stopped on a value a later rank sends it is traced again once that is known
+        failed: list[tuple[int, TraceError]] = []
+        known = len(shared.mailbox)
+        for rank in pending:
+            tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
+            try:
+                out[rank] = tracer.trace()
+            except TraceError as exc:
+                if not tracer.missed:
+                    raise
+                failed.append((rank, exc))
+                continue
+            shared.repeats[rank] = tracer.repeats
+        if failed and len(failed) == len(pending) and len(shared.mailbox) == known:
+            raise failed[0][1]  # no rank got further: the value is not one another rank sends
+        pending = [rank for rank, _ in failed]
     return out, shared

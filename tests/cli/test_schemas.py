@@ -40,7 +40,12 @@ def test_analyze_json_of_md1_and_of_an_spmd_program_follow_the_schema():
     _valid(md1, "analyze")
     ring = _json("analyze", str(ROOT / "corpus/spmd/ringmm.f"), "-m", "paragon", "-D", "NPROCS=64", "--format", "json")
     assert any(b["kind"] == "message" for b in ring["blocks"])  # the optional message fields are checked too
+    assert ring["model"] == "timeline" and ring["timeline"]["critical_path"]  # the simulation's fields too
     _valid(ring, "analyze")
+    failed = _json("analyze", str(ROOT / "corpus/spmd/cgsimple.f"), "-m", "sparc2", "-D", "NPROCS=4", "--format",
+                   "json")
+    assert failed["model"] == "formula" and failed["timeline"]["failure"]  # no LogGP figures on sparc2
+    _valid(failed, "analyze")
     unbound = _json("analyze", str(ROOT / "corpus/kernels/triangular.f"), "-m", "sparc2", "--format", "json")
     assert unbound["time_s"] is None
     _valid(unbound, "analyze")

@@ -160,7 +160,7 @@ def test_sweep_over_nprocs_prints_the_columns_of_brehm_tab_6_2(capsys):
                         "json"], capsys)
     assert code == 0
     doc = json.loads(out)
-    assert doc["columns"] == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF"]
+    assert doc["columns"] == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF", "SIM"]
     rows = {r["NPROCS"]: r for r in doc["rows"]}
     assert sorted(rows) == sorted(TAB_6_2_COMM)
     for p, comm in TAB_6_2_COMM.items():
@@ -171,7 +171,9 @@ def test_sweep_over_nprocs_prints_the_columns_of_brehm_tab_6_2(capsys):
     for p in (1, 16, 256):   # the same numbers as `sad analyze` at that point
         code, out, _ = run(["analyze", "corpus/spmd/ringmm.f", "-m", "paragon", "-D", f"NPROCS={p}", "--format",
                             "json"], capsys)
-        single = json.loads(out)
+        whole = json.loads(out)
+        assert rows[p]["SIM"] == pytest.approx(whole["time_s"], rel=1e-12)  # the ranks simulated together
+        single = whole["per_rank"]  # TOTAL, COMP, COMM: the per-rank formula (the sweep says so)
         assert rows[p]["TOTAL"] == pytest.approx(single["time_s"], rel=1e-12)
         assert rows[p]["COMP"] == pytest.approx(single["computation_s"], rel=1e-12)
         assert rows[p]["COMM"] == pytest.approx(single["communication_s"], rel=1e-12, abs=1e-15)
@@ -181,5 +183,5 @@ def test_sweep_text_table_of_tab_6_2(capsys):
     code, out, _ = run(["sweep", "corpus/spmd/ringmm.f", "-m", "paragon", "-D", "NPROCS=2,256"], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert lines[-3].split() == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF"]
+    assert lines[-3].split() == ["NPROCS", "COMM", "COMP", "TOTAL", "SP", "EFF", "SIM"]
     assert lines[-1].split()[:2] == ["256", "0.0592008"]

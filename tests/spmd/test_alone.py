@@ -1,19 +1,15 @@
-"""`sad analyze` of CG-Tree (corpus/spmd/cgtree.f), whose formula keeps the heap tree's subtree sizes as
-parameters: with NPROCS bound it gives the time with those taken from the traced ranks, each rank priced alone
-(sad.predict.alone). Checked against the mapper's formula where that has a number (CG-Simple, CG with
-collectives) and against the PICL send/recv prices of Brehm 1999, Sec. 6.1.3 on the nCUBE/2 for a rank
-derived by hand."""
+"""Each traced rank priced alone (sad.predict.alone): `sad analyze`'s number where the ranks cannot be
+simulated together and its formula keeps per-rank values (CG-Tree's subtree sizes) as parameters. Checked
+against the mapper's formula where that has a number (CG-Simple, CG with collectives) and against the PICL
+send/recv prices of Brehm 1999, Sec. 6.1.3 on the nCUBE/2 for a rank derived by hand."""
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 import sympy
 
 from sad.analysis.pipeline import analyze, load_program
-from sad.cli.main import main
 from sad.machine.model import load_machine
 from sad.predict.alone import price_alone
 from sad.predict.mapper import predict
@@ -56,14 +52,3 @@ def test_tree_rank_communication_by_hand():
     hand = recv(2048) + send(4096) + recv(8192) + send(8192) + 2 * (2 * recv(8) + 2 * send(8))
     assert alone.communicate[1] == pytest.approx(hand, rel=1e-12)
     assert alone.communicate[3] == pytest.approx(send(2048) + recv(8192) + 2 * (send(8) + recv(8)), rel=1e-12)
-
-
-def test_analyze_gives_a_number_for_the_heap_tree():
-    """The formula keeps the subtree sizes unbound; the report adds the traced time, the slowest rank's."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["analyze", str(SPMD / "cgtree.f"), "-m", "ncube2", "-D", "NPROCS=4"]) == 0
-    text = out.getvalue()
-    alone = _alone("cgtree.f", 4)
-    assert "Traced per rank (NPROCS = 4)" in text
-    assert f"T = {alone.time:.6g} s  (slowest: rank {alone.slowest} of 4;" in text

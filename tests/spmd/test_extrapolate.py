@@ -47,3 +47,32 @@ def test_extrapolate_checks_the_pattern_and_simulates(tmp_path):
     text = out.getvalue()
     assert text.count("agrees with sad's events") == 4
     assert "32 ranks" in text and "slowest: rank" in text
+
+
+IN_PLACE_F = """      PROGRAM IP
+      INCLUDE 'mpif.h'
+      INTEGER ME, NP, IERR, NB
+      DOUBLE PRECISION X(1024)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      NB = 1024 / NP
+      CALL MPI_ALLGATHER(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, X, NB,
+     &     MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_fortran_allgather_in_place_is_its_receive_block(tmp_path):
+    """MPI_ALLGATHER from MPI_IN_PLACE (send count 0, MPI_DATATYPE_NULL): each rank's block is its receive
+    count, 8 * 1024 / 2 bytes at 2 processes, in the run (the wrapper knows Open MPI's Fortran sentinel and
+    does not ask the size of the null datatype) and in sad's events and formula."""
+    source = tmp_path / "ip.f"
+    source.write_text(IN_PLACE_F)
+    calls = mpitrace.run([str(source)], 2)
+    assert [mpitrace.traced_pattern(c) for c in calls] == [[("allgather", -1, 4096)]] * 2
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["analyze", str(source), "-m", "ncube2", "-D", "NPROCS=2", "--format", "json"]) == 0
+    assert '"bytes": "8*floor(1024/NPROCS)"' in out.getvalue()

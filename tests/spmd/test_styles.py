@@ -278,3 +278,100 @@ def test_c_ring_on_a_cartesian_communicator(tmp_path):
     for rank, ops in enumerate(events):
         msgs = [(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"]
         assert msgs == [("send", (rank + 1) % 4, 128), ("recv", (rank - 1) % 4, 128)] * 3
+
+
+BCAST_C = """#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int me, np, i, n = 0, m = 1;
+    double x[64];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) {
+        n = 3;
+        scanf("%d", &m);
+    }
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&m, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (i = 0; i < n * m; i++)
+        MPI_Bcast(x, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_a_broadcast_scalar_is_the_roots_at_every_rank(tmp_path):
+    """`int n = 0` everywhere; rank 0 sets n = 3 and reads m (bound with -D m=2), then broadcasts both by
+    address: every rank makes n·m = 6 broadcasts of 64 bytes, not the 0 or 1 its own initializer says."""
+    source = tmp_path / "bc.c"
+    source.write_text(BCAST_C)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 4, {"m": 2})
+    for ops in events:
+        assert len({op.tag for op in ops if op.nbytes == 64}) == 6
+
+
+F_RANKS = """      PROGRAM T
+      INCLUDE 'mpif.h'
+      INTEGER ME, NP, IERR, M, COMM, STAT(MPI_STATUS_SIZE)
+      DOUBLE PRECISION X(1000)
+      CALL MPI_INIT(IERR)
+"""
+DUP_F = F_RANKS + """      CALL MPI_COMM_DUP(MPI_COMM_WORLD, COMM, IERR)
+      CALL MPI_COMM_SIZE(COMM, NP, IERR)
+      CALL MPI_COMM_RANK(COMM, ME, IERR)
+      IF (ME .GT. 0) CALL MPI_RECV(X, 100, MPI_DOUBLE_PRECISION, ME - 1,
+     &     1, COMM, STAT, IERR)
+      IF (ME .LT. NP - 1) CALL MPI_SEND(X, 100, MPI_DOUBLE_PRECISION,
+     &     ME + 1, 1, COMM, IERR)
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_copy_of_the_world_communicator_is_followed(tmp_path):
+    """MPI_COMM_DUP(MPI_COMM_WORLD, COMM): the same ranks; a chain 0 -> 1 -> 2 -> 3 of 800 bytes on it."""
+    source = tmp_path / "dup.f"
+    source.write_text(DUP_F)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 4, {})
+    shape = [[(op.kind, op.peer, op.nbytes) for op in ops if op.kind != "comp"] for ops in events]
+    assert shape == [[("send", 1, 800)], [("recv", 0, 800), ("send", 2, 800)], [("recv", 1, 800), ("send", 3, 800)],
+                     [("recv", 2, 800)]]
+
+
+CHAIN_F = F_RANKS + """      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      M = 0
+      IF (ME .LT. NP - 1) THEN
+         CALL MPI_RECV(M, 1, MPI_INTEGER, ME + 1, 1, MPI_COMM_WORLD,
+     &        STAT, IERR)
+         CALL MPI_RECV(X, M, MPI_DOUBLE_PRECISION, ME + 1, 2,
+     &        MPI_COMM_WORLD, STAT, IERR)
+      END IF
+      M = M + 10
+      IF (ME .GT. 0) THEN
+         CALL MPI_SEND(M, 1, MPI_INTEGER, ME - 1, 1, MPI_COMM_WORLD,
+     &        IERR)
+         CALL MPI_SEND(X, M, MPI_DOUBLE_PRECISION, ME - 1, 2,
+     &        MPI_COMM_WORLD, IERR)
+      END IF
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_size_received_before_the_data_is_the_senders(tmp_path):
+    """Each rank receives from the next a count and then that many doubles, adds its own 10 elements and
+    passes both on: rank r receives 10 (P - 1 - r) doubles. The count a rank receives is the one its sender
+    sent (found by tracing the ranks again once the sender's is known), never the M = 0 it held before."""
+    source = tmp_path / "chain.f"
+    source.write_text(CHAIN_F)
+    program, _ = load_program([str(source)], [], {})
+    events, _ = traces(program, load_machine("ncube2"), 5, {})
+    for rank, ops in enumerate(events):
+        received = [op.nbytes for op in ops if op.kind == "recv"]
+        assert received == ([] if rank == 4 else [4, 8 * 10 * (4 - rank)])
