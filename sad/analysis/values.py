@@ -965,7 +965,9 @@ class ValueResolver(ir.NodeVisitor):
                 self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
-            latest = self._latest_in_iteration(defs) if index else None
+            # an integer (a size, a panel's width): a floating value set per iteration is data (DGSVJ0's
+            # rotation T, CS, SN), whose formulas only grow the tests that read them
+            latest = self._latest_in_iteration(defs) if index and ir_type == "integer" else None
             if latest is not None and index:
                 in_loop = self._in_iteration(latest, index, depth)
                 if in_loop is not None:
@@ -1002,8 +1004,9 @@ class ValueResolver(ir.NodeVisitor):
         if not before:
             return None
         d, dp = max(before, key=lambda dpl: dpl[1].order)
-        if any(p is None or dp.order < p.order < up.order for other, p in where if other is not d):
-            return None
+        carried = up.loops - dp.loops  # loops around the use but not the definition: their back edges skip it
+        if any(p is None or dp.order < p.order < up.order or p.loops & carried for other, p in where if other is not d):
+            return None  # another assignment between them, or one that reaches the use from an earlier pass
         return d
 
     def _in_iteration(self, d: Definition, index: dict, depth: int) -> sympy.Expr | None:
@@ -1021,7 +1024,14 @@ class ValueResolver(ir.NodeVisitor):
         dp, up = places.get(id(d.stmt)), places.get(id(at))
         if dp is None or up is None or dp.backward_jumps or not dp.lists <= up.lists or dp.order >= up.order:
             return None
-        value = self.expr(d.value, index, depth + 1)
+        # the right-hand side as the assignment sees it (`IGL = IGL + IR1*KBL` reads the IGL before it)
+        # and exactly: a run-time value standing for the whole variable at a loop's entry cannot be a part of it
+        outer = (self._at, self._use, self._call, self._loose)
+        self._at, self._use, self._call, self._loose = None, d.stmt, None, False
+        try:
+            value = self.expr(d.value, index, depth + 1)
+        finally:
+            self._at, self._use, self._call, self._loose = outer
         if value is None or not free_symbols(value) & set(index.values()):
             return None  # no index in it: the usual, registered definition serves
         return value

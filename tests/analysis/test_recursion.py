@@ -66,3 +66,13 @@ def test_c_recursions_with_known_arguments(capsys):
     rc = main(["check-counts", str(HERE / "fibs.c"), "--require-bound", "--", "./fibs"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_value_carried_from_the_pass_before_is_not_taken_as_set_in_this_one():
+    """IGL = IGL + IR1*K reads the IGL of the pass before (it starts each outer pass at (IBR-1)*K + 1): after
+    IR1 = 0, 1, 2 it is base, base + 3 and base + 9. That is no formula in the indices, so the P loop's start
+    stays the one run-time value IGL at every entry (12 entries), as loop bounds assigned in several places
+    are; reading IGL + IR1*K as set in the same pass gave IGL, IGL + 3 and IGL + 6 at the three entries."""
+    counts, _ = counts_of(HERE / "accum.f")
+    igl = sympy.Symbol("ACC.IGL", integer=True)
+    assert counts[11] == 12 * sympy.Max(0, 49 - igl)
