@@ -965,13 +965,10 @@ class ValueResolver(ir.NodeVisitor):
                 self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
-            # an integer (a size, a panel's width): a floating value set per iteration is data (DGSVJ0's
-            # rotation T, CS, SN), whose formulas only grow the tests that read them
             latest = self._latest_in_iteration(defs) if index and ir_type == "integer" else None
-            if latest is not None and index:
-                in_loop = self._in_iteration(latest, index, depth)
-                if in_loop is not None:
-                    return in_loop
+            in_loop = self._in_iteration(latest, index, depth, True) if latest is not None and index else None
+            if in_loop is not None:
+                return in_loop
             value = self._conditional(key, defs, integer, depth)
             if value is not None:
                 return value
@@ -982,7 +979,7 @@ class ValueResolver(ir.NodeVisitor):
                                       f"run-time value ({len(defs)} assignments)", None, first.procedure)
             return None
         if index and defs[0].kind == "assign" and defs[0].value is not None:
-            in_loop = self._in_iteration(defs[0], index, depth)
+            in_loop = self._in_iteration(defs[0], index, depth, ir_type == "integer")
             if in_loop is not None:
                 return in_loop
         return self._from_definition(key, defs[0], integer, depth)
@@ -1009,13 +1006,15 @@ class ValueResolver(ir.NodeVisitor):
             return None  # another assignment between them, or one that reaches the use from an earlier pass
         return d
 
-    def _in_iteration(self, d: Definition, index: dict, depth: int) -> sympy.Expr | None:
+    def _in_iteration(self, d: Definition, index: dict, depth: int, integer: bool) -> sympy.Expr | None:
         """A value set earlier in the same iteration from the outer loops' indices (the strip-mined
         `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`; DGETRF's `JB = MIN(MIN(M, N)-J+1, NB)` before
         `CALL DGETRF2(M-J+1, JB, ...)` and `IF (J+JB.LE.N)`): its value in terms of those indices, when the
         assignment runs before the use on every pass (same or enclosing statement list, no jump back). The
-        use is the loop whose bound is asked, else the statement whose condition or argument is."""
-        at = self._at or self._use or self._call
+        use is the loop whose bound is asked, else, for an `integer` (a size, a panel's width), the statement
+        whose condition or argument is: a floating value set per iteration is data (DGSVJ0's rotation T, CS,
+        SN), whose formulas only grow the tests that read it."""
+        at = self._at or ((self._use or self._call) if integer else None)
         if at is None or d.stmt is None or d.procedure != self.proc.name:
             return None
         places = self.facts._places.get(self.proc.name)
