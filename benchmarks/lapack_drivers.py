@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import argparse
 import re
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sad.codebase.sources import definers, dependencies, scan  # noqa: E402
+import lapack_speed  # noqa: E402  (beside this script: its file closure and child timing)
+
+from sad.codebase.sources import definers, scan  # noqa: E402
 
 
 def _program(decls: str, setup: str, calls: str) -> str:
@@ -72,19 +71,17 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
 
 
 def closure(lapack: Path, entries: list[str]) -> list[Path]:
-    """The files defining the entries and every routine they reach (SRC, BLAS/SRC, INSTALL)."""
+    """The files defining the entries and every routine they reach (SRC, BLAS/SRC, INSTALL's DLAMCH)."""
     found = [*sorted((lapack / "SRC").glob("*.f")), *sorted((lapack / "BLAS" / "SRC").glob("*.f")),
              *sorted((lapack / "INSTALL").glob("dlamch.f"))]
     scanned = {str(p): scan(str(p)) for p in found}
-    index = definers(list(scanned.values()))
-    files: set[str] = set()
+    chosen = []
     for entry in entries:
         path = next((p for p in found if p.name == f"{entry}.f"), None)
         if path is None:
             sys.exit(f"lapack_drivers.py: error: {entry}.f not in {lapack}")
-        files.add(str(path))
-        files.update(dependencies(scanned[str(path)], scanned, index))
-    return sorted(map(Path, files))
+        chosen.append(path)
+    return [Path(f) for f in lapack_speed.closure(chosen, definers(list(scanned.values())), scanned)]
 
 
 def run(name: str, lapack: Path, work: Path) -> dict:
@@ -98,18 +95,13 @@ def run(name: str, lapack: Path, work: Path) -> dict:
     (here / "drv.f").write_text(_program(_SQUARE.format(n=n), _RHS, calls))
     sources = ["drv.f", *sorted(p.name for p in here.glob("*.f") if p.name != "drv.f")]
     argv = [sys.executable, "-m", "sad", "check-counts", *sources, "--require-bound", "--", "./drv"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=here, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc, cpu, wall = lapack_speed.timed_child(argv, here)
     summary = next((line for line in proc.stdout.splitlines() if line.startswith("summary:")), "")
     lines_part = summary.split(";")[0]  # after it: gcov's branch counts of arms, another tally
     figures = {k: int(v) for v, k in re.findall(r"(\d+) (lines|ok|unbound|MISMATCH)", lines_part)}
     unbound = sorted({p for line in proc.stdout.splitlines() if " unbound " in line
                       for p in re.findall(r"\b[PXC]_[A-Za-z0-9_]+", line)})
-    return {"rc": proc.returncode, "figures": figures, "unbound": unbound, "wall": wall,
-            "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+    return {"rc": proc.returncode, "figures": figures, "unbound": unbound, "wall": wall, "cpu": cpu,
             "error": proc.stderr.strip().splitlines()[-1] if proc.returncode == 2 else ""}
 
 

@@ -61,6 +61,16 @@ def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str,
     return sets
 
 
+def timed_child(argv: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, float, float]:
+    """Run a child process: its result, its CPU seconds (user + system) and the wall seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
 def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
     """One `sad check` of the files copied into `scratch`: lines, CPU and wall seconds, stopped files."""
     if scratch.exists():
@@ -72,12 +82,7 @@ def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
         lines += len(Path(path).read_bytes().splitlines())
     argv = [sys.executable, "-m", "sad", "check", str(scratch), "--no-cache", "--no-progress", "-j", str(jobs),
             "--timeout", str(timeout), "--format", "json", "-o", str(scratch.parent / "last.json"), "--force"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    proc, cpu, wall = timed_child(argv, ROOT)
     err = proc.stderr.splitlines()
     slowest = re.search(r"slowest file (\S+) \(([\d.]+) s\)", proc.stderr)
     stopped = sorted(Path(line.split(":")[0]).name for line in err if "analysis stopped after" in line)
