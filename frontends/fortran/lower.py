@@ -15,7 +15,7 @@ from sad.ir import Const, Diagnostic, Expr, Loc, Procedure, Variable
 from .decls import declare, type_of_spec
 from .exprs import ExprBuilder, items_of, name_of, tname
 from .exprs import Unsupported as UnsupportedExpr
-from .parse import SPEC_HINT, Unit
+from .parse import HEADER_HINT, SPEC_HINT, Unit
 from .stmts import StmtBuilder
 from .symbols import Scope, StatementFunction
 
@@ -28,6 +28,13 @@ def lower_unit(unit: Unit, diags: list[Diagnostic]) -> list[Procedure]:
     scope = Scope()
     first = unit.items[0] if unit.items else unit.end
     assert first is not None
+    header = HEADER_HINT.match(first.stmt.text) if first.kind == "bad" else None
+    if header is not None and not header.group(1).upper().startswith("PROGRAM"):
+        # a SUBROUTINE or FUNCTION whose header does not parse (its error is reported) is no main program:
+        # taken for one, it would shadow the program's own main in another file
+        diags.append(Diagnostic(first.stmt.loc, "note", "this program unit is not analyzed: its header did not "
+                                                        "parse; calls to it are priced as unknown routines"))
+        return []
     kind, name, formals, result_spec = _header(first.node if first.kind == "header" else None)
     proc_loc = first.stmt.loc
     scope.unit_name, scope.formals = name, formals

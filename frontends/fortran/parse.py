@@ -28,7 +28,7 @@ SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dim
                 "Format_Stmt", "Volatile_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
-_HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s*)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s*)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
                         r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE)", re.IGNORECASE)
 # F90 interface blocks declare external procedures: nothing to analyze, and their END SUBROUTINE must not
@@ -109,7 +109,7 @@ def parse_statement(stmt: Logical, respaced: bool = False) -> Parsed:
     if _END.match(text):
         return Parsed(stmt, None, "end")
     order: list[tuple[tuple[str, ...], str]] = []
-    if _HEADER_HINT.match(text):
+    if HEADER_HINT.match(text):
         order.append((HEADER_CLASSES, "header"))
     if SPEC_HINT.match(text):
         order.append((SPEC_CLASSES, "spec"))

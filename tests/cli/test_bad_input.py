@@ -92,3 +92,16 @@ def test_plain_params_mapping_and_unknown_key(tmp_path):
     code, out, err = _sad("analyze", str(TRIANG), "-m", "sparc2", "--params", str(typo))
     assert code == 2 and out == ""
     assert f"{typo}:3: error: parameters.N.valeu: unknown key 'valeu'" in err
+
+
+def test_a_subroutine_whose_header_does_not_parse_is_no_main_program(tmp_path):
+    """`SUBROUTINE BAD(N` (no closing parenthesis) is reported, and its unit is not taken for a headerless main
+    program, which shadowed the main program of the other file: triangular.f still gives its own time."""
+    (tmp_path / "bad.f").write_text("      SUBROUTINE BAD(N\n      N = 1\n      END\n")
+    code, out, err = _sad("analyze", str(tmp_path / "bad.f"), str(TRIANG), "-m", "sparc2", "-D", "N=5")
+    assert code == 1
+    assert f"{tmp_path / 'bad.f'}:1: error: syntax error: SUBROUTINE BAD(N" in err
+    assert "defined again" not in err
+    _, alone, _ = _sad("analyze", str(TRIANG), "-m", "sparc2", "-D", "N=5")
+    time_line = next(line for line in alone.splitlines() if "T = " in line and "bound" in line)
+    assert time_line in out
