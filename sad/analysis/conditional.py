@@ -28,7 +28,8 @@ from functools import lru_cache
 import sympy
 
 from sad import ir
-from sad.analysis import extremes
+from sad.analysis import extremes, failures
+from sad.ir.languages import resolve_name
 
 Evaluate = Callable[[ir.Expr, ir.Stmt], "sympy.Expr | None"]
 """The backtracer's value of an expression of the routine, evaluated just before a statement."""
@@ -64,6 +65,8 @@ class Run:
     definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]]  # id(stmt) → new value
     use: ir.Stmt | None
     evaluate: Evaluate
+    proc: ir.Procedure | None = None
+    terminating: frozenset[str] | set[str] = frozenset()  # routines that end the program (XERBLA)
     jumps_to: dict[str, list[ir.Stmt]] = field(default_factory=dict)
     seen: int = 0
     at_exit: bool = False  # the value a function returns: every RETURN reached is the end, or not followed
@@ -78,7 +81,7 @@ class Run:
 
 def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]],
              use: ir.Stmt | None, entry: sympy.Expr, evaluate: Evaluate, var: str = "",
-             at_exit: bool = False) -> sympy.Expr | None:
+             at_exit: bool = False, terminating: frozenset[str] | set[str] = frozenset()) -> sympy.Expr | None:
     """The variable's value just before `use` (a statement of `proc`), or at the end of `proc` when `use` is
     None. `definitions` maps each defining statement to the function that gives the value it stores (from
     the statement and the value before it); `entry` is the value when the routine starts (UNDEFINED when
@@ -93,7 +96,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
 
         for label in ir.jump_targets(stmt):
             jumps_to.setdefault(label, []).append(stmt)
-    run = Run(var, definitions, use, evaluate, jumps_to, at_exit=at_exit)
+    run = Run(var, definitions, use, evaluate, proc, terminating, jumps_to, at_exit=at_exit)
     try:
         value = _run(proc.body, entry, run, top=True)
     except _Found as found:
@@ -118,7 +121,11 @@ def _inside(stmt: ir.Stmt) -> list[ir.Stmt]:
 
 def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
     previous: ir.Stmt | None = None
-    for stmt in stmts:
+    skip_to: str | None = None  # a forward GOTO taken: the statements up to its label are not run
+    for k, stmt in enumerate(stmts):
+        if skip_to is not None and stmt.label != skip_to:
+            continue
+        skip_to = None
         if top and run.done():
             return value
         if stmt is run.use:
@@ -132,9 +139,9 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             if any(id(j) not in allowed for j in run.jumps_to[stmt.label]):
                 raise Unknown
         if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
-            done = _exit(stmt, value, run)
-            if done is not None:
-                return done
+            done, value = _exit(stmt, value, run)
+            if done:
+                return value
             previous = stmt
             continue
         inner = _inside(stmt)
@@ -151,10 +158,14 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             value = _branch(stmt, value, run)
             if isinstance(value, _Ended):
                 return value
+        elif isinstance(stmt, ir.If) and isinstance(value, sympy.Piecewise) and _leaves(stmt, run):
+            value = _narrowed(value, stmt, run)
         elif run.at_exit and not defines and not holds_use and _may_return(stmt, run):
             raise Unknown  # a RETURN before the end: the result there is not the value followed to the end
         elif isinstance(stmt, ir.While) and defines and not holds_use and _never_entered(stmt, run):
             pass  # a loop whose condition is false where it starts (DLARF's scan for a zero, on generic data)
+        elif defines and not holds_use and isinstance(stmt, ir.Do) and _unchanged_by(stmt, value, run):
+            pass  # every pass leaves the value it finds (DPOTRF's panels, each factored by a call leaving INFO 0)
         elif defines:
             if holds_use:
                 raise Unknown  # used in a loop or another compound statement that changes it
@@ -163,8 +174,12 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             value = CLOBBERED
         elif holds_use:
             raise _Found(value)  # in a loop that does not change the variable
+        elif isinstance(stmt, ir.Goto) and _over_failures(stmts, k, stmt, run):
+            skip_to = stmt.target
         elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and ir.jump_targets(stmt)):
             raise Unknown
+        elif isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) in run.terminating:
+            return ENDED  # a routine that never returns (XERBLA): the program ends here
         elif isinstance(stmt, (ir.Return, ir.Stop)):
             if run.at_exit and isinstance(stmt, ir.Return):
                 if top:
@@ -180,10 +195,9 @@ def _branch(stmt: ir.If, value, run: Run):
     pieces: list[tuple[sympy.Expr, sympy.Basic]] = []
     always = False
     for arm in stmt.arms:
-        cond = run.evaluate(arm.cond, stmt)
-        if cond is None or not is_condition(cond):
-            raise Unknown
+        cond = _arm_condition(arm, stmt, run)
         if cond is sympy.false:
+            value = _without(value, run.evaluate(arm.cond, stmt))  # the later arms run where it is false
             continue  # never taken: what it does (a GOTO loop of scaling code) does not matter
         after = _run(arm.body, value, run)
         if not isinstance(after, _Ended):
@@ -203,6 +217,54 @@ def _branch(stmt: ir.If, value, run: Run):
     return choose(pieces)
 
 
+def _arm_condition(arm: ir.IfArm, stmt: ir.If, run: Run) -> sympy.Basic:
+    """An arm's condition where the IF stands; false for a failure return that is not always taken (a test
+    of data, or of a status an inner call leaves: taken as not taken, as the counts take it where they
+    cannot decide the test, sad.analysis.failures), so that the value followed is the routine's on success;
+    false also for an arm that ends the program where its test cannot be decided, as the counts assume."""
+    cond = run.evaluate(arm.cond, stmt)
+    if cond is not sympy.true and run.proc is not None and (
+            failures.error_return(run.proc, arm.body) or (cond is None and _ends(arm.body, run) == "program")):
+        return sympy.false
+    if cond is None or not is_condition(cond):
+        raise Unknown
+    return cond
+
+
+def _unchanged_by(loop: ir.Do, value, run: Run) -> bool:
+    """Whether one pass of a DO loop's body, run from the value the loop starts with, leaves that value: then
+    each pass does, whatever its index, and so does the loop. Its tests are evaluated where they stand, so an
+    arm that depends on the index makes the value a choice and fails the comparison."""
+    if isinstance(value, _Ended) or not value.is_Number:
+        return False  # a status, a count: a number (following formulas through every loop costs too much)
+    seen = run.seen
+    try:
+        after = _run(loop.body, value, run)
+    except Unknown:
+        run.seen = seen
+        return False
+    return not isinstance(after, _Ended) and after == value
+
+
+def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> bool:
+    """Whether the statements a forward GOTO (stmts[k]) jumps over are reached only by jumps from failure
+    returns (DPOTRF's `GO TO 40` over `30 INFO = INFO + J - 1`, reached from `IF (INFO.NE.0) GO TO 30`):
+    arms the counts take as not taken, so that the run goes on at the GOTO's label."""
+    target = next((t for t in range(k + 1, len(stmts)) if stmts[t].label == goto.target), None)
+    if target is None or run.proc is None:
+        return False
+    arms = {id(arm.body[-1]): (arm, stmt) for stmt in ir.walk_stmts(run.proc.body) if isinstance(stmt, ir.If)
+            for arm in stmt.arms if arm.body}
+    for skipped in stmts[k + 1:target]:
+        for inner in [skipped, *_inside(skipped)]:
+            for jump in run.jumps_to.get(inner.label, []) if inner.label is not None else []:
+                arm, owner = arms.get(id(jump), (None, None))
+                if arm is None or not failures.error_return(run.proc, arm.body) \
+                        or run.evaluate(arm.cond, owner) is sympy.true:
+                    return False
+    return True
+
+
 def _early_return(stmt: ir.If) -> bool:
     """`IF (cond) THEN ... RETURN END IF` with no other RETURN in it: a way out before the end."""
     if len(stmt.arms) != 1 or stmt.orelse is not None:
@@ -212,21 +274,58 @@ def _early_return(stmt: ir.If) -> bool:
         not any(isinstance(s, (ir.Return, ir.Stop)) for s in ir.walk_stmts(body[:-1]))
 
 
-def _exit(stmt: ir.If, value, run: Run):
-    """An early return's value, recorded with its condition; the value to end with where it is always taken
-    (None: go on, with the value the other paths carry)."""
-    cond = run.evaluate(stmt.arms[0].cond, stmt)
-    if cond is None or not is_condition(cond):
-        raise Unknown
+def _exit(stmt: ir.If, value, run: Run) -> tuple[bool, sympy.Expr]:
+    """An early return's value, recorded with its condition: (True, the value to end with) where it is always
+    taken, else (False, the value the paths that go on carry, where the condition is false)."""
+    cond = _arm_condition(stmt.arms[0], stmt, run)
     if cond is sympy.false:
-        return None
+        return False, _without(value, run.evaluate(stmt.arms[0].cond, stmt))
     after = _run(stmt.arms[0].body[:-1], value, run)
-    if isinstance(after, _Ended):
-        raise Unknown
+    if isinstance(after, _Ended):  # the program ends on the way (XERBLA's STOP): no return through it
+        if cond is sympy.true:
+            raise Unknown
+        return False, _without(value, cond)
     if cond is sympy.true:
-        return after
+        return True, after
     run.exits.append((after, cond))
+    return False, _without(value, cond)
+
+
+def _leaves(stmt: ir.If, run: Run) -> bool:
+    """Whether every arm of an IF with no ELSE ends the routine or the program (`IF (INFO.NE.0) THEN;
+    CALL XERBLA(...); RETURN`): the paths that go on past it are those where its conditions are false."""
+    return stmt.orelse is None and all(_ends(arm.body, run) is not None for arm in stmt.arms)
+
+
+def _ends(body: list[ir.Stmt], run: Run) -> str | None:
+    """'return' or 'program' where a statement list ends its routine or the program (STOP, a call of a
+    routine that never returns, such as XERBLA), else None."""
+    for stmt in body:
+        if isinstance(stmt, ir.Stop) or (isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) in run.terminating):
+            return "program"
+        if isinstance(stmt, ir.Return):
+            return "return"
     return None
+
+
+def _narrowed(value: sympy.Piecewise, stmt: ir.If, run: Run):
+    """The value past an IF whose arms all leave: each arm's condition is false there."""
+    for arm in stmt.arms:
+        value = _without(value, run.evaluate(arm.cond, stmt))
+    return value
+
+
+def _without(value, cond: sympy.Basic | None):
+    """A choice (Piecewise) on the paths where `cond` is false: the pieces whose condition is `cond`, or one
+    of its alternatives, are never chosen there (INFO's argument checks, -1 .. -7, after `IF (INFO.NE.0)
+    RETURN`, which the backtracer reads as their conditions' Or: 0 is left)."""
+    if not isinstance(value, sympy.Piecewise) or cond is None or not is_condition(cond):
+        return value
+    ruled = set(cond.args) if isinstance(cond, sympy.Or) else {cond}
+    kept = [(v, c) for v, c in value.args if c not in ruled]
+    if len(kept) == len(value.args) or not kept:
+        return value
+    return choose([*kept[:-1], (kept[-1][0], sympy.true)])
 
 
 def _may_return(stmt: ir.Stmt, run: Run) -> bool:

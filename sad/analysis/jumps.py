@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
+from sad.analysis import failures
 from sad.analysis.buildstate import BuildContext, Target
 from sad.analysis.cfg import Decision, RegionGraph
 from sad.analysis.naming import ParameterNamer
@@ -39,43 +40,8 @@ class ErrorExits:
                 and last.value.value not in (0, False))
 
     def error_return(self, body: list[ir.Stmt]) -> bool:
-        """An arm that reports a failure through the routine's INFO argument and leaves (LAPACK's `INFO = J;
-        RETURN`, or DPOTF2's `GO TO 30` to `30 INFO = J` ... RETURN): a matrix that is singular, not
-        positive definite, a method that did not converge. An argument error (INFO set to a negative
-        constant) is no such exit: the caller's values decide it."""
-        if "INFO" not in self.proc.formals or not body or not isinstance(body[-1], (ir.Return, ir.Goto)):
-            return False
-        tail = list(body)
-        if isinstance(body[-1], ir.Goto):
-            tail += self._straight_from(body[-1].target)
-            if not tail or not isinstance(tail[-1], ir.Return):
-                return False
-        return any(self._sets_info(stmt) for stmt in tail)
-
-    def _straight_from(self, label: str) -> list[ir.Stmt]:
-        """The statements from `label` on, in its statement list, while they are CONTINUEs and assignments,
-        ending with the RETURN (or the routine's end) they reach; [] where anything else comes first."""
-        for stmts in [self.proc.body] + [b for stmt in ir.walk_stmts(self.proc.body) for b in ir.child_bodies(stmt)]:
-            start = next((i for i, stmt in enumerate(stmts) if stmt.label == label), None)
-            if start is None:
-                continue
-            run = []
-            for stmt in stmts[start:]:
-                run.append(stmt)
-                if isinstance(stmt, ir.Return):
-                    return run
-                if not isinstance(stmt, (ir.Continue, ir.Assign)):
-                    return []
-            return run + [ir.Return(loc=run[-1].loc)] if stmts is self.proc.body else []
-        return []
-
-    @staticmethod
-    def _sets_info(stmt: ir.Stmt) -> bool:
-        if not (isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var) and stmt.target.name == "INFO"):
-            return False
-        value = stmt.value
-        negative = isinstance(value, ir.UnOp) and value.op == "neg" and isinstance(value.operand, ir.Const)
-        return not negative and not (isinstance(value, ir.Const) and isinstance(value.value, int) and value.value <= 0)
+        """An arm that reports a failure through INFO and leaves (sad.analysis.failures)."""
+        return failures.error_return(self.proc, body)
 
     def terminates(self, stmt: ir.Stmt) -> bool:
         """A call of a routine that never returns."""

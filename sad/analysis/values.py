@@ -83,6 +83,11 @@ class ProgramFacts:
     unevaluated: dict[tuple[ir.Loc | None, str, str], None] = field(default_factory=dict)
     modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
     functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
+    # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
+    # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
+    left_values: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+    hypotheses: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+    entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
@@ -712,7 +717,8 @@ class ValueResolver(ir.NodeVisitor):
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
         steps = {id(d.stmt): resolver._data_step(d, call) for d in defs}
         entry = sympy.Dummy("entry")
-        value = conditional.value_at(callee, steps, None, entry, resolver._evaluator(0), formal, at_exit=True)
+        value = conditional.value_at(callee, steps, None, entry, resolver._evaluator(0), formal, at_exit=True,
+                                    terminating=self.facts.terminating)
         if value is None or value.has(entry):
             return None
         subs = {}
@@ -856,7 +862,7 @@ class ValueResolver(ir.NodeVisitor):
         integer = callee.result_type in ("integer", "character")
         steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in defs}
         value = conditional.value_at(callee, steps, None, conditional.UNDEFINED, resolver._evaluator(depth),
-                                     callee.name, at_exit=True)
+                                     callee.name, at_exit=True, terminating=self.facts.terminating)
         return self._bound_result(node, callee, value, index, depth)
 
     def _bound_result(self, node: ir.FuncCall, callee: ir.Procedure, value: sympy.Expr | None, index,
@@ -1040,6 +1046,10 @@ class ValueResolver(ir.NodeVisitor):
             return self._spmd_value(key, d, integer)
         if d.kind == "read":
             return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
+        if d.kind == "call" and integer and isinstance(d.stmt, ir.CallStmt) and d.procedure == self.proc.name:
+            # the one call that sets it (DGETRF's IINFO): what it leaves, where that is the same on every call
+            left = self._status_left(key, d.stmt, conditional.UNDEFINED, depth)
+            return left if left is not None and left.is_Number else None
         if d.kind not in ("parameter", "data", "assign") or d.value is None:
             return None
         owner = self.facts.procs.get(resolve_name(d.procedure), self.proc)
@@ -1090,7 +1100,7 @@ class ValueResolver(ir.NodeVisitor):
         local = next((n for n in sorted(owner.variables) if self.facts.storage_name(owner, n) == key),
                      key if key in self.facts.program.globals else "")
         value = conditional.value_at(owner, steps, use if owner is self.proc else None, before,
-                                     resolver._evaluator(depth), local)
+                                     resolver._evaluator(depth), local, terminating=self.facts.terminating)
         if value is None:
             return None
         if value.has(before):
@@ -1103,7 +1113,8 @@ class ValueResolver(ir.NodeVisitor):
             formal = entry_def is None
             if not formal and not self.facts.runs_once(owner):
                 return None
-            value = conditional.value_at(owner, steps, use, entry, resolver._evaluator(depth), local)
+            value = conditional.value_at(owner, steps, use, entry, resolver._evaluator(depth), local,
+                                         terminating=self.facts.terminating)
             if value is None:
                 return None
         if owner is not self.proc:
@@ -1186,8 +1197,86 @@ class ValueResolver(ir.NodeVisitor):
                 return self._at_statement(d.value, stmt, depth + 1)
             if d.kind == "read":
                 return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
+            if d.kind == "call" and integer and isinstance(stmt, ir.CallStmt):
+                return self._status_left(key, stmt, before, depth)
             return None
         return step
+
+    def _status_left(self, key: str, call: ir.CallStmt, before: sympy.Expr, depth: int) -> sympy.Expr | None:
+        """What a call leaves in an integer it passes to a routine of the program (a status, LAPACK's INFO
+        after DPOTRF): the callee's value of that formal where it returns (`left_in_formal`), bound to the
+        call's arguments and, where the callee may leave it as it came, to the value before the call."""
+        callee = self.facts.procs.get(resolve_name(call.name))
+        positions = [pos for pos, a in enumerate(call.args)
+                     if isinstance(a, ir.Var) and self.facts.storage_name(self.proc, a.name) == key]
+        if callee is None or callee.kind != "subroutine" or len(positions) != 1 \
+                or len(call.args) != len(callee.formals) or depth > _MAX_DEPTH // 2:
+            return None
+        formal = callee.formals[positions[0]]
+        value = self.left_in_formal(callee, formal, depth)
+        if value is None:
+            return None
+        subs: dict[sympy.Basic, sympy.Basic] = {self.facts.entry_symbol: before}
+        for pos, name in enumerate(callee.formals):
+            symbol = self.table.symbol(self.facts.storage_name(callee, name))
+            if symbol is None or symbol not in free_symbols(value):
+                continue
+            actual = self._at_statement(call.args[pos], call, depth + 1)
+            if actual is None:
+                return None
+            subs[symbol] = actual
+        return value.xreplace(subs)
+
+    def left_in_formal(self, callee: ir.Procedure, formal: str, depth: int) -> sympy.Expr | None:
+        """An integer formal's value where `callee` returns, as a formula in its formals (the value it came
+        with is `facts.entry_symbol`), through its IFs and the calls it passes the formal to, failure
+        returns not taken (sad.analysis.failures); None where that cannot be followed.
+
+        A routine that calls itself (DGETRF2's `CALL DGETRF2(..., IINFO)` then `IF (INFO.EQ.0 .AND.
+        IINFO.GT.0) INFO = IINFO`) is followed by induction on its activations: each inner call is taken to
+        leave H of its arguments; if the routine then leaves H of its own, whatever they are, every
+        activation does (the innermost ones call nothing). H is first 0, then what the routine leaves under
+        that guess (its argument checks' negative statuses). What was derived under a hypothesis that fails
+        is forgotten."""
+        memo = self.facts.left_values
+        memo_key = (callee.name, formal)
+        if memo_key in memo:
+            return memo[memo_key]
+        if memo_key in self.facts.hypotheses:
+            return self.facts.hypotheses[memo_key]
+        if resolve_name(callee.name) not in self.facts.recursive:
+            memo[memo_key] = self._left_once(callee, formal, depth)
+            return memo[memo_key]
+        guess: sympy.Expr = sympy.Integer(0)  # the success status: a seed; the check below decides
+        for _ in range(3):
+            saved = (dict(self.facts._conditionals), dict(self.facts._evaluations), dict(self.facts.evaluated))
+            self.facts.hypotheses[memo_key] = guess
+            try:
+                value = self._left_once(callee, formal, depth)
+            finally:
+                del self.facts.hypotheses[memo_key]
+            if value is not None and value == guess:
+                memo[memo_key] = value
+                return value
+            self.facts._conditionals, self.facts._evaluations, self.facts.evaluated = saved
+            if value is None:
+                break
+            guess = value  # the argument checks' statuses (-1 where N < 0, ...): try them as the hypothesis
+        memo[memo_key] = None
+        return None
+
+    def _left_once(self, callee: ir.Procedure, formal: str, depth: int) -> sympy.Expr | None:
+        key = self.facts.storage_name(callee, formal)
+        decl = callee.variables.get(formal)
+        defs = self.facts.definitions.get(key, [])
+        if decl is None or decl.type != "integer" or decl.dims or not defs \
+                or any(d.procedure != callee.name or d.stmt is None for d in defs):
+            return None
+        resolver = ValueResolver(self.facts, callee, self.table, self.overrides, activation=True)
+        steps = {id(d.stmt): resolver._step(key, d, True, depth + 1) for d in defs}
+        return conditional.value_at(callee, steps, None, self.facts.entry_symbol, resolver._evaluator(depth + 1),
+                                    formal, at_exit=True,
+                                    terminating=self.facts.terminating)
 
     def process_count(self, comm: str | None, loc: ir.Loc | None, procedure: str) -> sympy.Expr:
         """NPROCS (the world's process count), or NPROCS_<comm> for another communicator: registered as
