@@ -65,6 +65,7 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dpotf2": (["dpotf2"], 80, "      CALL DPOTF2('L', N, A, N, INFO)"),
     "dgetrf": (["dgetrf"], 150, "      CALL DGETRF(N, N, A, N, IPIV, INFO)"),
     "dpotrf": (["dpotrf"], 120, "      CALL DPOTRF('L', N, A, N, INFO)"),
+    "dpotrf-2opt": (["dpotrf"], 120, "      CALL DPOTRF('L', N, A, N, INFO)\n      CALL DPOTRF('U', N, A, N, INFO)"),
     "dgesv": (["dgesv"], 100, "      CALL DGESV(N, 2, A, N, IPIV, B, N, INFO)"),
     "dposv": (["dposv"], 100, "      CALL DPOSV('U', N, 2, A, N, B, N, INFO)"),
 }

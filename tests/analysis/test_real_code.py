@@ -365,17 +365,20 @@ def test_library_shapes_parse_and_count():
 
 
 def test_callees_past_the_expansion_budget_are_named_call_costs(monkeypatch):
-    """A procedure takes in at most EXPANSION_BUDGET nodes of callee counts; the next callee is a named call
-    cost with a warning at its first call, and is still analyzed on its own (cdflib's CDFBET expanded 5.8
-    million nodes of CUMBET at each of four calls)."""
+    """A procedure takes in at most EXPANSION_BUDGET nodes of callee counts, bound to each call's arguments;
+    the next callee is a named call cost with a warning at its first call, and is still analyzed on its own
+    (cdflib's CDFBET expanded 5.8 million nodes of CUMBET at each of four calls). WORK's formula has 58
+    nodes; bound, CALL WORK(20, 30) takes in 7 (numbers), each call on a value read 49: with a budget of
+    60 the third call is the one past it."""
     from sad.analysis import calls
     monkeypatch.setattr(calls, "EXPANSION_BUDGET", 60)
-    counts, analysis = counts_of(HERE / "callsums.f")
+    counts, analysis = counts_of(HERE / "budgetcalls.f")
     warned = [d for d in analysis.diagnostics if "not expanded" in d.message]
-    assert [d.loc.line for d in warned] == [15]                   # CALL WORK(NN, 30): the second call
+    assert [d.loc.line for d in warned] == [16]                   # CALL WORK(MM, 30)
     assert "C_WORK" in warned[0].message
     assert analysis.table.get("C_WORK").kind == "call_cost"
-    assert counts[5] == 20 * 30 * 21 // 2                          # the first call, CALL WORK(20, 30), expanded
+    at7 = counts[5].xreplace({s: 7 for s in counts[5].free_symbols if s.name == "NN"})
+    assert at7 == 20 * 30 * 21 // 2 + 30 * 7 * 8 // 2              # the first two calls, expanded
 
 
 def test_cycle_entered_at_two_places_names_visits_and_leaves_once(capsys, tmp_path):
