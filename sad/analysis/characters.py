@@ -65,6 +65,23 @@ def lsame(a: CharValue, b: CharValue) -> sympy.Basic | None:
     return sympy.Or(*(sympy.Eq(b, c) for c in cases))
 
 
+class Concat(sympy.Function):
+    """`A // B` with A `width` characters long: a reference while a side is a formula (DTRTRI's `UPLO //
+    DIAG`, its formals), the code of the joined string once both are known (bound at a call)."""
+
+    @classmethod
+    def eval(cls, left, right, width):
+        if isinstance(left, sympy.Integer) and isinstance(right, sympy.Integer):
+            return code(text_of(int(left)).ljust(int(width)) + text_of(int(right)))
+        return None
+
+
+def concatenated(left: sympy.Expr, right: sympy.Expr, width: int) -> sympy.Expr:
+    """`left // right`, the left side `width` characters long (a code drops trailing blanks, so the width
+    must be known): a code where both are known, else a Concat reference."""
+    return Concat(left, right, sympy.Integer(width))
+
+
 def shown(value: sympy.Expr) -> str:
     """A character value as the user wrote it: 'L' for a known one, else the formula."""
     if isinstance(value, sympy.Integer):

@@ -672,6 +672,8 @@ class ValueResolver(ir.NodeVisitor):
                 # undecided on named run-time values (an element X_1 the user can bind): their relation
         if left is None or right is None:
             return None
+        if node.op == "concat":
+            return self._concatenated(node, left, right)
         if (node.op == "div" and node.type == "integer") or node.op == "mod":
             self._note_sign(node.op, left, right)
         if "character" in (node.left.type, node.right.type) and node.op not in ("eq", "ne"):
@@ -684,6 +686,25 @@ class ValueResolver(ir.NodeVisitor):
                 and self._copied(node.left, depth) and self._copied(node.right, depth):
             return sympy.true if (left == right) == (node.op == "eq") else sympy.false
         return value
+
+    def _concatenated(self, node: ir.BinOp, left, right) -> sympy.Expr | None:
+        """`A // B` (DTRTRI's `UPLO // DIAG` for ILAENV's options): the left one padded to its length, which
+        must be known (a code drops trailing blanks), then the right one; a reference until both are known."""
+        width = self._length(node.left)
+        return characters.concatenated(left, right, width) if width is not None else None
+
+    def _length(self, node: ir.Expr) -> int | None:
+        """A character expression's length where the source fixes it: a literal's, a variable's declared
+        one, the sum of a concatenation's parts."""
+        if isinstance(node, ir.Const) and isinstance(node.value, str):
+            return len(node.value)
+        if isinstance(node, ir.Var):
+            decl = self.proc.variables.get(node.name)
+            return decl.length if decl is not None and decl.type == "character" else None
+        if isinstance(node, ir.BinOp) and node.op == "concat":
+            parts = (self._length(node.left), self._length(node.right))
+            return parts[0] + parts[1] if parts[0] is not None and parts[1] is not None else None
+        return None
 
     def left_by_call(self, node: ir.Expr, at: ir.Stmt | None, index) -> sympy.Expr | None:
         """What the nearest earlier call left in a floating variable or element `node` that `at` uses, where
