@@ -19,18 +19,22 @@ from . import memo
 from .rewrite import split_top_level
 from .source import Logical
 
-_END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
+_END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|MODULE|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
                   re.IGNORECASE)
 
-HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt")
+HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt", "Module_Stmt")
 SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dimension_Stmt", "Common_Stmt",
                 "Data_Stmt", "Equivalence_Stmt", "Save_Stmt", "External_Stmt", "Intrinsic_Stmt", "Entry_Stmt",
-                "Format_Stmt", "Volatile_Stmt")
+                "Format_Stmt", "Volatile_Stmt", "Use_Stmt", "Access_Stmt", "Intent_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
-HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s*)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+HEADER_HINT = re.compile(r"^\s*(?:(?:RECURSIVE|PURE|IMPURE|ELEMENTAL)\s*)*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|"
+                         r"MODULE(?!\s*PROCEDURE\b)|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
-                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE)", re.IGNORECASE)
+                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE|USE\b|PUBLIC|"
+                        r"PRIVATE|INTENT)", re.IGNORECASE)
+# Fortran 90 CONTAINS: the module procedures of a module, the internal procedures of a procedure follow it
+_CONTAINS = re.compile(r"^\s*CONTAINS\s*$", re.IGNORECASE)
 # F90 interface blocks declare external procedures: nothing to analyze, and their END SUBROUTINE must not
 # end the unit they sit in.
 _INTERFACE = re.compile(r"^\s*(ABSTRACT\s+)?INTERFACE\b", re.IGNORECASE)
@@ -55,6 +59,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "Common_Stmt": ("COMMON",), "Data_Stmt": ("DATA",), "Equivalence_Stmt": ("EQUIVALENCE",),
     "Save_Stmt": ("SAVE",), "External_Stmt": ("EXTERNAL",), "Intrinsic_Stmt": ("INTRINSIC",),
     "Entry_Stmt": ("ENTRY",), "Format_Stmt": ("FORMAT",), "Volatile_Stmt": ("VOLATILE",),
+    "Module_Stmt": ("MODULE",), "Use_Stmt": ("USE",), "Intent_Stmt": ("INTENT",),
     "If_Then_Stmt": ("IF", "THEN"), "Else_If_Stmt": ("ELSE", "IF"), "Else_Stmt": ("ELSE",),
     "End_If_Stmt": ("END", "IF"), "End_Do_Stmt": ("END", "DO"), "Label_Do_Stmt": ("DO",),
     "Nonlabel_Do_Stmt": ("DO",),
@@ -74,6 +79,7 @@ class Unit:
     """The statements of one program unit (up to and including its END)."""
     items: list[Parsed] = field(default_factory=list)
     end: Parsed | None = None
+    host: Unit | None = None  # the module or procedure whose CONTAINS this procedure follows
 
 
 def classes() -> dict[str, Any]:
@@ -192,8 +198,13 @@ def _parameter_names(text: str) -> str:
 
 
 def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
-    """Parse every statement and group them into program units at END (and at a header missing its END)."""
+    """Parse every statement and group them into program units at END (and at a header missing its END).
+
+    After CONTAINS, each procedure up to its END is a unit of its own whose `host` is the unit that
+    contains it; the host is listed before them (its declarations are theirs by host association) and an
+    END met between them ends the host."""
     units: list[Unit] = []
+    hosts: list[Unit] = []  # units past their CONTAINS, awaiting their own END
     current = Unit()
     interface: Logical | None = None
     for stmt in stmts:
@@ -204,6 +215,14 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
         if _INTERFACE.match(stmt.text):
             interface = stmt
             continue
+        if _CONTAINS.match(stmt.text):
+            if not current.items:
+                diags.append(Diagnostic(stmt.loc, "error", "CONTAINS outside a module or procedure"))
+                continue
+            units.append(current)
+            hosts.append(current)
+            current = Unit(host=current)
+            continue
         parsed = parse_statement(stmt)
         if parsed.kind == "bad":
             cut = (f" (line {', '.join(map(str, stmt.truncated))} truncated at column 72: fixed form ignores "
@@ -212,11 +231,14 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
         if parsed.kind == "header" and current.items:
             diags.append(Diagnostic(stmt.loc, "error", "missing END statement before this program unit"))
             units.append(current)
-            current = Unit()
+            current = Unit(host=current.host)
         if parsed.kind == "end":
-            current.end = parsed
-            units.append(current)
-            current = Unit()
+            if not current.items and hosts:  # the END of the unit whose CONTAINS came before
+                hosts.pop().end = parsed
+            else:
+                current.end = parsed
+                units.append(current)
+            current = Unit(host=hosts[-1] if hosts else None)
             continue
         current.items.append(parsed)
     if interface is not None:
@@ -225,6 +247,9 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
         last = current.items[-1].stmt.loc
         diags.append(Diagnostic(last, "error", "missing END statement at end of file"))
         units.append(current)
+    for host in hosts:
+        diags.append(Diagnostic(host.items[0].stmt.loc, "error", "missing END statement of this program unit "
+                                                                 "(after its CONTAINS) at end of file"))
     return units
 
 
