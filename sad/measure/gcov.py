@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sad import ir
+from sad.ir.languages import FREE_FORM_SUFFIXES
 
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"}
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"} | FREE_FORM_SUFFIXES
+_MODULE = re.compile(r"^[ \t]*MODULE[ \t]+(?!PROCEDURE\b)[A-Z]", re.IGNORECASE | re.MULTILINE)
 C_SUFFIXES = {".c"}
 _OPERATORS = set("<>|&;()")
 
@@ -111,7 +113,7 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
         elif src.suffix in C_SUFFIXES:
             langs.add("c")
         else:
-            raise ToolError(f"{path}: unknown source suffix (expected .f .for .f77 .F .fpp or .c)")
+            raise ToolError(f"{path}: unknown source suffix (expected .f .for .f77 .F .fpp .f90 .F90 or .c)")
         if src.name in sources:
             raise ToolError(f"{path}: two sources named {src.name}; rename one to profile them together")
         shutil.copyfile(src, directory / src.name)
@@ -126,7 +128,8 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     library = message_library(files)
     cc, fc = ("mpicc", "mpif77") if library == "mpi" else ("gcc", "gfortran")
     objects = []
-    for name, original in sources.items():
+    for name in compile_order(list(sources), directory):
+        original = sources[name]
         suffix = Path(name).suffix
         macros = [f"-D{k}={v}" for k, v in sorted(preprocessor_defines(original, defines).items())]
         if suffix in C_SUFFIXES:
@@ -150,6 +153,16 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     compilers = [_first_line([_require(t), "--version"]) for t in
                  ([fc] if "fortran" in langs else []) + ([cc] if "c" in langs else [])]
     return Build(directory, exe, sources, compilers, ranked=library == "mpi")
+
+
+def compile_order(names: list[str], directory: Path) -> list[str]:
+    """The sources in the order to compile them: free-form files that define a Fortran 90 MODULE first (the
+    compiler writes the module's .mod file, which the files that USE it read), the others as given."""
+    def defines_module(name: str) -> bool:
+        if Path(name).suffix not in FREE_FORM_SUFFIXES:
+            return False
+        return _MODULE.search((directory / name).read_text(errors="replace")) is not None
+    return sorted(names, key=lambda name: not defines_module(name))
 
 
 def _run_tool(cmd: list[str], cwd: Path, what: str) -> None:
