@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from sad.ir import Const, Expr, FuncCall, Loc
@@ -48,7 +49,11 @@ def kind_value(kind: Any, scope: Scope, loc: Loc) -> int | None:
     text = str(kind).strip().upper()
     if text.isdigit():
         return int(text)
-    found = parameter_value(scope, text, loc)
+    if isinstance(kind, str) or type(kind).__name__ == "Name":
+        found = parameter_value(scope, text, loc)
+    else:  # an expression: REAL(KIND(1.D0)), REAL(SELECTED_REAL_KIND(15))
+        expr = _lowered(kind, scope, loc)
+        found = fold_expr(expr, scope, loc) if expr is not None else None
     return found.value if found is not None and isinstance(found.value, int) else None
 
 
@@ -107,9 +112,9 @@ def _fit(value: Const, ty: str) -> Const:
     return out
 
 
-_ELEMENTAL = {"ABS": abs, "SQRT": math.sqrt, "EXP": math.exp, "LOG": math.log, "LOG10": math.log10,
-              "CEILING": math.ceil, "FLOOR": math.floor, "INT": int, "NINT": round, "AINT": math.trunc,
-              "REAL": float, "DBLE": float, "MAX": max, "MIN": min}
+_ELEMENTAL: dict[str, Callable[..., Any]] = {
+    "ABS": abs, "SQRT": math.sqrt, "EXP": math.exp, "LOG": math.log, "LOG10": math.log10, "CEILING": math.ceil,
+    "FLOOR": math.floor, "INT": int, "AINT": math.trunc, "REAL": float, "DBLE": float, "MAX": max, "MIN": min}
 
 
 def intrinsic_value(call: FuncCall, args: list[Const | None]) -> Const | None:
@@ -125,8 +130,9 @@ def intrinsic_value(call: FuncCall, args: list[Const | None]) -> Const | None:
         model = model_number(name, call.args[0].type)
         if model is not None:
             return Const(model, type=call.type)
-    values = [a.value for a in args if a is not None]
-    if not values or len(values) < len(args) or not all(isinstance(v, (int, float)) for v in values):
+    values: list[int | float] = [a.value for a in args
+                                 if a is not None and isinstance(a.value, (int, float))]
+    if not values or len(values) < len(args):
         return None
     if name == "SELECTED_REAL_KIND":  # gfortran: binary32 up to 6 decimal digits, binary64 up to 15
         return Const(4 if values[0] <= 6 else 8 if values[0] <= 15 else -1, type="integer")

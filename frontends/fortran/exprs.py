@@ -194,7 +194,7 @@ class ExprBuilder:
 
     # ------------------------------------------------------------------ names and references
     def _Name(self, node: Any) -> Expr:
-        name = name_of(node)
+        name = self.scope.canonical(name_of(node))
         if name in self.bound:
             return Var(name, type=self.bound[name])
         self.scope.note_reference(name, self.loc)

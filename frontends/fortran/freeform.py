@@ -50,13 +50,15 @@ def statements(lines: list[tuple[str, Loc]], diags: list[Diagnostic]) -> list[St
     for raw, loc in lines:
         code, quote = code_of(raw, quote)
         body = code.strip()
-        if first is not None and body.startswith("&"):
-            body = body[1:] if quote else body[1:].lstrip()
-        elif first is not None and quote:
-            diags.append(Diagnostic(loc, "error", "a character constant continued on this line must "
-                                                  "resume after '&'"))
         if not body:
             continue  # a comment or blank line: between continuation lines too
+        if first is not None and body.startswith("&"):
+            body = body[1:]  # the statement resumes right after it (a token may be split there)
+        elif first is not None:
+            if quote:
+                diags.append(Diagnostic(loc, "error", "a character constant continued on this line must "
+                                                      "resume after '&'"))
+            body = " " + body  # no token is split: the line break separates like a blank
         more = body.endswith("&")
         if more:
             body = body[:-1].rstrip() if not quote else body[:-1]

@@ -47,6 +47,7 @@ def lower_unit(unit: Unit, diags: list[Diagnostic], modules: ModuleTable | None 
         scope.symbol(formal, proc_loc).storage = "formal"
     if kind == "function":
         scope.function_name = name
+        scope.result_name = _result_name(first.node)
         scope.symbol(name, proc_loc).storage = "function"
     builder = StmtBuilder(scope, diags)
     items = unit.items[1:] if first.kind == "header" else unit.items
@@ -79,6 +80,7 @@ def lower_unit(unit: Unit, diags: list[Diagnostic], modules: ModuleTable | None 
         builder.add(node, stmt.loc, stmt.label, stmt.text)
     _result_type(scope, name, result_spec, proc_loc)
     modules.host(unit, scope, kind == "module")
+    _host_variables(scope, name, diags)
     if kind == "module":
         modules.define(name, scope)
         return []
@@ -93,6 +95,23 @@ def lower_unit(unit: Unit, diags: list[Diagnostic], modules: ModuleTable | None 
     for entry in builder.entries:
         procs.append(_entry_procedure(proc, entry, scope))
     return procs
+
+
+def _host_variables(scope: Scope, name: str, diags: list[Diagnostic]) -> None:
+    """An internal procedure that uses its host's variables: host association of variables is not modelled
+    (each is taken as a local of its own), and the user is told which."""
+    used = sorted(n for n in scope.host_locals if n in scope.symbols and scope.symbols[n].type is None
+                  and scope.symbols[n].storage == "local")
+    if used:
+        loc = next(s.loc for n, s in scope.symbols.items() if n in used and s.loc is not None)
+        diags.append(Diagnostic(loc, "warning", f"{name} uses {', '.join(used)} of its host: host association of "
+                                                f"variables is not modelled, each is taken as a variable of {name}"))
+
+
+def _result_name(node: Any) -> str | None:
+    """The variable a FUNCTION's `RESULT(Y)` suffix names, or None."""
+    suffix = node.items[3] if len(node.items) > 3 else None
+    return name_of(suffix.items[0]) if suffix is not None and suffix.items[0] is not None else None
 
 
 def _result_type(scope: Scope, name: str, result_spec: Any, loc: Loc) -> None:

@@ -60,13 +60,10 @@ class ModuleTable:
         if module:
             _import(host, host.unit_name, scope, {n: n for n in host.symbols}, loc, diags)
             return
-        names = {n: n for n, s in host.symbols.items() if s.storage == "parameter"}
+        # the host's constants, and its COMMON and module variables (storage every routine names alike)
+        names = {n: n for n, s in host.symbols.items() if s.storage in ("parameter", "common")}
         _import(host, host.unit_name, scope, names, loc, diags)
-        if any(s.storage not in ("parameter", "function") and n != host.function_name
-               for n, s in host.symbols.items()):
-            diags.append(Diagnostic(loc, "warning", f"internal procedure of {host.unit_name}: its host's "
-                                                    f"constants are seen, its host's variables are not "
-                                                    f"(host association of variables is not modelled)"))
+        scope.host_locals = frozenset(n for n, s in host.symbols.items() if s.storage in ("local", "formal"))
 
     def use(self, node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> None:
         """A USE statement: the module's public names (or those of its ONLY list, renamed) into `scope`."""
@@ -172,7 +169,7 @@ def _import(source: Scope, module: str, scope: Scope, names: dict[str, str], loc
                 diags.append(Diagnostic(loc, "warning", f"the value of {theirs} of {module} is not a constant sad "
                                                         f"evaluates: {mine} is unknown here"))
         elif sym.storage in ("local", "common"):
-            block = MODULE_BLOCK + module
+            block = sym.common_block if sym.storage == "common" and sym.common_block else MODULE_BLOCK + module
             new.storage, new.common_block = "common", block
             members = scope.commons.setdefault(block, [])
             if mine not in members:

@@ -2,8 +2,9 @@
 
 Data flow: file on disk → (C preprocessor for .F/.FPP/.F90, line markers kept) → physical lines, each tagged with
 its original Loc → fixed-form reader (comments, tab format, columns 73-80, continuation lines, labels), or for
-.f90/.F90 the free-form one (frontends.fortran.freeform), with INCLUDE expanded in place → `Logical` statements, each with the Loc of its first line. The next stage
-(frontends.fortran.rewrite) rewrites constructs fparser rejects; frontends.fortran.units then parses.
+.f90/.F90 the free-form one (frontends.fortran.freeform), with INCLUDE expanded in place → `Logical`
+statements, each with the Loc of its first line. The next stage (frontends.fortran.rewrite) rewrites
+constructs fparser rejects; frontends.fortran.units then parses.
 """
 from __future__ import annotations
 

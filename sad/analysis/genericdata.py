@@ -45,8 +45,8 @@ def datum(node: ir.Expr, where: str = "") -> sympy.Expr:
     """The symbol of an untraced floating-point expression: one per distinct expression (X and X are the
     same datum; X and Y are not; `where` tells apart the same expression of a callee at different calls),
     ABS and SQRT of data as non-negative data."""
-    if nonnegative(node):
-        return sympy.Abs(datum(node.args[0], where))  # type: ignore[union-attr]
+    if isinstance(node, ir.FuncCall) and nonnegative(node):
+        return sympy.Abs(datum(node.args[0], where))
     return sympy.Symbol(_PREFIX + where + repr(node), real=True)
 
 

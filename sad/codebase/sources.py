@@ -1,9 +1,9 @@
 """The files of a codebase and which of them each file needs: discovery, content digests, a lexical index.
 
 Data flow: paths and --exclude globs → the source files (by suffix, directories walked recursively, sorted) →
-each file's digest, line count, the routines (and Fortran 90 modules) it defines, the identifiers it mentions and the files it
-includes → per file, the other files that define routines it may call (transitively). That closure is what
-one analysis unit loads so that callees found in the codebase are expanded; it is also part of the unit's
+each file's digest, line count, the routines (and Fortran 90 modules) it defines, the identifiers it mentions
+and the files it includes → per file, the other files that define routines it may call (transitively). That
+closure is what one analysis unit loads so that callees found in the codebase are expanded; it is also part of the unit's
 cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
 not be answered from the cache).
 
@@ -20,9 +20,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from sad.ir.languages import free_form
+from sad.ir.languages import free_form, resolve_name
 from sad.ir.languages import language_of as source_language
-from sad.ir.languages import resolve_name
 
 _FORTRAN_DEF = re.compile(r"^[ \t]*(?:[A-Z][A-Z0-9_]*(?:[ \t]*\*[ \t]*(?:\d+|\(\*\)))?[ \t]+){0,3}"
                           r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY|MODULE(?![ \t]+PROCEDURE\b))[ \t]+([A-Z][A-Z0-9_]*)",
