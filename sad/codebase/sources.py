@@ -3,8 +3,8 @@
 Data flow: paths and --exclude globs → the source files (by suffix, directories walked recursively, sorted) →
 each file's digest, line count, the routines (and Fortran 90 modules) it defines, the identifiers it mentions
 and the files it includes → per file, the other files that define routines it may call (transitively). That
-closure is what one analysis unit loads so that callees found in the codebase are expanded; it is also part of the unit's
-cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
+closure is what one analysis unit loads so that callees found in the codebase are expanded; it is also part of
+the unit's cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
 not be answered from the cache).
 
 The index is lexical (regular expressions, no parse) on purpose: it runs in the driver over the whole
