@@ -32,15 +32,23 @@ class Statement:
 def code_of(line: str, quote: str) -> tuple[str, str]:
     """The line without its `!` comment, and the quote still open at its end ('' for none): `quote` is the
     one a continued character constant left open on the line before."""
-    for i, ch in enumerate(line):
+    marks, quote = _outside_quotes(line, quote, "!")
+    return (line[:marks[0]], "") if marks else (line, quote)
+
+
+def _outside_quotes(text: str, quote: str, char: str) -> tuple[list[int], str]:
+    """The positions of `char` outside character constants (`quote`: the one open where the text starts),
+    and the quote open at its end."""
+    marks = []
+    for i, ch in enumerate(text):
         if quote:
             if ch == quote:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch == "!":
-            return line[:i], ""
-    return line, quote
+        elif ch == char:
+            marks.append(i)
+    return marks, quote
 
 
 def statements(lines: list[tuple[str, Loc]], diags: list[Diagnostic]) -> list[Statement]:
@@ -86,15 +94,5 @@ def _split(text: str, loc: Loc) -> Iterator[Statement]:
 
 
 def _semicolon_parts(text: str) -> list[str]:
-    parts, start, quote = [], 0, ""
-    for i, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == ";":
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
+    marks, _ = _outside_quotes(text, "", ";")
+    return [text[a + 1:b] for a, b in zip([-1, *marks], [*marks, len(text)])]

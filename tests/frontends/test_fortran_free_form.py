@@ -116,3 +116,45 @@ def test_counts_equal_gcov_with_nothing_bound(capsys, tmp_path):
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
     assert "23 ok" in out.splitlines()[-1], out
+
+
+def test_module_procedures_results_and_internal_procedures(tmp_path):
+    """A module's procedures are routines that see its constants and variables (the variables as one storage
+    block); a RESULT variable is the function's value; an internal procedure that uses its host's variables
+    gets a warning naming them."""
+    source = tmp_path / "m.f90"
+    source.write_text("""\
+module mm
+   implicit none
+   integer, parameter :: dp = kind(1.d0)
+   real(dp), parameter :: two = 2.0_dp
+   integer :: calls = 0
+contains
+   function twice(x) result(y)
+      real(dp), intent(in) :: x
+      real(dp) :: y
+      y = two * x
+   end function twice
+   subroutine host(n)
+      integer, intent(in) :: n
+      integer :: i
+      do i = 1, n
+         call inner(i)
+      end do
+   contains
+      subroutine inner(k)
+         integer :: k
+         calls = calls + k + n
+      end subroutine inner
+   end subroutine host
+end module mm
+""")
+    program = load_file(str(source))
+    procs = {p.name: p for p in program.procedures}
+    assert list(procs) == ["TWICE", "HOST", "INNER"]
+    assert procs["TWICE"].result_type == "double" and "Y" not in procs["TWICE"].variables
+    assert procs["TWICE"].variables["TWO"].value == Const(2.0, type="double")
+    assert {p.variables["CALLS"].common_block for p in procs.values()} == {"MODULE MM"}
+    warnings = [(d.loc.line, d.message) for d in program.diagnostics]
+    assert warnings == [(21, "INNER uses N of its host: host association of variables is not modelled, each is "
+                             "taken as a variable of INNER")]
