@@ -47,7 +47,9 @@ def _load_into(program: Program, path: str, include_dirs: list[str], defines: di
     for stmt in stmts:
         stmt.text = rewrite(stmt.text)
     modules = ModuleTable(path, include_dirs, defines)
-    for unit in split_units(stmts, program.diagnostics):
+    units = split_units(stmts, program.diagnostics)
+    modules.contain(units)
+    for unit in units:
         try:
             program.procedures.extend(lower_unit(unit, program.diagnostics, modules))
         except Exception as exc:  # one unit's internal failure must not lose the others

@@ -241,7 +241,7 @@ class ExprBuilder:
             return FuncCall(generic, args, intrinsic=True,
                             type=intrinsics.result_type(name, [a.type for a in args]))
         self.scope.note_reference(name, self.loc, storage="function")
-        return FuncCall(name, self.args(arg_node), type=self.scope.type_of(name))
+        return FuncCall(self.scope.linkage.get(name, name), self.args(arg_node), type=self.scope.type_of(name))
 
     def conversion(self, generic: str, arg: Expr, kind_node: Any) -> Expr:
         """REAL(X, KIND), INT(X, KIND), ...: the conversion to the type that kind gives (REAL(X, 8) is DBLE)."""

@@ -88,6 +88,9 @@ def lower_unit(unit: Unit, diags: list[Diagnostic], modules: ModuleTable | None 
     body = builder.finish(end_loc)
     variables = _variables(scope, diags)
     result_type = scope.type_of(name) if kind == "function" else None
+    name = modules.linkage(unit, name)
+    if result_type is not None:
+        modules.result_types[name] = result_type
     proc = Procedure(name, kind, formals, body, proc_loc, "fortran", result_type=result_type,
                      variables=variables, commons={k: list(v) for k, v in scope.commons.items()},
                      end_line=end_loc.line if unit.end else None)

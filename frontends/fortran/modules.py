@@ -40,6 +40,36 @@ class ModuleTable:
         self.loading = loading | {os.path.abspath(path)}  # files being read for modules: no cycles
         self.modules: dict[str, Scope] = {}
         self.hosts: dict[int, tuple[Scope, bool]] = {}  # id(parse.Unit) → (its Scope, is a module)
+        self.names: dict[int, str] = {}  # id(parse.Unit) → the name its procedure links by
+        self.children: dict[int, dict[str, str]] = {}  # id(host unit) → its procedures' names → linkage
+        self.procedures: dict[str, dict[str, str]] = {}  # module → its procedures' names → linkage
+        self.result_types: dict[str, str] = {}  # linkage name of a function → its type
+
+    def contain(self, units: list[Any]) -> None:
+        """Name the procedures of a file's units: a module procedure links as MODULE_MP_NAME and an internal
+        one as HOST_IP_NAME (a compiler's names are alike: __la_xisnan_MOD_disnan), so that neither is
+        taken for an external routine of the same name (LAPACK has both DISNAN in disnan.f and in the
+        module LA_XISNAN); the units that may call them know them by their own names."""
+        for unit in units:  # a host comes before the procedures it contains
+            first = unit.items[0] if unit.items else None
+            if first is None or first.kind != "header" or tname(first.node) == "Program_Stmt" \
+                    or tname(first.node) == "Block_Data_Stmt":
+                continue
+            name = name_of(first.node.items[1])
+            host = unit.host
+            if host is None or id(host) not in self.names:
+                self.names[id(unit)] = name
+                continue
+            module = tname(host.items[0].node) == "Module_Stmt"
+            link = f"{self.names[id(host)]}_{'MP' if module else 'IP'}_{name}"
+            self.names[id(unit)] = link
+            self.children.setdefault(id(host), {})[name] = link
+            if module:
+                self.procedures.setdefault(self.names[id(host)], {})[name] = link
+
+    def linkage(self, unit: Any, name: str) -> str:
+        """The name the procedure of `unit` links by."""
+        return self.names.get(id(unit), name)
 
     # ------------------------------------------------------------------ recording
     def define(self, name: str, scope: Scope) -> None:
@@ -53,10 +83,13 @@ class ModuleTable:
     # ------------------------------------------------------------------ making names visible
     def inherit(self, unit: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> None:
         """Host association: a contained procedure sees its host's names."""
+        scope.linkage.update(self.children.get(id(unit), {}))
         found = self.hosts.get(id(unit.host)) if unit.host is not None else None
         if found is None:
             return
         host, module = found
+        for name, link in host.linkage.items():
+            scope.linkage.setdefault(name, link)
         if module:
             _import(host, host.unit_name, scope, {n: n for n in host.symbols}, loc, diags)
             return
@@ -82,10 +115,17 @@ class ModuleTable:
                 renames[name_of(item.items[1])] = name_of(item.items[2])
             else:
                 renames[name_of(item)] = name_of(item)
+        procedures = self.procedures.get(name, {})
         if not only:
             renamed = set(renames.values())
-            renames.update({n: n for n in module.symbols if n not in renamed})
-        missing = sorted(theirs for theirs in renames.values() if theirs not in module.symbols)
+            renames.update({n: n for n in [*module.symbols, *procedures] if n not in renamed})
+        for mine, theirs in renames.items():
+            if theirs in procedures:
+                scope.linkage[mine] = procedures[theirs]
+                sym = scope.symbol(mine, loc)
+                sym.storage, sym.type = "function", self.result_types.get(procedures[theirs], sym.type)
+        missing = sorted(theirs for theirs in renames.values() if theirs not in module.symbols
+                         and theirs not in procedures)
         if missing:
             diags.append(Diagnostic(loc, "error", f"module {name} has no {', '.join(missing)}"))
         _import(module, name, scope, {mine: theirs for mine, theirs in renames.items()
@@ -140,11 +180,20 @@ class ModuleTable:
         for stmt in stmts:
             stmt.text = rewrite(stmt.text)
         other = ModuleTable(path, self.include_dirs, self.defines, self.loading)
-        other.modules = self.modules
+        other.modules, other.procedures, other.result_types = self.modules, self.procedures, self.result_types
         scratch: list[Diagnostic] = []
-        for unit in split_units(stmts, scratch):
-            if unit.host is None and unit.items and re.match(r"^\s*MODULE\b", unit.items[0].stmt.text, re.I):
+        units = split_units(stmts, scratch)
+        other.contain(units)
+        for unit in units:  # the modules, and their procedures for their types
+            if _in_module(unit):
                 lower_unit(unit, scratch, other)
+
+
+def _in_module(unit: Any) -> bool:
+    """Whether a unit is a MODULE or one of its procedures."""
+    while unit.host is not None:
+        unit = unit.host
+    return bool(unit.items) and re.match(r"^\s*MODULE\b", unit.items[0].stmt.text, re.IGNORECASE) is not None
 
 
 _INTRINSIC_MODULES = {"ISO_FORTRAN_ENV", "ISO_C_BINDING", "IEEE_ARITHMETIC", "IEEE_EXCEPTIONS",

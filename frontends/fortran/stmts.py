@@ -327,7 +327,7 @@ class StmtBuilder:
         msg = message_for(name, args, loc, label)
         if msg is not None:
             return msg
-        return CallStmt(name, args, alt_returns=alt, loc=loc, label=label)
+        return CallStmt(self.scope.linkage.get(name, name), args, alt_returns=alt, loc=loc, label=label)
 
     def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
         """An IO statement of `kind` with its END=/ERR= labels and transferred items."""

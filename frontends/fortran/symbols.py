@@ -60,6 +60,9 @@ class Scope:
     function_name: str | None = None
     result_name: str | None = None  # a function's RESULT(Y) variable: the function's value, named so inside
     host_locals: frozenset[str] = frozenset()  # variables of the host of an internal procedure (not seen)
+    # procedures known here by a name that is not global: module and internal procedures (and renames by
+    # USE), local name → the name they link by (LA_XISNAN_MP_DISNAN, HOST_IP_INNER)
+    linkage: dict[str, str] = field(default_factory=dict)
 
     def canonical(self, name: str) -> str:
         """The name a symbol is kept under: a function's RESULT variable is the function's value."""

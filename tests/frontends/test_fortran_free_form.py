@@ -11,7 +11,7 @@ import pytest
 from sad.cli.main import main
 from sad.frontends import load_file
 from sad.frontends.fortran.freeform import statements
-from sad.ir import Const, Diagnostic, Loc
+from sad.ir import CallStmt, Const, Diagnostic, FuncCall, If, Loc, walk_stmts
 
 HERE = Path(__file__).resolve().parent / "freeform"
 
@@ -79,6 +79,7 @@ def test_a_module_in_another_file_is_used_with_only_and_renames():
     program = load_file(str(HERE / "main.f90"))
     assert not [d for d in program.diagnostics if d.severity == "error"], program.diagnostics
     main_, sumsq = program.procedures
+    assert sumsq.name == "SUMSQ"  # an external function, after the program: its own name
     assert main_.variables["UNIT"].value == Const(1.0, type="double")     # `unit => one`
     assert main_.variables["NMAX"].value == Const(40, type="integer")
     assert "TBIG" not in main_.variables                                  # not in the ONLY list
@@ -151,10 +152,26 @@ end module mm
 """)
     program = load_file(str(source))
     procs = {p.name: p for p in program.procedures}
-    assert list(procs) == ["TWICE", "HOST", "INNER"]
-    assert procs["TWICE"].result_type == "double" and "Y" not in procs["TWICE"].variables
-    assert procs["TWICE"].variables["TWO"].value == Const(2.0, type="double")
+    # named as they link: no external routine TWICE or INNER is taken for them, nor they for one
+    assert list(procs) == ["MM_MP_TWICE", "MM_MP_HOST", "MM_MP_HOST_IP_INNER"]
+    twice = procs["MM_MP_TWICE"]
+    assert twice.result_type == "double" and "Y" not in twice.variables
+    assert twice.variables["TWO"].value == Const(2.0, type="double")
+    (call,) = [s for s in walk_stmts(procs["MM_MP_HOST"].body) if isinstance(s, CallStmt)]
+    assert call.name == "MM_MP_HOST_IP_INNER"
     assert {p.variables["CALLS"].common_block for p in procs.values()} == {"MODULE MM"}
     warnings = [(d.loc.line, d.message) for d in program.diagnostics]
     assert warnings == [(21, "INNER uses N of its host: host association of variables is not modelled, each is "
                              "taken as a variable of INNER")]
+
+
+def test_a_module_function_used_from_another_file_is_called_by_its_linkage_name(tmp_path):
+    (tmp_path / "iso.f90").write_text("module iso\ncontains\n   logical function isnan2(x)\n      double precision "
+                                      ":: x\n      isnan2 = x /= x\n   end function\nend module iso\n")
+    user = tmp_path / "user.f90"
+    user.write_text("subroutine s(x, n)\n   use iso, only: nanq => isnan2\n   double precision :: x\n"
+                    "   integer :: n\n   if (nanq(x)) n = 0\nend subroutine s\n")
+    (proc,) = load_file(str(user)).procedures
+    (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
+    call = test.arms[0].cond
+    assert isinstance(call, FuncCall) and call.name == "ISO_MP_ISNAN2" and call.type == "logical"
