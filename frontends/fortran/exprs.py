@@ -240,8 +240,21 @@ class ExprBuilder:
                 return self.conversion(generic, args[0], raw_args[1])
             return FuncCall(generic, args, intrinsic=True,
                             type=intrinsics.result_type(name, [a.type for a in args]))
+        if name in self.scope.generics:
+            args = self.args(arg_node)
+            link, result = self.specific(name, args)
+            return FuncCall(link, args, type=result or "unknown")
         self.scope.note_reference(name, self.loc, storage="function")
         return FuncCall(self.scope.linkage.get(name, name), self.args(arg_node), type=self.scope.type_of(name))
+
+    def specific(self, generic: str, args: list[Expr]) -> tuple[str, str | None]:
+        """The specific procedure a generic name calls for these arguments (by their types, as the compiler
+        chooses it): its linkage name and result type."""
+        types = [a.type for a in args]
+        for link, formals, result in self.scope.generics[generic]:
+            if formals == types:
+                return link, result
+        raise Unsupported(f"no specific procedure of the generic {generic} takes ({', '.join(types)})")
 
     def conversion(self, generic: str, arg: Expr, kind_node: Any) -> Expr:
         """REAL(X, KIND), INT(X, KIND), ...: the conversion to the type that kind gives (REAL(X, 8) is DBLE)."""

@@ -89,6 +89,7 @@ def lower_unit(unit: Unit, diags: list[Diagnostic], modules: ModuleTable | None 
     variables = _variables(scope, diags)
     result_type = scope.type_of(name) if kind == "function" else None
     name = modules.linkage(unit, name)
+    modules.signatures[name] = [variables[f].type if f in variables else scope.type_of(f) for f in formals]
     if result_type is not None:
         modules.result_types[name] = result_type
     proc = Procedure(name, kind, formals, body, proc_loc, "fortran", result_type=result_type,

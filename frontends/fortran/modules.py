@@ -44,6 +44,8 @@ class ModuleTable:
         self.children: dict[int, dict[str, str]] = {}  # id(host unit) → its procedures' names → linkage
         self.procedures: dict[str, dict[str, str]] = {}  # module → its procedures' names → linkage
         self.result_types: dict[str, str] = {}  # linkage name of a function → its type
+        self.signatures: dict[str, list[str]] = {}  # linkage name of a procedure → its arguments' types
+        self.generics: dict[str, dict[str, list[str]]] = {}  # module → generic name → specific names
 
     def contain(self, units: list[Any]) -> None:
         """Name the procedures of a file's units: a module procedure links as MODULE_MP_NAME and an internal
@@ -56,6 +58,8 @@ class ModuleTable:
                     or tname(first.node) == "Block_Data_Stmt":
                 continue
             name = name_of(first.node.items[1])
+            if tname(first.node) == "Module_Stmt" and unit.generics:
+                self.generics[name] = unit.generics
             host = unit.host
             if host is None or id(host) not in self.names:
                 self.names[id(unit)] = name
@@ -91,6 +95,9 @@ class ModuleTable:
         for name, link in host.linkage.items():
             scope.linkage.setdefault(name, link)
         if module:
+            for name in self.generics.get(host.unit_name, {}):
+                scope.generics[name] = self._specifics(host.unit_name, name)
+        if module:
             _import(host, host.unit_name, scope, {n: n for n in host.symbols}, loc, diags)
             return
         # the host's constants, and its COMMON and module variables (storage every routine names alike)
@@ -116,20 +123,32 @@ class ModuleTable:
             else:
                 renames[name_of(item)] = name_of(item)
         procedures = self.procedures.get(name, {})
+        generics = self.generics.get(name, {})
         if not only:
             renamed = set(renames.values())
-            renames.update({n: n for n in [*module.symbols, *procedures] if n not in renamed})
+            renames.update({n: n for n in [*module.symbols, *procedures, *generics] if n not in renamed})
         for mine, theirs in renames.items():
-            if theirs in procedures:
+            if theirs in generics:
+                scope.generics[mine] = self._specifics(name, theirs)
+            elif theirs in procedures:
                 scope.linkage[mine] = procedures[theirs]
                 sym = scope.symbol(mine, loc)
                 sym.storage, sym.type = "function", self.result_types.get(procedures[theirs], sym.type)
         missing = sorted(theirs for theirs in renames.values() if theirs not in module.symbols
-                         and theirs not in procedures)
+                         and theirs not in procedures and theirs not in generics)
         if missing:
             diags.append(Diagnostic(loc, "error", f"module {name} has no {', '.join(missing)}"))
         _import(module, name, scope, {mine: theirs for mine, theirs in renames.items()
                                       if theirs in module.symbols}, loc, diags)
+
+    def _specifics(self, module: str, generic: str) -> list[tuple[str, list[str], str | None]]:
+        """The specifics of a module's generic name: (linkage, argument types, result type) of each."""
+        out = []
+        for specific in self.generics[module][generic]:
+            link = self.procedures.get(module, {}).get(specific)
+            if link is not None:
+                out.append((link, self.signatures.get(link, []), self.result_types.get(link)))
+        return out
 
     # ------------------------------------------------------------------ finding modules
     def find(self, name: str, loc: Loc, diags: list[Diagnostic]) -> Scope | None:
@@ -180,7 +199,8 @@ class ModuleTable:
         for stmt in stmts:
             stmt.text = rewrite(stmt.text)
         other = ModuleTable(path, self.include_dirs, self.defines, self.loading)
-        other.modules, other.procedures, other.result_types = self.modules, self.procedures, self.result_types
+        other.modules, other.procedures, other.generics = self.modules, self.procedures, self.generics
+        other.result_types, other.signatures = self.result_types, self.signatures
         scratch: list[Diagnostic] = []
         units = split_units(stmts, scratch)
         other.contain(units)

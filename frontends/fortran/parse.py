@@ -39,6 +39,8 @@ _CONTAINS = re.compile(r"^\s*CONTAINS\s*$", re.IGNORECASE)
 # end the unit they sit in.
 _INTERFACE = re.compile(r"^\s*(ABSTRACT\s+)?INTERFACE\b", re.IGNORECASE)
 _END_INTERFACE = re.compile(r"^\s*END\s*INTERFACE\b", re.IGNORECASE)
+_GENERIC = re.compile(r"^\s*INTERFACE\s+([A-Za-z]\w*)\s*$", re.IGNORECASE)
+_MODULE_PROCEDURE = re.compile(r"^\s*(?:MODULE\s+)?PROCEDURE\s*(?:::)?\s*([\w\s,]+)$", re.IGNORECASE)
 # A local array may carry the name of an F90 intrinsic (SCALE, SPREAD, SUM): fparser, parsing one statement
 # without the declarations, then insists on the intrinsic's arguments. Such a statement is parsed again with
 # the name spelled with this suffix, which name_of removes.
@@ -80,6 +82,9 @@ class Unit:
     items: list[Parsed] = field(default_factory=list)
     end: Parsed | None = None
     host: Unit | None = None  # the module or procedure whose CONTAINS this procedure follows
+    # generic interfaces of a module (`INTERFACE LA_ISNAN` / `MODULE PROCEDURE SISNAN, DISNAN`): their
+    # specific procedures by generic name
+    generics: dict[str, list[str]] = field(default_factory=dict)
 
 
 def classes() -> dict[str, Any]:
@@ -207,13 +212,21 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
     hosts: list[Unit] = []  # units past their CONTAINS, awaiting their own END
     current = Unit()
     interface: Logical | None = None
+    generic: str | None = None
     for stmt in stmts:
         if interface is not None:
             if _END_INTERFACE.match(stmt.text):
                 interface = None
+            elif generic is not None:
+                specifics = _MODULE_PROCEDURE.match(stmt.text)
+                if specifics:
+                    current.generics.setdefault(generic, []).extend(
+                        name.strip().upper() for name in specifics.group(1).split(",") if name.strip())
             continue
         if _INTERFACE.match(stmt.text):
             interface = stmt
+            named = _GENERIC.match(stmt.text)
+            generic = named.group(1).upper() if named else None
             continue
         if _CONTAINS.match(stmt.text):
             if not current.items:

@@ -63,6 +63,8 @@ class Scope:
     # procedures known here by a name that is not global: module and internal procedures (and renames by
     # USE), local name → the name they link by (LA_XISNAN_MP_DISNAN, HOST_IP_INNER)
     linkage: dict[str, str] = field(default_factory=dict)
+    # generic names (a module's INTERFACE LA_ISNAN) → their specifics: (linkage, argument types, result type)
+    generics: dict[str, list[tuple[str, list[str], str | None]]] = field(default_factory=dict)
 
     def canonical(self, name: str) -> str:
         """The name a symbol is kept under: a function's RESULT variable is the function's value."""

@@ -780,9 +780,12 @@ class ValueResolver(ir.NodeVisitor):
 
     def _untraced(self, side: ir.Expr) -> sympy.Expr:
         """The datum an untraced side stands for: non-negative for a variable of this routine whose every
-        definition is non-negative data (DNRM2's `AX = ABS(X(IX))`, sad.analysis.genericdata)."""
+        definition that may reach the test is non-negative data (DNRM2's `AX = ABS(X(IX))`,
+        sad.analysis.genericdata)."""
         if isinstance(side, ir.Var):
-            defs = self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+            use = self._use if self._use is not None else self._at
+            defs = [d for d in self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+                    if use is None or self.facts.reaches(d, use, self.proc)]  # DLASSQ's later AX = SCL*...
             if defs and all(d.kind == "assign" and d.procedure == self.proc.name
                             and genericdata.nonnegative(d.value) for d in defs):
                 return sympy.Abs(genericdata.datum(side))

@@ -30,7 +30,9 @@ from sad import ir
 from sad.ir.languages import FREE_FORM_SUFFIXES
 
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"} | FREE_FORM_SUFFIXES
-_MODULE = re.compile(r"^[ \t]*MODULE[ \t]+(?!PROCEDURE\b)[A-Z]", re.IGNORECASE | re.MULTILINE)
+_MODULE = re.compile(r"^[ \t]*MODULE[ \t]+(?!PROCEDURE\b)([A-Z]\w*)", re.IGNORECASE | re.MULTILINE)
+_USE = re.compile(r"^[ \t]*USE\b(?:[ \t]*,[ \t]*NON_INTRINSIC)?[ \t]*(?:::)?[ \t]*([A-Z]\w*)",
+                  re.IGNORECASE | re.MULTILINE)
 C_SUFFIXES = {".c"}
 _OPERATORS = set("<>|&;()")
 
@@ -156,13 +158,20 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
 
 
 def compile_order(names: list[str], directory: Path) -> list[str]:
-    """The sources in the order to compile them: free-form files that define a Fortran 90 MODULE first (the
-    compiler writes the module's .mod file, which the files that USE it read), the others as given."""
-    def defines_module(name: str) -> bool:
-        if Path(name).suffix not in FREE_FORM_SUFFIXES:
-            return False
-        return _MODULE.search((directory / name).read_text(errors="replace")) is not None
-    return sorted(names, key=lambda name: not defines_module(name))
+    """The sources in the order to compile them: free-form files that define a Fortran 90 MODULE first, each
+    after the module files it USEs (the compiler writes a module's .mod file, which the files that USE it
+    read: LAPACK's la_xisnan.F90 uses la_constants.f90), the others as given."""
+    texts = {n: (directory / n).read_text(errors="replace") for n in names if Path(n).suffix in FREE_FORM_SUFFIXES}
+    defines = {n: {m.upper() for m in _MODULE.findall(t)} for n, t in texts.items()}
+    uses = {n: {m.upper() for m in _USE.findall(t)} for n, t in texts.items()}
+    modules = [n for n in names if defines.get(n)]
+    ordered: list[str] = []
+    while modules:  # a module file whose used modules are compiled (or defined elsewhere) goes next
+        pending = set().union(*(defines[n] for n in modules))
+        ready = next((n for n in modules if not (uses[n] - defines[n]) & pending), modules[0])
+        ordered.append(ready)
+        modules.remove(ready)
+    return ordered + [n for n in names if n not in ordered]
 
 
 def _run_tool(cmd: list[str], cwd: Path, what: str) -> None:

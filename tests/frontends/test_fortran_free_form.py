@@ -175,3 +175,38 @@ def test_a_module_function_used_from_another_file_is_called_by_its_linkage_name(
     (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
     call = test.arms[0].cond
     assert isinstance(call, FuncCall) and call.name == "ISO_MP_ISNAN2" and call.type == "logical"
+
+
+def test_a_generic_interface_calls_the_specific_for_the_argument_types(tmp_path):
+    """LAPACK's LA_XISNAN: INTERFACE LA_ISNAN / MODULE PROCEDURE SISNAN, DISNAN; DLASSQ calls LA_ISNAN(SCL)
+    with a double precision SCL, which is DISNAN."""
+    (tmp_path / "gen.F90").write_text("""\
+module gen
+   interface isnan_g
+      module procedure sisnan, disnan
+   end interface
+contains
+   logical function sisnan(x)
+      real :: x
+      sisnan = x /= x
+   end function sisnan
+   logical function disnan(x)
+      double precision :: x
+#ifdef NEVER
+      disnan = .true.
+#else
+      disnan = x /= x
+#endif
+   end function disnan
+end module gen
+""")
+    user = tmp_path / "user.f90"
+    user.write_text("subroutine s(x, y, n)\n   use gen\n   double precision :: x\n   real :: y\n"
+                    "   integer :: n\n   if (isnan_g(x) .or. isnan_g(y)) n = 0\nend subroutine s\n")
+    (proc,) = load_file(str(user)).procedures
+    (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
+    cond = test.arms[0].cond
+    assert [(c.name, c.type) for c in (cond.left, cond.right)] == [("GEN_MP_DISNAN", "logical"),
+                                                                   ("GEN_MP_SISNAN", "logical")]
+    (disnan,) = [p for p in load_file(str(tmp_path / "gen.F90")).procedures if p.name == "GEN_MP_DISNAN"]
+    assert len(disnan.body) == 1  # cpp ran: one branch of the #ifdef
