@@ -165,15 +165,20 @@ end module mm
                              "taken as a variable of INNER")]
 
 
+def _condition(directory: Path, text: str):
+    """The condition of the one IF of the one routine of a file user.f90 with `text`."""
+    user = directory / "user.f90"
+    user.write_text(text)
+    (proc,) = load_file(str(user)).procedures
+    (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
+    return test.arms[0].cond
+
+
 def test_a_module_function_used_from_another_file_is_called_by_its_linkage_name(tmp_path):
     (tmp_path / "iso.f90").write_text("module iso\ncontains\n   logical function isnan2(x)\n      double precision "
                                       ":: x\n      isnan2 = x /= x\n   end function\nend module iso\n")
-    user = tmp_path / "user.f90"
-    user.write_text("subroutine s(x, n)\n   use iso, only: nanq => isnan2\n   double precision :: x\n"
-                    "   integer :: n\n   if (nanq(x)) n = 0\nend subroutine s\n")
-    (proc,) = load_file(str(user)).procedures
-    (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
-    call = test.arms[0].cond
+    call = _condition(tmp_path, "subroutine s(x, n)\n   use iso, only: nanq => isnan2\n   double precision :: x\n"
+                                "   integer :: n\n   if (nanq(x)) n = 0\nend subroutine s\n")
     assert isinstance(call, FuncCall) and call.name == "ISO_MP_ISNAN2" and call.type == "logical"
 
 
@@ -200,12 +205,8 @@ contains
    end function disnan
 end module gen
 """)
-    user = tmp_path / "user.f90"
-    user.write_text("subroutine s(x, y, n)\n   use gen\n   double precision :: x\n   real :: y\n"
-                    "   integer :: n\n   if (isnan_g(x) .or. isnan_g(y)) n = 0\nend subroutine s\n")
-    (proc,) = load_file(str(user)).procedures
-    (test,) = [s for s in walk_stmts(proc.body) if isinstance(s, If)]
-    cond = test.arms[0].cond
+    cond = _condition(tmp_path, "subroutine s(x, y, n)\n   use gen\n   double precision :: x\n   real :: y\n"
+                                "   integer :: n\n   if (isnan_g(x) .or. isnan_g(y)) n = 0\nend subroutine s\n")
     assert [(c.name, c.type) for c in (cond.left, cond.right)] == [("GEN_MP_DISNAN", "logical"),
                                                                    ("GEN_MP_SISNAN", "logical")]
     (disnan,) = [p for p in load_file(str(tmp_path / "gen.F90")).procedures if p.name == "GEN_MP_DISNAN"]
