@@ -7,8 +7,9 @@ with pivoting, only the pivot tests stay probabilities).
 Usage: python3 benchmarks/lapack_drivers.py LAPACK_DIR [--only NAME,...] [--keep DIR]
 
 LAPACK_DIR is an unpacked Reference LAPACK source tree (SRC, BLAS/SRC, INSTALL); nothing of it is kept here.
-Each driver is built with the files it reaches. BLAS/SRC's Fortran 90 files (dnrm2.f90, used by the QR
-routines) are not read, and a driver that needs them would not link: the QR drivers are not in the list.
+Each driver is built with the files it reaches, the free-form Fortran 90 ones among them (BLAS's dnrm2.f90,
+which DLARFG calls in every QR, Hessenberg and tridiagonal reduction; the modules of SRC's la_constants.f90
+where a routine USEs them).
 Prints per driver the lines compared, how many agree, stay unbound (with the parameters left) or disagree,
 the exit status of check-counts, and the CPU seconds of the check (pin it: `taskset -c 1`). Figures, not
 tests.
@@ -73,12 +74,21 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dsytrf": (["dsytrf"], 100, "      CALL DSYTRF('U', N, A, N, IPIV, WORK, 64 * N, INFO)"),
     "dgesv": (["dgesv"], 100, "      CALL DGESV(N, 2, A, N, IPIV, B, N, INFO)"),
     "dposv": (["dposv"], 100, "      CALL DPOSV('U', N, 2, A, N, B, N, INFO)"),
+    "dgeqr2": (["dgeqr2"], 60, "      CALL DGEQR2(N, N, A, N, TAU, WORK, INFO)"),
+    "dgeqrf": (["dgeqrf"], 100, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dgehd2": (["dgehd2"], 60, "      CALL DGEHD2(N, 1, N, A, N, TAU, WORK, INFO)"),
+    "dsytd2": (["dsytd2"], 60, "      CALL DSYTD2('U', N, A, N, B, C, TAU, INFO)"),
 }
+
+
+def _fortran(directory: Path) -> list[Path]:
+    """The Fortran files of a directory, fixed and free form, in path order."""
+    return sorted(p for p in directory.iterdir() if p.suffix in (".f", ".f90", ".F90"))
 
 
 def closure(lapack: Path, entries: list[str]) -> list[Path]:
     """The files defining the entries and every routine they reach (SRC, BLAS/SRC, INSTALL's DLAMCH)."""
-    found = [*sorted((lapack / "SRC").glob("*.f")), *sorted((lapack / "BLAS" / "SRC").glob("*.f")),
+    found = [*_fortran(lapack / "SRC"), *_fortran(lapack / "BLAS" / "SRC"),
              *sorted((lapack / "INSTALL").glob("dlamch.f"))]
     scanned = {str(p): scan(str(p)) for p in found}
     chosen = []
@@ -99,7 +109,7 @@ def run(name: str, lapack: Path, work: Path) -> dict:
     for path in closure(lapack, entries):
         shutil.copy(path, here / path.name)
     (here / "drv.f").write_text(_program(_SQUARE.format(n=n), _RHS, calls))
-    sources = ["drv.f", *sorted(p.name for p in here.glob("*.f") if p.name != "drv.f")]
+    sources = ["drv.f", *sorted(p.name for p in _fortran(here) if p.name != "drv.f")]
     argv = [sys.executable, "-m", "sad", "check-counts", *sources, "--require-bound", "--", "./drv"]
     proc, cpu, wall = lapack_speed.timed_child(argv, here)
     summary = next((line for line in proc.stdout.splitlines() if line.startswith("summary:")), "")

@@ -74,6 +74,8 @@ TABLE: dict[str, Intrinsic] = {i.generic: i for i in [
     # the model numbers of Fortran 90 (LAPACK's DLAMCH): constants of the argument's kind
     _i("EPSILON", "same"), _i("TINY", "same"), _i("HUGE", "same"),
     _i("RADIX", "integer"), _i("DIGITS", "integer"), _i("MINEXPONENT", "integer"), _i("MAXEXPONENT", "integer"),
+    # Fortran 90: rounding to integers, and the kinds of the types (in LAPACK's constant expressions)
+    _i("CEILING", "integer"), _i("FLOOR", "integer"), _i("KIND", "integer"), _i("SELECTED_REAL_KIND", "integer"),
 ]}
 
 SPECIFIC: dict[str, tuple[str, str | None]] = {}

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from sad import ir
 
 Lookup = Callable[[str], ir.Const | None]
+# a function call's value from the call and its arguments folded (None where one is not constant)
+Calls = Callable[[ir.FuncCall, list["ir.Const | None"]], ir.Const | None]
 
 
 def _c_div(a, b):
@@ -37,20 +39,26 @@ _BIN = {
 }
 
 
-def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0) -> ir.Const | None:
-    """The constant value of `expr` if it is a constant expression (names through `lookup`), else None."""
+def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0,
+         calls: Calls | None = None) -> ir.Const | None:
+    """The constant value of `expr` if it is a constant expression (names through `lookup`, function calls
+    through `calls`), else None."""
     if expr is None or depth > 50:
         return None
+
+    def sub(node: ir.Expr | None) -> ir.Const | None:
+        return fold(node, lookup, depth + 1, calls)
+
     try:
         if isinstance(expr, ir.Const):
             return expr if isinstance(expr.value, (int, float, complex)) else None
         if isinstance(expr, ir.Var):
             return lookup(expr.name) if lookup is not None else None
         if isinstance(expr, ir.Cast):
-            inner = fold(expr.operand, lookup, depth + 1)
+            inner = sub(expr.operand)
             return convert_const(inner, expr.type) if inner is not None else None
         if isinstance(expr, ir.UnOp):
-            inner = fold(expr.operand, lookup, depth + 1)
+            inner = sub(expr.operand)
             if inner is None:
                 return None
             v = inner.value
@@ -62,8 +70,8 @@ def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0) -> 
                 return ir.Const(~v, type=expr.type)
             return None
         if isinstance(expr, ir.BinOp) and expr.op in _BIN:
-            left = fold(expr.left, lookup, depth + 1)
-            right = fold(expr.right, lookup, depth + 1)
+            left = sub(expr.left)
+            right = sub(expr.right)
             if left is None or right is None:
                 return None
             if expr.op in ("div", "mod") and right.value == 0:
@@ -73,11 +81,13 @@ def fold(expr: ir.Expr | None, lookup: Lookup | None = None, depth: int = 0) -> 
                 return None
             value = _BIN[expr.op](left.value, right.value)
             return convert_const(ir.Const(value, type=expr.type), expr.type)
+        if isinstance(expr, ir.FuncCall) and calls is not None:
+            return calls(expr, [sub(a) for a in expr.args])
         if isinstance(expr, ir.Ternary):
-            cond = fold(expr.cond, lookup, depth + 1)
+            cond = sub(expr.cond)
             if cond is None:
                 return None
-            return fold(expr.then if cond.value else expr.orelse, lookup, depth + 1)
+            return sub(expr.then if cond.value else expr.orelse)
     except (ArithmeticError, TypeError, ValueError):
         return None
     return None

@@ -16,10 +16,11 @@ from .symbols import BLANK_COMMON, Scope
 MAX_DATA_REPEAT = 100_000
 
 
-def type_of_spec(spec: Any) -> str:
-    """Intrinsic_Type_Spec → IR type string (REAL*8 and DOUBLE PRECISION are "double")."""
+def type_of_spec(spec: Any, scope: Scope | None = None, loc: Loc | None = None) -> str:
+    """Intrinsic_Type_Spec → IR type string (REAL*8, REAL(KIND(1.D0)), REAL(WP) with WP = 8 and DOUBLE
+    PRECISION are "double"); `scope` gives the kind parameters' values."""
     base = str(spec.items[0]).upper().replace(" ", "")
-    kind = _kind(spec.items[1]) if len(spec.items) > 1 else None
+    kind = _kind(spec.items[1], scope, loc) if len(spec.items) > 1 else None
     if base == "DOUBLEPRECISION":
         return "double"
     if base == "DOUBLECOMPLEX":
@@ -37,13 +38,16 @@ def type_of_spec(spec: Any) -> str:
     return "unknown"
 
 
-def _kind(selector: Any) -> int | None:
+def _kind(selector: Any, scope: Scope | None, loc: Loc | None) -> int | None:
     if selector is None or tname(selector) != "Kind_Selector":
         return None
     for item in selector.items:
         text = str(item).strip()
         if text.isdigit():
             return int(text)
+        if scope is not None and text not in ("(", ")", "*"):
+            from .constants import kind_value
+            return kind_value(item, scope, loc or Loc("", 0))
     return None
 
 
@@ -81,19 +85,67 @@ def _type_decl(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> No
     if tname(spec) != "Intrinsic_Type_Spec":
         diags.append(Diagnostic(loc, "warning", f"unsupported type declaration: {node}"))
         return
-    ty = type_of_spec(spec)
-    for attr in items_of(attrs):
-        text = str(attr).upper()
-        if text.startswith("DIMENSION"):
-            diags.append(Diagnostic(loc, "warning", "DIMENSION attribute ignored"))
+    ty = type_of_spec(spec, scope, loc)
+    if ty != "character" and len(spec.items) > 1 and tname(spec.items[1]) == "Kind_Selector" \
+            and _kind(spec.items[1], scope, loc) is None:
+        diags.append(Diagnostic(loc, "warning", f"kind {spec.items[1]} is not a constant sad can evaluate: "
+                                                f"the declaration is taken as default {ty}"))
+    attributes = _attributes(attrs, loc, diags)
     for entity in items_of(entities):
         sym = scope.symbol(name_of(entity.items[0]), loc)
         sym.type = ty
         if entity.items[1] is not None:
             sym.dims = array_spec(entity.items[1])
+        elif "DIMENSION" in attributes:
+            sym.dims = array_spec(attributes["DIMENSION"])
+        _entity_attributes(sym, attributes, entity, scope, loc, diags)
         if ty == "character":  # `CHARACTER A, B*3`, `CHARACTER*6 D`, `CHARACTER*(*) C`
             sym.length = _char_length(entity.items[2] if len(entity.items) > 2 and entity.items[2] is not None
                                       else spec.items[1] if len(spec.items) > 1 else None)
+
+
+# attributes of a Fortran 90 declaration that change nothing the analysis counts
+_NEUTRAL_ATTRIBUTES = ("INTENT", "OPTIONAL", "PUBLIC", "PRIVATE", "TARGET", "VALUE", "CONTIGUOUS", "PROTECTED")
+
+
+def _attributes(attrs: Any, loc: Loc, diags: list[Diagnostic]) -> dict[str, Any]:
+    """The attributes of a `TYPE, attr, ... ::` declaration by name (DIMENSION's array spec as its value)."""
+    out: dict[str, Any] = {}
+    for attr in items_of(attrs):
+        if tname(attr) == "Dimension_Attr_Spec":
+            out["DIMENSION"] = attr.items[1]
+            continue
+        name = str(attr.items[0] if tname(attr) != "Attr_Spec" and attr.items else attr).upper().split("(")[0]
+        if name in ("PARAMETER", "SAVE", "EXTERNAL", "INTRINSIC"):
+            out[name] = True
+        elif name not in _NEUTRAL_ATTRIBUTES:
+            diags.append(Diagnostic(loc, "warning", f"attribute {name} is not modelled: the variables are "
+                                                    f"analyzed as plain ones"))
+    return out
+
+
+def _entity_attributes(sym: Any, attributes: dict[str, Any], entity: Any, scope: Scope, loc: Loc,
+                       diags: list[Diagnostic]) -> None:
+    """PARAMETER, SAVE, EXTERNAL, INTRINSIC and an initial value (`:: X = 0`, which implies SAVE) of one
+    declared name."""
+    init = entity.items[3] if len(entity.items) > 3 and entity.items[3] is not None else None
+    value = init.items[1] if init is not None else None
+    if attributes.get("PARAMETER"):
+        sym.storage, sym.value = "parameter", value
+    elif value is not None:
+        sym.saved = True
+        try:
+            sym.data = [ExprBuilder(scope, loc).expr(value)]
+        except Unsupported as exc:
+            diags.append(Diagnostic(loc, "warning", f"initial value of {sym.name} not understood: {exc}"))
+    if attributes.get("SAVE"):
+        sym.saved = True
+    if attributes.get("EXTERNAL"):
+        sym.external = True
+        if sym.storage == "local":
+            sym.storage = "function"
+    if attributes.get("INTRINSIC"):
+        sym.intrinsic = True
 
 
 def _char_length(selector: Any) -> int | None:

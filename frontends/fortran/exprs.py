@@ -25,6 +25,10 @@ BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow", "//": "co
 UNARY = {"-": "neg", ".NOT.": "not"}
 
 
+# intrinsics whose optional last argument is the kind of their result (Fortran 90)
+_KIND_ARGUMENT = ("REAL", "INT", "NINT", "CEILING", "FLOOR")
+
+
 class Unsupported(Exception):
     """An expression the frontend cannot lower; the enclosing statement becomes ir.Unsupported."""
 
@@ -143,8 +147,8 @@ class ExprBuilder:
 
     def _Real_Literal_Constant(self, node: Any) -> Expr:
         text = str(node.items[0]).upper()
-        kind = node.items[1]
-        ty = "double" if "D" in text or (kind is not None and str(kind) in ("8", "16")) else "real"
+        kind = self.kind(node.items[1])
+        ty = "double" if "D" in text or kind in (8, 16) else "real"
         try:
             value = float(text.replace("D", "E"))
         except ValueError:
@@ -152,6 +156,17 @@ class ExprBuilder:
         return Const(value, type=ty)
 
     _Signed_Real_Literal_Constant = _Real_Literal_Constant
+
+    def kind(self, kind: Any) -> int | None:
+        """The value of a kind parameter (`8`, `WP` of `0.0_WP`), None where there is none; a name that is no
+        constant is an unsupported expression, never a silent default kind."""
+        if kind is None:
+            return None
+        from .constants import kind_value
+        value = kind_value(kind, self.scope, self.loc)
+        if value is None:
+            raise Unsupported(f"kind parameter '{kind}' is not a constant")
+        return value
 
     def _Complex_Literal_Constant(self, node: Any) -> Expr:
         re_, im = self.expr(node.items[0]), self.expr(node.items[1])
@@ -179,7 +194,7 @@ class ExprBuilder:
 
     # ------------------------------------------------------------------ names and references
     def _Name(self, node: Any) -> Expr:
-        name = name_of(node)
+        name = self.scope.canonical(name_of(node))
         if name in self.bound:
             return Var(name, type=self.bound[name])
         self.scope.note_reference(name, self.loc)
@@ -221,10 +236,37 @@ class ExprBuilder:
         if self.scope.is_intrinsic_ref(name):
             args = self.args(arg_node)
             generic = intrinsics.generic_name(name) or name
+            if generic in _KIND_ARGUMENT and len(args) == 2:
+                return self.conversion(generic, args[0], raw_args[1])
             return FuncCall(generic, args, intrinsic=True,
                             type=intrinsics.result_type(name, [a.type for a in args]))
+        if name in self.scope.generics:
+            args = self.args(arg_node)
+            link, result = self.specific(name, args)
+            return FuncCall(link, args, type=result or "unknown")
         self.scope.note_reference(name, self.loc, storage="function")
-        return FuncCall(name, self.args(arg_node), type=self.scope.type_of(name))
+        return FuncCall(self.scope.linkage.get(name, name), self.args(arg_node), type=self.scope.type_of(name))
+
+    def specific(self, generic: str, args: list[Expr]) -> tuple[str, str | None]:
+        """The specific procedure a generic name calls for these arguments (by their types, as the compiler
+        chooses it): its linkage name and result type."""
+        types = [a.type for a in args]
+        for link, formals, result in self.scope.generics[generic]:
+            if formals == types:
+                return link, result
+        raise Unsupported(f"no specific procedure of the generic {generic} takes ({', '.join(types)})")
+
+    def conversion(self, generic: str, arg: Expr, kind_node: Any) -> Expr:
+        """REAL(X, KIND), INT(X, KIND), ...: the conversion to the type that kind gives (REAL(X, 8) is DBLE)."""
+        if tname(kind_node) == "Actual_Arg_Spec":
+            kind_node = kind_node.items[1]
+        from .constants import REAL_TYPE_OF_KIND
+        kind = self.kind(kind_node)
+        if generic == "REAL":
+            if kind not in REAL_TYPE_OF_KIND:
+                raise Unsupported(f"REAL of kind {kind}")
+            generic = "DBLE" if REAL_TYPE_OF_KIND[kind] == "double" else "REAL"
+        return FuncCall(generic, [arg], intrinsic=True, type=intrinsics.result_type(generic, [arg.type]))
 
     def range(self, node: Any) -> tuple[Expr | None, Expr | None]:
         """The lower and upper bound of a substring or section range (None where omitted)."""

@@ -19,22 +19,28 @@ from . import memo
 from .rewrite import split_top_level
 from .source import Logical
 
-_END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
+_END = re.compile(r"^\s*END\s*(?:(?:PROGRAM|SUBROUTINE|FUNCTION|MODULE|BLOCK\s*DATA)\b\s*[A-Za-z0-9_]*)?\s*$",
                   re.IGNORECASE)
 
-HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt")
+HEADER_CLASSES = ("Program_Stmt", "Subroutine_Stmt", "Function_Stmt", "Block_Data_Stmt", "Module_Stmt")
 SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dimension_Stmt", "Common_Stmt",
                 "Data_Stmt", "Equivalence_Stmt", "Save_Stmt", "External_Stmt", "Intrinsic_Stmt", "Entry_Stmt",
-                "Format_Stmt", "Volatile_Stmt")
+                "Format_Stmt", "Volatile_Stmt", "Use_Stmt", "Access_Stmt", "Intent_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
                 "Nonlabel_Do_Stmt", "Action_Stmt")
-HEADER_HINT = re.compile(r"^\s*(?:RECURSIVE\s*)?(PROGRAM|SUBROUTINE|BLOCK\s*DATA|.*?\bFUNCTION\b)", re.IGNORECASE)
+HEADER_HINT = re.compile(r"^\s*(?:(?:RECURSIVE|PURE|IMPURE|ELEMENTAL)\s*)*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|"
+                         r"MODULE(?!\s*PROCEDURE\b)|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
-                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE)", re.IGNORECASE)
+                        r"COMMON|DATA|EQUIVALENCE|SAVE|EXTERNAL|INTRINSIC|ENTRY|FORMAT|VOLATILE|USE\b|PUBLIC|"
+                        r"PRIVATE|INTENT)", re.IGNORECASE)
+# Fortran 90 CONTAINS: the module procedures of a module, the internal procedures of a procedure follow it
+_CONTAINS = re.compile(r"^\s*CONTAINS\s*$", re.IGNORECASE)
 # F90 interface blocks declare external procedures: nothing to analyze, and their END SUBROUTINE must not
 # end the unit they sit in.
 _INTERFACE = re.compile(r"^\s*(ABSTRACT\s+)?INTERFACE\b", re.IGNORECASE)
 _END_INTERFACE = re.compile(r"^\s*END\s*INTERFACE\b", re.IGNORECASE)
+_GENERIC = re.compile(r"^\s*INTERFACE\s+([A-Za-z]\w*)\s*$", re.IGNORECASE)
+_MODULE_PROCEDURE = re.compile(r"^\s*(?:MODULE\s+)?PROCEDURE\s*(?:::)?\s*([\w\s,]+)$", re.IGNORECASE)
 # A local array may carry the name of an F90 intrinsic (SCALE, SPREAD, SUM): fparser, parsing one statement
 # without the declarations, then insists on the intrinsic's arguments. Such a statement is parsed again with
 # the name spelled with this suffix, which name_of removes.
@@ -55,6 +61,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "Common_Stmt": ("COMMON",), "Data_Stmt": ("DATA",), "Equivalence_Stmt": ("EQUIVALENCE",),
     "Save_Stmt": ("SAVE",), "External_Stmt": ("EXTERNAL",), "Intrinsic_Stmt": ("INTRINSIC",),
     "Entry_Stmt": ("ENTRY",), "Format_Stmt": ("FORMAT",), "Volatile_Stmt": ("VOLATILE",),
+    "Module_Stmt": ("MODULE",), "Use_Stmt": ("USE",), "Intent_Stmt": ("INTENT",),
     "If_Then_Stmt": ("IF", "THEN"), "Else_If_Stmt": ("ELSE", "IF"), "Else_Stmt": ("ELSE",),
     "End_If_Stmt": ("END", "IF"), "End_Do_Stmt": ("END", "DO"), "Label_Do_Stmt": ("DO",),
     "Nonlabel_Do_Stmt": ("DO",),
@@ -74,6 +81,10 @@ class Unit:
     """The statements of one program unit (up to and including its END)."""
     items: list[Parsed] = field(default_factory=list)
     end: Parsed | None = None
+    host: Unit | None = None  # the module or procedure whose CONTAINS this procedure follows
+    # generic interfaces of a module (`INTERFACE LA_ISNAN` / `MODULE PROCEDURE SISNAN, DISNAN`): their
+    # specific procedures by generic name
+    generics: dict[str, list[str]] = field(default_factory=dict)
 
 
 def classes() -> dict[str, Any]:
@@ -192,17 +203,38 @@ def _parameter_names(text: str) -> str:
 
 
 def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
-    """Parse every statement and group them into program units at END (and at a header missing its END)."""
+    """Parse every statement and group them into program units at END (and at a header missing its END).
+
+    After CONTAINS, each procedure up to its END is a unit of its own whose `host` is the unit that
+    contains it; the host is listed before them (its declarations are theirs by host association) and an
+    END met between them ends the host."""
     units: list[Unit] = []
+    hosts: list[Unit] = []  # units past their CONTAINS, awaiting their own END
     current = Unit()
     interface: Logical | None = None
+    generic: str | None = None
     for stmt in stmts:
         if interface is not None:
             if _END_INTERFACE.match(stmt.text):
                 interface = None
+            elif generic is not None:
+                specifics = _MODULE_PROCEDURE.match(stmt.text)
+                if specifics:
+                    current.generics.setdefault(generic, []).extend(
+                        name.strip().upper() for name in specifics.group(1).split(",") if name.strip())
             continue
         if _INTERFACE.match(stmt.text):
             interface = stmt
+            named = _GENERIC.match(stmt.text)
+            generic = named.group(1).upper() if named else None
+            continue
+        if _CONTAINS.match(stmt.text):
+            if not current.items:
+                diags.append(Diagnostic(stmt.loc, "error", "CONTAINS outside a module or procedure"))
+                continue
+            units.append(current)
+            hosts.append(current)
+            current = Unit(host=current)
             continue
         parsed = parse_statement(stmt)
         if parsed.kind == "bad":
@@ -212,11 +244,14 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
         if parsed.kind == "header" and current.items:
             diags.append(Diagnostic(stmt.loc, "error", "missing END statement before this program unit"))
             units.append(current)
-            current = Unit()
+            current = Unit(host=current.host)
         if parsed.kind == "end":
-            current.end = parsed
-            units.append(current)
-            current = Unit()
+            if not current.items and hosts:  # the END of the unit whose CONTAINS came before
+                hosts.pop().end = parsed
+            else:
+                current.end = parsed
+                units.append(current)
+            current = Unit(host=hosts[-1] if hosts else None)
             continue
         current.items.append(parsed)
     if interface is not None:
@@ -225,6 +260,9 @@ def split_units(stmts: list[Logical], diags: list[Diagnostic]) -> list[Unit]:
         last = current.items[-1].stmt.loc
         diags.append(Diagnostic(last, "error", "missing END statement at end of file"))
         units.append(current)
+    for host in hosts:
+        diags.append(Diagnostic(host.items[0].stmt.loc, "error", "missing END statement of this program unit "
+                                                                 "(after its CONTAINS) at end of file"))
     return units
 
 

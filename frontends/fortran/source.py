@@ -1,9 +1,10 @@
 """Source text to logical statements: the first stage of the Fortran frontend.
 
-Data flow: file on disk → (C preprocessor for .F/.FPP, line markers kept) → physical lines, each tagged with its
-original Loc → fixed-form reader (comments, tab format, columns 73-80, continuation lines, labels) with INCLUDE
-expanded in place → `Logical` statements, each with the Loc of its first line. The next stage
-(frontends.fortran.rewrite) rewrites constructs fparser rejects; frontends.fortran.units then parses.
+Data flow: file on disk → (C preprocessor for .F/.FPP/.F90, line markers kept) → physical lines, each tagged with
+its original Loc → fixed-form reader (comments, tab format, columns 73-80, continuation lines, labels), or for
+.f90/.F90 the free-form one (frontends.fortran.freeform), with INCLUDE expanded in place → `Logical`
+statements, each with the Loc of its first line. The next stage (frontends.fortran.rewrite) rewrites
+constructs fparser rejects; frontends.fortran.units then parses.
 """
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sad.ir import Diagnostic, Loc
+from sad.ir.languages import free_form
 
-CPP_SUFFIXES = {".F", ".FPP", ".fpp", ".FOR", ".F77"}
+from . import freeform
+
+CPP_SUFFIXES = {".F", ".FPP", ".fpp", ".FOR", ".F77", ".F90", ".F95", ".F03", ".F08"}
 MAX_INCLUDE_DEPTH = 20
 
 
@@ -44,6 +48,7 @@ class SourceReader:
         self.defines = defines
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
+        self.free = False  # the top-level file is free form (Fortran 90): its INCLUDEd files are too
 
     # ------------------------------------------------------------------ physical lines
     def physical_lines(self, path: str) -> list[Physical] | None:
@@ -91,12 +96,24 @@ class SourceReader:
     # ------------------------------------------------------------------ logical statements
     def read(self, path: str, depth: int = 0) -> list[Logical]:
         """The logical statements of a file, continuations joined and INCLUDEs expanded."""
+        if depth == 0:
+            self.free = free_form(path)
         lines = self.physical_lines(path)
         if lines is None:
             return []
         return self.logical_lines(lines, depth)
 
     def logical_lines(self, lines: list[Physical], depth: int) -> list[Logical]:
+        """Join physical lines into logical statements (comments dropped, labels split off), by the rules of
+        the file's source form."""
+        if self.free:
+            out: list[Logical] = []
+            for stmt in freeform.statements([(p.text, p.loc) for p in lines], self.diagnostics):
+                self._emit(Logical(stmt.text, stmt.label, stmt.loc), out, depth)
+            return out
+        return self.fixed_lines(lines, depth)
+
+    def fixed_lines(self, lines: list[Physical], depth: int) -> list[Logical]:
         """Join fixed-form physical lines into logical statements (comments dropped, labels split off)."""
         out: list[Logical] = []
         current: Logical | None = None

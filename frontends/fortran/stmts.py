@@ -327,7 +327,8 @@ class StmtBuilder:
         msg = message_for(name, args, loc, label)
         if msg is not None:
             return msg
-        return CallStmt(name, args, alt_returns=alt, loc=loc, label=label)
+        link = eb.specific(name, args)[0] if name in self.scope.generics else self.scope.linkage.get(name, name)
+        return CallStmt(link, args, alt_returns=alt, loc=loc, label=label)
 
     def io(self, kind: str, node: Any, eb: ExprBuilder, loc: Loc, label: str | None) -> Stmt:
         """An IO statement of `kind` with its END=/ERR= labels and transferred items."""

@@ -58,9 +58,21 @@ class Scope:
     save_all: bool = False
     unit_name: str = ""
     function_name: str | None = None
+    result_name: str | None = None  # a function's RESULT(Y) variable: the function's value, named so inside
+    host_locals: frozenset[str] = frozenset()  # variables of the host of an internal procedure (not seen)
+    # procedures known here by a name that is not global: module and internal procedures (and renames by
+    # USE), local name → the name they link by (LA_XISNAN_MP_DISNAN, HOST_IP_INNER)
+    linkage: dict[str, str] = field(default_factory=dict)
+    # generic names (a module's INTERFACE LA_ISNAN) → their specifics: (linkage, argument types, result type)
+    generics: dict[str, list[tuple[str, list[str], str | None]]] = field(default_factory=dict)
+
+    def canonical(self, name: str) -> str:
+        """The name a symbol is kept under: a function's RESULT variable is the function's value."""
+        return self.function_name if name == self.result_name and self.function_name else name
 
     def symbol(self, name: str, loc: Loc | None = None) -> Symbol:
         """The scope's symbol for `name`, created on first mention (the first location is kept)."""
+        name = self.canonical(name)
         sym = self.symbols.get(name)
         if sym is None:
             sym = self.symbols[name] = Symbol(name, loc=loc)
@@ -70,6 +82,7 @@ class Scope:
 
     def type_of(self, name: str) -> str:
         """The declared type of `name`, else its implicit type by first letter, else "unknown"."""
+        name = self.canonical(name)
         sym = self.symbols.get(name)
         if sym is not None and sym.type:
             return sym.type
@@ -79,11 +92,13 @@ class Scope:
 
     def is_array(self, name: str) -> bool:
         """True when `name` is declared with dimensions."""
+        name = self.canonical(name)
         sym = self.symbols.get(name)
         return sym is not None and sym.dims is not None
 
     def is_intrinsic_ref(self, name: str) -> bool:
         """An intrinsic name not declared otherwise (no dims, not EXTERNAL, not a formal or statement fn)."""
+        name = self.canonical(name)
         sym = self.symbols.get(name)
         if sym is not None and (sym.external or sym.dims is not None or sym.storage in ("formal", "parameter")):
             return False
@@ -93,6 +108,7 @@ class Scope:
 
     def note_reference(self, name: str, loc: Loc, storage: str | None = None) -> None:
         """Record an implicitly declared name (first use) so that Procedure.variables lists every name."""
+        name = self.canonical(name)
         sym = self.symbol(name, loc)
         if storage and sym.storage == "local" and sym.dims is None and sym.common_block is None:
             sym.storage = storage

@@ -164,6 +164,8 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             raise Unknown  # a RETURN before the end: the result there is not the value followed to the end
         elif isinstance(stmt, ir.While) and defines and not holds_use and _never_entered(stmt, run):
             pass  # a loop whose condition is false where it starts (DLARF's scan for a zero, on generic data)
+        elif defines and not holds_use and not isinstance(stmt, ir.If) and not _may_define(stmt, run):
+            pass  # a loop that assigns only in arms never taken (DNRM2's sums of huge and tiny values)
         elif defines and not holds_use and isinstance(stmt, ir.Do) and _unchanged_by(stmt, value, run):
             pass  # every pass leaves the value it finds (DPOTRF's panels, each factored by a call leaving INFO 0)
         elif defines:
@@ -341,6 +343,27 @@ def _may_return(stmt: ir.Stmt, run: Run) -> bool:
                 and run.evaluate(arm.cond, stmt) is not sympy.false:
             return True
     return stmt.orelse is not None and any(isinstance(s, ir.Return) for s in ir.walk_stmts(stmt.orelse))
+
+
+def _may_define(stmt: ir.Stmt, run: Run) -> bool:
+    """Whether a compound statement may assign the variable: a definition in it, unless inside the arm of an
+    IF whose condition is false where the IF stands (on every pass of a loop: the condition is evaluated
+    without the loop's indices, so false means false on each)."""
+    for body in ir.child_bodies(stmt):
+        for inner in body:
+            if id(inner) in run.definitions:
+                return True
+            if isinstance(inner, ir.If):
+                if any(run.evaluate(arm.cond, inner) is not sympy.false and _list_may_define(arm.body, run)
+                       for arm in inner.arms) or _list_may_define(inner.orelse or [], run):
+                    return True
+            elif _may_define(inner, run):
+                return True
+    return False
+
+
+def _list_may_define(stmts: list[ir.Stmt], run: Run) -> bool:
+    return any(id(s) in run.definitions or _may_define(s, run) for s in stmts)
 
 
 def _never_entered(loop: ir.While, run: Run) -> bool:

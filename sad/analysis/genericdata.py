@@ -16,7 +16,8 @@ branch's probability, e.g. from `sad profile --no-generic-data`, wins):
   SMLNUM = SAFMIN/EPS, SQRT(SAFMIN)/EPS and their inverses) lie beyond it, while EPS, 1/EPS and ordinary
   tolerances do not: `ABS(BETA).LT.SAFMIN` is false, `ANRM.GT.BIGNUM` false;
 - its sign is unknown, but ABS and SQRT of data are not negative: `X.LT.SAFMIN` stays undecided (X may be
-  negative), `ABS(X).GT.ZERO` is true;
+  negative), `ABS(X).GT.ZERO` is true; so is a variable whose every assignment is ABS or SQRT of data
+  (DNRM2's `AX = ABS(X(IX))`, then `AX < TSML` with TSML = 2**-511: false);
 - an order between two data values (a pivot or maximum search: `ABS(A(I,J)).GT.AMAX`) and any integer computed
   from data (IDAMAX's pivot index) are not decided: they stay probabilities.
 A datum whose value is known (a literal passed by the caller, `CALL DSCAL(N, ONE, ...)`) is no datum: it is
@@ -44,10 +45,15 @@ def datum(node: ir.Expr, where: str = "") -> sympy.Expr:
     """The symbol of an untraced floating-point expression: one per distinct expression (X and X are the
     same datum; X and Y are not; `where` tells apart the same expression of a callee at different calls),
     ABS and SQRT of data as non-negative data."""
-    if isinstance(node, ir.FuncCall) and node.intrinsic and len(node.args) == 1 \
-            and node.name in ("ABS", "DABS", "SQRT", "DSQRT"):
+    if isinstance(node, ir.FuncCall) and nonnegative(node):
         return sympy.Abs(datum(node.args[0], where))
     return sympy.Symbol(_PREFIX + where + repr(node), real=True)
+
+
+def nonnegative(node: ir.Expr | None) -> bool:
+    """Whether an expression is ABS or SQRT of something: never negative, whatever its argument."""
+    return isinstance(node, ir.FuncCall) and node.intrinsic and len(node.args) == 1 \
+        and node.name in ("ABS", "DABS", "SQRT", "DSQRT")
 
 
 def formal_datum(name: str) -> sympy.Symbol:

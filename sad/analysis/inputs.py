@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 
 from sad import ir
+from sad.ir.languages import FREE_FORM_SUFFIXES
 
 MAX_ERRORS = 20
 FIXED_FORM_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"}
-SOURCE_SUFFIXES = FIXED_FORM_SUFFIXES | {".c"}
+SOURCE_SUFFIXES = FIXED_FORM_SUFFIXES | FREE_FORM_SUFFIXES | {".c"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

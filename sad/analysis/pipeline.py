@@ -43,7 +43,8 @@ def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
     variable of the program (frontends.macros); {} for a file that is not preprocessed."""
     from sad.frontends.macros import macro_defines
     lang = language_of(path)
-    if lang is None or (lang == "fortran" and Path(path).suffix not in (".F", ".fpp", ".F77", ".FOR")):
+    if lang is None or (lang == "fortran" and Path(path).suffix not in (".F", ".fpp", ".F77", ".FOR", ".F90", ".F95",
+                                                                        ".F03", ".F08")):
         return {}
     return macro_defines(path, dict(defines), lang)
 

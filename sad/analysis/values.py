@@ -682,9 +682,9 @@ class ValueResolver(ir.NodeVisitor):
             value = _combine(node, left, right)
         except (TypeError, ValueError, ZeroDivisionError):
             return None
-        if value is None and node.op in ("eq", "ne") and left.is_Number and right.is_Number \
+        if value is None and node.op in genericdata.RELATIONS and left.is_Number and right.is_Number \
                 and self._copied(node.left, depth) and self._copied(node.right, depth):
-            return sympy.true if (left == right) == (node.op == "eq") else sympy.false
+            return sympy.true if genericdata.RELATIONS[node.op](left, right) is sympy.true else sympy.false
         return value
 
     def _concatenated(self, node: ir.BinOp, left, right) -> sympy.Expr | None:
@@ -797,13 +797,26 @@ class ValueResolver(ir.NodeVisitor):
                 return None
             if value is None:
                 value = self.left_by_call(side, self._use, index)
-            sides.append(value if value is not None else genericdata.datum(side))
+            sides.append(value if value is not None else self._untraced(side))
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
         if decided is not None:
             self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
                                                   decided is sympy.true)
         return decided
+
+    def _untraced(self, side: ir.Expr) -> sympy.Expr:
+        """The datum an untraced side stands for: non-negative for a variable of this routine whose every
+        definition that may reach the test is non-negative data (DNRM2's `AX = ABS(X(IX))`,
+        sad.analysis.genericdata)."""
+        if isinstance(side, ir.Var):
+            use = self._use if self._use is not None else self._at
+            defs = [d for d in self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+                    if use is None or self.facts.reaches(d, use, self.proc)]  # DLASSQ's later AX = SCL*...
+            if defs and all(d.kind == "assign" and d.procedure == self.proc.name
+                            and genericdata.nonnegative(d.value) for d in defs):
+                return sympy.Abs(genericdata.datum(side))
+        return genericdata.datum(side)
 
     def _copied(self, node: ir.Expr, depth: int) -> bool:
         """Whether a value is a constant written in the source, or a variable whose every definition copies
@@ -814,9 +827,26 @@ class ValueResolver(ir.NodeVisitor):
         if not isinstance(node, ir.Var) or depth > _MAX_DEPTH:
             return False
         defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+        use = self._use if self._use is not None else self._at
+        # only the assignments that may run before the use (not DNRM2's sums of huge values, never taken)
+        defs = [d for d in defs if (use is None or self.facts.reaches(d, use, self.proc))
+                and not self._never_runs(d, depth)]
         return bool(defs) and all(d.kind in ("parameter", "data", "assign") and d.value is not None
                                   and d.procedure == self.proc.name and self._copied(d.value, depth + 1)
                                   for d in defs)
+
+    def _never_runs(self, d: Definition, depth: int) -> bool:
+        """Whether an assignment of this routine sits in the arm of an IF whose condition is false wherever
+        the IF stands (decided on constants, or on generic data: `IF (AX > TBIG)` with TBIG = 2**486)."""
+        if d.kind != "assign" or d.stmt is None or d.procedure != self.proc.name:
+            return False
+        path = path_to(self.proc.body, d.stmt) or []
+        for (stmts, k), (inner, _) in zip(path, path[1:]):
+            stmt = stmts[k]
+            arm = next((a for a in stmt.arms if a.body is inner), None) if isinstance(stmt, ir.If) else None
+            if arm is not None and self._at_statement(arm.cond, stmt, depth + 1) is sympy.false:
+                return True
+        return False
 
     def visit_FuncCall(self, node: ir.FuncCall, index, depth):
         """An intrinsic applied to its arguments' values; LSAME of known characters, and a user function

@@ -1,10 +1,10 @@
 """The files of a codebase and which of them each file needs: discovery, content digests, a lexical index.
 
 Data flow: paths and --exclude globs → the source files (by suffix, directories walked recursively, sorted) →
-each file's digest, line count, the routines it defines, the identifiers it mentions and the files it
-includes → per file, the other files that define routines it may call (transitively). That closure is what
-one analysis unit loads so that callees found in the codebase are expanded; it is also part of the unit's
-cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
+each file's digest, line count, the routines (and Fortran 90 modules) it defines, the identifiers it mentions
+and the files it includes → per file, the other files that define routines it may call (transitively). That
+closure is what one analysis unit loads so that callees found in the codebase are expanded; it is also part of
+the unit's cache key, with the INCLUDE / #include files of every file in it (an edited header or parameter file must
 not be answered from the cache).
 
 The index is lexical (regular expressions, no parse) on purpose: it runs in the driver over the whole
@@ -20,11 +20,12 @@ import os
 import re
 from dataclasses import dataclass
 
+from sad.ir.languages import free_form, resolve_name
 from sad.ir.languages import language_of as source_language
-from sad.ir.languages import resolve_name
 
 _FORTRAN_DEF = re.compile(r"^[ \t]*(?:[A-Z][A-Z0-9_]*(?:[ \t]*\*[ \t]*(?:\d+|\(\*\)))?[ \t]+){0,3}"
-                          r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY)[ \t]+([A-Z][A-Z0-9_]*)", re.M)
+                          r"(?:SUBROUTINE|FUNCTION|PROGRAM|ENTRY|MODULE(?![ \t]+PROCEDURE\b))[ \t]+([A-Z][A-Z0-9_]*)",
+                          re.M)
 _C_DEF = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t\n]*\{", re.M)
 _C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 # INCLUDE 'file' (Fortran, in the statement field) and #include "file" / <file> (C, and Fortran run through cpp).
@@ -81,7 +82,8 @@ def scan(path: str) -> SourceFile:
     text = data.decode("latin-1")
     language = source_language(path) or "unknown"
     if language == "fortran":
-        body = "\n".join(_fortran_statement(line) for line in text.splitlines())
+        statement = _free_form_statement if free_form(path) else _fortran_statement
+        body = "\n".join(statement(line) for line in text.splitlines())
         defines = _FORTRAN_DEF.findall(body.upper())
         includes = _included_names(body + "\n" + _directives(text))
     else:
@@ -149,6 +151,12 @@ def _fortran_statement(line: str) -> str:
     if not line or line[0] in "cC*!dD":
         return ""
     return line[6:72]
+
+
+def _free_form_statement(line: str) -> str:
+    """A free-form line without its `!` comment (a `!` inside a character constant cuts it short: the
+    index over-approximates, it never needs the rest)."""
+    return line.split("!", 1)[0]
 
 
 def definers(files: list[SourceFile]) -> dict[str, str]:

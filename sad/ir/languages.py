@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
+FIXED_FORM_SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
+# free-form Fortran 90 and later; the upper-case suffixes go through the C preprocessor first, as with gfortran
+FREE_FORM_SUFFIXES = {".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08", ".F08"}
+FORTRAN_SUFFIXES = FIXED_FORM_SUFFIXES | FREE_FORM_SUFFIXES
 C_SUFFIXES = {".c", ".h"}
 
 
@@ -17,11 +20,16 @@ C_SUFFIXES = {".c", ".h"}
 def language_of(path: str) -> str | None:
     """The language of a source file by its suffix: 'fortran', 'c', or None for neither."""
     suffix = os.path.splitext(path)[1]  # Path(path).suffix, without building a Path
-    if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77"}:
+    if suffix in FORTRAN_SUFFIXES or suffix.lower() in {".f", ".for", ".f77", ".f90"}:
         return "fortran"
     if suffix in C_SUFFIXES:
         return "c"
     return None
+
+
+def free_form(path: str) -> bool:
+    """Whether a Fortran source file is free form (Fortran 90 source form) by its suffix, as gfortran decides."""
+    return os.path.splitext(path)[1] in FREE_FORM_SUFFIXES or os.path.splitext(path)[1].lower() == ".f90"
 
 
 def resolve_name(name: str) -> str:

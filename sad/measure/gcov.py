@@ -27,8 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sad import ir
+from sad.ir.languages import FREE_FORM_SUFFIXES
 
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"}
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp", ".FOR", ".F77"} | FREE_FORM_SUFFIXES
+_MODULE = re.compile(r"^[ \t]*MODULE[ \t]+(?!PROCEDURE\b)([A-Z]\w*)", re.IGNORECASE | re.MULTILINE)
+_USE = re.compile(r"^[ \t]*USE\b(?:[ \t]*,[ \t]*NON_INTRINSIC)?[ \t]*(?:::)?[ \t]*([A-Z]\w*)",
+                  re.IGNORECASE | re.MULTILINE)
 C_SUFFIXES = {".c"}
 _OPERATORS = set("<>|&;()")
 
@@ -111,7 +115,7 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
         elif src.suffix in C_SUFFIXES:
             langs.add("c")
         else:
-            raise ToolError(f"{path}: unknown source suffix (expected .f .for .f77 .F .fpp or .c)")
+            raise ToolError(f"{path}: unknown source suffix (expected .f .for .f77 .F .fpp .f90 .F90 or .c)")
         if src.name in sources:
             raise ToolError(f"{path}: two sources named {src.name}; rename one to profile them together")
         shutil.copyfile(src, directory / src.name)
@@ -126,7 +130,8 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     library = message_library(files)
     cc, fc = ("mpicc", "mpif77") if library == "mpi" else ("gcc", "gfortran")
     objects = []
-    for name, original in sources.items():
+    for name in compile_order(list(sources), directory):
+        original = sources[name]
         suffix = Path(name).suffix
         macros = [f"-D{k}={v}" for k, v in sorted(preprocessor_defines(original, defines).items())]
         if suffix in C_SUFFIXES:
@@ -150,6 +155,23 @@ def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
     compilers = [_first_line([_require(t), "--version"]) for t in
                  ([fc] if "fortran" in langs else []) + ([cc] if "c" in langs else [])]
     return Build(directory, exe, sources, compilers, ranked=library == "mpi")
+
+
+def compile_order(names: list[str], directory: Path) -> list[str]:
+    """The sources in the order to compile them: free-form files that define a Fortran 90 MODULE first, each
+    after the module files it USEs (the compiler writes a module's .mod file, which the files that USE it
+    read: LAPACK's la_xisnan.F90 uses la_constants.f90), the others as given."""
+    texts = {n: (directory / n).read_text(errors="replace") for n in names if Path(n).suffix in FREE_FORM_SUFFIXES}
+    defines = {n: {m.upper() for m in _MODULE.findall(t)} for n, t in texts.items()}
+    uses = {n: {m.upper() for m in _USE.findall(t)} for n, t in texts.items()}
+    modules = [n for n in names if defines.get(n)]
+    ordered: list[str] = []
+    while modules:  # a module file whose used modules are compiled (or defined elsewhere) goes next
+        pending = set().union(*(defines[n] for n in modules))
+        ready = next((n for n in modules if not (uses[n] - defines[n]) & pending), modules[0])
+        ordered.append(ready)
+        modules.remove(ready)
+    return ordered + [n for n in names if n not in ordered]
 
 
 def _run_tool(cmd: list[str], cwd: Path, what: str) -> None:

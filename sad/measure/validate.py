@@ -25,8 +25,9 @@ from pathlib import Path
 import sympy
 
 from sad.common.numbertext import number
+from sad.ir.languages import FREE_FORM_SUFFIXES
 
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp"}
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp"} | FREE_FORM_SUFFIXES
 
 
 class ValidateError(Exception):
@@ -68,13 +69,16 @@ def compile_program(sources: Path | list[Path], flags: list[str], workdir: Path,
     from sad.analysis.pipeline import preprocessor_defines
     sources = [sources] if isinstance(sources, Path) else list(sources)
     exe = workdir / sources[0].stem
+    from sad.measure.gcov import compile_order  # Fortran 90 modules before the files that USE them
+    sources = [Path(name) for name in compile_order([str(s) for s in sources], Path.cwd())]
     objects = []
     incs = [f"-I{Path(d).resolve()}" for d in include]
     for k, source in enumerate(sources):
         obj = workdir / f"{k}_{source.stem}.o"
         macros = [f"-D{n}={v}" for n, v in sorted(preprocessor_defines(str(source), defines or {}).items())]
         if source.suffix in FORTRAN_SUFFIXES:
-            cmd = ["gfortran", "-std=legacy", "-w", *flags, *incs, *macros, "-c", str(source), "-o", str(obj)]
+            cmd = ["gfortran", "-std=legacy", "-w", *flags, *incs, *macros, f"-J{workdir}", "-c", str(source),
+                   "-o", str(obj)]
         elif source.suffix == ".c":
             cmd = ["gcc", "-std=gnu99", "-w", *flags, *incs, *macros, "-c", str(source), "-o", str(obj)]
         else:

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from sad.ir.languages import FREE_FORM_SUFFIXES
 from sad.predict.mcacpu import host_model
 
-FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".f90", ".F", ".fpp"}
+FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp"} | FREE_FORM_SUFFIXES
 MCA_ITERATIONS = 200
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
