@@ -69,7 +69,8 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dpotrf-2opt": (["dpotrf"], 120, "      CALL DPOTRF('L', N, A, N, INFO)\n      CALL DPOTRF('U', N, A, N, INFO)"),
     "dgetri": (["dgetrf", "dgetri"], 100, "      CALL DGETRF(N, N, A, N, IPIV, INFO)\n"
                                             "      CALL DGETRI(N, A, N, IPIV, WORK, 64 * N, INFO)"),
-    "dpotri": (["dpotrf", "dpotri"], 100, "      CALL DPOTRF('L', N, A, N, INFO)\n      CALL DPOTRI('L', N, A, N, INFO)"),
+    "dpotri": (["dpotrf", "dpotri"], 100, "      CALL DPOTRF('L', N, A, N, INFO)\n"
+                                          "      CALL DPOTRI('L', N, A, N, INFO)"),
     "dtrtri": (["dtrtri"], 100, "      CALL DTRTRI('U', 'N', N, A, N, INFO)"),
     "dsytrf": (["dsytrf"], 100, "      CALL DSYTRF('U', N, A, N, IPIV, WORK, 64 * N, INFO)"),
     "dgesv": (["dgesv"], 100, "      CALL DGESV(N, 2, A, N, IPIV, B, N, INFO)"),

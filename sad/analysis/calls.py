@@ -33,6 +33,9 @@ Index = dict[str, sympy.Symbol]
 # corpus and the generated codebase stay far below it (their largest callee has 230 nodes); a QR
 # factorization of MINPACK with its norms expanded has 66 000.
 EXPANSION_BUDGET = 200_000
+# The largest callee formula bound at a call at all: DTRTRI's, in its formals with ILAENV's block size
+# symbolic, has 547 884 nodes and binds in about 3 CPU s to a few hundred numbers at N = 100.
+BIND_LIMIT = 4 * EXPANSION_BUDGET
 _CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigned actual bound at a call
 
 
@@ -86,7 +89,7 @@ class CallExpander:
                 self._expand_cycle(key, local)
             return
         size = self._size(key)
-        if size > EXPANSION_BUDGET or self.taken >= EXPANSION_BUDGET:
+        if size > BIND_LIMIT or self.taken >= EXPANSION_BUDGET:
             self._over_budget(name, size, loc, site)
             return
         subs, data, known = self._bind_formals(callee.procedure, args, index, at)

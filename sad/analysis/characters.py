@@ -71,6 +71,7 @@ class Concat(sympy.Function):
 
     @classmethod
     def eval(cls, left, right, width):
+        """The joined string's code once both sides are known; None (stay a reference) before."""
         if isinstance(left, sympy.Integer) and isinstance(right, sympy.Integer):
             return code(text_of(int(left)).ljust(int(width)) + text_of(int(right)))
         return None

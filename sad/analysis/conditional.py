@@ -260,9 +260,9 @@ def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> boo
     for skipped in stmts[k + 1:target]:
         for inner in [skipped, *_inside(skipped)]:
             for jump in run.jumps_to.get(inner.label, []) if inner.label is not None else []:
-                arm, owner = arms.get(id(jump), (None, None))
-                if arm is None or not failures.error_return(run.proc, arm.body) \
-                        or run.evaluate(arm.cond, owner) is sympy.true:
+                found = arms.get(id(jump))
+                if found is None or not failures.error_return(run.proc, found[0].body) \
+                        or run.evaluate(found[0].cond, found[1]) is sympy.true:
                     return False
     return True
 

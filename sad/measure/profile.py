@@ -25,6 +25,7 @@ import sympy
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import line_counts
+from sad.ir.languages import resolve_name
 from sad.measure.gcov import else_first
 
 Key = tuple[str, int]
@@ -129,7 +130,53 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
             _arithmetic_if_targets(proc, model)
             _continued_computed_gotos(proc, model)
     _same_line_arms(analysis.counts, model, _else_first_lines(analysis.program))
+    _unexpanded_calls(analysis, model)
     return dict(sorted(model.items()))
+
+
+def _unexpanded_calls(analysis, model: dict[Key, LineModel]) -> None:
+    """A routine the SAD prices per call as C_<name> at some calls (not expanded there: too large, or its
+    counts undefined for the values passed) runs its lines, and those of the routines it calls, that many
+    more times than the SAD counts: each such line gets X_<name>_NOT_EXPANDED per such call, so that it
+    is unbound, not a MISMATCH against gcov, wherever those calls run (a count bound to 0 adds nothing)."""
+    calls: dict[str, sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
+    for event, count in analysis.counts.items():
+        for item, times in event.cost.items():
+            if item.startswith("cost:C_") and _not_expanded(analysis.table.get(item[5:])):
+                calls[item[7:]] += times * count
+    if not calls:
+        return
+    procs = {resolve_name(p.name): p for p in analysis.program.procedures}
+    for name, times in sorted(calls.items()):
+        extra = times * sympy.Symbol(f"X_{name}_NOT_EXPANDED", nonnegative=True)
+        for proc in _reached(procs, resolve_name(name)):
+            lines = [(loc.file, loc.line) for stmt in ir.walk_stmts(proc.body) for loc in _stmt_locs(stmt)]
+            for file in {f for f, _ in lines}:
+                first = min(n for f, n in lines if f == file)
+                last = max(n for f, n in lines if f == file)
+                for key in [k for k in model if k[0] == file and first <= k[1] <= last]:
+                    model[key].gcov, model[key].arm = model[key].gcov + extra, None
+
+
+def _not_expanded(param) -> bool:
+    return param is not None and param.kind == "call_cost" and (
+        "not expanded" in param.description or "counts undefined" in param.description)
+
+
+def _reached(procs: dict[str, ir.Procedure], start: str) -> list[ir.Procedure]:
+    """The routine `start` and every routine of the program it may call, directly or not."""
+    seen, todo = {start}, [start]
+    while todo:
+        proc = procs.get(todo.pop())
+        if proc is None:
+            continue
+        for stmt in ir.walk_stmts(proc.body):
+            names = [c.name for c in ir.calls_in(stmt) if not (isinstance(c, ir.FuncCall) and c.intrinsic)]
+            for callee in map(resolve_name, names):
+                if callee in procs and callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+    return [procs[k] for k in sorted(seen) if k in procs]
 
 
 def _else_first_lines(program: ir.Program) -> set[Key]:
@@ -290,13 +337,15 @@ def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineMode
 
 def _ends_compound(stmt: ir.Do, label: str | None) -> bool:
     """The body's last statement (before the terminal CONTINUE of a labelled DO) is a compound one (a DO, an
-    IF block): its own line has no code after it, so gfortran charges the counted loop's test per trip to
-    the DO line, as for a unit step (GCC 12: `DO I = 1, N, 3` shows 1 around `S = S + I`, 5 at N = 10
-    around an inner DO)."""
+    IF block) or ends in a call (a CALL, an I/O statement: with --coverage a call ends its basic block): its
+    own line has no code after it, so gfortran charges the counted loop's test per trip to the DO line, as
+    for a unit step (GCC 12: `DO I = 1, N, 3` shows 1 around `S = S + I`, 5 at N = 10 around an inner DO;
+    DTRTRI's `DO 20 J = 1, N, NB` shows 3 for two trips ending in `CALL DTRTI2`, 1 where an assignment
+    follows the call)."""
     body = list(stmt.body)
     if label and body and isinstance(body[-1], ir.Continue) and body[-1].label == label:
         body.pop()
-    return bool(body) and bool(ir.child_bodies(body[-1]))
+    return bool(body) and (bool(ir.child_bodies(body[-1])) or isinstance(body[-1], (ir.CallStmt, ir.IO)))
 
 
 def _constant_bounds(stmt: ir.Do, proc: ir.Procedure) -> bool:

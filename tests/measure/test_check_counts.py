@@ -132,3 +132,43 @@ def test_a_counted_loop_s_test_goes_to_the_do_line_when_its_body_ends_in_a_block
     # line +1 per entry, the inner body's last line +4)
     assert rows[9] == ["13", "13", "ok"] and rows[14] == ["5", "5", "ok"] and rows[10] == ["12", "12", "ok"]
     assert rc == 0 and "MISMATCH" not in out
+
+
+CALL_ENDED_DO = """\
+      PROGRAM CALLDO
+      INTEGER N, I, S
+      READ *, N
+      S = 0
+      DO 10 I = 1, N, 3
+         CALL ADD(S, I)
+   10 CONTINUE
+      DO 20 I = 1, N, 3
+         PRINT *, I
+   20 CONTINUE
+      DO 30 I = 1, N, 3
+         CALL ADD(S, I)
+         S = S + 1
+   30 CONTINUE
+      PRINT *, S
+      END
+      SUBROUTINE ADD(S, I)
+      INTEGER S, I
+      S = S + I
+      END
+"""
+
+
+def test_a_counted_loop_s_test_goes_to_the_do_line_when_its_body_ends_in_a_call(capsys, tmp_path):
+    """With --coverage a call ends its basic block, so a body that ends in a CALL or an I/O statement leaves
+    the test per trip to the DO line, as a block does (DTRTRI's `DO 20 J = 1, N, NB` ending in CALL DTRTI2):
+    1 + 4 at N = 10 (GCC 12, -O0); where an assignment follows the call, 1."""
+    source = tmp_path / "calldo.f"
+    source.write_text(CALL_ENDED_DO)
+    (tmp_path / "in.txt").write_text("10\n")
+    rc = main(["check-counts", str(source), "-D", "N=10", "--", f"./calldo < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    rows = {int(r.split()[0].rsplit(":", 1)[1]): r.split()[1:4] for r in out.splitlines()
+            if r.startswith(str(source))}
+    assert rows[5] == ["5", "5", "ok"] and rows[8] == ["5", "5", "ok"]
+    assert rows[11] == ["1", "1", "ok"]
+    assert rc == 0 and "MISMATCH" not in out
