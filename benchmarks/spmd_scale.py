@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """SPMD programs at scale: the CG programs of Brehm 1999, Fig. 6.17 (psize 1024, one iteration; corpus/spmd/
-cgsimple.f, cgtree.f (heap-numbered tree), cgcube.f (the tree as a hypercube), cgcoll.f (MPI collectives))
-predicted on ncube2 against the times measured on the nCUBE/2 (Brehm 1999, Tab. 6.7 Simple and 6.8 Tree; the
-tree-shaped cube and coll are compared with Tab. 6.8 too), P = 1 ... 128, and on paragon (predictions and the
-crossover only: the book's Paragon CG times are not tabulated here); then the ring matrix multiply
-(corpus/spmd/ringmm.f, N = 256), beside PerPreT's model table Tab. 6.2 on the Paragon.
+cgsimple.f, cgtree.f (heap-numbered tree), cgcube.f (the tree as a hypercube), cgcoll.f (MPI collectives), and
+the same CG in the corpus's other styles: cgsimple_any.c, cgtree_mpi.c, cghalve.f, cgcoll_v.c and cgallg.f
+(MPI_ALLGATHER(V))) predicted on ncube2 against the times measured on the nCUBE/2 (Brehm 1999, Tab. 6.7
+Simple and 6.8 Tree; the tree-shaped variants are compared with Tab. 6.8 too), P = 1 ... 128, and on paragon
+(predictions and the crossover only: the book's Paragon CG times are not tabulated here); then the ring matrix
+multiply (corpus/spmd/ringmm.f, N = 256), beside PerPreT's model table Tab. 6.2 on the Paragon.
 
 Two predictions per point: the timeline (`sad timeline`: the ranks simulated together with the machine's LogGP
 figures, sad.predict.timeline) and what `sad analyze -D NPROCS=P --format json` prints, run through the
@@ -80,7 +81,14 @@ def crossover(simple: list[float], tree: list[float]) -> int | None:
 VARIANTS = (  # corpus program, the measured table it is compared with (Brehm 1999, nCUBE/2)
     ("simple", "cgsimple.f", "simple"), ("tree", "cgtree.f", "tree"),
     ("cube", "cgcube.f", "tree"), ("coll", "cgcoll.f", "tree"),
+    # the same CG in the other corpus styles (tests/spmd/test_cg_styles.py), the held-out programs' shape
+    ("any", "cgsimple_any.c", "simple"), ("treec", "cgtree_mpi.c", "tree"), ("halve", "cghalve.f", "tree"),
+    ("collv", "cgcoll_v.c", "tree*"), ("allg", "cgallg.f", "tree*"),
 )
+"""tree*: MPI_ALLGATHER(V) in place of the collect at rank 0 and the broadcast: less communication than the
+measured Tree program (every block moves once, no 8 KB broadcast down the tree), so Tab. 6.8 is a reference,
+not this program's measurement; its errors are printed but not counted against the targets."""
+TREES = ("tree", "cube", "coll", "treec", "halve", "collv", "allg")
 MM_PROCS = (1, 2, 4, 8, 16, 32, 64, 128)
 MM_MODEL = (14.217980, 7.120926, 3.572610, 1.798871, 0.912842, 0.471508, 0.254200, 0.152267)
 """Brehm 1999, Tab. 6.2: PerPreT's model of the ring matrix multiply on the Paragon (N = 256), TOTAL (s)."""
@@ -97,7 +105,7 @@ def accuracy(machine_name: str) -> None:
     for variant, name, table in VARIANTS:
         source = SPMD / name
         errors, static_errors, predicted[variant] = [], [], []
-        for p, measured in zip(PROCS, MEASURED[table]):
+        for p, measured in zip(PROCS, MEASURED[table.rstrip("*")]):
             sim = timeline_seconds(source, machine, p)
             static, model = static_seconds(source, machine_name, p)
             mark = " " if model == "timeline" else "f"  # f: priced by the per-rank formula (no simulation)
@@ -109,7 +117,9 @@ def accuracy(machine_name: str) -> None:
             static_errors.append(static / measured - 1)
             print(f"{variant:<8}{p:>5}{measured:>11.4f}{sim:>11.4f}{errors[-1] * 100:>+8.1f}%"
                   f"{static:>11.4f}{(static / measured - 1) * 100:>+8.1f}%{mark}")
-        if errors:
+        if errors and table.endswith("*"):
+            print(f"{variant:<8} (an allgather program against Tab. 6.8: not its measurement, not counted)")
+        elif errors:
             worst = max(errors, key=abs)
             median = statistics.median(abs(e) for e in errors)
             print(f"{variant:<8} timeline: worst {worst * 100:+.1f} %, median |error| {median * 100:.1f} %  "
@@ -121,7 +131,7 @@ def accuracy(machine_name: str) -> None:
     print("(static: what `sad analyze -D NPROCS=P` prints; f: priced by its per-rank formula, each rank alone, "
           "where the ranks could not be simulated together)\n")
     known = MEASURED_CROSSOVER.get(machine_name)
-    for tree in ("tree", "cube", "coll"):
+    for tree in TREES:
         cross = crossover(predicted["simple"], predicted[tree])
         within = known is not None and cross is not None and known / 2 <= cross <= known * 2
         print(f"{tree:<5} faster than simple from P = {cross} (measured, Tree: {known}); within a factor 2: "

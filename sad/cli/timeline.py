@@ -128,6 +128,7 @@ def cmd_timeline(args) -> int:
         return 2
     notes = sorted(shared.notes) + ([f"operations not priced by {machine.name} (left out): "
                                       f"{', '.join(sorted(shared.missing))}"] if shared.missing else [])
+    notes += net.sharing(nprocs)
     for note in notes:
         print(f"sad: warning: {note}", file=sys.stderr)
     if args.format == "json":

@@ -129,6 +129,8 @@ class Machine:
     """communication.dma: whether computation goes on while a message is transferred."""
     collectives: Mapping[str, str] = field(default_factory=dict)
     """programming_model.collectives: collective -> the algorithm simulated (sad.predict.collectives)."""
+    cores: int = 0
+    """communication.cores: the cores the processes of a run share (one node); 0: one processor each."""
 
     def op_cost(self, key: str) -> float | None:
         """Seconds for one operation ``key`` (a sad.ir.ops key), or None if the machine does not price it."""
@@ -472,7 +474,8 @@ class _Loader:
             figures=MappingProxyType(figures), topology=MappingProxyType(topology),
             primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts),
             format_version=self.declared, hierarchy=hierarchy, loggp=MappingProxyType(loggp),
-            dma=bool(comm.get("dma", True)), collectives=MappingProxyType(dict(collectives)))
+            dma=bool(comm.get("dma", True)), collectives=MappingProxyType(dict(collectives)),
+            cores=int(comm.get("cores", 0) or 0))
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:
         try:

@@ -20,6 +20,7 @@ Times are wall-clock (MPI_Wtime): communication waits, so CPU time would miss it
 from __future__ import annotations
 
 import math
+import os
 import shutil
 import subprocess
 import tempfile
@@ -61,6 +62,7 @@ class MPICalibration:
     loggp: dict[str, float] = field(default_factory=dict)  # o_s, O_s, o_r, O_r, L, G, g (sad.predict.timeline)
     tools: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    cores: int = 0  # the CPUs this process (and the mpirun it starts) may run on: the ranks share them
 
 
 _PROGRAM = r"""
@@ -236,7 +238,7 @@ def measure(nprocs: tuple[int, ...] = (2, 4), reps: int = 200, rounds: int = 9, 
                 parts = line.split()
                 if len(parts) == 5 and (parts[0] in ("pingpong", "osend", "orecv") or parts[0] in COLLECTIVES):
                     points.append(Point(parts[0], int(parts[1]), int(parts[2]), float(parts[3]), float(parts[4])))
-    cal = MPICalibration(points, tools=tools)
+    cal = MPICalibration(points, tools=tools, cores=len(os.sched_getaffinity(0)))
     fit(cal)
     noisy = [f"{p.kind} P={p.nprocs} {p.nbytes} B ({p.spread * 100:.0f} %)" for p in points if p.spread > 0.5]
     if noisy:
@@ -331,6 +333,8 @@ def render_yaml(cal: MPICalibration) -> list[str]:
               f"  latency: {cal.latency:.6e}                        # fitted: one-way time at 0 bytes (s)",
               f"  link_bandwidth: {cal.bandwidth / 1e6:.6g} MB/s              # fitted: 1 / slope of the one-way time",
               *_loggp_lines(cal),
+              *([f"  cores: {cal.cores}                                         # the CPUs the calibration ran on "
+                 "(affinity): more ranks share them"] if cal.cores else []),
               "programming_model:                                  # b = message bytes, P = processes",
               "  send: (latency + b/link_bandwidth)/2              # a matched send/recv pair is one message",
               "  recv: (latency + b/link_bandwidth)/2",

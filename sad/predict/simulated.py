@@ -94,6 +94,7 @@ def simulate_bound(program: ir.Program, machine, values: dict, startup: float = 
         return out
     out.notes = sorted(shared.notes) + ([f"operations not priced by {machine.name} (left out): "
                                          f"{', '.join(sorted(shared.missing))}"] if shared.missing else [])
+    out.notes += net.sharing(nprocs)
     try:
         out.result = simulate_folded(events, shared.repeats, net, path=True)
     except DeadlockError as exc:

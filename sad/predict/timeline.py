@@ -20,6 +20,13 @@ topology's: a hypercube node has one per dimension (e-cube routing: a message le
 in which source and destination differ), any other node one network interface. Contention beyond the
 sender's own channel (links further along the route, the receiver's) is not modelled.
 
+Ranks that share cores (a machine whose `communication.cores` is below the number of ranks: more MPI
+processes than cores on one node): an MPI library polls while a rank waits (Open MPI's progress loop), so
+every rank stays runnable and the operating system gives each of the P ranks an equal C / P share of the C
+cores at every moment. Each rank then does exactly the work it would do alone, at C / P of the speed, and
+so do the partners it waits for: the whole timeline (every end, compute, communicate, wait, every step of
+the path) is the unshared one stretched by P / C (`Result.shared`). Other load on the cores is not known.
+
 Why an event loop of its own and not simpy: every resource (a rank's processor, its outgoing channels)
 belongs to one rank and is used in that rank's program order, so the only coupling between ranks is a
 receive waiting for its send. A rank therefore runs until it meets a receive whose message has not been
@@ -53,6 +60,19 @@ class Network:
     g: float = 0.0
     dma: bool = True
     hypercube: bool = False
+    cores: int = 0  # the cores the ranks share (communication.cores); 0: every rank has a processor of its own
+
+    def share(self, nprocs: int) -> float:
+        """How much slower every rank runs when nprocs ranks share the cores: P / C, at least 1."""
+        return nprocs / self.cores if 0 < self.cores < nprocs else 1.0
+
+    def sharing(self, nprocs: int) -> list[str]:
+        """The note that says the ranks share cores (empty when they do not)."""
+        if self.share(nprocs) == 1.0:
+            return []
+        return [f"{nprocs} ranks share {self.cores} core(s): each polls while it waits, so each runs at "
+                f"{self.cores}/{nprocs} of a core and every time is the unshared one x {self.share(nprocs):.4g} "
+                "(other load on the cores is not known)"]
 
     @classmethod
     def of(cls, machine) -> Network:
@@ -66,7 +86,8 @@ class Network:
         topology = getattr(machine, "topology", {}) or {}
         o_s, o_r, per_send, per_recv, per_link = (float(loggp[k]) for k in needed)
         return cls(o_s, o_r, per_send, per_recv, per_link, L=float(loggp.get("L", 0)), g=float(loggp.get("g", 0)),
-                   dma=bool(getattr(machine, "dma", True)), hypercube=topology.get("kind") == "hypercube")
+                   dma=bool(getattr(machine, "dma", True)), hypercube=topology.get("kind") == "hypercube",
+                   cores=int(getattr(machine, "cores", 0) or 0))
 
     def channel(self, src: int, dst: int) -> int:
         """The sender's outgoing channel a message to dst leaves on."""
@@ -97,6 +118,7 @@ class Result:
     path: list[Step] = field(default_factory=list)
     messages: int = 0
     folded: tuple[int, int] | None = None  # (trips simulated, trips in all): see simulate_folded
+    shared: float = 1.0  # P / C when the ranks share C cores: every time stretched by it (Network.share)
 
     @property
     def slowest(self) -> int:
@@ -209,7 +231,17 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     result = Result(clock, compute, communicate, wait, messages=messages)
     if path:
         result.path = _critical_path(record, result.slowest)
-    return result
+    return _stretched(result, net.share(nprocs))
+
+
+def _stretched(result: Result, factor: float) -> Result:
+    """The result with every time multiplied by factor (ranks sharing cores, see the module's docstring)."""
+    if factor == 1.0:
+        return result
+    end, compute, communicate, wait = ([v * factor for v in values] for values in
+                                       (result.end, result.compute, result.communicate, result.wait))
+    path = [Step(s.rank, s.kind, s.start * factor, s.end * factor, s.where, s.peer) for s in result.path]
+    return Result(end, compute, communicate, wait, path, result.messages, result.folded, factor)
 
 
 def _critical_path(record: list[list[_Segment]], rank: int) -> list[Step]:
@@ -280,4 +312,5 @@ def simulate_folded(traces: list[list[Op]], repeats: list[list[tuple[int, int, i
     more = trips - FOLD_AT[-1]
     grown = {name: [z + more * (z - y) for y, z in zip(getattr(b, name), getattr(c, name))] for name in fields}
     return Result(grown["end"], grown["compute"], grown["communicate"], grown["wait"], path=c.path,
-                  messages=c.messages + more * (c.messages - b.messages), folded=(FOLD_AT[-1], trips))
+                  messages=c.messages + more * (c.messages - b.messages), folded=(FOLD_AT[-1], trips),
+                  shared=c.shared)

@@ -3,6 +3,7 @@ run of the MPI microbenchmarks (mpicc, mpirun --oversubscribe) whose levels load
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,6 @@ def test_real_mpi_loggp_loads_for_the_timeline(tmp_path):
     path.write_text(yaml.safe_dump(base) + "\n".join(mpibench.render_yaml(cal)) + "\n")
     net = Network.of(load_machine(path))
     assert net.o_s == pytest.approx(cal.loggp["o_s"], rel=1e-5) and net.dma
+    # the CPUs the calibration could run on (taskset / cgroup affinity): more ranks than these share them
+    assert net.cores == len(os.sched_getaffinity(0)) == cal.cores
+    assert net.share(4 * net.cores) == 4.0 and net.share(net.cores) == 1.0

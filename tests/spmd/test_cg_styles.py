@@ -2,7 +2,8 @@
 held-out programs are someone else's): C with MPI_ANY_SOURCE receives placed by the status
 (corpus/spmd/cgsimple_any.c), a heap tree from a recursive subtree size and MPI_ANY_TAG
 (cgtree_mpi.c), recursive halving in GOTO loops with the sizes from a PARAMETER include (cghalve.f),
-MPI_ALLGATHERV from MPI_IN_PLACE with counts and offsets kept in arrays (cgcoll_v.c). Each is predicted by
+MPI_ALLGATHERV from MPI_IN_PLACE with counts and offsets kept in arrays (cgcoll_v.c), Fortran with
+MPI_ALLGATHER and MPI_ALLREDUCE, a COMMON block and DO ... END DO (cgallg.f). Each is predicted by
 `sad analyze -D NPROCS=P` with nothing else bound, against the measured nCUBE/2 times of Tab. 6.7 (Simple)
 and 6.8 (Tree) at P = 128, and traced under mpirun by `sad extrapolate`, whose calls must be sad's events."""
 from __future__ import annotations
@@ -60,7 +61,7 @@ def test_allgatherv_in_place_takes_the_ranks_receive_count():
     assert any(name.upper().startswith("BYTES_MAIN_MPI_ALLGATHERV") for name in doc["unbound"])
 
 
-@pytest.mark.parametrize("name", ["cgcoll_v.c", "cghalve.f"])
+@pytest.mark.parametrize("name", ["cgcoll_v.c", "cghalve.f", "cgallg.f"])
 def test_real_runs_are_the_events_sad_derives(name):
     """Built with mpicc / mpif77 (the math library linked, the include found), run at 3 processes: every
     rank's calls (kind, partner, bytes) are the events sad traces from the source."""

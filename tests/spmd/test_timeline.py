@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,40 @@ def test_ping_pong_two_ranks():
     kinds = [(s.rank, s.kind) for s in result.path if s.end > s.start]
     assert kinds == [(0, "compute"), (0, "send"), (1, "transfer"), (1, "recv"), (1, "send"), (0, "transfer"),
                      (0, "recv")]
+
+
+@pytest.mark.parametrize("cores, factor", [(1, 2.0), (2, 1.0), (4, 1.0)])
+def test_ranks_sharing_cores_run_at_their_share(cores, factor):
+    """The ping-pong above with its 2 ranks on `cores` cores: on one core each polls while it waits, so each
+    runs at half a core all along and every time doubles (T = 2 (c0 + 2 comm(b))); with a core each, as
+    alone."""
+    b, c0, c1 = 8192, 1e-3, 2e-3
+    ping = [[Op("comp", c0), Op("send", peer=1, nbytes=b), Op("recv", peer=1, nbytes=b)],
+            [Op("comp", c1), Op("recv", peer=0, nbytes=b), Op("send", peer=0, nbytes=b)]]
+    result = simulate(ping, Network(O_S, O_R, COPY, COPY, LINK, hypercube=True, cores=cores))
+    assert result.time == pytest.approx(factor * (c0 + 2 * comm(b)), rel=1e-12)
+    assert result.compute == pytest.approx([factor * c0, factor * c1], rel=1e-12)
+    assert result.wait[1] == pytest.approx(factor * (c0 + O_S + b * (COPY + LINK) - c1), rel=1e-12)
+    assert result.path[-1].end == pytest.approx(result.time, rel=1e-12)
+    assert result.shared == factor
+
+
+def test_analyze_on_a_machine_whose_ranks_share_cores_says_so(tmp_path):
+    """ncube2's file with `communication.cores: 2`: cgtree.f at 8 ranks takes 4 times as long as on the
+    nCUBE/2 (a processor per rank), with a warning that says why."""
+    text = (Path(__file__).resolve().parents[2] / "machine_db" / "ncube2.yaml").read_text()
+    shared = tmp_path / "shared.yaml"
+    shared.write_text(text.replace("\n  dma: true", "\n  cores: 2\n  dma: true", 1))
+    times, warnings = [], []
+    for machine in ("ncube2", str(shared)):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            assert main(["analyze", str(SPMD / "cgtree.f"), "-m", machine, "-D", "NPROCS=8", "--format",
+                         "json"]) == 0
+        times.append(json.loads(out.getvalue())["time_s"])
+        warnings.append(err.getvalue())
+    assert times[1] == pytest.approx(4 * times[0], rel=1e-9)
+    assert "share" not in warnings[0] and "8 ranks share 2 core(s)" in warnings[1]
 
 
 def test_the_wait_is_on_the_rank_that_waits():
