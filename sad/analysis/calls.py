@@ -16,7 +16,7 @@ from sad import ir
 from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
-from sad.analysis.counting import Unbindable, indicator, resum, substitute
+from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, substitute
 from sad.analysis.description import Event
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
@@ -301,8 +301,8 @@ class CallExpander:
         totals = recursion.unroll(first, self._activation_counts)
         formals = {s for _, symbols in self.ctx.recursion_tags for s in symbols}
         for count in totals.values():
-            left = count.free_symbols & formals
-            if left:
+            left = {s for s in count.free_symbols if s in formals or is_sum_index(s)}
+            if left:  # a sum's index left free by the binding is a defect: the named count is honest instead
                 raise recursion.NotUnrolled(f"its counts depend on {', '.join(sorted(s.name for s in left))}")
         return list(totals.items())
 

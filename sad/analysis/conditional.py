@@ -127,7 +127,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             continue
         skip_to = None
         if top and run.done():
-            return value
+            return _checked(stmts[k:], value, run) if run.at_exit else value
         if stmt is run.use:
             raise _Found(value)
         if stmt.label is not None and stmt.label in run.jumps_to:
@@ -231,6 +231,16 @@ def _arm_condition(arm: ir.IfArm, stmt: ir.If, run: Run) -> sympy.Basic:
     if cond is None or not is_condition(cond):
         raise Unknown
     return cond
+
+
+def _checked(rest: list[ir.Stmt], value, run: Run):
+    """The value at the end, every definition passed: the argument checks after them still narrow it (DTRTI2's
+    `IF (INFO.NE.0) THEN; CALL XERBLA(...); RETURN`: the routine returns only where INFO is 0)."""
+    for stmt in rest:
+        if isinstance(value, sympy.Piecewise) and isinstance(stmt, ir.If) and stmt.orelse is None \
+                and all(_ends(arm.body, run) == "program" for arm in stmt.arms):
+            value = _narrowed(value, stmt, run)
+    return value
 
 
 def _unchanged_by(loop: ir.Do, value, run: Run) -> bool:

@@ -238,6 +238,12 @@ def sum_over_index(f: sympy.Expr, index: sympy.Symbol, lo: sympy.Expr, hi: sympy
     return _open_sum(f_k, trips)
 
 
+def is_sum_index(symbol: sympy.Basic) -> bool:
+    """Whether a symbol is one of the indices inner sums are renamed to (k1, k2, ...): never free in a count."""
+    return isinstance(symbol, sympy.Symbol) and symbol.name[:1] == "k" and symbol.name[1:].isdigit() \
+        and symbol.is_integer is True and symbol.is_nonnegative is True
+
+
 def _own_inner_indices(f: sympy.Expr) -> sympy.Expr:
     """f with every Sum inside it that adds up over k renamed to add up over an index of its own (k1, k2, ...):
     substituting the outer loop's index by k would otherwise be captured by the inner sum (the inner Sum of
