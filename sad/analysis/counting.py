@@ -14,13 +14,14 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo
+from sad.analysis import extremes, foldmemo, minmaxmemo
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 foldmemo.install()  # the Sums built here fold the same conditions again and again
+minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body

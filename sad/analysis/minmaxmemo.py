@@ -1,0 +1,42 @@
+"""sympy's Max and Min built once per process for each list of arguments.
+
+Data flow: imported by sad.analysis.counting, whose loop counts are full of Max(0, trips) and Min(strip,
+rest) that every substitution (a sum's index bound, a callee's formals bound to a call's actuals) rebuilds.
+sympy's MinMaxBase.__new__ compares every pair of arguments for a redundant one (_find_localzeros,
+_is_connected: factor_terms and the assumption system on each difference), and the same few Max and Min
+come back for every term of a sum and every call of a callee: in DGEEV's closure 8 749 constructions were
+13 % of `sad check`'s time, and in DTREVC3's closure 2 671 constructions had 481 distinct argument lists.
+
+Building a Max or Min is a function of its class, its arguments and the evaluate flag alone (expressions
+are immutable, a symbol's assumptions are part of the symbol), so remembering the answer gives the same
+expression, tree for tree, as building it again: the same thing sympy's own cache (sympy.core.cache.cacheit)
+does for Add, Mul and every other Function, which MinMaxBase's own __new__ is not wrapped in. Only
+constructions with sympy arguments and no assumptions are remembered; anything else goes to sympy as it is.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sympy import Basic
+from sympy.core.parameters import global_parameters
+from sympy.functions.elementary.miscellaneous import MinMaxBase
+
+_new = MinMaxBase.__new__
+
+
+@lru_cache(maxsize=16384)
+def _built(cls: type, args: tuple, evaluate: bool):
+    return _new(cls, *args, evaluate=evaluate)
+
+
+def new(cls, *args, **assumptions):
+    """MinMaxBase.__new__(cls, *args, **assumptions), once per process for each class, arguments and
+    evaluate flag."""
+    if set(assumptions) - {"evaluate"} or not all(isinstance(a, Basic) for a in args):
+        return _new(cls, *args, **assumptions)
+    return _built(cls, args, bool(assumptions.get("evaluate", global_parameters.evaluate)))
+
+
+def install() -> None:
+    """Let every Max and Min be built through the memo (idempotent)."""
+    MinMaxBase.__new__ = staticmethod(new)
