@@ -195,8 +195,10 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
         else:
             try:
                 out = e.func(*args)
-            except TypeError as exc:  # sympy: "Invalid comparison of non-real zoo"
-                raise Unbindable(str(exc)) from exc
+            except Unbindable:
+                raise
+            except (TypeError, ValueError) as exc:  # sympy: "Invalid comparison of non-real zoo", "The
+                raise Unbindable(str(exc)) from exc   # argument 'nan' is not comparable" (a Max at 0/0)
         if out is sympy.zoo or out is sympy.nan:
             raise Unbindable(f"{e} is undefined there")
         memo[e] = out

@@ -19,7 +19,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls
-from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other
+from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.ir import msgcalls
@@ -1250,8 +1250,26 @@ class ValueResolver(ir.NodeVisitor):
                 return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
             if d.kind == "call" and integer and isinstance(stmt, ir.CallStmt):
                 return self._status_left(key, stmt, before, depth)
+            if d.kind == "index" and integer and isinstance(stmt, ir.Do):
+                return self._index_after(stmt, depth)
             return None
         return step
+
+    def _index_after(self, loop: ir.Do, depth: int) -> sympy.Expr | None:
+        """A DO index after its loop runs to the end: the first value past the last trip, lo + trips * step
+        (Fortran 77, 11.10.7; C's `for (i = lo; i <= hi; i += s)` the same). DGEQRF's `IF (I.LE.K)` after
+        `DO 10 I = 1, K - NX, NB` factors the last block. None where the loop may leave early (a jump out,
+        RETURN, STOP) or its bounds cannot be followed."""
+        if _leaves_early(loop):
+            return None
+        lo, hi = self._at_statement(loop.lo, loop, depth), self._at_statement(loop.hi, loop, depth)
+        step = self._at_statement(loop.step, loop, depth) if loop.step is not None else sympy.Integer(1)
+        if lo is None or hi is None or step is None or step == 0 or conditional.is_condition(step):
+            return None
+        try:
+            return lo + step * trip_count(lo, hi, step)
+        except (TypeError, ValueError):
+            return None
 
     def _status_left(self, key: str, call: ir.CallStmt, before: sympy.Expr, depth: int) -> sympy.Expr | None:
         """What a call leaves in an integer it passes to a routine of the program (a status, LAPACK's INFO
@@ -1579,6 +1597,14 @@ def _intrinsic(name: str, args: list, arg_type: str):
     if name == "SQRT":
         return sympy.sqrt(args[0])
     return None
+
+
+def _leaves_early(loop: ir.Do) -> bool:
+    """Whether a loop's body may leave it other than by running out of trips: a RETURN, a STOP, a jump to a
+    label outside the body (an EXIT is such a jump)."""
+    inside = {s.label for s in ir.walk_stmts(loop.body) if s.label is not None}
+    return any(isinstance(s, (ir.Return, ir.Stop)) or any(t not in inside for t in ir.jump_targets(s))
+               for s in ir.walk_stmts(loop.body))
 
 
 def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: ModifiedFormals | None
