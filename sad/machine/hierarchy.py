@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from sad.machine import corescale
+
 LINE_BYTES = 64
 SPREAD_TARGET = 0.05
 """Relative interquartile spread below which a figure is taken as converged."""
@@ -124,6 +126,9 @@ class Hierarchy:
     walk_latency_s: float = 0.0
     """Latency of one load from memory on a page beyond the TLBs (page walk + line), dependent loads: what a
     column walk waits for when too few of its iterations fit in the core's window to overlap (0: not measured)."""
+    mca_scale: corescale.CoreScale | None = None
+    """llvm-mca's stand-in model against this core, per resource class (None: not calibrated, the model's cycles
+    as they are)."""
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -381,6 +386,7 @@ class HierarchyCalibration:
     one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
     holds: dict[str, int] = field(default_factory=dict)        # level name → largest footprint it serves (holds_of)
     passes: dict[str, dict[int, Measured]] = field(default_factory=dict)   # level → footprint → its read pass
+    mca_scale: corescale.CoreScale | None = None                # llvm-mca's stand-in model against this core
     warnings: list[str] = field(default_factory=list)
 
 
@@ -469,6 +475,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             if progress:
                 progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
                          f"{pair[1].seconds * 1e9:6.3f} ns per operation")
+        result.mca_scale = measure_mca_scale(cpu, per_figure * len(corescale.CLASSES), progress)
         walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure) for p in TLB_PAGES}
         result.tlb_pages, result.tlb_miss = tlb_reach(walks)
         if progress and result.tlb_miss is not None:
@@ -508,6 +515,25 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+def measure_mca_scale(cpu: int | None, budget_s: float, progress: Callable[[str], None] | None
+                      ) -> corescale.CoreScale | None:
+    """sad.machine.corescale's loops timed pinned like every figure here (None where it does not apply)."""
+    def run(exe: Path, case: int, n: int) -> float:
+        out = subprocess.run(pin_command([str(exe), str(case), str(n)], cpu), capture_output=True, text=True,
+                             check=True, timeout=60).stdout
+        return float(out)
+
+    def settle(sample: Callable[[], list[float]], budget: float) -> tuple[float, float]:
+        fig = converge(sample, budget)
+        return fig.seconds, fig.spread
+
+    scale = corescale.measure(settle, run, budget_s)
+    if progress and scale is not None:
+        progress(f"llvm-mca -mcpu={scale.mcpu} against this core, measured / model cycles: "
+                 + ", ".join(f"{k} {v:.3g}" for k, v in scale.ratios.items()))
+    return scale
 
 
 def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 4096) -> list[tuple[str, int, int]]:
@@ -793,6 +819,8 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             flag = "" if lat.reliable and thr.reliable else "  UNRELIABLE"
             lines.append(f"    {key}: {{latency: {lat.seconds * 1e9:.4g} ns, throughput: {thr.seconds * 1e9:.4g} ns}}"
                          f"  # spread {max(lat.spread, thr.spread):.1%}{flag}")
+    if cal.mca_scale is not None:
+        lines += corescale.render_yaml(cal.mca_scale)
     lines.append("  levels:")
     names = [f"L{c.level}" for c in cal.caches] + ["memory"]
     infos = {f"L{c.level}": c for c in cal.caches}
@@ -847,7 +875,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      {key: (parse_time(v["latency"]), parse_time(v["throughput"]))
                       for key, v in sorted((section.get("ops") or {}).items())},
                      int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)),
-                     parse_time(section.get("walk_latency", 0)))
+                     parse_time(section.get("walk_latency", 0)),
+                     corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None)
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

@@ -63,6 +63,7 @@ class LoopPrice:
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
     window: float | None = None    # iterations the core keeps in flight (reorder buffer / instructions per iteration)
     outer: bool = False            # vectorized along the enclosing loop (the data per iteration divided by vector)
+    scaled: str = ""               # llvm-mca's cycles scaled to this core (sad.machine.corescale), or why not
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -93,11 +94,13 @@ class LoopCoverage:
     command: str = ""                       # the machine's compile spec (gcc -O2)
     warnings: list[ir.Diagnostic] = field(default_factory=list)
     model: str = ""                         # llvm-mca's -mcpu where it is not the host's own model
+    scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
 
     def summary(self) -> str:
         """One line for the report."""
         text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
-            (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''})" if self.command else "")
+            (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''}"
+             f"{' scaled to this core per resource class (mca_scale)' if self.scaled else ''})" if self.command else "")
         if self.operation_classes:
             text += f", {self.operation_classes} from the calibrated operation classes"
         rest = self.total - self.compiled - self.operation_classes
@@ -182,6 +185,7 @@ def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
     if first is None or not model.note:
         return
     coverage.model = model.mcpu
+    coverage.scaled = any(lp.scaled.startswith("llvm-mca") for lp in explained)
     coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", model.note))
 
 
@@ -213,6 +217,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.window = core.window
     price.outer = core.outer
+    price.scaled = core.scaled
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s)
@@ -299,7 +304,8 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else "")
-                       + (" along the enclosing loop (data per iteration / vector)" if lp.outer else ""))
+                       + (" along the enclosing loop (data per iteration / vector)" if lp.outer else "")
+                       + (f"; {lp.scaled}" if lp.scaled else ""))
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
         if lp.touch_s != 0:
