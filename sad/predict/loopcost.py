@@ -27,6 +27,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
+from sad.analysis.counting import evaluate_sums
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
 from sad.predict.incore import compiled_bounds, operation_bounds
@@ -81,7 +82,13 @@ def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
             entries[key] += b.count
     # Max(entries, 1): a loop whose entry count is 0 for the bound values (a branch never taken) has 0
     # iterations too; 0/0 would be NaN and poison the cache-level comparisons.
-    return {k: iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k] for k in iters}
+    # Sums with numbers for bounds are added up exactly here: sympy's own evaluation of one whose terms hold a
+    # Mod (red-black sweeps, ``for (j = 1 + (i + c) % 2; ...; j += 2)``) fails when the footprints are compared
+    return {k: _exact_sums(iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k]) for k in iters}
+
+
+def _exact_sums(expr: sympy.Expr) -> sympy.Expr:
+    return evaluate_sums(expr) if expr.has(sympy.Sum) else expr
 
 
 @dataclass
@@ -208,7 +215,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
-    own_value = float(own) if own.is_number else evaluate(bind(own, bindings)) if bindings else None
+    own_value = evaluate(bind(own, bindings) if bindings else own)
     core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value)
     if core is None:
         return None
