@@ -34,8 +34,9 @@ from pathlib import Path
 
 from sad.machine import mcacpu
 
-CLASSES = ("alu", "fp", "fp_move", "load", "store")
-"""Resource classes of a core the calibration loops bind one at a time."""
+CLASSES = ("alu", "fp", "fp_move", "load", "store", "dispatch")
+"""Resource classes of a core the calibration loops bind one at a time; ``dispatch`` is the front end's width
+(micro-operations per cycle), not a unit."""
 
 _RESOURCE_CLASS = ((re.compile(r"Store|FPSt|StoreData|STD", re.I), "store"),
                    (re.compile(r"FPP45", re.I), "fp_move"),
@@ -59,10 +60,15 @@ LOOPS: dict[str, tuple[str, ...]] = {
     + ("movsd %xmm5, 64(%rbx)", "movsd %xmm6, 72(%rbx)"),
     "load": tuple(f"movq {8 * i}(%rbx), %r{8 + i % 4}" for i in range(8)),
     "store": tuple(f"movq %r8, {8 * i}(%rbx)" for i in range(4)),
+    "dispatch": ("addq $1, %r8", "addq $1, %r9", "addq $1, %r10", "movq (%rbx), %rax", "movq 8(%rbx), %rax",
+                 "movq 16(%rbx), %rax", "movq %rdx, 64(%rbx)", "movq %r8, %rsi", "movq %r9, %rdi",
+                 "movl %r10d, %edx", "movq %r11, %rdi", "movq %r8, %rsi"),
 }
 """Per class, a loop body of independent instructions that keeps that class's units busy (no chain but the
 loop counter's; eight accumulators for the adds, more than their latency x throughput); the counter
-``dec %rcx; jnz`` closes each. ``fp_move``: floating-point loads and stores two to one, as scalar compiled
+``dec %rcx; jnz`` closes each. ``dispatch``: cheap operations spread over every kind of unit, more of them than
+the model's dispatch width lets through in the time any unit needs (on this host 1.85 cycles where znver3's
+six-wide dispatch says 2.37: Zen 5 dispatches eight). ``fp_move``: floating-point loads and stores two to one, as scalar compiled
 code moves them (on this host eight such loads alone run as the model says, 1.0; with stores among them 0.84)."""
 CHECKS: dict[str, tuple[str, ...]] = {
     "stream": ("movsd (%rbx,%rax,8), %xmm0", "mulsd %xmm8, %xmm0", "addsd 64(%rbx,%rax,8), %xmm0",
@@ -107,20 +113,24 @@ def resource_class(resource: str) -> str | None:
 
 
 def scaled_cycles(result: mcacpu.McaResult, scale: CoreScale) -> tuple[float, str]:
-    """llvm-mca's cycles per iteration of a loop on this core: each resource's pressure × its class's ratio, the
-    busiest after scaling bounds the loop (cycles × scaled bound / model's bound). A loop bound by something
-    other than a resource (``THROUGHPUT_SLACK``) or without a pressure table keeps its cycles. The second item
-    says which class bounds it and by what ratio, or why nothing was scaled (for --explain)."""
+    """llvm-mca's cycles per iteration of a loop on this core. The model's throughput bound is the larger of its
+    busiest resource's pressure and its dispatch bound (micro-operations / dispatch width); on this core each
+    resource's pressure is scaled by its class's ratio and the dispatch bound by the ``dispatch`` ratio, the
+    larger bounds the loop: cycles × scaled bound / model's bound. A loop bound by something else
+    (``THROUGHPUT_SLACK``: a latency chain) or without a pressure table keeps its cycles. The second item says
+    which class bounds it and by what factor, or why nothing was scaled (for --explain)."""
     if not result.pressure:
         return result.cycles, "no resource table"
-    model = max(p for _, p in result.pressure)
+    model = max(max(p for _, p in result.pressure), result.dispatch_cycles)
     if model <= 0:
         return result.cycles, "no resource busy"
     if result.cycles > model * (1 + THROUGHPUT_SLACK):
         return result.cycles, "not scaled: bound by a chain, not by a resource"
-    resource, host = max(((r, p * scale.ratio_of(r)) for r, p in result.pressure), key=lambda rp: rp[1])
+    bounds = [(resource_class(r) or r, p * scale.ratio_of(r)) for r, p in result.pressure]
+    bounds.append(("dispatch", result.dispatch_cycles * scale.ratios.get("dispatch", 1.0)))
+    name, host = max(bounds, key=lambda nb: nb[1])
     factor = host / model
-    return result.cycles * factor, f"x{factor:.3g} ({resource_class(resource) or resource} bound)"
+    return result.cycles * factor, f"x{factor:.3g} ({name} bound)"
 
 
 # ------------------------------------------------------------------------------------------- measuring

@@ -98,6 +98,8 @@ class McaResult:
     pressure: tuple[tuple[str, float], ...] = ()
     """(resource of the model, e.g. Zn3Store, cycles it is busy per iteration): the busiest unit of each
     resource group (``Resource pressure per iteration``)."""
+    dispatch_cycles: float = 0.0
+    """Micro-operations per iteration / the model's dispatch width: the front end's bound (0: not reported)."""
 
 
 def run(text: str, mcpu: str, iterations: int = MCA_ITERATIONS) -> McaResult | None:
@@ -111,8 +113,11 @@ def run(text: str, mcpu: str, iterations: int = MCA_ITERATIONS) -> McaResult | N
         return None
     table = proc.stdout.split("Instructions:", 2)[-1] if "[6]" in proc.stdout else ""
     latencies = tuple(int(m.group(1)) for m in re.finditer(r"^\s*\d+\s+(\d+)\s+[\d.]+\s", table, re.M))
+    uops = re.search(r"^Total uOps:\s+(\d+)", proc.stdout, re.M)
+    width = re.search(r"^Dispatch Width:\s+(\d+)", proc.stdout, re.M)
+    dispatch = int(uops.group(1)) / iterations / int(width.group(1)) if uops and width and int(width.group(1)) else 0.0
     return McaResult(int(total.group(1)) / iterations, latencies,
-                     float(rthroughput.group(1)) if rthroughput else 0.0, _pressure(proc.stdout))
+                     float(rthroughput.group(1)) if rthroughput else 0.0, _pressure(proc.stdout), dispatch)
 
 
 def _pressure(report: str) -> tuple[tuple[str, float], ...]:

@@ -86,6 +86,13 @@ def test_a_store_bound_loop_is_scaled_by_exactly_the_store_ratio():
     assert cycles == pytest.approx(result.cycles * 0.5) and how == "x0.5 (store bound)"
     queue = corescale.scaled_cycles(result, corescale.CoreScale("znver3", {"store": 0.5, "load": 1.0}))
     assert queue == (pytest.approx(result.cycles * 2.67 / 4.0), "x0.667 (load bound)")
+    # the dispatch loop: twelve cheap operations spread over ALUs, loads and a store, 14 micro-operations with
+    # the counter's: six-wide dispatch, 2.33 cycles, above every unit's pressure (1.67 at most); a dispatch ratio
+    # of 0.75 (eight wide) takes it to 1.75, still above every unit
+    spread = mcacpu.run("\n".join(corescale.LOOPS["dispatch"]) + "\ndec %rcx\njnz 0\n", "znver3")
+    assert spread.dispatch_cycles == pytest.approx(14 / 6) and max(p for _, p in spread.pressure) < 14 / 6 * 0.75
+    wide = corescale.scaled_cycles(spread, corescale.CoreScale("znver3", {"dispatch": 0.75}))
+    assert wide == (pytest.approx(spread.cycles * 0.75), "x0.75 (dispatch bound)")
     # a chain longer than any resource's pressure (four dependent adds: 4 cycles, ALUs busy 1.25) is no
     # throughput: the ratios leave it alone
     chain = mcacpu.run("addq $1, %rax\naddq $1, %rax\naddq $1, %rax\naddq $1, %rax\ndec %rcx\njnz 0\n", "znver3")
