@@ -68,8 +68,9 @@ LOOPS: dict[str, tuple[str, ...]] = {
 loop counter's; eight accumulators for the adds, more than their latency x throughput); the counter
 ``dec %rcx; jnz`` closes each. ``dispatch``: cheap operations spread over every kind of unit, more of them than
 the model's dispatch width lets through in the time any unit needs (on this host 1.85 cycles where znver3's
-six-wide dispatch says 2.37: Zen 5 dispatches eight). ``fp_move``: floating-point loads and stores two to one, as scalar compiled
-code moves them (on this host eight such loads alone run as the model says, 1.0; with stores among them 0.84)."""
+six-wide dispatch says 2.37: Zen 5 dispatches eight). ``fp_move``: floating-point loads and stores two to one,
+as scalar compiled code moves them (on this host eight such loads alone run as the model says, 1.0; with stores
+among them 0.84)."""
 CHECKS: dict[str, tuple[str, ...]] = {
     "stream": ("movsd (%rbx,%rax,8), %xmm0", "mulsd %xmm8, %xmm0", "addsd 64(%rbx,%rax,8), %xmm0",
                "movsd %xmm0, 128(%rbx,%rax,8)", "movsd 8(%rbx,%rax,8), %xmm1", "mulsd %xmm8, %xmm1",
