@@ -95,7 +95,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
     if trips and cycles > rthroughput:
         cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
-    cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, rthroughput, hierarchy)
+    cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, rthroughput, hierarchy,
+                                           result.cycles)
     core = cycles / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,

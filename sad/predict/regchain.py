@@ -89,16 +89,22 @@ SAME_CHAIN = 0.01
 
 
 def latency_bound_cycles(body: list[str], latencies: tuple[int, ...], cycles: float, rthroughput: float,
-                         hierarchy: Hierarchy) -> float:
+                         hierarchy: Hierarchy, simulated: float | None = None) -> float:
     """``cycles`` (llvm-mca's per iteration) with the loop-carried register chain timed by the host's measured
     latencies where the loop is bound by that chain (its model length is at least 90 % of the cycles); never
-    below the port throughput bound ``rthroughput``."""
+    below the port throughput bound ``rthroughput`` nor below the host's chain itself: ``cycles`` scaled to this
+    core's throughput (sad.machine.corescale) can fall below a chain llvm-mca's simulation had kept them above
+    (an iteration cannot start its chain before the previous one ends). ``simulated``: llvm-mca's own cycles
+    (default ``cycles``); a chain longer than them is none llvm-mca's simulation found (the compare and jump
+    after an index add are no chain) and changes nothing."""
     if len(latencies) != len(body) or not hierarchy.ops:
         return cycles
     model, host = host_chain(body, register_form_latencies(body, latencies), hierarchy)
-    if model <= 0 or cycles > model / 0.9 or abs(host - model) <= SAME_CHAIN * model:
+    if model <= 0 or cycles > model / 0.9 or model > (simulated or cycles) * (1 + SAME_CHAIN):
         return cycles
-    return max(rthroughput, cycles * host / model)
+    if abs(host - model) <= SAME_CHAIN * model:
+        return max(cycles, host)
+    return max(rthroughput, host, cycles * host / model)
 
 
 def _loads_beside_dest(text: str) -> bool:
