@@ -93,10 +93,10 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     # the throughput bound on this core: scaled as the cycles were (a floor for the chain rules below)
     rthroughput = result.block_rthroughput * (model_cycles / result.cycles if result.cycles > 0 else 1.0)
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
-    if trips and cycles > rthroughput:
-        cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
     cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, rthroughput, hierarchy,
                                            result.cycles)
+    if trips and cycles > rthroughput:   # a chain that starts afresh at each short entry overlaps the next's
+        cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
     core = cycles / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,
