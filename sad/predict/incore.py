@@ -90,13 +90,11 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         width = max(1, vector_bytes // elem)
     clock = hierarchy.clock_hz
     model_cycles, scaled = host_cycles(result, hierarchy)
-    # the throughput bound on this core: scaled as the cycles were (a floor for the chain rules below)
-    rthroughput = result.block_rthroughput * (model_cycles / result.cycles if result.cycles > 0 else 1.0)
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
-    cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, rthroughput, hierarchy,
-                                           result.cycles)
-    if trips and cycles > rthroughput:   # a chain that starts afresh at each short entry overlaps the next's
+    if trips and cycles > result.block_rthroughput:
         cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
+    cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
+                                           hierarchy)
     core = cycles / width / clock
     chain = 0.0
     for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,

@@ -83,28 +83,17 @@ def host_latencies(body: list[str], latencies: tuple[int, ...], hierarchy: Hiera
                  for text, lat, form in zip(body, latencies, forms))
 
 
-SAME_CHAIN = 0.01
-"""A host chain within this share of the model's is the same chain (a measured 1.00016-cycle add is llvm-mca's
-1-cycle add): the cycles stay llvm-mca's."""
-
-
 def latency_bound_cycles(body: list[str], latencies: tuple[int, ...], cycles: float, rthroughput: float,
-                         hierarchy: Hierarchy, simulated: float | None = None) -> float:
+                         hierarchy: Hierarchy) -> float:
     """``cycles`` (llvm-mca's per iteration) with the loop-carried register chain timed by the host's measured
     latencies where the loop is bound by that chain (its model length is at least 90 % of the cycles); never
-    below the port throughput bound ``rthroughput`` nor below the host's chain itself: ``cycles`` scaled to this
-    core's throughput (sad.machine.corescale) can fall below a chain llvm-mca's simulation had kept them above
-    (an iteration cannot start its chain before the previous one ends). ``simulated``: llvm-mca's own cycles
-    (default ``cycles``); a chain longer than them is none llvm-mca's simulation found (the compare and jump
-    after an index add are no chain) and changes nothing."""
+    below the port throughput bound ``rthroughput``."""
     if len(latencies) != len(body) or not hierarchy.ops:
         return cycles
     model, host = host_chain(body, register_form_latencies(body, latencies), hierarchy)
-    if model <= 0 or cycles > model / 0.9 or model > (simulated or cycles) * (1 + SAME_CHAIN):
+    if model <= 0 or cycles > model / 0.9 or host == model:
         return cycles
-    if abs(host - model) <= SAME_CHAIN * model:
-        return max(cycles, host)
-    return max(rthroughput, host, cycles * host / model)
+    return max(rthroughput, cycles * host / model)
 
 
 def _loads_beside_dest(text: str) -> bool:

@@ -39,38 +39,6 @@ int main(void) {
 """
 
 
-UPDATE_C = """double A[64][64], C[64][1100], B[64][1100];
-int main(void) {
-    int i, k, j;
-    for (i = 0; i < 64; i++)
-        for (k = 0; k < 64; k++)
-            for (j = 0; j < 1100; j++)
-                C[i][j] += 1.5 * A[i][k] * B[k][j];
-    return 0;
-}
-"""
-
-
-@needs_mca
-def test_the_register_chain_rule_keeps_the_scaled_throughput_as_its_floor(tmp_path):
-    # gemm's inner loop (vectorized: load, mulpd, addpd from memory, store): the rule that retimes a register
-    # chain with the host's measured latencies neither floors it at the stand-in model's throughput bound nor
-    # at a "chain" llvm-mca's simulation does not have (the index add, compare and jump: 2 cycles where it
-    # simulates 1.6); gemm -O2 of devkernels2 was priced at 1.5 cycles where the scaled 1.29 holds, 1.15
-    # measured
-    src = tmp_path / "update.c"
-    src.write_text(UPDATE_C)
-    loop = next(lp for lp in source_loops(analyze([str(src)]).program) if lp.line == 6)
-    cf = cc.compiled_file(src, "gcc -O2")
-    plain = dataclasses.replace(load_machine(_machine(tmp_path, "gcc -O2")).hierarchy,
-                                ops={"add.integer": (0.44e-9, 0.1e-9)})   # 1.1 cycles: the index chain 2.2
-    unscaled = compiled_bounds(loop, cf, str(src.resolve()), plain, "gcc -O2")
-    halved = dataclasses.replace(plain, mca_scale=corescale.CoreScale(cc.host_model().mcpu,
-                                                                       dict.fromkeys(corescale.CLASSES, 0.5)))
-    scaled = compiled_bounds(loop, cf, str(src.resolve()), halved, "gcc -O2")
-    assert scaled.core_s == pytest.approx(unscaled.core_s * 0.5, rel=1e-9)
-
-
 def _scaled_machine(tmp_path: Path, mcpu: str, spec: str = "gcc -O0") -> Path:
     path = _machine(tmp_path, spec)
     text = path.read_text().replace("  levels:\n", SCALE.format(mcpu=mcpu) + "  levels:\n", 1)
