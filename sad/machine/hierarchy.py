@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from sad.machine import corescale
+
 LINE_BYTES = 64
 SPREAD_TARGET = 0.05
 """Relative interquartile spread below which a figure is taken as converged."""
@@ -124,6 +126,12 @@ class Hierarchy:
     walk_latency_s: float = 0.0
     """Latency of one load from memory on a page beyond the TLBs (page walk + line), dependent loads: what a
     column walk waits for when too few of its iterations fit in the core's window to overlap (0: not measured)."""
+    tlb_ramp: tuple[tuple[int, float], ...] = ()
+    """(pages walked, extra seconds per access) of walks over more pages than ``TLB_PAGES`` reaches (``tlb_ramp``):
+    the miss costs more the more pages a walk covers (() : ``tlb_miss_s`` for all)."""
+    mca_scale: corescale.CoreScale | None = None
+    """llvm-mca's stand-in model against this core, per resource class (None: not calibrated, the model's cycles
+    as they are)."""
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -376,11 +384,13 @@ class HierarchyCalibration:
     ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
     tlb_pages: int = 0
     tlb_miss: Measured | None = None
+    tlb_ramp: dict[int, Measured] = field(default_factory=dict)  # pages → extra seconds per access (tlb_ramp)
     walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
     one_set: dict[str, Measured] = field(default_factory=dict)  # level name → column walk in one L1 set, read
     one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
     holds: dict[str, int] = field(default_factory=dict)        # level name → largest footprint it serves (holds_of)
     passes: dict[str, dict[int, Measured]] = field(default_factory=dict)   # level → footprint → its read pass
+    mca_scale: corescale.CoreScale | None = None                # llvm-mca's stand-in model against this core
     warnings: list[str] = field(default_factory=list)
 
 
@@ -469,8 +479,13 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             if progress:
                 progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
                          f"{pair[1].seconds * 1e9:6.3f} ns per operation")
+        result.mca_scale = measure_mca_scale(cpu, per_figure * len(corescale.CLASSES), progress)
         walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure) for p in TLB_PAGES}
         result.tlb_pages, result.tlb_miss = tlb_reach(walks)
+        if result.tlb_miss is not None:
+            ramp_walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure)
+                          for p in ramp_pages(caches, line)}
+            result.tlb_ramp = tlb_ramp(walks, ramp_walks)
         if progress and result.tlb_miss is not None:
             progress(f"TLB: {result.tlb_pages} pages, beyond them {result.tlb_miss.seconds * 1e9:.3f} ns more "
                      "per access")
@@ -496,6 +511,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
                       ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
+            + [(f"hierarchy.tlb.ramp.{k}", v) for k, v in result.tlb_ramp.items()] \
             + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
             + [(f"hierarchy.ops.{k}.throughput", v[1]) for k, v in result.ops.items()] \
             + [(f"hierarchy.{k}.read", v) for k, v in result.read.items()] \
@@ -508,6 +524,25 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
+
+
+def measure_mca_scale(cpu: int | None, budget_s: float, progress: Callable[[str], None] | None
+                      ) -> corescale.CoreScale | None:
+    """sad.machine.corescale's loops timed pinned like every figure here (None where it does not apply)."""
+    def run(exe: Path, case: int, n: int) -> float:
+        out = subprocess.run(pin_command([str(exe), str(case), str(n)], cpu), capture_output=True, text=True,
+                             check=True, timeout=60).stdout
+        return float(out)
+
+    def settle(sample: Callable[[], list[float]], budget: float) -> tuple[float, float]:
+        fig = converge(sample, budget)
+        return fig.seconds, fig.spread
+
+    scale = corescale.measure(settle, run, budget_s)
+    if progress and scale is not None:
+        progress(f"llvm-mca -mcpu={scale.mcpu} against this core, measured / model cycles: "
+                 + ", ".join(f"{k} {v:.3g}" for k, v in scale.ratios.items()))
+    return scale
 
 
 def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 4096) -> list[tuple[str, int, int]]:
@@ -712,6 +747,42 @@ def tlb_reach(per_access: dict[int, Measured]) -> tuple[int, Measured | None]:
     return reach, Measured(extra, max(top.spread, quarter.spread), top.samples, top.reliable and quarter.reliable)
 
 
+TLB_RAMP_PAGES = (6144, 8192, 12288, 16384)
+"""Larger one-line-per-page walks, beyond the TLBs' reach (``tlb_ramp``); only those whose lines (a line per
+page) stay within what the second cache level holds are timed, so that the step is the misses' and not a level's."""
+
+
+def ramp_pages(caches: list[CacheInfo], line: int) -> list[int]:
+    """The ``TLB_RAMP_PAGES`` whose walk's lines (one per page) fit the second cache level by the layer condition
+    (FIT_FRACTION): 8192 pages for a 1 MiB L2 (512 KiB of lines); none without a second level."""
+    if len(caches) < 2:
+        return []
+    fit = int(caches[1].size_bytes * FIT_FRACTION)
+    return [p for p in TLB_RAMP_PAGES if p * line <= fit]
+
+
+def tlb_ramp(walks: dict[int, Measured], larger: dict[int, Measured]) -> dict[int, Measured]:
+    """Extra seconds per access of walks over more pages than the TLBs hold, against the same baseline as
+    ``tlb_reach`` (the walk over a quarter of the largest ``TLB_PAGES``): pages → extra. Why: a miss's page walk
+    reads page-table entries, 8 bytes a page; beyond the TLBs' reach those of more pages than the L1 keeps come
+    from L2 (8192 pages: 64 KiB of entries), and under a hypervisor each guest entry is translated again (nested
+    paging). Measured on this host with the calibration's own walks: 0.3 ns more per access at 4096 pages, 1.1 ns
+    at 6144, 1.6 ns at 8192 (one line per page, the lines in L2 throughout). A figure no larger than the one
+    before is dropped (noise)."""
+    sizes = sorted(walks)
+    quarter = walks[max(p for p in sizes if p <= sizes[-1] // 4)]
+    out: dict[int, Measured] = {}
+    last = walks[sizes[-1]].seconds - quarter.seconds
+    for pages in sorted(larger):
+        fig = larger[pages]
+        extra = fig.seconds - quarter.seconds
+        if extra > last:
+            out[pages] = Measured(extra, max(fig.spread, quarter.spread), fig.samples,
+                                  fig.reliable and quarter.reliable)
+            last = extra
+    return out
+
+
 WALK_CHASE_BYTES = 64 * 1024 ** 2
 """Memory of the walk-latency chase: one line per access, each on another of its 16384 pages (far beyond the
 TLBs) in a shuffled order (no prefetch), and the lines of 64 MB (beyond the caches) before one comes again."""
@@ -779,8 +850,11 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                      f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
     if cal.tlb_miss is not None:
         flag = "" if cal.tlb_miss.reliable else "  UNRELIABLE"
-        lines.append(f"  tlb: {{pages: {cal.tlb_pages}, miss: {cal.tlb_miss.seconds * 1e9:.4g} ns}}   # one line per "
-                     f"page walks; spread {cal.tlb_miss.spread:.1%}{flag}")
+        ramp = ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns" for p, f in sorted(cal.tlb_ramp.items()))
+        spread = max([cal.tlb_miss.spread] + [f.spread for f in cal.tlb_ramp.values()])
+        lines.append(f"  tlb: {{pages: {cal.tlb_pages}, miss: {cal.tlb_miss.seconds * 1e9:.4g} ns"
+                     + (f", ramp: {{{ramp}}}" if ramp else "") + "}   # one line per "
+                     f"page walks; spread {spread:.1%}{flag}")
     if cal.walk_latency is not None:
         flag = "" if cal.walk_latency.reliable else "  UNRELIABLE"
         lines.append(f"  walk_latency: {cal.walk_latency.seconds * 1e9:.4g} ns   # a dependent load from memory on a "
@@ -793,6 +867,8 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             flag = "" if lat.reliable and thr.reliable else "  UNRELIABLE"
             lines.append(f"    {key}: {{latency: {lat.seconds * 1e9:.4g} ns, throughput: {thr.seconds * 1e9:.4g} ns}}"
                          f"  # spread {max(lat.spread, thr.spread):.1%}{flag}")
+    if cal.mca_scale is not None:
+        lines += corescale.render_yaml(cal.mca_scale)
     lines.append("  levels:")
     names = [f"L{c.level}" for c in cal.caches] + ["memory"]
     infos = {f"L{c.level}": c for c in cal.caches}
@@ -847,7 +923,9 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      {key: (parse_time(v["latency"]), parse_time(v["throughput"]))
                       for key, v in sorted((section.get("ops") or {}).items())},
                      int(tlb.get("pages", 0)), parse_time(tlb.get("miss", 0)),
-                     parse_time(section.get("walk_latency", 0)))
+                     parse_time(section.get("walk_latency", 0)),
+                     tuple(sorted((int(k), parse_time(v)) for k, v in (tlb.get("ramp") or {}).items())),
+                     corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None)
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

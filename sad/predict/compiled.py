@@ -5,7 +5,7 @@ Data flow: a source file and the compiler + flags a calibrated machine database 
 vectorizer did) → ``asm_loops``: every backward jump of the assembly closes a loop; the loop's instructions are
 mapped to source lines through the ``.loc`` directives, which are the debug line table itself (the assembler
 turns exactly these into .debug_line, what objdump -dl and llvm-dwarfdump read back) → ``mca_cycles``: llvm-mca
-(LLVM's machine-code analyzer, the scheduling model of this host's core: sad.predict.mcacpu) simulates many
+(LLVM's machine-code analyzer, the scheduling model of this host's core: sad.machine.mcacpu) simulates many
 iterations of the loop body and gives cycles per iteration, which covers both bounds of the in-core model: the
 throughput of the ports the instructions need and any loop-carried dependency chain (latency).
 sad.predict.loopcost matches these loops to the source's innermost loops and adds the memory hierarchy.
@@ -25,10 +25,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from sad.ir.languages import FREE_FORM_SUFFIXES
-from sad.predict.mcacpu import host_model
+from sad.machine import mcacpu
+from sad.machine.mcacpu import McaResult as McaResult
+from sad.machine.mcacpu import host_model
 
 FORTRAN_SUFFIXES = {".f", ".for", ".f77", ".F", ".fpp"} | FREE_FORM_SUFFIXES
-MCA_ITERATIONS = 200
+MCA_ITERATIONS = mcacpu.MCA_ITERATIONS
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)")
 _FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 _LABEL = re.compile(r"^([.\w$]+):")
@@ -170,31 +172,13 @@ def vectorized_lines(report: str) -> dict[int, int]:
     return found
 
 
-@dataclass(frozen=True)
-class McaResult:
-    """llvm-mca's analysis of a loop body: cycles per iteration and per-instruction latencies."""
-    cycles: float                   # per iteration, steady state: port throughput and register dependencies
-    latencies: tuple[int, ...]      # per instruction, llvm-mca's scheduling model
-    block_rthroughput: float        # the throughput bound alone (no dependencies)
-
-
 @lru_cache(maxsize=1024)
 def mca(body: tuple[str, ...], mcpu: str | None = None) -> McaResult | None:
     """llvm-mca on a loop body (``MCA_ITERATIONS`` iterations simulated), or None if it cannot read it.
     Jumps stay in (they take a port); their targets are irrelevant. ``mcpu``: the scheduling model, by
-    default this host's core's (sad.predict.mcacpu)."""
+    default this host's core's (sad.machine.mcacpu)."""
     mcpu = mcpu or host_model().mcpu
-    text = "\n".join(_neutral_jump(i) for i in body) + "\n"
-    proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", f"-iterations={MCA_ITERATIONS}"], input=text,
-                          capture_output=True, text=True, check=False)
-    total = re.search(r"^Total Cycles:\s+(\d+)", proc.stdout, re.M)
-    rthroughput = re.search(r"^Block RThroughput:\s+([\d.]+)", proc.stdout, re.M)
-    if proc.returncode != 0 or total is None:
-        return None
-    table = proc.stdout.split("Instructions:", 2)[-1] if "[6]" in proc.stdout else ""
-    latencies = tuple(int(m.group(1)) for m in re.finditer(r"^\s*\d+\s+(\d+)\s+[\d.]+\s", table, re.M))
-    return McaResult(int(total.group(1)) / MCA_ITERATIONS, latencies,
-                     float(rthroughput.group(1)) if rthroughput else 0.0)
+    return mcacpu.run("\n".join(_neutral_jump(i) for i in body) + "\n", mcpu, MCA_ITERATIONS)
 
 
 @lru_cache(maxsize=8)

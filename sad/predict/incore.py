@@ -7,7 +7,9 @@ per iteration (port throughput and the chains through registers) / vector width 
 loop-carried chain through memory (a slot of the stack at -O0, an element updated in place, an element read
 back in a later iteration: store-to-load forwarding + the operations on it). Where no compiled loop prices it:
 ``operation_bounds``, the calibrated operation classes (sad.predict.opmodel), every reference at its issue
-price (the data part prices its line). sad.predict.loopcost composes these with sad.predict.reuse.
+price (the data part prices its line). Where llvm-mca's model is another core's, its cycles are scaled per
+resource class by the ratios `sad calibrate` measured (``host_cycles``). sad.predict.loopcost composes these
+with sad.predict.reuse.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from sad import ir
 from sad.analysis.cost import Layout
+from sad.machine import corescale
 from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
@@ -31,6 +34,7 @@ class InCore:
     instructions: int = 0  # instructions of the compiled loop body (0: not compiled)
     window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
     outer: bool = False    # the width is the enclosing loop's: gcc vectorized the nest's next loop out
+    scaled: str = ""       # how llvm-mca's cycles were scaled to this core (sad.machine.corescale), "" if not
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -85,7 +89,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         elem = max((r.elem_bytes for r in loop.refs), default=8)
         width = max(1, vector_bytes // elem)
     clock = hierarchy.clock_hz
-    cycles = max(result.cycles, cc.register_chain(chosen.instructions))
+    model_cycles, scaled = host_cycles(result, hierarchy)
+    cycles = max(model_cycles, cc.register_chain(chosen.instructions))
     if trips and cycles > result.block_rthroughput:
         cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
     cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
@@ -112,7 +117,20 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
     outer = bool(vector_bytes) and loop.line not in cf.vectorized
-    return InCore(core, chain, width, len(chosen.instructions), window, outer)
+    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled)
+
+
+def host_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> tuple[float, str]:
+    """llvm-mca's cycles per iteration on this core: scaled per resource class where `sad calibrate` measured the
+    stand-in model against this core (the machine's ``mca_scale``, sad.machine.corescale) and llvm-mca still uses
+    that model; as they are otherwise. The text says what was done (for --explain), "" where nothing applies."""
+    scale = hierarchy.mca_scale
+    if scale is None:
+        return result.cycles, ""
+    if scale.mcpu != cc.host_model().mcpu:
+        return result.cycles, f"not scaled: the machine's mca_scale is for -mcpu={scale.mcpu}"
+    cycles, how = corescale.scaled_cycles(result, scale)
+    return cycles, f"llvm-mca -mcpu={scale.mcpu} {how}"
 
 
 SHORT_TRIPS = 64

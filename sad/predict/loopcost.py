@@ -27,6 +27,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
+from sad.analysis.counting import evaluate_sums
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
 from sad.predict.incore import compiled_bounds, operation_bounds
@@ -63,6 +64,7 @@ class LoopPrice:
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
     window: float | None = None    # iterations the core keeps in flight (reorder buffer / instructions per iteration)
     outer: bool = False            # vectorized along the enclosing loop (the data per iteration divided by vector)
+    scaled: str = ""               # llvm-mca's cycles scaled to this core (sad.machine.corescale), or why not
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -80,7 +82,13 @@ def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
             entries[key] += b.count
     # Max(entries, 1): a loop whose entry count is 0 for the bound values (a branch never taken) has 0
     # iterations too; 0/0 would be NaN and poison the cache-level comparisons.
-    return {k: iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k] for k in iters}
+    # Sums with numbers for bounds are added up exactly here: sympy's own evaluation of one whose terms hold a
+    # Mod (red-black sweeps, ``for (j = 1 + (i + c) % 2; ...; j += 2)``) fails when the footprints are compared
+    return {k: _exact_sums(iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k]) for k in iters}
+
+
+def _exact_sums(expr: sympy.Expr) -> sympy.Expr:
+    return evaluate_sums(expr) if expr.has(sympy.Sum) else expr
 
 
 @dataclass
@@ -93,11 +101,13 @@ class LoopCoverage:
     command: str = ""                       # the machine's compile spec (gcc -O2)
     warnings: list[ir.Diagnostic] = field(default_factory=list)
     model: str = ""                         # llvm-mca's -mcpu where it is not the host's own model
+    scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
 
     def summary(self) -> str:
         """One line for the report."""
         text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
-            (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''})" if self.command else "")
+            (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''}"
+             f"{' scaled to this core per resource class (mca_scale)' if self.scaled else ''})" if self.command else "")
         if self.operation_classes:
             text += f", {self.operation_classes} from the calibrated operation classes"
         rest = self.total - self.compiled - self.operation_classes
@@ -182,6 +192,7 @@ def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
     if first is None or not model.note:
         return
     coverage.model = model.mcpu
+    coverage.scaled = any(lp.scaled.startswith("llvm-mca") for lp in explained)
     coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", model.note))
 
 
@@ -204,7 +215,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
-    own_value = float(own) if own.is_number else evaluate(bind(own, bindings)) if bindings else None
+    own_value = evaluate(bind(own, bindings) if bindings else own)
     core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value)
     if core is None:
         return None
@@ -213,6 +224,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.window = core.window
     price.outer = core.outer
+    price.scaled = core.scaled
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s)
@@ -299,7 +311,8 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
                        f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else "")
-                       + (" along the enclosing loop (data per iteration / vector)" if lp.outer else ""))
+                       + (" along the enclosing loop (data per iteration / vector)" if lp.outer else "")
+                       + (f"; {lp.scaled}" if lp.scaled else ""))
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
         if lp.touch_s != 0:

@@ -8,7 +8,7 @@ host's where it measured the operation's class → sad.predict.incore replaces t
 loop llvm-mca finds latency bound.
 
 Why: llvm-mca's scheduling model is a core's as LLVM describes it, or a stand-in's where LLVM does not know the
-core (sad.predict.mcacpu). A reduction that gcc keeps in order at -O2 (``w -= A[i][k] * A[k][j]``, a dot product
+core (sad.machine.mcacpu). A reduction that gcc keeps in order at -O2 (``w -= A[i][k] * A[k][j]``, a dot product
 without -ffast-math: one ``subsd`` or two ``addsd`` per iteration on one register) runs at the latency of the add.
 On this host (AMD family 26) the calibration measures that latency as 2.0 cycles; llvm-mca's znver3 model says 3,
 and lu, cholesky and durbin of benchmarks/devkernels and ludcmp of benchmarks/devkernels2, all such reductions,

@@ -23,7 +23,7 @@ from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import walk
-from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level
+from sad.machine.hierarchy import FIT_FRACTION, TLB_PAGES, Hierarchy, Level
 from sad.predict import opmodel
 from sad.predict.sourceloops import Ref, SourceLoop, _as_ir, _fastest, _index, _mentions, _slow
 
@@ -462,7 +462,24 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
         if walk is not None:     # set conflicts keep the walk out of the last cache: from memory as well
             pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes,
                                                               hierarchy.page_bytes))))
-    pieces.append((sympy.Float(hierarchy.tlb_miss_s, 6) * share, True))
+    pieces.append((miss_seconds(pages, hierarchy) * share, True))
+    return sympy.Piecewise(*pieces)
+
+
+def miss_seconds(pages: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr:
+    """Extra seconds of an access to a page beyond the TLBs' reach for a walk over ``pages`` pages between
+    reuses: the calibrated ``tlb_miss_s`` up to the walk it was measured on (``TLB_PAGES``' largest), then the
+    larger walks' figures (``tlb_ramp``: page-table entries of more pages than the L1 keeps), linear between
+    two, the last beyond them. Without a ramp, ``tlb_miss_s`` for every walk."""
+    miss = sympy.Float(hierarchy.tlb_miss_s, 6)
+    if not hierarchy.tlb_ramp:
+        return miss
+    points = [(TLB_PAGES[-1], hierarchy.tlb_miss_s), *hierarchy.tlb_ramp]
+    pieces = [(miss, sympy.Le(pages, points[0][0]))]
+    for (p0, s0), (p1, s1) in zip(points, points[1:]):
+        pieces.append((sympy.Float(s0, 6) + sympy.Float((s1 - s0) / (p1 - p0), 6) * (pages - p0),
+                       sympy.Le(pages, p1)))
+    pieces.append((sympy.Float(points[-1][1], 6), True))
     return sympy.Piecewise(*pieces)
 
 

@@ -1,4 +1,4 @@
-"""llvm-mca's scheduling model of this host's core (sad.predict.mcacpu): where LLVM does not know the core, the
+"""llvm-mca's scheduling model of this host's core (sad.machine.mcacpu): where LLVM does not know the core, the
 newest model of the same line stands in for its generic one, and the user is told which (issue 27)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sad.cli.main import run
-from sad.predict.mcacpu import _known_models, host_model, substitute
+from sad.machine.mcacpu import _known_models, host_model, substitute
 from tests.predict.test_compile_options import _machine
 
 ZEN = {"znver1", "znver2", "znver3", "skylake", "generic"}

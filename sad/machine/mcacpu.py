@@ -1,7 +1,10 @@
 """Which of llvm-mca's scheduling models prices this host's core.
 
 Data flow: ``llvm-mca --version`` (the host CPU LLVM recognizes) and /proc/cpuinfo (vendor, family) →
-``host_model``: the ``-mcpu`` sad.predict.compiled passes to llvm-mca, and a note when it is not the host's own.
+``host_model``: the ``-mcpu`` sad.predict.compiled passes to llvm-mca, and a note when it is not the host's own;
+``run``: llvm-mca on a loop body with that model → cycles per iteration, latencies, the pressure on each of the
+model's resources (what sad.predict.compiled prices loops with and sad.machine.corescale calibrates against this
+core). It sits with the machine because `sad calibrate` runs it too.
 
 ``-mcpu=native`` is the host's model only where this LLVM knows the core. An LLVM older than the core (LLVM 14 on
 an AMD family 26, Zen 5) says "Host CPU: (unknown)" and falls back to its generic x86-64 model, which is no
@@ -80,3 +83,53 @@ def _known_models() -> set[str]:
                           check=False)
     listing = (proc.stdout + proc.stderr).split("Available features", 1)[0]
     return set(re.findall(r"^\s+([a-z][\w.-]*)\s+- Select the", listing, re.M))
+
+
+MCA_ITERATIONS = 200
+"""Iterations llvm-mca simulates: enough for the steady state of a loop body."""
+
+
+@dataclass(frozen=True)
+class McaResult:
+    """llvm-mca's analysis of a loop body: cycles per iteration and per-instruction latencies."""
+    cycles: float                   # per iteration, steady state: port throughput and register dependencies
+    latencies: tuple[int, ...]      # per instruction, llvm-mca's scheduling model
+    block_rthroughput: float        # the throughput bound alone (no dependencies)
+    pressure: tuple[tuple[str, float], ...] = ()
+    """(resource of the model, e.g. Zn3Store, cycles it is busy per iteration): the busiest unit of each
+    resource group (``Resource pressure per iteration``)."""
+    dispatch_cycles: float = 0.0
+    """Micro-operations per iteration / the model's dispatch width: the front end's bound (0: not reported)."""
+
+
+def run(text: str, mcpu: str, iterations: int = MCA_ITERATIONS) -> McaResult | None:
+    """llvm-mca with ``-mcpu`` on the instructions ``text`` (one per line, jumps with numeric targets), or None
+    if it cannot read them."""
+    proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", f"-iterations={iterations}"], input=text,
+                          capture_output=True, text=True, check=False)
+    total = re.search(r"^Total Cycles:\s+(\d+)", proc.stdout, re.M)
+    rthroughput = re.search(r"^Block RThroughput:\s+([\d.]+)", proc.stdout, re.M)
+    if proc.returncode != 0 or total is None:
+        return None
+    table = proc.stdout.split("Instructions:", 2)[-1] if "[6]" in proc.stdout else ""
+    latencies = tuple(int(m.group(1)) for m in re.finditer(r"^\s*\d+\s+(\d+)\s+[\d.]+\s", table, re.M))
+    uops = re.search(r"^Total uOps:\s+(\d+)", proc.stdout, re.M)
+    width = re.search(r"^Dispatch Width:\s+(\d+)", proc.stdout, re.M)
+    dispatch = int(uops.group(1)) / iterations / int(width.group(1)) if uops and width and int(width.group(1)) else 0.0
+    return McaResult(int(total.group(1)) / iterations, latencies,
+                     float(rthroughput.group(1)) if rthroughput else 0.0, _pressure(proc.stdout), dispatch)
+
+
+def _pressure(report: str) -> tuple[tuple[str, float], ...]:
+    """(resource name, busiest unit's cycles per iteration) from llvm-mca's resource tables, by name."""
+    names = dict(re.findall(r"^\[(\d+)(?:\.\d+)?\]\s+-\s+(\S+)", report.split("Resource pressure", 1)[0], re.M))
+    found = re.search(r"^Resource pressure per iteration:\n(.*)\n(.*)$", report, re.M)
+    if not found:
+        return ()
+    heads = re.findall(r"\[(\d+)(?:\.\d+)?\]", found.group(1))
+    values = found.group(2).split()
+    busiest: dict[str, float] = {}
+    for head, value in zip(heads, values):
+        name = names.get(head, head)
+        busiest[name] = max(busiest.get(name, 0.0), 0.0 if value == "-" else float(value))
+    return tuple(sorted(busiest.items()))

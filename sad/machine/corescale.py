@@ -1,0 +1,254 @@
+"""llvm-mca's borrowed scheduling model against this core: measured cycles / the model's, per resource class.
+
+Data flow: `sad calibrate`, where llvm-mca does not know this host's core and another core's model stands in
+(sad.machine.mcacpu.host_model) → ``measure``: a C program of small loops written in x86-64 assembly (inline),
+each bound by one class of the core's resources (integer ALUs, floating-point pipes, loads, stores), and a chain
+of dependent 1-cycle adds for the clock, run pinned to the calibration CPU → cycles per iteration measured; the
+same instructions through llvm-mca with the stand-in ``-mcpu`` → the model's cycles; per class the ratio of the
+two → the ``mca_scale`` entry of the machine's ``hierarchy`` (machine_db/schema.json) → ``from_database`` →
+``CoreScale`` on the loaded Hierarchy → sad.predict.incore prices a compiled loop with ``scaled_cycles``.
+
+Why: a stand-in model has another core's ports. On this host (AMD family 26, Zen 5; LLVM 14's newest model of
+the line is znver3) four independent stores run in 2.0 cycles where znver3 says 4.0 (Zen 5 does two stores a
+cycle, znver3's model one), eight integer loads in 2.0 where it says 2.7 and eight independent integer adds in
+1.84 where it says 2.27 (more load ports and ALUs), while floating-point adds, multiplies and loads into xmm
+registers are within 2 % of the model. One scalar does not fit: the ratio is kept
+per class, and a loop is priced by the busiest of the model's resources once each one's pressure is scaled by
+its class's ratio. Two mixed loops (a scalar -O2 stream update, a -O0 style body with its index on the stack)
+check the rule at calibration time: their measured cycles and the scaled model's are written side by side.
+The loops are the calibration's own, not any kernel's. The ratios are for throughput: a loop that llvm-mca finds
+bound by a latency chain (its cycles more than ``THROUGHPUT_SLACK`` above its busiest resource) keeps its cycles;
+its chain is timed with the host's measured latencies elsewhere (sad.predict.regchain).
+"""
+from __future__ import annotations
+
+import functools
+import platform
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sad.machine import mcacpu
+
+CLASSES = ("alu", "fp", "fp_move", "load", "store", "dispatch")
+"""Resource classes of a core the calibration loops bind one at a time; ``dispatch`` is the front end's width
+(micro-operations per cycle), not a unit."""
+
+_RESOURCE_CLASS = ((re.compile(r"Store|FPSt|StoreData|STD", re.I), "store"),
+                   (re.compile(r"FPP45", re.I), "fp_move"),
+                   (re.compile(r"Load|AGU|LSU", re.I), "load"),
+                   (re.compile(r"ALU|BRU", re.I), "alu"),
+                   (re.compile(r"FP", re.I), "fp"))
+"""llvm-mca resource names → class (AMD's models name their units so: Zn3Store, Zn3FPSt, Zn3Load, Zn3AGU0,
+Zn3ALU0, Zn3FPP0; Zn3FPP45 the floating-point pipes that take loaded values and store data, ``fp_move``); a
+resource no pattern names keeps the model's figure (ratio 1). Stores first: Zn3FPSt is the
+floating-point store-data unit."""
+
+THROUGHPUT_SLACK = 0.10
+"""A loop whose llvm-mca cycles exceed its busiest resource's pressure by more than this share is bound by
+something else (a latency chain, the dispatch width): the throughput ratios do not apply to it."""
+
+_XMM = [f"%xmm{i}" for i in range(8)]
+LOOPS: dict[str, tuple[str, ...]] = {
+    "alu": tuple(f"addq $1, {r}" for r in ("%r8", "%r9", "%r10", "%r11", "%rax", "%rdx", "%rsi", "%rdi")),
+    "fp": tuple(f"addsd %xmm8, {x}" for x in _XMM),
+    "fp_move": tuple(f"movsd {8 * i}(%rbx), {x}" for i, x in enumerate(_XMM[:4]))
+    + ("movsd %xmm5, 64(%rbx)", "movsd %xmm6, 72(%rbx)"),
+    "load": tuple(f"movq {8 * i}(%rbx), %r{8 + i % 4}" for i in range(8)),
+    "store": tuple(f"movq %r8, {8 * i}(%rbx)" for i in range(4)),
+    "dispatch": ("addq $1, %r8", "addq $1, %r9", "addq $1, %r10", "movq (%rbx), %rax", "movq 8(%rbx), %rax",
+                 "movq 16(%rbx), %rax", "movq %rdx, 64(%rbx)", "movq %r8, %rsi", "movq %r9, %rdi",
+                 "movl %r10d, %edx", "movq %r11, %rdi", "movq %r8, %rsi"),
+}
+"""Per class, a loop body of independent instructions that keeps that class's units busy (no chain but the
+loop counter's; eight accumulators for the adds, more than their latency x throughput); the counter
+``dec %rcx; jnz`` closes each. ``dispatch``: cheap operations spread over every kind of unit, more of them than
+the model's dispatch width lets through in the time any unit needs (on this host 1.85 cycles where znver3's
+six-wide dispatch says 2.37: Zen 5 dispatches eight). ``fp_move``: floating-point loads and stores two to one,
+as scalar compiled code moves them (on this host eight such loads alone run as the model says, 1.0; with stores
+among them 0.84)."""
+CHECKS: dict[str, tuple[str, ...]] = {
+    "stream": ("movsd (%rbx,%rax,8), %xmm0", "mulsd %xmm8, %xmm0", "addsd 64(%rbx,%rax,8), %xmm0",
+               "movsd %xmm0, 128(%rbx,%rax,8)", "movsd 8(%rbx,%rax,8), %xmm1", "mulsd %xmm8, %xmm1",
+               "addsd 72(%rbx,%rax,8), %xmm1", "movsd %xmm1, 136(%rbx,%rax,8)"),
+    "stack_indexed": ("movl -8(%rbx), %eax", "cltq", "leaq 0(,%rax,8), %rdx", "movsd 64(%rbx,%rdx), %xmm0",
+                      "addsd 128(%rbx,%rdx), %xmm0", "movsd %xmm0, 192(%rbx,%rdx)", "movl -16(%rbx), %esi",
+                      "movsd %xmm0, -32(%rbx)"),
+}
+"""Mixed loops that check the per-class rule (not used to derive it): an unrolled scalar stream update as -O2
+compiles one, and a -O0 style body (index loaded from the stack, sign-extended, scaled; a result stored)."""
+_CLOBBERS = ("rcx", "rbx", "rax", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", *(x[1:] for x in _XMM), "xmm8",
+             "cc", "memory")
+CLOCK_ADDS = 16
+
+
+@dataclass(frozen=True)
+class LoopFigure:
+    """One calibration loop: cycles per iteration measured on this core and in the model; spread of the runs."""
+    measured: float
+    model: float
+    spread: float
+
+
+@dataclass(frozen=True)
+class CoreScale:
+    """The stand-in model's cycles against this core's: per class the ratio measured / model."""
+    mcpu: str
+    ratios: Mapping[str, float]
+    loops: Mapping[str, LoopFigure] = field(default_factory=dict)
+    checks: Mapping[str, tuple[float, float]] = field(default_factory=dict)   # name → (measured, scaled model)
+
+    def ratio_of(self, resource: str) -> float:
+        """The ratio of the class a model's resource belongs to, 1 for a resource of no class."""
+        name = resource_class(resource)
+        return self.ratios.get(name, 1.0) if name else 1.0
+
+
+def resource_class(resource: str) -> str | None:
+    """'Zn3Store' → 'store', 'Zn3AGU0' → 'load', 'Zn3ALU1' → 'alu', 'Zn3FPP2' → 'fp'; None for the others."""
+    return next((name for pattern, name in _RESOURCE_CLASS if pattern.search(resource)), None)
+
+
+def scaled_cycles(result: mcacpu.McaResult, scale: CoreScale) -> tuple[float, str]:
+    """llvm-mca's cycles per iteration of a loop on this core. The model's throughput bound is the larger of its
+    busiest resource's pressure and its dispatch bound (micro-operations / dispatch width); on this core each
+    resource's pressure is scaled by its class's ratio and the dispatch bound by the ``dispatch`` ratio, the
+    larger bounds the loop: cycles × scaled bound / model's bound. A loop bound by something else
+    (``THROUGHPUT_SLACK``: a latency chain) or without a pressure table keeps its cycles. The second item says
+    which class bounds it and by what factor, or why nothing was scaled (for --explain)."""
+    if not result.pressure:
+        return result.cycles, "no resource table"
+    model = max(max(p for _, p in result.pressure), result.dispatch_cycles)
+    if model <= 0:
+        return result.cycles, "no resource busy"
+    if result.cycles > model * (1 + THROUGHPUT_SLACK):
+        return result.cycles, "not scaled: bound by a chain, not by a resource"
+    bounds = [(resource_class(r) or r, p * scale.ratio_of(r)) for r, p in result.pressure]
+    bounds.append(("dispatch", result.dispatch_cycles * scale.ratios.get("dispatch", 1.0)))
+    name, host = max(bounds, key=lambda nb: nb[1])
+    factor = host / model
+    return result.cycles * factor, f"x{factor:.3g} ({name} bound)"
+
+
+# ------------------------------------------------------------------------------------------- measuring
+
+_SOURCE = r"""/* generated by sad calibrate: llvm-mca's model against this core (sad/machine/corescale.py) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) {
+    struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+double buf[1024] __attribute__((aligned(64)));
+int main(int argc, char **argv) {
+    int k = atoi(argv[1]); long n = atol(argv[2]); double t0;
+    if (argc < 3) return 2;
+    switch (k) {
+    case 0:   /* the clock: a chain of dependent 1-cycle adds */
+        t0 = now();
+        __asm__ volatile("mov %0, %%rcx\n1:\n.rept @ADDS@\naddq %%rcx, %%r8\n.endr\ndec %%rcx\njnz 1b"
+                         :: "r"(n) : "rcx", "r8", "cc");
+        t0 = now() - t0; printf("%.9g\n", t0 / (@ADDS@.0 * n)); break;
+@CASES@
+    }
+    return 0;
+}
+"""
+
+
+def bodies() -> dict[str, tuple[str, ...]]:
+    """Every loop timed, the classes' then the checks', each closed by the counter (what llvm-mca prices)."""
+    return {name: body + ("dec %rcx", "jnz 0") for name, body in {**LOOPS, **CHECKS}.items()}
+
+
+def c_source() -> str:
+    """The C program: case 0 the clock, case k the k-th loop of ``bodies`` (seconds per iteration)."""
+    cases = []
+    clobbers = ", ".join(f'"{c}"' for c in _CLOBBERS)
+    for k, body in enumerate(bodies().values(), start=1):
+        asm = "\\n".join(i.replace("%", "%%") for i in body[:-1]) + "\\njnz 1b"
+        cases.append(f"    case {k}:\n        t0 = now();\n"
+                     f'        __asm__ volatile("mov %0, %%rcx\\nmov %1, %%rbx\\nxor %%eax, %%eax\\n'
+                     f'movl $0, -8(%%rbx)\\nmovl $0, -16(%%rbx)\\n1:\\n{asm}"\n'
+                     f"                         :: \"r\"(n), \"r\"(buf + 512) : {clobbers});\n"
+                     f'        t0 = now() - t0; printf("%.9g\\n", t0 / n); break;')
+    return _SOURCE.replace("@CASES@", "\n".join(cases)).replace("@ADDS@", str(CLOCK_ADDS))
+
+
+def applies_here() -> str | None:
+    """The stand-in -mcpu where this calibration applies (llvm-mca present, an x86-64 host whose core it does not
+    know), else None."""
+    if shutil.which("llvm-mca") is None or platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    model = mcacpu.host_model()
+    return model.mcpu if model.note and model.mcpu != "native" else None
+
+
+def measure(converge: Callable[[Callable[[], list[float]], float], tuple[float, float]],
+            run: Callable[[Path, int, int], float], budget_s: float) -> CoreScale | None:
+    """Time the loops (``run(exe, case, iterations)`` → seconds per iteration, pinned; ``converge`` → median,
+    spread) and price them with the stand-in model; None where ``applies_here`` says no or gcc is missing."""
+    mcpu = applies_here()
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if mcpu is None or gcc is None:
+        return None
+    named = bodies()
+    per_figure = budget_s / (len(named) + 1)
+    with tempfile.TemporaryDirectory(prefix="sad-corescale-") as tmp:
+        src, exe = Path(tmp) / "scale.c", Path(tmp) / "scale"
+        src.write_text(c_source(), encoding="utf-8")
+        subprocess.run([gcc, "-O1", str(src), "-o", str(exe)], check=True, capture_output=True)
+        clock, _ = converge(lambda: [run(exe, 0, 20_000_000) for _ in range(3)], per_figure)
+        figures = {}
+        for k, (name, body) in enumerate(named.items(), start=1):
+            seconds, spread = converge(functools.partial(lambda c: [run(exe, c, 20_000_000) for _ in range(3)], k),
+                                       per_figure)
+            result = mcacpu.run("\n".join(body) + "\n", mcpu)
+            if result is None or result.cycles <= 0:
+                return None
+            figures[name] = (LoopFigure(seconds / clock, result.cycles, spread), result)
+    ratios = {name: figures[name][0].measured / figures[name][0].model for name in LOOPS}
+    scale = CoreScale(mcpu, ratios, {name: fig for name, (fig, _) in figures.items() if name in LOOPS})
+    checks = {name: (fig.measured, scaled_cycles(result, scale)[0]) for name, (fig, result) in figures.items()
+              if name in CHECKS}
+    return CoreScale(mcpu, ratios, scale.loops, checks)
+
+
+def render_yaml(scale: CoreScale) -> list[str]:
+    """The ``mca_scale`` entry of the hierarchy section (YAML lines, indented for it)."""
+    lines = [f"  mca_scale:                    # llvm-mca -mcpu={scale.mcpu} against this core "
+             "(sad.machine.corescale): cycles per iteration of loops bound by one resource class, measured / model",
+             f"    mcpu: {scale.mcpu}"]
+    for name in CLASSES:
+        if name in scale.ratios:
+            fig = scale.loops.get(name)
+            detail = f", measured: {fig.measured:.4g}, model: {fig.model:.4g}, spread: {fig.spread:.1%}" if fig else ""
+            lines.append(f"    {name}: {{ratio: {scale.ratios[name]:.4g}{detail}}}")
+    for name, (measured, scaled) in sorted(scale.checks.items()):
+        lines.append(f"    # check, {name} loop: {measured:.3g} cycles measured, {scaled:.3g} by the scaled model")
+    return lines
+
+
+def from_database(entry: Mapping[str, object]) -> CoreScale:
+    """The loaded ``mca_scale`` mapping (already schema-checked) → CoreScale."""
+    ratios: dict[str, float] = {}
+    loops: dict[str, LoopFigure] = {}
+    for name in CLASSES:
+        value = entry.get(name)
+        if isinstance(value, Mapping):
+            ratios[name] = float(value["ratio"])
+            if "measured" in value and "model" in value:
+                loops[name] = LoopFigure(float(value["measured"]), float(value["model"]),
+                                         _share(value.get("spread", 0)))
+    return CoreScale(str(entry["mcpu"]), ratios, loops)
+
+
+def _share(value: object) -> float:
+    """'2.2%' / '2.2 %' / 0.022 → 0.022."""
+    text = str(value).strip()
+    return float(text.rstrip("% ")) / 100 if text.endswith("%") else float(text)
+
