@@ -81,6 +81,19 @@ def test_check_counts_command_failure(capsys):
     assert "command failed" in err
 
 
+def _checked_at_10(capsys, tmp_path, name: str, text: str) -> tuple[int, str, dict[int, list[str]]]:
+    """check-counts of a program that reads N = 10: its exit status, its output, and per line of the source
+    the columns sad, gcov and status."""
+    source = tmp_path / f"{name}.f"
+    source.write_text(text)
+    (tmp_path / "in.txt").write_text("10\n")
+    rc = main(["check-counts", str(source), "-D", "N=10", "--", f"./{name} < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    rows = {int(r.split()[0].rsplit(":", 1)[1]): r.split()[1:4] for r in out.splitlines()
+            if r.startswith(str(source))}
+    return rc, out, rows
+
+
 STEPPED_DO = """\
       PROGRAM STEPDO
       INTEGER N, I, J, S
@@ -116,13 +129,7 @@ def test_a_counted_loop_s_test_goes_to_the_do_line_when_its_body_ends_in_a_block
     """DO I = 1, N, 3 (a step other than 1, bounds not constants): gfortran counts the trips beforehand and
     its test per trip shares the line of the body's last statement; when that statement is a block (an
     inner DO, an IF block) the test is charged to the DO line instead: 1 + 4 at N = 10 (GCC 12, -O0)."""
-    source = tmp_path / "stepdo.f"
-    source.write_text(STEPPED_DO)
-    (tmp_path / "in.txt").write_text("10\n")
-    rc = main(["check-counts", str(source), "-D", "N=10", "--", f"./stepdo < {tmp_path / 'in.txt'}"])
-    out = capsys.readouterr().out
-    rows = {int(r.split()[0].rsplit(":", 1)[1]): r.split()[1:4] for r in out.splitlines()
-            if r.startswith(str(source))}
+    rc, out, rows = _checked_at_10(capsys, tmp_path, "stepdo", STEPPED_DO)
     assert rows[5] == ["1", "1", "ok"]     # ends in S = S + I: the test is on that line
     assert rows[8] == ["5", "5", "ok"]     # ends in an inner DO
     assert rows[13] == ["5", "5", "ok"]    # ends in an IF block
@@ -162,13 +169,7 @@ def test_a_counted_loop_s_test_goes_to_the_do_line_when_its_body_ends_in_a_call(
     """With --coverage a call ends its basic block, so a body that ends in a CALL or an I/O statement leaves
     the test per trip to the DO line, as a block does (DTRTRI's `DO 20 J = 1, N, NB` ending in CALL DTRTI2):
     1 + 4 at N = 10 (GCC 12, -O0); where an assignment follows the call, 1."""
-    source = tmp_path / "calldo.f"
-    source.write_text(CALL_ENDED_DO)
-    (tmp_path / "in.txt").write_text("10\n")
-    rc = main(["check-counts", str(source), "-D", "N=10", "--", f"./calldo < {tmp_path / 'in.txt'}"])
-    out = capsys.readouterr().out
-    rows = {int(r.split()[0].rsplit(":", 1)[1]): r.split()[1:4] for r in out.splitlines()
-            if r.startswith(str(source))}
+    rc, out, rows = _checked_at_10(capsys, tmp_path, "calldo", CALL_ENDED_DO)
     assert rows[5] == ["5", "5", "ok"] and rows[8] == ["5", "5", "ok"]
     assert rows[11] == ["1", "1", "ok"]
     assert rc == 0 and "MISMATCH" not in out
