@@ -77,6 +77,10 @@ class Concat(sympy.Function):
         return None
 
 
+    def _sympystr(self, printer) -> str:
+        return f"{shown(self.args[0])} // {shown(self.args[1])}"
+
+
 def concatenated(left: sympy.Expr, right: sympy.Expr, width: int) -> sympy.Expr:
     """`left // right`, the left side `width` characters long (a code drops trailing blanks, so the width
     must be known): a code where both are known, else a Concat reference."""

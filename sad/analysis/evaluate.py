@@ -444,7 +444,15 @@ def function_class(procs: dict[str, ir.Procedure], proc: ir.Procedure) -> type:
             return to_sympy(Evaluator(procs).call(proc.name, known_args))
         except Unevaluated:
             return None
-    return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True})
+    characters_at = [i for i, f in enumerate(proc.formals)
+                     if (d := proc.variables.get(f)) is not None and d.type == "character"]
+
+    def shown(self, printer) -> str:
+        """The reference as written: a known string argument in quotes ('DGETRF'), not as its code."""
+        from sad.analysis import characters
+        args = [characters.shown(a) if i in characters_at else printer._print(a) for i, a in enumerate(self.args)]
+        return f"{proc.name}({', '.join(args)})"
+    return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True, "_sympystr": shown})
 
 
 def known(values: list[sympy.Basic], proc: ir.Procedure) -> list[Value] | None:

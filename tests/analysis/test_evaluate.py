@@ -51,6 +51,7 @@ def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
     formula of BLKED's N until the call binds N = 50: then 32, and DO J = 1, N, NB runs twice."""
     analysis = analyze([str(BLAS / "blocks.f")])
     assert not list(analysis.table.unresolved())
+    assert str(analysis.table.get("BLKED.NB").value) == "NBLOCK(1, 'DPOTRF', BLKED.N)"  # the name as written
     counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
     assert counts[10] == 64 and counts[13] == 34
     text = (BLAS / "blocks.f").read_text().splitlines()
