@@ -158,8 +158,8 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             value = _branch(stmt, value, run)
             if isinstance(value, _Ended):
                 return value
-        elif isinstance(stmt, ir.If) and isinstance(value, sympy.Piecewise) and _leaves(stmt, run):
-            value = _narrowed(value, stmt, run)
+        elif isinstance(stmt, ir.If) and isinstance(value, sympy.Piecewise) and _leaves(stmt, run, run.at_exit):
+            value = _narrowed(value, stmt, run)  # (a RETURN, where the value at it counts, is no such IF)
         elif run.at_exit and not defines and not holds_use and _may_return(stmt, run):
             raise Unknown  # a RETURN before the end: the result there is not the value followed to the end
         elif isinstance(stmt, ir.While) and defines and not holds_use and _never_entered(stmt, run):
@@ -237,8 +237,7 @@ def _checked(rest: list[ir.Stmt], value, run: Run):
     """The value at the end, every definition passed: the argument checks after them still narrow it (DTRTI2's
     `IF (INFO.NE.0) THEN; CALL XERBLA(...); RETURN`: the routine returns only where INFO is 0)."""
     for stmt in rest:
-        if isinstance(value, sympy.Piecewise) and isinstance(stmt, ir.If) and stmt.orelse is None \
-                and all(_ends(arm.body, run) == "program" for arm in stmt.arms):
+        if isinstance(value, sympy.Piecewise) and isinstance(stmt, ir.If) and _leaves(stmt, run, program=True):
             value = _narrowed(value, stmt, run)
     return value
 
@@ -253,9 +252,11 @@ def _unchanged_by(loop: ir.Do, value, run: Run) -> bool:
     try:
         after = _run(loop.body, value, run)
     except Unknown:
-        run.seen = seen
+        after = None
+    if isinstance(after, _Ended) or after != value:
+        run.seen = seen  # the loop is passed as one that changes the value: its definitions are not counted
         return False
-    return not isinstance(after, _Ended) and after == value
+    return True
 
 
 def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> bool:
@@ -303,10 +304,12 @@ def _exit(stmt: ir.If, value, run: Run) -> tuple[bool, sympy.Expr]:
     return False, _without(value, cond)
 
 
-def _leaves(stmt: ir.If, run: Run) -> bool:
-    """Whether every arm of an IF with no ELSE ends the routine or the program (`IF (INFO.NE.0) THEN;
-    CALL XERBLA(...); RETURN`): the paths that go on past it are those where its conditions are false."""
-    return stmt.orelse is None and all(_ends(arm.body, run) is not None for arm in stmt.arms)
+def _leaves(stmt: ir.If, run: Run, program: bool = False) -> bool:
+    """Whether every arm of an IF with no ELSE ends the routine or, with `program`, the program (`IF
+    (INFO.NE.0) THEN; CALL XERBLA(...); RETURN`): the paths that go on past it are those where its
+    conditions are false."""
+    ends = ("program",) if program else ("program", "return")
+    return stmt.orelse is None and all(_ends(arm.body, run) in ends for arm in stmt.arms)
 
 
 def _ends(body: list[ir.Stmt], run: Run) -> str | None:
