@@ -76,7 +76,6 @@ class Concat(sympy.Function):
             return code(text_of(int(left)).ljust(int(width)) + text_of(int(right)))
         return None
 
-
     def _sympystr(self, printer) -> str:
         return f"{shown(self.args[0])} // {shown(self.args[1])}"
 

@@ -12,6 +12,7 @@ the value at the statement that uses it (`expr_at`, the loop or IF being built) 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -742,19 +743,12 @@ class ValueResolver(ir.NodeVisitor):
                                     terminating=self.facts.terminating)
         if value is None or value.has(entry):
             return None
-        subs = {}
-        for p, name in enumerate(callee.formals):
-            symbol = self.table.symbol(self.facts.storage_name(callee, name))
-            if symbol is None or symbol not in value.free_symbols:
-                continue
-            actual = self.argument(call.args[p], call, index) if p < len(call.args) else None
-            fdecl = callee.variables.get(name)
-            if actual is None and p < len(call.args) and fdecl is not None and genericdata.floating(fdecl.type):
-                actual = genericdata.datum(call.args[p])
-            if actual is None:
-                return None
-            subs[symbol] = actual
-        return value.xreplace(subs)
+        def actual(p: int, decl: ir.Variable | None) -> sympy.Expr | None:
+            passed = self.argument(call.args[p], call, index) if p < len(call.args) else None
+            if passed is None and p < len(call.args) and decl is not None and genericdata.floating(decl.type):
+                return genericdata.datum(call.args[p])
+            return passed
+        return self._with_actuals(callee, value, actual)
 
     def _data_step(self, d: Definition, call: ir.CallStmt):
         """A definition's value for `left_by_call`: traced, or a datum where it is data."""
@@ -921,17 +915,28 @@ class ValueResolver(ir.NodeVisitor):
         """A function's result (a formula in its formals) with each formal bound to the reference's actual."""
         if value is None:
             return None
-        subs = {}
+        def actual(pos: int, decl: ir.Variable | None) -> sympy.Expr | None:
+            value = self.expr(node.args[pos], index, depth + 1) if pos < len(node.args) else None
+            if value is not None and decl is not None and decl.type == "character":
+                return characters.truncated(value, decl.length)
+            return value
+        return self._with_actuals(callee, value, actual)
+
+    def _with_actuals(self, callee: ir.Procedure, value: sympy.Expr,
+                      actual: Callable[[int, ir.Variable | None], sympy.Expr | None],
+                      also: dict | None = None) -> sympy.Expr | None:
+        """`value`, a formula in `callee`'s formals, with each formal it holds bound to `actual(position,
+        declaration)`, the value a call passes there, and the replacements `also` made at the same time;
+        None where one of them has none."""
+        subs = dict(also or {})
         for pos, formal in enumerate(callee.formals):
             symbol = self.table.symbol(self.facts.storage_name(callee, formal))
             if symbol is None or symbol not in free_symbols(value):
                 continue
-            actual = self.expr(node.args[pos], index, depth + 1) if pos < len(node.args) else None
-            if actual is None:
+            bound = actual(pos, callee.variables.get(formal))
+            if bound is None:
                 return None
-            decl = callee.variables.get(formal)
-            subs[symbol] = characters.truncated(actual, decl.length) if decl is not None and \
-                decl.type == "character" else actual
+            subs[symbol] = bound
         return value.xreplace(subs) if subs else value
 
     def function_value(self, node: ir.FuncCall, callee: ir.Procedure, index, depth: int) -> sympy.Basic | None:
@@ -1260,7 +1265,7 @@ class ValueResolver(ir.NodeVisitor):
         (Fortran 77, 11.10.7; C's `for (i = lo; i <= hi; i += s)` the same). DGEQRF's `IF (I.LE.K)` after
         `DO 10 I = 1, K - NX, NB` factors the last block. None where the loop may leave early (a jump out,
         RETURN, STOP) or its bounds cannot be followed."""
-        if _leaves_early(loop):
+        if any(True for _ in ir.jumps_out(loop)):
             return None
         lo, hi = self._at_statement(loop.lo, loop, depth), self._at_statement(loop.hi, loop, depth)
         step = self._at_statement(loop.step, loop, depth) if loop.step is not None else sympy.Integer(1)
@@ -1285,16 +1290,8 @@ class ValueResolver(ir.NodeVisitor):
         value = self.left_in_formal(callee, formal, depth)
         if value is None:
             return None
-        subs: dict[sympy.Basic, sympy.Basic] = {self.facts.entry_symbol: before}
-        for pos, name in enumerate(callee.formals):
-            symbol = self.table.symbol(self.facts.storage_name(callee, name))
-            if symbol is None or symbol not in free_symbols(value):
-                continue
-            actual = self._at_statement(call.args[pos], call, depth + 1)
-            if actual is None:
-                return None
-            subs[symbol] = actual
-        return value.xreplace(subs)
+        return self._with_actuals(callee, value, lambda pos, _: self._at_statement(call.args[pos], call, depth + 1),
+                                  {self.facts.entry_symbol: before})
 
     def left_in_formal(self, callee: ir.Procedure, formal: str, depth: int) -> sympy.Expr | None:
         """An integer formal's value where `callee` returns, as a formula in its formals (the value it came
@@ -1597,14 +1594,6 @@ def _intrinsic(name: str, args: list, arg_type: str):
     if name == "SQRT":
         return sympy.sqrt(args[0])
     return None
-
-
-def _leaves_early(loop: ir.Do) -> bool:
-    """Whether a loop's body may leave it other than by running out of trips: a RETURN, a STOP, a jump to a
-    label outside the body (an EXIT is such a jump)."""
-    inside = {s.label for s in ir.walk_stmts(loop.body) if s.label is not None}
-    return any(isinstance(s, (ir.Return, ir.Stop)) or any(t not in inside for t in ir.jump_targets(s))
-               for s in ir.walk_stmts(loop.body))
 
 
 def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: ModifiedFormals | None

@@ -9,4 +9,14 @@ database. ``from sad import ir`` gives all of these directly.
 from sad.ir.jsonio import IRFormatError, from_jsonable, to_jsonable  # noqa: F401
 from sad.ir.nodes import *
 from sad.ir.nodes import Node  # noqa: F401
-from sad.ir.walk import NodeVisitor, calls_in, child_bodies, expr_children, jump_targets, own_exprs, walk, walk_stmts  # noqa: F401
+from sad.ir.walk import (  # noqa: F401
+    NodeVisitor,
+    calls_in,
+    child_bodies,
+    expr_children,
+    jump_targets,
+    jumps_out,
+    own_exprs,
+    walk,
+    walk_stmts,
+)

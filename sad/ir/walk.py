@@ -12,7 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sad.ir.nodes import IO, ArithmeticIf, AssignedGoto, CallStmt, ComputedGoto, Expr, FuncCall, Goto, IfArm, Node, Stmt
+from sad.ir.nodes import (
+    IO,
+    ArithmeticIf,
+    AssignedGoto,
+    CallStmt,
+    ComputedGoto,
+    Do,
+    Expr,
+    FuncCall,
+    Goto,
+    IfArm,
+    Node,
+    Return,
+    Stmt,
+    Stop,
+)
 
 
 class NodeVisitor:
@@ -121,3 +136,12 @@ def jump_targets(stmt: Stmt) -> list[str]:
     else:
         labels = []
     return list(dict.fromkeys(labels))
+
+
+def jumps_out(loop: Do) -> Iterator[Stmt]:
+    """The statements of a loop's body that leave it other than by running out of trips: a jump to a label
+    outside the body (an EXIT is one), a RETURN, a STOP."""
+    inside = {s.label for s in walk_stmts(loop.body) if s.label is not None}
+    for stmt in walk_stmts(loop.body):
+        if isinstance(stmt, (Return, Stop)) or any(t not in inside for t in jump_targets(stmt)):
+            yield stmt

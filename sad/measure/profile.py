@@ -139,14 +139,12 @@ def _unexpanded_calls(analysis, model: dict[Key, LineModel]) -> None:
     counts undefined for the values passed) runs its lines, and those of the routines it calls, that many
     more times than the SAD counts: each such line gets X_<name>_NOT_EXPANDED per such call, so that it
     is unbound, not a MISMATCH against gcov, wherever those calls run (a count bound to 0 adds nothing)."""
+    procs = {resolve_name(p.name): p for p in analysis.program.procedures}
     calls: dict[str, sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
     for event, count in analysis.counts.items():
-        for item, times in event.cost.items():
-            if item.startswith("cost:C_") and _not_expanded(analysis.table.get(item[5:])):
+        for item, times in event.cost.items():  # a cost per call of a routine of the program: not expanded
+            if item.startswith("cost:C_") and resolve_name(item[7:]) in procs:
                 calls[item[7:]] += times * count
-    if not calls:
-        return
-    procs = {resolve_name(p.name): p for p in analysis.program.procedures}
     for name, times in sorted(calls.items()):
         extra = times * sympy.Symbol(f"X_{name}_NOT_EXPANDED", nonnegative=True)
         for proc in _reached(procs, resolve_name(name)):
@@ -156,11 +154,6 @@ def _unexpanded_calls(analysis, model: dict[Key, LineModel]) -> None:
                 last = max(n for f, n in lines if f == file)
                 for key in [k for k in model if k[0] == file and first <= k[1] <= last]:
                     model[key].gcov, model[key].arm = model[key].gcov + extra, None
-
-
-def _not_expanded(param) -> bool:
-    return param is not None and param.kind == "call_cost" and (
-        "not expanded" in param.description or "counts undefined" in param.description)
 
 
 def _reached(procs: dict[str, ir.Procedure], start: str) -> list[ir.Procedure]:
@@ -379,10 +372,9 @@ def _logical_if_line(stmt: ir.If, by_role, model: dict[Key, LineModel]) -> None:
 
 def _jumps_out(loop: ir.Do, by_role) -> sympy.Expr:
     """How often a GOTO inside the loop leaves it (those iterations never return to the loop test)."""
-    inside = {s.label for s in ir.walk_stmts(loop.body) if s.label}
     total = sympy.Integer(0)
-    for s in ir.walk_stmts(loop.body):
-        if isinstance(s, ir.Goto) and s.target not in inside:
+    for s in ir.jumps_out(loop):
+        if isinstance(s, ir.Goto):
             total += by_role[(s.loc.file, s.loc.line)]["goto"]
     return total
 
