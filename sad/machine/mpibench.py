@@ -33,6 +33,21 @@ SIZES = (8, 64, 512, 4096, 32768, 262144, 1048576)
 COLLECTIVE_SIZES = (8, 4096, 65536)
 COLLECTIVES = ("bcast", "reduce", "allreduce", "gather", "scatter", "allgather", "alltoall", "barrier")
 MPIRUN = ("mpirun", "--oversubscribe", "--allow-run-as-root")
+
+
+def mpirun_command(mpirun: str, nprocs: int) -> list[str]:
+    """mpirun at nprocs processes, its ranks on the CPUs this process may use (`communication.cores`).
+
+    Measured on a 2-core host (Open MPI 4.1, cgtree.f with 50 iterations, sad pinned to CPU 0): by default
+    mpirun binds np <= 2 ranks one to each core of the machine, whatever the caller's affinity (rank 1 ran
+    on CPU 1 although sad could use CPU 0 only), so the cores the calibration records would not be the ones
+    the ranks used; hence `--bind-to none` (the ranks inherit the caller's affinity). Ranks that share a
+    core while Open MPI does not know it spin in their progress loop through whole time slices: 2 ranks on
+    one core took 3.9-5.0 s against 0.11-0.12 s with `mpi_yield_when_idle` (what Open MPI sets itself when
+    it sees more ranks than slots), so that is set whenever nprocs exceeds those CPUs."""
+    cpus = len(os.sched_getaffinity(0))
+    shared = ["--mca", "mpi_yield_when_idle", "1"] if nprocs > cpus else []
+    return [mpirun, *MPIRUN[1:], "--bind-to", "none", *shared, "-np", str(nprocs)]
 EAGER = 4096
 """The LogGP overheads are measured up to this size: Open MPI's shared-memory eager limit (a larger send waits
 for its receiver, and its time is no longer the sender's overhead alone)."""
@@ -229,7 +244,7 @@ def measure(nprocs: tuple[int, ...] = (2, 4), reps: int = 200, rounds: int = 9, 
         for p in nprocs:
             if progress:
                 progress(f"sad calibrate: MPI microbenchmarks on {p} processes")
-            run = subprocess.run([mpirun, *MPIRUN[1:], "-np", str(p), str(exe), str(reps), str(rounds)],
+            run = subprocess.run([*mpirun_command(mpirun, p), str(exe), str(reps), str(rounds)],
                                  capture_output=True, text=True, timeout=1800)
             if run.returncode != 0:
                 raise MPIBenchError(f"mpirun -np {p} failed (exit {run.returncode}):\n"

@@ -19,10 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sad.machine.mpibench import mpi_tool
+from sad.machine.mpibench import mpi_tool, mpirun_command
 from sad.predict.events import Op
-
-MPIRUN = ("mpirun", "--oversubscribe", "--allow-run-as-root")
 
 
 class TraceRunError(RuntimeError):
@@ -254,7 +252,7 @@ def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600,
         if built.returncode != 0:
             raise TraceRunError(f"{Path(compiler).name} failed:\n{built.stderr.strip()[-2000:]}")
         env = dict(os.environ, SAD_MPITRACE_DIR=str(work))
-        done = subprocess.run([mpirun, *MPIRUN[1:], "-np", str(nprocs), str(exe)], input=stdin, env=env,
+        done = subprocess.run([*mpirun_command(mpirun, nprocs), str(exe)], input=stdin, env=env,
                               capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0:
             raise TraceRunError(f"mpirun -np {nprocs} failed (exit {done.returncode}):\n"

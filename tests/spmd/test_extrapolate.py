@@ -76,3 +76,47 @@ def test_fortran_allgather_in_place_is_its_receive_block(tmp_path):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main(["analyze", str(source), "-m", "ncube2", "-D", "NPROCS=2", "--format", "json"]) == 0
     assert '"bytes": "8*floor(1024/NPROCS)"' in out.getvalue()
+
+
+_WHERE = r"""
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int me, cpu;
+    cpu_set_t set;
+    const char *yield = getenv("OMPI_MCA_mpi_yield_when_idle");
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    sched_getaffinity(0, sizeof set, &set);
+    printf("rank %d cpus", me);
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set)) printf(" %d", cpu);
+    printf(" yield %s\n", yield ? yield : "-");
+    MPI_Finalize();
+    return 0;
+}
+"""
+
+
+def test_ranks_run_on_the_cpus_sad_may_use(tmp_path):
+    """sad's mpirun (calibrate --mpi, extrapolate) keeps every rank on the CPUs it may use itself, which
+    `communication.cores` records: Open MPI alone binds 2 ranks one to each core of the machine, CPU 1
+    included when sad runs on CPU 0 only; and 2 ranks on 1 CPU yield while they wait."""
+    import os
+    import subprocess
+    import sys
+    if (os.cpu_count() or 1) < 2:
+        import pytest
+        pytest.skip("needs 2 CPUs to show the binding")
+    cpu = min(os.sched_getaffinity(0))
+    (tmp_path / "where.c").write_text(_WHERE)
+    subprocess.run(["mpicc", "-o", str(tmp_path / "where"), str(tmp_path / "where.c")], check=True)
+    code = ("import subprocess, sys; from sad.machine.mpibench import mpirun_command; "
+            "print(subprocess.run(mpirun_command('mpirun', 2) + [sys.argv[1]], capture_output=True, text=True, "
+            "timeout=120).stdout)")
+    run = subprocess.run(["taskset", "-c", str(cpu), sys.executable, "-c", code, str(tmp_path / "where")],
+                         capture_output=True, text=True, timeout=180, check=True)
+    assert sorted(run.stdout.split("\n")[:2]) == [f"rank 0 cpus {cpu} yield 1", f"rank 1 cpus {cpu} yield 1"]
