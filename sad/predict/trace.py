@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from sad import ir
 from sad.analysis import cost as costs
 from sad.ir import msgcalls
-from sad.predict import collectives
+from sad.predict import collectives, rankclass
 from sad.predict.events import ANY, Op
+from sad.predict.rankclass import SYMBOLIC, Sym, lifted, plain
 
 FOLLOW_LIMIT = 4096
 """A message-free loop whose branches depend on its index is followed trip by trip up to this many trips."""
@@ -87,7 +88,7 @@ class _Jump(Exception):
 class Shared:
     """What the ranks' tracers share: the prices of statements and the values of pure functions."""
     prices: dict[object, float] = field(default_factory=dict)
-    pure: dict[tuple, tuple[object, float]] = field(default_factory=dict)
+    pure: dict[tuple, tuple[object, tuple[tuple[float, str], ...], int]] = field(default_factory=dict)
     purity: dict[str, bool] = field(default_factory=dict)
     repeats: list[list[tuple[int, int, int]]] = field(default_factory=list)  # per rank: Tracer.repeats
     missing: set[str] = field(default_factory=set)
@@ -107,13 +108,14 @@ class Shared:
     mailbox: dict[tuple[int, int, int, int], object] = field(default_factory=dict)  # Tracer.post_value
     remember: bool = True  # False: every loop followed (the tests compare the two)
     reused: int = 0  # loops replayed from effects
+    classed: int = 0  # ranks whose events are a traced rank's, re-evaluated (sad.predict.rankclass)
 
 
 class Tracer:
     """Follows the program at one rank and records its events (`trace`)."""
 
     def __init__(self, program: ir.Program, machine, nprocs: int, rank: int, values: dict[str, float],
-                 algorithms: dict[str, str], shared: Shared | None = None) -> None:
+                 algorithms: dict[str, str], shared: Shared | None = None, symbolic: bool = False) -> None:
         self.program = program
         self.machine = machine
         self.nprocs, self.rank = nprocs, rank
@@ -141,6 +143,11 @@ class Tracer:
         self.recording: list[tuple[float, str]] | None = None  # the charges of a loop being remembered
         self.current: list[ir.Procedure] = []  # the procedures being run (the innermost last)
         self.carts: dict[int, tuple[list[int], list[bool]]] = {}  # Cartesian communicators: handle -> dims, periods
+        # symbolic: MPI_COMM_RANK gives the rank as a Sym, and the guards of what was decided from it collect
+        # here (sad.predict.rankclass); private: the trace read what other ranks left (not a class's template)
+        self.guards = rankclass.Guards()
+        self.me: int = rankclass.rank_symbol(rank, self.guards) if symbolic else rank
+        self.private = False
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -424,15 +431,25 @@ class Tracer:
             return None
         cells = [self.actual(arg, frame) for arg in args]
         args_known = tuple(c.value for c in cells)
-        if None in args_known or not _is_pure(proc, self.messaging, self.shared.purity, self.program.globals):
+        if None in args_known or any(v.__class__ in SYMBOLIC for v in args_known) or \
+                not _is_pure(proc, self.messaging, self.shared.purity, self.program.globals):
             return self.call(proc, cells)
         key = (proc.name.upper(), args_known)  # a pure function emits no events: its value and time recur
-        if key not in self.shared.pure:
-            before = self.pending
-            self.shared.pure[key] = (self.call(proc, cells), self.pending - before)
-            return self.shared.pure[key][0]
-        value, seconds = self.shared.pure[key]
-        self.charge(seconds, where)
+        known = self.shared.pure.get(key)
+        if known is None:  # its charges are kept and replayed one by one: the same sums as calling it again
+            outer, self.recording, steps = self.recording, [], self.steps
+            try:
+                value = self.call(proc, cells)
+            finally:
+                charges, self.recording = tuple(self.recording or ()), outer
+                if outer is not None:
+                    outer.extend(charges)
+            self.shared.pure[key] = (value, charges, self.steps - steps)
+            return value
+        value, charges, steps = known
+        for seconds, at in charges:
+            self.charge(seconds, at)
+        self.steps += steps
         return value
 
     def actual(self, arg: ir.Expr, frame: dict[str, Cell]) -> Cell:
@@ -515,8 +532,11 @@ class Tracer:
         replayed charge by charge: the same sums in the same order as following it."""
         names = self.names(stmt)
         key = None
-        if names is not None and self.recording is None and self.shared.remember:
-            key = (id(stmt), tuple(_exact(self.cell(n, frame).value) for n in names))
+        starting = tuple(self.cell(n, frame).value for n in names) \
+            if names is not None and self.recording is None and self.shared.remember else None
+        if names is not None and starting is not None and \
+                not any(v.__class__ in SYMBOLIC for v in starting):  # a Sym's value differs at the other ranks
+            key = (id(stmt), tuple(_exact(v) for v in starting))
             known = self.shared.effects.get(key)
             if known is not None and self.steps + known[1] <= MAX_STEPS:
                 for seconds, at in known[0]:
@@ -655,7 +675,7 @@ class Tracer:
             spec = msgcalls.mpi_spec(stmt.name)
             assert spec is not None and spec.out is not None
             self.communicator(stmt, frame, where)
-            self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.rank
+            self.actual(args[spec.out], frame).value = self.nprocs if kind == "comm_size" else self.me
             return
         if stmt.name.upper() == "MPI_COMM_DUP":
             self.duplicate(stmt, frame, where)
@@ -701,7 +721,7 @@ class Tracer:
                 self.broadcast(args[0], root, frame)
             tag = -self.collective_calls  # every rank calls the collectives in the same order
             algorithm = self.algorithms.get(kind, collectives.DEFAULTS[kind])
-            for op in collectives.expand(kind, algorithm, self.rank, self.nprocs, root, nbytes, tag, where):
+            for op in collectives.expand(kind, algorithm, self.me, self.nprocs, root, nbytes, tag, where):
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
@@ -710,9 +730,11 @@ class Tracer:
         """A scalar sent on its own (a size sent before the data it sizes): its value at this rank, for the
         receiver (Shared.mailbox, by sender, receiver, tag and the message's number among theirs)."""
         buffer = _scalar_buffer(stmt)
+        pair = (pair[0], plain(pair[1]), plain(pair[2]))  # type: ignore[assignment]  # counted only for the mailbox
         number = self.sent[pair] = self.sent.get(pair, 0) + 1
         if buffer is not None:
-            value = self.cell(buffer, frame).value
+            self.private = True
+            value = plain(self.cell(buffer, frame).value)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 self.shared.mailbox[(*pair, number)] = value
 
@@ -720,9 +742,11 @@ class Tracer:
         """A scalar received on its own takes the value its sender sent (when the sender was traced first),
         else it is unknown (never the value it held before); Tracer.missed says a retry may find it."""
         buffer = _scalar_buffer(stmt)
+        pair = (plain(pair[0]), pair[1], plain(pair[2]))  # type: ignore[assignment]
         number = self.received[pair] = self.received.get(pair, 0) + 1
         if buffer is None:
             return
+        self.private = True
         value = self.shared.mailbox.get((*pair, number)) if ANY not in pair else None
         self.cell(buffer, frame).value = value
         if value is None and ANY not in pair:
@@ -736,17 +760,27 @@ class Tracer:
         if isinstance(arg, ir.UnOp) and arg.op == "addr":
             arg = arg.operand
         key = self.collective_calls
-        if root != self.rank:
+        if isinstance(arg, ir.Var) and not self.data_array(arg) and key not in self.shared.broadcasts \
+                and root != self.me:
+            self.private = True  # a scalar or an INTEGER array of a root not traced yet: later ranks get its value
+        if root != self.me:
             self.forget(arg, frame)
         if not isinstance(arg, ir.Var):
             return
         buffer = self.cell(arg.name, frame)
-        if root == self.rank:
+        if root == self.me:
             if buffer.value is None:
                 buffer.value = self.values.get(arg.name.upper())
-            self.shared.broadcasts[key] = buffer.value
+            self.shared.broadcasts[key] = plain(buffer.value)
         elif not isinstance(buffer.value, _Elements):
             buffer.value = self.shared.broadcasts.get(key, self.values.get(arg.name.upper()))
+
+    def data_array(self, arg: ir.Expr) -> bool:
+        """Does the argument name a whole array of real data (whose values the tracer does not keep)?"""
+        if not isinstance(arg, ir.Var) or not self.current:
+            return False
+        var = self.current[-1].variables.get(arg.name) or self.program.globals.get(arg.name)
+        return var is not None and bool(var.dims) and var.type not in _KEPT
 
     def communicator(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
         """MPI_COMM_WORLD or a Cartesian communicator made from it (the same ranks: not reordered)."""
@@ -774,6 +808,7 @@ class Tracer:
         """MPI_CART_CREATE (ranks kept in MPI_COMM_WORLD's order, as with reorder false), MPI_CART_SHIFT,
         MPI_CART_COORDS, MPI_CART_RANK and MPI_CART_GET's coordinates (row-major, the last dimension fastest)."""
         name, args = stmt.name.upper(), stmt.args
+        self.private = True  # coordinates computed from the plain rank number
         if name == "MPI_CART_CREATE":
             if stmt.comm is not None and stmt.comm not in msgcalls.WORLD:
                 raise TraceError(f"{where}: MPI_CART_CREATE from {stmt.comm}: the timeline knows MPI_COMM_WORLD only")
@@ -910,6 +945,7 @@ class Tracer:
         count = self.number(stmt.count, frame, where, "count") if stmt.count is not None else None
         place = msgcalls.in_place(stmt)
         if count is None and place is not None and place[2]:  # MPI_IN_PLACE: this rank's receive count
+            self.private = True
             count = self.integers(stmt.args[place[0]], self.rank + 1, frame, where, "receive counts")[self.rank]
         size = msgcalls.datatype_bytes(stmt.type_name, "MPI")
         if count is None or size is None:
@@ -929,7 +965,7 @@ class Tracer:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise TraceError(f"{where}: the {what} is not known at rank {self.rank} "
                              f"({self.unknown(expr, frame)}): bind it with -D")
-        return int(value)
+        return value if value.__class__ is Sym else int(value)
 
     def unknown(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> str:
         """The variables of an expression without a value at this rank (what to bind), or what it calls."""
@@ -1040,6 +1076,8 @@ def _num(value: object) -> int | float | None:
 
 
 def _typed(value: object, type_name: str) -> object:
+    if value.__class__ in SYMBOLIC:
+        return lifted(functools.partial(_typed, type_name=type_name), value, key=(_typed, type_name))
     if value is None or isinstance(value, bool):
         return value
     if type_name == "integer" and isinstance(value, (int, float)):
@@ -1050,6 +1088,8 @@ def _typed(value: object, type_name: str) -> object:
 
 
 def _binary(expr: ir.BinOp, a, b):
+    if a.__class__ in SYMBOLIC or b.__class__ in SYMBOLIC:  # computed from the rank: the same arithmetic at every rank
+        return lifted(functools.partial(_binary, expr), a, b, key=(_binary, id(expr)))
     op = expr.op
     if op == "and":
         return False if a is False or b is False else (None if a is None or b is None else bool(a and b))
@@ -1106,6 +1146,9 @@ _INTRINSICS: dict[str, Callable[..., object]] = {
 
 
 def _intrinsic(name: str, args: list, type_name: str) -> object:
+    if any(a.__class__ in SYMBOLIC for a in args):
+        return lifted(lambda *values: _intrinsic(name, list(values), type_name), *args,
+                       key=(_intrinsic, name, type_name))
     function = _INTRINSICS.get(name.upper())
     if function is None or not args or any(a is None or isinstance(a, str) for a in args):
         return None
@@ -1188,28 +1231,50 @@ def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool],
 
 
 def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
-           remember: bool = True) -> tuple[list[list[Op]], Shared]:
+           remember: bool = True, classes: bool = True) -> tuple[list[list[Op]], Shared]:
     """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted
-    (remember: replay message-free loops that start alike, Tracer.followed)."""
+    (remember: replay message-free loops that start alike, Tracer.followed; classes: trace one rank per class
+    of ranks that behave alike, sad.predict.rankclass; the tests compare both with everything followed)."""
+    classes = classes and remember
     shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
     out: list[list[Op]] = [[] for _ in range(nprocs)]
     shared.repeats = [[] for _ in range(nprocs)]
+    templates: list[rankclass.Template] = []
     pending = list(range(nprocs))
     while pending:  # a rank that stopped on a value a later rank sends it is traced again once that is known
         failed: list[tuple[int, TraceError]] = []
         known = len(shared.mailbox)
         for rank in pending:
-            tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared)
+            template = _matching(templates, rank)
+            if template is not None:
+                out[rank], shared.repeats[rank] = template.instantiate(rank), template.repeats
+                shared.classed += 1
+                continue
+            tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared, symbolic=classes)
             try:
-                out[rank] = tracer.trace()
+                ops = tracer.trace()
             except TraceError as exc:
                 if not tracer.missed:
                     raise
                 failed.append((rank, exc))
                 continue
-            shared.repeats[rank] = tracer.repeats
+            template = rankclass.Template(ops, tracer.guards, tracer.repeats)
+            out[rank], shared.repeats[rank] = template.instantiate(rank), tracer.repeats
+            if classes and not tracer.private:
+                templates.append(template)
         if failed and len(failed) == len(pending) and len(shared.mailbox) == known:
             raise failed[0][1]  # no rank got further: the value is not one another rank sends
         pending = [rank for rank, _ in failed]
     return out, shared
+
+
+def _matching(templates: list[rankclass.Template], rank: int) -> rankclass.Template | None:
+    """The class `rank` belongs to (the latest first: consecutive ranks are often alike), or None."""
+    for template in reversed(templates):
+        if template.holds(rank):
+            if template is not templates[-1]:
+                templates.remove(template)
+                templates.append(template)
+            return template
+    return None

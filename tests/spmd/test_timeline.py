@@ -309,15 +309,18 @@ def test_loops_that_start_alike_are_replayed(tmp_path):
     """The loop's branch reads J, which it writes: it is followed trip by trip. Ranks 1 ... P-1 start it
     alike (K = 5, J = 0): rank 1 follows it, ranks 2 ... P-1 replay its charges and its scalars (P - 2
     loops reused), so each sends J = 5 doubles (40 bytes), rank 0 (K = 10) none; the events are those of
-    following every loop at every rank."""
+    following every loop at every rank. With rank classes, ranks 2 ... P-1 are rank 1's class: not traced
+    at all (P - 2 classed), the same events."""
     src = tmp_path / "leaves.f"
     src.write_text(LEAVES)
     program, _ = load_program([str(src)], [], {})
     machine = load_machine("ncube2")
-    events, shared = traces(program, machine, 16, {})
+    events, shared = traces(program, machine, 16, {}, classes=False)
     followed, plain = traces(program, machine, 16, {}, remember=False)
+    classed, by_class = traces(program, machine, 16, {})
     assert shared.reused == 14 and plain.reused == 0
-    assert events == followed
+    assert by_class.classed == 14 and shared.classed == plain.classed == 0
+    assert events == followed == classed
     assert [[op.nbytes for op in ops if op.kind == "send"] for ops in events[1:]] == [[40]] * 15
     assert len({ops[0] for ops in events[1:]}) == 1 and events[0][0] != events[1][0]
 
@@ -326,21 +329,24 @@ def test_loops_that_start_alike_are_replayed(tmp_path):
 def test_replayed_loops_give_the_traced_times(tmp_path, name):
     """CG-Simple, CG-Tree and CG-with-collectives at P = 1, 5, 16, 33 on ncube2 (two iterations, so that
     later trips replay earlier ones): the events, each rank's end, compute, communicate and wait equal
-    those of following every loop (to 1e-12 s)."""
+    those of following every loop (to 1e-12 s); so do those of tracing one rank per class of ranks."""
     src = tmp_path / f"{name}.f"
     src.write_text((SPMD / f"{name}.f").read_text().replace("NITER = 1)", "NITER = 2)"))
     program, _ = load_program([str(src)], [], {})
     machine = load_machine("ncube2")
-    reused = 0
+    reused = classed = 0
     for nprocs in (1, 5, 16, 33):
-        events, shared = traces(program, machine, nprocs, {})
+        events, shared = traces(program, machine, nprocs, {}, classes=False)
         followed, _ = traces(program, machine, nprocs, {}, remember=False)
+        by_class, classes = traces(program, machine, nprocs, {})
         reused += shared.reused
-        assert events == followed
+        classed += classes.classed
+        assert events == followed == by_class
         a, b = simulate(events, NET, path=False), simulate(followed, NET, path=False)
         for field in ("end", "compute", "communicate", "wait"):
             assert getattr(a, field) == pytest.approx(getattr(b, field), abs=1e-12)
     assert reused > 0 or name != "cgtree"
+    assert classed > 0
 
 
 def test_ranks_whose_trips_settle_a_trip_later_are_still_folded(tmp_path):

@@ -1,0 +1,266 @@
+"""Classes of ranks that behave alike: one rank traced, its events re-evaluated at every rank of its class.
+
+Data flow: sad.predict.trace follows one rank with its rank number as a `Sym` (an integer that also knows how
+it is computed from the rank) → every value computed from it is a `Sym` too, and every time the tracer
+looks at such a value (a branch, a trip count, a comparison, an array offset, a dictionary key) the outcome
+is recorded as a guard → `Template`: the rank's events with their partners, tags and sizes as functions of
+the rank, and the guards → `Template.instantiate` gives the events of any rank at which every guard has the
+same outcome (`Template.holds`): the same statements run there in the same order, so its events are these
+with the partners, tags and sizes computed at that rank (Tracer.trace at that rank gives the same list).
+
+Why this is exact and not a guess: a rank's trace depends on its number only through the values computed
+from it (RANK from MPI_COMM_RANK, the collectives' own rank arithmetic); every way Python can observe a
+`Sym` (comparison, truth, hashing, conversion to int, float or text, indexing) records a guard, and
+arithmetic records none but keeps the function. A trace that reads what other ranks left for it (a value
+sent on its own, a broadcast scalar, a Cartesian or in-place layout computed from the plain rank) is not a
+template (Tracer.private) and such ranks are traced one by one.
+
+What it buys: the CG programs' ranks fall into a few classes (a tree's levels, its leaves, the root), so
+P = 1024 traces a few dozen ranks and checks the guards of the others (issue 28: ranks that behave alike
+simulated once per class).
+"""
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sad.predict.events import Op
+
+Guard = tuple[Callable[[int], object], object]
+"""A function of the rank and the outcome it had at the traced rank."""
+
+
+class Guards(list):
+    """One traced rank's guards, each once (the same function of the rank with the same outcome), and the
+    functions of the rank made so far (`made`): an expression evaluated again (a loop's next trip, a routine
+    called again) gets the same function, so its guards are found equal and checked once per rank."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set = set()
+        self.made: dict = {}
+
+    def add(self, at: Callable[[int], object], outcome: object) -> None:
+        """Append the guard unless it is there already."""
+        try:
+            key = (id(at), outcome.__class__, outcome)
+            if key in self.seen:
+                return
+            self.seen.add(key)
+        except TypeError:  # an outcome that is no dictionary key: kept as it is
+            pass
+        self.append((at, outcome))
+
+
+class _Symbolic:
+    """What Sym and SymFloat share: how to compute the value at any rank (`at`) and the guards its
+    observations append to (`log`)."""
+
+    at: Callable[[int], object]
+    log: Guards
+
+    def _pin(self) -> Any:
+        value = plain(self)
+        self.log.add(self.at, value)
+        return value
+
+
+class Sym(_Symbolic, int):
+    """An integer computed from the rank: its value at the traced rank and `at(r)`, its value at rank r. Every
+    observation of the value appends a guard to `log` (the tracer's); arithmetic gives another Sym."""
+
+    def __new__(cls, value: int, at: Callable[[int], object], log: Guards) -> Sym:
+        """value: at the traced rank; at: the same at any rank; log: the tracer's guards."""
+        self = int.__new__(cls, value)
+        self.at, self.log = at, log
+        return self
+
+    def __trunc__(self) -> int:
+        return self
+
+    __floor__ = __ceil__ = __trunc__
+
+    def __round__(self, ndigits=None):
+        return self if ndigits is None else round(self._pin(), ndigits)
+
+
+class SymFloat(_Symbolic, float):
+    """A real computed from the rank (a Sym converted, divided, ...): as Sym, for floats."""
+
+    def __new__(cls, value: float, at: Callable[[int], object], log: Guards) -> SymFloat:
+        """As Sym.__new__."""
+        self = float.__new__(cls, value)
+        self.at, self.log = at, log
+        return self
+
+    def __round__(self, ndigits=None):
+        return round(self._pin(), ndigits)
+
+
+SYMBOLIC = (Sym, SymFloat)
+
+
+def plain(value: object) -> object:
+    """The value at the traced rank, with no guard (for what cannot change the rank's own events)."""
+    if value.__class__ is Sym:
+        return int.__int__(value)
+    if value.__class__ is SymFloat:
+        return float.__float__(value)
+    return value
+
+
+def lift(value: object, at: Callable[[int], object], log: Guards) -> object:
+    """A result computed from Syms: a number stays symbolic; anything else (a truth value, None) is what the
+    tracer will look at, so its outcome becomes a guard."""
+    if value.__class__ is int:
+        return Sym(value, at, log)
+    if value.__class__ is float:
+        return SymFloat(value, at, log)
+    log.add(at, value)
+    return value
+
+
+def lifted(function: Callable[..., object], *args: object, key: object = None) -> object:
+    """function(*args) where some args are Syms: computed at the traced rank, and at any rank r by the same
+    function of the args at r (evaluated once per rank: the last rank asked is remembered). key names the
+    function when it is made anew at each call (a partial): the same key and args give the same function."""
+    log: Guards = next(a.log for a in args if a.__class__ in SYMBOLIC)
+    getters = [a.at if a.__class__ in SYMBOLIC else None for a in args]
+    values = [plain(a) for a in args]
+    made = None
+    try:
+        made = (key if key is not None else function,
+                tuple(id(g) if g is not None else (v.__class__, v) for g, v in zip(getters, values)))
+        at = log.made.get(made)
+    except TypeError:  # an argument that is no dictionary key (an array's elements)
+        at = None
+    if at is None:
+        last: list = [None, None]
+
+        def at(r: int) -> object:
+            if last[0] != r:
+                last[0], last[1] = r, function(*[g(r) if g is not None else v for g, v in zip(getters, values)])
+            return last[1]
+        if made is not None:
+            log.made[made] = at
+    return lift(function(*values), at, log)
+
+
+def _binary_method(function: Callable[..., Any], reflected: bool = False):
+    def method(self, other: object) -> object:
+        if not isinstance(other, (int, float)):
+            return NotImplemented  # None, text, a tuple: not a number, so nothing of the value is observed
+        return lifted(function, other, self) if reflected else lifted(function, self, other)
+    return method
+
+
+def _unary_method(function: Callable[..., Any]):
+    def method(self) -> object:
+        return lifted(function, self)
+    return method
+
+
+def _converted(function: Callable[..., Any]):
+    def method(self, *args) -> object:
+        return function(self._pin(), *args)
+    return method
+
+
+def _pinned_method(name: str):
+    def method(self, *args, **kwargs) -> object:
+        return getattr(self._pin(), name)(*args, **kwargs)
+    return method
+
+
+_ARITHMETIC: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("add", operator.add), ("sub", operator.sub), ("mul", operator.mul), ("floordiv", operator.floordiv),
+    ("truediv", operator.truediv), ("mod", operator.mod), ("pow", operator.pow), ("divmod", divmod))
+_BITS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("lshift", operator.lshift), ("rshift", operator.rshift), ("and", operator.and_), ("or", operator.or_),
+    ("xor", operator.xor))
+_COMPARISONS: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt), ("le", operator.le), ("gt", operator.gt),
+    ("ge", operator.ge))
+_UNARY: tuple[tuple[str, Callable[..., Any]], ...] = (("neg", operator.neg), ("pos", operator.pos), ("abs", abs))
+_VALUE_METHODS = {Sym: ("bit_length", "bit_count", "to_bytes", "as_integer_ratio"),
+                  SymFloat: ("is_integer", "as_integer_ratio", "hex")}
+"""Methods that read the value without a dunder method: each pins it."""
+_CONVERSIONS: dict[str, Callable[..., Any]] = {
+    "__hash__": hash, "__bool__": bool, "__int__": int, "__float__": float, "__repr__": repr, "__str__": str,
+    "__format__": format, "__reduce__": lambda value: (value.__class__, (value,))}
+"""Conversions of the value: each pins it (a SymFloat's trunc, floor and ceil too; a Sym's are itself)."""
+_FLOAT_CONVERSIONS: dict[str, Callable[..., Any]] = {"__trunc__": math.trunc, "__floor__": math.floor,
+                                                     "__ceil__": math.ceil}
+
+for _cls in SYMBOLIC:
+    for _name, _function in _ARITHMETIC + (_BITS if _cls is Sym else ()):
+        setattr(_cls, f"__{_name}__", _binary_method(_function))
+        setattr(_cls, f"__r{_name}__", _binary_method(_function, reflected=True))
+    for _name, _function in _COMPARISONS:
+        setattr(_cls, f"__{_name}__", _binary_method(_function))
+    for _name, _function in _UNARY + ((("invert", operator.invert),) if _cls is Sym else ()):
+        setattr(_cls, f"__{_name}__", _unary_method(_function))
+    for _name in _VALUE_METHODS[_cls]:
+        setattr(_cls, _name, _pinned_method(_name))
+    _pinned: dict[str, Callable[..., Any]] = {**_CONVERSIONS, **(_FLOAT_CONVERSIONS if _cls is SymFloat else {}),
+                                              **({"__index__": int} if _cls is Sym else {})}
+    for _name, _function in _pinned.items():
+        setattr(_cls, _name, _converted(_function))
+
+
+def _same(a: object, b: object) -> bool:
+    return a.__class__ is b.__class__ and a == b
+
+
+@dataclass
+class Template:
+    """A traced rank's events (Syms where they depend on the rank), its guards and replicated trips."""
+    ops: list[Op]
+    guards: list[Guard]
+    repeats: list[tuple[int, int, int]]
+
+    def __post_init__(self) -> None:
+        self._symbolic = {id(op): op for op in self.ops if _is_symbolic(op)}
+        # the longest replicated trips (sad.predict.trace: two trips traced, the second's ops copied): the
+        # copies are the same objects, instantiated once
+        start, size, trips = max(self.repeats, key=lambda x: x[1] * x[2]) if self.repeats else (0, 0, 0)
+        block, end = start + size, start + size * trips
+        if trips < 3 or any(self.ops[k] is not self.ops[block + (k - block) % size] for k in range(block, end)):
+            block = size = trips = end = 0  # not plain copies: every op instantiated
+        self._pieces = (self.ops[:block + size], trips - 2, self.ops[block:block + size], self.ops[end:])
+
+    def holds(self, rank: int) -> bool:
+        """Does every guard have the traced rank's outcome at `rank`?"""
+        return all(_same(at(rank), outcome) for at, outcome in self.guards)
+
+    def instantiate(self, rank: int) -> list[Op]:
+        """The events at `rank` (one of the class: `holds(rank)`); one Op per distinct event, shared by the
+        trips that repeat it, as the tracer's own list is."""
+        fresh = {key: Op(op.kind, _at(op.seconds, rank), _at(op.peer, rank), _at(op.tag, rank),
+                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank))
+                 for key, op in self._symbolic.items()}
+        head, copies, block, tail = self._pieces
+        if copies <= 0:
+            return [fresh.get(id(op), op) for op in head + tail]
+        repeated = [fresh.get(id(op), op) for op in block]
+        return [fresh.get(id(op), op) for op in head] + repeated * copies + [fresh.get(id(op), op) for op in tail]
+
+
+def _is_symbolic(op: Op) -> bool:
+    return any(v.__class__ in SYMBOLIC for v in (op.seconds, op.peer, op.tag, op.nbytes, op.total))
+
+
+def _at(value: object, rank: int):
+    return value.at(rank) if value.__class__ in SYMBOLIC else value
+
+
+def rank_symbol(rank: int, log: Guards) -> Sym:
+    """The rank number as a Sym (MPI_COMM_RANK's value)."""
+    return Sym(rank, _identity, log)
+
+
+def _identity(r: int) -> int:
+    return r
