@@ -134,7 +134,7 @@ def cmd_timeline(args) -> int:
     if args.format == "json":
         print(json.dumps(_document(args, machine, nprocs, result, notes), indent=2))
     else:
-        print("\n".join(_text(args, machine, nprocs, result, net, shared.reused)))
+        print("\n".join(_text(args, machine, nprocs, result, net, shared.reused, shared.classed)))
     return 0
 
 
@@ -156,7 +156,7 @@ def _ms(seconds: float) -> str:
     return timelinetext.ms(seconds)
 
 
-def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]:
+def _text(args, machine, nprocs: int, result, net, reused: int = 0, classed: int = 0) -> list[str]:
     slow = result.slowest
     lines = [f"sad timeline: {' '.join(args.files)} on {machine.name}, {nprocs} ranks, {result.messages} messages",
              f"LogGP: o_s {_ms(net.o_s)} + b·{net.O_s * 1e6:.4g} us, o_r {_ms(net.o_r)} + b·{net.O_r * 1e6:.4g} us, "
@@ -174,6 +174,9 @@ def _text(args, machine, nprocs: int, result, net, reused: int = 0) -> list[str]
     if args.explain and reused:
         lines += ["", f"(tracing: {reused} message-free loops replayed from a rank or trip that started them with the "
                       "same values, not followed again)"]
+    if args.explain and classed:
+        lines += ["", f"(tracing: {classed} of {nprocs} ranks took the events of a traced rank whose decisions came out "
+                      "the same there, not traced again)"]
     if args.explain:
         lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues"
                       + (f"; the run with {result.folded[0]} trips" if result.folded else "") + "):"]

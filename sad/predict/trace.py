@@ -17,6 +17,8 @@ otherwise (up to FOLLOW_LIMIT trips); a condition whose value is not known (it r
 false in message-free code; a call to a routine that is not in the program costs its call only. GOTOs are
 followed to a label of the same or an enclosing statement list (a loop whose body jumps, trip by trip). A loop
 containing messages whose trips repeat the same events from the same state is replicated, not re-run.
+Ranks that behave alike are traced once (`traces`, sad.predict.rankclass): a rank is followed with its number
+as a symbol, and a later rank at which every decision taken on it comes out the same gets its events.
 An INTEGER sent on its own (a size before the data it sizes) is passed to its receiver through
 Shared.mailbox; a rank that needed one its sender (traced later) had not sent yet is traced again (`traces`).
 """

@@ -57,3 +57,15 @@ def test_classes_give_every_rank_its_own_events(name, values, machine_name):
         assert events == traced and shared.repeats == alone.repeats and shared.notes == alone.notes
         classed += shared.classed
     assert classed > 0
+
+
+def test_explain_says_how_many_ranks_came_from_their_class():
+    import contextlib
+    import io
+
+    from sad.cli.main import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["timeline", str(SPMD / "cgtree.f"), "-m", "ncube2", "-D", "NPROCS=128", "--explain"]) == 0
+    assert "(tracing: 115 of 128 ranks took the events of a traced rank whose decisions came out the same " \
+           "there, not traced again)" in out.getvalue()
