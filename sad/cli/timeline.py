@@ -175,8 +175,8 @@ def _text(args, machine, nprocs: int, result, net, reused: int = 0, classed: int
         lines += ["", f"(tracing: {reused} message-free loops replayed from a rank or trip that started them with the "
                       "same values, not followed again)"]
     if args.explain and classed:
-        lines += ["", f"(tracing: {classed} of {nprocs} ranks took the events of a traced rank whose decisions came out "
-                      "the same there, not traced again)"]
+        lines += ["", f"(tracing: {classed} of {nprocs} ranks took the events of a traced rank whose decisions "
+                      "came out the same there, not traced again)"]
     if args.explain:
         lines += ["", f"Critical path (ends at rank {slow}; compute, send / recv overheads, transfers, link queues"
                       + (f"; the run with {result.folded[0]} trips" if result.folded else "") + "):"]
