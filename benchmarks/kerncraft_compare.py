@@ -7,7 +7,7 @@ no hand editing: the clock sad calibrate measured (not the OS's figure), cache s
 sets/ways from the OS (sysfs), per-level transfer throughputs from the measured per-line read costs (the ECM
 model adds one term per level, so each level gets the increment over the level above: T_L1L2 = read(L2) −
 read(L1), ...), the memory bandwidths of Kerncraft's benchmark kernels (load, copy, update, triad) computed from
-the measured per-line read and write costs of memory, and OSACA's model of this core for the in-core part →
+the measured per-line read, write and copy costs of memory, and OSACA's model of this core for the in-core part →
 for every C kernel of benchmarks/kernelsuite.py that Kerncraft's restricted kernel format can express (one
 loop nest over arrays of constant size; the suite's bodies are converted automatically, the ones Kerncraft
 rejects are listed with its reason) at its four sizes: Kerncraft's ECM prediction (layer-condition cache
@@ -118,7 +118,10 @@ def machine_file(h: Hierarchy, arch: str, flags: str) -> dict:
     for name, (reads, writes, both) in kernels.items():
         # seconds per iteration of 8-byte elements beyond the last cache's share (ECM sums the levels);
         # Kerncraft's bandwidths count the kernel's bytes (likwid-bench convention: no write-allocate)
-        lines = (reads - both) * max(memory.line_s - last, 1e-12) + writes * max(memory.store_line_s - last, 1e-12)
+        # a write beside a read of its own (copy, triad) at the measured copy's excess over the read
+        # (sad.machine.hierarchy.Level.beside_read_s), as sad prices it; the write alone's figure otherwise
+        write_s = memory.beside_read_s() if reads - both >= writes else memory.store_line_s
+        lines = (reads - both) * max(memory.line_s - last, 1e-12) + writes * max(write_s - last, 1e-12)
         seconds = lines * 8 / line
         results[name] = [f"{8 * (reads + writes - both) / seconds / 1e9:.2f} GB/s"]
     bench_kernels = {name: {"FLOPs per iteration": 0, "read streams": {"bytes": f"{8 * r} B", "streams": r},
