@@ -207,3 +207,46 @@ def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
     _, unbound = price_loops(analysis, blocks, load_machine(machine_file))
     steady = next(lp for lp in unbound if lp.loop.line == 9)
     assert steady.core_s > 2 * fresh.core_s          # without m: the steady state, the chain's latency
+
+
+TRIANGLE_C = """#include <stdio.h>
+#define N 40
+static double A[N][N];
+int main(void) {
+    int i, j, k;
+    for (i = 0; i < N * N; i++) A[i / N][i % N] = 1.0 + i % 7;
+    for (i = 0; i < N; i++)
+        for (j = 0; j < i; j++) {
+            for (k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }
+    printf("%g\\n", A[N - 1][3]);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_the_code_between_short_entries_is_priced_once(tmp_path):
+    # the k loop (line 9, 19.5 iterations per entry) is a latency-bound chain priced with its entries: llvm-mca
+    # runs its body with the code between two entries (the division of line 11, j's step, k's start), so the
+    # division's block, the k loop's entry and the j loop's iteration are not priced again per operation
+    src = tmp_path / "tri.c"
+    src.write_text(TRIANGLE_C)
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
+    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    machine_file = tmp_path / "host.yaml"
+    machine_file.write_text(text)
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
+    inner = next(lp for lp in explained if lp.loop.line == 9)
+    assert 11 in inner.between and 9 in inner.between
+    priced_once = {(b.kind, b.first_line) for b in blocks if overrides.get(id(b)) == 0}
+    assert {("code", 11), ("loop_entry", 9), ("loop_iter", 8)} <= priced_once
+    # the initialization loop (line 6) is no short-trip chain: nothing around it is taken off
+    assert ("loop_entry", 6) not in priced_once and ("loop_iter", 7) not in priced_once
