@@ -276,6 +276,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
     seen: set[tuple[str, str, bool]] = set()      # (array, subscripts, write): the same reference again
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
+    step = loop_step(loop)
     for ref in loop.refs:
         key = (ref.array, repr(ref.indices), ref.write)
         if key in seen:   # a[i] read and the same a[i] read again in the iteration: one stream
@@ -286,7 +287,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         if not any(_mentions(e, loop.index) for e in ref.indices):
             continue
         strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
-        lines = 1.0 if strided else ref.elem_bytes / line
+        lines = 1.0 if strided else min(1.0, ref.elem_bytes * step / line)
         if _same_stream(ref, loop, shown, line, [st[0] for st in streams]):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
@@ -333,6 +334,17 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
     return total + tlb, shown
+
+
+def loop_step(loop: SourceLoop) -> int:
+    """Elements the innermost loop's index moves per iteration: its constant step (``j += 2`` of a red-black
+    sweep: 2), 1 where it has none or it is not a constant. A unit-stride reference then moves step elements
+    an iteration: a red-black sweep touches every line of its rows in each colour, twice the bytes per
+    iteration of a sweep over all points."""
+    innermost = loop.nest[-1]
+    step = opmodel.subscript(innermost.step) if isinstance(innermost, ir.Do) and innermost.step is not None \
+        else None
+    return abs(int(step)) if step is not None and step.is_Integer and step != 0 else 1
 
 
 def beside_reads(streams: list[tuple]) -> set[int]:

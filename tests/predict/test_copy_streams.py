@@ -89,3 +89,22 @@ def test_the_copy_figure_is_read_from_the_database_and_a_level_without_it_keeps_
     assert levels[1].copy_s == pytest.approx(3.1e-9)
     assert levels[1].beside_read_s() == pytest.approx(1.5e-9)
     assert levels[0].copy_s == 0 and levels[0].beside_read_s() == pytest.approx(0.3e-9)
+
+
+STEP2 = """static double a[8000000];
+int main(void) {
+    int t, j;
+    double s = 0;
+    for (t = 0; t < 10; t++)
+        for (j = t % 2; j < 8000000; j += 2)
+            s += a[j];
+    return s > 0;
+}
+"""
+
+
+def test_a_loop_stepping_two_elements_moves_two_elements_of_line_per_iteration(tmp_path):
+    # a red-black sweep's j += 2: every line of a is read, 16 B of it per iteration: 1.6 ns x 16 / 64
+    loop, trips = inner_loop(tmp_path, STEP2, 6, "step.c")
+    assert float(data_seconds(loop, trips, _host(3.1e-9))[0]) == pytest.approx(1.6e-9 * 16 / 64)
+    assert [lines for _, _, lines, _ in data_seconds(loop, trips, _host(0.0))[1]] == [0.25]
