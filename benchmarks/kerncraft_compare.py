@@ -27,7 +27,7 @@ Kerncraft's own 'cy/It' and 'It/s' figures are wrong by the square of the iterat
 
 --measured FILE (an earlier --save) keeps its measurements and Kerncraft's figures and predicts with sad again.
 
-Usage: python3 benchmarks/kerncraft_compare.py [--level -O2] [--only NAME,...] [--runs 5] [--save FILE]
+Usage: python3 benchmarks/kerncraft_compare.py [--level -O2] [--only NAME,...] [--runs 5] [--cpu N] [--save FILE]
        [--measured FILE]
 """
 from __future__ import annotations
@@ -242,6 +242,7 @@ def main() -> int:
     parser.add_argument("--level", default="-O2", choices=sorted(LEVELS), help="optimization level (default -O2)")
     parser.add_argument("--only", default="", help="comma-separated kernel names of the suite")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median)")
+    parser.add_argument("--cpu", type=int, help="CPU the kernels are timed on (default: the calibration's)")
     parser.add_argument("--save", default="", help="write the table's figures to this JSON file")
     parser.add_argument("--measured", default="", help="an earlier --save: its measured and Kerncraft figures "
                         "are kept, only sad predicts again (model changes compared on the same measurements)")
@@ -262,7 +263,7 @@ def main() -> int:
         return 0
     wanted = {x for x in args.only.split(",") if x}
     kernels = [k for k in ks.KERNELS if k.lang == "c" and (not wanted or k.name in wanted)]
-    cpu = pinned_cpu()
+    cpu = args.cpu if args.cpu is not None else pinned_cpu()
     rows, skipped = [], {}
     print(f"load average before {os.getloadavg()}; clock {h.clock_hz / 1e9:.3f} GHz (sad calibrate), OSACA {arch}")
     with tempfile.TemporaryDirectory(prefix="sad-kerncraft-") as tmp:
