@@ -182,12 +182,12 @@ def test_short_rows_of_a_fresh_sum_overlap_and_a_carried_sum_stays_a_chain(tmp_p
     assert bounds is not None and bounds.core_s == pytest.approx(short / HIER.clock_hz)
 
 
-@needs_mca
-def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
-    # m is read at run time: the rows' trips are known only from the bound values (m = 8), as a sweep or
-    # `sad analyze -D m=8` gives them; the fresh sum of line 9 is then priced with its entries as above
-    src = tmp_path / "rows.c"
-    src.write_text(ROWS_C)
+def _analyzed(tmp_path, name: str, source: str):
+    """The program written to tmp_path/name, its analysis, its blocks, and a machine file: sparc2's database with
+    a gcc -O2 compile command and a two-level hierarchy (the compiled-code model on)."""
+    src = tmp_path / name
+    src.write_text(source)
+    analysis = analyze([str(src)])
     text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
     text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
     text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
@@ -195,8 +195,14 @@ def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
              "    - {name: memory, read: 6 ns, write: 8 ns}\n")
     machine_file = tmp_path / "host.yaml"
     machine_file.write_text(text)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
+    return src, analysis, group_blocks(analysis.counts), machine_file
+
+
+@needs_mca
+def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
+    # m is read at run time: the rows' trips are known only from the bound values (m = 8), as a sweep or
+    # `sad analyze -D m=8` gives them; the fresh sum of line 9 is then priced with its entries as above
+    src, analysis, blocks, machine_file = _analyzed(tmp_path, "rows.c", ROWS_C)
     symbols = {s.name: s for b in blocks for s in sympy.sympify(b.count).free_symbols}
     assert "m" in symbols
     _, explained = price_loops(analysis, blocks, load_machine(machine_file), {"m": sympy.Integer(8)})
@@ -232,17 +238,7 @@ def test_the_code_between_short_entries_is_priced_once(tmp_path):
     # the k loop (line 9, 19.5 iterations per entry) is a latency-bound chain priced with its entries: llvm-mca
     # runs its body with the code between two entries (the division of line 11, j's step, k's start), so the
     # division's block, the k loop's entry and the j loop's iteration are not priced again per operation
-    src = tmp_path / "tri.c"
-    src.write_text(TRIANGLE_C)
-    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
-    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
-    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
-             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
-             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
-    machine_file = tmp_path / "host.yaml"
-    machine_file.write_text(text)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
+    _, analysis, blocks, machine_file = _analyzed(tmp_path, "tri.c", TRIANGLE_C)
     overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
     inner = next(lp for lp in explained if lp.loop.line == 9)
     assert 11 in inner.between and 9 in inner.between
