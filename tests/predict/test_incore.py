@@ -246,3 +246,27 @@ def test_the_code_between_short_entries_is_priced_once(tmp_path):
     assert {("code", 11), ("loop_entry", 9), ("loop_iter", 8)} <= priced_once
     # the initialization loop (line 6) is no short-trip chain: nothing around it is taken off
     assert ("loop_entry", 6) not in priced_once and ("loop_iter", 7) not in priced_once
+
+
+ONE_LINE_C = """#include <stdio.h>
+#define N 23
+static double A[N * N], B[N * N], C[N * N];
+int main(void) {
+    int i, j, k;
+    for (i = 0; i < N * N; i++) { A[i] = 1 + i % 7; B[i] = 2; }
+    for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++) C[i * N + j] += A[i * N + k] * B[k * N + j];
+    printf("%g\\n", C[5]);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_loops_of_one_line_keep_their_prices(tmp_path):
+    # the three loops of line 7 share their blocks' line: which one runs between the k loop's entries cannot
+    # be told, and nothing is taken off (taken off, the k loop's own price went too: 0 s for the nest)
+    _, analysis, blocks, machine_file = _analyzed(tmp_path, "mm.c", ONE_LINE_C)
+    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
+    inner = next(lp for lp in explained if lp.loop.line == 7)
+    iterations = [overrides[id(b)] for b in blocks if b.kind == "loop_iter" and b.first_line == 7]
+    assert iterations and all(price == inner.seconds and price != 0 for price in iterations)
