@@ -233,14 +233,19 @@ int main(void) {
 """
 
 
+def _priced(tmp_path, name: str, source: str, line: int):
+    """The program's blocks, the per-block prices price_loops gives them, and the innermost loop of ``line``."""
+    _, analysis, blocks, machine_file = _analyzed(tmp_path, name, source)
+    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
+    return blocks, overrides, next(lp for lp in explained if lp.loop.line == line)
+
+
 @needs_mca
 def test_the_code_between_short_entries_is_priced_once(tmp_path):
     # the k loop (line 9, 19.5 iterations per entry) is a latency-bound chain priced with its entries: llvm-mca
     # runs its body with the code between two entries (the division of line 11, j's step, k's start), so the
     # division's block, the k loop's entry and the j loop's iteration are not priced again per operation
-    _, analysis, blocks, machine_file = _analyzed(tmp_path, "tri.c", TRIANGLE_C)
-    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
-    inner = next(lp for lp in explained if lp.loop.line == 9)
+    blocks, overrides, inner = _priced(tmp_path, "tri.c", TRIANGLE_C, 9)
     assert 11 in inner.between and 9 in inner.between
     priced_once = {(b.kind, b.first_line) for b in blocks if overrides.get(id(b)) == 0}
     assert {("code", 11), ("loop_entry", 9), ("loop_iter", 8)} <= priced_once
@@ -265,8 +270,6 @@ int main(void) {
 def test_loops_of_one_line_keep_their_prices(tmp_path):
     # the three loops of line 7 share their blocks' line: which one runs between the k loop's entries cannot
     # be told, and nothing is taken off (taken off, the k loop's own price went too: 0 s for the nest)
-    _, analysis, blocks, machine_file = _analyzed(tmp_path, "mm.c", ONE_LINE_C)
-    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
-    inner = next(lp for lp in explained if lp.loop.line == 7)
+    blocks, overrides, inner = _priced(tmp_path, "mm.c", ONE_LINE_C, 7)
     iterations = [overrides[id(b)] for b in blocks if b.kind == "loop_iter" and b.first_line == 7]
     assert iterations and all(price == inner.seconds and price != 0 for price in iterations)
