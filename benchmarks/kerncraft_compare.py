@@ -7,7 +7,7 @@ no hand editing: the clock sad calibrate measured (not the OS's figure), cache s
 sets/ways from the OS (sysfs), per-level transfer throughputs from the measured per-line read costs (the ECM
 model adds one term per level, so each level gets the increment over the level above: T_L1L2 = read(L2) −
 read(L1), ...), the memory bandwidths of Kerncraft's benchmark kernels (load, copy, update, triad) computed from
-the measured per-line read and write costs of memory, and OSACA's model of this core for the in-core part →
+the measured per-line read, write and copy costs of memory, and OSACA's model of this core for the in-core part →
 for every C kernel of benchmarks/kernelsuite.py that Kerncraft's restricted kernel format can express (one
 loop nest over arrays of constant size; the suite's bodies are converted automatically, the ones Kerncraft
 rejects are listed with its reason) at its four sizes: Kerncraft's ECM prediction (layer-condition cache
@@ -27,7 +27,7 @@ Kerncraft's own 'cy/It' and 'It/s' figures are wrong by the square of the iterat
 
 --measured FILE (an earlier --save) keeps its measurements and Kerncraft's figures and predicts with sad again.
 
-Usage: python3 benchmarks/kerncraft_compare.py [--level -O2] [--only NAME,...] [--runs 5] [--save FILE]
+Usage: python3 benchmarks/kerncraft_compare.py [--level -O2] [--only NAME,...] [--runs 5] [--cpu N] [--save FILE]
        [--measured FILE]
 """
 from __future__ import annotations
@@ -118,7 +118,10 @@ def machine_file(h: Hierarchy, arch: str, flags: str) -> dict:
     for name, (reads, writes, both) in kernels.items():
         # seconds per iteration of 8-byte elements beyond the last cache's share (ECM sums the levels);
         # Kerncraft's bandwidths count the kernel's bytes (likwid-bench convention: no write-allocate)
-        lines = (reads - both) * max(memory.line_s - last, 1e-12) + writes * max(memory.store_line_s - last, 1e-12)
+        # a write beside a read of its own (copy, triad) at the measured copy's excess over the read
+        # (sad.machine.hierarchy.Level.beside_read_s), as sad prices it; the write alone's figure otherwise
+        write_s = memory.beside_read_s() if reads - both >= writes else memory.store_line_s
+        lines = (reads - both) * max(memory.line_s - last, 1e-12) + writes * max(write_s - last, 1e-12)
         seconds = lines * 8 / line
         results[name] = [f"{8 * (reads + writes - both) / seconds / 1e9:.2f} GB/s"]
     bench_kernels = {name: {"FLOPs per iteration": 0, "read streams": {"bytes": f"{8 * r} B", "streams": r},
@@ -239,6 +242,7 @@ def main() -> int:
     parser.add_argument("--level", default="-O2", choices=sorted(LEVELS), help="optimization level (default -O2)")
     parser.add_argument("--only", default="", help="comma-separated kernel names of the suite")
     parser.add_argument("--runs", type=int, default=5, help="timed runs per case (median)")
+    parser.add_argument("--cpu", type=int, help="CPU the kernels are timed on (default: the calibration's)")
     parser.add_argument("--save", default="", help="write the table's figures to this JSON file")
     parser.add_argument("--measured", default="", help="an earlier --save: its measured and Kerncraft figures "
                         "are kept, only sad predicts again (model changes compared on the same measurements)")
@@ -259,7 +263,7 @@ def main() -> int:
         return 0
     wanted = {x for x in args.only.split(",") if x}
     kernels = [k for k in ks.KERNELS if k.lang == "c" and (not wanted or k.name in wanted)]
-    cpu = pinned_cpu()
+    cpu = args.cpu if args.cpu is not None else pinned_cpu()
     rows, skipped = [], {}
     print(f"load average before {os.getloadavg()}; clock {h.clock_hz / 1e9:.3f} GHz (sad calibrate), OSACA {arch}")
     with tempfile.TemporaryDirectory(prefix="sad-kerncraft-") as tmp:

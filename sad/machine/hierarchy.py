@@ -60,6 +60,15 @@ class Level:
     ramp: tuple[tuple[int, float], ...] = ()
     """(footprint bytes, share of its lines from the next level) of read passes beyond the footprints this level
     holds whole, up to half its size (``ramp_of``): the layer condition's steps for a shared last cache."""
+    copy_s: float = 0.0
+    """Seconds per line read from this level and a line written through it side by side (a copy loop's
+    pair of streams: ``b[i] = a[i]``), 0 where not measured. A write stream beside a read stream of the same
+    level costs copy_s - line_s (``beside_read_s``), not store_line_s: the two streams' transfers overlap."""
+
+    def beside_read_s(self) -> float:
+        """Seconds per line of a write stream that runs beside a read stream served by this level: the measured
+        copy's excess over the read alone (never below 0), the write alone's figure where no copy was measured."""
+        return max(0.0, self.copy_s - self.line_s) if self.copy_s > 0 else self.store_line_s
 
     def fit_bytes(self) -> int | None:
         """The largest footprint the layer condition puts in this level: size × FIT_FRACTION, or the measured
@@ -344,13 +353,16 @@ int main(int argc, char **argv) {
                             q[2 * PITCH * stride] += 1.0; q[3 * PITCH * stride] += 1.0;
                         }
                     }
+            } else if (mode[0] == 'k') {     /* copy: half the lines read, the other half written beside them */
+                double *b = a + (lines / 2) * stride;
+                for (long i = 0; i < lines / 2; i++) b[i * stride] = a[i * stride] + (double)p;
             } else {
                 for (long i = 0; i < lines; i++) a[i * stride] = (double)p;
             }
             __asm__ volatile("" ::: "memory");
         }
         t0 = now() - t0;
-        if (r) printf("%.9g\n", t0 / ((double)n * lines));
+        if (r) printf("%.9g\n", t0 / ((double)n * (mode[0] == 'k' ? lines / 2 : lines)));
     }
     if (s0 + s1 + s2 + s3 == 42) printf("%g\n", a[0]);
     return 0;
@@ -379,6 +391,7 @@ class HierarchyCalibration:
     write: dict[str, Measured] = field(default_factory=dict)    # level name → seconds per line written
     column: dict[str, Measured] = field(default_factory=dict)   # level name → seconds per column-walk read
     column_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
+    copy: dict[str, Measured] = field(default_factory=dict)     # level name → seconds per line read + line written
     page_bytes: int = 4096
     first_touch: Measured | None = None                         # seconds per page touched first
     ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
@@ -445,7 +458,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             return [float(x) for x in out.split()]
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
-        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 4 * (len(caches) + 1)
+        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 5 * (len(caches) + 1)
                                  + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
         seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
         result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
@@ -495,13 +508,13 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                      f"±{result.walk_latency.spread * 50:.1f} %")
         for name, nbytes, column_bytes in level_footprints(caches, result.tlb_pages, result.page_bytes):
             for mode, table in (("r", result.read), ("w", result.write), ("R", result.column),
-                                ("W", result.column_write)):
+                                ("W", result.column_write), ("k", result.copy)):
                 size = column_bytes if mode in "RW" else nbytes
                 passes = max(1, (8 * 1024 ** 2) // size)   # at least ~8 MB touched per timed run
                 table[name] = converge(functools.partial(run, mode, passes, size, 4), per_figure)
                 if progress:
                     f = table[name]
-                    what = {"r": "read", "w": "write", "R": "column read", "W": "column update"}[mode]
+                    what = {"r": "read", "w": "write", "R": "column read", "W": "column update", "k": "copy"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
         measure_holds(run, result, per_figure, progress)
@@ -518,6 +531,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             + [(f"hierarchy.{k}.write", v) for k, v in result.write.items()] \
             + [(f"hierarchy.{k}.column_read", v) for k, v in result.column.items()] \
             + [(f"hierarchy.{k}.column_update", v) for k, v in result.column_write.items()] \
+            + [(f"hierarchy.{k}.copy", v) for k, v in result.copy.items()] \
             + [(f"hierarchy.{k}.one_set_read", v) for k, v in result.one_set.items()] \
             + [(f"hierarchy.{k}.one_set_update", v) for k, v in result.one_set_write.items()]:
         if fig is not None and not fig.reliable:
@@ -877,10 +891,13 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
         size = _geometry(infos[name]) if name in infos else ""
         figures = [r, w, cr, cw]
         one_set = ""
+        if name in cal.copy:
+            figures.append(cal.copy[name])
+            one_set = f", copy: {cal.copy[name].seconds * 1e9:.4g} ns"
         if name in cal.one_set and name in cal.one_set_write:
             sr, su = cal.one_set[name], cal.one_set_write[name]
             figures += [sr, su]
-            one_set = f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
+            one_set += f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
         flag = "" if all(f.reliable for f in figures) else "  UNRELIABLE"
         if name in cal.holds:
             one_set += f", holds: {cal.holds[name] // 1024} KiB"
@@ -914,7 +931,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                             parse_time(entry.get("column_update", entry["write"])),
                             int(entry.get("ways", 0)), int(entry.get("sets", 0)), int(entry.get("line", 0)),
                             parse_time(entry.get("one_set_read", 0)), parse_time(entry.get("one_set_update", 0)),
-                            _kib(entry["holds"]) if entry.get("holds") is not None else 0))
+                            _kib(entry["holds"]) if entry.get("holds") is not None else 0,
+                            copy_s=parse_time(entry.get("copy", 0))))
     memory_s = levels[-1].line_s if levels and levels[-1].size_bytes is None else 0.0
     levels = [_with_ramp(lv, entry, memory_s, parse_time) for lv, entry in zip(levels, section["levels"])]
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),

@@ -35,6 +35,9 @@ class InCore:
     window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
     outer: bool = False    # the width is the enclosing loop's: gcc vectorized the nest's next loop out
     scaled: str = ""       # how llvm-mca's cycles were scaled to this core (sad.machine.corescale), "" if not
+    between: frozenset[int] = frozenset()
+    """Source lines of the instructions run between two entries (``between_entries``) where the core figure
+    includes them (``entries_cycles``): the blocks on those lines are priced by it, not again per operation."""
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -91,8 +94,12 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     clock = hierarchy.clock_hz
     model_cycles, scaled = host_cycles(result, hierarchy)
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
+    between: frozenset[int] = frozenset()
     if trips and cycles > result.block_rthroughput:
-        cycles = min(cycles, entries_cycles(chosen, cf, trips / width) or cycles)
+        entries = entries_cycles(chosen, cf, trips / width)
+        if entries is not None and entries < cycles:
+            cycles = entries
+            between = frozenset(w[1] for _, w in between_entries(chosen, cf) or [] if w and _resolved(w[0]) == file)
     cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
                                            hierarchy)
     core = cycles / width / clock
@@ -117,7 +124,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
     outer = bool(vector_bytes) and loop.line not in cf.vectorized
-    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled)
+    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between)
 
 
 def host_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> tuple[float, str]:
@@ -141,16 +148,28 @@ beyond, the overlap of one entry's chain with the next is a small part of the en
 def entries_cycles(inner: cc.AsmLoop, cf: cc.CompiledFile, trips: float) -> float | None:
     """Cycles per compiled iteration of a latency-bound innermost loop that runs few iterations per entry, from
     llvm-mca on what the core runs between two entries: the loop body ``trips`` times (rounded) and then the
-    instructions of the enclosing assembly loop outside it (its entry and exit). A chain that starts afresh at
-    each entry (``pxor %xmm1, %xmm1`` before the loop, a sum of doitgen's or lu's short rows) overlaps the next
-    entry's as far as the reorder buffer and schedulers let it, which llvm-mca's model of them decides; a chain
-    carried from entry to entry stays a chain. None beyond ``SHORT_TRIPS`` iterations, without an enclosing
-    loop, or when that loop runs another loop too (its iterations, which may wait for this loop's result, sit
-    between the entries: atax's tmp sum at n = 120, where this overlap would make it 33 % too fast). The trips
-    are the mean per entry (a triangular loop's entries differ)."""
+    instructions of the enclosing assembly loop outside it (its entry and exit, ``between_entries``). A chain
+    that starts afresh at each entry (``pxor %xmm1, %xmm1`` before the loop, a sum of doitgen's or lu's short
+    rows) overlaps the next entry's as far as the reorder buffer and schedulers let it, which llvm-mca's model of
+    them decides; a chain carried from entry to entry stays a chain. None beyond ``SHORT_TRIPS`` iterations,
+    without an enclosing loop, or when that loop runs another loop too (its iterations, which may wait for this
+    loop's result, sit between the entries: atax's tmp sum at n = 120, where this overlap would make it 33 % too
+    fast). The trips are the mean per entry (a triangular loop's entries differ)."""
     count = round(trips)
     if not 1 <= count <= SHORT_TRIPS:
         return None
+    between = between_entries(inner, cf)
+    if between is None:
+        return None
+    result = cc.mca(tuple(inner.instructions) * count + tuple(text for text, _ in between))
+    return result.cycles / count if result is not None else None
+
+
+def between_entries(inner: cc.AsmLoop, cf: cc.CompiledFile) -> list[tuple[str, tuple[str, int] | None]] | None:
+    """The instructions (with their source line) the core runs between two entries of an innermost assembly loop:
+    those of the smallest enclosing assembly loop outside it. None without an enclosing loop, or when that loop
+    runs another loop too (its iterations, which may wait for this loop's result, sit between the entries: atax's
+    tmp sum at n = 120, not modelled)."""
     outer = [a for a in cf.loops if a.function == inner.function and a.start <= inner.start and inner.end <= a.end
              and (a.start, a.end) != (inner.start, inner.end)]
     if not outer:
@@ -159,11 +178,9 @@ def entries_cycles(inner: cc.AsmLoop, cf: cc.CompiledFile, trips: float) -> floa
     nested = [(o.start, o.end) for o in cf.loops if o.function == holder.function and holder.start <= o.start
               and o.end <= holder.end and (o.start, o.end) != (holder.start, holder.end)]
     if any(not inner.start <= a <= b <= inner.end for a, b in nested):
-        return None     # another loop runs between two entries (atax's y loop waits for the sum): not modelled
-    rest = [text for k, text in enumerate(holder.instructions)
+        return None
+    return [(text, where) for k, (text, where) in enumerate(zip(holder.instructions, holder.where))
             if not any(a <= holder.start + k <= b for a, b in nested)]
-    result = cc.mca(tuple(inner.instructions) * count + tuple(rest))
-    return result.cycles / count if result is not None else None
 
 
 COPY_16 = ("movups (%rsi,%rax), %xmm0", "movups %xmm0, (%rdi,%rax)", "addq $16, %rax", "cmpq %rdx, %rax", "jne 0")

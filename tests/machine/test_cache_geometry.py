@@ -146,6 +146,16 @@ def test_one_set_figures_written_by_calibrate_and_read_back(tmp_path):
     assert [lv.one_set_store_s for lv in levels] == pytest.approx([0.0, 26e-9, 0.0])
 
 
+def test_the_copy_figure_written_by_calibrate_and_read_back(tmp_path):
+    cal = _calibration()
+    cal.copy["memory"] = hier.Measured(3.3e-9, 0.03, 7)
+    lines = hier.render_yaml(cal)
+    assert any(line.startswith("    - {name: memory, read: ") and "column_update: 1 ns, copy: 3.3 ns}" in line
+               for line in lines)
+    levels = _sparc2_with(tmp_path, lines).hierarchy.levels
+    assert [lv.copy_s for lv in levels] == pytest.approx([0.0, 0.0, 3.3e-9])
+
+
 def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
     import shutil
     import subprocess
@@ -161,6 +171,10 @@ def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
                              check=True).stdout.split()
         # one line per timed repetition after the first (untimed warm-up), each a positive time per access
         assert len(out) == 2 and all(float(x) > 0 for x in out)
+    # the copy (k): half the lines read, the other half written beside them, a time per pair of lines
+    out = subprocess.run([str(exe), "k", "10", str(64 * 64), "3"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert len(out) == 2 and all(float(x) > 0 for x in out)
 
 
 def test_level_figures_are_timed_in_the_middle_of_the_footprints_each_level_serves():

@@ -182,12 +182,12 @@ def test_short_rows_of_a_fresh_sum_overlap_and_a_carried_sum_stays_a_chain(tmp_p
     assert bounds is not None and bounds.core_s == pytest.approx(short / HIER.clock_hz)
 
 
-@needs_mca
-def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
-    # m is read at run time: the rows' trips are known only from the bound values (m = 8), as a sweep or
-    # `sad analyze -D m=8` gives them; the fresh sum of line 9 is then priced with its entries as above
-    src = tmp_path / "rows.c"
-    src.write_text(ROWS_C)
+def _analyzed(tmp_path, name: str, source: str):
+    """The program written to tmp_path/name, its analysis, its blocks, and a machine file: sparc2's database with
+    a gcc -O2 compile command and a two-level hierarchy (the compiled-code model on)."""
+    src = tmp_path / name
+    src.write_text(source)
+    analysis = analyze([str(src)])
     text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
     text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
     text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
@@ -195,8 +195,14 @@ def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
              "    - {name: memory, read: 6 ns, write: 8 ns}\n")
     machine_file = tmp_path / "host.yaml"
     machine_file.write_text(text)
-    analysis = analyze([str(src)])
-    blocks = group_blocks(analysis.counts)
+    return src, analysis, group_blocks(analysis.counts), machine_file
+
+
+@needs_mca
+def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
+    # m is read at run time: the rows' trips are known only from the bound values (m = 8), as a sweep or
+    # `sad analyze -D m=8` gives them; the fresh sum of line 9 is then priced with its entries as above
+    src, analysis, blocks, machine_file = _analyzed(tmp_path, "rows.c", ROWS_C)
     symbols = {s.name: s for b in blocks for s in sympy.sympify(b.count).free_symbols}
     assert "m" in symbols
     _, explained = price_loops(analysis, blocks, load_machine(machine_file), {"m": sympy.Integer(8)})
@@ -207,3 +213,63 @@ def test_trips_bound_at_prediction_time_reach_the_short_rows(tmp_path):
     _, unbound = price_loops(analysis, blocks, load_machine(machine_file))
     steady = next(lp for lp in unbound if lp.loop.line == 9)
     assert steady.core_s > 2 * fresh.core_s          # without m: the steady state, the chain's latency
+
+
+TRIANGLE_C = """#include <stdio.h>
+#define N 40
+static double A[N][N];
+int main(void) {
+    int i, j, k;
+    for (i = 0; i < N * N; i++) A[i / N][i % N] = 1.0 + i % 7;
+    for (i = 0; i < N; i++)
+        for (j = 0; j < i; j++) {
+            for (k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }
+    printf("%g\\n", A[N - 1][3]);
+    return 0;
+}
+"""
+
+
+def _priced(tmp_path, name: str, source: str, line: int):
+    """The program's blocks, the per-block prices price_loops gives them, and the innermost loop of ``line``."""
+    _, analysis, blocks, machine_file = _analyzed(tmp_path, name, source)
+    overrides, explained = price_loops(analysis, blocks, load_machine(machine_file))
+    return blocks, overrides, next(lp for lp in explained if lp.loop.line == line)
+
+
+@needs_mca
+def test_the_code_between_short_entries_is_priced_once(tmp_path):
+    # the k loop (line 9, 19.5 iterations per entry) is a latency-bound chain priced with its entries: llvm-mca
+    # runs its body with the code between two entries (the division of line 11, j's step, k's start), so the
+    # division's block, the k loop's entry and the j loop's iteration are not priced again per operation
+    blocks, overrides, inner = _priced(tmp_path, "tri.c", TRIANGLE_C, 9)
+    assert 11 in inner.between and 9 in inner.between
+    priced_once = {(b.kind, b.first_line) for b in blocks if overrides.get(id(b)) == 0}
+    assert {("code", 11), ("loop_entry", 9), ("loop_iter", 8)} <= priced_once
+    # the initialization loop (line 6) is no short-trip chain: nothing around it is taken off
+    assert ("loop_entry", 6) not in priced_once and ("loop_iter", 7) not in priced_once
+
+
+ONE_LINE_C = """#include <stdio.h>
+#define N 23
+static double A[N * N], B[N * N], C[N * N];
+int main(void) {
+    int i, j, k;
+    for (i = 0; i < N * N; i++) { A[i] = 1 + i % 7; B[i] = 2; }
+    for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++) C[i * N + j] += A[i * N + k] * B[k * N + j];
+    printf("%g\\n", C[5]);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_loops_of_one_line_keep_their_prices(tmp_path):
+    # the three loops of line 7 share their blocks' line: which one runs between the k loop's entries cannot
+    # be told, and nothing is taken off (taken off, the k loop's own price went too: 0 s for the nest)
+    blocks, overrides, inner = _priced(tmp_path, "mm.c", ONE_LINE_C, 7)
+    iterations = [overrides[id(b)] for b in blocks if b.kind == "loop_iter" and b.first_line == 7]
+    assert iterations and all(price == inner.seconds and price != 0 for price in iterations)

@@ -79,3 +79,18 @@ def test_a_pointer_chase_keeps_its_load_latency():
     assert register_form_latencies(body, result.latencies)[0] == result.latencies[0]
     assert latency_bound_cycles(body, result.latencies, result.cycles, result.block_rthroughput, _host(2.0)) \
         == result.cycles
+
+
+GEMM = ["movapd\t(%rcx,%rax), %xmm0", "mulpd\t%xmm1, %xmm0", "addpd\t(%rdx,%rax), %xmm0",
+        "movaps\t%xmm0, (%rdx,%rax)", "addq\t$16, %rax", "cmpq\t$8800, %rax", "jne\t.L12"]
+
+
+def test_a_compare_passes_no_chain_on():
+    # gemm's update at -O2: the only loop-carried register is %rax, one addq a trip; cmpq reads %rax and writes
+    # only the flags. A 2-cycle "chain" through the cmpq made this throughput-bound loop (1.5 cycles by the
+    # ports) look latency bound and pinned it at the unscaled port bound
+    result = cc.mca(tuple(GEMM), "znver3")
+    assert result is not None
+    model = register_form_latencies(GEMM, result.latencies)
+    assert host_chain(GEMM, model, _host(2.0)) == (1.0, 1.0)
+    assert latency_bound_cycles(GEMM, result.latencies, 1.3, result.block_rthroughput, _host(2.0)) == 1.3
