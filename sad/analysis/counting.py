@@ -367,11 +367,12 @@ def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
 @lru_cache(maxsize=4096)
 def open_sum(summand: sympy.Expr, limits: tuple) -> sympy.Expr:
     """sympy.Sum(summand, limits), the same for every run, built once per process for each summand and
-    limits (a function of them alone: a callee's sums come back at each call that binds it alike). Building a Sum folds the Piecewise of its summand
-    that hold the index, and sympy masks the others first with Dummy symbols numbered in the iteration order
-    of a set (AddWithLimits' _common_new): the folded pieces came out in an order that followed
-    PYTHONHASHSEED (DLATRD's two DGEMV calls). Masked here in a fixed order, they fold the same each time;
-    put back, the summand is a folded Piecewise, which folding leaves as it is."""
+    limits (a function of them alone: a callee's sums come back at each call that binds it alike).
+    Building a Sum folds the Piecewise of its summand that hold the index, and sympy masks the others first
+    with Dummy symbols numbered in the iteration order of a set (AddWithLimits' _common_new): the folded
+    pieces came out in an order that followed PYTHONHASHSEED (DLATRD's two DGEMV calls). Masked here in a
+    fixed order, they fold the same each time; put back, the summand is a folded Piecewise, which folding
+    leaves as it is."""
     index = limits[0]
     free = sorted((p for p in summand.atoms(sympy.Piecewise) if not p.has(index)), key=sympy.default_sort_key)
     if not free:

@@ -11,14 +11,14 @@ Building a Piecewise is a function of its class, its pieces and the evaluate fla
 immutable, a symbol's assumptions are part of the symbol), so remembering the answer gives the same
 expression, tree for tree, as building it again: what sympy's own cache (sympy.core.cache.cacheit) does
 for Add, Mul and every Function whose __new__ it wraps, which Piecewise's is not. Only pieces of sympy
-expressions and conditions (Python's True and False taken as sympy's, as ExprCondPair takes them) with no
+expressions and conditions (Python's ints, True and False taken as sympy's, as ExprCondPair takes them) with no
 other options are remembered; anything else goes to sympy as it is.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from sympy import Basic, S
+from sympy import Basic, Integer, S
 from sympy.core.parameters import global_parameters
 from sympy.functions.elementary.piecewise import Piecewise
 
@@ -40,6 +40,8 @@ def _pieces(args: tuple) -> tuple | None:
         expr, cond = pair
         if isinstance(cond, bool):
             cond = S.true if cond else S.false
+        if type(expr) is int:  # Piecewise((1, cond), (0, True)): sympified as ExprCondPair does
+            expr = Integer(expr)
         if not (isinstance(expr, Basic) and isinstance(cond, Basic)):
             return None
         out.append((expr, cond))
