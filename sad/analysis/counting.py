@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, minmaxmemo
+from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisememo
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -22,6 +22,7 @@ _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 foldmemo.install()  # the Sums built here fold the same conditions again and again
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
+piecewisememo.install()  # and the same indicators of tests
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
@@ -164,12 +165,15 @@ def max0(raw: sympy.Expr) -> sympy.Expr:
     return sympy.Max(0, raw, evaluate=False)
 
 
-def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.Expr:
+def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_subs: bool = False) -> sympy.Expr:
     """expr.xreplace(subs), except that a Max(0, x) whose x changes is rebuilt by max0: xreplace rebuilds it
     through sympy.Max, whose search for comparable arguments (the assumption system, for every new
     argument) was most of the cost of expanding a callee's counts into a caller. Shared subexpressions are
     rebuilt once: within expr, and across the calls that pass the same `memo` dict (which must then all
-    use the same subs: a callee's counts bound to one call's actuals share most of their terms)."""
+    use the same subs: a callee's counts bound to one call's actuals share most of their terms).
+    With `as_subs`, a Piecewise is rebuilt as sympy's subs rebuilds it (_piecewise_subs) and an undefined
+    value or sympy's error is passed on as subs passes it, so that the result is expr.subs's for one old
+    expression that no Sum binds (see _replace)."""
     if not subs:
         return expr
     if memo is None:
@@ -183,6 +187,9 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
         done = memo.get(e)
         if done is not None:
             return done
+        if as_subs and isinstance(e, sympy.Piecewise):
+            out = memo[e] = _piecewise_subs(e, walk)
+            return out
         args = [walk(a) for a in e.args]
         if all(new is old for new, old in zip(args, e.args)):
             out = e
@@ -192,6 +199,8 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
             out = floor(args[0])
         elif isinstance(e, sympy.Mod):
             out = mod(*args)
+        elif as_subs:
+            out = e.func(*args)
         else:
             try:
                 out = e.func(*args)
@@ -199,12 +208,29 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None) -> sympy.
                 raise
             except (TypeError, ValueError) as exc:  # sympy: "Invalid comparison of non-real zoo", "The
                 raise Unbindable(str(exc)) from exc   # argument 'nan' is not comparable" (a Max at 0/0)
-        if out is sympy.zoo or out is sympy.nan:
+        if not as_subs and (out is sympy.zoo or out is sympy.nan):
             raise Unbindable(f"{e} is undefined there")
         memo[e] = out
         return out
 
     return walk(expr)
+
+
+def _piecewise_subs(e: sympy.Piecewise, walk) -> sympy.Expr:
+    """What sympy's Piecewise._eval_subs builds, with `walk` as the substitution: each condition
+    substituted, a piece's value only where its condition did not become False, the pieces after one whose
+    condition became True left out, and Undefined (nan) when every condition became False."""
+    pieces = []
+    defined = False
+    for value, cond in e.args:
+        cond = walk(cond)
+        if cond != False:  # noqa: E712 (sympy's comparison, as Piecewise._eval_subs makes it)
+            defined = True
+            value = walk(value)
+        pieces.append((value, cond))
+        if cond == True:  # noqa: E712
+            break
+    return e.func(*pieces) if defined else e.func((sympy.S.NaN, True))
 
 
 class Unbindable(ValueError):
@@ -338,12 +364,15 @@ def _open_sum(f_k: sympy.Expr, trips: sympy.Expr) -> sympy.Expr:
     return open_sum(f_k, (_K, 0, trips - 1))
 
 
+@lru_cache(maxsize=4096)
 def open_sum(summand: sympy.Expr, limits: tuple) -> sympy.Expr:
-    """sympy.Sum(summand, limits), the same for every run. Building a Sum folds the Piecewise of its summand
-    that hold the index, and sympy masks the others first with Dummy symbols numbered in the iteration order
-    of a set (AddWithLimits' _common_new): the folded pieces came out in an order that followed
-    PYTHONHASHSEED (DLATRD's two DGEMV calls). Masked here in a fixed order, they fold the same each time;
-    put back, the summand is a folded Piecewise, which folding leaves as it is."""
+    """sympy.Sum(summand, limits), the same for every run, built once per process for each summand and
+    limits (a function of them alone: a callee's sums come back at each call that binds it alike).
+    Building a Sum folds the Piecewise of its summand that hold the index, and sympy masks the others first
+    with Dummy symbols numbered in the iteration order of a set (AddWithLimits' _common_new): the folded
+    pieces came out in an order that followed PYTHONHASHSEED (DLATRD's two DGEMV calls). Masked here in a
+    fixed order, they fold the same each time; put back, the summand is a folded Piecewise, which folding
+    leaves as it is."""
     index = limits[0]
     free = sorted((p for p in summand.atoms(sympy.Piecewise) if not p.has(index)), key=sympy.default_sort_key)
     if not free:
@@ -377,12 +406,14 @@ def _summation(f_k: sympy.Expr) -> sympy.Expr | None:
 def _replace(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> sympy.Expr:
     """f.subs(symbol, value) for a symbol or a Max(0, g) of f: by substitute (Max(0, x) rebuilt by max0, not
     by sympy.Max's search for comparable arguments, which was most of the cost of summing a loop body over
-    its index) when f holds nothing whose substitution sympy treats specially (a sum's bound index, a
-    Piecewise's conditions). For such an `old`, subs only rebuilds the nodes above its occurrences: Add and
-    Mul match only an Add or a Mul, and a Pow's base is replaced as any argument is."""
-    if f.has(sympy.Piecewise) or (f.has(sympy.Sum) and not _free_sums(f, symbol, value)):
+    its index) when no Sum of f binds `symbol` or a symbol of `value` (subs then renames or stops at the
+    bound index). For such an `old`, subs only rebuilds the nodes above its occurrences: Add and Mul match
+    only an Add or a Mul, a Pow's base is replaced as any argument is, And and Or rebuild from their
+    arguments, and a Piecewise as substitute(as_subs=True) rebuilds it; sympy's own subs walks the tree
+    again for each (it was 14 % of `sad check` on LAPACK, the bodies of loops under tests on the index)."""
+    if f.has(sympy.Sum) and not _free_sums(f, symbol, value):
         return f.subs(symbol, value)
-    return substitute(f, {symbol: value})
+    return substitute(f, {symbol: value}, as_subs=True)
 
 
 def _free_sums(f: sympy.Expr, symbol: sympy.Basic, value: sympy.Expr) -> bool:
