@@ -1,0 +1,53 @@
+"""Callees too large to take into a routine's own build (DTRTRI and DLAUUM in DPOTRI's): kept as a marker of
+the call there and expanded from their own counts where a caller's caller binds the arguments to numbers,
+inside the sums over the routine's loops. Checked line by line against gcov."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sad.analysis import calls
+from sad.analysis.description import line_counts
+from sad.analysis.pipeline import analyze
+from sad.cli.main import main
+
+HERE = Path(__file__).resolve().parent / "deferred"
+
+
+@pytest.fixture
+def small_limit(monkeypatch):
+    """LEAF's counts (229 nodes in its formal K) past the bind limit, ROUT's (with LEAF's marker) within it."""
+    monkeypatch.setattr(calls, "BIND_LIMIT", 200)
+
+
+def test_a_callee_over_the_limit_is_expanded_where_its_arguments_are_numbers(small_limit, capsys):
+    """CHAIN calls ROUT(J + 2) for J = 1 ... 40, ROUT calls LEAF(M - I + 1) for I = 1, 3, ... M, and LEAF's
+    early RETURN and loops depend on its K: each call's K, counted here by hand, gives every count. Without
+    the deferral LEAF's lines are its named call cost C_LEAF, unbound."""
+    analysis = analyze([str(HERE / "chain.f")])
+    counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
+    ks = [m - i + 1 for m in range(3, 43) for i in range(1, m + 1, 2)]  # LEAF's K at each of its calls
+    runs = [k for k in ks if k > 1]                                      # past IF (K.LE.1) RETURN
+    assert counts[20] == len(ks) == 460                                  # CALL LEAF
+    assert counts[28] == len(runs) == 440                                # R = MOD(K, 3)
+    assert counts[30] == sum(k % 3 for k in runs)                        # X(L) = X(L) + 1
+    assert counts[33] == sum(len(range(k % 3 + 1, k + 1, 3)) for k in runs)  # IF (L.GT.4)
+    assert counts[34] == sum(1 for k in runs for j in range(k % 3 + 1, k + 1, 3) if j > 4)
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    assert not [d for d in analysis.diagnostics if "not expanded" in d.message]
+    rc = main(["check-counts", str(HERE / "chain.f"), "--require-bound", "--", "./chain"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_callee_over_the_limit_that_no_caller_binds_is_its_named_cost(small_limit):
+    """ROUT analyzed alone (library mode): its M is never a number, so LEAF stays its named cost per call,
+    C_LEAF, once per call of ROUT's loop ((M + 1) // 2 of them), with the warning."""
+    analysis = analyze([str(HERE / "rout.f")])
+    warned = [d.message for d in analysis.diagnostics if "LEAF not expanded" in d.message]
+    assert len(warned) == 1 and "C_LEAF" in warned[0], warned
+    calls_of_leaf = [c for e, c in analysis.counts.items() if "cost:C_LEAF" in e.cost]
+    assert len(calls_of_leaf) == 1
+    m = next(s for s in calls_of_leaf[0].free_symbols if s.name.endswith("M"))
+    assert [calls_of_leaf[0].subs(m, v).doit() for v in (1, 2, 5, 6)] == [1, 1, 3, 3]
