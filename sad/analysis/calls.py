@@ -101,12 +101,13 @@ class CallExpander:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
                                                                            known), **traced})
         except Unbindable:
+            if self._defer(key, subs, local, site):  # to where the values are numbers (DGEQR2 in DGEQRF)
+                return
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
                 counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
                                                                            known))
             except Unbindable as exc:
-                if not self._defer(key, subs, local, site):
-                    self._unbindable(name, str(exc), loc, site)
+                self._unbindable(name, str(exc), loc, site)
                 return
         if key in self.ctx.deferred:
             counts = self._resolve_deferred(key, subs, counts)
