@@ -101,7 +101,7 @@ class CallExpander:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
                                                                            known), **traced})
         except Unbindable:
-            if self._defer(key, subs, local, site):  # to where the values are numbers (DGEQR2 in DGEQRF)
+            if self._defer(key, subs, local, site):  # to where the values are numbers
                 return
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
                 counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
@@ -279,7 +279,7 @@ class CallExpander:
 
     def _defer(self, key: str, subs: dict, local: RegionResult, site: Event) -> bool:
         """A callee too large to take in, or whose counts the symbolic values of this call leave undefined
-        (DTRTRI in DPOTRI's build, DGEQR2 in DGEQRF's blocked loop): a marker of the call, as for a call into
+        (DTRTRI and DLAUUM in DPOTRI's build): a marker of the call, as for a call into
         recursion, expanded from the callee's own counts where a caller binds its arguments to numbers
         (sad.analysis.recursion.unroll), inside the sums over this routine's loops as any count is. False
         where every argument is a number already: nothing later would bind more."""

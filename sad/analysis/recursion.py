@@ -17,9 +17,9 @@ N - N1 columns) factors a 150 x 150 matrix in DGETRF's three panels in 297 activ
 equal to gcov's.
 
 The same markers carry a call of a routine that is not recursive but too large, or undefined, to take in
-with symbolic arguments (DTRTRI and DLAUUM in DPOTRI's build; DGEQR2 in DGEQRF's blocked loop, whose sizes
-make a Max of 0/0 there): sad.analysis.calls defers it, and the caller that binds its arguments to numbers
-expands one "activation" from the routine's ordinary build, as for a call into recursion.
+with symbolic arguments (DTRTRI and DLAUUM in DPOTRI's build): sad.analysis.calls defers it, and the caller
+that binds its arguments to numbers expands one "activation" from the routine's ordinary build, as for a call
+into recursion.
 
 Where an argument never becomes a number (a size only a run can tell, library mode), a count of calls
 depends on data, or the tree has more than ACTIVATION_LIMIT activations, the call keeps the named
