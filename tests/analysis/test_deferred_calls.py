@@ -17,26 +17,29 @@ HERE = Path(__file__).resolve().parent / "deferred"
 
 @pytest.fixture
 def small_limit(monkeypatch):
-    """LEAF's counts (229 nodes in its formal K) past the bind limit, ROUT's (with LEAF's marker) within it."""
+    """LEAF's counts (216 nodes in its formal K) past the bind limit, ROUT's (with LEAF's marker) within it."""
     monkeypatch.setattr(calls, "BIND_LIMIT", 200)
+
+
+def _lines(files: list[str]):
+    analysis = analyze([str(HERE / f) for f in files])
+    return {(Path(file).name, line): c for (file, line), c in line_counts(analysis.counts).items()}, analysis
 
 
 def test_a_callee_over_the_limit_is_expanded_where_its_arguments_are_numbers(small_limit, capsys):
     """CHAIN calls ROUT(J + 2) for J = 1 ... 40, ROUT calls LEAF(M - I + 1) for I = 1, 3, ... M, and LEAF's
     early RETURN and loops depend on its K: each call's K, counted here by hand, gives every count. Without
     the deferral LEAF's lines are its named call cost C_LEAF, unbound."""
-    analysis = analyze([str(HERE / "chain.f")])
-    counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
+    counts, analysis = _lines(["chain.f", "rout.f"])
     ks = [m - i + 1 for m in range(3, 43) for i in range(1, m + 1, 2)]  # LEAF's K at each of its calls
     runs = [k for k in ks if k > 1]                                      # past IF (K.LE.1) RETURN
-    assert counts[20] == len(ks) == 460                                  # CALL LEAF
-    assert counts[28] == len(runs) == 440                                # R = MOD(K, 3)
-    assert counts[30] == sum(k % 3 for k in runs)                        # X(L) = X(L) + 1
-    assert counts[33] == sum(len(range(k % 3 + 1, k + 1, 3)) for k in runs)  # IF (L.GT.4)
-    assert counts[34] == sum(1 for k in runs for j in range(k % 3 + 1, k + 1, 3) if j > 4)
+    assert counts["rout.f", 5] == counts["rout.f", 12] == len(ks) == 460  # CALL LEAF, IF (K.LE.1) RETURN
+    assert counts["rout.f", 13] == len(runs) == 440                      # DO 40 L = 1, MOD(K, 3)
+    assert counts["rout.f", 14] == sum(k % 3 for k in runs)              # X(L) = X(L) + 1
+    assert counts["rout.f", 17] == sum(len(range(k % 3 + 1, k + 1, 3)) for k in runs)  # IF (L.GT.4) ...
     assert not [p.name for p in analysis.table if p.cls == "unresolved"]
     assert not [d for d in analysis.diagnostics if "not expanded" in d.message]
-    rc = main(["check-counts", str(HERE / "chain.f"), "--require-bound", "--", "./chain"])
+    rc = main(["check-counts", str(HERE / "chain.f"), str(HERE / "rout.f"), "--require-bound", "--", "./chain"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
 
@@ -44,7 +47,7 @@ def test_a_callee_over_the_limit_is_expanded_where_its_arguments_are_numbers(sma
 def test_a_callee_over_the_limit_that_no_caller_binds_is_its_named_cost(small_limit):
     """ROUT analyzed alone (library mode): its M is never a number, so LEAF stays its named cost per call,
     C_LEAF, once per call of ROUT's loop ((M + 1) // 2 of them), with the warning."""
-    analysis = analyze([str(HERE / "rout.f")])
+    _, analysis = _lines(["rout.f"])
     warned = [d.message for d in analysis.diagnostics if "LEAF not expanded" in d.message]
     assert len(warned) == 1 and "C_LEAF" in warned[0], warned
     calls_of_leaf = [c for e, c in analysis.counts.items() if "cost:C_LEAF" in e.cost]

@@ -7,16 +7,13 @@
       END
 
       SUBROUTINE LEAF(K, X)
-      INTEGER K, L, R
+      INTEGER K, L
       DOUBLE PRECISION X(*)
       IF (K.LE.1) RETURN
-      R = MOD(K, 3)
-      DO 40 L = 1, R
+      DO 40 L = 1, MOD(K, 3)
          X(L) = X(L) + 1.0D0
    40 CONTINUE
-      DO 50 L = R + 1, K, 3
-         IF (L.GT.4) THEN
-            X(L) = X(L) * 0.5D0
-         END IF
+      DO 50 L = MOD(K, 3) + 1, K, 3
+         IF (L.GT.4) X(L) = X(L) * 0.5D0
    50 CONTINUE
       END
