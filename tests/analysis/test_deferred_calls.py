@@ -54,3 +54,34 @@ def test_a_callee_over_the_limit_that_no_caller_binds_is_its_named_cost(small_li
     assert len(calls_of_leaf) == 1
     m = next(s for s in calls_of_leaf[0].free_symbols if s.name.endswith("M"))
     assert [calls_of_leaf[0].subs(m, v).doit() for v in (1, 2, 5, 6)] == [1, 1, 3, 3]
+
+
+def test_a_summary_with_a_deferred_call_is_expanded_where_it_is_reused(small_limit, tmp_path):
+    """ROUT's summary, built by its own unit with LEAF's call deferred (its marker names LEAF by a number of
+    that program), taken into a unit whose CALLER calls ROUT(9): LEAF runs for K = 9, 7, 5, 3, 1, its
+    loops past the RETURN four times, as in a fresh build."""
+    from sad.analysis.pipeline import build_procedures, load_program
+    from sad.analysis.summaries import SummaryStore
+
+    rout = str(HERE / "rout.f")
+    caller = tmp_path / "caller.f"
+    caller.write_text("      SUBROUTINE CALLER(X)\n      DOUBLE PRECISION X(*)\n      CALL ROUT(9, X)\n      END\n")
+
+    def build(files: list[str], store: SummaryStore | None, fresh: str):
+        program, failed = load_program(files, [], {})
+        assert not failed
+        digests = {path: Path(path).read_text() for path in files}
+        return build_procedures(program, summaries=(store, digests, {fresh}) if store is not None else None)[0]
+
+    def leaf_lines(ctx):
+        return {line: c for (path, line), c in line_counts(ctx.built["caller"].counts).items()
+                if Path(path).name == "rout.f"}
+
+    store = SummaryStore()
+    build([rout], store, rout)
+    reused = build([str(caller), rout], store, str(caller))
+    assert store.reused == 2  # ROUT and LEAF
+    counts = leaf_lines(reused)
+    assert counts[5] == counts[12] == 5 and counts[13] == 4   # CALL LEAF, its RETURN test, DO 40
+    assert counts[14] == sum(k % 3 for k in (9, 7, 5, 3))      # X(L) = X(L) + 1
+    assert counts == leaf_lines(build([str(caller), rout], None, str(caller)))
