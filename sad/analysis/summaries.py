@@ -141,7 +141,8 @@ class Reuse:
             self.events[(name, rel)] = event
             self.places[event] = (name, rel)
         tags = {old: ctx.tag(key) for old, key in summary.tags.items()}
-        ctx.built[name] = ProcedureSAD(proc, {self.events[place]: recursion.retagged(count, tags) if tags else count
+        ctx.built[name] = ProcedureSAD(proc, {self.events[place]: recursion.retagged(count, tags)
+                                              if tags and self.events[place].role == "recurse" else count
                                               for place, count in summary.counts})
         for diagnostic in summary.diagnostics:
             if diagnostic not in ctx.diagnostics:
@@ -194,4 +195,5 @@ class Reuse:
             list(ctx.formal_branches[name]) if name in ctx.formal_branches else None,
             ctx.facts.character_formals - mark.character_formals,
             list(ctx.facts.index_lower.items())[mark.index_lower:],
-            {tag: ctx.recursion_tags[tag][0] for count in built.counts.values() for tag in recursion.tags_in(count)}))
+            {tag: ctx.recursion_tags[tag][0] for event, count in built.counts.items() if event.role == "recurse"
+             for tag in recursion.tags_in(count)}))  # markers are counts of recursion events only
