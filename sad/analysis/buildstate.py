@@ -50,10 +50,22 @@ class BuildContext:
     generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
     # per routine on a cycle of calls: its activation build (sad.analysis.recursion), formals as symbols
     activations: dict[str, ProcedureSAD] = field(default_factory=dict)
-    # the recursive routines markers name, by tag: (linkage name, its formals' symbols in marker order)
+    # the routines markers name (recursive ones, and callees deferred to where their arguments are known),
+    # by tag: (linkage name, its formals' symbols in marker order)
     recursion_tags: list[tuple[str, tuple[sympy.Symbol, ...]]] = field(default_factory=list)
     # the events the first build of each routine on a cycle made, by (statement id, role), in order
     first_made: dict[str, dict[tuple[int, str], list[Event]]] = field(default_factory=dict)
+
+    def tag(self, key: str) -> int:
+        """The number that names routine `key` in markers of calls (sad.analysis.recursion), with the symbols
+        of its formals as bound there."""
+        for tag, (known, _) in enumerate(self.recursion_tags):
+            if known == key:
+                return tag
+        proc = self.facts.procs[key]
+        formals = [self.table.symbol(self.facts.storage_name(proc, f)) for f in proc.formals]
+        self.recursion_tags.append((key, tuple(s for s in formals if s is not None)))
+        return len(self.recursion_tags) - 1
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

@@ -29,7 +29,9 @@ Index = dict[str, sympy.Symbol]
 # callee at each call copies its counts, so a routine's counts grow with the product of the call sites down
 # its call tree: cdflib's CDFBET → CUMBET → BRATIO → BUP → BRCMP1 → BETALN reaches 5.8 million nodes at
 # CUMBET, and each of CDFBET's four calls of it took 7 s to bind. Past the budget a callee's cost is a
-# named call cost, with a warning; the callee's own formula is still reported where it is defined. The
+# named call cost, with a warning, unless a caller may still bind its arguments to numbers: the call is
+# then deferred (a marker, sad.analysis.recursion) to where they are. The callee's own formula is still
+# reported where it is defined. The
 # corpus and the generated codebase stay far below it (their largest callee has 230 nodes); a QR
 # factorization of MINPACK with its norms expanded has 66 000.
 EXPANSION_BUDGET = 200_000
@@ -89,15 +91,18 @@ class CallExpander:
                 self._expand_cycle(key, local)
             return
         size = self._size(key)
-        if size > BIND_LIMIT or self.taken >= EXPANSION_BUDGET:
-            self._over_budget(name, size, loc, site)
-            return
         subs, data, known = self._bind_formals(callee.procedure, args, index, at)
+        if size > BIND_LIMIT or self.taken >= EXPANSION_BUDGET:
+            if not self._defer(key, subs, local, site):
+                self._over_budget(name, size, loc, site)
+            return
         traced = self._traced(key, callee.procedure, args, index)
         try:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
                                                                            known), **traced})
         except Unbindable:
+            if self._defer(key, subs, local, site):  # to where the values are numbers
+                return
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
                 counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
                                                                            known))
@@ -113,7 +118,8 @@ class CallExpander:
         # in its formals are a few hundred counts at N = 120), whatever the callee's formula
         bound = tree_size(count for _, count in counts)
         if self.taken + bound > EXPANSION_BUDGET:
-            self._over_budget(name, bound, loc, site)
+            if not self._defer(key, subs, local, site):
+                self._over_budget(name, bound, loc, site)
             return
         self.taken += bound
         for event, count in counts:
@@ -260,24 +266,29 @@ class CallExpander:
         starts (sad.analysis.recursion), unrolled at once where its arguments are numbers and this is no
         activation build; else left for a caller that binds them."""
         subs, _, _ = self._bind_formals(self.ctx.facts.procs[key], args, index, at)
-        tag = self._tag(key)
+        self._start(key, subs, local, site, settle=not self.activation)
+
+    def _start(self, key: str, subs: dict, local: RegionResult, site: Event, settle: bool) -> None:
+        """The event of no cost whose count is the marker of a call of `key` with its formals bound to `subs`;
+        unrolled at once with `settle` where they are numbers."""
+        tag = self.ctx.tag(key)
         count = recursion.marker(tag, [subs.get(s, recursion.UNTRACED) for s in self.ctx.recursion_tags[tag][1]])
         event = Event(site.procedure, site.loc, "recurse", Counter(), site.region, self.ctx.next_seq())
-        if self.activation:
-            local.add(event, count)
-            return
-        for ev, n in self._settled([(event, count)], site.loc):
+        for ev, n in self._settled([(event, count)], site.loc) if settle else [(event, count)]:
             local.add(ev, n)
 
-    def _tag(self, key: str) -> int:
-        """The number that names routine `key` in markers, with the symbols of its formals as bound there."""
-        for tag, (known, _) in enumerate(self.ctx.recursion_tags):
-            if known == key:
-                return tag
-        proc = self.ctx.facts.procs[key]
-        formals = [self.ctx.table.symbol(self.ctx.facts.storage_name(proc, f)) for f in proc.formals]
-        self.ctx.recursion_tags.append((key, tuple(s for s in formals if s is not None)))
-        return len(self.ctx.recursion_tags) - 1
+    def _defer(self, key: str, subs: dict, local: RegionResult, site: Event) -> bool:
+        """A callee too large to take in, or whose counts the symbolic values of this call leave undefined
+        (DTRTRI and DLAUUM in DPOTRI's build): a marker of the call, as for a call into
+        recursion, expanded from the callee's own counts where a caller binds its arguments to numbers
+        (sad.analysis.recursion.unroll), inside the sums over this routine's loops as any count is. False
+        where every argument is a number already: nothing later would bind more."""
+        formals = [self.ctx.table.symbol(self.ctx.facts.storage_name(self.ctx.built[key].procedure, f))
+                   for f in self.ctx.built[key].procedure.formals]
+        if all(s is None or s not in subs or subs[s].is_number for s in formals):
+            return False
+        self._start(key, subs, local, site, settle=False)
+        return True
 
     def _settled(self, counts: list[tuple[Event, sympy.Expr]], loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
         """Counts with every recursion event whose markers' arguments are numbers replaced by the events of
@@ -286,6 +297,8 @@ class CallExpander:
             return counts
         out: list[tuple[Event, sympy.Expr]] = []
         for event, count in counts:
+            if event.role == "recurse" and count.has(sympy.Sum):  # a loop's calls: one marker per trip
+                count = resum(count)
             first = recursion.starts(count) if event.role == "recurse" else None
             if first is None:
                 out.append((event, count))
@@ -293,7 +306,7 @@ class CallExpander:
             try:
                 out.extend(self._unrolled(first))
             except (recursion.NotUnrolled, Unbindable) as exc:
-                out.extend(self._not_unrolled(count, loc, str(exc)))
+                out.extend(self._not_unrolled(count, event, str(exc)))
         return out
 
     def _unrolled(self, first: list[recursion.Start]) -> list[tuple[Event, sympy.Expr]]:
@@ -311,17 +324,25 @@ class CallExpander:
         their probabilities, its functions of formals run on the values passed)."""
         key, symbols = self.ctx.recursion_tags[tag]
         subs = {s: a for s, a in zip(symbols, args) if a != recursion.UNTRACED}
-        proc = self.ctx.activations[key].procedure
-        counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation=True)
+        activation = key in self.ctx.activations  # else a call deferred to where its arguments are known
+        proc = self.ctx.built[key].procedure
+        counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation)
         return self._resolve_deferred(key, subs, counts) if key in self.ctx.deferred else counts
 
-    def _not_unrolled(self, count: sympy.Expr, loc: ir.Loc, why: str) -> list[tuple[Event, sympy.Expr]]:
+    def _not_unrolled(self, count: sympy.Expr, at: Event, why: str) -> list[tuple[Event, sympy.Expr]]:
         """Calls into recursion that are not unrolled: the activation counts of each routine's first build,
         with a note."""
         out: list[tuple[Event, sympy.Expr]] = []
+        loc = at.loc
         for tag, calls in recursion.calls_per_tag(count).items():
             key = self.ctx.recursion_tags[tag][0]
             name = self.ctx.built[key].procedure.name
+            if key not in self.ctx.cycles:  # a deferred call: its cost per call named, as for any callee
+                event = Event(at.procedure, loc, "library", Counter(), at.region, self.ctx.next_seq())
+                self._not_expanded(name, loc, event, f"its counts are too large or undefined for the values "
+                                                     f"{self.proc.name} passes, and {why}", f"{name} not expanded")
+                out.append((event, calls))
+                continue
             self.ctx.note(loc, f"the recursion of {name} is not unrolled: {why}; its activations per call are a "
                                f"parameter")
             scratch = RegionResult()
@@ -336,7 +357,7 @@ class CallExpander:
             return counts
         out: dict[Event, sympy.Expr] = {}
         for event, count in self._settled(list(counts.items()), self.proc.loc):
-            pairs = self._not_unrolled(count, event.loc, _untraced(count)) if event.role == "recurse" \
+            pairs = self._not_unrolled(count, event, _untraced(count)) if event.role == "recurse" \
                 else [(event, count)]
             for ev, n in pairs:
                 out[ev] = n if ev not in out else out[ev] + n

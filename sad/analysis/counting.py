@@ -14,13 +14,14 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisememo
+from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisememo, sumfold
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 foldmemo.install()  # the Sums built here fold the same conditions again and again
+sumfold.install()  # and a sum inside them is not opened by the fold
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 

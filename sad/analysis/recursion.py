@@ -16,6 +16,11 @@ replaced by the activations they start. LAPACK's DGETRF2 (`N1 = MIN(M, N)/2`, th
 N - N1 columns) factors a 150 x 150 matrix in DGETRF's three panels in 297 activations, every line's count
 equal to gcov's.
 
+The same markers carry a call of a routine that is not recursive but too large, or undefined, to take in
+with symbolic arguments (DTRTRI and DLAUUM in DPOTRI's build): sad.analysis.calls defers it, and the caller
+that binds its arguments to numbers expands one "activation" from the routine's ordinary build, as for a call
+into recursion.
+
 Where an argument never becomes a number (a size only a run can tell, library mode), a count of calls
 depends on data, or the tree has more than ACTIVATION_LIMIT activations, the call keeps the named
 activation count X_<routine>_CALLS of the first build, with a note saying why.
@@ -66,7 +71,8 @@ def starts(count: sympy.Expr) -> list[Start] | None:
     found = markers(count)
     if any(not all(a.is_number or a == UNTRACED for a in m.args) for m in found):
         return None
-    return [(int(m.args[0]), tuple(m.args[1:]), count.xreplace({n: int(n == m) for n in found})) for m in found]
+    return [(int(m.args[0]), tuple(m.args[1:]), count.xreplace({n: sympy.Integer(n == m) for n in found}))
+            for m in found]
 
 
 def calls_per_tag(count: sympy.Expr) -> dict[int, sympy.Expr]:
@@ -74,7 +80,18 @@ def calls_per_tag(count: sympy.Expr) -> dict[int, sympy.Expr]:
     arguments (for the activation counts of a call that is not unrolled)."""
     found = markers(count)
     tags = sorted({int(m.args[0]) for m in found})
-    return {t: count.xreplace({m: int(int(m.args[0]) == t) for m in found}) for t in tags}
+    return {t: count.xreplace({m: sympy.Integer(int(m.args[0]) == t) for m in found}) for t in tags}
+
+
+def tags_in(count: sympy.Expr) -> list[int]:
+    """The tags of the markers in a count."""
+    return [int(m.args[0]) for m in markers(count)] if count.has(ACTIVATIONS) else []
+
+
+def retagged(count: sympy.Expr, tags: dict[int, int]) -> sympy.Expr:
+    """A count with the tags of its markers renumbered (a routine's summary taken into another program)."""
+    found = {m: ACTIVATIONS(sympy.Integer(tags[int(m.args[0])]), *m.args[1:]) for m in markers(count)}
+    return count.xreplace(found) if found else count
 
 
 def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],

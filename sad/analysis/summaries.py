@@ -27,6 +27,7 @@ import networkx as nx
 import sympy
 
 from sad import ir
+from sad.analysis import recursion
 from sad.analysis.buildstate import BuildContext
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.params import Parameter
@@ -46,6 +47,7 @@ class Summary:
     formal_branches: list[tuple[sympy.Expr, sympy.Symbol]] | None
     character_formals: set[str]
     index_lower: list[tuple[sympy.Symbol, sympy.Expr]]
+    tags: dict[int, str]  # the routines its counts' markers of deferred calls name, by tag (sad.analysis.recursion)
 
 
 class SummaryStore:
@@ -138,7 +140,10 @@ class Reuse:
             event = replace(template, seq=base + rel)
             self.events[(name, rel)] = event
             self.places[event] = (name, rel)
-        ctx.built[name] = ProcedureSAD(proc, {self.events[place]: count for place, count in summary.counts})
+        tags = {old: ctx.tag(key) for old, key in summary.tags.items()}
+        ctx.built[name] = ProcedureSAD(proc, {self.events[place]: recursion.retagged(count, tags)
+                                              if tags and self.events[place].role == "recurse" else count
+                                              for place, count in summary.counts})
         for diagnostic in summary.diagnostics:
             if diagnostic not in ctx.diagnostics:
                 ctx.diagnostics.append(diagnostic)
@@ -189,4 +194,6 @@ class Reuse:
             list(ctx.candidates.items())[mark.candidates:],
             list(ctx.formal_branches[name]) if name in ctx.formal_branches else None,
             ctx.facts.character_formals - mark.character_formals,
-            list(ctx.facts.index_lower.items())[mark.index_lower:]))
+            list(ctx.facts.index_lower.items())[mark.index_lower:],
+            {tag: ctx.recursion_tags[tag][0] for event, count in built.counts.items() if event.role == "recurse"
+             for tag in recursion.tags_in(count)}))  # markers are counts of recursion events only

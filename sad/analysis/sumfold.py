@@ -1,0 +1,47 @@
+"""sympy's Piecewise folding kept from pulling a condition on a sum's own index out of that sum.
+
+Data flow: installed by sad.analysis.counting, which builds the open sums (sympy.Sum) of loop bodies; sympy
+folds the summand of every Sum it builds (AddWithLimits calls piecewise_fold), and piecewise_fold descends
+into a Sum inside that summand as into any other node: `Sum(Piecewise((3, k1 > 0), (0, True)), (k1, 0, n))`
+becomes `Piecewise((Sum(3, (k1, 0, n)), k1 > 0), (Sum(0, (k1, 0, n)), True))`, where k1 is no longer the
+sum's index but a free symbol. A callee's loop in a caller's loop in another caller's loop (DTRMV under
+DTRTI2 under DTRTRI) is such a sum of a sum, and the bound counts came out with k1 free.
+
+Here a Sum whose summand holds a Piecewise whose conditions depend on one of the Sum's own indices is
+folded as a whole: it stands for a new symbol while the expression around it is folded, and its own
+summand was folded when it was built. Every other fold is sympy's, unchanged.
+"""
+from __future__ import annotations
+
+import sympy
+import sympy.concrete.expr_with_limits as _with_limits
+import sympy.functions.elementary.piecewise as _piecewise
+
+_fold = _piecewise.piecewise_fold
+
+
+def _binds_a_condition(s: sympy.Sum) -> bool:
+    """Whether a condition of a Piecewise in the sum's summand depends on one of its indices."""
+    indices = set(s.variables)
+    return any(indices & cond.free_symbols for p in s.function.atoms(sympy.Piecewise) for _, cond in p.args)
+
+
+def piecewise_fold(expr, evaluate=True):
+    """sympy.piecewise_fold(expr, evaluate), with each Sum that binds a condition of its summand kept whole."""
+    if not isinstance(expr, sympy.Basic) or not expr.has(sympy.Piecewise) or not expr.has(sympy.Sum):
+        return _fold(expr, evaluate)
+    closed = sorted((s for s in expr.atoms(sympy.Sum) if s.has(sympy.Piecewise) and _binds_a_condition(s)),
+                    key=sympy.default_sort_key)
+    if not closed:
+        return _fold(expr, evaluate)
+    # outermost sums only: an inner one travels inside the outer's placeholder
+    outermost = [s for s in closed if not any(s is not t and t.has(s) for t in closed)]
+    stand_in = {s: sympy.Symbol(f"_SUMFOLD_{n}") for n, s in enumerate(outermost)}  # names: deterministic order
+    folded = _fold(expr.xreplace(stand_in), evaluate)
+    return folded.xreplace({d: s for s, d in stand_in.items()})
+
+
+def install() -> None:
+    """Let sympy's Sum (and every other user of piecewise_fold in sympy) fold this way (idempotent)."""
+    _piecewise.piecewise_fold = piecewise_fold
+    _with_limits.piecewise_fold = piecewise_fold
