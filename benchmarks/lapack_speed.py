@@ -80,13 +80,16 @@ def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
     for path in files:
         shutil.copy(path, scratch / Path(path).name)
         lines += len(Path(path).read_bytes().splitlines())
+    report = scratch.parent / "last.json"
+    report.unlink(missing_ok=True)
     argv = [sys.executable, "-m", "sad", "check", str(scratch), "--no-cache", "--no-progress", "-j", str(jobs),
-            "--timeout", str(timeout), "--format", "json", "-o", str(scratch.parent / "last.json"), "--force"]
+            "--timeout", str(timeout), "--format", "json", "-o", str(report), "--force"]
     proc, cpu, wall = timed_child(argv, ROOT)
     err = proc.stderr.splitlines()
     slowest = re.search(r"slowest file (\S+) \(([\d.]+) s\)", proc.stderr)
     stopped = sorted(Path(line.split(":")[0]).name for line in err if "analysis stopped after" in line)
     return {"files": len(files), "lines": lines, "cpu": cpu, "wall": wall, "rc": proc.returncode,
+            "reported": report.exists(), "error": err[-1] if err else "",
             "stopped": stopped, "internal": sum("internal error" in line for line in err),
             "slowest": f"{Path(slowest.group(1)).name} {float(slowest.group(2)):.1f} s" if slowest else "-"}
 
@@ -110,6 +113,9 @@ def main() -> int:
     try:
         for name, files in sets.items():
             r = check(files, args.jobs, args.timeout, work / name)
+            if not r["reported"]:   # sad check stopped before its report: no figure to print
+                print(f"{name:8} sad check failed (exit {r['rc']}): {r['error']}", flush=True)
+                continue
             print(f"{name:8} {r['files']:5d} {r['lines']:7d} {r['cpu']:7.1f} {r['wall']:7.1f} "
                   f"{r['lines'] / max(r['cpu'], 1e-9):11.0f} {len(r['stopped']):7d} {r['internal']:8d}  "
                   f"{r['slowest']}", flush=True)
