@@ -62,10 +62,14 @@ class BuildContext:
         for tag, (known, _) in enumerate(self.recursion_tags):
             if known == key:
                 return tag
+        self.recursion_tags.append((key, self.formal_symbols(key)))
+        return len(self.recursion_tags) - 1
+
+    def formal_symbols(self, key: str) -> tuple[sympy.Symbol, ...]:
+        """The symbols of routine `key`'s formals that have one, in the order of its formals."""
         proc = self.facts.procs[key]
         formals = [self.table.symbol(self.facts.storage_name(proc, f)) for f in proc.formals]
-        self.recursion_tags.append((key, tuple(s for s in formals if s is not None)))
-        return len(self.recursion_tags) - 1
+        return tuple(s for s in formals if s is not None)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

@@ -283,9 +283,7 @@ class CallExpander:
         recursion, expanded from the callee's own counts where a caller binds its arguments to numbers
         (sad.analysis.recursion.unroll), inside the sums over this routine's loops as any count is. False
         where every argument is a number already: nothing later would bind more."""
-        formals = [self.ctx.table.symbol(self.ctx.facts.storage_name(self.ctx.built[key].procedure, f))
-                   for f in self.ctx.built[key].procedure.formals]
-        if all(s is None or s not in subs or subs[s].is_number for s in formals):
+        if all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key)):
             return False
         self._start(key, subs, local, site, settle=False)
         return True
