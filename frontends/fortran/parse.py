@@ -27,7 +27,7 @@ SPEC_CLASSES = ("Implicit_Stmt", "Parameter_Stmt", "Type_Declaration_Stmt", "Dim
                 "Data_Stmt", "Equivalence_Stmt", "Save_Stmt", "External_Stmt", "Intrinsic_Stmt", "Entry_Stmt",
                 "Format_Stmt", "Volatile_Stmt", "Use_Stmt", "Access_Stmt", "Intent_Stmt")
 EXEC_CLASSES = ("If_Then_Stmt", "Else_If_Stmt", "Else_Stmt", "End_If_Stmt", "End_Do_Stmt", "Label_Do_Stmt",
-                "Nonlabel_Do_Stmt", "Action_Stmt")
+                "Nonlabel_Do_Stmt", "Select_Case_Stmt", "Case_Stmt", "End_Select_Stmt", "Action_Stmt")
 HEADER_HINT = re.compile(r"^\s*(?:(?:RECURSIVE|PURE|IMPURE|ELEMENTAL)\s*)*(PROGRAM|SUBROUTINE|BLOCK\s*DATA|"
                          r"MODULE(?!\s*PROCEDURE\b)|.*?\bFUNCTION\b)", re.IGNORECASE)
 SPEC_HINT = re.compile(r"^\s*(IMPLICIT|PARAMETER|INTEGER|REAL|DOUBLE|COMPLEX|LOGICAL|CHARACTER|BYTE|DIMENSION|"
@@ -64,7 +64,8 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "Module_Stmt": ("MODULE",), "Use_Stmt": ("USE",), "Intent_Stmt": ("INTENT",),
     "If_Then_Stmt": ("IF", "THEN"), "Else_If_Stmt": ("ELSE", "IF"), "Else_Stmt": ("ELSE",),
     "End_If_Stmt": ("END", "IF"), "End_Do_Stmt": ("END", "DO"), "Label_Do_Stmt": ("DO",),
-    "Nonlabel_Do_Stmt": ("DO",),
+    "Nonlabel_Do_Stmt": ("DO",), "Select_Case_Stmt": ("SELECT", "CASE"), "Case_Stmt": ("CASE",),
+    "End_Select_Stmt": ("END", "SELECT"),
 }
 
 

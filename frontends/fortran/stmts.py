@@ -2,7 +2,10 @@
 
 Data flow: frontends.fortran.lower feeds each executable statement (fparser2 node + its Loc and label) to
 `StmtBuilder.add`. Simple statements become IR nodes at once; DO / DO WHILE / block IF open a frame, END DO /
-ELSE IF / ELSE / END IF and labelled DO terminal statements close frames. fparser2 gives shared-label DO nests
+ELSE IF / ELSE / END IF and labelled DO terminal statements close frames. SELECT CASE is a block IF whose arms
+are the CASE statements' tests of the selector (`CASE (1:3, 7)` is `1 <= N .AND. N <= 3 .OR. N == 7`) and whose
+ELSE is CASE DEFAULT, wherever it stands among the cases: the cases of a SELECT are disjoint, so their order
+does not change which arm runs. fparser2 gives shared-label DO nests
 flat (`DO 10 I` / `DO 10 J` / `10 CONTINUE`); here the labelled terminal statement becomes the last statement of
 the innermost loop's body, keeps its label, and closes every open loop that names it.
 """
@@ -53,13 +56,15 @@ IO_KINDS = {"Read_Stmt": "read", "Write_Stmt": "write", "Print_Stmt": "print", "
 @dataclass
 class Frame:
     """An open DO loop or block IF whose body is still being filled."""
-    kind: str  # do | if
+    kind: str  # do | if | select
     node: Stmt
     body: list[Stmt]
     label: str | None = None  # DO terminal label
     loc: Loc | None = None
     exit_label: str | None = None  # invented label after the loop, where an EXIT jumps
     cycle_label: str | None = None  # invented label at the end of the body, where a CYCLE jumps
+    selector: Expr | None = None  # SELECT CASE: the value the CASE statements test
+    default: list[Stmt] | None = None  # SELECT CASE: the body of CASE DEFAULT, once seen
 
 
 @dataclass
@@ -80,6 +85,7 @@ class StmtBuilder:
     stack: list[Frame] = field(default_factory=list)
     entries: list[EntryPoint] = field(default_factory=list)
     jumps: int = 0  # invented EXIT/CYCLE labels so far
+    selects: int = 0  # SELECT CASE selectors held in an invented variable so far
 
     # ------------------------------------------------------------------ structure
     def current(self) -> list[Stmt]:
@@ -119,6 +125,8 @@ class StmtBuilder:
         """How an open frame is named in error messages ("block IF", "DO loop with terminal label 10")."""
         if frame.kind == "if":
             return "block IF"
+        if frame.kind == "select":
+            return "SELECT CASE"
         return f"DO loop with terminal label {frame.label}" if frame.label else "DO loop"
 
     def error(self, loc: Loc, msg: str) -> None:
@@ -142,6 +150,10 @@ class StmtBuilder:
                 return self.open("if", node_, node_.arms[0].body)
             if kind in ("Else_If_Stmt", "Else_Stmt", "End_If_Stmt"):
                 return self.if_part(kind, node, loc, label)
+            if kind == "Select_Case_Stmt":
+                return self.select(node, loc, label)
+            if kind in ("Case_Stmt", "End_Select_Stmt"):
+                return self.case_part(kind, node, loc, label)
             if kind == "End_Do_Stmt":
                 return self.end_do(loc, label)
             if kind == "Entry_Stmt":
@@ -203,6 +215,70 @@ class StmtBuilder:
             self.stack.pop()
             if label is not None:  # a branch to a labelled END IF lands after the construct
                 self.append(Continue(loc=loc, label=label))
+
+    def select(self, node: Any, loc: Loc, label: str | None) -> None:
+        """Open a SELECT CASE: a block IF with no arm yet; statements before its first CASE are errors."""
+        selector = ExprBuilder(self.scope, loc).expr(node.items[0])
+        if not isinstance(selector, (Var, Const)):  # evaluated once, as the program does, not once per CASE
+            self.selects += 1
+            name = f"_SELECT{self.selects}"  # a leading _ is no Fortran name: no clash
+            sym = self.scope.symbol(name, loc)
+            sym.type = selector.type
+            self.append(Assign(Var(name, type=selector.type), selector, loc=loc, label=label))
+            selector, label = Var(name, type=selector.type), None
+        if_node = If([], loc=loc, label=label)
+        self.current().append(if_node)
+        self.stack.append(Frame("select", if_node, [], loc=loc, selector=selector))
+
+    def case_part(self, kind: str, node: Any, loc: Loc, label: str | None) -> None:
+        """Handle CASE / CASE DEFAULT / END SELECT: start an arm of, or close, the innermost SELECT CASE."""
+        while self.stack and self.stack[-1].kind != "select":
+            frame = self.stack.pop()
+            self.error(frame.loc or loc, f"{self.describe(frame)} not closed before "
+                                         f"{'CASE' if kind == 'Case_Stmt' else 'END SELECT'}")
+        if not self.stack:
+            self.error(loc, f"{'CASE' if kind == 'Case_Stmt' else 'END SELECT'} without a SELECT CASE")
+            return
+        frame = self.stack[-1]
+        if_node: If = frame.node  # type: ignore[assignment]
+        if kind == "Case_Stmt":
+            values = node.items[0].items[0]
+            if values is None:  # CASE DEFAULT
+                frame.default = []
+                frame.body = frame.default
+                return
+            # the first test runs each time the SELECT is entered: its line is the SELECT's, as an IF's is
+            where = loc if if_node.arms else (frame.loc or loc)
+            arm = IfArm(self.case_test(frame.selector, values, loc), [], where)  # type: ignore[arg-type]
+            if_node.arms.append(arm)
+            frame.body = arm.body
+            return
+        self.stack.pop()
+        if frame.default is not None and not if_node.arms:  # only CASE DEFAULT: it always runs
+            if_node.arms.append(IfArm(Const(True, type="logical"), frame.default, frame.loc or loc))
+        elif frame.default is not None:
+            if_node.orelse = frame.default
+        if label is not None:  # a branch to a labelled END SELECT lands after the construct
+            self.append(Continue(loc=loc, label=label))
+
+    def case_test(self, selector: Expr, values: Any, loc: Loc) -> Expr:
+        """The condition of one CASE: an .OR. of its values and ranges (`lo:`, `:hi`, `lo:hi`) against the
+        selector; a LOGICAL selector is tested with .EQV., as the standard defines it."""
+        eb = ExprBuilder(self.scope, loc)
+        equal = ".EQV." if selector.type == "logical" else "=="
+        tests: list[Expr] = []
+        for item in items_of(values):
+            if tname(item) != "Case_Value_Range":
+                tests.append(eb.binop(equal, selector, eb.expr(item)))
+                continue
+            low, high = item.items
+            bounds = [eb.binop("<=", eb.expr(low), selector)] if low is not None else []
+            bounds += [eb.binop("<=", selector, eb.expr(high))] if high is not None else []
+            tests.append(bounds[0] if len(bounds) == 1 else eb.binop(".AND.", bounds[0], bounds[1]))
+        test = tests[0]
+        for other in tests[1:]:
+            test = eb.binop(".OR.", test, other)
+        return test
 
     def end_do(self, loc: Loc, label: str | None) -> None:
         """Handle END DO: close the innermost block DO (or act as a labelled DO's terminal statement)."""

@@ -211,3 +211,61 @@ end module gen
                                                                    ("GEN_MP_SISNAN", "logical")]
     (disnan,) = [p for p in load_file(str(tmp_path / "gen.F90")).procedures if p.name == "GEN_MP_DISNAN"]
     assert len(disnan.body) == 1  # cpp ran: one branch of the #ifdef
+
+
+SELECT = """\
+program p
+  implicit none
+  integer :: i, k, n
+  real :: x
+  x = 0.0
+  n = 0
+  do i = 1, 100
+    select case (mod(i, 10))
+    case (0)
+      x = x + 1.0
+    case default
+      n = n + 1
+    case (1:3, 7)
+      x = x - 1.0
+    end select
+  end do
+  k = 0
+  do i = 1, 50
+    select case (i)
+    case (:10)
+      k = k + 1
+    case (41:)
+      k = k + 2
+    end select
+  end do
+  print *, x, n, k
+end program
+"""
+
+
+def test_select_case_arms_are_exact_and_the_selector_runs_once(tmp_path):
+    """MOD(I, 10) over I = 1..100 is 0 ten times, in {1, 2, 3, 7} forty times, else fifty (CASE DEFAULT
+    between the cases); I = 1..50 is at most 10 ten times and at least 41 ten times. The selector is
+    evaluated once per SELECT (100 MODs), not once per CASE tested."""
+    from sad.analysis.description import line_counts
+    from sad.analysis.pipeline import analyze
+    source = tmp_path / "select.f90"
+    source.write_text(SELECT)
+    analysis = analyze([str(source)])
+    lines = {line: int(c) for (_, line), c in line_counts(analysis.counts).items()}
+    assert not [d for d in analysis.program.diagnostics if d.severity == "error"]
+    assert (lines[10], lines[12], lines[14], lines[21], lines[23]) == (10, 50, 40, 10, 10)
+    assert (lines[8], lines[19]) == (100, 50)  # the first test runs at each entry, on the SELECT's line
+    mods = sum(c * e.cost.get("intrinsic.MOD.integer", 0) for e, c in analysis.counts.items())
+    assert mods == 100
+
+
+def test_select_case_errors_are_at_their_lines(tmp_path):
+    source = tmp_path / "bad.f90"
+    source.write_text("subroutine s(n, x)\n  integer :: n\n  real :: x\n  case (1)\n    x = 1.0\n"
+                      "  select case (n)\n  case default\n    x = 5.0\n  end select\n"
+                      "  select case (n)\n  case (2)\n    x = 6.0\nend subroutine\n")
+    program = load_file(str(source))
+    errors = [(d.loc.line, d.message) for d in program.diagnostics if d.severity == "error"]
+    assert errors == [(4, "CASE without a SELECT CASE"), (10, "SELECT CASE is not closed before END")]
