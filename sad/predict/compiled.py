@@ -172,12 +172,17 @@ def vectorized_lines(report: str) -> dict[int, int]:
     return found
 
 
-@lru_cache(maxsize=1024)
 def mca(body: tuple[str, ...], mcpu: str | None = None) -> McaResult | None:
     """llvm-mca on a loop body (``MCA_ITERATIONS`` iterations simulated), or None if it cannot read it.
     Jumps stay in (they take a port); their targets are irrelevant. ``mcpu``: the scheduling model, by
     default this host's core's (sad.machine.mcacpu)."""
-    mcpu = mcpu or host_model().mcpu
+    # The model is resolved before the cache: a result cached under "the default" must not answer for a
+    # different default (a stand-in model chosen later, or another host's).
+    return _mca(body, mcpu or host_model().mcpu)
+
+
+@lru_cache(maxsize=1024)
+def _mca(body: tuple[str, ...], mcpu: str) -> McaResult | None:
     return mcacpu.run("\n".join(_neutral_jump(i) for i in body) + "\n", mcpu, MCA_ITERATIONS)
 
 
