@@ -61,6 +61,26 @@ def unit_step(expr: ir.Expr, name: str) -> bool:
     return False
 
 
+POWER_CHAIN_MAX = 256
+"""The largest |k| of X**k that compilers expand into multiplications (gfortran's gfc_conv_cst_int_power
+uses its table of addition chains up to this exponent, at every optimization level)."""
+
+
+def power_chain(node: ir.BinOp) -> tuple[int, bool] | None:
+    """X**k with k an INTEGER literal, 0 < |k| <= POWER_CHAIN_MAX: what the compiler emits instead of a call
+    of pow, as (multiplications, one division for a negative k). Counted by the binary method,
+    floor(log2 |k|) squarings and popcount(|k|) - 1 products, which the compiler's addition chains never
+    exceed (X**2: 1, X**3: 2, X**4: 2; X**(-2): 1 and 1/). None for anything else (a run-time or real
+    exponent stays a pow)."""
+    if node.op != "pow" or not isinstance(node.right, ir.Const) or node.right.type != "integer":
+        return None
+    k = node.right.value
+    if not isinstance(k, int) or isinstance(k, bool) or k == 0 or abs(k) > POWER_CHAIN_MAX:
+        return None
+    n = abs(k)
+    return n.bit_length() - 1 + bin(n).count("1") - 1, k < 0
+
+
 def side_effect_free(expr: ir.Expr | None) -> bool:
     """No call of a user routine (intrinsics are pure) and no hoisted I/O: safe to evaluate unconditionally."""
     if expr is None:
@@ -148,6 +168,12 @@ class ExprCounter(ir.NodeVisitor):
             self.cost.add("bitop")
         elif node.op == "concat":
             self.cost.add(ops.arith("assign", "character"))
+        elif (chain := power_chain(node)) is not None:
+            muls, divide = chain
+            if muls:
+                self.cost.add(ops.arith("mul", node.type), muls)
+            if divide:
+                self.cost.add(ops.arith("div", node.type))
         else:
             self.cost.add(ops.arith(node.op, node.type))
 

@@ -45,7 +45,7 @@ from sad.predict.events import ANY, Op
 
 
 class DeadlockError(Exception):
-    """Ranks wait for messages that are never sent."""
+    """Ranks wait for messages that are never sent, or messages sent are never received."""
 
 
 @dataclass(frozen=True)
@@ -228,10 +228,20 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
         what = "; ".join(f"rank {r} waits for rank {traces[r][pc[r]].peer} at {traces[r][pc[r]].where}"
                          for r in first)
         raise DeadlockError(f"deadlock: {len(stuck)} rank(s) wait for messages never sent ({what})")
+    _check_received(boxes)
     result = Result(clock, compute, communicate, wait, messages=messages)
     if path:
         result.path = _critical_path(record, result.slowest)
     return _stretched(result, net.share(nprocs))
+
+
+def _check_received(boxes: list[list[tuple]]) -> None:
+    """Every message sent was received. One left in a box is an erroneous program (MPI_FINALIZE needs every
+    communication completed) or events the tracer got wrong: either way its time is not the program's."""
+    left = [(msg[0], r, msg[1]) for r, box in enumerate(boxes) for msg in box]
+    if left:
+        what = "; ".join(f"rank {src} to rank {dst}, tag {tag}" for src, dst, tag in left[:8])
+        raise DeadlockError(f"{len(left)} message(s) sent and never received ({what})")
 
 
 def _stretched(result: Result, factor: float) -> Result:

@@ -138,6 +138,7 @@ class Tracer:
         self.steps = 0
         self.collective_calls = 0
         self.posted: list[Op] = []
+        self.probed: tuple[int, int] | None = None  # (source, tag) of an MPI_PROBE not yet followed by its receive
         self.sent: dict[tuple[int, int, int], int] = {}  # messages so far per (sender, receiver, tag)
         self.received: dict[tuple[int, int, int], int] = {}
         self.missed = False  # a scalar received before its sender was traced: unknown here (see traces)
@@ -596,6 +597,16 @@ class Tracer:
                                                 and s.target.type in _KEPT for s in ir.walk_stmts(stmt.body)))
         return bool(self.shared.prices[key])
 
+    def reads_index(self, stmt: ir.Do) -> bool:
+        """Does the body read the loop's index other than as a subscript of data (an array whose elements
+        the tracer does not keep)? Then equal states do not start equal trips: a later trip may take
+        another branch or partner (`if (me == mids[k])` in a halving tree, silent in the first trips)."""
+        key = ("reads_index", id(stmt))
+        if key not in self.shared.prices:
+            index = stmt.index.upper()
+            self.shared.prices[key] = float(any(_reads(node, index) for node in stmt.body))
+        return bool(self.shared.prices[key])
+
     def index_free(self, stmt: ir.Do) -> bool:
         """Do the body's branch conditions and loop bounds read neither the index nor a scalar the body
         assigns? Then every trip takes the same time, or (bounds linear in the index) the mean of the
@@ -633,7 +644,7 @@ class Tracer:
             self.flush()
             k += 1
             if k >= 2 and k < trips and states[-1] == states[-2] == self.state(frame, stmt.index) \
-                    and self.ops[marks[-2]:marks[-1]] == self.ops[marks[-1]:]:
+                    and self.ops[marks[-2]:marks[-1]] == self.ops[marks[-1]:] and not self.reads_index(stmt):
                 repeat = self.ops[marks[-1]:]
                 for _ in range(trips - k):
                     self.ops.extend(repeat)
@@ -683,10 +694,15 @@ class Tracer:
             self.duplicate(stmt, frame, where)
             return
         if kind in msgcalls.LOCAL:
+            if stmt.name.upper() == "MPI_PROBE":
+                self.probe(stmt, frame)
             self.forget_written(stmt, frame)
             return
         self.communicator(stmt, frame, where)
         self.forget_written(stmt, frame)
+        if kind == "recv" and self.probed is not None:
+            self.probed_receive(stmt, frame, where)
+            return
         nbytes = self.nbytes(stmt, frame, where) if kind not in ("barrier", "wait") else 0
         if kind in ("send", "isend"):
             dest = self.number(stmt.partner, frame, where, "destination")
@@ -727,6 +743,36 @@ class Tracer:
                 self.emit(op)
         else:
             raise TraceError(f"{where}: {stmt.name}: not simulated by the timeline")
+
+    def probe(self, stmt: ir.Message, frame: dict[str, Cell]) -> None:
+        """MPI_PROBE(source, tag, ...): the receive that follows may name the message it found through the
+        status (its source, MPI_GET_COUNT's count), values only a run knows (see probed_receive)."""
+        source = _integer(self.value(stmt.args[0], frame)) if stmt.args else None
+        self.probed = (ANY if source is None else source, self.tag(stmt.args, 1, frame))
+
+    def probed_receive(self, stmt: ir.Message, frame: dict[str, Cell], where: str) -> None:
+        """The receive after an MPI_PROBE: where its source or count is not known (the status's MPI_SOURCE,
+        MPI_GET_COUNT's count) it takes the message the probe found, the first to arrive from the probe's
+        source (any) with its tag, as MPI does for a probe and a receive with nothing between them. Its size
+        is that message's: the simulation charges a receive by the bytes sent (Op.nbytes 0 here, said in
+        a note)."""
+        probed, self.probed = self.probed, None
+        assert probed is not None
+        known = _integer(self.value(stmt.partner, frame))
+        source = probed[0] if known is None else known
+        if source == PROC_NULL:
+            return
+        count = self.value(stmt.count, frame) if stmt.count is not None else None
+        size = msgcalls.datatype_bytes(stmt.type_name, "MPI")
+        if isinstance(count, (int, float)) and not isinstance(count, bool) and size is not None:
+            nbytes = int(count) * size
+        else:
+            nbytes = 0
+            self.shared.notes.add(f"{where}: the receive after MPI_PROBE takes the size of the message it "
+                                  "matches (MPI_GET_COUNT is a run-time value)")
+        tag = self.tag(stmt.args, 4, frame)
+        self.emit(Op("recv", peer=source, tag=probed[1] if tag == ANY else tag, nbytes=nbytes, where=where))
+        self.take_value(stmt, frame, (source, self.rank, tag))
 
     def post_value(self, stmt: ir.Message, frame: dict[str, Cell], pair: tuple[int, int, int]) -> None:
         """A scalar sent on its own (a size sent before the data it sizes): its value at this rank, for the
@@ -963,11 +1009,11 @@ class Tracer:
 
     def number(self, expr: ir.Expr | None, frame: dict[str, Cell], where: str, what: str) -> int:
         """An integer the events need (a partner, a count); TraceError when not known."""
-        value = self.value(expr, frame) if expr is not None else None
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        value = _integer(self.value(expr, frame)) if expr is not None else None
+        if value is None:
             raise TraceError(f"{where}: the {what} is not known at rank {self.rank} "
                              f"({self.unknown(expr, frame)}): bind it with -D")
-        return value if value.__class__ is Sym else int(value)
+        return value
 
     def unknown(self, expr: ir.Expr | None, frame: dict[str, Cell]) -> str:
         """The variables of an expression without a value at this rank (what to bind), or what it calls."""
@@ -1022,6 +1068,24 @@ class Tracer:
 def _at(stmt) -> str:
     loc = getattr(stmt, "loc", None)
     return f"{loc.file}:{loc.line}" if loc is not None else ""
+
+
+def _integer(value: object) -> int | None:
+    """A value the events use as an integer (a partner, a count), None when it is not a number. A Sym stays
+    one: the rank classes follow how partners are computed from the rank (sad.predict.rankclass)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return value if isinstance(value, Sym) else int(value)
+
+
+def _reads(node: ir.Node, name: str) -> bool:
+    """Does the node read the variable `name` (upper case), not counting subscripts of arrays whose elements
+    the tracer does not keep (_KEPT)?"""
+    if isinstance(node, ir.Var):
+        return node.name.upper() == name
+    if isinstance(node, ir.ArrayRef) and node.type not in _KEPT:
+        return False
+    return any(_reads(child, name) for child in node.child_nodes() if isinstance(child, ir.Node))
 
 
 _KEPT = ("integer", "logical")

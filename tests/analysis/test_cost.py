@@ -123,3 +123,25 @@ def test_min_max_if_is_a_select_and_a_call_keeps_the_branch(tmp_path):
     conds = {b.first_line: dict(b.cost) for b in blocks if b.kind == "branch"}
     assert conds[7] == {"compare.double": 1, "index": 1, "load.double": 1, "select": 1}
     assert conds[8] == {"compare.double": 1, "index": 1, "load.double": 1, "branch": 1}
+
+
+def _power(k, ktype="integer") -> ir.Assign:
+    return ir.Assign(ir.Var("Y", type="double"),
+                     ir.BinOp("pow", ir.Var("X", type="double"), ir.Const(k, type=ktype), type="double"),
+                     loc=ir.Loc("t.f", 1))
+
+
+@pytest.mark.parametrize("k, expected", [
+    # X**k with an INTEGER literal is the compiler's chain of multiplications (binary method, by hand)
+    (2, {"mul.double": 1}), (3, {"mul.double": 2}), (4, {"mul.double": 2}), (5, {"mul.double": 3}),
+    (8, {"mul.double": 3}), (1, {}), (-2, {"mul.double": 1, "div.double": 1}),
+])
+def test_integer_literal_power_is_multiplications(k, expected):
+    cost = statement_cost(_power(k), None).ops
+    assert {key: n for key, n in cost.items() if key != "assign.double"} == expected
+
+
+@pytest.mark.parametrize("stmt", [_power(2.0, "double"), _power(0), _power(1000)])
+def test_other_powers_stay_a_pow(stmt):
+    # a REAL exponent (C's pow(x, 2.0) at -O0 calls libm), X**0 and a huge exponent are one pow
+    assert statement_cost(stmt, None).ops["pow.double"] == 1
