@@ -5,7 +5,8 @@ description of Brehm 1999, Fig. 6.17 and Sec. 6.1.3; not tuning targets): what `
 Simple, 6.8 Tree; the collectives programs against Tab. 6.8 as in spmd_scale.py) and for the ring matrix
 multiplies on paragon against PerPreT's model (Tab. 6.2), P = 1 ... 128, with nothing bound but NPROCS (and,
 for the one program that reads its size at run time, that size). Then the P from which each Tree program
-beats each Simple one, on ncube2 and paragon (measured: 16 and 32).
+beats each Simple one, on ncube2 and paragon (measured: 16 and 32), and the time of a 10^5-point
+`sad sweep` of a rank-dependent program (heatlog.f).
 
 The figures are those of benchmarks/spmd_scale.py's targets (issue 28): worst error <= 15 % and median
 <= 5 % per CG variant, ring MM worst <= 10 %. A program that gives no number prints the error instead.
@@ -19,6 +20,7 @@ import io
 import json
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +41,7 @@ CG = (  # program, what it is, the measured table it is compared with, what it b
     ("cgthalve.c", "tree", "tree", ()),        # C, recursive halving in a while loop, Sendrecv doubling sums
     ("cgcred.f", "coll", "tree", ()),          # F77, MPI_GATHERV + MPI_BCAST, MPI_REDUCE + MPI_BCAST
     ("cgcread.c", "coll", "tree", ("n=1024",)),  # C, size read by rank 0 and broadcast, MPI_Gather, Allreduce
+    ("cggcnt.c", "coll", "tree", ()),          # C, counts gathered as ints, displacements at rank 0, Gatherv
 )
 RING = (("ringnb.c", ()), ("ringoe.f", ()))  # C MPI_Isend/Irecv + Waitall, pointer swap; F77 odd/even send/recv
 
@@ -122,6 +125,20 @@ def ring(machine: str) -> None:
         print()
 
 
+def sweep() -> None:
+    """heatlog.f (the last rank's remainder block, rank 0's WRITE in the time loop) swept over 10^5 points
+    of NPROCS x N on ncube2: the wall time, and the error instead if sad refuses."""
+    args = ["sweep", str(HELD / "heatlog.f"), "-m", "ncube2", "-D", "NPROCS=1:1000", "-D", "N=1000-100000:100",
+            "--format", "csv"]
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    status = run(args, stdout=out, stderr=err)
+    seconds = time.perf_counter() - start
+    rows = len(out.getvalue().splitlines()) - 1
+    print(f"sad sweep heatlog.f, NPROCS = 1 ... 1000 x 100 values of N on ncube2: status {status}, {rows} rows, "
+          f"{seconds:.1f} s" + ("" if status == 0 else f" ({err.getvalue().strip()[-160:]})"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--machine", action="append", help="ncube2, paragon (default: both)")
@@ -129,6 +146,7 @@ def main() -> None:
     for machine in args.machine or ["ncube2", "paragon"]:
         cg(machine)
         ring(machine)
+    sweep()
 
 
 if __name__ == "__main__":

@@ -79,6 +79,14 @@ class Run:
         return self.use is None and self.seen == len(self.definitions)
 
 
+def _passed(arg: ir.Expr, var: str) -> bool:
+    """Is the variable itself (or an element of it) the argument, which the call may write? A subscript
+    that reads it (`U(NL + 1)` as a receive buffer) does not change it."""
+    if isinstance(arg, ir.UnOp) and arg.op == "addr":
+        arg = arg.operand
+    return isinstance(arg, (ir.Var, ir.ArrayRef)) and arg.name == var
+
+
 def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]],
              use: ir.Stmt | None, entry: sympy.Expr, evaluate: Evaluate, var: str = "",
              at_exit: bool = False, terminating: frozenset[str] | set[str] = frozenset()) -> sympy.Expr | None:
@@ -90,8 +98,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     gives up), one in an arm never taken does not matter."""
     jumps_to: dict[str, list[ir.Stmt]] = {}
     for stmt in ir.walk_stmts(proc.body):
-        if var and isinstance(stmt, ir.Message) and any(
-                isinstance(node, ir.Var) and node.name == var for arg in stmt.args for node in ir.walk(arg)):
+        if var and isinstance(stmt, ir.Message) and any(_passed(arg, var) for arg in stmt.args):
             return None  # a broadcast or reduction changes it on some ranks: not straight-line values
 
         for label in ir.jump_targets(stmt):

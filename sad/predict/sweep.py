@@ -447,6 +447,11 @@ def _rank_degree(e: sympy.Expr, rank: sympy.Symbol, breaks: set) -> int | None:
         return None if None in degrees else max(d for d in degrees if d is not None)
     if isinstance(e, (sympy.Max, sympy.Min)):
         args = list(e.args)
+        if any(isinstance(a, sympy.Piecewise) and rank in a.free_symbols for a in args):
+            # Max(0, Piecewise((NB + rest, Eq(RANK, NPROCS - 1)), (NB, True))): the Max in each piece
+            folded = sympy.piecewise_fold(e)
+            if isinstance(folded, sympy.Piecewise):
+                return _rank_degree(folded, rank, breaks)
         degrees = [_rank_degree(a, rank, breaks) for a in args]
         if None in degrees:
             return None

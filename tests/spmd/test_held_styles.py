@@ -5,7 +5,10 @@ program whose figures are derived by hand:
   work on the PerPreT machines, whose node rate already contains it: the same CG 27 % to 150 % slower;
 - a loop with messages whose first two trips were silent was copied from them (a halving tree's leaf lost
   the receive of its last trip, decided by `mids[k]`);
-- a message sent and never received was dropped without a word."""
+- a message sent and never received was dropped without a word;
+- a size read in a receive buffer's subscript (`U(NL + 1)`) was taken as changed by the call, so the last
+  rank's remainder block (heatlog.f) stayed a parameter to bind by hand, and a sweep over it found no rank
+  classes in Max(0, Piecewise(...))."""
 from __future__ import annotations
 
 import contextlib
@@ -14,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+import sympy
 
 from sad.analysis.pipeline import load_program
 from sad.cli.main import main
@@ -154,3 +158,65 @@ def test_a_receive_after_a_probe_takes_the_probed_message(tmp_path):
     comm = 173e-6 + 800 / 1.67e6 + 2 * 800 / 5.35e6
     assert simulate(events, Network.of(machine)).time == pytest.approx(T_F / 2 + comm, rel=1e-9)
 
+
+LAST_RANK_REMAINDER_F = """\
+      PROGRAM T3
+      INCLUDE 'mpif.h'
+      INTEGER N, ME, NP, NL, I, IERR, STAT(MPI_STATUS_SIZE)
+      PARAMETER (N = 1000)
+      DOUBLE PRECISION U(0:N + 1), S
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, ME, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NP, IERR)
+      NL = N / NP
+      IF (ME .EQ. NP - 1) NL = N - (NP - 1) * (N / NP)
+      CALL MPI_SENDRECV(U(1), 1, MPI_DOUBLE_PRECISION, MPI_PROC_NULL,
+     &     1, U(NL + 1), 1, MPI_DOUBLE_PRECISION, MPI_PROC_NULL, 1,
+     &     MPI_COMM_WORLD, STAT, IERR)
+      S = 0
+      DO 20 I = 1, NL
+         S = S + U(I)
+   20 CONTINUE
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+
+
+def test_a_size_in_a_receive_buffers_subscript_stays_bound(tmp_path):
+    """`U(NL + 1)` as MPI_SENDRECV's receive buffer reads NL, it does not change it: the last rank's
+    remainder block stays a formula of RANK and NPROCS (benchmarks/spmdheld/heatlog.f). At NPROCS = 7 the
+    ranks 0 ... 5 add floor(1000 / 7) = 142 values, rank 6 the other 1000 - 6 * 142 = 148."""
+    source = tmp_path / "t3.f"
+    source.write_text(LAST_RANK_REMAINDER_F)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["analyze", str(source), "-m", "ncube2", "--format", "json"]) == 0
+    doc = json.loads(out.getvalue())
+    assert doc["unbound"] == ["NPROCS", "RANK"]
+    adds = sympy.sympify(doc["operations"]["add.double"])
+    at = {str(s): s for s in adds.free_symbols}
+    assert [adds.subs({at["RANK"]: r, at["NPROCS"]: 7}) for r in (0, 5, 6)] == [142, 142, 148]
+
+
+def test_sweep_of_a_remainder_block_uses_rank_classes(monkeypatch):
+    """Max(0, Piecewise(... Eq(RANK, NPROCS - 1) ...)), the remainder block's trip count, has rank classes
+    (0, NPROCS - 1 and the ranks around the break), so a 10^5-point sweep of heatlog.f (with its
+    `IF (ME .EQ. 0 ...) WRITE` in the time loop) is not refused for its 5 * 10^7 (point, rank) pairs. On a
+    smaller grid the classes give the table evaluating every rank gives, byte for byte."""
+    from sad.cli.main import run
+    from sad.predict import sweep
+
+    heat = Path(__file__).resolve().parents[2] / "benchmarks" / "spmdheld" / "heatlog.f"
+    rank, nprocs = sympy.Symbol("RANK"), sympy.Symbol("NPROCS")
+    block = sympy.Max(0, sympy.Piecewise((1000 - (nprocs - 1) * sympy.floor(1000 / nprocs),
+                                          sympy.Eq(rank, nprocs - 1)), (sympy.floor(1000 / nprocs), True)))
+    classes = sweep.rank_classes(block)
+    assert classes is not None and {sympy.Integer(0), nprocs - 1} <= set(classes)
+
+    args = ["sweep", str(heat), "-m", "ncube2", "-D", "NPROCS=1:40", "-D", "N=1000-100000:10", "--format", "csv"]
+    by_class, every_rank = io.StringIO(), io.StringIO()
+    assert run(args, stdout=by_class, stderr=io.StringIO()) == 0
+    monkeypatch.setattr(sweep, "rank_classes", lambda expr: None)
+    assert run(args, stdout=every_rank, stderr=io.StringIO()) == 0
+    assert len(by_class.getvalue().splitlines()) == 401
+    assert by_class.getvalue() == every_rank.getvalue()
