@@ -39,6 +39,7 @@ CG = (  # program, what it is, the measured table it is compared with, what it b
     ("cgtbits.c", "tree", "tree", ()),         # C, binomial tree with & ^ | and break, a[(i - lo) * n + j]
     ("cgtheap.f", "tree", "tree", ()),         # F77, heap numbered from 1, MPI_IRECV + MPI_WAITALL, GOTO loops
     ("cgthalve.c", "tree", "tree", ()),        # C, recursive halving in a while loop, Sendrecv doubling sums
+    ("cgtmod.f", "tree", "tree", ()),          # F77, binomial tree by MOD(ME, 2*K2), GOTO loops, DSUM function
     ("cgcred.f", "coll", "tree", ()),          # F77, MPI_GATHERV + MPI_BCAST, MPI_REDUCE + MPI_BCAST
     ("cgcread.c", "coll", "tree", ("n=1024",)),  # C, size read by rank 0 and broadcast, MPI_Gather, Allreduce
     ("cggcnt.c", "coll", "tree", ()),          # C, counts gathered as ints, displacements at rank 0, Gatherv

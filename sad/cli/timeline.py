@@ -161,6 +161,7 @@ def _text(args, machine, nprocs: int, result, net, reused: int = 0, classed: int
     lines = [f"sad timeline: {' '.join(args.files)} on {machine.name}, {nprocs} ranks, {result.messages} messages",
              f"LogGP: o_s {_ms(net.o_s)} + b·{net.O_s * 1e6:.4g} us, o_r {_ms(net.o_r)} + b·{net.O_r * 1e6:.4g} us, "
              f"G {net.G * 1e6:.4g} us/B, L {_ms(net.L)}, g {_ms(net.g)}; DMA: {'yes' if net.dma else 'no'}; "
+             f"{'send copy and transfer pipelined; ' if net.pipelined else ''}"
              f"channels: {'one per hypercube dimension' if net.hypercube else 'one per node'}",
              "",
              f"T = {_ms(result.time)}  (slowest: rank {slow}; compute {_ms(result.compute[slow])}, communicate "

@@ -127,6 +127,8 @@ class Machine:
     """communication.loggp: o_s, o_r, g, L (seconds), O_s, O_r, G (seconds per byte) for sad.predict.timeline."""
     dma: bool = True
     """communication.dma: whether computation goes on while a message is transferred."""
+    pipelined: bool = False
+    """communication.pipelined: whether a send's transfer follows its copy into the buffer as it fills it."""
     collectives: Mapping[str, str] = field(default_factory=dict)
     """programming_model.collectives: collective -> the algorithm simulated (sad.predict.collectives)."""
     cores: int = 0
@@ -474,7 +476,8 @@ class _Loader:
             figures=MappingProxyType(figures), topology=MappingProxyType(topology),
             primitives=MappingProxyType(primitives), expressions=MappingProxyType(texts),
             format_version=self.declared, hierarchy=hierarchy, loggp=MappingProxyType(loggp),
-            dma=bool(comm.get("dma", True)), collectives=MappingProxyType(dict(collectives)),
+            dma=bool(comm.get("dma", True)), pipelined=bool(comm.get("pipelined", False)),
+            collectives=MappingProxyType(dict(collectives)),
             cores=int(comm.get("cores", 0) or 0))
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:

@@ -10,12 +10,17 @@ The message model (LogGP with per-byte overheads, Alexandrov et al. 1995), for a
     sender      busy o_s + b·O_s (setup, copy to the buffer); with DMA it then continues, without DMA it also
                 drives the transfer (busy until the transfer ends)
     channel     the transfer starts when the copy is done and the sender's outgoing channel is free, takes
-                b·G and frees the channel g later; it arrives L after it ends
+                b·G and frees the channel g later; it arrives L after it ends. On a machine whose sends are
+                pipelined (`communication.pipelined`) the transfer starts after the setup o_s, reading the
+                buffer as the copy fills it, and ends b·G later, not before the copy (LogGP's view of a
+                long message: its stages overlap and the slowest sets the per-byte time, Alexandrov et al.
+                1995); the sender's processor still copies, so its successive sends are spaced as before
     receiver    a receive waits until the matching message has arrived (the wait is the receiver's), then is
                 busy o_r + b·O_r (setup, copy out of the buffer)
 
 With L = g = 0 one message between two idle ranks takes o_s + o_r + b·(O_s + G + O_r): the PerPreT five-phase
-PICL message comm(b) (Brehm 1999, Sec. 6.1.3) that the programming-model level prices. The channels are the
+PICL message comm(b) (Brehm 1999, Sec. 6.1.3) that the programming-model level prices; pipelined,
+o_s + o_r + b·(max(O_s, G) + O_r). The channels are the
 topology's: a hypercube node has one per dimension (e-cube routing: a message leaves on the lowest dimension
 in which source and destination differ), any other node one network interface. Contention beyond the
 sender's own channel (links further along the route, the receiver's) is not modelled.
@@ -59,6 +64,7 @@ class Network:
     L: float = 0.0
     g: float = 0.0
     dma: bool = True
+    pipelined: bool = False  # a send's transfer follows its copy (communication.pipelined)
     hypercube: bool = False
     cores: int = 0  # the cores the ranks share (communication.cores); 0: every rank has a processor of its own
 
@@ -86,7 +92,8 @@ class Network:
         topology = getattr(machine, "topology", {}) or {}
         o_s, o_r, per_send, per_recv, per_link = (float(loggp[k]) for k in needed)
         return cls(o_s, o_r, per_send, per_recv, per_link, L=float(loggp.get("L", 0)), g=float(loggp.get("g", 0)),
-                   dma=bool(getattr(machine, "dma", True)), hypercube=topology.get("kind") == "hypercube",
+                   dma=bool(getattr(machine, "dma", True)), pipelined=bool(getattr(machine, "pipelined", False)),
+                   hypercube=topology.get("kind") == "hypercube",
                    cores=int(getattr(machine, "cores", 0) or 0))
 
     def channel(self, src: int, dst: int) -> int:
@@ -150,7 +157,7 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     heapq.heapify(ready)
     messages = 0
     o_s, o_r, per_send, per_recv, per_link = net.o_s, net.o_r, net.O_s, net.O_r, net.G
-    latency, gap, dma, hypercube = net.L, net.g, net.dma, net.hypercube
+    latency, gap, dma, hypercube, pipelined = net.L, net.g, net.dma, net.hypercube, net.pipelined
     while ready:
         _, r = heapq.heappop(ready)
         blocked[r] = False
@@ -175,8 +182,11 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
                 else:
                     ch = 0
                 free = mine.get(ch, 0.0)
-                start = done if done > free else free
+                ready_at = t + o_s if pipelined else done  # pipelined: the transfer follows the copy
+                start = ready_at if ready_at > free else free
                 finish = start + nbytes * per_link
+                if finish < done:
+                    finish = done  # it cannot end before the copy that feeds it
                 mine[ch] = finish + gap
                 busy_to = done if dma else finish
                 if path:
@@ -260,14 +270,18 @@ def _critical_path(record: list[list[_Segment]], rank: int) -> list[Step]:
     the moment its processor finished that send."""
     steps: list[Step] = []
     k = len(record[rank]) - 1
+    until = float("inf")  # a pipelined send's transfer starts before its copy ends: the path leaves it there
     while k >= 0:
         start, end, kind, where, link = record[rank][k]
+        end = min(end, until)
+        until = float("inf")
         if kind == "wait":
             sender, segment, tx_start, arrival, sent = link  # type: ignore[misc]
             if end > start:  # it waited: the message set the pace
                 steps.append(Step(rank, "transfer", tx_start, arrival, where, sender))
                 if tx_start > sent:
                     steps.append(Step(sender, "link", sent, tx_start, where, rank))
+                until = tx_start
                 rank, k = sender, segment
                 continue
         elif end > start:

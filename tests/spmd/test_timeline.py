@@ -1,12 +1,14 @@
 """The ranks' timelines simulated together (sad.predict.timeline) against hand derivations on the nCUBE/2's
 LogGP figures (machine_db/ncube2.yaml, from Brehm 1999, Sec. 6.1.3: o_s = 100 µs, o_r = 73 µs,
-O_s = O_r = 1/5.35 µs per byte, G = 1/1.67 µs per byte, L = g = 0, DMA), where one message between idle
-ranks takes the PICL comm(b) = 173 µs + b/1.67 MB/s + 2 b/5.35 MB/s; and the per-rank events of the CG-Tree
+O_s = O_r = 1/5.35 µs per byte, G = 1/1.67 µs per byte, L = g = 0, DMA) with PICL's five phases in
+series (NET), where one message between idle ranks takes comm(b) = 173 µs + b/1.67 MB/s + 2 b/5.35 MB/s,
+and as the file has them, the send copy pipelined with the transfer (PIPED); and the per-rank events of the CG-Tree
 program (corpus/spmd/cgtree.f), whose message sizes come from subtree sizes computed in a loop on RANK and
 NPROCS, decided per rank."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -22,7 +24,8 @@ from sad.predict.timeline import DeadlockError, Network, simulate
 from sad.predict.trace import traces
 
 SPMD = Path(__file__).resolve().parents[2] / "corpus" / "spmd"
-NET = Network.of(load_machine("ncube2"))
+PIPED = Network.of(load_machine("ncube2"))
+NET = dataclasses.replace(PIPED, pipelined=False)  # the five phases in series
 O_S, O_R, COPY, LINK = 100e-6, 73e-6, 1 / 5.35e6, 1 / 1.67e6
 
 
@@ -31,9 +34,33 @@ def comm(b: int) -> float:
 
 
 def test_network_is_brehms_figures():
-    assert (NET.o_s, NET.o_r) == pytest.approx((O_S, O_R), rel=1e-12)
-    assert (NET.O_s, NET.O_r, NET.G) == pytest.approx((COPY, COPY, LINK), rel=1e-12)
-    assert NET.dma and NET.hypercube and NET.L == NET.g == 0
+    assert (PIPED.o_s, PIPED.o_r) == pytest.approx((O_S, O_R), rel=1e-12)
+    assert (PIPED.O_s, PIPED.O_r, PIPED.G) == pytest.approx((COPY, COPY, LINK), rel=1e-12)
+    assert PIPED.dma and PIPED.pipelined and PIPED.hypercube and PIPED.L == PIPED.g == 0
+
+
+def test_pipelined_send_one_message_and_a_fathers_two_sons():
+    """ncube2 as its file has it: the transfer starts after the send setup and reads the buffer as the copy
+    fills it (G > O_s, so the link sets the pace). One message between idle ranks: o_s + b G + o_r + b O_r.
+    A father sending b to two sons on two channels: son 1 as one message; son 2's send starts when the
+    first copy ends, o_s + b O_s, so it arrives at 2 o_s + b O_s + b G and is received b O_r + o_r later
+    (8192 B: 8.24 ms, against 9.77 ms with the phases in series, Brehm 1999 Tab. 6.8: 8.25 ms per level)."""
+    b = 8192
+    one = simulate([[Op("send", peer=1, nbytes=b)], [Op("recv", peer=0, nbytes=b)]], PIPED)
+    assert one.time == pytest.approx(O_S + b * LINK + O_R + b * COPY, rel=1e-12)
+    assert one.communicate[0] == pytest.approx(O_S + b * COPY, rel=1e-12)  # the processor still copies
+    sons = [[Op("send", peer=1, nbytes=b), Op("send", peer=2, nbytes=b)],
+            [Op("recv", peer=0, nbytes=b)], [Op("recv", peer=0, nbytes=b)]]
+    piped, serial = simulate(sons, PIPED), simulate(sons, NET)
+    assert piped.end[1] == pytest.approx(O_S + b * LINK + O_R + b * COPY, rel=1e-12)
+    assert piped.end[2] == pytest.approx(2 * O_S + b * COPY + b * LINK + O_R + b * COPY, rel=1e-12)
+    assert serial.end[2] == pytest.approx(2 * (O_S + b * COPY) + b * LINK + O_R + b * COPY, rel=1e-12)
+    assert (piped.end[2] * 1e3, serial.end[2] * 1e3) == pytest.approx((8.24, 9.77), abs=5e-3)
+    # the critical path: the first send whole, the second up to its transfer's start (its setup), the
+    # transfer, the receive; the steps add up to the end
+    path = [(step.rank, step.kind, step.end - step.start) for step in piped.path]
+    assert [p[:2] for p in path] == [(0, "send"), (0, "send"), (2, "transfer"), (2, "recv")]
+    assert [p[2] for p in path] == pytest.approx([O_S + b * COPY, O_S, b * LINK, O_R + b * COPY], rel=1e-9)
 
 
 def test_ping_pong_two_ranks():
