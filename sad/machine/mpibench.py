@@ -276,9 +276,13 @@ def fit(cal: MPICalibration) -> None:
         raise MPIBenchError("the ping-pong gave fewer than two sizes: nothing to fit")
     coef = _line([p.nbytes for p in pp], [p.seconds for p in pp], [1.0] * len(pp))
     cal.latency = max(coef[0], 0.0)
-    cal.bandwidth = 1.0 / coef[1] if coef[1] > 0 else float("inf")
+    largest = max(pp, key=lambda p: p.nbytes)
+    # a slope at or below 0 (times that do not grow with the size: noise from other load) has no bandwidth;
+    # the largest message's own rate b / time is a measured lower bound, and a machine file can hold it
+    cal.bandwidth = 1.0 / coef[1] if coef[1] > 0 else largest.nbytes / largest.seconds
     if coef[0] <= 0 or coef[1] <= 0:
-        cal.warnings.append(f"ping-pong fit gave latency {coef[0]:.3g} s, {coef[1]:.3g} s/byte: clamped")
+        cal.warnings.append(f"ping-pong fit gave latency {coef[0]:.3g} s, {coef[1]:.3g} s/byte: clamped"
+                            + ("" if coef[1] > 0 else f" (bandwidth: the {largest.nbytes} B message's own rate)"))
     _fit_loggp(cal, pp)
     for kind in COLLECTIVES:
         pts = [p for p in cal.points if p.kind == kind]

@@ -32,6 +32,23 @@ def test_fit_recovers_latency_bandwidth_and_the_tree_pattern():
     assert pattern == "sequential" and alpha == pytest.approx(2e-6, rel=1e-9)
 
 
+def test_times_that_do_not_grow_with_the_size_keep_a_finite_bandwidth(tmp_path):
+    """Ping-pong times that fall with the size (other load on the host: one such run wrote `inf MB/s`,
+    which no machine file accepts): the bandwidth is the largest message's own rate, 1 MiB in 1.95 us, with a
+    warning, and the levels load."""
+    points = [mpibench.Point("pingpong", 2, b, 3e-6 - 1e-12 * b, 0.0) for b in mpibench.SIZES]
+    cal = mpibench.MPICalibration(points)
+    mpibench.fit(cal)
+    largest = max(mpibench.SIZES)
+    assert cal.bandwidth == pytest.approx(largest / (3e-6 - 1e-12 * largest), rel=1e-12)
+    assert any("own rate" in w for w in cal.warnings)
+    base = yaml.safe_load((ROOT / "machine_db" / "paragon.yaml").read_text())
+    base.pop("communication"), base.pop("programming_model")
+    path = tmp_path / "noisy.yaml"
+    path.write_text(yaml.safe_dump(base) + "\n".join(mpibench.render_yaml(cal)) + "\n")
+    assert float(load_machine(path).message_time("send", 0, 2)) > 0
+
+
 def test_real_mpi_levels_load_and_price_messages(tmp_path):
     cal = mpibench.measure(nprocs=(2,), reps=20, rounds=3)
     kinds = {(p.kind, p.nbytes) for p in cal.points}
