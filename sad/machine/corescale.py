@@ -43,10 +43,10 @@ _RESOURCE_CLASS = ((re.compile(r"Store|FPSt|StoreData|STD", re.I), "store"),
                    (re.compile(r"Load|AGU|LSU", re.I), "load"),
                    (re.compile(r"ALU|BRU", re.I), "alu"),
                    (re.compile(r"FP", re.I), "fp"))
-"""llvm-mca resource names → class (AMD's models name their units so: Zn3Store, Zn3FPSt, Zn3Load, Zn3AGU0,
-Zn3ALU0, Zn3FPP0; Zn3FPP45 the floating-point pipes that take loaded values and store data, ``fp_move``); a
-resource no pattern names keeps the model's figure (ratio 1). Stores first: Zn3FPSt is the
-floating-point store-data unit."""
+"""llvm-mca resource names → class, where the model's own answer on the calibration loops (``model_classes``)
+does not say: AMD's models name their units so (Zn3Store, Zn3FPSt, Zn3Load, Zn3AGU0, Zn3ALU0, Zn3FPP0; Zn3FPP45
+the floating-point pipes that take loaded values and store data, ``fp_move``); a resource neither names keeps
+the model's figure (ratio 1). Stores first: Zn3FPSt is the floating-point store-data unit."""
 
 THROUGHPUT_SLACK = 0.10
 """A loop whose llvm-mca cycles exceed its busiest resource's pressure by more than this share is bound by
@@ -104,13 +104,49 @@ class CoreScale:
 
     def ratio_of(self, resource: str) -> float:
         """The ratio of the class a model's resource belongs to, 1 for a resource of no class."""
-        name = resource_class(resource)
+        name = self.class_of(resource)
         return self.ratios.get(name, 1.0) if name else 1.0
+
+    def class_of(self, resource: str) -> str | None:
+        """The class of one of this model's resources: the model's own answer (``model_classes``), else its
+        name (``resource_class``)."""
+        return model_classes(self.mcpu).get(resource) or resource_class(resource)
 
 
 def resource_class(resource: str) -> str | None:
     """'Zn3Store' → 'store', 'Zn3AGU0' → 'load', 'Zn3ALU1' → 'alu', 'Zn3FPP2' → 'fp'; None for the others."""
     return next((name for pattern, name in _RESOURCE_CLASS if pattern.search(resource)), None)
+
+
+BUSIEST = 0.9
+"""A resource within this share of a loop's busiest one is among those that bound it (``model_classes``)."""
+
+
+@functools.lru_cache(maxsize=8)
+def model_classes(mcpu: str) -> Mapping[str, str]:
+    """Resource → class as the model itself says: each class's calibration loop (``LOOPS``, the counter with
+    it) run through llvm-mca with ``mcpu``; the resources within ``BUSIEST`` of its busiest bound it, and a
+    resource that bounds several classes' loops belongs to the one whose loop it shares with the fewest others
+    (the most specific). Names differ by vendor and shared ports exist: Intel's models call their units
+    ICXPort0..7, where port 0 and 1 take integer adds and floating-point adds alike (icelake-server: the add
+    loop binds ports 0, 1, 5, 6, the floating-point one 0 and 1, so 0 and 1 are ``fp``, 5 and 6 ``alu``; 2 and
+    3 ``load``, 4 ``store``, 7 (store addresses, busy in the loop of loads and stores) ``fp_move``); on znver3
+    it gives what the names say. {} where llvm-mca cannot run."""
+    busy: dict[str, set[str]] = {}
+    for name, body in LOOPS.items():
+        if name == "dispatch":      # the front end's width, no unit
+            continue
+        try:
+            result = mcacpu.run("\n".join(body + ("dec %rcx", "jnz 0")) + "\n", mcpu)
+        except OSError:
+            return {}
+        if result is None or not result.pressure:
+            continue
+        top = max(p for _, p in result.pressure)
+        busy[name] = {r for r, p in result.pressure if top > 0 and p >= BUSIEST * top}
+    found = {r for units in busy.values() for r in units}
+    return {r: min((c for c in busy if r in busy[c]), key=lambda c: (len(busy[c]), CLASSES.index(c)))
+            for r in sorted(found)}
 
 
 def scaled_cycles(result: mcacpu.McaResult, scale: CoreScale) -> tuple[float, str]:
@@ -127,7 +163,7 @@ def scaled_cycles(result: mcacpu.McaResult, scale: CoreScale) -> tuple[float, st
         return result.cycles, "no resource busy"
     if result.cycles > model * (1 + THROUGHPUT_SLACK):
         return result.cycles, "not scaled: bound by a chain, not by a resource"
-    bounds = [(resource_class(r) or r, p * scale.ratio_of(r)) for r, p in result.pressure]
+    bounds = [(scale.class_of(r) or r, p * scale.ratio_of(r)) for r, p in result.pressure]
     bounds.append(("dispatch", result.dispatch_cycles * scale.ratios.get("dispatch", 1.0)))
     name, host = max(bounds, key=lambda nb: nb[1])
     factor = host / model

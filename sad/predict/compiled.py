@@ -253,6 +253,166 @@ def invariant_stores(body: list[str]) -> list[str]:
     return found
 
 
+_ADDRESS = re.compile(r"^(-?\d*)\((%[a-z0-9]+)?(?:,\s*(%[a-z0-9]+))?(?:,\s*(\d))?\)$")
+_STEP = {"add": 1, "sub": -1}
+
+
+@dataclass(frozen=True)
+class ElementChain:
+    """A chain through array elements: what one iteration stores, a later one loads (``L[i][j]`` stored,
+    ``L[i][j-1]`` read by the next iteration)."""
+    store: str             # the store's address operand as the assembly writes it
+    load: str              # the load's
+    distance: int          # iterations from the store to the load that reads it
+    floating: bool
+    cycles: float          # latency of the operations from the load to the store, forwarding not included
+
+
+def element_chains(body: list[str], latencies: tuple[float, ...]) -> list[ElementChain]:
+    """Loop-carried chains through array elements in optimized code: a load whose address, ``distance``
+    iterations later, is the address an earlier iteration stored to, with the stored value depending on the
+    loaded one. Addresses are ``disp(base, index, scale)`` with base and index registers the loop advances by
+    constants (``addq $1, %rax``; ``leaq 8(%rdx), %rdx``) or does not change. gcc -O2 leaves such a chain in
+    memory where control flow keeps it from holding the element in a register (lcs: ``L[i][j]`` stored on
+    either arm of an ``if``, loaded back as ``L[i][j-1]``); llvm-mca assumes loads and stores never alias and
+    does not see it. Each iteration then waits for store-to-load forwarding + the operations on the chain,
+    spread over ``distance`` iterations. ``latencies``: each instruction's register form (an operand it reads
+    from memory off the chain does not delay it; sad.predict.regchain.host_register_latencies)."""
+    if len(latencies) != len(body):
+        return []
+    steps = _induction_steps(body)
+    if steps is None:
+        return []
+    accesses = [(k, ops[-1] if store else op, store) for k, ops in enumerate(_operands(t) for t in body)
+                for store, op in ([(True, ops[-1])] if ops and _ADDRESS.match(ops[-1]) else [])
+                + [(False, o) for o in ops[:-1] if _ADDRESS.match(o)]]
+    found = []
+    for ks, store_op, is_store in accesses:
+        if not is_store or not body[ks].split()[0].startswith(("mov", "vmov")):
+            continue
+        for kl, load_op, load_is_store in accesses:
+            if load_is_store or body[kl].split()[0].startswith("lea"):
+                continue
+            distance = _iterations_apart(store_op, ks, load_op, kl, steps)
+            if distance is None:
+                continue
+            chain = _chain_between(body, latencies, kl, ks)
+            if chain is not None:
+                found.append(ElementChain(store_op, load_op, distance, *chain))
+    return found
+
+
+def bytes_per_iteration(body: list[str], stores_only: bool = False) -> int:
+    """Bytes the loop's stores advance per iteration (its loads' where it stores nothing, unless
+    ``stores_only``): the largest advance of an address whose registers the loop moves by constants
+    (``_induction_steps``); 0 when none is found."""
+    steps = _induction_steps(body) or {}
+    stores: list[int] = []
+    loads: list[int] = []
+    for text in body:
+        ops = _operands(text)
+        for k, op in enumerate(ops):
+            m = _ADDRESS.match(op)
+            if m is None or not m.group(2) or text.split()[0].startswith("lea"):
+                continue
+            regs = [(_canon(m.group(2)[1:]), 1)] + ([(_canon(m.group(3)[1:]), int(m.group(4) or 1))]
+                                                   if m.group(3) else [])
+            advance = abs(sum(f * sum(step for _, step in steps.get(r, [])) for r, f in regs))
+            (stores if k == len(ops) - 1 and len(ops) > 1 else loads).append(advance)
+    return max(stores or ([] if stores_only else loads) or [0])
+
+
+def _induction_steps(body: list[str]) -> dict[str, list[tuple[int, int]]] | None:
+    """Register → (position, increment) of each instruction that advances it by a constant; a register written
+    any other way is absent (its addresses are not followed). None when the body has no such register."""
+    steps: dict[str, list[tuple[int, int]]] = {}
+    other: set[str] = set()
+    for k, text in enumerate(body):
+        ops = _operands(text)
+        if not ops or _MEM.match(ops[-1]) or text.split()[0].startswith(_FLAGS):
+            continue
+        mnemonic, regs = text.split()[0], {_canon(r) for r in _REG.findall(ops[-1])}
+        step = None
+        if mnemonic[:3] in _STEP and len(ops) == 2 and ops[0].startswith("$") and ops[0][1:].lstrip("-").isdigit():
+            step = _STEP[mnemonic[:3]] * int(ops[0][1:])
+        elif mnemonic[:3] in ("inc", "dec") and len(ops) == 1:
+            step = 1 if mnemonic.startswith("inc") else -1
+        elif mnemonic.startswith("lea") and len(ops) == 2 and (m := _ADDRESS.match(ops[0])) and m.group(2) \
+                and not m.group(3) and _canon(m.group(2)[1:]) in regs:
+            step = int(m.group(1) or 0)
+        if step is None or len(regs) != 1:
+            other |= regs
+            continue
+        steps.setdefault(next(iter(regs)), []).append((k, step))
+    for reg in other:
+        steps.pop(reg, None)
+    return {r: v for r, v in steps.items()} if steps or other else None
+
+
+def _iterations_apart(store_op: str, ks: int, load_op: str, kl: int,
+                      steps: dict[str, list[tuple[int, int]]]) -> int | None:
+    """Iterations after the store's at which the load reads the stored address (None when it never does, or
+    reads it in the same iteration)."""
+    s, ld = _ADDRESS.match(store_op), _ADDRESS.match(load_op)
+    if s is None or ld is None or s.groups()[1:] != ld.groups()[1:] or not s.group(2):
+        return None
+    scale = int(s.group(4) or 1)
+    regs = [(_canon(s.group(2)[1:]), 1)] + ([(_canon(s.group(3)[1:]), scale)] if s.group(3) else [])
+    if any(r in ("rip", "rsp", "rbp") for r, _ in regs):
+        return None            # a fixed slot: memory_chains
+    per_iteration, diff = 0, int(s.group(1) or 0) - int(ld.group(1) or 0)
+    for reg, factor in regs:
+        moves = steps.get(reg, [])
+        per_iteration += factor * sum(step for _, step in moves)
+        diff += factor * sum(step for k, step in moves if k < ks) - factor * sum(step for k, step in moves if k < kl)
+    if per_iteration == 0 or diff % per_iteration:
+        return None
+    distance = diff // per_iteration
+    return distance if distance >= 1 else None
+
+
+def _chain_between(body: list[str], latencies: tuple[float, ...], load_at: int,
+                   store_at: int) -> tuple[bool, float] | None:
+    """(floating point, cycles) of the operations from the load at ``load_at`` to the store at ``store_at`` (the
+    next one in loop order) when the stored value depends on the loaded one on every path, else None. A
+    conditional jump between them leaves a path that may not carry the value (lcs at -O2: ``L[i][j]`` stored
+    from the diagonal arm in a quarter of the iterations, from the chain's ``max`` in the others): no chain is
+    counted there; measured on this host, lcs runs 4 cycles per iteration where the chain would take 9."""
+    n = len(body)
+    order = [(load_at + i) % n for i in range(((store_at - load_at) % n) + 1)]
+    text = body[load_at]
+    ops = _operands(text)
+    tainted = {_canon(r) for r in _REG.findall(ops[-1])} if not _MEM.match(ops[-1]) else set()
+    floating = "xmm" in ops[-1]
+    reads_dest = not text.split()[0].startswith(_NO_READ_DEST)
+    cycles = float(latencies[load_at]) if reads_dest else 0.0
+    for k in order[1:-1]:
+        ops = _operands(body[k])
+        mnemonic = body[k].split()[0]
+        if _JUMP.match(body[k]) and mnemonic != "jmp":
+            return None
+        if not ops or _MEM.match(ops[-1]) or mnemonic.startswith(_FLAGS):
+            continue
+        dest, sources = ops[-1], ops[:-1]
+        regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
+        if mnemonic.startswith("lea"):
+            regs_in = {_canon(r) for o in sources for r in _REG.findall(o)}
+        elif not mnemonic.startswith(_NO_READ_DEST) or mnemonic.startswith("cmov"):
+            regs_in |= {_canon(r) for r in _REG.findall(dest)}
+        dest_regs = {_canon(r) for r in _REG.findall(dest)}
+        if regs_in & tainted:
+            cycles += latencies[k]
+            tainted |= dest_regs
+            floating = floating or "xmm" in dest
+        else:
+            tainted -= dest_regs
+    stored = {_canon(r) for o in _operands(body[store_at])[:-1] for r in _REG.findall(o)}
+    return (floating, max(1.0, cycles)) if stored & tainted else None
+
+
+_FLAGS = ("cmp", "test", "ucomis", "comis", "vucomis", "vcomis")
+
+
 def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> float:
     """Cycles from a load of ``slot`` to the address of a later store into an array (``y[i] = ...`` at -O0: i
     loaded, sign-extended, scaled, added to the base). The load that continues the chain in the next iteration

@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sad import ir
-from sad.analysis.cost import Layout
+from sad.analysis.cost import Layout, is_strided
 from sad.machine import corescale
 from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
 from sad.predict import opmodel, regchain
-from sad.predict.sourceloops import SourceLoop, _resolved
+from sad.predict.sourceloops import SourceLoop, _as_ir, _resolved
 
 
 @dataclass(frozen=True)
@@ -87,10 +87,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     result = cc.mca(tuple(chosen.instructions))
     if result is None:
         return None
-    width = 1
-    if vector_bytes:
-        elem = max((r.elem_bytes for r in loop.refs), default=8)
-        width = max(1, vector_bytes // elem)
+    width = vector_width(chosen, loop, vector_bytes, loop.line in cf.vectorized)
     clock = hierarchy.clock_hz
     model_cycles, scaled = host_cycles(result, hierarchy)
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
@@ -104,10 +101,15 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
                                            hierarchy)
     core = cycles / width / clock
     chain = 0.0
-    for ch in cc.memory_chains(chosen.instructions, regchain.host_latencies(chosen.instructions, result.latencies,
-                                                                            hierarchy)):
+    latencies = regchain.host_latencies(chosen.instructions, result.latencies, hierarchy)
+    for ch in cc.memory_chains(chosen.instructions, latencies):
         fwd = hierarchy.forward_fp_s if ch.floating else hierarchy.forward_s
         chain = max(chain, fwd + ch.cycles / clock)
+    forms = regchain.host_register_latencies(chosen.instructions, result.latencies, hierarchy)
+    for el in cc.element_chains(chosen.instructions, tuple(forms)):
+        # an element stored and read back ``distance`` iterations later: forwarding + the operations on it
+        fwd = hierarchy.forward_fp_s if el.floating else hierarchy.forward_s
+        chain = max(chain, (fwd + el.cycles / clock) / el.distance / width)
     body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
     if opt_level_keeps_memory(spec) or cc.invariant_stores(chosen.instructions):
         # x[j] += ... with j fixed in this loop: at -O0 (and at -O2 when gcc cannot keep it in a register for
@@ -125,6 +127,28 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     window = rob / len(chosen.instructions) if rob else None
     outer = bool(vector_bytes) and loop.line not in cf.vectorized
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between)
+
+
+def vector_width(chosen: cc.AsmLoop, loop: SourceLoop, vector_bytes: int, own: bool) -> int:
+    """Source iterations per iteration of a vectorized loop: the bytes the loop's stores advance per iteration /
+    the element of the references it writes (each along its row), where gcc vectorized this loop itself
+    (``own``) and that advance is a whole number of vectors; else the vector's bytes / the largest element. The
+    vectorization factor is set by the loop's narrowest type: ``A[i][j] = (double)((i + j) % 9)`` computes
+    four ints per 16-byte vector and stores four doubles per iteration (two movaps), not two."""
+    if not vector_bytes:
+        return 1
+    elem = max((r.elem_bytes for r in loop.refs), default=8)
+    width = max(1, vector_bytes // elem)
+    if not own:
+        return width
+    written = [r for r in loop.refs if r.write]
+    if not written or any(is_strided(_as_ir(r), Layout(loop.index, loop.fastest)) for r in written):
+        return width      # no store, or one that walks a column: its advance is a row, not elements
+    advance = cc.bytes_per_iteration(chosen.instructions, stores_only=True)
+    elem = max(r.elem_bytes for r in written)
+    if advance % vector_bytes == 0 and width < advance // elem <= vector_bytes:
+        return advance // elem
+    return width
 
 
 def host_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> tuple[float, str]:

@@ -152,6 +152,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         cf = compiled_files[file]
         if isinstance(cf, str) and compiling:
             failed.setdefault(loop.file, (cf, []))[1].append(loop)
+        statement_shares(loop, blocks, bindings)
         priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) \
             if isinstance(cf, cc.CompiledFile) else None
         if priced is None and isinstance(cf, cc.CompiledFile):
@@ -189,6 +190,27 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
             f"instructions on those lines, or llvm-mca cannot read it): priced from {how}")))
     return overrides, explained
+
+
+def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] | None) -> None:
+    """Set each reference's ``share``: the executions of the block that holds its statement over the loop's
+    iterations, where both are numbers (a statement in an arm of an ``if``; a test of the loop indices has an
+    exact count: symvlow's ``if (j <= i) s += S[i][j] * x[j]; else s += S[j][i] * x[j]`` reads the row in
+    half the iterations and the column in the other half, not both in each). A statement on a line that
+    several blocks share, or counts the bound values leave symbolic: 1, every iteration."""
+    file = _resolved(loop.file)
+    mine = [b for b in blocks if _resolved(b.file) == file and loop.line <= b.first_line <= loop.last_line]
+    iterations = [b.count for b in mine if b.kind == "loop_iter" and b.first_line == loop.line]
+    total = _number(sympy.Add(*iterations), bindings) if iterations else None
+    for ref in loop.refs:
+        holders = [b for b in mine if b.first_line <= ref.line <= b.last_line and b.kind != "loop_iter"]
+        count = _number(holders[0].count, bindings) if len(holders) == 1 and holders[0].kind == "code" else None
+        ref.share = min(1.0, count / total) if count is not None and total else 1.0
+
+
+def _number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> float | None:
+    value = evaluate(bind(_exact_sums(expr), bindings or {}))
+    return float(value) if value is not None else None
 
 
 def runs_between_entries(block, priced: LoopPrice) -> bool:

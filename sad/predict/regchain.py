@@ -84,6 +84,14 @@ def host_latencies(body: list[str], latencies: tuple[int, ...], hierarchy: Hiera
                  for text, lat, form in zip(body, latencies, forms))
 
 
+def host_register_latencies(body: list[str], latencies: tuple[int, ...], hierarchy: Hierarchy) -> list[float]:
+    """Each instruction's latency in its register form (``register_form_latencies``), the host's measured one
+    where the calibration has its class: the delay it puts on a chain that reaches it through a register."""
+    if len(latencies) != len(body):
+        return [float(x) for x in latencies]
+    return [_host_latency(text, form, hierarchy) for text, form in zip(body, register_form_latencies(body, latencies))]
+
+
 def latency_bound_cycles(body: list[str], latencies: tuple[int, ...], cycles: float, rthroughput: float,
                          hierarchy: Hierarchy) -> float:
     """``cycles`` (llvm-mca's per iteration) with the loop-carried register chain timed by the host's measured

@@ -26,6 +26,10 @@ class Ref:
     # elements per dimension as declared (double c[256][256], A(NMAX, NMAX) with NMAX a PARAMETER), None
     # where a bound is not a constant (a formal argument, *) or the array has no declaration here
     extents: tuple[int | None, ...] | None = None
+    line: int = 0          # the line of the statement that holds it
+    share: float = 1.0
+    """The part of the loop's iterations that run that statement: 1 unless an ``if`` in the loop body guards it
+    and the counts of the program tell how often (sad.predict.loopcost.statement_shares)."""
 
 
 @dataclass
@@ -120,10 +124,13 @@ def _refs(body: list[ir.Stmt]) -> list[Ref]:
     refs = []
     for stmt in walk_stmts(body):
         targets = [stmt.target] if isinstance(stmt, ir.Assign) else []
+        # an if's arms are statements of their own (walk_stmts gives them): their references count on their lines
+        inner = {id(n) for b in child_bodies(stmt) for s in b for n in walk(s)}
         for node in walk(stmt):
-            if isinstance(node, ir.ArrayRef) and node.indices:
+            if isinstance(node, ir.ArrayRef) and node.indices and id(node) not in inner:
                 write = any(node is t for t in targets)
-                refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write))
+                refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write,
+                                line=stmt.loc.line))
     return refs
 
 

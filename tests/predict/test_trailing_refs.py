@@ -6,6 +6,7 @@ Hand-derived from the machine's figures; no timing."""
 from __future__ import annotations
 
 import pytest
+import sympy
 
 from sad.machine import hierarchy as hier
 from sad.predict.reuse import data_seconds, trailing
@@ -84,8 +85,31 @@ def test_a_shared_l3_prices_footprints_beyond_what_it_holds_whole_by_its_measure
     levels[2] = hier.Level("L3", 32 * mib, 0.64e-9, 0.69e-9, 0.8e-9, 0.77e-9, ways=16, sets=32768, line_bytes=64,
                            ramp=ramp)
     host = hier.Hierarchy(clock_hz=3.4e9, line_bytes=64, levels=tuple(levels))
-    # the grids' 15.2 MiB are in the 16 MiB step: B(w) 0.69 + 0.6478 x (3.7 - 0.69), A[i + 1][j] 0.64 + 0.6478 x
-    # (4.7 - 0.64), each / 8; the two trailing streams from L2 as before (0.14 ns)
-    share = 0.6478
+    # the grids' 2 x 998 x 998 x 8 = 15 936 064 B lie between the 14 and 16 MiB passes: the share of lines from
+    # memory linear between theirs, 0.335 + (0.6478 - 0.335) x (15 936 064 - 14 MiB) / 2 MiB = 0.5223; B(w)
+    # 0.69 + share x (3.7 - 0.69), A[i + 1][j] 0.64 + share x (4.7 - 0.64), each / 8; the two trailing streams
+    # from L2 as before (0.14 ns)
+    share = 0.335 + (0.6478 - 0.335) * (15_936_064 - 14 * mib) / (2 * mib)
     expected = (0.69 + share * (3.7 - 0.69)) / 8 + (0.64 + share * (4.7 - 0.64)) / 8 + 0.14
     assert float(data_seconds(loop, trips, host, None, None)[0]) == pytest.approx(expected * 1e-9, rel=1e-4)
+
+
+def test_a_footprint_well_within_a_shared_l3_takes_its_own_figure(tmp_path):
+    """The ramp starts at the footprint the level's figure was timed over (half the first pass, share 0): a
+    footprint of 2 MiB between reuses (L3) is not priced at the first pass's share. symvlow of
+    benchmarks/devkernels4 at -O2 on an Ice Lake VM whose 11 MiB pass cost 39 % of memory's: +548 % before."""
+    loop, trips = inner_loop(tmp_path, JACOBI, 6, "jac.c")
+    mib = 1024 ** 2
+    host = _host()
+    levels = list(host.levels)
+    # L3 timed over 4 MiB (0.64 ns), passes over 8 MiB at 2.2 ns and 16 MiB at 4.7 ns (memory 4.7): from the
+    # database ``ramp: {8192 KiB: 2.2 ns, 16384 KiB: 4.7 ns}`` (sad.machine.hierarchy._with_ramp)
+    ramp = ((4 * mib, 0.0), *hier.ramp_of(0.64e-9, 4.7e-9, {8 * mib: 2.2e-9, 16 * mib: 4.7e-9}))
+    assert ramp == ((4 * mib, 0.0), (8 * mib, 0.3842), (16 * mib, 1.0))
+    levels[2] = hier.Level("L3", 32 * mib, 0.64e-9, 0.69e-9, 0.8e-9, 0.77e-9, ways=16, sets=32768, line_bytes=64,
+                           ramp=ramp)
+    host = hier.Hierarchy(clock_hz=3.4e9, line_bytes=64, levels=tuple(levels))
+    from sad.predict.reuse import serving_level
+    assert float(serving_level(sympy.Integer(2 * mib), host, False)) == pytest.approx(0.64e-9)
+    # 6 MiB: half way from 4 to 8 MiB, share 0.1921: 0.64 + 0.1921 x 4.06 = 1.42 ns
+    assert float(serving_level(sympy.Integer(6 * mib), host, False)) == pytest.approx((0.64 + 0.1921 * 4.06) * 1e-9)
