@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisememo, sumfold
+from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -24,6 +24,7 @@ foldmemo.install()  # the Sums built here fold the same conditions again and aga
 sumfold.install()  # and a sum inside them is not opened by the fold
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
+piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
