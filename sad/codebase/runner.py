@@ -150,7 +150,7 @@ def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
             break
         except AnalysisTimeout:
             timed_out = True
-            data = _failed(unit, f"analysis stopped after {timeout:g} s (--timeout); no routine of this file is "
+            data = _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout); no routine of this file is "
                                  f"reported")
             break
         except Exception as exc:  # a bug of ours in one file must not stop the codebase

@@ -1,4 +1,10 @@
-"""A wall-clock limit on one analysis, in whatever thread runs it (a pool process, a Dask worker thread).
+"""A CPU-time limit on one analysis, in whatever thread runs it (a pool process, a Dask worker thread).
+
+The limit counts the analysing thread's own CPU seconds (its POSIX thread CPU clock), not the wall clock: on
+a shared machine the wall clock of the same analysis grows with the other jobs' load, and whether a file is
+reported or stopped must not depend on who else runs. Where the
+platform has no thread CPU clock, the wall clock is used. A wall-clock backstop (WALL_FACTOR times the limit)
+still stops an analysis that waits without computing.
 
 Hand-written on purpose: signal.alarm works only in a process's main thread, and Dask runs tasks in worker
 threads; killing a pool process would lose the process and its warm imports. A watchdog thread raises
@@ -26,7 +32,7 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
@@ -34,9 +40,32 @@ class AnalysisTimeout(BaseException):
     """The analysis ran past its time limit."""
 
 
+WALL_FACTOR = 10.0
+"""The wall-clock backstop, in multiples of the CPU limit: an analysis that waits rather than computes."""
+
+
+def _cpu_clock(ident: int) -> Callable[[], float]:
+    """The CPU seconds of the thread `ident` as the watchdog thread can read them, or the wall clock where
+    the platform has no per-thread CPU clock."""
+    try:
+        clock = time.pthread_getcpuclockid(ident)
+        time.clock_gettime(clock)
+    except (AttributeError, OSError):
+        return time.monotonic
+    return lambda: time.clock_gettime(clock)
+
+
+def _spent(ident: int) -> Callable[[], float]:
+    """Seconds the thread `ident` has computed since this call."""
+    clock = _cpu_clock(ident)
+    start = clock()
+    return lambda: clock() - start
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise AnalysisTimeout in this thread if the block runs longer than `seconds` (None: no limit)."""
+    """Raise AnalysisTimeout in this thread if the block computes longer than `seconds` of CPU time, or
+    waits longer than WALL_FACTOR times that (None: no limit)."""
     if not seconds or seconds <= 0:
         yield
         return
@@ -58,15 +87,22 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         if fired[0]:  # nothing can be raised any more: deliver one on purpose, swallowing what is pending
             _flush(target)
 
+    spent = _spent(target.value)
+    wall_deadline = time.monotonic() + WALL_FACTOR * seconds
+
+    def past() -> bool:
+        return spent() > seconds or time.monotonic() > wall_deadline
+
     def watchdog() -> None:
-        if done.wait(seconds):
-            return
+        # A thread computes at most one CPU second per wall second: sleep the CPU time still left, then look.
+        while not past():
+            if done.wait(max(seconds - spent(), 0.005)):
+                return
         while not done.is_set():
             fire()
             done.wait(1.0)
 
     thread = threading.Thread(target=watchdog, name="sad-time-limit", daemon=True)
-    deadline = time.monotonic() + seconds
     try:
         thread.start()
         yield
@@ -79,7 +115,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
                 continue
         done.set()
         thread.join()
-    if fired[0] or time.monotonic() > deadline:  # reached only when the block ended without an exception
+    if fired[0] or past():  # reached only when the block ended without an exception
         raise AnalysisTimeout
 
 

@@ -256,7 +256,7 @@ def test_a_file_past_the_time_limit_is_an_error_and_not_cached(codebase, tmp_pat
     args = ("fx/lib000/lu0.f", "--timeout", "0.001", "--cache-dir", str(tmp_path / "c"), "-j", "1")
     code, out, err = sad_check(cwd, *args)
     assert code == 1
-    assert "fx/lib000/lu0.f:1: error: analysis stopped after 0.001 s (--timeout)" in err
+    assert "fx/lib000/lu0.f:1: error: analysis stopped after 0.001 CPU s (--timeout)" in err
     assert "0 routines" in out
     code, _, err = sad_check(cwd, *args)
     assert summary(err) == (0, 1)

@@ -7,11 +7,13 @@ import contextlib
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from sad.codebase.timelimit import AnalysisTimeout, time_limit
+from sad.codebase.timelimit import WALL_FACTOR, AnalysisTimeout, time_limit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +37,7 @@ def test_the_limit_leaves_a_profiled_interpreter_working():
     The child is given a minute; the hang it guards against never ends."""
     script = textwrap.dedent("""
         import cProfile
-        from sad.codebase.timelimit import AnalysisTimeout, time_limit
+        from sad.codebase.timelimit import WALL_FACTOR, AnalysisTimeout, time_limit
 
         def spin():
             while True:
@@ -74,3 +76,30 @@ def test_a_block_that_ends_in_time_raises_nothing():
         sum(range(10))
     with time_limit(0.5):
         sum(range(10))
+
+
+def test_the_limit_counts_the_threads_own_cpu_time_not_the_wall_clock():
+    """A block that waits (0.3 s asleep) while another thread of the process computes is within a 0.1 s CPU
+    limit: the limit counts what the analysing thread computed, so another job's load does not stop it."""
+    stop = threading.Event()
+
+    def busy() -> None:
+        while not stop.is_set():
+            pass
+
+    other = threading.Thread(target=busy)
+    other.start()
+    try:
+        with time_limit(0.1):
+            time.sleep(0.3)
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_a_block_that_only_waits_is_stopped_by_the_wall_clock_backstop():
+    """Waiting computes nothing, so the CPU limit alone would never end it: past WALL_FACTOR times the limit
+    (0.02 s -> 0.2 s) it is stopped all the same."""
+    assert WALL_FACTOR * 0.02 < 0.5
+    with pytest.raises(AnalysisTimeout), time_limit(0.02):
+        time.sleep(0.5)
