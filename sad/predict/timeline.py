@@ -50,7 +50,8 @@ from sad.predict.events import ANY, Op
 
 
 class DeadlockError(Exception):
-    """Ranks wait for messages that are never sent, or messages sent are never received."""
+    """Ranks wait for messages that are never sent, messages sent are never received, or a message is sent to
+    a rank that does not exist."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,9 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
                 where = None
             if kind == "send":
                 peer, nbytes = op.peer, op.nbytes
+                if not 0 <= peer < nprocs:  # a negative one would silently fill another rank's box
+                    raise DeadlockError(f"rank {r} sends to rank {peer} at {op.where}: there are ranks 0 to "
+                                        f"{nprocs - 1} (the program is erroneous at {nprocs} ranks)")
                 done = t + o_s + nbytes * per_send
                 if hypercube:
                     diff = r ^ peer

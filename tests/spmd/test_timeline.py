@@ -175,6 +175,15 @@ def test_deadlock_is_reported():
         simulate([[Op("recv", peer=1, nbytes=8)], [Op("recv", peer=0, nbytes=8)]], NET)
 
 
+@pytest.mark.parametrize("peer", [2, -2])
+def test_a_message_to_a_rank_that_does_not_exist_is_an_error(peer):
+    """A halving tree run at 3 ranks sends to rank 3 (benchmarks/spmdheld/cgthalve.c): an error that says so,
+    not an IndexError, and a negative rank does not land in another rank's box."""
+    two = [[Op("send", peer=peer, nbytes=8, where="f.c:5")], [Op("comp", 1e-3)]]
+    with pytest.raises(DeadlockError, match=f"rank 0 sends to rank {peer} at f.c:5: there are ranks 0 to 1"):
+        simulate(two, NET)
+
+
 def test_cg_tree_sizes_are_decided_per_rank():
     """cgtree.f at P = 8 (NB = 128 rows): rank 0 receives its sons' subtrees {1, 3, 4, 7} and {2, 5, 6}
     (4 and 3 blocks of 128 doubles), rank 1 those of {3, 7} and {4}: the subtree sizes NSZ computes in a
