@@ -11,7 +11,7 @@ ANY = -1
 """MPI_ANY_SOURCE / MPI_ANY_TAG (their values in mpif.h and Open MPI's mpi.h)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: millions of them at P = 1024, read in the event loop
 class Op:
     """One event of a rank: compute for `seconds`, or send/receive `nbytes` to/from `peer` with `tag`."""
     kind: str  # comp | send | recv

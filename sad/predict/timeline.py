@@ -50,7 +50,8 @@ from sad.predict.events import ANY, Op
 
 
 class DeadlockError(Exception):
-    """Ranks wait for messages that are never sent, or messages sent are never received."""
+    """Ranks wait for messages that are never sent, messages sent are never received, or a message is sent to
+    a rank that does not exist."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ class Result:
         return self.end[self.slowest]
 
 
-# a rank's record: (start, end, kind, where, link) with link = (sender, segment, tx_start, arrival) for waits
+# a rank's record: (start, end, kind, where, link) with link for a wait or a receive the message received
+# (sender, tag, bytes, arrival, transfer start, sender done, the sender's segment), for a send (receiver,)
 _Segment = tuple[float, float, str, str, tuple | None]
 
 
@@ -158,23 +160,36 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     messages = 0
     o_s, o_r, per_send, per_recv, per_link = net.o_s, net.o_r, net.O_s, net.O_r, net.G
     latency, gap, dma, hypercube, pipelined = net.L, net.g, net.dma, net.hypercube, net.pipelined
+    pop, push = heapq.heappop, heapq.heappush
     while ready:
-        _, r = heapq.heappop(ready)
+        _, r = pop(ready)
         blocked[r] = False
         ops, t, i = traces[r], clock[r], pc[r]
-        rec, mine = record[r], channels[r]
+        note, mine, box = record[r].append, channels[r], boxes[r]
         busy_comp = busy_comm = waited = 0.0
         end = len(ops)
+        # path: a run of computations is one segment (the path merges them anyway, _merged), from the first
+        # that advances the clock and named after it; `where` None: no such segment open
+        since, where = t, None
         while i < end:
             op = ops[i]
             kind = op.kind
             if kind == "comp":
-                if path:
-                    rec.append((t, t + op.seconds, "compute", op.where, None))
-                t += op.seconds
-                busy_comp += op.seconds
-            elif kind == "send":
+                seconds = op.seconds
+                if path and where is None and t + seconds != t:
+                    since, where = t, op.where
+                t += seconds
+                busy_comp += seconds
+                i += 1
+                continue
+            if where is not None:
+                note((since, t, "compute", where, None))
+                where = None
+            if kind == "send":
                 peer, nbytes = op.peer, op.nbytes
+                if not 0 <= peer < nprocs:  # a negative one would silently fill another rank's box
+                    raise DeadlockError(f"rank {r} sends to rank {peer} at {op.where}: there are ranks 0 to "
+                                        f"{nprocs - 1} (the program is erroneous at {nprocs} ranks)")
                 done = t + o_s + nbytes * per_send
                 if hypercube:
                     diff = r ^ peer
@@ -190,44 +205,41 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
                 mine[ch] = finish + gap
                 busy_to = done if dma else finish
                 if path:
-                    rec.append((t, busy_to, "send", op.where, (peer,)))
+                    note((t, busy_to, "send", op.where, (peer,)))
                 busy_comm += busy_to - t
-                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(rec) - 1))
+                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(record[r]) - 1))
                 messages += 1
                 t = busy_to
                 if blocked[peer] and peer != r:
                     blocked[peer] = False
-                    heapq.heappush(ready, (clock[peer], peer))
+                    push(ready, (clock[peer], peer))
             else:  # recv
-                box = boxes[r]
                 source, tag = op.peer, op.tag
-                found = -1
-                for k, msg in enumerate(box):
-                    if (source == msg[0] or source == ANY) and (tag == msg[1] or tag == ANY):
-                        if source != ANY:
-                            found = k
-                            break
-                        if found < 0 or msg[3] < box[found][3]:
-                            found = k  # any source: the message that arrived first among those sent
+                if box and source == box[0][0] and (tag == box[0][1] or tag == ANY):
+                    found = 0  # the common case, without a scan: the oldest message is from the source named
+                else:
+                    found = _matching(box, source, tag)
                 if found < 0:
                     blocked[r] = True
                     break
                 if source == ANY and ready and ready[0][0] < box[found][3]:
-                    heapq.heappush(ready, (box[found][3], r))  # ranks still behind may send one that arrives first
+                    push(ready, (box[found][3], r))  # ranks still behind may send one that arrives first
                     break
                 msg = box.pop(found)
                 arrival = msg[3]
-                if path:
-                    rec.append((t, max(t, arrival), "wait", op.where, (msg[0], msg[6], msg[4], arrival, msg[5])))
+                if path:  # the message itself is the link the critical path follows back
+                    note((t, arrival if arrival > t else t, "wait", op.where, msg))
                 if arrival > t:
                     waited += arrival - t
                     t = arrival
                 busy = o_r + msg[2] * per_recv
                 if path:
-                    rec.append((t, t + busy, "recv", op.where, (msg[0],)))
+                    note((t, t + busy, "recv", op.where, msg))
                 busy_comm += busy
                 t += busy
             i += 1
+        if where is not None:
+            note((since, t, "compute", where, None))
         clock[r], pc[r] = t, i
         compute[r] += busy_comp
         communicate[r] += busy_comm
@@ -243,6 +255,19 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     if path:
         result.path = _critical_path(record, result.slowest)
     return _stretched(result, net.share(nprocs))
+
+
+def _matching(box: list[tuple], source: int, tag: int) -> int:
+    """The index of the message a receive from source with tag takes from a box, -1 if none: the first that
+    matches (MPI's order), or from any source the one that arrived first."""
+    found = -1
+    for k, msg in enumerate(box):
+        if (source == msg[0] or source == ANY) and (tag == msg[1] or tag == ANY):
+            if source != ANY:
+                return k
+            if found < 0 or msg[3] < box[found][3]:
+                found = k  # any source: the message that arrived first among those sent
+    return found
 
 
 def _check_received(boxes: list[list[tuple]]) -> None:
@@ -276,7 +301,7 @@ def _critical_path(record: list[list[_Segment]], rank: int) -> list[Step]:
         end = min(end, until)
         until = float("inf")
         if kind == "wait":
-            sender, segment, tx_start, arrival, sent = link  # type: ignore[misc]
+            sender, _, _, arrival, tx_start, sent, segment = link  # type: ignore[misc]
             if end > start:  # it waited: the message set the pace
                 steps.append(Step(rank, "transfer", tx_start, arrival, where, sender))
                 if tx_start > sent:

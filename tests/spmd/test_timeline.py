@@ -81,6 +81,23 @@ def test_ping_pong_two_ranks():
                      (0, "recv")]
 
 
+def test_computations_in_a_row_are_one_step_of_the_path():
+    """rank 0 computes 0, 1 ms and 2 ms (a, b, c), sends b bytes; rank 1 receives them, computes 3 ms (d), then
+    0 s (e): the path is rank 0's 3 ms named after b (the first that takes time; a 0 s one is no step), the
+    send o_s + b O_s, its transfer b G, the receive o_r + b O_r and rank 1's 3 ms named after d."""
+    b = 1000
+    ops = [[Op("comp", 0.0, where="a"), Op("comp", 1e-3, where="b"), Op("comp", 2e-3, where="c"),
+            Op("send", peer=1, nbytes=b, where="s")],
+           [Op("recv", peer=0, nbytes=b, where="r"), Op("comp", 3e-3, where="d"), Op("comp", 0.0, where="e")]]
+    result = simulate(ops, NET)
+    steps = [(s.rank, s.kind, s.where) for s in result.path]
+    assert steps == [(0, "compute", "b"), (0, "send", "s"), (1, "transfer", "r"), (1, "recv", "r"),
+                     (1, "compute", "d")]
+    spans = [s.end - s.start for s in result.path]
+    assert spans == pytest.approx([3e-3, O_S + b * COPY, b * LINK, O_R + b * COPY, 3e-3], rel=1e-9)
+    assert result.time == pytest.approx(3e-3 + comm(b) + 3e-3, rel=1e-12)
+
+
 @pytest.mark.parametrize("cores, factor", [(1, 2.0), (2, 1.0), (4, 1.0)])
 def test_ranks_sharing_cores_run_at_their_share(cores, factor):
     """The ping-pong above with its 2 ranks on `cores` cores: on one core each polls while it waits, so each
@@ -156,6 +173,15 @@ def test_sends_of_one_rank_share_a_channel_without_dma():
 def test_deadlock_is_reported():
     with pytest.raises(DeadlockError, match="rank 0 waits for rank 1"):
         simulate([[Op("recv", peer=1, nbytes=8)], [Op("recv", peer=0, nbytes=8)]], NET)
+
+
+@pytest.mark.parametrize("peer", [2, -2])
+def test_a_message_to_a_rank_that_does_not_exist_is_an_error(peer):
+    """A halving tree run at 3 ranks sends to rank 3 (benchmarks/spmdheld/cgthalve.c): an error that says so,
+    not an IndexError, and a negative rank does not land in another rank's box."""
+    two = [[Op("send", peer=peer, nbytes=8, where="f.c:5")], [Op("comp", 1e-3)]]
+    with pytest.raises(DeadlockError, match=f"rank 0 sends to rank {peer} at f.c:5: there are ranks 0 to 1"):
+        simulate(two, NET)
 
 
 def test_cg_tree_sizes_are_decided_per_rank():
