@@ -42,3 +42,26 @@ def test_open_sum_keeps_the_value():
     total = open_sum(f, (k, 0, n - 1))
     assert total.subs({n: 4, a: -1}).doit() == 1 + 6   # k = 0 counts once where A <= 0, plus 0 + 1 + 2 + 3
     assert total.subs({n: 4, a: 2}).doit() == 6
+
+
+def test_one_product_of_many_index_tests_is_summed_by_groups():
+    """A callee's body under its caller's probability is one product holding every test of the index:
+    summed as one Sum, its tests folded into one Piecewise of every combination (CTPMLQT's loop over
+    CTPRFB: 7 tests, 9 CPU s for one sum). Expanded, it is summed by groups of terms with the same tests.
+    The value by hand over k = 0 … 7 with p = 1/2, q = 1, r = 2: 2·[1 ≤ k < 3] gives 4, [2 ≤ k < 5] 3, 57
+    each trip 456; r·([k < 6, k ≠ 1] + 1) gives 2·(5 + 8) = 26; p·(463 + 26) = 489/2."""
+    from sad.analysis.counting import _K as k
+    from sad.analysis.counting import _open_sum, evaluate_sums
+
+    p, q, r, n = (sympy.Symbol(s) for s in ("P", "Q", "R", "N"))
+
+    def ind(c):
+        return sympy.Piecewise((1, c), (0, True))
+
+    f = p * (q * (2 * (1 - ind(k >= 3)) * (1 - ind(sympy.Eq(k, 0))) + (1 - ind(k >= 5)) * (1 - ind(k < 2)) + 57)
+             + r * ((1 - ind(k >= 6)) * (1 - ind(sympy.Eq(k, 1))) + 1))
+    total = _open_sum(f, n)
+    sums = total.atoms(sympy.Sum)
+    assert len(sums) > 1
+    assert all(sum(1 for pw in s.atoms(sympy.Piecewise) if pw.has(k)) <= 1 for s in sums)  # two tests fold into one
+    assert evaluate_sums(total.subs({p: sympy.Rational(1, 2), q: 1, r: 2, n: 8})) == sympy.Rational(489, 2)
