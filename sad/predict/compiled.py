@@ -253,6 +253,8 @@ def invariant_stores(body: list[str]) -> list[str]:
     return found
 
 
+FLAGS_ONLY = ("cmp", "test", "ucomis", "comis", "vucomis", "vcomis", "bt")
+"""Mnemonic prefixes of instructions that write only the flags (no register chain runs through them)."""
 _ADDRESS = re.compile(r"^(-?\d*)\((%[a-z0-9]+)?(?:,\s*(%[a-z0-9]+))?(?:,\s*(\d))?\)$")
 _STEP = {"add": 1, "sub": -1}
 
@@ -329,7 +331,7 @@ def _induction_steps(body: list[str]) -> dict[str, list[tuple[int, int]]] | None
     other: set[str] = set()
     for k, text in enumerate(body):
         ops = _operands(text)
-        if not ops or _MEM.match(ops[-1]) or text.split()[0].startswith(_FLAGS):
+        if not ops or _MEM.match(ops[-1]) or text.split()[0].startswith(FLAGS_ONLY):
             continue
         mnemonic, regs = text.split()[0], {_canon(r) for r in _REG.findall(ops[-1])}
         step = None
@@ -346,7 +348,7 @@ def _induction_steps(body: list[str]) -> dict[str, list[tuple[int, int]]] | None
         steps.setdefault(next(iter(regs)), []).append((k, step))
     for reg in other:
         steps.pop(reg, None)
-    return {r: v for r, v in steps.items()} if steps or other else None
+    return steps if steps or other else None
 
 
 def _iterations_apart(store_op: str, ks: int, load_op: str, kl: int,
@@ -391,7 +393,7 @@ def _chain_between(body: list[str], latencies: tuple[float, ...], load_at: int,
         mnemonic = body[k].split()[0]
         if _JUMP.match(body[k]) and mnemonic != "jmp":
             return None
-        if not ops or _MEM.match(ops[-1]) or mnemonic.startswith(_FLAGS):
+        if not ops or _MEM.match(ops[-1]) or mnemonic.startswith(FLAGS_ONLY):
             continue
         dest, sources = ops[-1], ops[:-1]
         regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
@@ -409,8 +411,6 @@ def _chain_between(body: list[str], latencies: tuple[float, ...], load_at: int,
     stored = {_canon(r) for o in _operands(body[store_at])[:-1] for r in _REG.findall(o)}
     return (floating, max(1.0, cycles)) if stored & tainted else None
 
-
-_FLAGS = ("cmp", "test", "ucomis", "comis", "vucomis", "vcomis")
 
 
 def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> float:

@@ -25,7 +25,6 @@ from sad.predict import compiled as cc
 _FP = re.compile(r"^v?(add|sub|mul|div)(s|p)(d|s)$")
 _INT = {"add": "add", "sub": "add", "inc": "add", "dec": "add", "neg": "add", "imul": "mul", "idiv": "div",
         "div": "div"}
-_FLAGS_ONLY = ("cmp", "test", "ucomis", "comis", "vucomis", "vcomis", "bt")
 _PURE_DEST = ("mov", "lea", "cvt", "pxor", "xorp", "vxorp", "vmov", "vcvt", "unpck", "pshuf", "vbroadcast")
 
 
@@ -131,7 +130,7 @@ def _sources_and_dests(text: str) -> tuple[set[str], set[str]]:
         return set(), set()
     mnemonic = text.split()[0]
     dest = ops[-1]
-    if mnemonic.startswith(_FLAGS_ONLY):
+    if mnemonic.startswith(cc.FLAGS_ONLY):
         # a compare writes only the flags: ``cmpq $8800, %rax`` reads %rax and passes nothing on (taken as a
         # write, the loop's addq + cmpq made a false 2-cycle chain that held gemm's update at llvm-mca's
         # unscaled 1.5 cycles where the scaled model says 1.3: +28 % at -O2)
