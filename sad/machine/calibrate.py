@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sad.machine import chainwait, libbench, mpibench
 from sad.machine import hierarchy as hier
-from sad.machine import libbench, mpibench
 from sad.machine import microbench as mb
 from sad.machine import unmeasured as um
 from sad.machine.versions import FORMAT_VERSION
@@ -267,6 +267,7 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
         cal.warnings.append(f"C library routines (malloc, memcpy, qsort, ...) not measured: {exc}")
     try:
         cal.hierarchy = hier.measure(settings.hierarchy_budget_s, progress)
+        chainwait.measure(cal.hierarchy, settings.hierarchy_budget_s / 4, progress)
         cal.warnings += cal.hierarchy.warnings
     except (OSError, subprocess.SubprocessError) as exc:
         cal.warnings.append(f"memory hierarchy not measured: {exc}")
@@ -493,6 +494,7 @@ def render_yaml(cal: Calibration, name: str) -> str:
         w.lines += libbench.render_yaml(cal.library)
     if cal.hierarchy is not None:
         w.lines += hier.render_yaml(cal.hierarchy)
+        w.lines += chainwait.render_yaml(cal.hierarchy)
     if cal.mpi is not None:
         w.lines += mpibench.render_yaml(cal.mpi)
     return "\n".join(w.lines) + "\n"

@@ -64,6 +64,11 @@ class Level:
     """Seconds per line read from this level and a line written through it side by side (a copy loop's
     pair of streams: ``b[i] = a[i]``), 0 where not measured. A write stream beside a read stream of the same
     level costs copy_s - line_s (``beside_read_s``), not store_line_s: the two streams' transfers overlap."""
+    wait_s: float = 0.0
+    """Seconds per line of a stream from this level that a loop-carried chain waits beyond its own operations
+    (sad.machine.chainwait; 0: hidden behind the chain, or not measured)."""
+    column_wait_s: float = 0.0
+    """The same per access of a column walk (a new line each access)."""
 
     def beside_read_s(self) -> float:
         """Seconds per line of a write stream that runs beside a read stream served by this level: the measured
@@ -408,6 +413,8 @@ class HierarchyCalibration:
     holds: dict[str, int] = field(default_factory=dict)        # level name → largest footprint it serves (holds_of)
     passes: dict[str, dict[int, Measured]] = field(default_factory=dict)   # level → footprint → its read pass
     mca_scale: corescale.CoreScale | None = None                # llvm-mca's stand-in model against this core
+    chain_wait: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)
+    """level name → a serial chain's wait per line streaming, per access down a column (sad.machine.chainwait)"""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -960,6 +967,9 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                             copy_s=parse_time(entry.get("copy", 0))))
     memory_s = levels[-1].line_s if levels and levels[-1].size_bytes is None else 0.0
     levels = [_with_ramp(lv, entry, memory_s, parse_time) for lv, entry in zip(levels, section["levels"])]
+    waits = section.get("chain_wait") or {}
+    levels = [replace(lv, wait_s=parse_time(waits[lv.name][0]), column_wait_s=parse_time(waits[lv.name][1]))
+              if lv.name in waits else lv for lv in levels]
     return Hierarchy(parse_frequency(section["clock"]), int(section.get("line", LINE_BYTES)), tuple(levels),
                      parse_time(section.get("forward", 0)), parse_time(section.get("forward_fp", 0)),
                      int(section.get("page", 4096)), parse_time(section.get("first_touch", 0)),

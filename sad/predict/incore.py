@@ -5,7 +5,9 @@ in the generated code (sad.predict.compiled) → ``compiled_bounds``: the assemb
 (most of its instructions on the loop's lines; the vectorized one where gcc vectorized it), llvm-mca's cycles
 per iteration (port throughput and the chains through registers) / vector width / clock, and the longest
 loop-carried chain through memory (a slot of the stack at -O0, an element updated in place, an element read
-back in a later iteration: store-to-load forwarding + the operations on it). Where no compiled loop prices it:
+back in a later iteration: store-to-load forwarding + the operations on it), and the loop-carried chain through
+an accumulator register (``accumulator_cycles``: what sad.predict.overlap adds the chain's waits on its loads to).
+Where no compiled loop prices it:
 ``operation_bounds``, the calibrated operation classes (sad.predict.opmodel), every reference at its issue
 price (the data part prices its line). Where llvm-mca's model is another core's, its cycles are scaled per
 resource class by the ratios `sad calibrate` measured (``host_cycles``). sad.predict.loopcost composes these
@@ -38,6 +40,7 @@ class InCore:
     between: frozenset[int] = frozenset()
     """Source lines of the instructions run between two entries (``between_entries``) where the core figure
     includes them (``entries_cycles``): the blocks on those lines are priced by it, not again per operation."""
+    latency_s: float = 0.0  # the loop-carried chain through an accumulator register (0: none), host latencies
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -126,7 +129,19 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
     outer = bool(vector_bytes) and loop.line not in cf.vectorized
-    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between)
+    # never beyond the core figure: where that is shorter, the chains of successive entries of a short loop
+    # overlap (``entries_cycles``) and the chain does not bind
+    latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
+    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency)
+
+
+def accumulator_cycles(body: list[str], latencies: tuple[int, ...], hierarchy: Hierarchy) -> float:
+    """Cycles of the longest loop-carried register chain (``regchain.host_chain``, the host's latencies) of a
+    loop that carries a value from one iteration to the next through an operation (an accumulator,
+    ``addsd %xmm0, %xmm1``, or gcc's in-order vector reduction, two ``addsd`` a vector); 0 for a loop whose only
+    register chains are its counters and pointers (one add of a cycle)."""
+    model, host = regchain.host_chain(body, regchain.register_form_latencies(body, latencies), hierarchy)
+    return host if model > 1 else 0.0
 
 
 def vector_width(chosen: cc.AsmLoop, loop: SourceLoop, vector_bytes: int, own: bool) -> int:

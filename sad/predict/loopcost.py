@@ -9,7 +9,9 @@ source (sad.predict.sourceloops), compiled with that command and the -I / -D the
     data      sad.predict.reuse: per array reference the level that serves it from the footprint between two
               reuses (layer conditions, set conflicts of a walk's pitch, TLB reach), lines per iteration ×
               seconds per line of that level; references on one line share it
-→ seconds per iteration = ``loop_seconds``: max(core, chain, data), one rule at -O0 and -O2 (ECM's overlap),
+→ seconds per iteration = ``loop_seconds`` (sad.predict.overlap): max(core, chain, data, the loop-carried chain +
+what it waits for on the read streams: ``wait_seconds``, the levels' calibrated chain waits), one rule at -O0
+and -O2,
 plus, once per run of the program, the first touch of every array the loop is the first to touch (in source
 order; formal arguments are someone else's arrays): its footprint over the whole nest in pages × the calibrated
 seconds per page (fault, zeroing, unmapping at exit), spread over the loop's iterations.
@@ -33,7 +35,9 @@ from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
 from sad.predict.incore import compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
-from sad.predict.reuse import Walk, data_seconds, first_touch_bytes, level_name, one_set_shares
+from sad.predict.overlap import loop_seconds as loop_seconds
+from sad.predict.overlap import wait_seconds
+from sad.predict.reuse import Walk, data_seconds, first_touch_bytes, level_name, one_set_shares, streams_of
 from sad.predict.reuse import declared_pitch as declared_pitch
 from sad.predict.reuse import footprint as footprint
 from sad.predict.reuse import pages_between_reuses as pages_between_reuses
@@ -67,6 +71,8 @@ class LoopPrice:
     outer: bool = False            # vectorized along the enclosing loop (the data per iteration divided by vector)
     scaled: str = ""               # llvm-mca's cycles scaled to this core (sad.machine.corescale), or why not
     between: frozenset[int] = frozenset()   # lines of the code between entries its core figure includes
+    latency_s: float = 0.0         # the loop-carried register chain the waits add to (sad.predict.overlap)
+    wait_s: sympy.Expr = sympy.Integer(0)   # what that chain waits on the read streams per iteration
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -273,16 +279,20 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value)
     if core is None:
         return None
-    data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window)
-    seconds = loop_seconds(core.core_s, core.chain_s, data)
+    streams = streams_of(loop, trips, hierarchy, bindings, core.window)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
+    wait = wait_seconds(streams[0], hierarchy)
+    seconds = loop_seconds(core.core_s, core.chain_s, data, core.latency_s, wait)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
+    price.latency_s, price.wait_s = core.latency_s, wait
     price.window = core.window
     price.outer = core.outer
     price.scaled = core.scaled
     price.between = core.between
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
-        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s)
+        price.wait_s = outer_vectorized_data(wait, core.width)
+        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s, core.latency_s, price.wait_s)
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 
@@ -302,31 +312,18 @@ def _trips(loop: SourceLoop, trips_by_line) -> dict[int, sympy.Expr]:
     return {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
 
 
-def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr) -> sympy.Expr:
-    """Seconds per iteration, one rule at every optimization level: the largest of the in-core bound, the
-    chain through memory and the data transfers, which overlap the core's work (the ECM model's fully
-    overlapping composition). Held-out kernels of benchmarks/devkernels (-O2, pinned): adding the data
-    transfers to the core instead brought syrk +71 %, mvt +57 %, colpairs +84 % and gemver at n = 1024
-    +196 %; the overlap -1 %, -1 %, +69 %, +159 %. The rules that added part of the transfers to the core
-    at -O0 (column walks in few L1 sets with a short window), waits for page walks, short fresh chains and
-    three corrections to llvm-mca's latencies were fitted to this host's own suite; on the held-out kernels
-    they changed nothing or made the figures worse (the corrections: median |error| -O0 13.3 -> 12.1 %,
-    -O2 29.6 -> 28.4 % without them), and are gone."""
-    core_term = sympy.Float(core, 6) if isinstance(core, float) else core
-    if data == 0 and not core_term.free_symbols:
-        return sympy.Float(max(float(core_term), chain), 6)
-    return sympy.Max(core_term, sympy.Float(chain, 6), data)
-
-
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
                     bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice:
     """A loop the compiled-code model cannot price: the operation classes (sad.predict.incore.operation_bounds)
     composed with the same data part by the same rule."""
     core = operation_bounds(loop, hierarchy, machine, spec)
     trips = _trips(loop, trips_by_line)
-    data, shown = data_seconds(loop, trips, hierarchy, bindings)
-    seconds = loop_seconds(core.core_s, core.chain_s, data)
+    streams = streams_of(loop, trips, hierarchy, bindings)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings, given=streams)
+    wait = wait_seconds(streams[0], hierarchy)
+    seconds = loop_seconds(core.core_s, core.chain_s, data, 0.0, wait)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
+    price.wait_s = wait
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 
@@ -359,6 +356,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
         if data is not None:
             bounds["data"] = data
+        wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0
+        if wait and max(lp.latency_s, lp.chain_s) > 0:
+            bounds["chain + its waits on the loads"] = max(lp.latency_s, lp.chain_s) + wait
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

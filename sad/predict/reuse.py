@@ -260,22 +260,18 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
     return hierarchy.levels[-1].name
 
 
-def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
-                 bindings: dict[str, sympy.Expr] | None = None, window: float | None = None
-                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
-    """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
-    A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
-    a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
-    that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
-    then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
-    compare and print); the pitch cannot change unless those parameters do. ``window``: iterations of the
-    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total
-    and the streams shown by --explain. Several references on one line share it (``_same_stream``)."""
+Stream = tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]
+"""One stream of an iteration: its reference, lines per iteration, footprint between reuses, its walk if strided,
+1/s of the L1 sets it crowds (0: none), and when it crowds them."""
+
+
+def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+               bindings: dict[str, sympy.Expr] | None = None, window: float | None = None
+               ) -> tuple[list[Stream], list[tuple]]:
+    """The streams of one iteration (``data_seconds`` prices them, sad.predict.overlap their waits) and what
+    --explain shows of each: (label, footprint, lines, walk)."""
     line = hierarchy.line_bytes
-    total = sympy.Integer(0)
-    tlb = sympy.Integer(0)                        # the walks' TLB misses
-    # per stream: ref, lines per iteration, footprint, walk, 1/s of the L1 sets it crowds (0: none), when
-    streams: list[tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]] = []
+    streams: list[Stream] = []
     shown: list[tuple] = []                       # (label, footprint, lines, walk) per stream shown
     seen: set[tuple[str, str, bool]] = set()      # (array, subscripts, write): the same reference again
     written = {(r.array, repr(r.indices)) for r in loop.refs if r.write}
@@ -318,6 +314,27 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
         streams.append((ref, lines, fp, walk, share, crowded_when))
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
+    return streams, shown
+
+
+def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                 bindings: dict[str, sympy.Expr] | None = None, window: float | None = None,
+                 given: tuple[list[Stream], list[tuple]] | None = None
+                 ) -> tuple[sympy.Expr, list[tuple[str, sympy.Expr, float, Walk | None]]]:
+    """Σ over the references of one iteration: lines moved × seconds per line of the serving level.
+    A loop-invariant reference costs nothing (a register or L1); a unit-stride one elem/line of a line;
+    a strided one a line. Writes count on the write figure (write-allocate and write-back). A walk's pitch
+    that ``bindings`` (the parameters the user bound) make a number is that number: its set conflicts are
+    then one condition per level, not one per divisor of the level's span (a formula sympy takes seconds to
+    compare and print); the pitch cannot change unless those parameters do. ``window``: iterations of the
+    loop the core keeps in flight (``one_set_shares``; None: not known, the rule is off). Returns the total
+    and the streams shown by --explain. Several references on one line share it (``_same_stream``). ``given``:
+    the loop's ``streams_of`` where the caller has them already."""
+    line = hierarchy.line_bytes
+    total = sympy.Integer(0)
+    tlb = sympy.Integer(0)                        # the walks' TLB misses
+    streams, shown = given if given is not None else streams_of(loop, trips, hierarchy, bindings, window)
+    shown = list(shown)
     # crowded walks of one iteration wait together, each in its own L1 sets: one walk's crowding counts, a
     # written one's if there is one (its one-set figure is the larger: matmul jki at n = 512 on this host, the
     # update's excess 23.5 ns against the read's 7.5 ns; 22.8 ns per iteration measured, both would be 33)

@@ -9,6 +9,8 @@ from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.predict.loopcost import loop_trips, source_loops
 
+ROOT = Path(__file__).resolve().parents[2]
+
 COLUMN_C = """#include <stdio.h>
 #include <stdlib.h>
 int main(void) {
@@ -59,3 +61,16 @@ def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c"):
 def column_loop(tmp_path: Path):
     """The inner loop of the column walk (line 9) and its nest's trip counts."""
     return inner_loop(tmp_path, COLUMN_C, 9, "col.c")
+
+
+def host_machine(tmp_path: Path, compile_command: str = "gcc -O2", extra: str = "") -> Path:
+    """A machine file: sparc2's database with ``compile_command`` and a two-level hierarchy (32 KiB L1 and memory,
+    the compiled-code model on) plus the hierarchy lines ``extra`` (indented two spaces)."""
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
+    text = text.replace("models:\n", f'models:\n  compile: "{compile_command}"\n', 1)
+    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n" + extra)
+    machine_file = tmp_path / "host.yaml"
+    machine_file.write_text(text)
+    return machine_file

@@ -16,6 +16,7 @@ from sad.predict import compiled as cc
 from sad.predict.incore import COPY_16, compiled_bounds, compiled_loop, entries_cycles
 from sad.predict.loopcost import price_loops
 from sad.predict.sourceloops import source_loops
+from tests.predict.loop_nests import host_machine
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -188,14 +189,7 @@ def _analyzed(tmp_path, name: str, source: str):
     src = tmp_path / name
     src.write_text(source)
     analysis = analyze([str(src)])
-    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
-    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
-    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
-             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
-             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
-    machine_file = tmp_path / "host.yaml"
-    machine_file.write_text(text)
-    return src, analysis, group_blocks(analysis.counts), machine_file
+    return src, analysis, group_blocks(analysis.counts), host_machine(tmp_path)
 
 
 @needs_mca

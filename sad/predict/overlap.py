@@ -1,0 +1,69 @@
+"""The composition of an innermost loop's in-core and data parts: what overlaps and what waits.
+
+Data flow: the in-core bounds of a loop (sad.predict.incore: ``core``, the chain through memory ``chain`` and the
+loop-carried register chain ``latency``), its data part (sad.predict.reuse: ``data``, the seconds of its streams'
+transfers) and its streams with the level serving each (``streams_of``) → ``wait_seconds``: Σ over the read
+streams of lines per iteration × the serving level's calibrated chain wait (``Level.wait_s`` per line streaming,
+``Level.column_wait_s`` per access of a column walk; sad.machine.chainwait) → ``loop_seconds``: seconds per
+iteration, one rule at every optimization level:
+
+    max(core, chain, data, max(latency, chain) + wait)
+
+The first three are the ECM model's fully overlapping composition: a core with slack hides the transfers. The
+last is what a loop whose iterations wait on a loop-carried chain (an accumulator in a register at -O2, a
+variable kept in memory at -O0) cannot hide: each link of the chain waits for the operands its loads bring, by
+what the same wait cost a serial sum on this host (sad.machine.chainwait). A loop with no such chain, a level
+whose transfers a chain hides (L1, L2 here), or a machine calibrated before the waits were measured: wait 0,
+the fully overlapping rule alone. Writes are not waited on (no chain reads a store).
+"""
+from __future__ import annotations
+
+import sympy
+
+from sad.machine.hierarchy import Hierarchy, Level
+from sad.predict.reuse import Stream, _by_serving_level
+
+
+def wait_seconds(streams: list[Stream], hierarchy: Hierarchy) -> sympy.Expr:
+    """Seconds per iteration a loop-carried chain waits on the loop's read streams (``streams_of``): lines per
+    iteration × the serving level's wait (a Piecewise in the footprints, like the data part); 0 where no level
+    has a measured wait."""
+    if not any(lv.wait_s > 0 or lv.column_wait_s > 0 for lv in hierarchy.levels):
+        return sympy.Integer(0)
+    line = hierarchy.line_bytes
+    total = sympy.Integer(0)
+    for ref, lines, fp, walk, _share, _when in streams:
+        if ref.write:
+            continue
+        stream = _by_serving_level(fp, hierarchy, None, _stream_wait)
+        if walk is None:
+            total += lines * stream
+            continue
+        # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines
+        column = _by_serving_level(fp, hierarchy, walk, _column_wait)
+        total += lines * sympy.Piecewise((stream, sympy.Le(walk.pitch, line)), (column, True))
+    return total
+
+
+def _stream_wait(level: Level) -> sympy.Expr:
+    return sympy.Float(level.wait_s, 6)
+
+
+def _column_wait(level: Level) -> sympy.Expr:
+    return sympy.Float(level.column_wait_s, 6)
+
+
+def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
+                 wait: sympy.Expr | int = 0) -> sympy.Expr:
+    """Seconds per iteration: max(core, chain, data, max(latency, chain) + wait) (the module docstring). The
+    fully overlapping part alone held-out kernels of benchmarks/devkernels support against adding all the
+    transfers to the core (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %
+    added; -1 %, -1 %, +69 %, +159 % overlapped): what a chain waits for is the measured wait, not the
+    transfer."""
+    core_term = sympy.Float(core, 6) if isinstance(core, float) else core
+    waiting = max(latency, chain)
+    waited = sympy.Float(waiting, 6) + sympy.sympify(wait) if waiting > 0 and wait != 0 else sympy.Integer(0)
+    if data == 0 and waited == 0 and not core_term.free_symbols:
+        return sympy.Float(max(float(core_term), chain), 6)
+    terms = [core_term, sympy.Float(chain, 6), data] + ([waited] if waited != 0 else [])
+    return sympy.Max(*terms)

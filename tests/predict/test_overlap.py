@@ -1,0 +1,118 @@
+"""The composition of a loop's in-core and data parts (sad.predict.overlap): max(core, chain, data, the
+loop-carried chain + what it waits for on its read streams), the waits from the levels' calibrated chain waits
+(sad.machine.chainwait). Hand-derived figures; the end-to-end case compiles a serial sum with gcc -O2 and prices
+it with llvm-mca."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import sympy
+
+from sad.analysis.bindings import evaluate
+from sad.analysis.description import group_blocks
+from sad.analysis.pipeline import analyze
+from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
+from sad.predict.loopcost import price_loops
+from sad.predict.overlap import loop_seconds, wait_seconds
+from sad.predict.reuse import streams_of
+from tests.predict.loop_nests import column_loop, host_machine, inner_loop
+
+needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
+                               reason="llvm-mca and gcc are needed for the compiled-code model")
+
+NS = 1e-9
+HOST = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(
+    hier.Level("L1", 32 * 1024, 0.3 * NS, 0.4 * NS, 0.3 * NS, 0.4 * NS),
+    hier.Level("L2", 512 * 1024, 0.5 * NS, 0.9 * NS, 0.5 * NS, 0.9 * NS, wait_s=0.0, column_wait_s=0.0),
+    hier.Level("memory", None, 6.0 * NS, 8.0 * NS, 12 * NS, 14 * NS, wait_s=4 * NS, column_wait_s=10 * NS)))
+
+
+def test_a_chain_adds_its_waits_where_the_overlap_would_hide_them():
+    # core 1.0 ns (its accumulator's chain), data 0.7 ns, waits 0.5 ns: 1.0 + 0.5
+    assert float(loop_seconds(1.0 * NS, 0.0, sympy.Float(0.7 * NS), 1.0 * NS, sympy.Float(0.5 * NS))) \
+        == pytest.approx(1.5 * NS)
+    # no loop-carried chain: the fully overlapping rule, max(1.0, 0.7)
+    assert float(loop_seconds(1.0 * NS, 0.0, sympy.Float(0.7 * NS), 0.0, sympy.Float(0.5 * NS))) \
+        == pytest.approx(1.0 * NS)
+    # a chain through memory (-O0: forwarding + the add, 3 ns) waits the same way: 3 + 0.5
+    assert float(loop_seconds(1.0 * NS, 3.0 * NS, sympy.Float(0.7 * NS), 0.0, sympy.Float(0.5 * NS))) \
+        == pytest.approx(3.5 * NS)
+    # the data bound still wins where it is the largest: max(1.0, 0.7, 4.0, 1.0 + 0.5)
+    assert float(loop_seconds(1.0 * NS, 0.0, sympy.Float(4.0 * NS), 1.0 * NS, sympy.Float(0.5 * NS))) \
+        == pytest.approx(4.0 * NS)
+
+
+def test_a_column_walk_waits_its_serving_levels_column_wait(tmp_path):
+    # s += a[i*n + j] over i: a line per iteration, n lines (64 n bytes) between two uses of one; n = 64 (4 KiB,
+    # half of L1 holds it): L1, no wait; n = 1000 (64000 B, L2's half holds it): L2's 0; n = 10000 (640 KB,
+    # more than half of L2): memory, 10 ns per access
+    loop, trips = column_loop(tmp_path)
+    wait = wait_seconds(streams_of(loop, trips, HOST)[0], HOST)
+    values = {n: float(wait.xreplace({s: n for s in wait.free_symbols if s.name == "n"})) for n in (64, 1000, 10000)}
+    assert values == pytest.approx({64: 0.0, 1000: 0.0, 10000: 10 * NS})
+
+
+COPY_SUM_C = """#include <stdio.h>
+#define N 4000000
+static double a[N], b[N];
+int main(void) {
+    int i; double s = 0;
+    for (i = 0; i < N; i++) a[i] = i;
+    for (i = 0; i < N; i++) { b[i] = a[i]; s += a[i]; }
+    printf("%g %g\\n", s, b[7]);
+    return 0;
+}
+"""
+
+
+def test_a_stream_waits_per_line_and_a_written_one_not_at_all(tmp_path):
+    # line 7: a read (8 bytes of a 64-byte line per iteration, from memory: 4 ns / 8), b written (no wait)
+    loop, trips = inner_loop(tmp_path, COPY_SUM_C, 7)
+    assert evaluate(wait_seconds(streams_of(loop, trips, HOST)[0], HOST)) == pytest.approx(0.5 * NS)
+
+
+def test_a_machine_without_waits_keeps_the_overlap(tmp_path):
+    plain = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=tuple(
+        hier.Level(lv.name, lv.size_bytes, lv.line_s, lv.store_line_s, lv.column_s, lv.column_store_s)
+        for lv in HOST.levels))
+    loop, trips = inner_loop(tmp_path, COPY_SUM_C, 7)
+    assert wait_seconds(streams_of(loop, trips, plain)[0], plain) == 0
+
+
+SERIAL_SUM_C = """#include <stdio.h>
+#define N 4000000
+static double a[N];
+int main(void) {
+    int i, r; double s = 0;
+    for (i = 0; i < N; i++) a[i] = i;
+    for (r = 0; r < 4; r++)
+        for (i = 0; i < N; i++)
+            s += a[i];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_a_serial_sum_from_memory_costs_its_chain_and_its_wait(tmp_path):
+    # gcc -O2 keeps s in a register: one addsd a source iteration, the host's add latency 1.2 ns; a (32 MB)
+    # streams from memory: 6 ns a line of 8 elements read (0.75 ns an iteration, hidden by the chain) and a
+    # wait of 4 ns a line (0.5 ns an iteration, not hidden): 1.2 + 0.5 = 1.7 ns, where the overlap alone said 1.2.
+    # Without the vectorizer: gcc 12 otherwise runs the sum as an in-order reduction, two scalar addsd an
+    # iteration, which the in-core model does not count as two source iterations (no packed instruction)
+    src = tmp_path / "sum.c"
+    src.write_text(SERIAL_SUM_C)
+    analysis = analyze([str(src)])
+    machine_file = host_machine(tmp_path, "gcc -O2 -fno-tree-vectorize",
+                                "  ops:\n    add.double: {latency: 1.2 ns, throughput: 0.3 ns}\n"
+                                "  chain_wait: {L1: [0 ns, 0 ns], memory: [4 ns, 10 ns]}\n")
+    machine = load_machine(machine_file)
+    assert [(lv.wait_s, lv.column_wait_s) for lv in machine.hierarchy.levels] == [(0.0, 0.0), (4 * NS, 10 * NS)]
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), machine)
+    price = next(lp for lp in explained if lp.loop.line == 8)
+    assert price.latency_s == pytest.approx(1.2 * NS)
+    assert evaluate(price.data_s) == pytest.approx(0.75 * NS)
+    assert evaluate(price.seconds) == pytest.approx(1.7 * NS)
