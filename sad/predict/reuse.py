@@ -73,16 +73,19 @@ def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], li
                     refs: list[Ref] | None = None) -> sympy.Expr:
     """The bytes touched between two uses of the data (or cache line) ``ref`` reads in one iteration: the
     nest inside the innermost enclosing loop whose next iteration reuses it (its index is not in the
-    reference, or moves it along its fastest subscript by one element: the same line again for a column
-    walk). With no such loop, the whole nest (reuse from one run of the nest to the next). ``refs``: count
-    only these references (default all of the loop's)."""
+    reference, or moves it along its fastest subscript only: the same line again for a column walk, the
+    same elements shifted by one for a reference the inner loops sweep along that subscript, a sliding
+    window: durbin's ``r[k - i - 1]`` over i, k's next iteration reads them all again but one). With no such
+    loop, the whole nest (reuse from one run of the nest to the next). ``refs``: count only these references
+    (default all of the loop's)."""
     counted = loop.refs if refs is None else refs
     inner_first = list(reversed(loop.nest))
     strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
     for d in range(1, len(inner_first)):
         idx = _index(inner_first[d])
         in_ref = any(_mentions(e, idx) for e in ref.indices)
-        along_line = strided and _mentions(_fastest(ref, loop.fastest), idx) and \
+        fast = _fastest(ref, loop.fastest)
+        along_line = idx is not None and _mentions(fast, idx) and (strided or unit_step(fast, idx)) and \
             not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
         if not in_ref or along_line:
             return footprint(counted, inner_first[:d], trips, loop.fastest, line)
