@@ -16,10 +16,10 @@ from collections import Counter
 import sympy
 
 from sad import ir
-from sad.analysis import spmd, whileloops
+from sad.analysis import spmd, standins, whileloops
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded
-from sad.analysis.calls import CallExpander
+from sad.analysis.calls import BIND_LIMIT, CallExpander
 from sad.analysis.cfg import RegionGraph, solve, tidy_small
 from sad.analysis.cost import (
     Cost,
@@ -255,23 +255,24 @@ class ProcedureBuilder:
         local.add(entry, sympy.Integer(1))
         self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))  # DO I = 1, NB(N)
         if resolved and not exits:
-            lo, hi, step = bounds
-            trial = RegionResult()
             try:
-                self._summed(body, idx, lo, hi, step, trial)
-                iterations = sum_over_index(sympy.Integer(1), idx, lo, hi, step)
+                trial, iterations = self._summed_trips(body, idx, bounds)
             except (ValueError, TypeError) as exc:
-                # sympy met nan summing over bounds computed by functions (DORGQR's DO I = KI + 1, 1, -NB
-                # with NB = ILAENV(...) and 1/floor(LWORK/N) in its choices): built again without the
-                # index, under the same names, with a named trip count
                 self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
                 del self.ctx.diagnostics[state[2]:]
-                inner_index.pop(stmt.index, None)
-                body = self._in_loop(stmt.index, stmt.body, inner_index)
-                self.ctx.note(stmt.loc, f"DO {stmt.index}: the sum over its bounds failed ({exc}); its trips "
-                                        f"are a named count")
-                resolved = False
-            else:
+                retried = self._with_standins(stmt, place, idx, index, inner_index, state)
+                if isinstance(retried, str):
+                    # sympy met nan summing over bounds computed by functions (DGEQRF's DO I = 1, K - NX, NB
+                    # with NB = ILAENV(...) and LWORK/N in its choices): built again without the index,
+                    # under the same names, with a named trip count
+                    inner_index.pop(stmt.index, None)
+                    body = self._in_loop(stmt.index, stmt.body, inner_index)
+                    self.ctx.note(stmt.loc, f"DO {stmt.index}: the sum over its bounds failed ({exc}){retried}; "
+                                            f"its trips are a named count")
+                    resolved = False
+                else:
+                    trial, iterations = retried
+            if resolved:
                 for event, count in trial.counts.items():
                     local.add(event, count)
                 graph.add_edge(i, graph.successor(i), sympy.Integer(1))
@@ -298,6 +299,56 @@ class ProcedureBuilder:
         graph.add_edge(i, graph.successor(i), expanded(1 - left) if exits else sympy.Integer(1))
         it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
         local.add(it, x)
+
+    def _summed_trips(self, body: RegionResult, idx: sympy.Symbol, bounds: list[sympy.Expr]
+                      ) -> tuple[RegionResult, sympy.Expr]:
+        """The body's counts summed over the loop's index, and the loop's trips."""
+        lo, hi, step = bounds
+        trial = RegionResult()
+        self._summed(body, idx, lo, hi, step, trial)
+        return trial, sum_over_index(sympy.Integer(1), idx, lo, hi, step)
+
+    def _with_standins(self, stmt: ir.Do, place: str, idx: sympy.Symbol, index: Index, inner_index: Index,
+                       state: tuple) -> tuple[RegionResult, sympy.Expr] | str:
+        """The loop summed with the invariant variables of its bounds whose values are choices (Piecewise)
+        stood in for by symbols (sad.analysis.standins), their values put back; else why not, for the note
+        (the names and notes of the attempt undone)."""
+        values: dict[sympy.Symbol, sympy.Expr] = {}
+        stood: Index = {}
+        for var in standins.candidates(stmt, self.proc):
+            value = self.values.bound(var, index, at=stmt) if var.name not in index else None
+            if value is not None and value.has(sympy.Piecewise) and idx not in free_symbols(value):
+                stood[var.name] = sym = standins.symbol(var.name, self.proc.name, place)
+                values[sym] = value
+        if not values:
+            return ""
+        outer = {**index, **stood}
+        bounds = [self.values.bound(e, outer, at=stmt) if e is not None else sympy.Integer(1)
+                  for e in (stmt.lo, stmt.hi, stmt.step)]
+        names = ", ".join(stood)
+        if any(b is None for b in bounds) or bounds[2] == 0:
+            return f", and with {names} stood in its bounds are not known"
+        # the callee nodes this attempt expands and the callees it warns of, given back where it fails
+        taken, warned = self.calls.taken, set(self.calls.not_expanded)
+        body = self._in_loop(stmt.index, stmt.body, {**inner_index, **stood})
+        try:
+            trial, iterations = self._summed_trips(body, idx, bounds)
+        except (ValueError, TypeError) as exc:
+            why = f", and with {names} stood in as well ({exc})"
+        else:
+            size = standins.written_size([*trial.counts.values(), iterations], values)
+            if size <= BIND_LIMIT:
+                memo: dict = {}
+                out = RegionResult()
+                for event, count in trial.counts.items():
+                    out.add(event, standins.put_back(count, values, memo))
+                return out, standins.put_back(iterations, values, memo)
+            # too large for any call to bind (sad.analysis.calls): the named trip count costs no more
+            why = f"; with {names} stood in, its counts would have {size} nodes, past the {BIND_LIMIT} a call binds"
+        self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
+        del self.ctx.diagnostics[state[2]:]
+        self.calls.taken, self.calls.not_expanded = taken, warned
+        return why
 
     def _summed(self, body: RegionResult, idx: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr,
                 local: RegionResult) -> None:

@@ -94,7 +94,12 @@ def _pure(expr: ir.Expr) -> bool:
                    for n in ir.walk(expr))
 
 
-def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign, proc: ir.Procedure) -> bool:
+def untouched(body: list[ir.Stmt], names: set[str], proc: ir.Procedure) -> bool:
+    """Nothing in the body can change a variable of `names`, and nothing jumps."""
+    return _untouched(body, names, None, proc)
+
+
+def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, proc: ir.Procedure) -> bool:
     """Nothing in the body but `update` can change a variable of `names`, and nothing jumps."""
     shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
     if any(isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names

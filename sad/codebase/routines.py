@@ -78,17 +78,19 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     program, _failed = load_program(files, list(options.include), dict(options.defines), load)
     ctx, _graph = build_procedures(program, summaries=(_summaries(options), _digests(files, options), {source}))
     machine = machine_of(options)
-    kinds_known = _kinds(ctx)
-    leaving = _leaving(ctx)
-    routines = []
+    roots = []
     for proc in program.procedures:
         if proc.loc.file != source or proc.kind == "blockdata":
             continue
         built = ctx.built.get(resolve_name(proc.name))
-        if built is None:
-            continue
-        routines.append(_routine(proc, unit.path, root_counts(ctx, built), machine, kinds_known, leaving,
-                                 options.points, ctx.facts.character_formals))
+        if built is not None:
+            roots.append((proc, root_counts(ctx, built)))
+    # the parameters' kinds once every root's counts are made: a deferred callee that no caller bound gets
+    # its named call cost there (CTPRFB in CTPMLQT), which read before would have been priced as a size
+    kinds_known = _kinds(ctx)
+    leaving = _leaving(ctx)
+    routines = [_routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
+                         ctx.facts.character_formals) for proc, counts in roots]
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.
     diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message.replace(prefix, "") if prefix else d.message)
