@@ -306,11 +306,20 @@ def element_chains(body: list[str], latencies: tuple[float, ...]) -> list[Elemen
 
 def bytes_per_iteration(body: list[str], stores_only: bool = False) -> int:
     """Bytes the loop's stores advance per iteration (its loads' where it stores nothing, unless
-    ``stores_only``): the largest advance of an address whose registers the loop moves by constants
-    (``_induction_steps``); 0 when none is found."""
+    ``stores_only``): the largest of ``address_advances``; 0 when none is found."""
+    moves = address_advances(body)
+    stores = [a for a, store in moves if store]
+    loads = [a for a, store in moves if not store]
+    return max(stores or ([] if stores_only else loads) or [0])
+
+
+def address_advances(body: list[str]) -> list[tuple[int, bool]]:
+    """(bytes, is a store) per memory operand of the loop whose registers the loop moves by constants
+    (``_induction_steps``): how far its address moves per iteration of the compiled loop (0 for an address the
+    loop does not move, a fixed slot or an invariant element). ``lea`` computes no access and is left out."""
     steps = _induction_steps(body) or {}
-    stores: list[int] = []
-    loads: list[int] = []
+    written = _written_registers(body)
+    found: list[tuple[int, bool]] = []
     for text in body:
         ops = _operands(text)
         for k, op in enumerate(ops):
@@ -319,9 +328,28 @@ def bytes_per_iteration(body: list[str], stores_only: bool = False) -> int:
                 continue
             regs = [(_canon(m.group(2)[1:]), 1)] + ([(_canon(m.group(3)[1:]), int(m.group(4) or 1))]
                                                    if m.group(3) else [])
+            if any(r not in steps and r in written for r, _ in regs):
+                continue       # a register the loop sets some other way: no constant advance
             advance = abs(sum(f * sum(step for _, step in steps.get(r, [])) for r, f in regs))
-            (stores if k == len(ops) - 1 and len(ops) > 1 else loads).append(advance)
-    return max(stores or ([] if stores_only else loads) or [0])
+            found.append((advance, k == len(ops) - 1 and len(ops) > 1))
+    return found
+
+
+_IMPLICIT = {"cltq": {"a"}, "cwtl": {"a"}, "cqto": {"a", "d"}, "cltd": {"a", "d"}}
+"""Operand-less instructions and the registers they write."""
+
+
+def _written_registers(body: list[str]) -> set[str]:
+    """Registers (canonical) an instruction of the loop writes; compares write only the flags."""
+    written: set[str] = set()
+    for text in body:
+        ops = _operands(text)
+        mnemonic = text.split()[0]
+        if not ops:
+            written |= _IMPLICIT.get(mnemonic, set())
+        elif not _MEM.match(ops[-1]) and not mnemonic.startswith(FLAGS_ONLY) and not _JUMP.match(text):
+            written |= {_canon(r) for r in _REG.findall(ops[-1])}
+    return written
 
 
 def _induction_steps(body: list[str]) -> dict[str, list[tuple[int, int]]] | None:

@@ -3,7 +3,8 @@
 Data flow: an innermost loop (sad.predict.sourceloops) and, where the source compiled here, its file's loops
 in the generated code (sad.predict.compiled) → ``compiled_bounds``: the assembly loop that runs the source loop
 (most of its instructions on the loop's lines; the vectorized one where gcc vectorized it), llvm-mca's cycles
-per iteration (port throughput and the chains through registers) / vector width / clock, and the longest
+per iteration (port throughput and the chains through registers) / the source iterations one pass covers
+(``vector_width``: from how far its addresses advance) / clock, and the longest
 loop-carried chain through memory (a slot of the stack at -O0, an element updated in place, an element read
 back in a later iteration: store-to-load forwarding + the operations on it), and the loop-carried chain through
 an accumulator register (``accumulator_cycles``: what sad.predict.overlap adds the chain's waits on its loads to).
@@ -19,12 +20,13 @@ from dataclasses import dataclass
 
 from sad import ir
 from sad.analysis.cost import Layout, is_strided
+from sad.ir.walk import walk, walk_stmts
 from sad.machine import corescale
 from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
 from sad.predict import opmodel, regchain
-from sad.predict.sourceloops import SourceLoop, _as_ir, _resolved
+from sad.predict.sourceloops import EXACT_TYPES, Ref, SourceLoop, _as_ir, _resolved
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class InCore:
     """The in-core bounds of one source loop, per iteration of the source loop."""
     core_s: float          # throughput and register chains (llvm-mca), or the operation classes' throughput
     chain_s: float         # the longest loop-carried chain through memory
-    width: int = 1         # source iterations per compiled iteration (vector width)
+    width: int = 1         # source iterations per compiled iteration (vector x unroll)
     instructions: int = 0  # instructions of the compiled loop body (0: not compiled)
     window: float | None = None   # iterations in flight: reorder-buffer entries / instructions per iteration
     outer: bool = False    # the width is the enclosing loop's: gcc vectorized the nest's next loop out
@@ -145,25 +147,69 @@ def accumulator_cycles(body: list[str], latencies: tuple[int, ...], hierarchy: H
 
 
 def vector_width(chosen: cc.AsmLoop, loop: SourceLoop, vector_bytes: int, own: bool) -> int:
-    """Source iterations per iteration of a vectorized loop: the bytes the loop's stores advance per iteration /
-    the element of the references it writes (each along its row), where gcc vectorized this loop itself
-    (``own``) and that advance is a whole number of vectors; else the vector's bytes / the largest element. The
-    vectorization factor is set by the loop's narrowest type: ``A[i][j] = (double)((i + j) % 9)`` computes
-    four ints per 16-byte vector and stores four doubles per iteration (two movaps), not two."""
-    if not vector_bytes:
-        return 1
+    """Source iterations one iteration of the compiled loop covers. Read from the compiled loop itself
+    (``pass_iterations``: how far its addresses advance per pass against the source's step), whatever made it
+    cover several: the vectorizer, an unroll (``-funroll-loops``, clang's unroll by 4), or both, as in gcc's
+    in-order reduction of a vectorized ``s += a[i]`` at -O2 (two scalar ``addsd`` a pass, no store to read a
+    width from). Where the addresses do not tell, a vectorized loop's vector bytes / the largest element, 1 for
+    another. Where gcc vectorized the enclosing loop (not ``own``), the vector's: this loop's addresses advance
+    along its own index, one source iteration a pass for each of the vector's outer iterations."""
     elem = max((r.elem_bytes for r in loop.refs), default=8)
-    width = max(1, vector_bytes // elem)
-    if not own:
-        return width
-    written = [r for r in loop.refs if r.write]
-    if not written or any(is_strided(_as_ir(r), Layout(loop.index, loop.fastest)) for r in written):
-        return width      # no store, or one that walks a column: its advance is a row, not elements
-    advance = cc.bytes_per_iteration(chosen.instructions, stores_only=True)
-    elem = max(r.elem_bytes for r in written)
-    if advance % vector_bytes == 0 and width < advance // elem <= vector_bytes:
-        return advance // elem
-    return width
+    vector = max(1, vector_bytes // elem) if vector_bytes else 1
+    if vector_bytes and not own:
+        return vector
+    return pass_iterations(chosen, loop) or vector
+
+
+def pass_iterations(chosen: cc.AsmLoop, loop: SourceLoop) -> int | None:
+    """Source iterations per pass of the compiled loop from its addresses: each address the loop moves by a
+    constant (``cc.address_advances``) advances, per pass, the bytes its reference moves per source iteration
+    (the loop's step x the element, for a reference along the row) times the iterations a pass covers; an
+    address of a reference that walks a column moves the count times a row or more. The count is the one that
+    every advance fits, taken from a reference whose element size is exact (``EXACT_TYPES``: a C ``long`` and
+    an ``int`` are both "integer", a double complex walk reads two doubles per element); None where no count,
+    or more than one, fits, or the loop's step is not a constant."""
+    step = _constant_step(loop)
+    layout = Layout(loop.index, loop.fastest)
+    along = [r for r in loop.refs if not is_strided(_as_ir(r), layout) and _moves(r, loop)]
+    if step is None or not along:
+        return None
+    sizes = {r.elem_bytes * step for r in along}
+    exact = {r.elem_bytes * step for r in along if r.type in EXACT_TYPES}
+    column = any(is_strided(_as_ir(r), layout) for r in loop.refs)
+    advances = {a for a, _ in cc.address_advances(chosen.instructions) if a}
+    if not advances:
+        return None
+    fitting = {a // s for a in advances for s in exact if a % s == 0 and a >= s}
+
+    def fits(count: int) -> bool:
+        return all(a in {count * s for s in sizes} or (column and a > count * max(sizes) and a % count == 0)
+                   for a in advances)
+    counts = [n for n in fitting if fits(n)]
+    return counts[0] if len(counts) == 1 else None
+
+
+def _constant_step(loop: SourceLoop) -> int | None:
+    """The innermost loop's step as a positive integer (1 where it has none), None where it is not a constant."""
+    do = loop.nest[-1]
+    if not isinstance(do, ir.Do) or do.step is None:
+        return 1
+    if isinstance(do.step, ir.Const) and isinstance(do.step.value, int) and do.step.value:
+        return abs(do.step.value)
+    return None
+
+
+def _moves(ref: Ref, loop: SourceLoop) -> bool:
+    """True when the reference's fastest subscript moves with the loop: it names the loop's index or a variable
+    the loop's body assigns (``IC = IX + (IY - 1) * MX`` then ``W(IC)``: taken to move as the index does, as
+    the data part takes it), not a loop-invariant element."""
+    if not ref.indices or loop.index is None:
+        return False
+    fast = ref.indices[0] if loop.fastest == "first" else ref.indices[-1]
+    body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
+    moving = {loop.index} | {s.target.name for s in walk_stmts(body)
+                             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)}
+    return any(isinstance(n, ir.Var) and n.name in moving for n in walk(fast))
 
 
 def host_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> tuple[float, str]:

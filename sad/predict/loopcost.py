@@ -3,9 +3,10 @@
 Data flow: the analysis (IR + blocks with their counts) and a machine database with a ``hierarchy`` section
 and the compile command it was calibrated with (models.compile) → for every innermost counted loop of the
 source (sad.predict.sourceloops), compiled with that command and the -I / -D the analysis read it with:
-    in-core   sad.predict.incore: llvm-mca on the compiled loop body (cycles per iteration / vector width /
-              clock) and the loop-carried chains through memory; the calibrated operation classes where no
-              compiled loop prices it (no compiler, no llvm-mca, a failed compile: a warning says so)
+    in-core   sad.predict.incore: llvm-mca on the compiled loop body (cycles per iteration / source
+              iterations per pass / clock) and the loop-carried chains through memory; the calibrated
+              operation classes where no compiled loop prices it (no compiler, no llvm-mca, a failed compile:
+              a warning says so)
     data      sad.predict.reuse: per array reference the level that serves it from the footprint between two
               reuses (layer conditions, set conflicts of a walk's pitch, TLB reach), lines per iteration ×
               seconds per line of that level; references on one line share it
@@ -365,7 +366,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                    + ", ".join(f"{k} {v * 1e9:.3g} ns" for k, v in bounds.items()) + f"  -> bound: {limit}")
         if compiled:
             out.append(f"      core: {lp.core_s * hierarchy.clock_hz:.3g} cycles/iteration from {lp.asm_instructions} "
-                       f"instructions" + (f", vectorized x{lp.vector}" if lp.vector > 1 else "")
+                       f"instructions" + (f", {lp.vector} source iterations a pass" if lp.vector > 1 else "")
                        + (" along the enclosing loop (data per iteration / vector)" if lp.outer else "")
                        + (f"; {lp.scaled}" if lp.scaled else ""))
         else:

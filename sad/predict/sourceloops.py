@@ -14,6 +14,9 @@ from sad import ir
 from sad.ir.walk import child_bodies, walk, walk_stmts
 
 ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
+EXACT_TYPES = ("double", "real")
+"""IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long, "complex" Fortran's
+COMPLEX and DOUBLE COMPLEX, their sizes a guess (sad.predict.incore reads no iteration count from them)."""
 
 
 @dataclass
@@ -27,6 +30,7 @@ class Ref:
     # where a bound is not a constant (a formal argument, *) or the array has no declaration here
     extents: tuple[int | None, ...] | None = None
     line: int = 0          # the line of the statement that holds it
+    type: str = "unknown"  # the element's IR type (sad.ir: "double", "integer", ...)
     share: float = 1.0
     """The part of the loop's iterations that run that statement: 1 unless an ``if`` in the loop body guards it
     and the counts of the program tell how often (sad.predict.loopcost.statement_shares)."""
@@ -130,7 +134,7 @@ def _refs(body: list[ir.Stmt]) -> list[Ref]:
             if isinstance(node, ir.ArrayRef) and node.indices and id(node) not in inner:
                 write = any(node is t for t in targets)
                 refs.append(Ref(node.name, list(node.indices), ELEM_BYTES.get(node.type, 8), write,
-                                line=stmt.loc.line))
+                                line=stmt.loc.line, type=node.type))
     return refs
 
 

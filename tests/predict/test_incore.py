@@ -85,13 +85,18 @@ int main(int argc, char **argv) {
 """
 
 
-def _contract(tmp_path):
-    src = tmp_path / "contract.c"
-    src.write_text(CONTRACT_C)
+def compiled_source(tmp_path, name: str, text: str, spec: str = "gcc -O2"):
+    """(source loops by line, the file compiled with ``spec``, its resolved path) of a C source given as text."""
+    src = tmp_path / name
+    src.write_text(text)
     loops = {lp.line: lp for lp in source_loops(analyze([str(src)]).program)}
-    cf = cc.compiled_file(src, "gcc -O2")
+    cf = cc.compiled_file(src, spec)
     assert isinstance(cf, cc.CompiledFile)
     return loops, cf, str(src.resolve())
+
+
+def _contract(tmp_path):
+    return compiled_source(tmp_path, "contract.c", CONTRACT_C)
 
 
 @needs_mca
