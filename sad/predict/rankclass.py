@@ -240,7 +240,7 @@ class Template:
         """The events at `rank` (one of the class: `holds(rank)`); one Op per distinct event, shared by the
         trips that repeat it, as the tracer's own list is."""
         fresh = {key: Op(op.kind, _at(op.seconds, rank), _at(op.peer, rank), _at(op.tag, rank),
-                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank))
+                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank), op.sync)
                  for key, op in self._symbolic.items()}
         head, copies, block, tail = self._pieces
         if copies <= 0:
