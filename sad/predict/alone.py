@@ -68,6 +68,8 @@ def price_alone(events: list[list[Op]], machine) -> Alone:
         for op in ops:
             if op.kind == "comp":
                 comp += op.seconds
+            elif op.kind == "ack":  # a synchronous send's wait for its receiver: a wait, not priced alone
+                continue
             elif op.call:  # a collective: its messages at this rank are one call, priced whole
                 if call != (op.call, op.tag):
                     call = (op.call, op.tag)

@@ -13,8 +13,9 @@ ANY = -1
 
 @dataclass(frozen=True, slots=True)  # slots: millions of them at P = 1024, read in the event loop
 class Op:
-    """One event of a rank: compute for `seconds`, or send/receive `nbytes` to/from `peer` with `tag`."""
-    kind: str  # comp | send | recv
+    """One event of a rank: compute for `seconds`, or send/receive `nbytes` to/from `peer` with `tag`; `ack`:
+    wait until `peer` has started the receive of this rank's synchronous send (`sync`) with `tag`."""
+    kind: str  # comp | send | recv | ack
     seconds: float = 0.0
     peer: int = -1
     tag: int = 0
@@ -22,3 +23,4 @@ class Op:
     where: str = ""
     call: str = ""  # a collective's messages: the collective (bcast, allreduce, ...)
     total: int = 0  # a collective's messages: the call's bytes (count x datatype size), for pricing it whole
+    sync: bool = False  # a send: synchronous (MPI_SSEND, MPI_ISSEND), its `ack` follows

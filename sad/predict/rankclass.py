@@ -127,26 +127,78 @@ def lifted(function: Callable[..., object], *args: object, key: object = None) -
     """function(*args) where some args are Syms: computed at the traced rank, and at any rank r by the same
     function of the args at r (evaluated once per rank: the last rank asked is remembered). key names the
     function when it is made anew at each call (a partial): the same key and args give the same function."""
-    log: Guards = next(a.log for a in args if a.__class__ in SYMBOLIC)
-    getters = [a.at if a.__class__ in SYMBOLIC else None for a in args]
-    values = [plain(a) for a in args]
+    log: Guards | None = None
+    getters: list = []
+    values: list = []
+    names: list = []  # what the function is made of: a Sym's function by id, any other arg by its value
+    for a in args:  # one pass, no generators: the tracer calls this for every operation on a Sym
+        kind = a.__class__
+        if kind is Sym or kind is SymFloat:
+            sym: Any = a
+            if log is None:
+                log = sym.log
+            getters.append(sym.at)
+            values.append(int.__int__(sym) if kind is Sym else float.__float__(sym))
+            names.append(id(sym.at))
+        else:
+            getters.append(None)
+            values.append(a)
+            names.append((kind, a))
+    assert log is not None
     made = None
     try:
-        made = (key if key is not None else function,
-                tuple(id(g) if g is not None else (v.__class__, v) for g, v in zip(getters, values)))
+        made = (key if key is not None else function, tuple(names))
         at = log.made.get(made)
     except TypeError:  # an argument that is no dictionary key (an array's elements)
         at = None
     if at is None:
-        last: list = [None, None]
-
-        def at(r: int) -> object:
-            if last[0] != r:
-                last[0], last[1] = r, function(*[g(r) if g is not None else v for g, v in zip(getters, values)])
-            return last[1]
+        at = _evaluator(function, getters, values)
         if made is not None:
             log.made[made] = at
     return lift(function(*values), at, log)
+
+
+def _evaluator(function: Callable[..., object], getters: list, values: list) -> Callable[[int], object]:
+    """function of the args at rank r (getters: each Sym's own; values: the others'), the last rank's result
+    remembered. One and two arguments (nearly every one) are spelled out: Template.holds and instantiate
+    call these for every rank."""
+    last: list = [None, None]
+    if len(getters) == 1 and getters[0] is not None:
+        g0 = getters[0]
+
+        def one(r: int) -> object:
+            if last[0] != r:
+                last[0], last[1] = r, function(g0(r))
+            return last[1]
+        return one
+    if len(getters) == 2 and None not in getters:
+        g1, g2 = getters
+
+        def both(r: int) -> object:
+            if last[0] != r:
+                last[0], last[1] = r, function(g1(r), g2(r))
+            return last[1]
+        return both
+    if len(getters) == 2:
+        k, g = (0, getters[0]) if getters[0] is not None else (1, getters[1])
+        other = values[1 - k]
+
+        def left(r: int) -> object:
+            if last[0] != r:
+                last[0], last[1] = r, function(g(r), other)
+            return last[1]
+
+        def right(r: int) -> object:
+            if last[0] != r:
+                last[0], last[1] = r, function(other, g(r))
+            return last[1]
+        return left if k == 0 else right
+
+    def general(r: int) -> object:
+        if last[0] != r:
+            last[0], last[1] = r, function(*[g(r) if g is not None else v for g, v in zip(getters, values)])
+        return last[1]
+    return general
 
 
 def _binary_method(function: Callable[..., Any], reflected: bool = False):
@@ -211,10 +263,6 @@ for _cls in SYMBOLIC:
         setattr(_cls, _name, _converted(_function))
 
 
-def _same(a: object, b: object) -> bool:
-    return a.__class__ is b.__class__ and a == b
-
-
 @dataclass
 class Template:
     """A traced rank's events (Syms where they depend on the rank), its guards and replicated trips."""
@@ -231,22 +279,35 @@ class Template:
         if trips < 3 or any(self.ops[k] is not self.ops[block + (k - block) % size] for k in range(block, end)):
             block = size = trips = end = 0  # not plain copies: every op instantiated
         self._pieces = (self.ops[:block + size], trips - 2, self.ops[block:block + size], self.ops[end:])
+        # where each piece holds a symbolic event: an instance is the piece copied with those replaced
+        self._places = tuple([k for k, op in enumerate(piece) if id(op) in self._symbolic]
+                             for piece in (self._pieces[0], self._pieces[2], self._pieces[3]))
 
     def holds(self, rank: int) -> bool:
         """Does every guard have the traced rank's outcome at `rank`?"""
-        return all(_same(at(rank), outcome) for at, outcome in self.guards)
+        for at, outcome in self.guards:  # a plain loop: called for every rank and class
+            value = at(rank)
+            if not (value.__class__ is outcome.__class__ and value == outcome):
+                return False
+        return True
 
     def instantiate(self, rank: int) -> list[Op]:
         """The events at `rank` (one of the class: `holds(rank)`); one Op per distinct event, shared by the
         trips that repeat it, as the tracer's own list is."""
         fresh = {key: Op(op.kind, _at(op.seconds, rank), _at(op.peer, rank), _at(op.tag, rank),
-                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank))
+                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank), op.sync)
                  for key, op in self._symbolic.items()}
         head, copies, block, tail = self._pieces
+        at_head, at_block, at_tail = self._places
+
+        def filled(piece: list[Op], places: list[int]) -> list[Op]:
+            out = piece[:]
+            for k in places:
+                out[k] = fresh[id(piece[k])]
+            return out
         if copies <= 0:
-            return [fresh.get(id(op), op) for op in head + tail]
-        repeated = [fresh.get(id(op), op) for op in block]
-        return [fresh.get(id(op), op) for op in head] + repeated * copies + [fresh.get(id(op), op) for op in tail]
+            return filled(head, at_head) + filled(tail, at_tail)
+        return filled(head, at_head) + filled(block, at_block) * copies + filled(tail, at_tail)
 
 
 def _is_symbolic(op: Op) -> bool:

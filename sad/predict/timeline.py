@@ -17,6 +17,10 @@ The message model (LogGP with per-byte overheads, Alexandrov et al. 1995), for a
                 1995); the sender's processor still copies, so its successive sends are spaced as before
     receiver    a receive waits until the matching message has arrived (the wait is the receiver's), then is
                 busy o_r + b·O_r (setup, copy out of the buffer)
+    synchronous a synchronous send (MPI_SSEND; MPI_ISSEND at its wait) is a send as above whose sender then
+                waits until the message has arrived and the receive that takes it has started (an `ack`
+                event; the acknowledgement itself is not timed, L = 0 here); any other send is buffered
+                and completes locally
 
 With L = g = 0 one message between two idle ranks takes o_s + o_r + b·(O_s + G + O_r): the PerPreT five-phase
 PICL message comm(b) (Brehm 1999, Sec. 6.1.3) that the programming-model level prices; pipelined,
@@ -153,6 +157,9 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     channels: list[dict[int, float]] = [{} for _ in range(nprocs)]
     # a message in a receiver's box: (source, tag, bytes, arrival, transfer start, sender done, send segment)
     boxes: list[list[tuple]] = [[] for _ in range(nprocs)]
+    # a synchronous send's acknowledgements at its sender, in a message's form: (receiver, tag, 0, the time
+    # its receive started, the same twice, the receiver's segment then, False)
+    acks: list[list[tuple]] = [[] for _ in range(nprocs)]
     blocked = [False] * nprocs
     record: list[list[_Segment]] = [[] for _ in range(nprocs)]
     ready = [(0.0, r) for r in range(nprocs)]
@@ -207,12 +214,24 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
                 if path:
                     note((t, busy_to, "send", op.where, (peer,)))
                 busy_comm += busy_to - t
-                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(record[r]) - 1))
+                boxes[peer].append((r, op.tag, nbytes, finish + latency, start, done, len(record[r]) - 1,
+                                    op.sync))
                 messages += 1
                 t = busy_to
                 if blocked[peer] and peer != r:
                     blocked[peer] = False
                     push(ready, (clock[peer], peer))
+            elif kind == "ack":  # a synchronous send completes when its receive has started
+                found = _acknowledged(acks[r], op.peer, op.tag)
+                if found < 0:
+                    blocked[r] = True
+                    break
+                link = acks[r].pop(found)
+                if path:
+                    note((t, link[3] if link[3] > t else t, "wait", op.where, link))
+                if link[3] > t:
+                    waited += link[3] - t
+                    t = link[3]
             else:  # recv
                 source, tag = op.peer, op.tag
                 if box and source == box[0][0] and (tag == box[0][1] or tag == ANY):
@@ -232,6 +251,12 @@ def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
                 if arrival > t:
                     waited += arrival - t
                     t = arrival
+                if msg[7]:  # a synchronous send: its sender may go on now (the acknowledgement takes no time)
+                    sender = msg[0]
+                    acks[sender].append((r, msg[1], 0, t, t, t, len(record[r]) - 1, False))
+                    if blocked[sender]:
+                        blocked[sender] = False
+                        push(ready, (clock[sender], sender))
                 busy = o_r + msg[2] * per_recv
                 if path:
                     note((t, t + busy, "recv", op.where, msg))
@@ -270,6 +295,14 @@ def _matching(box: list[tuple], source: int, tag: int) -> int:
     return found
 
 
+def _acknowledged(acks: list[tuple], receiver: int, tag: int) -> int:
+    """The index of the acknowledgement of a synchronous send to receiver with tag, -1 if none yet."""
+    for k, ack in enumerate(acks):
+        if ack[0] == receiver and ack[1] == tag:
+            return k
+    return -1
+
+
 def _check_received(boxes: list[list[tuple]]) -> None:
     """Every message sent was received. One left in a box is an erroneous program (MPI_FINALIZE needs every
     communication completed) or events the tracer got wrong: either way its time is not the program's."""
@@ -301,7 +334,7 @@ def _critical_path(record: list[list[_Segment]], rank: int) -> list[Step]:
         end = min(end, until)
         until = float("inf")
         if kind == "wait":
-            sender, _, _, arrival, tx_start, sent, segment = link  # type: ignore[misc]
+            sender, _, _, arrival, tx_start, sent, segment, _ = link  # type: ignore[misc]
             if end > start:  # it waited: the message set the pace
                 steps.append(Step(rank, "transfer", tx_start, arrival, where, sender))
                 if tx_start > sent:

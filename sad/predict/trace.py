@@ -708,7 +708,14 @@ class Tracer:
             dest = self.number(stmt.partner, frame, where, "destination")
             if dest != PROC_NULL:
                 tag = self.tag(args, 4, frame)
-                self.emit(Op("send", peer=dest, tag=tag, nbytes=nbytes, where=where))
+                sync = stmt.name.upper() in ("MPI_SSEND", "MPI_ISSEND")
+                self.emit(Op("send", peer=dest, tag=tag, nbytes=nbytes, where=where, sync=sync))
+                if sync:  # it completes when the receive has started: MPI_SSEND here, MPI_ISSEND at its wait
+                    ack = Op("ack", peer=dest, tag=tag, where=where)
+                    if kind == "send":
+                        self.emit(ack)
+                    else:
+                        self.posted.append(ack)
                 self.post_value(stmt, frame, (self.rank, dest, tag))
         elif kind == "recv":
             source = self.number(stmt.partner, frame, where, "source")
@@ -983,7 +990,8 @@ class Tracer:
         return offset
 
     def flush_posted(self) -> None:
-        """The receives posted with MPI_IRECV, at the wait that completes them."""
+        """The receives posted with MPI_IRECV (and MPI_ISSEND's acknowledgements), at the wait that completes
+        them."""
         for op in self.posted:
             self.emit(op)
         self.posted = []

@@ -1,8 +1,9 @@
 """The collectives each machine's file names (programming_model.collectives), simulated as those algorithms'
-messages and priced alike by the per-rank formula: the nCUBE/2 (a hypercube) runs the hypercube algorithms
-(spanning binomial trees for broadcast / collect, dimension exchange for allreduce and allgather), the
-Paragon MPICH's (allreduce as reduce + broadcast, linear gather, ring allgather). Times derived by hand from
-Brehm 1999, Sec. 6.1.3's figures (send setup + receive setup, link and twice the copy per byte)."""
+messages and priced alike by the per-rank formula: both machines run MPICH's (src/coll/intra_fns.c), the
+nCUBE/2 MPICH 1.0's (allgather as P linear gathers), the Paragon MPICH 1.1's (ring allgather); both reduce
+then broadcast for allreduce, gather linearly at the root and exchange empty messages pairwise in a barrier.
+Times derived by hand from Brehm 1999, Sec. 6.1.3's figures (send setup + receive setup, link and twice the
+copy per byte)."""
 from __future__ import annotations
 
 import contextlib
@@ -30,24 +31,26 @@ def calls(name: str, machine: str, nprocs: int, rank: int, call: str) -> list[tu
     return [(op.kind, op.peer, op.nbytes) for op in events[rank] if op.call == call]
 
 
-def test_hypercube_allgather_is_the_dimension_exchange():
-    """cgallg.f at 8 ranks: 128 rows, 1024 B each; rank 5 exchanges with 4, 7, 1 (5 XOR 1, 2, 4), the block
-    doubling each step (a ring would send to 6 and receive from 4, seven times)."""
+def test_ncube2_allgather_is_p_gathers():
+    """cgallg.f at 8 ranks: 128 rows, 1024 B each; rank 5 sends its block to roots 0 ... 4, receives every
+    other block in rank order in its own gather, then sends to roots 6 and 7 (MPICH 1.0)."""
     b = 128 * 8
-    assert calls("cgallg.f", "ncube2", 8, 5, "allgather") == [
-        ("send", 4, b), ("recv", 4, b), ("send", 7, 2 * b), ("recv", 7, 2 * b), ("send", 1, 4 * b),
-        ("recv", 1, 4 * b)]
+    assert calls("cgallg.f", "ncube2", 8, 5, "allgather") == (
+        [("send", r, b) for r in range(5)] + [("recv", r, b) for r in (0, 1, 2, 3, 4, 6, 7)]
+        + [("send", 6, b), ("send", 7, b)])
 
 
-def test_hypercube_gather_is_the_binomial_collect():
-    """cgcoll.f at 8 ranks: rank 0 receives its subtrees from 1, 2 and 4 (1, 2, 4 blocks), not 7 blocks."""
+def test_ncube2_gather_is_linear_at_the_root():
+    """cgcoll.f at 8 ranks: rank 0 receives one block from each of 1 ... 7 in turn; rank 3 sends one."""
     b = 128 * 8
-    assert calls("cgcoll.f", "ncube2", 8, 0, "gather") == [("recv", 1, b), ("recv", 2, 2 * b), ("recv", 4, 4 * b)]
+    assert calls("cgcoll.f", "ncube2", 8, 0, "gather") == [("recv", r, b) for r in range(1, 8)]
+    assert calls("cgcoll.f", "ncube2", 8, 3, "gather") == [("send", 0, b)]
 
 
-def test_paragon_allreduce_is_reduce_then_bcast():
+@pytest.mark.parametrize("machine", ["ncube2", "paragon"])
+def test_allreduce_is_reduce_then_bcast(machine):
     """MPICH: MPI_Reduce to rank 0 along the binomial tree, then MPI_Bcast down it (4 ranks: 0 hears 1, 2)."""
-    assert calls("cgcoll.f", "paragon", 4, 0, "allreduce")[:4] == [
+    assert calls("cgcoll.f", machine, 4, 0, "allreduce")[:4] == [
         ("recv", 1, 8), ("recv", 2, 8), ("send", 2, 8), ("send", 1, 8)]
 
 
@@ -62,21 +65,31 @@ int main(int argc, char **argv) {
 """
 
 
-@pytest.mark.parametrize("machine, steps, blocks", [("ncube2", 3, 7), ("paragon", 7, 7)])
-def test_allgather_alone_simulated_and_priced_alike(tmp_path, machine, steps, blocks):
-    """800 B per rank, 8 ranks starting together: on the hypercube 3 exchanges of 1, 2, 4 blocks
-    (3 setups, 7 blocks), on the Paragon 7 ring steps of one block (7 setups, 7 blocks). On the Paragon the
-    simulation and the per-rank formula give the same time; on the nCUBE/2 the simulation's blocks cost
-    T3 + T5 per byte (each send's copy runs under its transfer, ncube2.yaml: pipelined), the formula's
-    T2 + T3 + T5."""
+def analyze_json(tmp_path, machine: str, nprocs: int) -> dict:
     src = tmp_path / "allg.c"
     src.write_text(ALLGATHER)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        assert main(["analyze", str(src), "-m", machine, "-D", "NPROCS=8", "--format", "json"]) == 0
-    doc = json.loads(out.getvalue())
-    simulated = steps * SETUP[machine] + blocks * 800 * SIM_PER_BYTE[machine]
+        assert main(["analyze", str(src), "-m", machine, "-D", f"NPROCS={nprocs}", "--format", "json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def test_paragon_ring_allgather_simulated_and_priced_alike(tmp_path):
+    """800 B per rank, 8 ranks starting together: 7 ring steps of one block (7 setups, 7 blocks); the
+    simulation and the per-rank formula give the same time."""
+    doc = analyze_json(tmp_path, "paragon", 8)
     assert doc["model"] == "timeline"
-    assert doc["time_s"] == pytest.approx(simulated, rel=1e-6)
-    assert doc["per_rank"]["time_s"] == pytest.approx(steps * SETUP[machine] + blocks * 800 * PER_BYTE[machine],
+    assert doc["time_s"] == pytest.approx(7 * SETUP["paragon"] + 7 * 800 * PER_BYTE["paragon"], rel=1e-6)
+    assert doc["per_rank"]["time_s"] == pytest.approx(7 * SETUP["paragon"] + 7 * 800 * PER_BYTE["paragon"],
                                                       rel=1e-3)
+
+
+def test_ncube2_gathers_allgather_runs_the_two_gathers_in_turn(tmp_path):
+    """800 B per rank, 2 ranks: rank 1 sends to rank 0's gather while rank 0 waits, then rank 0 sends to
+    rank 1's gather while rank 1 waits, two whole messages in series (a ring would overlap them). Simulated,
+    each message's send copy runs under its transfer (ncube2.yaml: pipelined): 2 (T1 + T4 + T3 + T5); the
+    per-rank formula prices each rank alone, one send and one receive: comm(800) = T1 + T4 + T3 + 2 T2."""
+    doc = analyze_json(tmp_path, "ncube2", 2)
+    assert doc["model"] == "timeline"
+    assert doc["time_s"] == pytest.approx(2 * (SETUP["ncube2"] + 800 * SIM_PER_BYTE["ncube2"]), rel=1e-6)
+    assert doc["per_rank"]["time_s"] == pytest.approx(SETUP["ncube2"] + 800 * PER_BYTE["ncube2"], rel=1e-3)
