@@ -14,6 +14,8 @@ the root: v = (rank - root) mod P.
     recursive_doubling  log2 P exchanges with partner v XOR 2^k (allreduce, allgather: b * 2^k bytes);
                         a process count that is no power of 2 falls back to reduce + bcast (binomial); the
                         barrier folds the ranks above the largest power of 2 in and out instead (MPICH 1.x)
+    binomial (allgather) tree collect of every block to rank 0, then tree broadcast of all P blocks (the
+                        gather + bcast composition, Brehm 1999's tree collect / broadcast)
     gathers             allgather as P linear gathers, to rank 0, 1, ..., P - 1 in turn (MPICH 1.0)
     ring                P - 1 steps: send to v + 1, receive from v - 1 (allgather, alltoall's pairwise)
     dissemination       barrier: round k sends 0 bytes to v + 2^k and receives from v - 2^k
@@ -31,7 +33,7 @@ PRIMITIVES = frozenset({"bcast", "reduce", "allreduce", "gather", "scatter", "al
 ALGORITHMS = {
     "bcast": ("binomial", "linear"), "reduce": ("binomial", "linear"),
     "allreduce": ("recursive_doubling", "binomial", "linear"), "gather": ("linear", "binomial"),
-    "scatter": ("linear", "binomial"), "allgather": ("ring", "recursive_doubling", "linear", "gathers"),
+    "scatter": ("linear", "binomial"), "allgather": ("ring", "recursive_doubling", "linear", "binomial", "gathers"),
     "alltoall": ("ring", "linear"), "barrier": ("dissemination", "recursive_doubling", "linear"), "scan": ("linear",),
 }
 """The algorithms each collective can be simulated with (the first is the default)."""
@@ -78,6 +80,9 @@ def expand(kind: str, algorithm: str, rank: int, nprocs: int, root: int, nbytes:
                                                                gather=nbytes),
         ("allgather", "linear"): lambda: (_linear_up(v, others, send, recv, nbytes)
                                           + _linear_down(v, others, send, recv, nbytes * nprocs)),
+        ("allgather", "binomial"): lambda: (
+            _binomial_up(v, nprocs, send, recv, lambda u: _subtree(u, nprocs) * nbytes)
+            + _binomial_down(v, nprocs, send, recv, lambda u: nbytes * nprocs)),
         ("allgather", "gathers"): lambda: _gathers(v, nprocs, send, recv, nbytes),
         ("alltoall", "ring"): lambda: _pairwise(v, nprocs, send, recv, nbytes),
         ("alltoall", "linear"): lambda: _pairwise(v, nprocs, send, recv, nbytes),

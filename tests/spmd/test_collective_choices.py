@@ -1,7 +1,7 @@
 """The collectives each machine's file names (programming_model.collectives), simulated as those algorithms'
-messages and priced alike by the per-rank formula: both machines run MPICH's (src/coll/intra_fns.c), the
-nCUBE/2 MPICH 1.0's (allgather as P linear gathers), the Paragon MPICH 1.1's (ring allgather); both reduce
-then broadcast for allreduce, gather linearly at the root and exchange empty messages pairwise in a barrier.
+messages and priced alike by the per-rank formula: the nCUBE/2 runs PICL's tree collect and broadcast on
+the binomial tree (gather, allgather as collect + broadcast), the Paragon MPICH 1.1's (linear gather, ring
+allgather); both reduce then broadcast for allreduce and exchange empty messages pairwise in a barrier.
 Times derived by hand from Brehm 1999, Sec. 6.1.3's figures (send setup + receive setup, link and twice the
 copy per byte)."""
 from __future__ import annotations
@@ -31,20 +31,24 @@ def calls(name: str, machine: str, nprocs: int, rank: int, call: str) -> list[tu
     return [(op.kind, op.peer, op.nbytes) for op in events[rank] if op.call == call]
 
 
-def test_ncube2_allgather_is_p_gathers():
-    """cgallg.f at 8 ranks: 128 rows, 1024 B each; rank 5 sends its block to roots 0 ... 4, receives every
-    other block in rank order in its own gather, then sends to roots 6 and 7 (MPICH 1.0)."""
+def test_ncube2_allgather_is_tree_collect_then_broadcast():
+    """cgallg.f at 8 ranks: 128 rows, 1024 B each. Rank 4 collects its subtree (5: one block, 6: two), sends
+    its four blocks to rank 0, receives all eight back and passes them to 6, then 5; leaf 5 sends one block
+    up and receives the eight."""
     b = 128 * 8
-    assert calls("cgallg.f", "ncube2", 8, 5, "allgather") == (
-        [("send", r, b) for r in range(5)] + [("recv", r, b) for r in (0, 1, 2, 3, 4, 6, 7)]
-        + [("send", 6, b), ("send", 7, b)])
+    assert calls("cgallg.f", "ncube2", 8, 4, "allgather") == [
+        ("recv", 5, b), ("recv", 6, 2 * b), ("send", 0, 4 * b), ("recv", 0, 8 * b), ("send", 6, 8 * b),
+        ("send", 5, 8 * b)]
+    assert calls("cgallg.f", "ncube2", 8, 5, "allgather") == [("send", 4, b), ("recv", 4, 8 * b)]
 
 
-def test_ncube2_gather_is_linear_at_the_root():
-    """cgcoll.f at 8 ranks: rank 0 receives one block from each of 1 ... 7 in turn; rank 3 sends one."""
+def test_ncube2_gather_is_a_tree_collect():
+    """cgcoll.f at 8 ranks: rank 0 receives 1's block, 2's two and 4's four (log2 8 start-ups, not 7); rank
+    3 sends its one block to 2."""
     b = 128 * 8
-    assert calls("cgcoll.f", "ncube2", 8, 0, "gather") == [("recv", r, b) for r in range(1, 8)]
-    assert calls("cgcoll.f", "ncube2", 8, 3, "gather") == [("send", 0, b)]
+    assert calls("cgcoll.f", "ncube2", 8, 0, "gather") == [("recv", 1, b), ("recv", 2, 2 * b),
+                                                           ("recv", 4, 4 * b)]
+    assert calls("cgcoll.f", "ncube2", 8, 3, "gather") == [("send", 2, b)]
 
 
 @pytest.mark.parametrize("machine", ["ncube2", "paragon"])
@@ -84,12 +88,12 @@ def test_paragon_ring_allgather_simulated_and_priced_alike(tmp_path):
                                                       rel=1e-3)
 
 
-def test_ncube2_gathers_allgather_runs_the_two_gathers_in_turn(tmp_path):
-    """800 B per rank, 2 ranks: rank 1 sends to rank 0's gather while rank 0 waits, then rank 0 sends to
-    rank 1's gather while rank 1 waits, two whole messages in series (a ring would overlap them). Simulated,
-    each message's send copy runs under its transfer (ncube2.yaml: pipelined): 2 (T1 + T4 + T3 + T5); the
-    per-rank formula prices each rank alone, one send and one receive: comm(800) = T1 + T4 + T3 + 2 T2."""
+def test_ncube2_allgather_collects_then_broadcasts(tmp_path):
+    """800 B per rank, 2 ranks: rank 1 sends its block to rank 0, which sends both blocks back, two messages in
+    series. Simulated, each message's send copy runs under its transfer (ncube2.yaml: pipelined):
+    2 (T1 + T4) + (800 + 1600) (T3 + T5) per byte; the per-rank formula prices the collect and the broadcast
+    with PICL's five phases: 2 (T1 + T4) + (800 + 1600) (T3 + 2 T2)."""
     doc = analyze_json(tmp_path, "ncube2", 2)
     assert doc["model"] == "timeline"
-    assert doc["time_s"] == pytest.approx(2 * (SETUP["ncube2"] + 800 * SIM_PER_BYTE["ncube2"]), rel=1e-6)
-    assert doc["per_rank"]["time_s"] == pytest.approx(SETUP["ncube2"] + 800 * PER_BYTE["ncube2"], rel=1e-3)
+    assert doc["time_s"] == pytest.approx(2 * SETUP["ncube2"] + 2400 * SIM_PER_BYTE["ncube2"], rel=1e-6)
+    assert doc["per_rank"]["time_s"] == pytest.approx(2 * SETUP["ncube2"] + 2400 * PER_BYTE["ncube2"], rel=1e-3)
