@@ -340,14 +340,29 @@ def _narrowed(value: sympy.Piecewise, stmt: ir.If, run: Run):
 def _without(value, cond: sympy.Basic | None):
     """A choice (Piecewise) on the paths where `cond` is false: the pieces whose condition is `cond`, or one
     of its alternatives, are never chosen there (INFO's argument checks, -1 .. -7, after `IF (INFO.NE.0)
-    RETURN`, which the backtracer reads as their conditions' Or: 0 is left)."""
+    RETURN`, which the backtracer reads as their conditions' Or: 0 is left); and a piece whose condition
+    holds wherever `cond` is false is the choice made there, with the pieces after it (DSYTRF's NB, set
+    under `IF (INFO.EQ.0)` before that guard: the choice of NB unset is not made past it)."""
     if not isinstance(value, sympy.Piecewise) or cond is None or not is_condition(cond):
         return value
     ruled = set(cond.args) if isinstance(cond, sympy.Or) else {cond}
-    kept = [(v, c) for v, c in value.args if c not in ruled]
+    holding = set(_negated(cond))
+    kept: list[tuple[sympy.Expr, sympy.Basic]] = []
+    for v, c in value.args:
+        if c in ruled:
+            continue
+        kept.append((v, c))
+        if c in holding or (isinstance(c, sympy.And) and set(c.args) <= holding):
+            break  # every path that goes on makes this choice: the later ones are never made
     if len(kept) == len(value.args) or not kept:
         return value
     return choose([*kept[:-1], (kept[-1][0], sympy.true)])
+
+
+def _negated(cond: sympy.Basic) -> list[sympy.Basic]:
+    """What holds where `cond` is false, conjunct by conjunct: the negation of each alternative of an Or
+    (`IF (INFO.NE.0) RETURN`, INFO's argument checks: none of them holds past it), else of the whole."""
+    return [sympy.Not(c) for c in cond.args] if isinstance(cond, sympy.Or) else [sympy.Not(cond)]
 
 
 def _may_return(stmt: ir.Stmt, run: Run) -> bool:
