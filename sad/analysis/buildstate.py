@@ -14,7 +14,7 @@ import sympy
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.params import Parameter, ParameterTable
-from sad.analysis.products import EXPANSION_LIMIT, expanded_terms, is_number, multiplied_out
+from sad.analysis.products import EXPANSION_LIMIT, expand, expanded_terms, is_number, multiplied_out
 from sad.analysis.values import ProgramFacts
 
 # Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
@@ -123,7 +123,7 @@ def expanded(expr: sympy.Expr | int) -> sympy.Expr:
         return expr
     if expanded_terms(expr, EXPANSION_LIMIT) > EXPANSION_LIMIT:
         return expr
-    return sympy.expand(expr)
+    return expand(expr)
 
 
 def is_logical(value: sympy.Basic) -> bool:

@@ -13,6 +13,11 @@ expression, tree for tree, as building it again: what sympy's own cache (sympy.c
 for Add, Mul and every Function whose __new__ it wraps, which Piecewise's is not. Only pieces of sympy
 expressions and conditions (Python's ints, True and False taken as sympy's, as ExprCondPair takes them) with no
 other options are remembered; anything else goes to sympy as it is.
+
+A piece whose condition holds a Piecewise (a test on a variable whose value is itself a choice: DSTEBZ's
+bisection intervals) is remembered on its own too: sympy folds such a condition and rewrites it as an ITE,
+deciding the sets its relations cover (solve_univariate_inequality, with a search for periods), and the same
+condition came back in piece after piece of different Piecewise: 70 % of DSTEBZ's analysis.
 """
 from __future__ import annotations
 
@@ -20,9 +25,10 @@ from functools import lru_cache
 
 from sympy import Basic, Integer, S
 from sympy.core.parameters import global_parameters
-from sympy.functions.elementary.piecewise import Piecewise
+from sympy.functions.elementary.piecewise import ExprCondPair, Piecewise
 
 _new = Piecewise.__new__
+_new_pair = ExprCondPair.__new__
 
 
 @lru_cache(maxsize=16384)
@@ -57,6 +63,21 @@ def new(cls, *args, **options):
     return _built(cls, pieces, bool(options.get("evaluate", global_parameters.evaluate)))
 
 
+@lru_cache(maxsize=4096)
+def _built_pair(cls: type, expr: Basic, cond: Basic):
+    return _new_pair(cls, expr, cond)
+
+
+def new_pair(cls, expr, cond):
+    """ExprCondPair.__new__(cls, expr, cond), once per process for each class, expression and condition
+    holding a Piecewise (the others cost less to build than to look up)."""
+    if isinstance(expr, Basic) and isinstance(cond, Basic) and cond.has(Piecewise):
+        return _built_pair(cls, expr, cond)
+    return _new_pair(cls, expr, cond)
+
+
 def install() -> None:
-    """Let every Piecewise be built through the memo (idempotent)."""
+    """Let every Piecewise, and every piece of one whose condition holds a Piecewise, be built through the
+    memo (idempotent)."""
     Piecewise.__new__ = staticmethod(new)
+    ExprCondPair.__new__ = staticmethod(new_pair)

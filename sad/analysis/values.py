@@ -60,6 +60,7 @@ class ProgramFacts:
         default_factory=lambda: defaultdict(list))
     opaque_arrays: set[str] = field(default_factory=set)
     _places: dict[str, dict[int, Place]] = field(default_factory=dict)
+    _arm_jumps: dict[str, bool] = field(default_factory=dict)  # _jumps_back_in_arms by routine, as _places
     # the statement whose values are being evaluated, and the quotients resolved there by taking operands
     # of unknown sign as non-negative: (where, quotient), in order, each once (notes for the user)
     at_loc: ir.Loc | None = None
@@ -1202,8 +1203,12 @@ class ValueResolver(ir.NodeVisitor):
         places = self.facts._places.get(owner.name)
         if places is None:
             places = self.facts._places[owner.name] = _places_of(owner)
-        if any(p.backward_jumps for p in places.values()) and not _jumps_back_in_arms(owner):
-            return None
+        if any(p.backward_jumps for p in places.values()):
+            in_arms = self.facts._arm_jumps.get(owner.name)
+            if in_arms is None:  # a function of the routine alone, asked for at every conditional use in it
+                in_arms = self.facts._arm_jumps[owner.name] = _jumps_back_in_arms(owner)
+            if not in_arms:
+                return None
         rest = others + [d for name, ds in by_proc.items() if name != owner.name for d in ds]
         if len(rest) > 1 or (rest and rest[0].kind not in ("read", "assign", "data", "parameter")):
             return None

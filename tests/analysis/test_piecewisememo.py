@@ -3,6 +3,7 @@ tree sympy's own construction gives, and a sum's index is substituted into one a
 from __future__ import annotations
 
 import sympy
+from sympy.functions.elementary.piecewise import ExprCondPair
 
 import sad.analysis.counting  # noqa: F401  (installs the memo, as every build does)
 from sad.analysis import piecewisememo
@@ -51,3 +52,24 @@ def test_an_index_is_substituted_as_subs_does():
     # every condition false: sympy's subs gives Undefined, as the walk does
     g = sympy.Piecewise((k, sympy.Lt(k, 0)), (1, sympy.Gt(k, 5)))
     assert _replace(g, k, sympy.Integer(2)) is sympy.nan is g.subs(k, 2)
+
+
+def test_a_piece_whose_condition_holds_a_choice_is_built_once_as_sympy_builds_it():
+    """A condition on a value that is itself a Piecewise (a bisection's interval end) is folded and rewritten
+    by sympy each time a piece is built: remembered, and the same tree as sympy's own."""
+    n, m = sympy.symbols("n m", integer=True)
+    end = sympy.Piecewise((n, sympy.Gt(n, 2 * m)), (2 * m, True))
+    pieces = [((n + 1, sympy.Lt(end, m + 3)), (m, True)), ((end, sympy.Ge(end, 4) & sympy.Lt(n, m)), (0, True))]
+    ours = [sympy.srepr(sympy.Piecewise(*p)) for p in pieces]
+    before = piecewisememo._built_pair.cache_info()
+    again = ExprCondPair(n + 1, sympy.Lt(end, m + 3))
+    assert piecewisememo._built_pair.cache_info().hits == before.hits + 1
+    assert again is ExprCondPair(n + 1, sympy.Lt(end, m + 3))
+    sympy.Piecewise.__new__ = staticmethod(piecewisememo._new)
+    ExprCondPair.__new__ = staticmethod(piecewisememo._new_pair)
+    try:
+        theirs = [sympy.srepr(sympy.Piecewise(*p)) for p in pieces]
+    finally:
+        piecewisememo.install()
+    assert ours == theirs
+    assert str(again) == "(n + 1, ITE(n > 2*m, n < m + 3, 2*m < m + 3))"  # the condition folded, as sympy does

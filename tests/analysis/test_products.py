@@ -85,6 +85,20 @@ def test_edge_weights_already_expanded_are_sympys_expansion():
     assert 100 < shortcut < 400  # both ways taken
 
 
+def test_a_shared_count_expands_as_sympy_expands_it():
+    """products.expand walks each distinct subexpression once per hint, and gives sympy.expand's tree: a
+    callee's body under its caller's probability, whose indicators of tests on the index occur in many
+    terms, with products inside Max and Piecewise (sympy expands those too) and a power of a sum."""
+    from sad.analysis import products
+    n, k = sympy.symbols("N k", integer=True)
+    tests = [sympy.Piecewise((1, sympy.Le(k + j, n * (n - 1))), (0, True)) for j in range(3)]
+    count = (1 - P[0]) * (P[1] * (2 * (1 - tests[0]) * (1 - tests[1]) + tests[2] * sympy.Max(0, (n - k) * (n + 1)))
+                          + (1 - P[1]) * (tests[0] + 3) * (P[2] - tests[1]) ** 2)
+    for weight in (count, count * (k + 1), sympy.Max(0, count * (n - 1))):
+        assert sympy.srepr(products.expand(weight)) == sympy.srepr(sympy.expand(weight)), weight
+    assert "(N - 1)*N" not in str(products.expand(count))  # expanded inside the indicators' conditions too
+
+
 def test_a_sum_of_priced_terms_is_sympys_own():
     """total(terms) is sympy.Add(*terms), tree for tree: counts times seconds, some with the same count (their
     coefficients add up, in Add.flatten's order), sums among them (their terms collected), numbers, a term
