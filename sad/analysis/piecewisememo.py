@@ -18,6 +18,10 @@ A piece whose condition holds a Piecewise (a test on a variable whose value is i
 bisection intervals) is remembered on its own too: sympy folds such a condition and rewrites it as an ITE,
 deciding the sets its relations cover (solve_univariate_inequality, with a search for periods), and the same
 condition came back in piece after piece of different Piecewise: 70 % of DSTEBZ's analysis.
+
+The set a condition covers (Boolean.as_set, which that folding and Piecewise's own canonical form ask for) is
+remembered per condition as well, its NotImplementedError included: it is a function of the condition alone, and
+DLARRD's bisection asked for the same few sets thousands of times.
 """
 from __future__ import annotations
 
@@ -26,9 +30,11 @@ from functools import lru_cache
 from sympy import Basic, Integer, S
 from sympy.core.parameters import global_parameters
 from sympy.functions.elementary.piecewise import ExprCondPair, Piecewise
+from sympy.logic.boolalg import Boolean
 
 _new = Piecewise.__new__
 _new_pair = ExprCondPair.__new__
+_as_set = Boolean.as_set
 
 
 @lru_cache(maxsize=16384)
@@ -76,8 +82,25 @@ def new_pair(cls, expr, cond):
     return _new_pair(cls, expr, cond)
 
 
+@lru_cache(maxsize=8192)
+def _set_of(cond: Boolean) -> tuple[bool, object]:
+    try:
+        return True, _as_set(cond)
+    except NotImplementedError as err:
+        return False, err.args
+
+
+def as_set(self: Boolean):
+    """Boolean.as_set(self), once per process for each condition (sympy's answer or its NotImplementedError)."""
+    found, value = _set_of(self)
+    if not found:
+        raise NotImplementedError(*value)  # type: ignore[misc]
+    return value
+
+
 def install() -> None:
-    """Let every Piecewise, and every piece of one whose condition holds a Piecewise, be built through the
-    memo (idempotent)."""
+    """Let every Piecewise, every piece of one whose condition holds a Piecewise, and every condition's set be
+    built through the memo (idempotent)."""
     Piecewise.__new__ = staticmethod(new)
     ExprCondPair.__new__ = staticmethod(new_pair)
+    Boolean.as_set = as_set

@@ -2,6 +2,7 @@
 tree sympy's own construction gives, and a sum's index is substituted into one as sympy's subs does."""
 from __future__ import annotations
 
+import pytest
 import sympy
 from sympy.functions.elementary.piecewise import ExprCondPair
 
@@ -73,3 +74,19 @@ def test_a_piece_whose_condition_holds_a_choice_is_built_once_as_sympy_builds_it
         piecewisememo.install()
     assert ours == theirs
     assert str(again) == "(n + 1, ITE(n > 2*m, n < m + 3, 2*m < m + 3))"  # the condition folded, as sympy does
+
+
+def test_a_conditions_set_is_sympys_and_asked_once():
+    """Boolean.as_set through the memo: the same set as sympy's own, the second time from the memo; a condition
+    sympy cannot turn into a set raises NotImplementedError every time, as sympy's does."""
+    x, y = sympy.symbols("x y", real=True)
+    cond = sympy.Lt(x, 3) & sympy.Ge(x, -1)
+    ours = cond.as_set()
+    before = piecewisememo._set_of.cache_info()
+    assert cond.as_set() is ours
+    assert piecewisememo._set_of.cache_info().hits == before.hits + 1
+    assert ours == piecewisememo._as_set(cond) == sympy.Interval.Ropen(-1, 3)
+    two = sympy.Lt(x, y)   # two symbols: sympy has no set for it
+    for _ in range(2):
+        with pytest.raises(NotImplementedError):
+            two.as_set()
