@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy
 
 from sad.machine.hierarchy import Hierarchy, Level
-from sad.predict.reuse import Stream, _by_serving_level
+from sad.predict.reuse import Stream, by_serving_level
 
 
 def wait_seconds(streams: list[Stream], hierarchy: Hierarchy) -> sympy.Expr:
@@ -35,12 +35,12 @@ def wait_seconds(streams: list[Stream], hierarchy: Hierarchy) -> sympy.Expr:
     for ref, lines, fp, walk, _share, _when in streams:
         if ref.write:
             continue
-        stream = _by_serving_level(fp, hierarchy, None, _stream_wait)
+        stream = by_serving_level(fp, hierarchy, None, _stream_wait)
         if walk is None:
             total += lines * stream
             continue
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines
-        column = _by_serving_level(fp, hierarchy, walk, _column_wait)
+        column = by_serving_level(fp, hierarchy, walk, _column_wait)
         total += lines * sympy.Piecewise((stream, sympy.Le(walk.pitch, line)), (column, True))
     return total
 

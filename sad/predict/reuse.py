@@ -154,11 +154,11 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
         if not one or one <= column or weight == 0:
             return sympy.Float(column, 6)
         return sympy.Float(column, 6) + weight * sympy.Float(one - column, 6)
-    return _by_serving_level(bytes_between_reuses, hierarchy, walk, cost)
+    return by_serving_level(bytes_between_reuses, hierarchy, walk, cost)
 
 
-def _by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, walk: Walk | None,
-                      value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
+def by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, walk: Walk | None,
+                     value: Callable[[Level], sympy.Expr]) -> sympy.Expr:
     """Piecewise: value(level) of the first level that holds the footprint (and the walk), memory's last."""
     pieces = []
     levels = hierarchy.levels
@@ -403,7 +403,7 @@ def beside_read_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy) ->
     beside a read overlaps part of its write-allocate and write-back with it. Kerncraft's ECM model prices
     memory transfers the same way: with the bandwidth of the benchmark kernel (load, copy, update, triad)
     whose ratio of read to write streams is closest to the loop's."""
-    return _by_serving_level(bytes_between_reuses, hierarchy, None, lambda lv: sympy.Float(lv.beside_read_s(), 6))
+    return by_serving_level(bytes_between_reuses, hierarchy, None, lambda lv: sympy.Float(lv.beside_read_s(), 6))
 
 
 def trailing(ref: Ref, loop: SourceLoop) -> tuple[int, int] | None:
