@@ -467,6 +467,7 @@ class _Loader:
         primitives = self.primitives(texts, figures, topology)
         hierarchy = None
         if data.get("hierarchy"):
+            self.check_chain_wait(data["hierarchy"])
             hierarchy = from_database(data["hierarchy"], lambda v: float(self.figure(("hierarchy",), v, "time") or 0),
                                       lambda v: float(self.figure(("hierarchy", "clock"), v, "frequency") or 0))
         self.raise_errors()
@@ -479,6 +480,14 @@ class _Loader:
             dma=bool(comm.get("dma", True)), pipelined=bool(comm.get("pipelined", False)),
             collectives=MappingProxyType(dict(collectives)),
             cores=int(comm.get("cores", 0) or 0))
+
+    def check_chain_wait(self, section: dict) -> None:
+        """Every level `hierarchy.chain_wait` names is one of the hierarchy's levels (a misspelt name would
+        leave that level's waits at 0 without a word)."""
+        names = [str(level.get("name")) for level in section.get("levels") or [] if isinstance(level, dict)]
+        for name in section.get("chain_wait") or {}:
+            if str(name) not in names:
+                self.error(("hierarchy", "chain_wait", name), f"no level named '{name}' (levels: {', '.join(names)})")
 
     def figure(self, where: KeyPath, value: object, kind: str, clock: Fraction | None = None) -> Fraction | None:
         try:

@@ -13,7 +13,7 @@ from sad.analysis.bindings import evaluate
 from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
-from sad.machine.model import load_machine
+from sad.machine.model import MachineError, load_machine
 from sad.predict.loopcost import price_loops
 from sad.predict.overlap import loop_seconds, wait_seconds
 from sad.predict.reuse import streams_of
@@ -116,3 +116,14 @@ def test_a_serial_sum_from_memory_costs_its_chain_and_its_wait(tmp_path):
     assert price.latency_s == pytest.approx(1.2 * NS)
     assert evaluate(price.data_s) == pytest.approx(0.75 * NS)
     assert evaluate(price.seconds) == pytest.approx(1.7 * NS)
+
+
+def test_a_chain_wait_for_a_level_the_hierarchy_lacks_is_an_error(tmp_path):
+    """A misspelt level name in chain_wait would leave that level's waits at 0 without a word: the file's line
+    and the levels it has are named instead."""
+    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], L3: [4 ns, 10 ns]}\n")
+    line = machine_file.read_text().splitlines().index("  chain_wait: {L1: [0 ns, 0 ns], L3: [4 ns, 10 ns]}") + 1
+    with pytest.raises(MachineError) as err:
+        load_machine(machine_file)
+    assert str(err.value) == (f"{machine_file}:{line}: error: hierarchy.chain_wait.L3: no level named 'L3' "
+                              "(levels: L1, memory)")
