@@ -22,6 +22,7 @@ import sympy
 from sad import ir
 from sad.analysis import whileloops
 from sad.analysis.freesymbols import free_symbols
+from sad.common.formulatext import written_sizes
 
 
 def candidates(stmt: ir.Do, proc: ir.Procedure) -> list[ir.Var]:
@@ -44,16 +45,9 @@ def symbol(name: str, proc: str, place: str) -> sympy.Symbol:
 def written_size(exprs: list[sympy.Expr], values: dict[sympy.Symbol, sympy.Expr]) -> int:
     """The tree size (sad.analysis.products.tree_size) the expressions would have with each stand-in
     replaced by its value, without building them."""
-    weight = {s: _tree(v, {}) for s, v in values.items()}
-    memo: dict[sympy.Basic, int] = dict(weight)
-    return sum(_tree(e, memo) for e in exprs)
-
-
-def _tree(e: sympy.Basic, memo: dict[sympy.Basic, int]) -> int:
-    known = memo.get(e)
-    if known is None:
-        known = memo[e] = 1 + sum(_tree(a, memo) for a in e.args)
-    return known
+    weight = written_sizes(list(values.values()))
+    size = written_sizes(exprs, {s: weight[v] for s, v in values.items()})
+    return sum(size[e] for e in exprs)
 
 
 def put_back(expr: sympy.Expr, values: dict[sympy.Symbol, sympy.Expr],

@@ -33,10 +33,12 @@ def written_size(expr: sympy.Basic) -> int:
     return written_sizes([expr])[expr]
 
 
-def written_sizes(exprs: Sequence[sympy.Basic]) -> dict[sympy.Basic, int]:
+def written_sizes(exprs: Sequence[sympy.Basic], known: dict[sympy.Basic, int] | None = None
+                  ) -> dict[sympy.Basic, int]:
     """Every distinct subexpression's written size, each computed once (iteratively: a formula may be
-    deeper than the interpreter's recursion limit). Also what sad.analysis.products.tree_size adds up."""
-    size: dict[sympy.Basic, int] = {}
+    deeper than the interpreter's recursion limit), a node of `known` weighing what it gives. Also what
+    sad.analysis.products.tree_size adds up."""
+    size: dict[sympy.Basic, int] = dict(known or {})
     stack: list[tuple[sympy.Basic, bool]] = [(expr, False) for expr in exprs]
     while stack:
         node, ready = stack.pop()
