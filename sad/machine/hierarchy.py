@@ -149,6 +149,9 @@ class Hierarchy:
     mca_scale: corescale.CoreScale | None = None
     """llvm-mca's stand-in model against this core, per resource class (None: not calibrated, the model's cycles
     as they are)."""
+    chain_wait_measured: bool = False
+    """The file has a ``chain_wait`` line (False: calibrated before chain waits were measured; every level's wait
+    is then 0 and the composition is the fully overlapping rule, which the report says)."""
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -979,7 +982,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      parse_time(section.get("walk_latency", 0)),
                      tuple(sorted((int(k), parse_time(v)) for k, v in (tlb.get("ramp") or {}).items())),
                      tuple(sorted((int(k), parse_time(v)) for k, v in (tlb.get("onset") or {}).items())),
-                     corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None)
+                     corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None,
+                     "chain_wait" in section)
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

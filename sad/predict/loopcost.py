@@ -111,6 +111,7 @@ class LoopCoverage:
     warnings: list[ir.Diagnostic] = field(default_factory=list)
     model: str = ""                         # llvm-mca's -mcpu where it is not the host's own model
     scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
+    unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
 
     def summary(self) -> str:
         """One line for the report."""
@@ -122,6 +123,8 @@ class LoopCoverage:
         rest = self.total - self.compiled - self.operation_classes
         if rest:
             text += f", {rest} per operation"
+        if self.unmeasured:
+            text += f"; recalibrate: {', '.join(self.unmeasured)} not measured"
         return text
 
 
@@ -189,6 +192,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
                 overrides[id(b)] = sympy.Integer(0)
     how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
     _note_model(coverage, explained)
+    _note_unmeasured(coverage, explained, hierarchy)
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
             f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
@@ -255,6 +259,20 @@ def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
     coverage.model = model.mcpu
     coverage.scaled = any(lp.scaled.startswith("llvm-mca") for lp in explained)
     coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", model.note))
+
+
+def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
+    """A machine file calibrated before chain waits were measured (no ``hierarchy.chain_wait``): its loops are
+    composed by the fully overlapping rule alone (sad.predict.overlap), which hides what a loop-carried chain
+    waits for on L3 and memory. Said once, at the first loop priced, and in the report's line."""
+    if not explained or hierarchy.chain_wait_measured:
+        return
+    coverage.unmeasured.append("chain waits")
+    first = explained[0].loop
+    coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", (
+        "the machine database has no hierarchy.chain_wait (calibrated before chain waits were measured): a "
+        "loop-carried chain is taken to hide every transfer, max(core, chain, data), which under-prices a chain "
+        "waiting on L3 or memory; recalibrate with `sad calibrate`")))
 
 
 def _loops_text(loops: list[SourceLoop]) -> str:

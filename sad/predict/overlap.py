@@ -14,7 +14,8 @@ last is what a loop whose iterations wait on a loop-carried chain (an accumulato
 variable kept in memory at -O0) cannot hide: each link of the chain waits for the operands its loads bring, by
 what the same wait cost a serial sum on this host (sad.machine.chainwait). A loop with no such chain, a level
 whose transfers a chain hides (L1, L2 here), or a machine calibrated before the waits were measured: wait 0,
-the fully overlapping rule alone. Writes are not waited on (no chain reads a store).
+the fully overlapping rule alone (for the last, sad.predict.loopcost warns and the report says to recalibrate).
+Writes are not waited on (no chain reads a store).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
 from sad.machine.model import MachineError, load_machine
-from sad.predict.loopcost import price_loops
+from sad.predict.loopcost import LoopCoverage, price_loops
 from sad.predict.overlap import loop_seconds, wait_seconds
 from sad.predict.reuse import streams_of
 from tests.predict.loop_nests import column_loop, host_machine, inner_loop
@@ -127,3 +127,28 @@ def test_a_chain_wait_for_a_level_the_hierarchy_lacks_is_an_error(tmp_path):
         load_machine(machine_file)
     assert str(err.value) == (f"{machine_file}:{line}: error: hierarchy.chain_wait.L3: no level named 'L3' "
                               "(levels: L1, memory)")
+
+
+def _coverage_of(tmp_path, extra: str) -> LoopCoverage:
+    src = tmp_path / "sum.c"
+    src.write_text(SERIAL_SUM_C)
+    analysis = analyze([str(src)])
+    machine = load_machine(host_machine(tmp_path, "gcc -O2", "  ops:\n    add.double: {latency: 1.2 ns, "
+                                        "throughput: 0.3 ns}\n" + extra))
+    coverage = LoopCoverage()
+    price_loops(analysis, group_blocks(analysis.counts), machine, coverage=coverage)
+    return coverage
+
+
+def test_a_machine_calibrated_before_chain_waits_is_told_to_recalibrate(tmp_path):
+    """No hierarchy.chain_wait: the fully overlapping rule applies, said once (at the first loop priced, line 6
+    of the fill loop) and in the report's line; a file with the line, even all zeros, says nothing."""
+    old = _coverage_of(tmp_path, "")
+    said = [d for d in old.warnings if "chain_wait" in d.message]
+    assert [(d.loc.line, d.severity) for d in said] == [(6, "warning")]
+    assert said[0].message.startswith("the machine database has no hierarchy.chain_wait (calibrated before chain "
+                                      "waits were measured)")
+    assert old.summary().endswith("; recalibrate: chain waits not measured")
+    new = _coverage_of(tmp_path, "  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n")
+    assert not [d for d in new.warnings if "chain_wait" in d.message]
+    assert "recalibrate" not in new.summary()
