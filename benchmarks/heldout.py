@@ -5,7 +5,9 @@ Data flow: a manifest in each directory given (``heldout.yaml``, format below) �
 machine database (``--machine LEVEL=FILE``, else this host calibrated with gcc at that level as
 benchmarks/accuracy.py does: a file younger than a day in benchmarks/calibration/ is reused) → per kernel: compile
 its sources with the manifest's compiler and flags plus the level, time the program pinned to one CPU (CPU time
-of the program alone, median of ``--runs`` runs after one warm-up), predict it with ``sad analyze`` (the kernel's
+of the program alone, median of ``--runs`` runs after one warm-up, between two samples of benchmarks/hostspeed.py's
+sentinel on the same CPU: a host slower than SLOW x its fastest is waited for, a kernel timed beside a slow sample
+timed again, and those still slow listed with the sentinel's spread), predict it with ``sad analyze`` (the kernel's
 ``-I``/``-D`` flags and bound values; values only a run can tell, such as a data-dependent branch's probability,
 from ``sad profile`` of the same run unless ``--no-profile``) → per kernel measured / predicted / error, and per
 level the median absolute error, the count within 25 %, the count off by more than 2x and the close pairs
@@ -44,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,12 +56,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from hostspeed import SLOW, Sample, Sentinel  # noqa: E402
+
 from sad.cli.main import run as sad_run  # noqa: E402
 
 MANIFEST = "heldout.yaml"
 FORTRAN = (".f", ".for", ".F", ".f77", ".f90", ".F90")
 SMALL = "_small"  # a kernel so named is an in-cache size: its figures are also given on their own
 CLOSE = 1.25      # a pair of kernels whose measured times are within this factor is a close pair
+WAITS = 5         # host-speed samples a slowed host is waited for before a kernel is timed
+TRIES = 3         # timings of a kernel measured beside a slow sample
 
 
 class ManifestError(Exception):
@@ -164,6 +171,30 @@ def measure(k: Kernel, exe: Path, cpu: int | None, runs: int) -> float:
     cmd = [str(exe), *k.args]
     cpu_seconds(cmd, k.stdin, cpu, k.directory)
     return statistics.median(cpu_seconds(cmd, k.stdin, cpu, k.directory) for _ in range(max(1, runs)))
+
+
+def measure_watched(k: Kernel, exe: Path, cpu: int | None, runs: int, sentinel: Sentinel
+                    ) -> tuple[float, list[Sample]]:
+    """``measure`` between two host-speed samples (benchmarks/hostspeed.py): a host slowed before the kernel is
+    waited for (up to WAITS samples, a second apart), a kernel with a slow sample on either side is timed
+    again (up to TRIES times); the time of the try with the fastest host, and that try's two samples."""
+    best: tuple[float, float, list[Sample]] | None = None
+    for _ in range(TRIES):
+        for _ in range(WAITS):
+            if sentinel.sample() <= SLOW:
+                break
+            time.sleep(1.0)
+        before = sentinel.samples[-1]
+        seconds = measure(k, exe, cpu, runs)
+        sentinel.sample()
+        pair = [before, sentinel.samples[-1]]
+        ratio = max(sentinel.ratio(s) for s in pair)
+        if best is None or ratio < best[0]:
+            best = (ratio, seconds, pair)
+        if ratio <= SLOW:
+            break
+    assert best is not None
+    return best[1], best[2]
 
 
 # ------------------------------------------------------------------------------------------- predict
@@ -281,6 +312,24 @@ def earlier_times(path: str) -> dict[str, dict[str, float]]:
             for level, figures in data["levels"].items()}
 
 
+def host_speed(sentinel: Sentinel, watched: dict[str, dict[str, list[Sample]]]) -> dict[str, object]:
+    """The sentinel's spread over the session and, per level, the kernels timed while the host ran slower than
+    SLOW x its fastest (judged at the end, against the fastest sample of the whole session): printed and kept."""
+    print(sentinel.spread_text())
+    slow: dict[str, dict[str, float]] = {}
+    for level, pairs in watched.items():
+        ratios = {name: max(sentinel.ratio(s) for s in pair) for name, pair in pairs.items()}
+        slow[level] = {name: r for name, r in ratios.items() if r > SLOW}
+        if slow[level]:
+            print(f"{level}: timed while the host was slow (sentinel > {SLOW:.2f}x its fastest, after "
+                  f"{TRIES} tries): " + ", ".join(f"{n} {r:.2f}x" for n, r in slow[level].items()))
+        else:
+            print(f"{level}: every kernel timed with the host within {SLOW:.2f}x of its fastest")
+    return {"spread": sentinel.spread(), "slow": slow,
+            "kernels": {level: {n: [list(s) for s in pair] for n, pair in pairs.items()}
+                        for level, pairs in watched.items()}}
+
+
 def run_dirs(args) -> int:
     """Every kernel of every directory at every level: measured vs predicted, then the figures per level."""
     from sad.machine.hierarchy import pinned_cpu
@@ -298,14 +347,21 @@ def run_dirs(args) -> int:
     earlier = earlier_times(args.measured) if args.measured else {}
     with tempfile.TemporaryDirectory(prefix="sad-heldout-") as tmp:
         work = Path(tmp)
+        sentinel = Sentinel.build(work, cpu)
+        for _ in range(WAITS):       # the host's speed before any kernel: the fastest of a few samples
+            sentinel.sample()
+        watched: dict[str, dict[str, list[Sample]]] = {}
         for level in levels:
             machine = machine_for(level, given, args.quick)
             print(f"{level}: machine {machine}", flush=True)
             rows: list[tuple[str, float, float | None]] = []
             for k in kernels:
                 try:
-                    measured = earlier[level][k.name] if k.name in earlier.get(level, {}) else \
-                        measure(k, build(k, level, work), cpu, args.runs)
+                    if k.name in earlier.get(level, {}):
+                        measured = earlier[level][k.name]
+                    else:
+                        measured, pair = measure_watched(k, build(k, level, work), cpu, args.runs, sentinel)
+                        watched.setdefault(level, {})[k.name] = pair
                 except RuntimeError as exc:
                     print(f"  {k.name}: {exc}", file=sys.stderr)
                     continue
@@ -314,7 +370,10 @@ def run_dirs(args) -> int:
                 err = f"{(predicted - measured) / measured:+8.1%}" if predicted is not None else ""
                 err += f"  ({why})" if why else ""
                 shown = f"{predicted:10.4g}" if predicted is not None else f"{'-':>10s}"
-                print(f"{level} {k.name:24s} measured {measured:10.4g} s  predicted {shown} s  {err}", flush=True)
+                host = f"  host {max(sentinel.ratio(s) for s in pair):.2f}x" if k.name in watched.get(level, {}) \
+                    else ""
+                print(f"{level} {k.name:24s} measured {measured:10.4g} s  predicted {shown} s  {err}{host}",
+                      flush=True)
             s = summary(rows)
             print_summary(level, s)
             small = [row for row in rows if row[0].endswith(SMALL)]
@@ -322,6 +381,7 @@ def run_dirs(args) -> int:
                 print_summary(f"{level} in-cache sizes (names ending in {SMALL})", summary(small))
             report["levels"][level] = {"machine": str(machine), "summary": s,   # type: ignore[index]
                                        "rows": [{"name": n, "measured": m, "predicted": p} for n, m, p in rows]}
+        report["host_speed"] = host_speed(sentinel, watched)
     report["load_after"] = os.getloadavg()
     print(f"load average before {report['load_before']}, after {report['load_after']}")
     if args.json:

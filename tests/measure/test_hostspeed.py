@@ -1,0 +1,41 @@
+"""benchmarks/hostspeed.py: the host-speed sentinel benchmarks/heldout.py samples before and after each kernel.
+A sample's ratio is against the fastest of each part seen; the spread is the interquartile range over the
+median; the real reference program builds and gives two positive figures, its first sample a ratio of 1."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("hostspeed", ROOT / "benchmarks" / "hostspeed.py")
+assert spec is not None and spec.loader is not None
+hostspeed = importlib.util.module_from_spec(spec)
+sys.modules["hostspeed"] = hostspeed         # dataclasses look their module up while the class is made
+spec.loader.exec_module(hostspeed)
+
+
+def test_a_sample_is_judged_by_its_slower_part_against_the_fastest_seen():
+    s = hostspeed.Sentinel(Path("unused"), None, [(1.0, 4.0, 80.0), (1.2, 4.0, 80.0), (1.0, 5.0, 100.0)])
+    assert s.ratio((1.2, 4.0, 80.0)) == pytest.approx(1.2)   # the chain 20 % slower, the walks as fast as ever
+    assert s.ratio((1.0, 5.0, 100.0)) == pytest.approx(1.25)  # both walks 25 % slower
+    assert s.ratio((1.0, 4.0, 120.0)) == pytest.approx(1.5)   # the far walk alone 50 % slower
+    assert s.ratio((1.1, 4.4, 88.0)) == pytest.approx(1.1)    # all 10 % slower
+    assert s.ratio((1.1, 4.4, 88.0)) <= hostspeed.SLOW < s.ratio((1.2, 4.0, 80.0))
+    spread = s.spread()
+    # chain sorted 1.0, 1.0, 1.2: quartiles (exclusive method, n = 3) 1.0 and 1.2 about a median 1.0
+    assert spread["chain"] == {"median_ns": 1.0, "iqr": pytest.approx(0.2), "min_ns": 1.0, "max_ns": 1.2,
+                               "samples": 3}
+    assert spread["walk"]["iqr"] == pytest.approx(0.25) and spread["walk"]["median_ns"] == 4.0
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the sentinel is compiled with gcc")
+def test_the_reference_program_runs(tmp_path):
+    s = hostspeed.Sentinel.build(tmp_path, None)
+    assert s.sample() == 1.0                             # the only sample is the fastest seen
+    chain, walk, far = s.samples[0]
+    assert 0.05 < chain < 50 and 0.1 < walk < 100 and 1 < far < 1000   # ns per link: a multiply-add, L2, memory
+    assert s.spread_text().startswith(f"host-speed sentinel: chain {chain:.3f} ns median, spread 0.0%")
