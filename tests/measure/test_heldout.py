@@ -2,19 +2,14 @@
 figures per level (median |error|, within 25 %, off by 2x, close pairs ranked right) are computed as defined."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("heldout", ROOT / "benchmarks" / "heldout.py")
-assert spec is not None and spec.loader is not None
-heldout = importlib.util.module_from_spec(spec)
-sys.modules["heldout"] = heldout            # dataclasses look their module up while the class is made
-spec.loader.exec_module(heldout)
+from tests.measure.benchmark_scripts import load
+
+heldout = load("heldout")
 
 KERNEL = """#include <stdio.h>
 #include "scale.h"

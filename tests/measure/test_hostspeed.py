@@ -3,19 +3,14 @@ A sample's ratio is against the fastest of each part seen; the spread is the int
 median; the real reference program builds and gives two positive figures, its first sample a ratio of 1."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("hostspeed", ROOT / "benchmarks" / "hostspeed.py")
-assert spec is not None and spec.loader is not None
-hostspeed = importlib.util.module_from_spec(spec)
-sys.modules["hostspeed"] = hostspeed         # dataclasses look their module up while the class is made
-spec.loader.exec_module(hostspeed)
+from tests.measure.benchmark_scripts import load
+
+hostspeed = load("hostspeed")
 
 
 def test_a_sample_is_judged_by_its_slower_part_against_the_fastest_seen():

@@ -2,20 +2,14 @@
 slower than ONSET x the smallest walk; the walk program builds and gives a positive cost."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("tlb_pitch", ROOT / "benchmarks" / "tlb_pitch.py")
-assert spec is not None and spec.loader is not None
-tlb_pitch = importlib.util.module_from_spec(spec)
-sys.modules["tlb_pitch"] = tlb_pitch
-spec.loader.exec_module(tlb_pitch)
+from tests.measure.benchmark_scripts import load
+
+tlb_pitch = load("tlb_pitch")
 
 
 def test_the_onset_is_the_last_walk_before_the_first_slow_one():
