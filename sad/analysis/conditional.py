@@ -204,7 +204,14 @@ def _branch(stmt: ir.If, value, run: Run):
     pieces: list[tuple[sympy.Expr, sympy.Basic]] = []
     always = False
     for arm in stmt.arms:
-        cond = _arm_condition(arm, stmt, run)
+        try:
+            cond = _arm_condition(arm, stmt, run)
+        except Unknown:
+            if run.use is None or not any(s is run.use for s in ir.walk_stmts(arm.body)):
+                raise
+            # the use is in this arm: its value is what enters the arm, whatever the test (DGEQRF's
+            # `IF (I.LE.K) CALL DGEQR2(M-I+1, ...)`, whose test needs the value sought)
+            return _run(arm.body, value, run)
         if cond is sympy.false:
             value = _without(value, run.evaluate(arm.cond, stmt))  # the later arms run where it is false
             continue  # never taken: what it does (a GOTO loop of scaling code) does not matter
