@@ -449,9 +449,11 @@ class CallExpander:
                 continue
             value = self.values.expr(args[pos], index) if at is None else self.values.argument(args[pos], at, index)
             decl = callee.variables.get(formal)
-            if value is None and at is not None and decl is not None and decl.type == "integer" and not decl.dims:
+            if value is None and at is not None and decl is not None and decl.type in ("integer", "character") \
+                    and not decl.dims:
+                # DLARFB's TRANST, 'T' or 'N' as its TRANS is 'N' or not, passed to DTRMM
                 value = self._conditional_argument(args[pos], at, index)
-                if value is None:
+                if value is None and decl.type == "integer":
                     value = self._standin_argument(args[pos], at, index, f"{callee.name}_{formal}")
             if value is not None and decl is not None and decl.type == "character":
                 value = self._character(value, args[pos], decl.length)
