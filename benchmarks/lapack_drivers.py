@@ -83,8 +83,14 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dposv": (["dposv"], 100, "      CALL DPOSV('U', N, 2, A, N, B, N, INFO)"),
     "dgeqr2": (["dgeqr2"], 60, "      CALL DGEQR2(N, N, A, N, TAU, WORK, INFO)"),
     "dgeqrf": (["dgeqrf"], 100, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    # past ILAENV's crossover NX = 128, so that the blocked loop runs (at 100 only DGEQR2 does)
+    "dgeqrf-200": (["dgeqrf"], 200, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dgehd2": (["dgehd2"], 60, "      CALL DGEHD2(N, 1, N, A, N, TAU, WORK, INFO)"),
     "dsytd2": (["dsytd2"], 60, "      CALL DSYTD2('U', N, A, N, B, C, TAU, INFO)"),
+    "dgelqf": (["dgelqf"], 100, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorgqr": (["dgeqrf", "dorgqr"], 80, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORGQR(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dsytrd": (["dsytrd"], 100, "      CALL DSYTRD('L', N, A, N, B, C, TAU, WORK, 64 * N, INFO)"),
 }
 
 

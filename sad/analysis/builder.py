@@ -343,6 +343,13 @@ class ProcedureBuilder:
                 for event, count in trial.counts.items():
                     out.add(event, standins.put_back(count, values, memo))
                 return out, standins.put_back(iterations, values, memo)
+            if standins.bindable(values.values(), self.ctx.formal_symbols(resolve_name(self.proc.name))):
+                # too large put back, but functions of the formals: kept, and bound per call
+                self.ctx.standins.setdefault(resolve_name(self.proc.name), {}).update(values)
+                self.ctx.note(stmt.loc, f"DO {stmt.index}: summed with {names} stood in (their values put back, "
+                                        f"its counts would have {size} nodes); a call binds them to the values "
+                                        f"its arguments give")
+                return trial, iterations
             # too large for any call to bind (sad.analysis.calls): the named trip count costs no more
             why = f"; with {names} stood in, its counts would have {size} nodes, past the {BIND_LIMIT} a call binds"
         self.names.ordinals, self.region_ids = Counter(state[0]), state[1]

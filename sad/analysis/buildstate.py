@@ -46,6 +46,9 @@ class BuildContext:
     # per routine: the references of functions whose arguments are its formals, to run where a call binds
     # them (callee, argument values, the reference's own probability symbols → the callee's parameters)
     deferred: dict[str, list[tuple[str, tuple, dict]]] = field(default_factory=dict)
+    # per routine: the stand-ins of loop-invariant choices its counts keep (sad.analysis.standins), with their
+    # values in its formals, bound at each call (sad.analysis.calls)
+    standins: dict[str, dict[sympy.Symbol, sympy.Expr]] = field(default_factory=dict)
     # tests of data decided by the generic-data model: (where, the comparison, its value), in order
     generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
     # per routine on a cycle of calls: its activation build (sad.analysis.recursion), formals as symbols

@@ -13,11 +13,12 @@ from collections import Counter
 import sympy
 
 from sad import ir
-from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd
+from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd, standins
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, substitute
 from sad.analysis.description import Event
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
 from sad.analysis.values import ValueResolver, path_to, resolve_name
@@ -215,6 +216,8 @@ class CallExpander:
                       ) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`) with its
         formals bound to `subs` and its tests in `data` replaced by their probabilities."""
+        if subs and key in self.ctx.standins:
+            subs = {**subs, **self.bound_standins(key, subs)}
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
         # body's share one), for every call with the same actual values (CG calls DOT(N, ...) three times)
         shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items()), activation), ({}, {}))
@@ -231,6 +234,37 @@ class CallExpander:
                 count = bound[count]
             counts.append((event, count))
         return counts
+
+    def bound_standins(self, key: str, subs: dict) -> dict:
+        """The callee's stand-ins (sad.analysis.standins) bound to this call: each the number its value
+        takes with the formals bound to `subs`; else, where that value is a function of this routine's
+        formals, a stand-in of this routine's own for it (one per distinct value, so that two calls with
+        other arguments keep their own), bound by this routine's callers in turn."""
+        caller = resolve_name(self.proc.name)
+        formals = set(self.ctx.formal_symbols(caller)) if self.proc.kind != "program" else set()
+        out = {}
+        for symbol, value in self.ctx.standins[key].items():
+            bound = substitute(value, subs)
+            if bound.is_number:
+                out[symbol] = bound
+            elif free_symbols(bound) <= formals:
+                out[symbol] = self._passed_on(symbol, bound, caller)
+            else:  # the loop index of a loop around the call: bound where the caller's arguments are numbers
+                raise Unbindable(f"{symbol.name} stands for a value this call does not determine")
+        return out
+
+    def _passed_on(self, symbol: sympy.Symbol, value: sympy.Expr, caller: str) -> sympy.Symbol:
+        """This routine's stand-in for a callee's stand-in `symbol` bound to `value` (a function of its
+        formals): the one it has for that value already, else a new one."""
+        mine = self.ctx.standins.setdefault(caller, {})
+        stem = f"{symbol.name}_IN_{caller}"
+        taken = [known for known in mine if known.name.startswith(stem)]
+        same = next((known for known in taken if mine[known] == value), None)
+        if same is not None:
+            return same
+        new = sympy.Symbol(f"{stem}_{len(taken) + 1}", integer=True)
+        mine[new] = value
+        return new
 
     def _unbindable(self, name: str, why: str, loc: ir.Loc, site: Event) -> None:
         """A call whose actual values leave the callee's counts undefined."""
@@ -415,8 +449,12 @@ class CallExpander:
                 continue
             value = self.values.expr(args[pos], index) if at is None else self.values.argument(args[pos], at, index)
             decl = callee.variables.get(formal)
-            if value is None and at is not None and decl is not None and decl.type == "integer" and not decl.dims:
+            if value is None and at is not None and decl is not None and decl.type in ("integer", "character") \
+                    and not decl.dims:
+                # DLARFB's TRANST, 'T' or 'N' as its TRANS is 'N' or not, passed to DTRMM
                 value = self._conditional_argument(args[pos], at, index)
+                if value is None and decl.type == "integer":
+                    value = self._standin_argument(args[pos], at, index, f"{callee.name}_{formal}")
             if value is not None and decl is not None and decl.type == "character":
                 value = self._character(value, args[pos], decl.length)
             if decl is not None and not decl.dims and genericdata.floating(decl.type) and \
@@ -439,6 +477,22 @@ class CallExpander:
         if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES:
             return None
         return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+
+    def _standin_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index, name: str) -> sympy.Expr | None:
+        """An integer actual whose value at the call is a choice too large to bind here (DGEQRF's last
+        `CALL DGEQR2(M-I+1, N-I+1, ...)`, I left by a blocked loop whose step NB is chosen in several places)
+        but a function of this routine's formals alone: a stand-in (sad.analysis.standins) that this
+        routine's callers bind to the number their arguments give."""
+        if self.proc.kind == "program":
+            return None
+        value = self.values.expr_at(arg, at, index)
+        caller = resolve_name(self.proc.name)
+        if value is None or not value.has(sympy.Piecewise) or is_logical(value) \
+                or not standins.bindable([value], self.ctx.formal_symbols(caller)):
+            return None
+        symbol = standins.symbol(name, self.proc.name, f"L{at.loc.line}")
+        self.ctx.standins.setdefault(caller, {})[symbol] = value
+        return symbol
 
     def _within(self, value: sympy.Expr, at: ir.Stmt, index: Index) -> sympy.Expr:
         """A value's choices as the IF arms around `at` leave them: their conditions hold there, the earlier

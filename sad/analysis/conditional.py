@@ -175,9 +175,16 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             pass  # a loop that assigns only in arms never taken (DNRM2's sums of huge and tiny values)
         elif defines and not holds_use and isinstance(stmt, ir.Do) and _unchanged_by(stmt, value, run):
             pass  # every pass leaves the value it finds (DPOTRF's panels, each factored by a call leaving INFO 0)
+        elif defines and holds_use and isinstance(stmt, ir.Do):
+            # used in a loop that changes it: the value the use sees in a pass, whatever earlier passes and
+            # the entry left (DTRMM's `TEMP = ALPHA` before its test in the same pass); unknown otherwise
+            value = _run(stmt.body, CLOBBERED, run)
+            if not isinstance(value, _Ended):
+                raise Unknown  # the use not reached (a jump past it)
+            return value
         elif defines:
             if holds_use:
-                raise Unknown  # used in a loop or another compound statement that changes it
+                raise Unknown  # used in a compound statement that changes it
             # changed in a loop: unknown from here on, until a plain definition after it (a DO index
             # assigned again after its loop) gives it a value
             value = CLOBBERED
@@ -204,7 +211,14 @@ def _branch(stmt: ir.If, value, run: Run):
     pieces: list[tuple[sympy.Expr, sympy.Basic]] = []
     always = False
     for arm in stmt.arms:
-        cond = _arm_condition(arm, stmt, run)
+        try:
+            cond = _arm_condition(arm, stmt, run)
+        except Unknown:
+            if run.use is None or not any(s is run.use for s in ir.walk_stmts(arm.body)):
+                raise
+            # the use is in this arm: its value is what enters the arm, whatever the test (DGEQRF's
+            # `IF (I.LE.K) CALL DGEQR2(M-I+1, ...)`, whose test needs the value sought)
+            return _run(arm.body, value, run)
         if cond is sympy.false:
             value = _without(value, run.evaluate(arm.cond, stmt))  # the later arms run where it is false
             continue  # never taken: what it does (a GOTO loop of scaling code) does not matter

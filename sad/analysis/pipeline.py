@@ -17,6 +17,7 @@ import networkx as nx
 import sympy
 
 from sad import ir
+from sad.analysis import standins
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event, ProcedureSAD
@@ -178,7 +179,8 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
 def root_counts(ctx: BuildContext, built: ProcedureSAD) -> dict[Event, sympy.Expr]:
     """A routine's counts as the SAD of a root: calls into recursion that no caller bound, counted by the
     activation counts of their routine's first build (sad.analysis.recursion)."""
-    return ProcedureBuilder(ctx, built.procedure).calls.pending_recursion(built.counts)
+    counts = ProcedureBuilder(ctx, built.procedure).calls.pending_recursion(built.counts)
+    return standins.named(ctx, built.procedure, counts)
 
 
 def _build_activations(ctx: BuildContext, name: str) -> None:

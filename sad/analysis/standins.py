@@ -14,14 +14,28 @@ Here each such variable of the bounds that nothing in the body changes is a plai
 body is built and summed, as an unknown block size is (DGETRF's NB = ILAENV(...)), and its value is put back
 into the sums afterwards without folding them again: the counts are the same functions of the formals,
 exact where a call binds them (a driver's LWORK makes NB a number).
+
+Where the counts with the values put back would be too large for a call to bind (DGEQRF's blocked loop: 3.1
+million nodes, NB and NX each a Piecewise of ILAENV's results and LWORK/N), and the values are functions
+of the routine's formals alone, the stand-ins stay in the counts and their values are kept in the build
+context (BuildContext.standins): each call binds them with the formals (sad.analysis.calls), to numbers
+where the actual arguments are numbers, else to the caller's formals under a name of that call's own, passed
+on to the caller's callers. A routine analyzed as a root (library mode) has them as named values
+(pipeline.root_counts), with a note.
 """
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import sympy
 
 from sad import ir
 from sad.analysis import whileloops
+from sad.analysis.buildstate import BuildContext
+from sad.analysis.description import Event
 from sad.analysis.freesymbols import free_symbols
+from sad.analysis.params import Parameter
+from sad.analysis.values import resolve_name
 from sad.common.formulatext import written_sizes
 
 
@@ -40,6 +54,12 @@ def symbol(name: str, proc: str, place: str) -> sympy.Symbol:
     """The stand-in of variable `name` in the loop at `place`: an integer symbol that names no parameter
     (it never leaves the loop's build)."""
     return sympy.Symbol(f"_{name}_{proc}_{place}", integer=True)
+
+
+def bindable(values: Iterable[sympy.Expr], formals: tuple[sympy.Symbol, ...]) -> bool:
+    """Whether every value is a function of the routine's formals alone, the same at every execution of the
+    loop, so that a call's actual arguments make it a number (sad.analysis.calls.CallExpander.bound_standins)."""
+    return all(free_symbols(value) <= set(formals) for value in values)
 
 
 def written_size(exprs: list[sympy.Expr], values: dict[sympy.Symbol, sympy.Expr]) -> int:
@@ -76,3 +96,24 @@ def unfolded_sum(summand: sympy.Expr, limits: list[sympy.Basic]) -> sympy.Sum:
     obj._args = (summand, *limits)
     obj.is_commutative = summand.is_commutative
     return obj
+
+
+def named(ctx: BuildContext, proc: ir.Procedure, counts: dict[Event, sympy.Expr]) -> dict[Event, sympy.Expr]:
+    """A root's counts with the stand-ins it keeps (no call binds its formals) as named values, each with a
+    note of the value it stands for (valued at a reference point as a size is)."""
+    values = ctx.standins.get(resolve_name(proc.name))
+    present = set().union(*(free_symbols(c) for c in counts.values())) & values.keys() if values else set()
+    if not values or not present:
+        return counts
+    names = {}
+    for symbol in sorted(present, key=lambda s: s.name):
+        name = symbol.name.lstrip("_")
+        if ctx.table.get(name) is None:
+            shown = str(values[symbol])
+            ctx.note(proc.loc, f"{proc.name}: {name} is a parameter: it stands for a value chosen in several "
+                               f"places ({shown[:100]}{' ...' if len(shown) > 100 else ''}), which a call "
+                               f"binds where its arguments are known")
+        names[symbol] = ctx.table.add(Parameter(name, "unresolved", "value", proc.loc.file, proc.loc.line,
+                                                proc.name, description="a loop bound chosen in several places"),
+                                      sympy.Symbol(name, integer=True))
+    return {event: count.xreplace(names) for event, count in counts.items()}

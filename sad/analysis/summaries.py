@@ -48,6 +48,7 @@ class Summary:
     character_formals: set[str]
     index_lower: list[tuple[sympy.Symbol, sympy.Expr]]
     tags: dict[int, str]  # the routines its counts' markers of deferred calls name, by tag (sad.analysis.recursion)
+    standins: dict[sympy.Symbol, sympy.Expr]  # the stand-ins its counts keep, with their values (BuildContext.standins)
 
 
 class SummaryStore:
@@ -155,6 +156,8 @@ class Reuse:
             ctx.formal_branches[name] = list(summary.formal_branches)
         ctx.facts.character_formals |= summary.character_formals
         ctx.facts.index_lower.update(summary.index_lower)
+        if summary.standins:
+            ctx.standins[name] = dict(summary.standins)
         self.store.reused += 1
         return True
 
@@ -196,4 +199,5 @@ class Reuse:
             ctx.facts.character_formals - mark.character_formals,
             list(ctx.facts.index_lower.items())[mark.index_lower:],
             {tag: ctx.recursion_tags[tag][0] for event, count in built.counts.items() if event.role == "recurse"
-             for tag in recursion.tags_in(count)}))  # markers are counts of recursion events only
+             for tag in recursion.tags_in(count)},  # markers are counts of recursion events only
+            dict(ctx.standins.get(name, {}))))

@@ -738,7 +738,7 @@ class ValueResolver(ir.NodeVisitor):
         if not defs or any(d.kind != "assign" or d.procedure != callee.name or d.value is None for d in defs):
             return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
-        steps = {id(d.stmt): resolver._data_step(d, call) for d in defs}
+        steps = {id(d.stmt): resolver._data_step(d, f"{call.loc}") for d in defs}
         entry = sympy.Dummy("entry")
         value = conditional.value_at(callee, steps, None, entry, resolver._evaluator(0), formal, at_exit=True,
                                     terminating=self.facts.terminating)
@@ -751,14 +751,32 @@ class ValueResolver(ir.NodeVisitor):
             return passed
         return self._with_actuals(callee, value, actual)
 
-    def _data_step(self, d: Definition, call: ir.CallStmt):
-        """A definition's value for `left_by_call`: traced, or a datum where it is data."""
+    def _data_step(self, d: Definition, where: str):
+        """A definition's value for `left_by_call` and `_with_data`: traced, or a datum where it is data."""
         def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
             value = self._at_statement(d.value, stmt, 1) if d.value is not None else None
             if value is None and d.value is not None:
-                return genericdata.datum(d.value, f"{call.loc}")
+                return genericdata.datum(d.value, where)
             return value
         return step
+
+    def _with_data(self, side: ir.Expr) -> sympy.Expr | None:
+        """An untraced floating variable of this routine at the test being evaluated, as a choice of known
+        values and data (datums): DTRMM's `TEMP = ALPHA; IF (NOUNIT) TEMP = TEMP*A(K,K)` before `IF
+        (TEMP.NE.ONE)` is ALPHA where DIAG is 'U', so that the test is ALPHA's, not data's (a DGEQRF driver
+        calls it with 'Unit' and ONE: the scaling loop never runs). None where a definition is not an
+        assignment of this routine, or the value cannot be followed."""
+        use = self._use if self._use is not None else self._at
+        if not isinstance(side, ir.Var) or use is None:
+            return None
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+        if not defs or any(d.kind != "assign" or d.procedure != self.proc.name or d.value is None for d in defs):
+            return None
+        entry = sympy.Dummy("entry")
+        steps = {id(d.stmt): self._data_step(d, "") for d in defs}
+        value = conditional.value_at(self.proc, steps, use, entry, self._evaluator(0), side.name,
+                                     terminating=self.facts.terminating)
+        return None if value is None or value.has(entry) else value
 
     def _as_data(self, value, node: ir.Expr):
         """A floating-point value with the run-time values in it (`runtime_element`) as data (datums of
@@ -792,6 +810,8 @@ class ValueResolver(ir.NodeVisitor):
                 return None
             if value is None:
                 value = self.left_by_call(side, self._use, index)
+            if value is None:
+                value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)

@@ -89,12 +89,16 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     # its named call cost there (CTPRFB in CTPMLQT), which read before would have been priced as a size
     kinds_known = _kinds(ctx)
     leaving = _leaving(ctx)
-    routines = [_routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
-                         ctx.facts.character_formals) for proc, counts in roots]
+    routines, unknown = [], []
+    for proc, counts in roots:
+        routine, names = _routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
+                                  ctx.facts.character_formals)
+        routines.append(routine)
+        unknown += [_unknown_symbol(proc, name) for name in names]
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
     # The builder may report one place once per path that reaches it: each diagnostic once.
     diagnostics = sorted({(d.loc.line, d.loc.col, d.severity, d.message.replace(prefix, "") if prefix else d.message)
-                          for d in [*program.diagnostics, *ctx.diagnostics] if d.loc.file == source})
+                          for d in [*program.diagnostics, *ctx.diagnostics, *unknown] if d.loc.file == source})
     return UnitResult(unit.path, unit.lines, sorted(routines, key=lambda r: (r.line, r.name)),
                       [{"file": unit.path, "line": line, "col": col, "severity": severity, "message": message}
                        for line, col, severity, message in diagnostics])
@@ -217,8 +221,17 @@ def _point_values(point: Point, points: PointSet, kinds: dict, known: dict, leav
     return early_trips(values, mine, unbound, points.default("loop_count") or 0.0, default)
 
 
+def _unknown_symbol(proc: ir.Procedure, name: str) -> ir.Diagnostic:
+    """The warning for a symbol of a routine's time that no parameter table knows: an analysis symbol that
+    leaked out of the build (a loop's stand-in, sad.analysis.standins), valued at the points as a size is
+    (a figure of 50 s once came from one such symbol, valued silently)."""
+    return ir.Diagnostic(proc.loc, "warning", f"{proc.name}: symbol {name} of its time is no known parameter; "
+                                              f"valued as a size at the reference points")
+
+
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leaving: dict,
-             points: PointSet, characters: set[str] | frozenset[str] = frozenset()) -> Routine:
+             points: PointSet, characters: set[str] | frozenset[str] = frozenset()) -> tuple[Routine, list[str]]:
+    """The routine's time formula and its values; and the symbols of it that `known` lacks (valued as sizes)."""
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
     for block in group_blocks(counts):
@@ -227,9 +240,15 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
         per_count.setdefault(block.count, []).append(seconds)
     time = total([times(count, interned(sympy.Add(*each))) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
-    kinds = {}
+    kinds, unknown = {}, []
     for symbol in sorted(free_symbols(time), key=lambda s: s.name):
-        kinds[symbol.name] = ("op_cost", None) if symbol.name in op_costs else known.get(symbol.name, ("value", None))
+        if symbol.name in op_costs:
+            kinds[symbol.name] = ("op_cost", None)
+        elif symbol.name in known:
+            kinds[symbol.name] = known[symbol.name]
+        else:  # valued as a size at the points, as a formal is: told (_unknown_symbol), never silent
+            kinds[symbol.name] = ("value", None)
+            unknown.append(symbol.name)
     at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
     options = option_values(time, set(characters))
     for bound in at:  # an option's value: the first the routine tests it against, not a size's default
@@ -244,5 +263,5 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
                    {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
                    sorted(name[2:] for name, (kind, _) in kinds.items()
                           if kind == "call_cost" and name.startswith("C_")),
-                   [[name, value] for name, value in parts], options, by_option)
+                   [[name, value] for name, value in parts], options, by_option), unknown
 

@@ -204,18 +204,15 @@ _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return,
 
 def _continued_computed_gotos(proc: ir.Procedure, model: dict[Key, LineModel]) -> None:
     """A computed GOTO continued over several fixed-form lines (ILAENV's `GO TO ( 10, 10, ... , 160)ISPEC`
-    on two): gfortran charges its runs to the last line, which holds the index; what it shows on the first
-    line is not the statement's count (0 for ILAENV's one run, 6 for seven runs of a smaller one: GCC 12,
-    -O0), so that line is gcov's alone and the runs are compared on the last."""
+    on two) is compared on none of them: gfortran lowers it to a switch whose blocks gcov charges to its
+    lines in ways that depend on the values taken, not to one line per run (GCC 12, -O0: ILAENV's one run
+    shows 0 and 1; two runs of ISPEC 1 and 3 show 1 and 1 within DGEQRF's build, but 1 and 2 for the same
+    statement in a smaller function). Both lines are gcov's alone; the arms it jumps to are compared."""
     for stmt in ir.walk_stmts(proc.body):
         if not isinstance(stmt, ir.ComputedGoto) or stmt.loc is None:
             continue
-        key = (stmt.loc.file, stmt.loc.line)
-        last = _last_continuation(stmt.loc.file, stmt.loc.line)
-        if last == stmt.loc.line or key not in model:
-            continue
-        line = model.pop(key)
-        model[(stmt.loc.file, last)] = LineModel((stmt.loc.file, last), line.ours, line.gcov)
+        if _last_continuation(stmt.loc.file, stmt.loc.line) != stmt.loc.line:
+            model.pop((stmt.loc.file, stmt.loc.line), None)
 
 
 def _last_continuation(path: str, line: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sad.analysis import builder
 from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
@@ -60,3 +61,69 @@ def test_the_blocked_loop_in_library_mode_is_a_formula_of_the_formals():
         blocks = _blocks(50, lwork)
         assert jb.xreplace(bind).doit() == len(blocks), lwork
         assert upd.xreplace(bind).doit() == _upd_updates(50, blocks), lwork
+
+
+def _qrb_calls(m: int, n: int, lwork: int) -> list[tuple[int, int]]:
+    """QRB's calls of UPD (its M, N), as the Fortran runs it (NBSZ: 8, 1 below 16; NXSZ: 16)."""
+    k, nb, nx = min(m, n), (8 if n >= 16 else 1), 0
+    if 1 < nb < k:
+        nx = 16
+        if nx < k and lwork < n * nb:
+            nb = lwork // n
+    calls, i = [], 1
+    if 2 <= nb < k and nx < k:
+        for i in range(1, k - nx + 1, nb):
+            ib = min(k - i + 1, nb)
+            calls.append((m - i + 1, ib))
+            if i + ib <= n:
+                calls.append((m - i + 1, n - i - ib + 1))
+        i += nb
+    if i <= k:
+        calls.append((m - i + 1, n - i + 1))
+    return calls
+
+
+def test_the_columns_a_blocked_loop_leaves_are_counted_at_each_call(capsys):
+    """BLKQR calls QRB (DGEQRF's shape) with NB = 8, NB = 3 and NB = 1. The last call, UPD(M-I+1, N-I+1)
+    with I the index the blocked loop exits with (or 1), used to leave UPD's sizes unbound: its value
+    was not followed through the test `IF (I.LE.K)` that guards the call and needs that same value."""
+    calls = _qrb_calls(50, 50, 400) + _qrb_calls(50, 50, 150) + _qrb_calls(10, 10, 400)
+    assert calls[-1] == (10, 10) and _qrb_calls(50, 50, 150)[-1] == (14, 14) and len(calls) == 37
+    counts, analysis = _lines(["blkqr.f", "qrb.f", "inv.f"])
+    assert counts["inv.f", 51] == sum(m * n for m, n in calls) == 21570  # UPD's A(I, J) = ...
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", *(str(HERE / f) for f in ("blkqr.f", "qrb.f", "inv.f")), "--require-bound", "--",
+               "./blkqr"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_stand_ins_too_large_to_put_back_are_bound_at_each_call(monkeypatch):
+    """With the put-back budget below what INV's and QRB's blocked loops need (DGEQRF's needs 3.1 million
+    nodes, past any budget), the stand-ins NB, NX stay in the callee's counts and each call binds them
+    with the formals: the counts are the same exact numbers as above, where a named trip count and
+    unbound bodies were before."""
+    monkeypatch.setattr(builder, "BIND_LIMIT", 20)
+    counts, analysis = _lines(["blkinv.f", "inv.f"])
+    blocks = _blocks(50, 400) + _blocks(50, 100)
+    assert counts["inv.f", 26] == len(blocks) and counts["inv.f", 51] == _upd_updates(50, blocks)
+    assert any("a call binds them" in d.message for d in analysis.diagnostics)
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    counts, analysis = _lines(["blkqr.f", "qrb.f", "inv.f"])
+    assert counts["inv.f", 51] == 21570 and counts["qrb.f", 28] == 5 + 12  # IB = MIN(K-I+1, NB)
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+
+
+def test_stand_ins_no_call_binds_are_named_values(monkeypatch):
+    """INV alone (library mode) with stand-ins kept: they are named values of the root, with a note of the
+    choice each stands for, never a symbol no table knows; bound by hand they give the exact counts."""
+    monkeypatch.setattr(builder, "BIND_LIMIT", 20)
+    counts, analysis = _lines(["inv.f"])
+    named = sorted(p.name for p in analysis.table if p.description == "a loop bound chosen in several places")
+    assert named == ["NB_INV_DO2", "NN_INV_DO2"], named  # NN = ((N-1)/NB)*NB + 1 as well
+    assert any(d.message.startswith("INV: NB_INV_DO2 is a parameter") for d in analysis.diagnostics)
+    jb = counts["inv.f", 26]
+    names = {s.name: s for s in jb.free_symbols}
+    assert set(names) <= {"INV.N", "INV.LWORK", *named} and "NB_INV_DO2" in names, names
+    bind = {"INV.N": 50, "INV.LWORK": 400, "NB_INV_DO2": 8, "NN_INV_DO2": 49}  # NB = 8: blocks at 49, ..., 1
+    assert jb.xreplace({s: bind[name] for name, s in names.items()}).doit() == len(_blocks(50, 400)) == 7
