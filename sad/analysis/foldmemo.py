@@ -15,17 +15,42 @@ module); nothing else in sympy changes.
 """
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 
 import sympy.functions.elementary.piecewise as _piecewise
 
 _simplify_logic = _piecewise.simplify_logic
+# the module, not the function sympy.simplify exports under the same name: simplify_logic imports
+# `simplify` from it when it runs
+_simplify_module = importlib.import_module("sympy.simplify.simplify")
+_simplify = _simplify_module.simplify
 
 
 @lru_cache(maxsize=4096)
 def simplify_logic(expr, form=None, deep=True, force=False, dontcare=None):
-    """sympy.simplify_logic(expr, ...), once per process for each condition and form."""
-    return _simplify_logic(expr, form=form, deep=deep, force=force, dontcare=dontcare)
+    """sympy.simplify_logic(expr, ...), once per process for each condition and form, with the relations it
+    simplifies remembered across conditions (see the module docstring)."""
+    _simplify_module.simplify = _remembered_simplify
+    try:
+        return _simplify_logic(expr, form=form, deep=deep, force=force, dontcare=dontcare)
+    finally:
+        _simplify_module.simplify = _simplify
+
+
+def _remembered_simplify(expr, *args, **kwargs):
+    """sympy.simplify(expr, ...), once per process for each expression and keywords."""
+    if args:
+        return _simplify(expr, *args, **kwargs)
+    try:
+        return _simplified(expr, tuple(sorted(kwargs.items())))
+    except TypeError:  # a keyword's value that cannot be hashed (a measure given as a list)
+        return _simplify(expr, **kwargs)
+
+
+@lru_cache(maxsize=16384)
+def _simplified(expr, keywords: tuple):
+    return _simplify(expr, **dict(keywords))
 
 
 def install() -> None:
