@@ -734,15 +734,9 @@ class ValueResolver(ir.NodeVisitor):
         decl = callee.variables.get(formal)
         if decl is None or decl.dims or not genericdata.floating(decl.type):
             return None
-        defs = self.facts.definitions.get(self.facts.storage_name(callee, formal), [])
-        if not defs or any(d.kind != "assign" or d.procedure != callee.name or d.value is None for d in defs):
-            return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
-        steps = {id(d.stmt): resolver._data_step(d, f"{call.loc}") for d in defs}
-        entry = sympy.Dummy("entry")
-        value = conditional.value_at(callee, steps, None, entry, resolver._evaluator(0), formal, at_exit=True,
-                                    terminating=self.facts.terminating)
-        if value is None or value.has(entry):
+        value = resolver._followed(formal, None, f"{call.loc}", at_exit=True)
+        if value is None:
             return None
         def actual(p: int, decl: ir.Variable | None) -> sympy.Expr | None:
             passed = self.argument(call.args[p], call, index) if p < len(call.args) else None
@@ -769,12 +763,18 @@ class ValueResolver(ir.NodeVisitor):
         use = self._use if self._use is not None else self._at
         if not isinstance(side, ir.Var) or use is None:
             return None
-        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+        return self._followed(side.name, use, "", at_exit=False)
+
+    def _followed(self, name: str, use: ir.Stmt | None, where: str, at_exit: bool) -> sympy.Expr | None:
+        """The value of this routine's variable `name` at `use` (at its exit with `at_exit`), followed through
+        its assignments with untraced ones as data named at `where` (sad.analysis.conditional); None where a
+        definition is not an assignment of this routine or the value depends on what it enters with."""
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, name), [])
         if not defs or any(d.kind != "assign" or d.procedure != self.proc.name or d.value is None for d in defs):
             return None
+        steps = {id(d.stmt): self._data_step(d, where) for d in defs}
         entry = sympy.Dummy("entry")
-        steps = {id(d.stmt): self._data_step(d, "") for d in defs}
-        value = conditional.value_at(self.proc, steps, use, entry, self._evaluator(0), side.name,
+        value = conditional.value_at(self.proc, steps, use, entry, self._evaluator(0), name, at_exit=at_exit,
                                      terminating=self.facts.terminating)
         return None if value is None or value.has(entry) else value
 
