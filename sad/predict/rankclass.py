@@ -7,6 +7,9 @@ is recorded as a guard → `Template`: the rank's events with their partners, ta
 the rank, and the guards → `Template.instantiate` gives the events of any rank at which every guard has the
 same outcome (`Template.holds`): the same statements run there in the same order, so its events are these
 with the partners, tags and sizes computed at that rank (Tracer.trace at that rank gives the same list).
+`Template.members` and `Template.instances` do the same for a list of ranks at once: each value a list over
+the ranks, computed from its operation's parts (`_column`), so that checking and filling thousands of ranks
+costs the operations themselves and not a chain of calls per rank and value.
 
 Why this is exact and not a guess: a rank's trace depends on its number only through the values computed
 from it (RANK from MPI_COMM_RANK, the collectives' own rank arithmetic); every way Python can observe a
@@ -21,6 +24,7 @@ simulated once per class).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from collections.abc import Callable
@@ -162,6 +166,13 @@ def _evaluator(function: Callable[..., object], getters: list, values: list) -> 
     """function of the args at rank r (getters: each Sym's own; values: the others'), the last rank's result
     remembered. One and two arguments (nearly every one) are spelled out: Template.holds and instantiate
     call these for every rank."""
+    evaluate = _closure(function, getters, values)
+    # for _column: the same operation, a list of ranks at a time
+    evaluate.parts = function, tuple(getters), tuple(values)  # type: ignore[attr-defined]
+    return evaluate
+
+
+def _closure(function: Callable[..., object], getters: list, values: list) -> Callable[[int], object]:
     last: list = [None, None]
     if len(getters) == 1 and getters[0] is not None:
         g0 = getters[0]
@@ -284,38 +295,104 @@ class Template:
                              for piece in (self._pieces[0], self._pieces[2], self._pieces[3]))
 
     def holds(self, rank: int) -> bool:
-        """Does every guard have the traced rank's outcome at `rank`?"""
-        for at, outcome in self.guards:  # a plain loop: called for every rank and class
+        """Does every guard have the traced rank's outcome at `rank`? (One rank: the guards' own functions,
+        which remember their last rank's value; `members` checks many ranks at once.)"""
+        for at, outcome in self.guards:
             value = at(rank)
             if not (value.__class__ is outcome.__class__ and value == outcome):
                 return False
         return True
 
     def instantiate(self, rank: int) -> list[Op]:
-        """The events at `rank` (one of the class: `holds(rank)`); one Op per distinct event, shared by the
-        trips that repeat it, as the tracer's own list is."""
-        fresh = {key: Op(op.kind, _at(op.seconds, rank), _at(op.peer, rank), _at(op.tag, rank),
-                         _at(op.nbytes, rank), op.where, op.call, _at(op.total, rank), op.sync)
-                 for key, op in self._symbolic.items()}
+        """The events at `rank` (one of the class: `holds(rank)`)."""
+        return self.instances([rank])[0]
+
+    def members(self, ranks: list[int]) -> tuple[list[int], dict[int, list]]:
+        """The ranks of `ranks` at which every guard has the traced rank's outcome, and the values computed on
+        the way at those ranks (`_column`'s, for `instances`). Guard by guard over all the ranks still in (a
+        rank is dropped at its first guard that differs, as a rank-by-rank check would drop it): one list
+        per value, no call per rank and value but the operation's own."""
+        columns: dict[int, list] = {}
+        alive = ranks
+        for at, outcome in self.guards:
+            if not alive:
+                break
+            kind = outcome.__class__
+            keep = [k for k, value in enumerate(_column(at, alive, columns))
+                    if value.__class__ is kind and value == outcome]
+            if len(keep) < len(alive):
+                alive = [alive[k] for k in keep]
+                columns = {key: [column[k] for k in keep] for key, column in columns.items()}
+        return alive, columns
+
+    def instances(self, ranks: list[int], columns: dict[int, list] | None = None) -> list[list[Op]]:
+        """The events at each of `ranks` (members of the class; columns: `members`' values at them). One Op
+        per distinct event, shared by the trips that repeat it, as the tracer's own list is."""
+        columns = {} if columns is None else columns
+        made = {key: _events(op, ranks, columns) for key, op in self._symbolic.items()}
         head, copies, block, tail = self._pieces
         at_head, at_block, at_tail = self._places
 
-        def filled(piece: list[Op], places: list[int]) -> list[Op]:
+        def filled(piece: list[Op], places: list[int], k: int) -> list[Op]:
             out = piece[:]
-            for k in places:
-                out[k] = fresh[id(piece[k])]
+            for place in places:
+                out[place] = made[id(piece[place])][k]
             return out
         if copies <= 0:
-            return filled(head, at_head) + filled(tail, at_tail)
-        return filled(head, at_head) + filled(block, at_block) * copies + filled(tail, at_tail)
+            return [filled(head, at_head, k) + filled(tail, at_tail, k) for k in range(len(ranks))]
+        return [filled(head, at_head, k) + filled(block, at_block, k) * copies + filled(tail, at_tail, k)
+                for k in range(len(ranks))]
+
+
+_RANKED = ("seconds", "peer", "tag", "nbytes", "total")
+"""The fields of an event that may depend on the rank."""
 
 
 def _is_symbolic(op: Op) -> bool:
-    return any(v.__class__ in SYMBOLIC for v in (op.seconds, op.peer, op.tag, op.nbytes, op.total))
+    return any(getattr(op, name).__class__ in SYMBOLIC for name in _RANKED)
 
 
-def _at(value: object, rank: int):
-    return value.at(rank) if value.__class__ in SYMBOLIC else value
+def _events(op: Op, ranks: list[int], columns: dict[int, list]) -> list[Op]:
+    """The event at each of `ranks`: its fields that depend on the rank evaluated there (`_column`)."""
+    fields = [getattr(op, name) for name in _RANKED]
+    seconds, peer, tag, nbytes, total = (_column(value.at, ranks, columns) if value.__class__ in SYMBOLIC
+                                         else itertools.repeat(value) for value in fields)
+    kind, where, call, sync = op.kind, op.where, op.call, op.sync
+    return [Op(kind, s, p, t, b, where, call, o, sync) for s, p, t, b, o in zip(seconds, peer, tag, nbytes, total)]
+
+
+def _column(at: Callable[[int], object], ranks: list[int], columns: dict[int, list]) -> list:
+    """at(r) for every r of ranks, each value computed once (columns: the lists made so far, by id of
+    their function): a function of the rank is the rank itself or an operation of such functions and
+    constants (`_evaluator`'s parts), evaluated here one list at a time."""
+    key = id(at)
+    column = columns.get(key)
+    if column is not None:
+        return column
+    if at is _identity:
+        column = ranks
+    else:
+        parts: tuple[Callable[..., object] | None, tuple, tuple] = getattr(at, "parts", (None, (), ()))
+        function, getters, values = parts
+        if function is None:  # not made by _evaluator: called rank by rank
+            column = [at(r) for r in ranks]
+        elif len(getters) == 1:
+            column = [function(x) for x in _column(getters[0], ranks, columns)]
+        elif len(getters) == 2 and None not in getters:
+            column = [function(x, y) for x, y in zip(_column(getters[0], ranks, columns),
+                                                     _column(getters[1], ranks, columns))]
+        elif len(getters) == 2 and getters[0] is not None:
+            other = values[1]
+            column = [function(x, other) for x in _column(getters[0], ranks, columns)]
+        elif len(getters) == 2:
+            other = values[0]
+            column = [function(other, x) for x in _column(getters[1], ranks, columns)]
+        else:
+            args = [_column(g, ranks, columns) if g is not None else itertools.repeat(v)
+                    for g, v in zip(getters, values)]
+            column = [function(*xs) for xs in zip(*args)]
+    columns[key] = column
+    return column
 
 
 def rank_symbol(rank: int, log: Guards) -> Sym:

@@ -27,8 +27,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sad import ir
 from sad.analysis import cost as costs
@@ -1151,7 +1153,12 @@ def _num(value: object) -> int | float | None:
 
 def _typed(value: object, type_name: str) -> object:
     if value.__class__ in SYMBOLIC:
-        return lifted(functools.partial(_typed, type_name=type_name), value, key=(_typed, type_name))
+        return lifted(functools.partial(_plain_typed, type_name=type_name), value, key=(_typed, type_name))
+    return _plain_typed(value, type_name)
+
+
+def _plain_typed(value: object, type_name: str) -> object:
+    """_typed of a value that is no Sym (what a class's guards compute at every other rank)."""
     if value is None or isinstance(value, bool):
         return value
     if type_name == "integer" and isinstance(value, (int, float)):
@@ -1163,15 +1170,38 @@ def _typed(value: object, type_name: str) -> object:
 
 def _binary(expr: ir.BinOp, a, b):
     if a.__class__ in SYMBOLIC or b.__class__ in SYMBOLIC:  # computed from the rank: the same arithmetic at every rank
-        return lifted(functools.partial(_binary, expr), a, b, key=(_binary, id(expr)))
-    op = expr.op
+        return lifted(functools.partial(_plain_binary, expr.op, expr.type), a, b, key=(_binary, id(expr)))
+    return _plain_binary(expr.op, expr.type, a, b)
+
+
+_NUMBERS = (int, float, bool)
+_PLAIN: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+    "ge": operator.ge, "add": operator.add, "sub": operator.sub, "mul": operator.mul}
+"""The operations that, on two numbers, are Python's own (_general_binary does the same, more slowly)."""
+
+
+def _plain_binary(op: str, type_name: str | None, a, b):
+    """A binary operation of values that are no Syms (the guards of a class of ranks evaluate this at every
+    rank: the common cases, numbers compared, added, subtracted, multiplied, come first)."""
+    if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS:
+        plain = _PLAIN.get(op)
+        if plain is not None:
+            try:
+                return plain(a, b)
+            except OverflowError:  # an integer too large for a float: as _general_binary
+                return None
+    return _general_binary(op, type_name, a, b)
+
+
+def _general_binary(op: str, type_name: str | None, a, b):
     if op == "and":
         return False if a is False or b is False else (None if a is None or b is None else bool(a and b))
     if op == "or":
         return True if a is True or b is True else (None if a is None or b is None else bool(a or b))
     if a is None or b is None or isinstance(a, str) or isinstance(b, str):
         return None
-    integer = expr.type == "integer" or (expr.type not in ("real", "double") and isinstance(a, int)
+    integer = type_name == "integer" or (type_name not in ("real", "double") and isinstance(a, int)
                                           and isinstance(b, int))
     try:
         if op == "add":
@@ -1221,13 +1251,17 @@ _INTRINSICS: dict[str, Callable[..., object]] = {
 
 def _intrinsic(name: str, args: list, type_name: str) -> object:
     if any(a.__class__ in SYMBOLIC for a in args):
-        return lifted(lambda *values: _intrinsic(name, list(values), type_name), *args,
-                       key=(_intrinsic, name, type_name))
-    function = _INTRINSICS.get(name.upper())
+        return lifted(functools.partial(_plain_intrinsic, _INTRINSICS.get(name.upper()), type_name), *args,
+                      key=(_intrinsic, name, type_name))
+    return _plain_intrinsic(_INTRINSICS.get(name.upper()), type_name, *args)
+
+
+def _plain_intrinsic(function: Callable[..., object] | None, type_name: str, *args) -> object:
+    """An intrinsic of values that are no Syms (None: not one the tracer knows)."""
     if function is None or not args or any(a is None or isinstance(a, str) for a in args):
         return None
     try:
-        return _typed(function(*args), type_name)
+        return _plain_typed(function(*args), type_name)
     except (ValueError, OverflowError, ZeroDivisionError, TypeError):
         return None
 
@@ -1319,24 +1353,27 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
     while pending:  # a rank that stopped on a value a later rank sends it is traced again once that is known
         failed: list[tuple[int, TraceError]] = []
         known = len(shared.mailbox)
-        for rank in pending:
+        done = bytearray(nprocs)  # ranks given their events in this pass
+        for at, rank in enumerate(pending):  # in order: the ranks traced are those no lower rank's class holds
+            if done[rank]:
+                continue
             template = _matching(templates, rank)
-            if template is not None:
-                out[rank], shared.repeats[rank] = template.instantiate(rank), template.repeats
-                shared.classed += 1
-                continue
-            tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared, symbolic=classes)
-            try:
-                ops = tracer.trace()
-            except TraceError as exc:
-                if not tracer.missed:
-                    raise
-                failed.append((rank, exc))
-                continue
-            template = rankclass.Template(ops, tracer.guards, tracer.repeats)
-            out[rank], shared.repeats[rank] = template.instantiate(rank), tracer.repeats
-            if classes and not tracer.private:
+            if template is None:
+                tracer = Tracer(program, machine, nprocs, rank, values, algorithms, shared, symbolic=classes)
+                try:
+                    ops = tracer.trace()
+                except TraceError as exc:
+                    if not tracer.missed:
+                        raise
+                    failed.append((rank, exc))
+                    continue
+                template = rankclass.Template(ops, tracer.guards, tracer.repeats)
+                out[rank], shared.repeats[rank] = template.instantiate(rank), tracer.repeats
+                done[rank] = 1
+                if not classes or tracer.private:
+                    continue
                 templates.append(template)
+            _claim(template, pending, at, done, out, shared)
         if failed and len(failed) == len(pending) and len(shared.mailbox) == known:
             raise failed[0][1]  # no rank got further: the value is not one another rank sends
         pending = [rank for rank, _ in failed]
@@ -1352,3 +1389,25 @@ def _matching(templates: list[rankclass.Template], rank: int) -> rankclass.Templ
                 templates.append(template)
             return template
     return None
+
+
+def _claim(template: rankclass.Template, pending: list[int], start: int, done: bytearray, out: list[list[Op]],
+           shared: Shared) -> None:
+    """Give pending[start] (in the template's class, or traced) and the ranks after it that are in the class their
+    events, a window of ranks at a time (sad.predict.rankclass.Template.members): 2, 4, 8, ... ranks while
+    all are in the class, so a run of alike ranks costs a few windows and a rank of another class is tried
+    against no more than one window. The classes are disjoint (a rank's decisions come out as one traced
+    rank's or another's), so a rank claimed here is the one `_matching` would have given it."""
+    window = 2
+    while start < len(pending):
+        ranks = [r for r in pending[start:start + window] if not done[r]]
+        members, columns = template.members(ranks)
+        for member, ops in zip(members, template.instances(members, columns)):
+            if not done[member]:  # the traced rank has its own events already
+                out[member], shared.repeats[member] = ops, template.repeats
+                shared.classed += 1
+                done[member] = 1
+        if len(members) < len(ranks):
+            return
+        start += window
+        window *= 2
