@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
+from sad.cli.args import dash_values
 from sad.common.exprparse import ExprError, parse_expr
 from sad.predict import timelinetext
 
@@ -33,8 +34,11 @@ def register(sub, add_common) -> None:
     x.add_argument("--machine", "-m", required=True, metavar="NAME|PATH", help="target machine database")
     x.add_argument("--trace-np", type=int, default=2, metavar="N", help="processes of the traced run (default 2)")
     x.add_argument("--input", metavar="FILE", help="standard input of the traced run")
+    x.add_argument("--flags", metavar="FLAGS", help="compiler flags of the traced run, one string (default: those "
+                   "of a host file written by sad calibrate, else -O2)")
     x.add_argument("--explain", action="store_true", help="show the critical path step by step")
     x.add_argument("--format", choices=("text", "json"), default="text")
+    dash_values(x, "--flags")
     x.set_defaults(func=cmd_extrapolate)
 
 
@@ -70,14 +74,16 @@ def cmd_extrapolate(args) -> int:
         program, failed = load_program(args.files, args.include, {})
         if _report_errors(program, failed):
             return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
-        calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include))
+        flags, why = mpitrace.build_flags(machine, args.flags)
+        calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include), flags=flags)
         derived, _ = traces(program, machine, args.trace_np, values)
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
         _error(exc)
         return 2
     agree = True
-    print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host")
+    print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host, built with "
+          f"{' '.join(flags)} ({why})")
     print(f"  {'rank':>5} {'calls':>6} {'pattern':<34} {'measured compute':>17} {'sad compute':>14} {'ratio':>7}")
     for rank, (traced, ops) in enumerate(zip(calls, derived)):
         diff = mpitrace.first_difference(mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops))

@@ -14,6 +14,7 @@ own symbols (mpi_send_ calling pmpi_send_), which the program's executable defin
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -230,9 +231,9 @@ def _tool(name: str) -> str:
 
 
 def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600,
-        include_dirs: tuple[str, ...] = ()) -> list[list[Call]]:
-    """Build the program with the wrapper (the -I directories searched; the math library linked, as a C
-    program calling sqrt needs), run it at nprocs processes, read every rank's calls."""
+        include_dirs: tuple[str, ...] = (), flags: tuple[str, ...] = ("-O2",)) -> list[list[Call]]:
+    """Build the program with the wrapper (compiled with ``flags``; the -I directories searched; the math
+    library linked, as a C program calling sqrt needs), run it at nprocs processes, read every rank's calls."""
     fortran = any(Path(f).suffix.lower() in (".f", ".for", ".f77", ".fpp") for f in files)
     compiler = _tool("mpif77" if fortran else "mpicc")
     mpicc, mpirun = _tool("mpicc"), _tool("mpirun")
@@ -244,10 +245,10 @@ def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600,
         if built.returncode != 0:
             raise TraceRunError(f"mpicc (the wrapper library) failed:\n{built.stderr.strip()[-2000:]}")
         exe = work / "traced"
-        flags = ["-O2"] + (["-std=legacy", "-w"] if fortran else [])
+        dialect = ["-std=legacy", "-w"] if fortran else []
         includes = [f"-I{d}" for d in include_dirs]
-        built = subprocess.run([compiler, *flags, *includes, "-o", str(exe), *map(str, files), str(work / "wrap.o"),
-                                "-lm"],
+        built = subprocess.run([compiler, *flags, *dialect, *includes, "-o", str(exe), *map(str, files),
+                                str(work / "wrap.o"), "-lm"],
                                capture_output=True, text=True, timeout=300)
         if built.returncode != 0:
             raise TraceRunError(f"{Path(compiler).name} failed:\n{built.stderr.strip()[-2000:]}")
@@ -258,6 +259,20 @@ def run(files: list[str], nprocs: int, stdin: str = "", timeout: int = 600,
             raise TraceRunError(f"mpirun -np {nprocs} failed (exit {done.returncode}):\n"
                                 f"{(done.stderr or done.stdout).strip()[-2000:]}")
         return [_read(work / f"rank{r}.txt") for r in range(nprocs)]
+
+
+def build_flags(machine, given: str | None) -> tuple[tuple[str, ...], str]:
+    """The flags the traced program is built with, and why: ``given`` (--flags) if any; else the flags a host
+    file written by `sad calibrate` was measured with, so that the run's compute intervals and sad's are the
+    same code (built with -O2 against a file calibrated at -O0, cgsimple.f's compute ran at 0.55x sad's);
+    else -O2, as a production build would be, the target machine's figures then being another machine's."""
+    if given is not None:
+        return tuple(shlex.split(given)), "--flags"
+    models = getattr(machine, "models", None) or {}
+    calibrated = str(models.get("optimization", ""))
+    if models.get("tool") == "sad calibrate" and calibrated.startswith("-"):
+        return tuple(shlex.split(calibrated)), f"the flags {machine.name} was calibrated with"
+    return ("-O2",), f"{machine.name} was not calibrated on this host"
 
 
 def _read(path: Path) -> list[Call]:

@@ -120,3 +120,22 @@ def test_ranks_run_on_the_cpus_sad_may_use(tmp_path):
     run = subprocess.run(["taskset", "-c", str(cpu), sys.executable, "-c", code, str(tmp_path / "where")],
                          capture_output=True, text=True, timeout=180, check=True)
     assert sorted(run.stdout.split("\n")[:2]) == [f"rank 0 cpus {cpu} yield 1", f"rank 1 cpus {cpu} yield 1"]
+
+
+def test_traced_build_follows_the_calibrated_flags(tmp_path):
+    """A host file written by `sad calibrate` at -O0 makes the traced run -O0 (its compute intervals are then
+    the code sad's figures were measured on); --flags overrides; a target machine not calibrated here: -O2."""
+    import dataclasses
+
+    from sad.machine.model import load_machine
+    target = load_machine("ncube2")
+    host = dataclasses.replace(target, models={**target.models, "tool": "sad calibrate",
+                                               "optimization": "-O0 -march=native"})
+    assert mpitrace.build_flags(host, None) == (("-O0", "-march=native"), "the flags ncube2 was calibrated with")
+    assert mpitrace.build_flags(host, "-O3 -g") == (("-O3", "-g"), "--flags")
+    assert mpitrace.build_flags(target, None) == (("-O2",), "ncube2 was not calibrated on this host")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["extrapolate", str(SPMD / "cgsimple.f"), "-m", "ncube2", "-D", "NPROCS=4", "--flags", "-O1"])
+    assert status == 0, err.getvalue()
+    assert "traced at 2 processes on this host, built with -O1 (--flags)" in out.getvalue()
