@@ -5,7 +5,7 @@ Data flow: a manifest in each directory given (``heldout.yaml``, format below) â
 machine database (``--machine LEVEL=FILE``, else this host calibrated with gcc at that level as
 benchmarks/accuracy.py does: a file younger than a day in benchmarks/calibration/ is reused) â†’ per kernel: compile
 its sources with the manifest's compiler and flags plus the level, time the program pinned to one CPU (CPU time
-of the program alone, median of ``--runs`` runs after one warm-up, between two samples of benchmarks/hostspeed.py's
+of the program alone, median of ``--runs`` runs after one warm-up, between two samples of sad.machine.hostspeed's
 sentinel on the same CPU: a host slower than SLOW x its fastest is waited for, a kernel timed beside a slow sample
 timed again, and those still slow listed with the sentinel's spread), predict it with ``sad analyze`` (the kernel's
 ``-I``/``-D`` flags and bound values; values only a run can tell, such as a data-dependent branch's probability,
@@ -56,9 +56,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from hostspeed import SLOW, Sample, Sentinel  # noqa: E402
-
 from sad.cli.main import run as sad_run  # noqa: E402
+from sad.machine.hostspeed import SLOW, Sample, Sentinel  # noqa: E402
 
 MANIFEST = "heldout.yaml"
 FORTRAN = (".f", ".for", ".F", ".f77", ".f90", ".F90")
@@ -175,7 +174,7 @@ def measure(k: Kernel, exe: Path, cpu: int | None, runs: int) -> float:
 
 def measure_watched(k: Kernel, exe: Path, cpu: int | None, runs: int, sentinel: Sentinel
                     ) -> tuple[float, list[Sample]]:
-    """``measure`` between two host-speed samples (benchmarks/hostspeed.py): a host slowed before the kernel is
+    """``measure`` between two host-speed samples (sad.machine.hostspeed): a host slowed before the kernel is
     waited for (up to WAITS samples, a second apart), a kernel with a slow sample on either side is timed
     again (up to TRIES times); the time of the try with the fastest host, and that try's two samples."""
     best: tuple[float, float, list[Sample]] | None = None

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sad.machine import chainwait, libbench, mpibench
+from sad.machine import chainwait, hostspeed, libbench, mpibench
 from sad.machine import hierarchy as hier
 from sad.machine import microbench as mb
 from sad.machine import unmeasured as um
@@ -49,6 +49,7 @@ class Settings:
     max_rounds: int = 3                # ... at most this many rounds in all; then it is marked unreliable
     budget_s: float = 120.0            # no further rounds once the operation figures have taken this long
     only: tuple[str, ...] = ()         # measure only these figures and those they subtract (a partial file)
+    watch_host: bool = True            # time every figure between host-speed samples (sad.machine.hostspeed)
 
     @staticmethod
     def quick() -> Settings:
@@ -66,6 +67,7 @@ class Figure:
     samples: int
     reliable: bool = True        # converged (spread below the target) and positive
     derived: str = ""            # not measurable (below the resolution): the rule that gave ``seconds``
+    host_ratio: float = 0.0      # the host-speed sentinel around its slowest round kept (0: not watched)
 
 
 @dataclass
@@ -87,6 +89,7 @@ class Calibration:
     started: float = field(default_factory=time.monotonic)
     load_before: tuple[float, float, float] | None = None   # load averages (1, 5, 15 min) when it started ...
     load_after: tuple[float, float, float] | None = None    # ... and when it ended
+    guard: hostspeed.Guard | None = None   # the host-speed sentinel the figures are timed between
 
 
 # ------------------------------------------------------------------------------------------- toolchain
@@ -250,6 +253,17 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     cal = Calibration(compiler=compiler, compiler_version=compiler_version(path), language=language, flags=flags,
                       cpu=cpu, clock_hz=clock, date=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
                       load_before=load_average())
+    with tempfile.TemporaryDirectory(prefix="sad-hostspeed-") as watch:   # the sentinel, for every figure
+        cal.guard = watch_host(Path(watch), cal) if settings.watch_host else None
+        _measure_figures(cal, path, language, flags, items, settings, progress)
+    cal.seconds_taken = time.monotonic() - started
+    cal.load_after = load_average()
+    return cal
+
+
+def _measure_figures(cal: Calibration, path: str, language: str, flags: list[str], items: list[mb.Bench],
+                     settings: Settings, progress: Callable[[str], None] | None) -> None:
+    """The operation figures, control.startup, the library routines and the hierarchy, into ``cal``."""
     with tempfile.TemporaryDirectory(prefix="sad-calibrate-") as tmp:
         exe = compile_bench(path, language, flags, Path(tmp), items)
         for k, b in enumerate(items):
@@ -266,15 +280,31 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     except (OSError, subprocess.SubprocessError) as exc:
         cal.warnings.append(f"C library routines (malloc, memcpy, qsort, ...) not measured: {exc}")
     try:
-        cal.hierarchy = hier.measure(settings.hierarchy_budget_s, progress)
+        cal.hierarchy = hier.measure(settings.hierarchy_budget_s, progress, cal.guard)
         chainwait.measure(cal.hierarchy, settings.hierarchy_budget_s / 4, progress)
         cal.warnings += cal.hierarchy.warnings
     except (OSError, subprocess.SubprocessError) as exc:
         cal.warnings.append(f"memory hierarchy not measured: {exc}")
     derive_unmeasured(cal)
-    cal.seconds_taken = time.monotonic() - started
-    cal.load_after = load_average()
-    return cal
+    slowed = [k for k, f in sorted(cal.figures.items()) if f.host_ratio > hostspeed.SLOW and not f.derived]
+    if slowed:
+        cal.warnings.append(f"{len(slowed)} operation figure(s) measured while the host ran slower than "
+                            f"{hostspeed.SLOW:.2f}x its fastest (host-speed sentinel) after "
+                            f"{1 + hostspeed.RETRIES} tries, marked SLOW HOST: {', '.join(slowed[:8])}"
+                            + (", ..." if len(slowed) > 8 else ""))
+
+
+def watch_host(work: Path, cal: Calibration) -> hostspeed.Guard | None:
+    """The host-speed sentinel (sad.machine.hostspeed) built in ``work`` and pinned where the figures are timed,
+    settled on its first samples; None with a warning where it cannot be built or run."""
+    try:
+        guard = hostspeed.Guard(hostspeed.Sentinel.build(work, hier.pinned_cpu()))
+        guard.settle()
+    except (OSError, RuntimeError) as exc:
+        cal.warnings.append(f"host-speed sentinel not run ({exc}): figures measured on a slowed host are not "
+                            "detected")
+        return None
+    return guard
 
 
 def derive_unmeasured(cal: Calibration) -> None:
@@ -336,9 +366,18 @@ def _converged(exe: Path, k: int, b: mb.Bench, settings: Settings, cal: Calibrat
     gives noisy, even negative, differences); after ``max_rounds`` keep it, marked unreliable and named."""
     samples: list[float] = []
     floor = um.resolution_s(cal.clock_hz or 1e9)
+    host = 0.0
     for _ in range(max(1, settings.max_rounds)):
-        samples += _subtract(_measure(exe, k, b, settings), b, cal.figures)
+        if cal.guard is None:
+            samples += _subtract(_measure(exe, k, b, settings), b, cal.figures)
+        else:   # a round timed on a slowed host is timed again (hostspeed.Guard)
+            watched = cal.guard.measure(b.figure, lambda: _measure(exe, k, b, settings), slowed_by(b))
+            samples += _subtract(watched.value, b, cal.figures)
+            host = max(host, watched.ratio)
         fig = _figure(samples)
+        fig.host_ratio = host
+        if fig.host_ratio > hostspeed.SLOW:
+            fig.reliable = False
         if fig.raw >= floor and fig.spread <= settings.spread_target:
             return fig
         if time.monotonic() - cal.started > settings.budget_s:
@@ -348,6 +387,12 @@ def _converged(exe: Path, k: int, b: mb.Bench, settings: Settings, cal: Calibrat
         cal.warnings.append(f"{b.figure}: spread {fig.spread:.0%} (target {settings.spread_target:.0%}) after "
                             f"{fig.samples} runs: unreliable, the machine is busy")
     return fig
+
+
+def slowed_by(b: mb.Bench) -> tuple[str, ...]:
+    """The host-speed sentinel's parts an operation figure is judged on (sad.machine.hierarchy.CORE ...): every
+    part for the memory figures (arrays of several sizes, up to memory), the core's chain for the others."""
+    return hostspeed.PARTS if b.figure.startswith("memory.") else hier.CORE
 
 
 def _subtract(per_stmt: list[float], b: mb.Bench, known: dict[str, Figure]) -> list[float]:
@@ -381,7 +426,9 @@ class _Writer:
             return (f"derived: {f.derived} (measured {f.raw * 1e9:.3g} ns, median of {f.samples}: below the "
                     "resolution)" + (f"; {how}" if how else ""))
         text = f"median of {f.samples}, spread {f.spread * 100:.1f} %"
-        if not f.reliable:
+        if f.host_ratio > hostspeed.SLOW:
+            text += f", UNRELIABLE SLOW HOST (measured while the host ran x{f.host_ratio:.2f} slower than its fastest)"
+        elif not f.reliable:
             text += ", UNRELIABLE (did not converge; see the calibration's warnings)"
         return text + (f"; {how}" if how else "")
 
@@ -512,6 +559,9 @@ def conditions(cal: Calibration) -> list[str]:
         q = statistics.quantiles(measured, n=10) if len(measured) >= 2 else measured * 9
         out.append(f"Spread of the repeated runs over {len(measured)} figures: median "
                    f"{statistics.median(measured):.1%}, 90th percentile {q[-1]:.1%}, largest {max(measured):.1%}.")
+    if cal.guard is not None and cal.guard.sentinel.samples:
+        out.append(cal.guard.sentinel.spread_text() + f"; {len(cal.guard.slowed)} figure(s) still timed on a host "
+                   f"slower than {hostspeed.SLOW:.2f}x its fastest after {1 + hostspeed.RETRIES} tries.")
     unreliable = sum(1 for f in cal.figures.values() if not f.reliable and not f.derived)
     derived = sorted(k for k, f in cal.figures.items() if f.derived)
     out.append(f"{unreliable} figure(s) UNRELIABLE; {len(derived)} below the resolution and derived"

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from sad.machine import corescale
+from sad.machine import corescale, hostspeed
 
 LINE_BYTES = 64
 SPREAD_TARGET = 0.05
@@ -152,6 +152,22 @@ class Hierarchy:
     chain_wait_measured: bool = False
     """The file has a ``chain_wait`` line (False: calibrated before chain waits were measured; every level's wait
     is then 0 and the composition is the fully overlapping rule, which the report says)."""
+    tlb_pitches: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = ()
+    """(row pitch in bytes, ((pages walked, extra seconds per access), ...)) of one-line-per-row walks at pitches
+    of several pages (``TLB_PITCHES``, ``tlb_pitch_curve``): where the misses set in depends on the pitch, not
+    only on the pages; the TLB's sets and ways are fitted to them (``tlb_geometry``), a candidate model
+    benchmarks/tlb_pitch.py checks and the prediction does not use (exact power-of-two pitches contradict it).
+    () : not measured."""
+
+    def tlb_geometry(self) -> tuple[int, int] | None:
+        """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
+        without pitch walks or a miss figure."""
+        if not self.tlb_pitches or not self.tlb_pages or self.tlb_miss_s <= 0:
+            return None
+        walks = [(self.page_bytes + self.line_bytes, p, s) for p, s in self.tlb_onset]
+        walks += [(self.page_bytes + self.line_bytes, TLB_PAGES[-1], self.tlb_miss_s)]
+        walks += [(pitch, p, s) for pitch, curve in self.tlb_pitches for p, s in curve]
+        return fit_tlb_geometry(self.tlb_pages, self.page_bytes, self.tlb_miss_s, tuple(walks))
 
     def caches(self) -> tuple[Level, ...]:
         """The levels with a known size (the caches, not main memory)."""
@@ -279,9 +295,9 @@ int main(int argc, char **argv) {
         __asm__ volatile("" ::: "memory");
         return m[bytes / 2] == 42;
     }
-    if (mode[0] == 'T') {                 /* TLB: one line on each of `bytes` pages, pitch a page + a line */
-        long pages = bytes, pitch = (PAGE + LINE) / sizeof(double);
-        double *a = aligned_alloc(4096, (pages + 4) * (PAGE + LINE)), s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    if (mode[0] == 'T') {                 /* TLB: one line on each of `bytes` rows, pitch K pages + a line (TK) */
+        long pages = bytes, k = mode[1] ? atol(mode + 1) : 1, pitch = (k * PAGE + LINE) / sizeof(double);
+        double *a = aligned_alloc(4096, (pages + 4) * (k * PAGE + LINE)), s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         for (long i = 0; i < (pages + 1) * pitch; i++) a[i] = 1.0;
         for (long r = 0; r < reps; r++) {
             double t0 = now();
@@ -381,6 +397,24 @@ int main(int argc, char **argv) {
 """
 
 
+CORE = ("chain",)
+"""The host-speed sentinel's parts (sad.machine.hostspeed.PARTS) a figure is judged on: what slows it down. In the
+core (clock, forwarding, operation classes): a lower clock or a busy sibling thread, the chain alone; a neighbour's
+memory traffic does not slow a register chain, and a noisy L2 walk must not retime it."""
+NEAR = ("chain", "walk")
+"""L1 and L2 figures: the core and what evicts the L2."""
+FAR = ("far",)
+"""L3, memory and the first touch of pages: the shared last cache and memory, what a neighbour's traffic slows."""
+PAGE_WALKS = ("walk", "far")
+"""TLB walks: their lines in L2, their page walks through the caches and memory."""
+
+
+def slowed_by(level: str, caches: list[CacheInfo]) -> tuple[str, ...]:
+    """The sentinel's parts a figure of this level is judged on: NEAR for L1 and L2, FAR beyond (the last cache,
+    shared, and memory)."""
+    return NEAR if level == "L1" or (level == "L2" and len(caches) > 2) else FAR
+
+
 @dataclass
 class Measured:
     """A figure: median of the runs kept, their relative interquartile spread, whether it converged."""
@@ -389,6 +423,13 @@ class Measured:
     samples: int
     reliable: bool = True
     note: str = ""
+    host_ratio: float = 0.0
+    """The host-speed sentinel's ratio around the figure (sad.machine.hostspeed; 0: not watched)."""
+
+    @property
+    def slow_host(self) -> bool:
+        """Measured while the host ran slower than ``hostspeed.SLOW`` x its fastest, after the retries."""
+        return self.host_ratio > hostspeed.SLOW
 
 
 @dataclass
@@ -410,6 +451,7 @@ class HierarchyCalibration:
     tlb_miss: Measured | None = None
     tlb_ramp: dict[int, Measured] = field(default_factory=dict)  # pages → extra seconds per access (tlb_ramp)
     tlb_onset: dict[int, Measured] = field(default_factory=dict)  # the same up to the largest TLB_PAGES walk
+    tlb_pitches: dict[int, dict[int, Measured]] = field(default_factory=dict)  # pitch bytes → tlb_pitch_curve
     walk_latency: Measured | None = None                        # seconds per dependent load from memory + walk
     one_set: dict[str, Measured] = field(default_factory=dict)  # level name → column walk in one L1 set, read
     one_set_write: dict[str, Measured] = field(default_factory=dict)  # ... read-modify-write
@@ -419,6 +461,23 @@ class HierarchyCalibration:
     chain_wait: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)
     """level name → a serial chain's wait per line streaming, per access down a column (sad.machine.chainwait)"""
     warnings: list[str] = field(default_factory=list)
+    guard: hostspeed.Guard | None = None
+    """The host-speed sentinel every figure is timed between (None: not watched)."""
+
+    def timed(self, what: str, sample: Callable[[], list[float]], budget_s: float,
+              parts: tuple[str, ...] = hostspeed.PARTS) -> Measured:
+        """``converge(sample, budget_s)`` between two samples of the host-speed sentinel, timed again while the
+        host is slow (``hostspeed.Guard``, judged on ``parts``): a figure still measured on a slow host is
+        marked unreliable."""
+        if self.guard is None:
+            return converge(sample, budget_s)
+        watched = self.guard.measure(what, lambda: converge(sample, budget_s), parts)
+        fig = watched.value
+        fig.host_ratio = watched.ratio
+        if watched.slow:
+            fig.reliable = False
+            fig.note = f"measured {watched.tries} times, the host always slowed (x{watched.ratio:.2f})"
+        return fig
 
 
 def spread_of(samples: list[float]) -> float:
@@ -450,8 +509,10 @@ def converge(sample: Callable[[], list[float]], budget_s: float, target: float =
     return Measured(statistics.median(low), spread, len(samples), reliable=spread <= target)
 
 
-def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = None) -> HierarchyCalibration:
-    """Clock and per-level line costs of this machine (gcc -O2 microbenchmark, pinned)."""
+def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = None,
+            guard: hostspeed.Guard | None = None) -> HierarchyCalibration:
+    """Clock and per-level line costs of this machine (gcc -O2 microbenchmark, pinned); with a ``guard``, every
+    figure timed between samples of the host-speed sentinel and again while the host is slow."""
     cpu = pinned_cpu()
     caches = os_caches(cpu or 0) or [CacheInfo(1, 32 * 1024, LINE_BYTES), CacheInfo(2, 256 * 1024, LINE_BYTES)]
     line = caches[0].line_bytes
@@ -472,11 +533,14 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             return [float(x) for x in out.split()]
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
-        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + 5 * (len(caches) + 1)
+        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + len(TLB_PITCHES) * len(TLB_PITCH_PAGES)
+                                 + 5 * (len(caches) + 1)
                                  + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
-        seconds_per_add = converge(lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)], per_figure)
-        result = HierarchyCalibration(Measured(1 / seconds_per_add.seconds, seconds_per_add.spread,
-                                               seconds_per_add.samples, seconds_per_add.reliable), caches)
+        result = HierarchyCalibration(Measured(0.0, 0.0, 0), caches, guard=guard)
+        seconds_per_add = result.timed("clock", lambda: [min(run("c", 2_000_000, 0, 1)) for _ in range(3)],
+                                       per_figure, CORE)
+        result.clock = Measured(1 / seconds_per_add.seconds, seconds_per_add.spread, seconds_per_add.samples,
+                                seconds_per_add.reliable, seconds_per_add.note, seconds_per_add.host_ratio)
         if progress:
             progress(f"clock (dependent integer adds)      {result.clock.seconds / 1e9:.3f} GHz "
                      f"±{seconds_per_add.spread * 50:.1f} %")
@@ -486,7 +550,8 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         def chain(mode: str) -> list[float]:
             return [min(run(mode, 1_000_000, 0, 1)) for _ in range(3)]
 
-        chains = {m: converge(functools.partial(chain, m), per_figure) for m in "dfg"}
+        chains = {m: result.timed(f"hierarchy.forward ({m})", functools.partial(chain, m), per_figure, CORE)
+                  for m in "dfg"}
         cycle = 1 / result.clock.seconds
         # a chain through memory is forwarding + the add: take the add off (1 cycle integer, measured for fp)
         result.forward = _minus(chains["f"], cycle)
@@ -495,29 +560,40 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             progress(f"store-to-load forwarding              {result.forward.seconds * 1e9:.3f} ns integer, "
                      f"{result.forward_fp.seconds * 1e9:.3f} ns floating point")
         result.page_bytes = page_size()
-        result.first_touch = converge(lambda: first_touch_samples(exe, cpu, result.page_bytes), per_figure)
+        result.first_touch = result.timed("hierarchy.first_touch",
+                                          lambda: first_touch_samples(exe, cpu, result.page_bytes), per_figure, FAR)
         if progress:
             progress(f"first touch of a fresh page            {result.first_touch.seconds * 1e6:.3f} us "
                      f"({result.page_bytes} B pages) ±{result.first_touch.spread * 50:.1f} %")
         for j, (op, kind, _) in enumerate(OP_CLASSES):
             n = 100_000 if op == "div" else 500_000
-            lat, thr = (converge(functools.partial(op_samples, 2 * j + c, n), per_figure) for c in (0, 1))
+            lat, thr = (result.timed(f"hierarchy.ops.{op}.{kind}", functools.partial(op_samples, 2 * j + c, n),
+                                     per_figure, CORE) for c in (0, 1))
             result.ops[f"{op}.{kind}"] = pair = (lat, thr)
             if progress:
                 progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
                          f"{pair[1].seconds * 1e9:6.3f} ns per operation")
         result.mca_scale = measure_mca_scale(cpu, per_figure * len(corescale.CLASSES), progress)
-        walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure) for p in TLB_PAGES}
+        walks = {p: result.timed(f"hierarchy.tlb ({p} pages)", functools.partial(run, "T", max(1, 400_000 // p), p, 4),
+                                 per_figure, PAGE_WALKS) for p in TLB_PAGES}
         result.tlb_pages, result.tlb_miss = tlb_reach(walks)
         if result.tlb_miss is not None:
-            ramp_walks = {p: converge(functools.partial(run, "T", max(1, 400_000 // p), p, 4), per_figure)
+            ramp_walks = {p: result.timed(f"hierarchy.tlb.ramp.{p}", functools.partial(run, "T", max(1, 400_000 // p),
+                                                                                     p, 4), per_figure, PAGE_WALKS)
                           for p in ramp_pages(caches, line)}
             result.tlb_ramp = tlb_ramp(walks, ramp_walks)
             result.tlb_onset = tlb_onset(walks)
+            base = walks[max(p for p in TLB_PAGES if p <= TLB_PAGES[-1] // 4)]
+            for k in TLB_PITCHES:
+                pitch = k * result.page_bytes + line
+                result.tlb_pitches[pitch] = tlb_pitch_curve({p: result.timed(
+                    f"hierarchy.tlb.pitches.{pitch}.{p}", functools.partial(run, f"T{k}", max(1, 400_000 // p), p, 4),
+                    per_figure, PAGE_WALKS) for p in TLB_PITCH_PAGES}, base)
         if progress and result.tlb_miss is not None:
             progress(f"TLB: {result.tlb_pages} pages, beyond them {result.tlb_miss.seconds * 1e9:.3f} ns more "
                      "per access")
-        result.walk_latency = converge(functools.partial(run, "L", 200_000, WALK_CHASE_BYTES, 3), per_figure)
+        result.walk_latency = result.timed("hierarchy.walk_latency",
+                                           functools.partial(run, "L", 200_000, WALK_CHASE_BYTES, 3), per_figure, FAR)
         if progress:
             progress(f"latency from memory with a page walk  {result.walk_latency.seconds * 1e9:.1f} ns "
                      f"±{result.walk_latency.spread * 50:.1f} %")
@@ -526,10 +602,12 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                                 ("W", result.column_write), ("k", result.copy)):
                 size = column_bytes if mode in "RW" else nbytes
                 passes = max(1, (8 * 1024 ** 2) // size)   # at least ~8 MB touched per timed run
-                table[name] = converge(functools.partial(run, mode, passes, size, 4), per_figure)
+                what = {"r": "read", "w": "write", "R": "column read", "W": "column update", "k": "copy"}[mode]
+                table[name] = result.timed(f"hierarchy.{name}.{what.replace(' ', '_')}",
+                                           functools.partial(run, mode, passes, size, 4), per_figure,
+                                           slowed_by(name, caches))
                 if progress:
                     f = table[name]
-                    what = {"r": "read", "w": "write", "R": "column read", "W": "column update", "k": "copy"}[mode]
                     progress(f"{what:13s} one line per element, {name:6s} "
                              f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
         measure_holds(run, result, per_figure, progress)
@@ -549,7 +627,11 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             + [(f"hierarchy.{k}.copy", v) for k, v in result.copy.items()] \
             + [(f"hierarchy.{k}.one_set_read", v) for k, v in result.one_set.items()] \
             + [(f"hierarchy.{k}.one_set_update", v) for k, v in result.one_set_write.items()]:
-        if fig is not None and not fig.reliable:
+        if fig is not None and fig.slow_host:
+            result.warnings.append(f"{what}: measured while the host ran x{fig.host_ratio:.2f} slower than its "
+                                   f"fastest (host-speed sentinel), after {1 + hostspeed.RETRIES} tries: marked "
+                                   "SLOW HOST, unreliable")
+        elif fig is not None and not fig.reliable:
             result.warnings.append(f"{what}: spread {fig.spread:.0%} after {fig.samples} runs (target "
                                    f"{SPREAD_TARGET:.0%}): unreliable, the machine is busy")
     return result
@@ -660,7 +742,8 @@ def measure_holds(run: Callable[[str, int, int, int], list[float]], result: Hier
     passes: dict[int, float] = {}
     for k in range(HOLDS_STEPS + 1) if first < top else ():
         nbytes = (first + (top - first) * k // HOLDS_STEPS) // 4096 * 4096
-        fig = converge(functools.partial(run, "r", max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure)
+        fig = result.timed(f"hierarchy.{name}.ramp.{nbytes // 1024}", functools.partial(
+            run, "r", max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure, FAR)
         passes[nbytes] = fig.seconds
         result.passes.setdefault(name, {})[nbytes] = fig
         if progress:
@@ -680,7 +763,9 @@ def measure_one_set(run: Callable[[str, int, int, int], list[float]], result: Hi
     for name, rows in rows_per_level.items():
         passes = max(1, 2_000_000 // (8 * rows))   # ~2 M accesses per timed run
         for mode, table in (("S", result.one_set), ("U", result.one_set_write)):
-            table[name] = converge(functools.partial(run, mode, passes, rows * line, 4), per_figure)
+            table[name] = result.timed(f"hierarchy.{name}.one_set_{'read' if mode == 'S' else 'update'}",
+                                       functools.partial(run, mode, passes, rows * line, 4), per_figure,
+                                       slowed_by(name, result.caches))
             if progress:
                 f = table[name]
                 what = "column read" if mode == "S" else "column update"
@@ -795,6 +880,71 @@ def tlb_onset(walks: dict[int, Measured]) -> dict[int, Measured]:
     return out
 
 
+TLB_PITCHES = (2, 4, 8)
+"""Row pitches (pages, each plus a line) of the TLB walks timed besides the one-page pitch of ``TLB_PAGES``: the
+onset of misses is not a function of the pages alone. Measured on this host (benchmarks/tlb_pitch.py, Ice Lake-SP
+VM, transparent huge pages off for these arrays: 'madvise' and no madvise, AnonHugePages 0): a walk stays within
+1.25 x its in-TLB cost up to 1536 rows at 4160 B and 16448 B pitches, 768-1024 at 8256 B, 64-512 at 33024 B."""
+TLB_PITCH_PAGES = (256, 512, 768, 1024, 1536, 2048, 3072, 4096)
+"""Rows (pages) of the walks at each of ``TLB_PITCHES``."""
+
+
+def tlb_pitch_curve(walks: dict[int, Measured], base: Measured) -> dict[int, Measured]:
+    """Extra seconds per access of one pitch's walks (rows → figure) over ``base``, the one-page pitch's baseline
+    walk (``tlb_onset``'s: lines in the same cache level, no misses), never below a smaller walk's (noise; a
+    negative difference is 0)."""
+    out: dict[int, Measured] = {}
+    last = 0.0
+    for pages in sorted(walks):
+        fig = walks[pages]
+        last = max(last, fig.seconds - base.seconds)
+        out[pages] = Measured(last, max(fig.spread, base.spread), fig.samples, fig.reliable and base.reliable,
+                              host_ratio=fig.host_ratio)
+    return out
+
+
+TLB_WAYS = (2, 4, 8, 16, 32)
+"""Associativities tried when fitting the TLB's geometry (``fit_tlb_geometry``)."""
+
+
+def tlb_conflicts(pitch: int, rows: int, sets: int, ways: int, page: int) -> float:
+    """Share of the accesses of a walk over ``rows`` rows ``pitch`` bytes apart (a new page each, pitch >= page),
+    repeated, that miss a set-associative TLB of ``sets`` sets of ``ways`` entries indexed by the page number
+    modulo sets (Hennessy & Patterson, App. B.1 and B.4: a TLB is a cache of translations, placed as a cache
+    places lines): with LRU replacement a cyclic walk misses on every page of a set that holds more pages than
+    it has ways, and on none of the others. Two pages and a line between rows (8256 B) put 1280 rows in 256
+    sets of 8 ways unevenly (page numbers 2k + k / 64), 224 pages beyond the ways: 89 % of the accesses miss,
+    where one page and a line (4160 B) fill the sets evenly and miss none before 2048 rows."""
+    counts: dict[int, int] = {}
+    for k in range(rows):
+        key = (k * pitch // page) % sets
+        counts[key] = counts.get(key, 0) + 1
+    return sum(n for n in counts.values() if n > ways) / rows if rows else 0.0
+
+
+@functools.lru_cache(maxsize=16)
+def fit_tlb_geometry(entries: int, page: int, miss_s: float, walks: tuple[tuple[int, int, float], ...]
+                     ) -> tuple[int, int] | None:
+    """(sets, ways) with sets x ways = ``entries`` (the measured reach) whose conflicts (``tlb_conflicts`` x
+    ``miss_s``) come closest to the calibrated walks' extra seconds ((pitch, rows, extra) of the one-page walks and
+    of ``TLB_PITCHES``'): the sum of absolute differences, the fewer ways on a tie. CPUID leaf 0x18 (the TLB's
+    geometry) is empty in the VMs this was measured on, so the walks are what says it. Fitted on this host
+    (Ice Lake-SP VM, 2048 entries): 256 sets of 8 ways, which puts the early misses of a 2-page-and-a-line pitch
+    where benchmarks/tlb_pitch.py measures them and predicts the walks at 5600 B, 3 and 6 pages and a line it
+    was not fitted to (mean 0.56 ns per access, the one-page curve 0.82), but not those at exact powers of two
+    (8192 B, 16384 B: no thrashing at 1280-1536 rows where it puts it; a hashed index?): a candidate only."""
+    best: tuple[float, int, int] | None = None
+    for ways in TLB_WAYS:
+        if entries % ways:
+            continue
+        sets = entries // ways
+        error = sum(abs(tlb_conflicts(pitch, rows, sets, ways, page) * miss_s - extra)
+                    for pitch, rows, extra in walks if pitch >= page)
+        if best is None or error < best[0]:
+            best = (error, sets, ways)
+    return (best[1], best[2]) if best else None
+
+
 TLB_RAMP_PAGES = (6144, 8192, 12288, 16384)
 """Larger one-line-per-page walks, beyond the TLBs' reach (``tlb_ramp``); only those whose lines (a line per
 page) stay within what the second cache level holds are timed, so that the step is the misses' and not a level's."""
@@ -840,6 +990,19 @@ FIRST_TOUCH_BYTES = 32 * 1024 ** 2
 kernel (every page faults on its first write), and large enough that a page's cost stands out of the noise."""
 
 
+def huge_pages_mode(path: Path = Path("/sys/kernel/mm/transparent_hugepage/enabled")) -> str:
+    """The OS's transparent huge page mode ('always', 'madvise', 'never': the bracketed word), 'unknown' where it
+    does not say. Under 'madvise' or 'never' a program's arrays (and the calibration's) are in pages of the page
+    size; under 'always' large ones may be in 2 MiB pages, whose walks miss the TLBs far later: a column walk over
+    384 MiB measured 6.5 ns per access in 2 MiB pages (spread 1 %), 6.5-14 ns in 4 KiB pages on this host."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return "unknown"
+    start, end = text.find("["), text.find("]")
+    return text[start + 1:end] if 0 <= start < end else "unknown"
+
+
 def page_size() -> int:
     """The OS's page size in bytes (4096 where it cannot be asked)."""
     try:
@@ -880,32 +1043,39 @@ def _minus(chain: Measured, seconds: float) -> Measured:
 
 def render_yaml(cal: HierarchyCalibration) -> list[str]:
     """The ``hierarchy`` section of a machine database (YAML lines)."""
-    clock_note = "" if cal.clock.reliable else "  UNRELIABLE"
+    clock_note = _flag(cal.clock)
     lines = ["hierarchy:                        # sad calibrate: sizes from the OS, line costs measured pinned",
              f"  clock: {cal.clock.seconds / 1e6:.0f} MHz            # dependent integer adds, "
              f"spread {cal.clock.spread:.1%}{clock_note}",
              f"  line: {cal.caches[0].line_bytes}"]
     for key, fig in (("forward", cal.forward), ("forward_fp", cal.forward_fp)):
         if fig is not None:
-            flag = "" if fig.reliable else "  UNRELIABLE"
+            flag = _flag(fig)
             lines.append(f"  {key}: {fig.seconds * 1e9:.4g} ns        # store-to-load forwarding "
                          f"({'integer' if key == 'forward' else 'floating point'}), spread {fig.spread:.1%}{flag}")
     if cal.first_touch is not None:
         fig = cal.first_touch
-        flag = "" if fig.reliable else "  UNRELIABLE"
-        lines.append(f"  page: {cal.page_bytes}")
+        flag = _flag(fig)
+        lines.append(f"  page: {cal.page_bytes}   # transparent huge pages: {huge_pages_mode()} (the arrays "
+                     "of the column walks in pages of this size unless 'always')")
         lines.append(f"  first_touch: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory written first (fault, "
                      f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
     if cal.tlb_miss is not None:
-        flag = "" if cal.tlb_miss.reliable else "  UNRELIABLE"
+        flag = _flag(cal.tlb_miss)
         ramp = ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns" for p, f in sorted(cal.tlb_ramp.items()))
         onset = ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns" for p, f in sorted(cal.tlb_onset.items()))
+        pitches = ", ".join(f"{pitch}: {{" + ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns"
+                                                       for p, f in sorted(curve.items()))
+                            + "}" for pitch, curve in sorted(cal.tlb_pitches.items()))
         spread = max([cal.tlb_miss.spread] + [f.spread for f in cal.tlb_ramp.values()])
+        slow = [f for curve in cal.tlb_pitches.values() for f in curve.values() if not f.reliable]
         lines.append(f"  tlb: {{pages: {cal.tlb_pages}, miss: {cal.tlb_miss.seconds * 1e9:.4g} ns"
                      + (f", ramp: {{{ramp}}}" if ramp else "") + (f", onset: {{{onset}}}" if onset else "")
-                     + "}   # one line per page walks; spread " + f"{spread:.1%}{flag}")
+                     + (f", pitches: {{{pitches}}}" if pitches else "")
+                     + "}   # one line per page walks; spread " + f"{spread:.1%}{flag}"
+                     + (f"; pitches: {len(slow)} walk(s){_flag(*slow)}" if slow else ""))
     if cal.walk_latency is not None:
-        flag = "" if cal.walk_latency.reliable else "  UNRELIABLE"
+        flag = _flag(cal.walk_latency)
         lines.append(f"  walk_latency: {cal.walk_latency.seconds * 1e9:.4g} ns   # a dependent load from memory on a "
                      f"page beyond the TLBs; spread {cal.walk_latency.spread:.1%}{flag}")
     if cal.ops:
@@ -913,7 +1083,7 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                      "throughput (8 chains)")
         for key in sorted(cal.ops):
             lat, thr = cal.ops[key]
-            flag = "" if lat.reliable and thr.reliable else "  UNRELIABLE"
+            flag = _flag(lat, thr)
             lines.append(f"    {key}: {{latency: {lat.seconds * 1e9:.4g} ns, throughput: {thr.seconds * 1e9:.4g} ns}}"
                          f"  # spread {max(lat.spread, thr.spread):.1%}{flag}")
     if cal.mca_scale is not None:
@@ -933,7 +1103,7 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             sr, su = cal.one_set[name], cal.one_set_write[name]
             figures += [sr, su]
             one_set += f", one_set_read: {sr.seconds * 1e9:.4g} ns, one_set_update: {su.seconds * 1e9:.4g} ns"
-        flag = "" if all(f.reliable for f in figures) else "  UNRELIABLE"
+        flag = _flag(*figures)
         if name in cal.holds:
             one_set += f", holds: {cal.holds[name] // 1024} KiB"
         if cal.passes.get(name):
@@ -943,6 +1113,15 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                      f"column_read: {cr.seconds * 1e9:.4g} ns, column_update: {cw.seconds * 1e9:.4g} ns{one_set}}}"
                      f"  # per line; spread {max(f.spread for f in figures):.1%}{flag}")
     return lines
+
+
+def _flag(*figures: Measured) -> str:
+    """'  UNRELIABLE' when one of the figures is, with 'SLOW HOST x1.32' when the sentinel saw the host slowed
+    around one of them (the largest ratio); '' otherwise."""
+    if all(f.reliable for f in figures):
+        return ""
+    slowest = max(f.host_ratio for f in figures)
+    return "  UNRELIABLE" + (f" SLOW HOST x{slowest:.2f}" if slowest > hostspeed.SLOW else "")
 
 
 def _geometry(c: CacheInfo) -> str:
@@ -983,7 +1162,9 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      tuple(sorted((int(k), parse_time(v)) for k, v in (tlb.get("ramp") or {}).items())),
                      tuple(sorted((int(k), parse_time(v)) for k, v in (tlb.get("onset") or {}).items())),
                      corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None,
-                     "chain_wait" in section)
+                     "chain_wait" in section,
+                     tuple(sorted((int(pitch), tuple(sorted((int(k), parse_time(v)) for k, v in curve.items())))
+                                  for pitch, curve in (tlb.get("pitches") or {}).items())))
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

@@ -1,10 +1,11 @@
 """Host-speed sentinel: is this shared machine running at its usual speed right now?
 
-Place in the benchmarks' data flow: benchmarks/heldout.py times kernels on a VM whose speed varies with what
-its neighbours run (an L2-bound loop measured ×2.4 slower within minutes, the same -O0 kernel 0.89 s in the
-morning and 1.4-1.8 s at night). Before and after each kernel it runs ``Sentinel.sample``: a fixed, short
-reference program pinned to the same CPU, timed in CPU seconds as the kernels are, with two parts that slow
-down for different reasons —
+Place in the data flow: `sad calibrate` (sad.machine.calibrate, sad.machine.hierarchy) and benchmarks/heldout.py
+time programs on a VM whose speed varies with what its neighbours run (an L2-bound loop measured ×2.4 slower
+within minutes, the same -O0 kernel 0.89 s in the morning and 1.4-1.8 s at night; the memory column-walk figure
+of five calibrations 9.4, 17.8, 27.4, 9.7 and 31.4 ns). Before and after each figure or kernel they run
+``Sentinel.sample``: a fixed, short reference program pinned to the same CPU, timed in CPU seconds as the
+figures are, with three parts that slow down for different reasons —
 
 - ``chain``: a dependent integer chain (x = x * 1103515245 + 12345, 10 M links: the multiply-add latency;
   what a busy sibling hyperthread or a lower clock slows),
@@ -19,17 +20,22 @@ each in ns per link, the best of three repeats in one run. ``Sentinel.ratio`` is
 seen so far in the session (a host cannot run a fixed program faster than it can: the minimum is its speed),
 the largest of the parts' ratios; a kernel measured while that ratio exceeds ``SLOW`` is retimed or flagged
 by the caller. ``Sentinel.spread`` sums up every sample taken (median, interquartile spread, range).
+``Guard`` wraps a measurement between two samples and retimes it while the host is slow (``RETRIES`` more at
+most): the calibration's way of not writing a figure of a slowed host without saying so.
 """
 from __future__ import annotations
 
 import statistics
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
 PARTS = ("chain", "walk", "far")
 Sample = tuple[float, ...]   # ns per link of each part
 SLOW = 1.10   # a sample 10 % slower than the fastest seen: the host is slowed (the spread of a quiet host: ~1-3 %)
+RETRIES = 2   # a figure measured on a slowed host is timed again at most this many times
 
 SOURCE = r"""
 #include <stdio.h>
@@ -102,9 +108,9 @@ class Sentinel:
         self.samples.append(sample)
         return self.ratio(sample)
 
-    def ratio(self, sample: Sample) -> float:
-        """The largest of the sample's parts over the fastest of that part seen (1.0: as fast as ever)."""
-        return max(v / min(s[i] for s in self.samples) for i, v in enumerate(sample))
+    def ratio(self, sample: Sample, parts: tuple[str, ...] = PARTS) -> float:
+        """The largest of the sample's ``parts`` over the fastest of that part seen (1.0: as fast as ever)."""
+        return max(v / min(s[i] for s in self.samples) for i, v in enumerate(sample) if PARTS[i] in parts)
 
     def spread(self) -> dict[str, dict[str, float]]:
         """Per part: median ns, interquartile spread relative to the median, fastest and slowest, of all samples."""
@@ -123,3 +129,58 @@ class Sentinel:
         return "host-speed sentinel: " + "; ".join(
             f"{part} {v['median_ns']:.3f} ns median, spread {v['iqr']:.1%}, range {v['min_ns']:.3f}-"
             f"{v['max_ns']:.3f} ns ({v['samples']:.0f} samples)" for part, v in s.items())
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Guarded(Generic[T]):
+    """A measurement with the host's speed around it: the sentinel's ratio (the larger of the samples before and
+    after, against the fastest seen when it is judged) and how many times it was timed."""
+    value: T
+    ratio: float
+    tries: int
+
+    @property
+    def slow(self) -> bool:
+        """Still measured on a slowed host after the retries."""
+        return self.ratio > SLOW
+
+
+@dataclass
+class Guard:
+    """Times measurements between sentinel samples (the sample after one is the sample before the next): a
+    measurement with a sample above ``SLOW`` on either side is taken again, ``RETRIES`` more times at most, and
+    the one measured on the fastest host is kept (``Guarded``)."""
+    sentinel: Sentinel
+    retries: int = RETRIES
+    _before: Sample | None = None
+    slowed: dict[str, float] = field(default_factory=dict)   # what was still measured on a slow host → ratio
+
+    def settle(self, samples: int = 3) -> None:
+        """A few samples first: the fastest of them is the reference the first figures are judged against."""
+        for _ in range(samples):
+            self.sentinel.sample()
+        self._before = self.sentinel.samples[-1]
+
+    def measure(self, what: str, timing: Callable[[], T], parts: tuple[str, ...] = PARTS) -> Guarded[T]:
+        """``timing()`` between two samples, again while the host is slow; the try on the fastest host kept.
+        ``parts``: the sentinel's parts that slow down for the reasons the measurement does (an operation's
+        chain is not slowed by a neighbour's memory traffic, a memory walk is), judged alone."""
+        tries: list[tuple[float, T]] = []
+        for _ in range(1 + max(0, self.retries)):
+            if self._before is None:
+                self.sentinel.sample()
+                self._before = self.sentinel.samples[-1]
+            before = self._before
+            value = timing()
+            self.sentinel.sample()
+            self._before = after = self.sentinel.samples[-1]
+            tries.append((max(self.sentinel.ratio(before, parts), self.sentinel.ratio(after, parts)), value))
+            if tries[-1][0] <= SLOW:
+                break
+        ratio, value = min(tries, key=lambda t: t[0])
+        if ratio > SLOW:
+            self.slowed[what] = max(ratio, self.slowed.get(what, 0.0))
+        return Guarded(value, ratio, len(tries))

@@ -1,4 +1,4 @@
-"""benchmarks/hostspeed.py: the host-speed sentinel benchmarks/heldout.py samples before and after each kernel.
+"""sad.machine.hostspeed: the host-speed sentinel `sad calibrate` and benchmarks/heldout.py sample around each figure.
 A sample's ratio is against the fastest of each part seen; the spread is the interquartile range over the
 median; the real reference program builds and gives two positive figures, its first sample a ratio of 1."""
 from __future__ import annotations
@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.measure.benchmark_scripts import load
-
-hostspeed = load("hostspeed")
+from sad.machine import hostspeed
 
 
 def test_a_sample_is_judged_by_its_slower_part_against_the_fastest_seen():
@@ -34,3 +32,23 @@ def test_the_reference_program_runs(tmp_path):
     chain, walk, far = s.samples[0]
     assert 0.05 < chain < 50 and 0.1 < walk < 100 and 1 < far < 1000   # ns per link: a multiply-add, L2, memory
     assert s.spread_text().startswith(f"host-speed sentinel: chain {chain:.3f} ns median, spread 0.0%")
+
+
+def test_a_sample_can_be_judged_on_some_parts_only():
+    s = hostspeed.Sentinel(Path("unused"), None, [(1.0, 4.0, 80.0)])
+    sample = (1.0, 6.0, 120.0)                                # the chain as fast as ever, both walks 50 % slower
+    assert s.ratio(sample, ("chain",)) == 1.0                 # an operation's figure: not slowed
+    assert s.ratio(sample, ("far",)) == pytest.approx(1.5)    # a memory figure: slowed
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the sentinel is compiled with gcc")
+def test_a_figure_timed_on_a_slow_host_is_retimed_then_named(tmp_path):
+    s = hostspeed.Sentinel.build(tmp_path, None)
+    s.samples.append((1e-3, 1e-3, 1e-3))   # a fastest sample no real run comes near: every sample is slow
+    guard = hostspeed.Guard(s)
+    runs = []
+    watched = guard.measure("memory.read", lambda: runs.append(1) or len(runs))
+    # every try timed again, the one on the least slow host kept (its value: which try it was)
+    assert watched.tries == len(runs) == 1 + hostspeed.RETRIES and 1 <= watched.value <= len(runs)
+    assert watched.slow and watched.ratio > 100 and list(guard.slowed) == ["memory.read"]
+    assert len(s.samples) == 1 + 1 + watched.tries          # the fake, one before the first try, one after each
