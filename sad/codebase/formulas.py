@@ -261,6 +261,7 @@ def _over_denominator(arg: sympy.Expr) -> tuple[int, tuple[tuple[int, sympy.Expr
     return d, tuple((int(coeff * d), rest) for coeff, rest in terms)
 
 
+_NESTED_TRIPS = 10_000  # trips of a sum whose body holds a sum walked one by one at most (as evaluate_sums)
 _CHUNK = 1 << 20  # trips of a sum evaluated at once: bounds the memory of a sum over a large size
 _MOST_TRIPS = 1 << 30  # a longer sum is left to sympy (which would take minutes as well)
 
@@ -276,6 +277,10 @@ def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
         if hi - lo >= _CHUNK:
             raise _Fallback
         return math.fsum(_sum(body, {**v, k.name: float(x)}) for x in range(int(lo), int(hi) + 1))
+    if body.has(sympy.Sum):  # a sum in a term of the body (a callee's loop under a test): the body once per trip,
+        if hi - lo >= _NESTED_TRIPS:  # as sympy's evaluate_sums would, without rebuilding it with numbers
+            raise _Fallback
+        return math.fsum(_walk(body, {**v, k.name: float(x)}, _Scalars) for x in range(int(lo), int(hi) + 1))
     np = _np()
     total = 0.0
     with np.errstate(all="ignore"):

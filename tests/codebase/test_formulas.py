@@ -5,7 +5,7 @@ import pytest
 import sympy
 from sympy.core.basic import Basic
 
-from sad.codebase.formulas import complexity, evaluate
+from sad.codebase.formulas import _numeric, complexity, evaluate
 
 
 def test_a_sum_over_loop_trips_evaluates_at_float_sizes():
@@ -57,6 +57,16 @@ def test_a_sum_of_a_sum():
     n, k, j = sympy.symbols("T.N k j", integer=True)
     assert evaluate(sympy.Sum(sympy.Sum(j + 1, (j, 0, k)), (k, 0, n)), {"T.N": 3.0}) == 20.0
     assert evaluate(sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n)), {"T.N": 3.0}) == 24.0
+
+
+def test_a_sum_in_a_sums_body_is_added_by_the_float_walk():
+    """A callee's loop under a test in a caller's loop (SLAQR4's formula): Σ_{k=0}^{N} (2 Σ_{j=0}^{k} j + 1)
+    is walked trip by trip in floats, not handed to sympy (which rebuilt the body with numbers for each trip:
+    4 s for SLAQR4's formula at one point): 1 + 3 + 7 + 13 at N = 3, Σ_k (k² + k + 1) at N = 999."""
+    n, k, j = sympy.symbols("T.N k j", integer=True)
+    expr = sympy.Sum(2 * sympy.Sum(j, (j, 0, k)) + 1, (k, 0, n))
+    assert _numeric(expr, {"T.N": 3.0}) == 24.0
+    assert _numeric(expr, {"T.N": 999.0}) == sum(x * x + x + 1 for x in range(1000))
 
 
 def test_floors_and_remainders_of_rational_forms_are_exact():
