@@ -407,7 +407,7 @@ def tidy_small(expr: sympy.Expr) -> sympy.Expr:
 # count_ops walks the whole expression: a node count that stops at this many nodes sends the large ones
 # back first (the visits of a 1 600-line ODE solver's statements were 4 000-node expressions, and
 # count_ops on them was most of a minute).
-_TIDY_NODES = 4 * _TIDY_OPS
+_TIDY_NODES = 2 * _TIDY_OPS
 
 
 @lru_cache(maxsize=4096)

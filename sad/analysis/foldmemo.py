@@ -19,6 +19,9 @@ import importlib
 from functools import lru_cache
 
 import sympy.functions.elementary.piecewise as _piecewise
+from sympy.core.relational import Relational
+
+from sad.analysis.products import larger_than
 
 _simplify_logic = _piecewise.simplify_logic
 # the module, not the function sympy.simplify exports under the same name: simplify_logic imports
@@ -39,13 +42,41 @@ def simplify_logic(expr, form=None, deep=True, force=False, dontcare=None):
 
 
 def _remembered_simplify(expr, *args, **kwargs):
-    """sympy.simplify(expr, ...), once per process for each expression and keywords."""
+    """sympy.simplify(expr, ...), once per process for each expression and keywords, for small expressions
+    (see _worth_simplifying); a large one is returned as it is, which is what simplify returns for it
+    nearly always, after seconds."""
     if args:
         return _simplify(expr, *args, **kwargs)
+    if not _worth_simplifying(expr):
+        return _smaller_relation(expr, kwargs)
     try:
         return _simplified(expr, tuple(sorted(kwargs.items())))
     except TypeError:  # a keyword's value that cannot be hashed (a measure given as a list)
         return _simplify(expr, **kwargs)
+
+
+# Beyond this many nodes sympy.simplify of a term is left out. Measured on Reference LAPACK's SORMHR and
+# SORMQR (a blocked loop's bounds in MIN(64, ILAENV(...)), floor and Max): 317 simplifications took 113 s,
+# most of it in Relational._eval_simplify's Expr.equals (random complex points substituted into the
+# MIN/ILAENV terms, each a new Min to build), and changed 8 expressions: two relations whose sides differ
+# by a small term (A > A - k → k > 0, kept by _smaller_relation) and six signs written the other way.
+_SIMPLIFY_NODES = 20
+
+
+def _worth_simplifying(expr) -> bool:
+    return not larger_than(expr, _SIMPLIFY_NODES)
+
+
+def _smaller_relation(expr, kwargs: dict):
+    """A large relation whose two sides differ by a small expression (MIN(...) > MIN(...) - K, a loop's
+    bound against itself shifted): simplified as the relation of that difference with 0, which is what
+    sympy.simplify finds for it after simplifying both sides; anything else as it is."""
+    if not isinstance(expr, Relational):
+        return expr
+    difference = expr.lhs - expr.rhs
+    if larger_than(difference, _SIMPLIFY_NODES):
+        return expr
+    return _remembered_simplify(expr.func(difference, 0), **kwargs)
 
 
 @lru_cache(maxsize=16384)
