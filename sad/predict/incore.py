@@ -43,6 +43,8 @@ class InCore:
     """Source lines of the instructions run between two entries (``between_entries``) where the core figure
     includes them (``entries_cycles``): the blocks on those lines are priced by it, not again per operation."""
     latency_s: float = 0.0  # the loop-carried chain through an accumulator register (0: none), host latencies
+    guessed: tuple[str, ...] = ()
+    """Operations priced without a measured figure (``opmodel.guessed_figures``): said in a warning."""
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -331,7 +333,9 @@ def operation_bounds(loop: SourceLoop, hierarchy: Hierarchy, machine, spec: str 
         element = opmodel.element_chain_seconds(innermost.body, loop.index, hierarchy, clock_cycle)
         lat = max(lat, opmodel.recurrence_seconds(innermost, hierarchy, clock_cycle),
                   hierarchy.forward_fp_s + element if element else 0.0)
-    return InCore(tp, lat)
+    guessed = opmodel.guessed_figures(innermost.body, Layout(loop.index, loop.fastest), hierarchy,
+                                      lambda key: machine.op_cost(_issue_key(key)))
+    return InCore(tp, lat, guessed=tuple(guessed))
 
 
 def _issue_key(key: str) -> str:

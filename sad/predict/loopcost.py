@@ -74,6 +74,7 @@ class LoopPrice:
     between: frozenset[int] = frozenset()   # lines of the code between entries its core figure includes
     latency_s: float = 0.0         # the loop-carried register chain the waits add to (sad.predict.overlap)
     wait_s: sympy.Expr = sympy.Integer(0)   # what that chain waits on the read streams per iteration
+    guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -112,6 +113,7 @@ class LoopCoverage:
     model: str = ""                         # llvm-mca's -mcpu where it is not the host's own model
     scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
+    guessed: int = 0                        # loops of the operation classes with an operation no figure prices
 
     def summary(self) -> str:
         """One line for the report."""
@@ -120,6 +122,8 @@ class LoopCoverage:
              f"{' scaled to this core per resource class (mca_scale)' if self.scaled else ''})" if self.command else "")
         if self.operation_classes:
             text += f", {self.operation_classes} from the calibrated operation classes"
+            if self.guessed:
+                text += f" ({self.guessed} with operations no figure prices: see the warnings)"
         rest = self.total - self.compiled - self.operation_classes
         if rest:
             text += f", {rest} per operation"
@@ -151,6 +155,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     compiled_files: dict[str, cc.CompiledFile | str] = {}
     unmatched: dict[str, list[SourceLoop]] = defaultdict(list)
     failed: dict[str, tuple[str, list[SourceLoop]]] = {}       # file → why it did not compile, its loops
+    guessed: dict[str, list[LoopPrice]] = defaultdict(list)    # file → loops priced with guessed figures
     include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
     defines = dict(getattr(analysis, "defines", {}) or {})
     for loop in source_loops(analysis.program):
@@ -175,6 +180,9 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             coverage.compiled += 1
         else:
             coverage.operation_classes += 1
+            if priced.guessed:
+                coverage.guessed += 1
+                guessed[loop.file].append(priced)
         explained.append(priced)
         for b in blocks:
             if _resolved(b.file) != file:
@@ -196,6 +204,11 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
             f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
+    for name, prices in guessed.items():
+        what = sorted({g for lp in prices for g in lp.guessed})
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in prices])} priced from the operation classes with operations neither "
+            f"a calibrated class nor the machine prices: {'; '.join(what)}")))
     for name, loops in unmatched.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, loops[0].line), "warning", (
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
@@ -343,6 +356,7 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
     seconds = loop_seconds(core.core_s, core.chain_s, data, 0.0, wait)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
     price.wait_s = wait
+    price.guessed = core.guessed
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 

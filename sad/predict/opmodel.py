@@ -246,6 +246,28 @@ def _latency(key: str, hierarchy: Hierarchy) -> float:
     return hierarchy.ops[cls][0] if cls is not None and cls in hierarchy.ops else 0.0
 
 
+def guessed_figures(body: list[ir.Stmt], layout: Layout, hierarchy: Hierarchy, price) -> list[str]:
+    """What this model would take without a measured figure, as text for a warning (never silently): the
+    operations of one iteration that neither a calibrated class nor the machine prices (``throughput_seconds``
+    counts them 0 s), and the operations on a loop-carried chain whose class has no calibrated latency
+    (``chain_seconds`` counts them 0 s, ``element_chain_seconds`` and ``recurrence_seconds`` 3 cycles).
+    Sorted, each key once; empty when every figure used was measured."""
+    ops = iteration_ops(body, layout)
+    ops.update({"loop_iter": 1})
+    out = [f"{key} (no price: 0 s)" for key in sorted(ops)
+           if not (op_class(key) is not None and op_class(key) in hierarchy.ops) and price(key) is None]
+    chained: set[str] = set()
+    for stmt in walk_stmts(body):
+        if not isinstance(stmt, ir.Assign):
+            continue
+        leaf = stmt.target.name if isinstance(stmt.target, ir.Var) else stmt.target
+        path = _path_ops(stmt.value, leaf) or []
+        chained.update(key for key in path if op_class(key) not in hierarchy.ops)
+    out += [f"{key} on a loop-carried chain (no calibrated latency: 0 s on a scalar's chain, 3 cycles on an "
+            f"element's)" for key in sorted(chained)]
+    return out
+
+
 def core_seconds(body: list[ir.Stmt], layout: Layout, hierarchy: Hierarchy, price, in_memory: bool
                  ) -> tuple[float, float]:
     """(throughput bound, latency bound) per iteration of a loop body, in seconds."""

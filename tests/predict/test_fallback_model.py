@@ -151,3 +151,32 @@ def test_a_row_reused_only_after_the_rows_between_is_not_said_to_come_from_l1(tm
     assert [level_name(float(entry[1]), host) for entry in shown] == ["L2", "memory"]
     # an eighth of a line each: from L2 and from memory
     assert float(data) == pytest.approx(0.8e-9 / 8 + 6.0e-9 / 8)
+
+
+QUOTIENT = """double quotient(double *a, int n) {
+    int i;
+    double s = 1;
+    for (i = 0; i < n; i++)
+        s = s / a[i];
+    return s;
+}
+"""
+
+
+def test_a_chain_operation_without_a_calibrated_latency_is_a_warning_not_a_silent_zero(tmp_path):
+    from sad.predict.loopcost import LoopCoverage
+    src = tmp_path / "q.c"
+    src.write_text(QUOTIENT)
+    analysis = analyze([str(src)])
+    coverage = LoopCoverage()
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), _machine(tmp_path), coverage=coverage)
+    # the hierarchy calibrates add.double only: s's chain through the division has no latency figure (0 s, -O0's
+    # store-to-load forwarding 100 ns alone), said once for the file and counted in the report's line
+    assert explained[0].chain_s == pytest.approx(100e-9)
+    assert [w.message for w in coverage.warnings if "operations neither" in w.message] == [
+        "1 innermost loop (line 4) priced from the operation classes with operations neither a calibrated class nor "
+        "the machine prices: div.double on a loop-carried chain (no calibrated latency: 0 s on a scalar's chain, "
+        "3 cycles on an element's)"]
+    assert coverage.summary().startswith("0 of 1 innermost loops priced from the compiled code, 1 from the "
+                                         "calibrated operation classes (1 with operations no figure prices: see "
+                                         "the warnings);")

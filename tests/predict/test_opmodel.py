@@ -187,3 +187,24 @@ def test_a_do_loop_around_a_goto_loop_is_not_one_compiled_iteration(tmp_path):
     (tmp_path / "cells.f").write_text(CELLS)
     analysis = analyze([str(tmp_path / "cells.f")])
     assert [lp.line for lp in source_loops(analysis.program)] == [12]
+
+
+def test_figures_the_model_would_guess_are_named(tmp_path):
+    # s's chain is s * a[i] / b[i] + 1: mul, div and add; with no div.double class and a machine that prices
+    # neither the division nor a subscript, the throughput counts both 0 s and the chain the division 0 s
+    _, loop = _loop(tmp_path, DOT.replace("s = s + a[i] * b[i]", "s = (s * a[i]) / b[i] + 1.0"))
+    body, layout = loop.nest[-1].body, Layout(loop.index, loop.fastest)
+    no_div = hier.Hierarchy(clock_hz=HIER.clock_hz, line_bytes=64, levels=HIER.levels, forward_s=HIER.forward_s,
+                            forward_fp_s=HIER.forward_fp_s,
+                            ops={k: v for k, v in HIER.ops.items() if k != "div.double"})
+    price = {"load.double": 0.1e-9, "assign.double": 0.1e-9, "loop_iter": 0.1e-9}.get
+    assert opmodel.guessed_figures(body, layout, no_div, price) == [
+        "div.double (no price: 0 s)", "index (no price: 0 s)",
+        "div.double on a loop-carried chain (no calibrated latency: 0 s on a scalar's chain, 3 cycles on an "
+        "element's)"]
+    # the same with every class calibrated and every other operation priced: nothing guessed
+    assert opmodel.guessed_figures(body, layout, HIER, lambda key: 0.1e-9) == []
+    # and the figures those guesses give: add 0.2 + mul 0.25 + loads, the assignment and the loop 4 x 0.1 ns
+    tp, lat = opmodel.core_seconds(body, layout, no_div, price, in_memory=False)
+    assert tp == pytest.approx(0.2e-9 + 0.25e-9 + 4 * 0.1e-9)
+    assert lat == pytest.approx(1.6e-9 + 1.2e-9)
