@@ -99,7 +99,9 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     model_cycles, scaled = host_cycles(result, hierarchy)
     cycles = max(model_cycles, cc.register_chain(chosen.instructions))
     between: frozenset[int] = frozenset()
-    if trips and cycles > result.block_rthroughput:
+    carried = len(loop.nest) > 1 and isinstance(loop.nest[-1], ir.Do) and \
+        opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+    if trips and cycles > result.block_rthroughput and not carried:
         entries = entries_cycles(chosen, cf, trips / width)
         if entries is not None and entries < cycles:
             cycles = entries

@@ -208,3 +208,35 @@ def test_figures_the_model_would_guess_are_named(tmp_path):
     tp, lat = opmodel.core_seconds(body, layout, no_div, price, in_memory=False)
     assert tp == pytest.approx(0.2e-9 + 0.25e-9 + 4 * 0.1e-9)
     assert lat == pytest.approx(1.6e-9 + 1.2e-9)
+
+
+NUSSINOV = """int table[150][150];
+void fold(void) {
+    int i, j, k;
+    for (i = 148; i >= 0; i--)
+        for (j = i + 1; j < 150; j++) {
+            table[i][j] = table[i][j] > table[i][j - 1] ? table[i][j] : table[i][j - 1];
+            for (k = i + 1; k < j; k++)
+                table[i][j] = table[i][j] > table[i][k] + table[k + 1][j] ? table[i][j] : table[i][k] + table[k + 1][j];
+        }
+}
+"""
+
+
+def test_an_element_the_next_entry_reads_carries_the_chain_between_entries(tmp_path):
+    # table[i][j], updated over k, is read as table[i][j - 1] at the next j: distance 1 in j
+    _, loop = _loop(tmp_path, NUSSINOV)
+    assert opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+    # without that read (each entry starts from its own cell) the entries are independent
+    _, loop = _loop(tmp_path, NUSSINOV.replace("table[i][j - 1] ? table[i][j] : table[i][j - 1]", "0 ? 1 : 0"),
+                    "free.c")
+    assert not opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+    # nor is a row sum's element, reset by nothing the enclosing loop reads later
+    _, loop = _loop(tmp_path, """void rows(double *a, double *s, int n) {
+    int i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            s[i] += a[i * n + j];
+}
+""", "rows.c")
+    assert not opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
