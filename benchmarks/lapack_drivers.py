@@ -56,7 +56,8 @@ def _program(decls: str, setup: str, calls: str) -> str:
 
 
 _SQUARE = "      INTEGER N\n      PARAMETER (N = {n})\n      DOUBLE PRECISION A(N, N), B(N, N), C(N, N)\n" \
-          "      INTEGER IPIV(N)\n      DOUBLE PRECISION TAU(N), WORK(64 * N)"
+          "      INTEGER IPIV(N)\n      DOUBLE PRECISION TAU(N), WORK(64 * N)\n" \
+          "      DOUBLE PRECISION DLANGE, ANRM\n      EXTERNAL DLANGE"
 _RHS = "      DO 30 J = 1, N\n         DO 25 I = 1, N\n            B(I, J) = 1.0D0\n            C(I, J) = 0.0D0\n" \
        "   25    CONTINUE\n   30 CONTINUE"
 
@@ -91,6 +92,43 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dorgqr": (["dgeqrf", "dorgqr"], 80, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
                                          "      CALL DORGQR(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dsytrd": (["dsytrd"], 100, "      CALL DSYTRD('L', N, A, N, B, C, TAU, WORK, 64 * N, INFO)"),
+    # more routines a user calls with literal options (issue 29's held-out criterion)
+    "dsytrd-U": (["dsytrd"], 100, "      CALL DSYTRD('U', N, A, N, B, C, TAU, WORK, 64 * N, INFO)"),
+    "dgetrs-2opt": (["dgetrf", "dgetrs"], 100, "      CALL DGETRF(N, N, A, N, IPIV, INFO)\n"
+                                                 "      CALL DGETRS('N', N, 2, A, N, IPIV, B, N, INFO)\n"
+                                                 "      CALL DGETRS('T', N, 2, A, N, IPIV, B, N, INFO)"),
+    "dpotrs": (["dpotrf", "dpotrs"], 100, "      CALL DPOTRF('U', N, A, N, INFO)\n"
+                                          "      CALL DPOTRS('U', N, 3, A, N, B, N, INFO)"),
+    "dtrtrs-2opt": (["dtrtrs"], 80, "      CALL DTRTRS('U', 'N', 'N', N, 2, A, N, B, N, INFO)\n"
+                                    "      CALL DTRTRS('L', 'T', 'U', N, 2, A, N, B, N, INFO)"),
+    "blas3-opts": (["dsyrk", "dsymm", "dtrmm", "dsyr2k"], 50,
+                   "      CALL DSYRK('U', 'N', N, N, 1.0D0, A, N, 0.0D0, C, N)\n"
+                   "      CALL DSYRK('L', 'T', N, N, 2.0D0, A, N, 1.0D0, C, N)\n"
+                   "      CALL DSYMM('L', 'U', N, N, 1.0D0, A, N, B, N, 0.0D0, C, N)\n"
+                   "      CALL DSYMM('R', 'L', N, N, 1.0D0, A, N, B, N, 1.0D0, C, N)\n"
+                   "      CALL DTRMM('R', 'L', 'T', 'N', N, N, 1.0D0, A, N, B, N)\n"
+                   "      CALL DTRMM('L', 'U', 'N', 'U', N, N, 2.0D0, A, N, B, N)\n"
+                   "      CALL DSYR2K('U', 'T', N, N, 1.0D0, A, N, B, N, 0.0D0, C, N)\n"
+                   "      INFO = 0"),
+    "dlacpy-opts": (["dlacpy", "dlaset", "dlange"], 60,
+                    "      CALL DLACPY('U', N, N, A, N, C, N)\n"
+                    "      CALL DLACPY('L', N, N, A, N, C, N)\n"
+                    "      CALL DLACPY('A', N, N, A, N, B, N)\n"
+                    "      CALL DLASET('U', N, N, 0.0D0, 1.0D0, C, N)\n"
+                    "      CALL DLASET('Full', N, N, 0.0D0, 1.0D0, B, N)\n"
+                    "      ANRM = DLANGE('M', N, N, A, N, WORK)\n"
+                    "      ANRM = ANRM + DLANGE('1', N, N, A, N, WORK)\n"
+                    "      ANRM = ANRM + DLANGE('I', N, N, A, N, WORK)\n"
+                    "      ANRM = ANRM + DLANGE('F', N, N, A, N, WORK)\n"
+                    "      INFO = INT(ANRM)"),
+    "dgehrd": (["dgehrd"], 150, "      CALL DGEHRD(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dormqr-2opt": (["dgeqrf", "dormqr"], 80, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                              "      CALL DORMQR('L', 'T', N, N, N, A, N, TAU, B, N, WORK,\n"
+                                              "     $            64 * N, INFO)\n"
+                                              "      CALL DORMQR('R', 'N', N, N, N, A, N, TAU, B, N, WORK,\n"
+                                              "     $            64 * N, INFO)"),
+    "dgels": (["dgels"], 80, "      CALL DGELS('N', N, N, 2, A, N, B, N, WORK, 64 * N, INFO)"),
+    "dgebrd": (["dgebrd"], 80, "      CALL DGEBRD(N, N, A, N, B, C, TAU, B(1, 2), WORK, 64 * N, INFO)"),
 }
 
 

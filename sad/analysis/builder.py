@@ -315,7 +315,8 @@ class ProcedureBuilder:
         (the names and notes of the attempt undone)."""
         values: dict[sympy.Symbol, sympy.Expr] = {}
         stood: Index = {}
-        for var in standins.candidates(stmt, self.proc):
+        modified = self.ctx.facts.modified
+        for var in standins.candidates(stmt, self.proc, modified.may_modify if modified is not None else None):
             value = self.values.bound(var, index, at=stmt) if var.name not in index else None
             if value is not None and value.has(sympy.Piecewise) and idx not in free_symbols(value):
                 stood[var.name] = sym = standins.symbol(var.name, self.proc.name, place)

@@ -487,11 +487,26 @@ class CallExpander:
             return None
         value = self.values.expr_at(arg, at, index)
         caller = resolve_name(self.proc.name)
-        if value is None or not value.has(sympy.Piecewise) or is_logical(value) \
-                or not standins.bindable([value], self.ctx.formal_symbols(caller)):
+        if value is None or not value.has(sympy.Piecewise) or is_logical(value):
             return None
-        symbol = standins.symbol(name, self.proc.name, f"L{at.loc.line}")
-        self.ctx.standins.setdefault(caller, {})[symbol] = value
+        formals = self.ctx.formal_symbols(caller)
+        if standins.bindable([value], formals):
+            return self._standin(value, name, caller, f"L{at.loc.line}")
+        # a loop index and a choice of the formals (DSYTRD's `CALL DSYR2K(UPLO, 'No transpose', N-I-NB+1, ...)`
+        # in its blocked loop over I, NB chosen in several places): each choice stood in for, the index kept
+        chosen = [p for p in _outermost(value, sympy.Piecewise) if standins.bindable([p], formals)]
+        stood = {p: self._standin(p, f"{name}_{k + 1}", caller, f"L{at.loc.line}") for k, p in enumerate(chosen)}
+        replaced = value.xreplace(stood)
+        return replaced if stood and not replaced.has(sympy.Piecewise) else None
+
+    def _standin(self, value: sympy.Expr, name: str, caller: str, place: str) -> sympy.Symbol:
+        """The caller's stand-in for `value`: the one it has for that value already, else a new one."""
+        mine = self.ctx.standins.setdefault(caller, {})
+        same = next((s for s, v in mine.items() if v == value), None)
+        if same is not None:
+            return same
+        symbol = standins.symbol(name, self.proc.name, place)
+        mine[symbol] = value
         return symbol
 
     def _within(self, value: sympy.Expr, at: ir.Stmt, index: Index) -> sympy.Expr:
@@ -549,6 +564,16 @@ def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
     if value is sympy.false or any(v is not sympy.false for v, _ in rest):
         return []  # more than the first choice passes: nothing follows piece by piece
     return [where, *([value] if value is not sympy.true else [])]
+
+
+def _outermost(expr: sympy.Basic, kind: type) -> list[sympy.Basic]:
+    """The subexpressions of type `kind` not inside another of that type, each once, in order of appearance."""
+    if isinstance(expr, kind):
+        return [expr]
+    out: list[sympy.Basic] = []
+    for arg in expr.args:
+        out.extend(e for e in _outermost(arg, kind) if e not in out)
+    return out
 
 
 def _untraced(count: sympy.Expr) -> str:

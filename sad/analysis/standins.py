@@ -25,7 +25,7 @@ on to the caller's callers. A routine analyzed as a root (library mode) has them
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import sympy
 
@@ -39,15 +39,16 @@ from sad.analysis.values import resolve_name
 from sad.common.formulatext import written_sizes
 
 
-def candidates(stmt: ir.Do, proc: ir.Procedure) -> list[ir.Var]:
-    """The scalar variables of the loop's bounds and step that nothing in its body changes, one node per
-    name, in name order."""
+def candidates(stmt: ir.Do, proc: ir.Procedure, writes: Callable[[str, int], bool] | None = None
+               ) -> list[ir.Var]:
+    """The scalar variables of the loop's bounds and step that nothing in its body changes (a call passing
+    one where `writes` says the callee leaves it alone does not), one node per name, in name order."""
     found: dict[str, ir.Var] = {}
     for expr in (stmt.lo, stmt.hi, stmt.step):
         for node in ir.walk(expr) if expr is not None else ():
             if isinstance(node, ir.Var) and node.name != stmt.index:
                 found.setdefault(node.name, node)
-    return [found[name] for name in sorted(found) if whileloops.untouched(stmt.body, {name}, proc)]
+    return [found[name] for name in sorted(found) if whileloops.untouched(stmt.body, {name}, proc, writes)]
 
 
 def symbol(name: str, proc: str, place: str) -> sympy.Symbol:

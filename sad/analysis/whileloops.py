@@ -15,6 +15,7 @@ a do-while makes one pass before its first test.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy
@@ -94,12 +95,17 @@ def _pure(expr: ir.Expr) -> bool:
                    for n in ir.walk(expr))
 
 
-def untouched(body: list[ir.Stmt], names: set[str], proc: ir.Procedure) -> bool:
-    """Nothing in the body can change a variable of `names`, and nothing jumps."""
-    return _untouched(body, names, None, proc)
+def untouched(body: list[ir.Stmt], names: set[str], proc: ir.Procedure,
+              writes: Callable[[str, int], bool] | None = None) -> bool:
+    """Nothing in the body can change a variable of `names`, and nothing jumps. With `writes` (whether a
+    routine may write its argument at a position: sad.analysis.values.ModifiedFormals.may_modify), a call
+    that passes one of them only where the callee does not write it (DSYTRD's block size NB passed to DLATRD)
+    leaves it unchanged; without, any call passing one may change it."""
+    return _untouched(body, names, None, proc, writes)
 
 
-def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, proc: ir.Procedure) -> bool:
+def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, proc: ir.Procedure,
+               writes: Callable[[str, int], bool] | None = None) -> bool:
     """Nothing in the body but `update` can change a variable of `names`, and nothing jumps."""
     shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
     if any(isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names
@@ -114,14 +120,27 @@ def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, p
             return False
         if isinstance(stmt, ir.IO) and any(_names(t) & names for t in stmt.targets):
             return False
-        if isinstance(stmt, (ir.CallStmt, ir.Message)) and (shared or _names(stmt) & names):
+        if isinstance(stmt, ir.CallStmt) and writes is not None and not shared:
+            if _passed_to_write(stmt.name, stmt.args, names, writes):
+                return False
+        elif isinstance(stmt, (ir.CallStmt, ir.Message)) and (shared or _names(stmt) & names):
             return False
         for expr in ir.own_exprs(stmt):
             for node in ir.walk(expr):
-                if isinstance(node, ir.FuncCall) and not node.intrinsic and \
-                        (shared or any(_names(a) & names for a in node.args)):
+                if not isinstance(node, ir.FuncCall) or node.intrinsic:
+                    continue
+                if shared or (_passed_to_write(node.name, node.args, names, writes) if writes is not None
+                              else any(_names(a) & names for a in node.args)):
                     return False
     return True
+
+
+def _passed_to_write(callee: str, args: list[ir.Expr], names: set[str], writes: Callable[[str, int], bool]
+                     ) -> bool:
+    """Whether a call passes a variable of `names` (or an element of it) where the callee may write it; an
+    expression such as `I+NB-1` is passed as a value, never written back."""
+    return any(isinstance(a, (ir.Var, ir.ArrayRef)) and a.name in names and writes(callee, pos)
+               for pos, a in enumerate(args))
 
 
 def _target(node: ir.Expr) -> str | None:

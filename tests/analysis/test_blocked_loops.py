@@ -127,3 +127,30 @@ def test_stand_ins_no_call_binds_are_named_values(monkeypatch):
     assert set(names) <= {"INV.N", "INV.LWORK", *named} and "NB_INV_DO2" in names, names
     bind = {"INV.N": 50, "INV.LWORK": 400, "NB_INV_DO2": 8, "NN_INV_DO2": 49}  # NB = 8: blocks at 49, ..., 1
     assert jb.xreplace({s: bind[name] for name, s in names.items()}).doit() == len(_blocks(50, 400)) == 7
+
+
+def _trd_lengths(n: int, lwork: int) -> list[int]:
+    """The lengths TRD passes to CLN (N-I-NB+1) on each trip of its loop DO 40, as the Fortran runs it."""
+    nb, nx = 8, max(8, 12)
+    if lwork < n * nb:
+        nb = max(lwork // n, 1)
+    return [n - i - nb + 1 for i in range(1, n - nx + 1, nb)]
+
+
+def test_a_callee_sized_by_the_index_and_a_chosen_block_size_is_counted_per_call(capsys):
+    """DSYTRD's shape: a forward blocked loop `DO 40 I = 1, N - NX, NB`, NB chosen in several places (cut by
+    the workspace) and passed to a routine that only reads it, calls CLN(N-I-NB+1, ...), whose quick return
+    and unrolled clean-up loop (M = MOD(N, 4)) test that length. Before: the length had no value at the
+    call (NB's choices and the index together), CLN's tests became probabilities and the loop a named count
+    (13 of 54 lines unbound). Now each choice stands in for itself, bound at the driver's calls, and every
+    line equals gcov's."""
+    counts, analysis = _lines(["blktrd.f", "trd.f"])
+    lengths = _trd_lengths(50, 400) + _trd_lengths(50, 150)
+    assert _trd_lengths(50, 400) == [42, 34, 26, 18, 10] and len(_trd_lengths(50, 150)) == 13
+    assert counts["trd.f", 57] == sum(n % 4 for n in lengths) == 31      # the clean-up loop's body
+    assert counts["trd.f", 59] == sum(1 for n in lengths if n % 4) == 15  # IF (N.LT.4) RETURN
+    assert counts["trd.f", 65] == sum(n // 4 for n in lengths) == 119     # the unrolled loop's body
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", str(HERE / "blktrd.f"), str(HERE / "trd.f"), "--require-bound", "--", "./blktrd"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
