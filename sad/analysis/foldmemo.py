@@ -49,6 +49,10 @@ def _remembered_simplify(expr, *args, **kwargs):
         return _simplify(expr, *args, **kwargs)
     if not _worth_simplifying(expr):
         return _smaller_relation(expr, kwargs)
+    return _once(expr, kwargs)
+
+
+def _once(expr, kwargs: dict):
     try:
         return _simplified(expr, tuple(sorted(kwargs.items())))
     except TypeError:  # a keyword's value that cannot be hashed (a measure given as a list)
@@ -76,7 +80,9 @@ def _smaller_relation(expr, kwargs: dict):
     difference = expr.lhs - expr.rhs
     if larger_than(difference, _SIMPLIFY_NODES):
         return expr
-    return _remembered_simplify(expr.func(difference, 0), **kwargs)
+    # not through _remembered_simplify: the relation may be a node or two over the limit its difference is
+    # under, and would come back here
+    return _once(expr.func(difference, 0), kwargs)
 
 
 @lru_cache(maxsize=16384)

@@ -35,3 +35,13 @@ def test_the_fold_is_sympys_own():
         foldmemo.install()
     assert sympy.srepr(ours) == sympy.srepr(theirs)
     assert str(ours.function) == "Piecewise((k*x, ((n > -1) | (k >= -x)) & ((n > 0) | (k < -x))), (0, True))"
+
+
+def test_a_large_relation_is_its_difference_with_zero_even_at_the_size_limit():
+    # sides over the limit whose difference has exactly _SIMPLIFY_NODES nodes: the relation of that
+    # difference with 0 is a node or two over the limit, and was sent back to be made smaller, forever
+    difference = sympy.Add(*sympy.symbols(f"a0:{foldmemo._SIMPLIFY_NODES - 1}", integer=True))
+    assert len(list(sympy.preorder_traversal(difference))) == foldmemo._SIMPLIFY_NODES
+    big = sympy.Max(*sympy.symbols("n0:30", integer=True))
+    simplified = foldmemo._remembered_simplify(sympy.Gt(big + difference, big))
+    assert simplified == sympy.simplify(sympy.Gt(difference, 0))
