@@ -7,6 +7,9 @@ _is_connected: factor_terms and the assumption system on each difference), and t
 come back for every term of a sum and every call of a callee: in DGEEV's closure 8 749 constructions were
 13 % of `sad check`'s time, and in DTREVC3's closure 2 671 constructions had 481 distinct argument lists.
 
+A pair of large arguments is compared as written only (see connected): sympy's second try, on the factored
+difference of the two, walks both whole for every pair and is what made the constructions costly.
+
 Building a Max or Min is a function of its class, its arguments and the evaluate flag alone (expressions
 are immutable, a symbol's assumptions are part of the symbol), so remembering the answer gives the same
 expression, tree for tree, as building it again: the same thing sympy's own cache (sympy.core.cache.cacheit)
@@ -17,11 +20,38 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sympy import Basic
+from sympy import Basic, Max, Min
 from sympy.core.parameters import global_parameters
 from sympy.functions.elementary.miscellaneous import MinMaxBase
 
+from sad.analysis.products import larger_than
+
 _new = MinMaxBase.__new__
+_is_connected = MinMaxBase._is_connected.__func__
+
+# Arguments beyond this many nodes are compared as they are, without factoring their difference. Measured on
+# a 66-file sample of Reference LAPACK (blocked loops' MIN(64, ILAENV(...)) bounds under floor and Piecewise):
+# the factoring was 59 % of the Max and Min constructions, themselves 22 % of `sad check`'s time.
+_CONNECT_NODES = 40
+
+
+def connected(cls, x, y):
+    """MinMaxBase._is_connected(x, y): whether one of two arguments makes the other redundant (Max or Min:
+    which one wins; True: they are equal; False: neither is known). sympy's own answer for small arguments;
+    for large ones, only the relations x >= y and y >= x as the assumption system decides them. An argument
+    kept that sympy would have dropped leaves the value of the Max or Min as it is."""
+    if x == y:
+        return True
+    if not (larger_than(x, _CONNECT_NODES) or larger_than(y, _CONNECT_NODES)):
+        return _is_connected(cls, x, y)
+    for first, second, winner in ((x, y, Max), (y, x, Min)):
+        try:
+            decided = first >= second
+        except TypeError:  # an argument that is not real
+            return False
+        if not decided.is_Relational:
+            return winner if decided else (Min if winner is Max else Max)
+    return False
 
 
 @lru_cache(maxsize=16384)
@@ -40,3 +70,4 @@ def new(cls, *args, **assumptions):
 def install() -> None:
     """Let every Max and Min be built through the memo (idempotent)."""
     MinMaxBase.__new__ = staticmethod(new)
+    MinMaxBase._is_connected = classmethod(connected)
