@@ -148,6 +148,12 @@ class CallExpander:
         known = evaluate.known(values, callee)
         if known is not None:
             return self._run_traced(callee, known, params)
+        # decisions that do not look at the arguments not known (ILAENV's tests of a routine's name, whose
+        # sizes are the caller's formals) are taken the same way for all their values: one run tells them
+        partly = evaluate.partly_known(values, callee)
+        taken = self._run_traced(callee, partly, params) if partly is not None else {}
+        if taken and taken.keys() == params.keys():
+            return taken
         # arguments in the caller's formals (ILAENV(1, 'DGETRF', ' ', M, N, -1, -1) in DGETRF): this
         # reference's probabilities get names of their own, run when a call binds those formals
         site = {}

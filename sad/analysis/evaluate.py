@@ -9,6 +9,12 @@ CHARACTER with Fortran's blank padding, substrings, ICHAR and CHAR); the functio
 the same way. The result is exact where the run finishes; where it meets something it does not follow (an
 array, an I/O statement, a subroutine call, a value never set, a division by zero, more than STEPS
 statements) it stops and says why (`Unevaluated`), and the backtracer keeps the reference unresolved.
+
+An argument may also be UNKNOWN (a caller's formal, ILAENV(1, 'DORMQR', SIDE // TRANS, M, N, K, -1) in
+library mode): arithmetic on it gives UNKNOWN, and the run stops where a decision, a loop bound, a subscript
+or a substring needs it. A run that finishes took every decision independently of the unknown arguments, so
+its trace is exact for all their values, and so is its result where that is not UNKNOWN (ILAENV's block size
+for a routine's name does not depend on the sizes).
 """
 from __future__ import annotations
 
@@ -23,7 +29,17 @@ from sad import ir
 from sad.ir.languages import resolve_name
 
 STEPS = 100_000  # statements one evaluation may run (ILAENV's upper-casing loop and IF chains: a few hundred)
-Value = int | Fraction | float | bool | str
+
+
+class _Unknown:
+    """The value of an argument the run is not given (see the module docstring)."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+Value = int | Fraction | float | bool | str | _Unknown
 
 # (RADIX, DIGITS, MINEXPONENT, MAXEXPONENT) of gfortran's REAL and DOUBLE PRECISION (IEEE 754)
 _MODEL = {"real": (2, 24, -125, 128), "double": (2, 53, -1021, 1024)}
@@ -136,6 +152,8 @@ class _Run:
             raise _Jump(stmt.target)
         elif isinstance(stmt, ir.ComputedGoto) and stmt.cases is None:
             k = self.expr(stmt.selector)
+            if k is UNKNOWN:
+                raise Unevaluated("a computed GOTO on an argument not known")
             label = stmt.targets[k - 1] if isinstance(k, int) and 1 <= k <= len(stmt.targets) else stmt.default
             if self.ev.trace is not None:
                 self.ev.trace.executed[id(stmt)] += 1
@@ -184,6 +202,8 @@ class _Run:
 
     def truth(self, node: ir.Expr) -> bool:
         value = self.expr(node)
+        if value is UNKNOWN:
+            raise Unevaluated("a condition on an argument not known")
         if not isinstance(value, bool):
             raise Unevaluated("a condition that is no LOGICAL value")
         return value
@@ -198,6 +218,8 @@ class _Run:
             return _convert(self.expr(node.operand), node.type)
         if isinstance(node, ir.UnOp):
             value = self.expr(node.operand)
+            if isinstance(value, _Unknown):
+                return UNKNOWN
             if node.op == "neg" and not isinstance(value, (bool, str)):
                 return -value
             if node.op == "not" and isinstance(value, bool):
@@ -217,6 +239,8 @@ class _Run:
         if isinstance(node, ir.FuncCall):
             args = [self.expr(a) for a in node.args]
             if node.intrinsic:
+                if any(a is UNKNOWN for a in args):
+                    return UNKNOWN  # intrinsics are pure: their result is as unknown as an argument
                 return _intrinsic(node.name, args, [a.type for a in node.args])
             return self.ev.call(node.name, args)
         raise Unevaluated(f"a {type(node).__name__} expression")
@@ -239,6 +263,8 @@ class _Run:
         if op in ("and", "or") and isinstance(left, bool) and left == (op == "or"):
             return left
         right = self.expr(node.right)
+        if left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
         if op in ("and", "or", "eqv", "neqv"):
             if not (isinstance(left, bool) and isinstance(right, bool)):
                 raise Unevaluated(f"{op} of no LOGICAL values")
@@ -298,6 +324,8 @@ def _constant(node: ir.Const) -> Value:
 
 
 def _convert(value: Value, kind: str) -> Value:
+    if value is UNKNOWN:
+        return value
     if kind == "integer" and isinstance(value, (Fraction, float)):
         return int(value)  # truncation toward zero
     if kind in ("real", "double") and isinstance(value, int) and not isinstance(value, bool):
@@ -307,7 +335,7 @@ def _convert(value: Value, kind: str) -> Value:
 
 def _fit(value: Value, decl: ir.Variable | None) -> Value:
     """A value stored in a variable of its declared type: converted, a string cut or padded to its length."""
-    if decl is None:
+    if decl is None or value is UNKNOWN:
         return value
     if decl.type == "character":
         if not isinstance(value, str):
@@ -342,6 +370,8 @@ def _intrinsic(name: str, args: list[Value], kinds: list[str]) -> Value:
 
 
 def _integer(value: Value) -> int:
+    if value is UNKNOWN:
+        raise Unevaluated("a DO loop's bounds depend on an argument not known")
     if not isinstance(value, int) or isinstance(value, bool):
         raise Unevaluated("a DO loop's bounds are not integers")
     return value
@@ -438,12 +468,15 @@ def function_class(procs: dict[str, ir.Procedure], proc: ir.Procedure) -> type:
     formula and becomes the function's result, run here, once all are known numbers."""
     def run(cls, *args):
         known_args = known(list(args), proc)
+        if known_args is None:  # the result may still not depend on the arguments not known
+            known_args = partly_known(list(args), proc)
         if known_args is None:
             return None
         try:
-            return to_sympy(Evaluator(procs).call(proc.name, known_args))
+            result = Evaluator(procs).call(proc.name, known_args)
         except Unevaluated:
             return None
+        return None if result is UNKNOWN else to_sympy(result)
     characters_at = [i for i, f in enumerate(proc.formals)
                      if (d := proc.variables.get(f)) is not None and d.type == "character"]
 
@@ -465,6 +498,23 @@ def known(values: list[sympy.Basic], proc: ir.Procedure) -> list[Value] | None:
         if arg is None:
             return None
         args.append(arg)
+    return args
+
+
+def partly_known(values: list[sympy.Basic], proc: ir.Procedure) -> list[Value] | None:
+    """Argument values as a run of `proc` takes them, UNKNOWN for those that are formulas; None where none is
+    known (nothing to run on) or one is neither a known scalar nor a formula."""
+    args: list[Value] = []
+    for value, formal in zip(values, proc.formals):
+        if free_symbols(value):
+            args.append(UNKNOWN)
+            continue
+        arg = from_sympy(value, proc.variables.get(formal))
+        if arg is None:
+            return None
+        args.append(arg)
+    if len(args) != len(proc.formals) or all(a is UNKNOWN for a in args):
+        return None
     return args
 
 

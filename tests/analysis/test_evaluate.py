@@ -37,6 +37,19 @@ def test_a_block_size_function_runs_on_strings():
     assert evaluate.Evaluator(dlamch).call("DLAMCH", ["E"]) == Fraction(1, 2 ** 53)
 
 
+def test_a_run_with_arguments_not_known_is_exact_where_no_decision_reads_them():
+    """NBLOCK(1, NAME, N) decides on ISPEC and NAME only: with N not known (a caller's formal) the run still
+    finishes, 32 for 'DPOTRF'. NBLOCK(2, ..., N) = MIN(N, 2) is as unknown as N; with ISPEC not known the
+    first test cannot be taken."""
+    procs = _procs("blocks.f")
+    run = evaluate.Evaluator(procs).call
+    assert run("NBLOCK", [1, "DPOTRF", evaluate.UNKNOWN]) == 32
+    assert run("NBLOCK", [1, "zhetrd", evaluate.UNKNOWN]) == 1
+    assert run("NBLOCK", [2, "X", evaluate.UNKNOWN]) is evaluate.UNKNOWN
+    with pytest.raises(evaluate.Unevaluated, match="condition on an argument not known"):
+        run("NBLOCK", [evaluate.UNKNOWN, "D", 5])
+
+
 def test_a_run_that_cannot_finish_says_why():
     procs = _procs("blocks.f")
     with pytest.raises(evaluate.Unevaluated, match="takes 3 arguments"):
@@ -47,11 +60,12 @@ def test_a_run_that_cannot_finish_says_why():
 
 def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
     """The loops run NBLOCK(1,'dgetrf',100) = 64 and 32 + 2 times; NBLOCK's own lines are counted as its
-    runs on those arguments took them (its tests are no probabilities). In BLKED, NBLOCK(1,'DPOTRF',N) is a
-    formula of BLKED's N until the call binds N = 50: then 32, and DO J = 1, N, NB runs twice."""
+    runs on those arguments took them (its tests are no probabilities). In BLKED, NBLOCK(1,'DPOTRF',N) is 32
+    for every N (no decision of NBLOCK reads N), and DO J = 1, N, NB runs twice at N = 50."""
     analysis = analyze([str(BLAS / "blocks.f")])
     assert not list(analysis.table.unresolved())
-    assert str(analysis.table.get("BLKED.NB").value) == "NBLOCK(1, 'DPOTRF', BLKED.N)"  # the name as written
+    # NBLOCK(1, 'DPOTRF', N) reads no N: 32 already in BLKED's own formula, before a call binds N
+    assert analysis.table.get("BLKED.NB").value == 32
     counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
     assert counts[10] == 64 and counts[13] == 34
     text = (BLAS / "blocks.f").read_text().splitlines()
