@@ -26,13 +26,18 @@ Value = Any  # what the walk computes: a float at a point, a numpy array over a 
 
 # Sizes at which the complexity class is read off: every value parameter at n1, then at n2.
 _N1, _N2 = 1000.0, 2000.0
+# A sum walked trip by trip (its body holds sums) is estimated from this many trips there: the class is a
+# rounded logarithm of a ratio, and all 2 000 trips of STREVC's loop over the eigenvectors took 110 s.
+_SAMPLED = 64
 
 
-def evaluate(expr: sympy.Expr, values: dict[str, float]) -> float | None:
-    """The formula's value with every symbol bound; None if it does not evaluate to a finite number."""
+def evaluate(expr: sympy.Expr, values: dict[str, float], sampled: int | None = None) -> float | None:
+    """The formula's value with every symbol bound; None if it does not evaluate to a finite number. With
+    `sampled`, a sum walked trip by trip (its body holds sums) over more trips than that is estimated from
+    that many trips spread evenly over its range: an estimate, for the complexity class."""
     number: float | None
     try:
-        number = _numeric(expr, values)
+        number = _numeric(expr, values, sampled)
     except _Fallback:
         if larger_than(expr, _SYMPY_NODES):
             return None  # sympy's own walks (atoms, has, evalf) repeat shared subtrees: no end in sight
@@ -131,12 +136,24 @@ class _Arrays:
 
     @staticmethod
     def piecewise(e: sympy.Piecewise, v: dict) -> Value:
+        """The first branch whose condition holds, trip by trip; a branch no trip takes is not walked (as
+        in the scalar walk), and a condition that holds for every trip left ends the walk."""
         np = _np()
-        conds = [np.asarray(_truth(c, v, _Arrays), dtype=bool) for _, c in e.args]
-        values = [_walk(value, v, _Arrays) for value, _ in e.args]
-        chosen = np.select(conds, values, default=np.nan)
-        if np.isnan(chosen).any():  # no branch holds for some trip: as the scalar walk, leave it to sympy
-            raise _Fallback
+        chosen: Value = None
+        left: Value = True  # the trips no condition has held for yet
+        for value, cond in e.args:
+            holds = _truth(cond, v, _Arrays)
+            take = np.logical_and(holds, left)
+            if not np.any(take):
+                continue
+            x = _walk(value, v, _Arrays)
+            chosen = x if chosen is None and np.all(take) else np.where(take, x, np.nan if chosen is None
+                                                                            else chosen)
+            left = np.logical_and(left, np.logical_not(holds))
+            if not np.any(left):
+                break
+        if chosen is None or np.any(left) or np.any(np.isnan(chosen)):
+            raise _Fallback  # no branch holds for some trip (or no value): as the scalar walk, sympy's
         return chosen
 
 
@@ -145,32 +162,48 @@ def _np():
     return numpy
 
 
-def _numeric(e: sympy.Basic, v: dict[str, float]) -> float:
+def _numeric(e: sympy.Basic, v: dict[str, float], sampled: int | None = None) -> float:
     """A float walk over the formula's tree: rebuilding a large formula with numbers (xreplace) makes
     sympy re-evaluate every Max and Piecewise on the way, a hundred times slower. Reference points are
     floats anyway; anything unusual (intrinsics, a sum inside a sum) falls back to sympy."""
-    point = _Point(v)
+    point = _Point(v, sampled=sampled)
     return float(_walk(e, point, _Scalars))  # a complex power (a negative base) raises TypeError: no value
 
 
 class _Point(dict):
     """A point's values, with the subexpressions already evaluated there. A formula shares subtrees (a
     callee's counts at each of its call sites, a loop's share in every term of its body): walked once per
-    occurrence, the 1 600-line LSODA driver's formula took minutes. A sum's trips are walked with plain
-    dicts, without a memo (their values change from trip to trip)."""
+    occurrence, the 1 600-line LSODA driver's formula took minutes.
 
-    def __init__(self, values: dict) -> None:
+    A trip of a sum is a point too, made from the point the sum is evaluated at (`outer`) with the sum's
+    index bound (`index`, a number or, for all the trips at once, an array) and the walk's operations
+    (`ops`). A subexpression free of the index has the value it has at the outer point, so it is evaluated
+    and remembered there, once for all the trips: in STREVC's formula (a loop over the eigenvectors whose
+    body holds the sums of the back substitution) the trips re-walked the same callee costs, 100 s of
+    `sad check` at the sizes the complexity class is read at."""
+
+    def __init__(self, values: dict, outer: _Point | None = None, index: sympy.Symbol | None = None,
+                 ops: Any = None, sampled: int | None = None) -> None:
         super().__init__(values)
         self.memo: dict[sympy.Basic, Value] = {}
+        self.outer, self.index, self.ops = outer, index, ops
+        self.sampled = sampled  # see evaluate
+
+    def trip(self, index: sympy.Symbol, value: Value, ops: Any) -> _Point:
+        return _Point({**self, index.name: value}, self, index, ops, self.sampled)
 
 
 def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if e.is_Number:
-        return float(e)
+        # sympy's Number.__float__ goes through mpmath: 11 % of a large formula's walk
+        return float(e.p) if e.is_Integer else (e.p / e.q if e.is_Rational else float(e))
     if e.is_Symbol:
         return v[e.name]
     if not isinstance(v, _Point):
         return _node(e, v, ops)
+    while v.outer is not None and v.index not in free_symbols(e):
+        v = v.outer  # see _Point
+        ops = v.ops or _Scalars
     out = v.memo.get(e)
     if out is None:
         out = v.memo[e] = _node(e, v, ops)
@@ -266,27 +299,48 @@ _CHUNK = 1 << 20  # trips of a sum evaluated at once: bounds the memory of a sum
 _MOST_TRIPS = 1 << 30  # a longer sum is left to sympy (which would take minutes as well)
 
 
+def _trip(v: dict, k: sympy.Symbol, value: Value, ops: Any) -> dict:
+    """The point of one trip (or of all at once) of a sum over k evaluated at v (see _Point)."""
+    return v.trip(k, value, ops) if isinstance(v, _Point) else {**v, k.name: value}
+
+
+def _trips(lo: int, hi: int, v: dict) -> tuple[list[float], float]:
+    """The trips lo … hi a sum walks one by one, and the weight of each: all of them, or where the point
+    asks for an estimate (evaluate's `sampled`) and there are more, that many spread evenly, each standing
+    for its share of the range."""
+    count = hi - lo + 1
+    most = v.sampled if isinstance(v, _Point) else None
+    if most is None or count <= most:
+        return [float(x) for x in range(lo, hi + 1)], 1.0
+    return [float(lo + (i * (count - 1)) // (most - 1)) for i in range(most)], count / most
+
+
+_outer = functools.lru_cache(maxsize=1 << 12)(outer)  # a sum's outer limit split off once, not per trip
+
+
 def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
     """Σ body(k) for k = a … b, the bounds whole numbers at this point: the body evaluated for all k at once
     (exact for the integer-valued summands loop counts are made of, as long as the total stays below 2^53)."""
-    body, k, a, b = outer(e)
+    body, k, a, b = _outer(e)
     lo, hi = _walk(a, v, _Scalars), _walk(b, v, _Scalars)
     if not (float(lo).is_integer() and float(hi).is_integer()) or hi - lo >= _MOST_TRIPS:
         raise _Fallback
     if len(e.limits) > 1:  # Σ_k Σ_j f (sympy merges a sum of a sum): the inner sum once per outer trip
         if hi - lo >= _CHUNK:
             raise _Fallback
-        return math.fsum(_sum(body, {**v, k.name: float(x)}) for x in range(int(lo), int(hi) + 1))
+        xs, weight = _trips(int(lo), int(hi), v)
+        return weight * math.fsum(_sum(body, _trip(v, k, x, _Scalars)) for x in xs)
     if body.has(sympy.Sum):  # a sum in a term of the body (a callee's loop under a test): the body once per trip,
         if hi - lo >= _NESTED_TRIPS:  # as sympy's evaluate_sums would, without rebuilding it with numbers
             raise _Fallback
-        return math.fsum(_walk(body, {**v, k.name: float(x)}, _Scalars) for x in range(int(lo), int(hi) + 1))
+        xs, weight = _trips(int(lo), int(hi), v)
+        return weight * math.fsum(_walk(body, _trip(v, k, x, _Scalars), _Scalars) for x in xs)
     np = _np()
     total = 0.0
     with np.errstate(all="ignore"):
         for first in range(int(lo), int(hi) + 1, _CHUNK):
             ks = np.arange(first, min(first + _CHUNK, int(hi) + 1), dtype=np.float64)
-            terms = _walk(body, {**v, k.name: ks}, _Arrays)
+            terms = _walk(body, _trip(v, k, ks, _Arrays), _Arrays)
             total += float(np.sum(np.broadcast_to(terms, ks.shape)))
     return total
 
@@ -334,11 +388,12 @@ def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
 
 def complexity(expr: sympy.Expr, base: dict[str, float], sizes: list[str]) -> str:
     """The growth of the formula when every size parameter grows together: `1`, `n`, `n^2`, … read off
-    the ratio of its values at n = 1000 and n = 2000 (exponent rounded to the nearest integer)."""
+    the ratio of its values at n = 1000 and n = 2000 (exponent rounded to the nearest integer), a sum walked
+    trip by trip estimated from _SAMPLED of its trips."""
     if not sizes:
         return "1"
-    lo = evaluate(expr, {**base, **{name: _N1 for name in sizes}})
-    hi = evaluate(expr, {**base, **{name: _N2 for name in sizes}})
+    lo = evaluate(expr, {**base, **{name: _N1 for name in sizes}}, _SAMPLED)
+    hi = evaluate(expr, {**base, **{name: _N2 for name in sizes}}, _SAMPLED)
     if lo is None or hi is None or lo <= 0 or hi <= 0:
         return "?"
     exponent = round(math.log2(hi / lo))
