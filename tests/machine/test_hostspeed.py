@@ -52,3 +52,18 @@ def test_a_figure_timed_on_a_slow_host_is_retimed_then_named(tmp_path):
     assert watched.tries == len(runs) == 1 + hostspeed.RETRIES and 1 <= watched.value <= len(runs)
     assert watched.slow and watched.ratio > 100 and list(guard.slowed) == ["memory.read"]
     assert len(s.samples) == 1 + 1 + watched.tries          # the fake, one before the first try, one after each
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the sentinel is compiled with gcc")
+def test_a_line_cost_the_host_slowed_is_timed_again_after_the_others(tmp_path):
+    from sad.machine.hierarchy import HierarchyCalibration, Measured, retime_late
+    s = hostspeed.Sentinel.build(tmp_path, None)
+    fake = (1e-3, 1e-3, 1e-3)
+    s.samples.append(fake)                 # while it stands, every sample is slow: a neighbour's burst
+    result = HierarchyCalibration(Measured(0.0, 0.0, 0), [], guard=hostspeed.Guard(s))
+    table = {"memory": result.timed("hierarchy.memory.copy", lambda: [6.7e-9] * 5, 1.0, ("far",))}
+    assert table["memory"].slow_host and "hierarchy.memory.copy" in result.guard.slowed
+    s.samples.remove(fake)                 # the burst is over
+    retime_late(result, [("hierarchy.memory.copy", table, "memory", lambda: [3.5e-9] * 5, ("far",))], 1.0, None)
+    assert table["memory"].seconds == 3.5e-9 and table["memory"].host_ratio < 100
+    assert ("hierarchy.memory.copy" in result.guard.slowed) == table["memory"].slow_host
