@@ -175,6 +175,17 @@ def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
     out = subprocess.run([str(exe), "k", "10", str(64 * 64), "3"], capture_output=True, text=True,
                          check=True).stdout.split()
     assert len(out) == 2 and all(float(x) > 0 for x in out)
+    # memory's streaming modes touch every element of each line (streaming_mode), still a time per line
+    for mode in ("r+", "w+", "k+"):
+        out = subprocess.run([str(exe), mode, "10", str(64 * 64), "3"], capture_output=True, text=True,
+                             check=True).stdout.split()
+        assert len(out) == 2 and all(float(x) > 0 for x in out)
+
+
+def test_memory_streams_are_timed_on_every_element_the_caches_and_columns_on_one_per_line():
+    assert [hier.streaming_mode(m, "memory") for m in ("r", "w", "k", "R", "W")] == ["r+", "w+", "k+", "R", "W"]
+    assert [hier.streaming_mode(m, level) for m in ("r", "w", "k") for level in ("L1", "L3")] == \
+        ["r", "r", "w", "w", "k", "k"]
 
 
 def test_level_figures_are_timed_in_the_middle_of_the_footprints_each_level_serves():
