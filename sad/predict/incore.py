@@ -101,8 +101,11 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     between: frozenset[int] = frozenset()
     carried = len(loop.nest) > 1 and isinstance(loop.nest[-1], ir.Do) and \
         opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+    # compiled iterations per entry: a loop vectorized along itself covers `width` of its trips a pass; one
+    # vectorized along the enclosing loop runs all its trips, each for `width` of the enclosing loop's
+    outer = bool(vector_bytes) and loop.line not in cf.vectorized
     if trips and cycles > result.block_rthroughput and not carried:
-        entries = entries_cycles(chosen, cf, trips / width)
+        entries = entries_cycles(chosen, cf, trips if outer else trips / width)
         if entries is not None and entries < cycles:
             cycles = entries
             between = frozenset(w[1] for _, w in between_entries(chosen, cf) or [] if w and _resolved(w[0]) == file)
@@ -134,7 +137,6 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
                     opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
-    outer = bool(vector_bytes) and loop.line not in cf.vectorized
     # never beyond the core figure: where that is shorter, the chains of successive entries of a short loop
     # overlap (``entries_cycles``) and the chain does not bind
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)

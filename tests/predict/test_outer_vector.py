@@ -10,7 +10,7 @@ import sympy
 
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
-from sad.predict.incore import _outer_vectorized, compiled_bounds
+from sad.predict.incore import _outer_vectorized, compiled_bounds, compiled_loop
 from sad.predict.loopcost import _price_one
 from sad.predict.reuse import data_seconds
 from tests.predict.loop_nests import inner_loop
@@ -57,3 +57,39 @@ def test_the_enclosing_loops_vector_divides_the_data_per_iteration(tmp_path):
     assert float(price.data_s) == pytest.approx(float(with_window) / 2)
     assert sympy.sympify(price.data_s).free_symbols == set()
 
+
+
+DOITGEN_ROWS = """static double A[8][8][128], C4[128][128], sum[128];
+int main(void) {
+    int r, q, p, s;
+    for (r = 0; r < 8; r++)
+        for (q = 0; q < 8; q++) {
+            for (p = 0; p < 128; p++) {
+                sum[p] = 0;
+                for (s = 0; s < 128; s++)
+                    sum[p] += A[r][q][s] * C4[s][p];
+            }
+            for (p = 0; p < 128; p++)
+                A[r][q][p] = sum[p];
+        }
+    return A[1][1][1] > 0;
+}
+"""
+
+
+@needs_tools
+def test_a_loop_vectorized_along_the_enclosing_one_runs_all_its_trips_each_entry(tmp_path):
+    # doitgen's contraction: gcc keeps sum[p], sum[p + 1] in one register (an addpd chain through it) and runs
+    # the s loop's 128 trips per entry, each for two p. 128 compiled iterations an entry are beyond SHORT_TRIPS:
+    # the steady state, whose pass costs at least the chain's latency. Taken as 128 / 2 = 64 short iterations,
+    # successive entries' chains overlapped in llvm-mca's model: doitgen at n = 128 predicted 32 % fast.
+    loop, trips = inner_loop(tmp_path, DOITGEN_ROWS, 8, "dg.c")
+    cf = cc.compiled_file(tmp_path / "dg.c", "gcc -O2", (), ())
+    assert isinstance(cf, cc.CompiledFile)
+    core = compiled_bounds(loop, cf, str((tmp_path / "dg.c").resolve()), HOST, "gcc -O2", trips=128.0)
+    assert core is not None and core.outer and core.width == 2
+    chosen, _ = compiled_loop(loop, cf, str((tmp_path / "dg.c").resolve()))
+    chain = cc.register_chain(chosen.instructions)
+    assert chain >= 3                                             # addpd's latency
+    assert core.core_s * HOST.clock_hz * core.width >= 0.99 * chain
+    assert not core.between                                       # not priced per entry
