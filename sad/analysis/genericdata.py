@@ -110,6 +110,34 @@ def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Bas
     return None
 
 
+def plain_datum(value: sympy.Basic | None) -> bool:
+    """Whether a value is one datum or its absolute value (what an untraced variable or element stands for)."""
+    if isinstance(value, sympy.Abs):
+        value = value.args[0]
+    return value is not None and is_datum(value)
+
+
+def decide_with_constants(op: str, left: sympy.Expr, right: sympy.Expr, kind: str,
+                          left_constants: frozenset = frozenset(), right_constants: frozenset = frozenset()
+                          ) -> sympy.Basic | None:
+    """`decide`, where a side that is a datum may also hold one of the constants the program stores there
+    (sad.analysis.storedconstants): decided only where each of them gives the same answer as data."""
+    decided = decide(op, left, right, kind)
+    if decided is None or not (left_constants or right_constants):
+        return decided
+    left, right = sympy.sympify(left), sympy.sympify(right)
+    lefts = [left] + [left.xreplace({d: c for d in left.free_symbols if is_datum(d)}) for c in sorted(left_constants)]
+    rights = [right] + [right.xreplace({d: c for d in right.free_symbols if is_datum(d)})
+                        for c in sorted(right_constants)]
+    for one in lefts:
+        for other in rights:
+            value = decide(op, one, other, kind) if _has_datum(one) or _has_datum(other) \
+                else RELATIONS[op](one, other)
+            if value != decided:
+                return None
+    return decided
+
+
 def _ordinary(expr: sympy.Basic) -> bool:
     """Data of ordinary magnitude: a datum, its absolute value, the largest or least of such."""
     if is_datum(expr):

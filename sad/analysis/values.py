@@ -23,6 +23,7 @@ from sad.analysis import characters, conditional, evaluate, extremes, genericdat
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
+from sad.analysis.storedconstants import StoredConstants
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
 
@@ -84,6 +85,8 @@ class ProgramFacts:
     evaluated: dict[tuple, sympy.Basic | None] = field(default_factory=dict)
     unevaluated: dict[tuple[ir.Loc | None, str, str], None] = field(default_factory=dict)
     modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
+    # the constants floating storage may hold (sad.analysis.storedconstants), built on first use
+    stored: StoredConstants | None = None
     functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
@@ -814,11 +817,35 @@ class ValueResolver(ir.NodeVisitor):
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
-        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
+        stored = [self.stored_constants(side) if genericdata.plain_datum(value) else frozenset()
+                  for side, value in zip((node.left, node.right), sides)]
+        decided = genericdata.decide_with_constants(node.op, sides[0], sides[1], kind, stored[0], stored[1])
         if decided is not None:
             self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
                                                   decided is sympy.true)
         return decided
+
+    def stored_constants(self, side: ir.Expr) -> frozenset:
+        """The constants the program may have stored where `side` reads (a variable, an element, ABS of
+        one; sad.analysis.storedconstants): DGEQRF's TAU holds ZERO where DLARFG's N <= 1."""
+        if isinstance(side, ir.Cast) or (isinstance(side, ir.FuncCall) and genericdata.nonnegative(side)):
+            return self.stored_constants(side.operand if isinstance(side, ir.Cast) else side.args[0])
+        if not isinstance(side, (ir.Var, ir.ArrayRef)):
+            return frozenset()
+        if self.facts.stored is None:
+            self.facts.stored = StoredConstants(self.facts.program, self.facts.procs, self.facts.storage_name,
+                                                self._exit_constants)
+        return self.facts.stored.of(self.proc, side.name)
+
+    def _exit_constants(self, proc: ir.Procedure, formal: str) -> frozenset | None:
+        """The constants a routine may return in its scalar formal (its value at exit, with the tests that
+        generic data decide false left out); None where the value cannot be followed."""
+        resolver = ValueResolver(self.facts, proc, self.table, self.overrides)
+        value = resolver._followed(formal, None, "exit of ", at_exit=True)
+        if value is None:
+            return None
+        pieces = value.args if isinstance(value, sympy.Piecewise) else ((value, sympy.true),)
+        return frozenset(v for v, cond in pieces if v.is_Number and cond is not sympy.false)
 
     def _untraced(self, side: ir.Expr) -> sympy.Expr:
         """The datum an untraced side stands for: non-negative for a variable of this routine whose every

@@ -1,0 +1,227 @@
+"""Stored constants: the constants a routine may leave in floating-point storage its callers see, and where
+they flow through the program's calls and copies.
+
+Data flow: the generic-data model (sad.analysis.genericdata) takes data for values that equal no constant.
+That fails where the program itself stores a constant in the storage a test reads: DLARFG leaves TAU = ZERO
+where its N <= 1, so the last TAU of a square DGEQRF is exactly zero, and DLARFT's `TAU(I).EQ.ZERO` in a
+later DORMQR is true there, not false as for data in general. Before a routine's test on its variable or
+array element is decided for generic data (sad.analysis.values), it asks here which constants that storage
+may hold; the test is decided only where it goes the same way for each of them.
+
+Known limit: a callee's test on a scalar formal the call binds to such an element (DLARF's `TAU.NE.ZERO`
+for DORM2R's TAU(I)) is still decided for generic data. Which element holds the constant is not tracked
+(TAU(K) where DGEQR2's M - I + 1 <= 1), and DORG2R, the common caller, never passes that last element
+(its `I.LT.N`): taking every such call as open would leave a square QR's DORGQR unbound to be right in
+DORM2R at sizes below its block size.
+
+The sources are the scalar floating formal arguments a routine assigns a constant (a literal or a PARAMETER)
+and may return with (the routine's value at exit, followed by the caller of this module: a constant guarded
+by a test that generic data decides false, such as DLARTG's `G.EQ.ZERO`, is no source). From there the
+constants flow, flow-insensitively, along
+- a call's argument, up: from a formal the callee may write to the caller's actual (a variable, an array,
+  an element: the element's whole array);
+- a call's argument, down: from the caller's actual to the callee's formal;
+- a copy `X = S` of a scalar S (no arithmetic) from S's storage to X's (DSYTD2's `TAU(I) = TAUI` after
+  DLARFG); copies of elements are not followed: they build other matrices from the values (DLAHR2's
+  `T(I,I) = TAU(I)`, the triangular factor later calls multiply), whose zero the routine's own test on
+  TAU(I) keeps from those calls, and following them would leave open every test on the many arrays a
+  work array is passed as.
+Constants a routine stores in its own locals or arrays (accumulators set to ZERO, DLASET's fill) are not
+sources: a later update usually replaces them, and taking them would leave most tests of data open.
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterator
+
+import sympy
+
+from sad import ir
+from sad.analysis import genericdata
+from sad.ir.languages import resolve_name
+
+StorageName = Callable[[ir.Procedure, str], str]
+ExitConstants = Callable[[ir.Procedure, str], "frozenset[sympy.Number] | None"]
+
+
+class StoredConstants:
+    """Which constants each floating storage of a program may hold (storage by its program-wide name,
+    sad.analysis.values.ProgramFacts.storage_name), computed on first use."""
+
+    def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], storage_name: StorageName,
+                 exit_constants: ExitConstants) -> None:
+        self._program = program
+        self._procs = procs
+        self._storage = storage_name
+        self._exit = exit_constants
+        self._written: dict[str, set[str]] = {}
+        self._held: dict[str, frozenset[sympy.Number]] | None = None
+
+    def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
+        """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
+        if self._held is None:
+            self._held = {}  # a test met while following a source's exit value sees no stored constant
+            self._held = self._propagate()
+        return self._held.get(self._storage(proc, name), frozenset())
+
+    def _propagate(self) -> dict[str, frozenset[sympy.Number]]:
+        """Up from the sources through copies and written formals to the callers (what a routine leaves is
+        summed up once for every caller), then down through arguments to the callees (what a caller passes
+        reaches that callee only: never up again, into the other callers of a routine that many call, such
+        as DGEMV's Y). Copies are followed up only: what a callee copies into its own work is its own."""
+        self._written = written_formals(self._program, self._procs)
+        up: dict[str, set[str]] = defaultdict(set)
+        down: dict[str, set[str]] = defaultdict(set)
+        seeds: dict[str, set[sympy.Number]] = defaultdict(set)
+        for proc in self._program.procedures:
+            for kind, source, target in self._flows(proc):
+                if kind in ("copy", "up"):
+                    up[source].add(target)
+                if kind == "down":
+                    down[source].add(target)
+            for formal, constants in self._sources(proc):
+                seeds[self._storage(proc, formal)] |= constants
+        left = _reach(seeds, up)
+        return {name: frozenset(values) for name, values in _reach(left, down).items()}
+
+    def _sources(self, proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
+        """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
+        stored: dict[str, set[sympy.Number]] = defaultdict(set)
+        for stmt in ir.walk_stmts(proc.body):
+            if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var) \
+                    and stmt.target.name in proc.formals and _floating_scalar(proc, stmt.target.name):
+                constant = constant_of(stmt.value, proc)
+                if constant is not None:
+                    stored[stmt.target.name].add(constant)
+        for formal in sorted(stored):
+            at_exit = self._exit(proc, formal)
+            # a value that cannot be followed keeps every constant written (the safe side)
+            constants = frozenset(stored[formal]) if at_exit is None else at_exit
+            if constants:
+                yield formal, constants
+
+    def _flows(self, proc: ir.Procedure) -> Iterator[tuple[str, str, str]]:
+        """(kind, from, to) storage triples of `proc`'s copies and calls: copy, down (an actual to its
+        formal), up (a formal the callee may write to its actual)."""
+        for stmt in ir.walk_stmts(proc.body):
+            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
+                    and _floating_scalar(proc, stmt.value.name):
+                target = _base(stmt.target)
+                if target is not None:
+                    yield "copy", self._storage(proc, stmt.value.name), self._storage(proc, target)
+            for name, args in _calls(stmt):
+                callee = self._procs.get(resolve_name(name))
+                if callee is None:
+                    continue
+                for arg, formal in zip(args, callee.formals):
+                    actual = _base(arg)
+                    if actual is None or not _floating(callee, ir.Var(formal)):
+                        continue
+                    mine, theirs = self._storage(proc, actual), self._storage(callee, formal)
+                    yield "down", mine, theirs
+                    if formal in self._written.get(resolve_name(callee.name), ()):
+                        yield "up", theirs, mine
+
+
+def _reach(held: dict[str, set[sympy.Number]], edges: dict[str, set[str]]) -> dict[str, set[sympy.Number]]:
+    """Each node's constants and those of every node it is reached from, along `edges`."""
+    out: dict[str, set[sympy.Number]] = defaultdict(set)
+    for start in sorted(held):
+        queue, seen = deque([start]), {start}
+        while queue:
+            node = queue.popleft()
+            out[node] |= held[start]
+            for nxt in sorted(edges.get(node, ())):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+    return out
+
+
+def written_formals(program: ir.Program, procs: dict[str, ir.Procedure]) -> dict[str, set[str]]:
+    """The formals, scalars and arrays, each routine may write: assigned (an element of it), read into, or
+    passed to a formal its callee may write (to a fixpoint over the calls; routines not in the program
+    write nothing here: their arguments have no storage of ours to flow to)."""
+    written: dict[str, set[str]] = {resolve_name(p.name): set() for p in program.procedures}
+    changed = True
+    while changed:
+        changed = False
+        for proc in program.procedures:
+            mine = written[resolve_name(proc.name)]
+            for name in _writes(proc, written, procs):
+                if name in proc.formals and name not in mine:
+                    mine.add(name)
+                    changed = True
+    return written
+
+
+def _writes(proc: ir.Procedure, written: dict[str, set[str]], procs: dict[str, ir.Procedure]) -> Iterator[str]:
+    for stmt in ir.walk_stmts(proc.body):
+        if isinstance(stmt, ir.Assign):
+            target = _base(stmt.target)
+            if target is not None:
+                yield target
+        elif isinstance(stmt, ir.IO):
+            yield from (name for name in map(_base, stmt.targets) if name is not None)
+        for callee_name, args in _calls(stmt):
+            callee = procs.get(resolve_name(callee_name))
+            if callee is None:
+                continue
+            theirs = written.get(resolve_name(callee.name), set())
+            for arg, formal in zip(args, callee.formals):
+                actual = _base(arg)
+                if actual is not None and formal in theirs:
+                    yield actual
+
+
+def constant_of(expr: ir.Expr, proc: ir.Procedure) -> sympy.Number | None:
+    """A numeric constant written in the source: a literal, a PARAMETER's value, their negation."""
+    if isinstance(expr, ir.Cast):
+        return constant_of(expr.operand, proc)
+    if isinstance(expr, ir.UnOp) and expr.op == "neg":
+        inner = constant_of(expr.operand, proc)
+        return -inner if inner is not None else None
+    if isinstance(expr, ir.Const) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return sympy.nsimplify(expr.value) if isinstance(expr.value, float) else sympy.Integer(expr.value)
+    if isinstance(expr, ir.Var):
+        decl = proc.variables.get(expr.name)
+        if decl is not None and decl.storage in ("parameter", "const") and decl.value is not None:
+            return constant_of(decl.value, proc)
+    return None
+
+
+def _base(expr: ir.Expr) -> str | None:
+    """The variable or array a plain reference names (`X`, `A(I,J)`, `&x`); None for anything computed."""
+    if isinstance(expr, ir.UnOp) and expr.op == "addr":
+        expr = expr.operand
+    if isinstance(expr, (ir.Var, ir.ArrayRef)):
+        return expr.name
+    return None
+
+
+def _floating(proc: ir.Procedure, expr: ir.Expr) -> bool:
+    name = _base(expr)
+    decl = proc.variables.get(name) if name is not None else None
+    return decl is not None and genericdata.floating(decl.type)
+
+
+def _floating_scalar(proc: ir.Procedure, name: str) -> bool:
+    decl = proc.variables.get(name)
+    return decl is not None and not decl.dims and genericdata.floating(decl.type)
+
+
+def _calls(stmt: ir.Stmt) -> Iterator[tuple[str, list[ir.Expr]]]:
+    """The user routines a statement calls, with their arguments (a CALL, function references)."""
+    if isinstance(stmt, ir.CallStmt):
+        yield stmt.name, list(stmt.args)
+        exprs: list[ir.Expr] = list(stmt.args)
+    elif isinstance(stmt, ir.Assign):
+        exprs = [stmt.value]
+    elif isinstance(stmt, ir.If):
+        exprs = [arm.cond for arm in stmt.arms if arm.cond is not None]
+    else:
+        exprs = []
+    for expr in exprs:
+        for node in ir.walk(expr):
+            if isinstance(node, ir.FuncCall) and not node.intrinsic:
+                yield node.name, list(node.args)

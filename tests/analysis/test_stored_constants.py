@@ -1,0 +1,41 @@
+"""Stored constants (sad.analysis.storedconstants): a test of data is not decided for generic data where the
+program itself may have stored the constant it compares with. The fixture is DLARFG/DLARFT's shape: REFL
+leaves TAU = 0 where its length is 1 (the last call), APPLY tests the array later. Counts against gcov."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import sympy
+
+from sad.analysis import genericdata
+from sad.analysis.pipeline import analyze
+from sad.cli.main import main
+from sad.ir import nodes as ir
+
+FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
+
+
+def test_a_stored_zero_keeps_the_test_open_and_a_data_guarded_one_does_not(capsys):
+    """`TAU(I).EQ.0` stays a probability (REFL stores 0 where M <= 1: once in 6); `TAU(I).EQ.1` is still
+    decided false (REFL's 1 is guarded by `ALPHA.EQ.0`, false for data), `A(I).NE.0` true (A holds no
+    stored constant). Without the rule, line 38 counted 0 where gcov counts 1."""
+    analysis = analyze([FIXTURE])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_APPLY_IF1"]
+    decided = [(loc.line, test, value) for loc, test, value in analysis.generic_decisions if loc.line >= 37]
+    assert decided == [(40, "TAU(I).EQ.1.0", False), (43, "A(I).NE.0.0", True)]
+    rc = main(["check-counts", FIXTURE, "-D", "P_APPLY_IF1=0.16666666666666666", "--require-bound", "--",
+               "./stored"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    assert any(line.split()[0].endswith("stored.f:38") and line.split()[1:3] == ["1", "1"]
+               for line in out.splitlines() if line.strip()), out
+
+
+def test_decided_only_where_each_stored_constant_agrees():
+    x = genericdata.datum(ir.Var("X", type="double"))
+    zero = frozenset({sympy.Integer(0)})
+    assert genericdata.decide_with_constants("eq", x, 0, "double") is sympy.false
+    assert genericdata.decide_with_constants("eq", x, 0, "double", zero) is None
+    assert genericdata.decide_with_constants("eq", x, 1, "double", zero) is sympy.false    # 0 is not 1 either
+    assert genericdata.decide_with_constants("gt", sympy.Abs(x), 0, "double", zero) is None
+    assert genericdata.decide_with_constants("ne", 1, x, "double", frozenset(), zero) is sympy.true
