@@ -88,11 +88,10 @@ class StoredConstants:
         """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
         stored: dict[str, set[sympy.Number]] = defaultdict(set)
         for stmt in ir.walk_stmts(proc.body):
-            if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.Var) \
-                    and stmt.target.name in proc.formals and _floating_scalar(proc, stmt.target.name):
+            if isinstance(stmt, ir.Assign) and _leaves(proc, stmt.target):
                 constant = constant_of(stmt.value, proc)
                 if constant is not None:
-                    stored[stmt.target.name].add(constant)
+                    stored[_base(stmt.target) or ""].add(constant)
         for formal in sorted(stored):
             at_exit = self._exit(proc, formal)
             # a value that cannot be followed keeps every constant written (the safe side)
@@ -119,7 +118,8 @@ class StoredConstants:
                         continue
                     mine, theirs = self._storage(proc, actual), self._storage(callee, formal)
                     yield "down", mine, theirs
-                    if formal in self._written.get(resolve_name(callee.name), ()):
+                    by_value = callee.language == "c" and _floating_scalar(callee, formal)
+                    if not by_value and formal in self._written.get(resolve_name(callee.name), ()):
                         yield "up", theirs, mine
 
 
@@ -199,10 +199,21 @@ def _base(expr: ir.Expr) -> str | None:
     return None
 
 
+def _leaves(proc: ir.Procedure, target: ir.Expr) -> bool:
+    """Whether an assignment's target is what a routine leaves its caller in one value: a scalar floating
+    formal of Fortran (by reference), `*p` of a C pointer parameter (C passes scalars by value: what a
+    function assigns its parameter stays there)."""
+    if proc.language == "c":
+        return isinstance(target, ir.ArrayRef) and not target.indices and target.name in proc.formals \
+            and genericdata.floating(target.type)
+    return isinstance(target, ir.Var) and target.name in proc.formals and _floating_scalar(proc, target.name)
+
+
 def _floating(proc: ir.Procedure, expr: ir.Expr) -> bool:
+    """Whether a reference names floating storage (a C pointer parameter may point to such)."""
     name = _base(expr)
     decl = proc.variables.get(name) if name is not None else None
-    return decl is not None and genericdata.floating(decl.type)
+    return decl is not None and (genericdata.floating(decl.type) or decl.type == "pointer")
 
 
 def _floating_scalar(proc: ir.Procedure, name: str) -> bool:

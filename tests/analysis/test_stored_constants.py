@@ -39,3 +39,19 @@ def test_decided_only_where_each_stored_constant_agrees():
     assert genericdata.decide_with_constants("eq", x, 1, "double", zero) is sympy.false    # 0 is not 1 either
     assert genericdata.decide_with_constants("gt", sympy.Abs(x), 0, "double", zero) is None
     assert genericdata.decide_with_constants("ne", 1, x, "double", frozenset(), zero) is sympy.true
+
+
+def test_in_c_a_zero_left_through_a_pointer_counts_and_one_left_in_a_value_parameter_does_not(capsys):
+    """`*tau = 0.0` in refl leaves the zero in the caller's tau[i]: `tau[i] == 0.0` stays open (gcov: 1 of
+    6); `x = 0.0` in leave assigns its own copy of y (C passes by value): nothing flows back."""
+    fixture = str(Path(FIXTURE).with_name("cstored.c"))
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_main_IF1"]
+    assert [(loc.line, test, value) for loc, test, value in analysis.generic_decisions] == \
+        [(16, "a[i] != 0.0", True)]
+    rc = main(["check-counts", fixture, "-D", "P_main_IF1=0.16666666666666666", "--require-bound", "--",
+               "./cstored"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    assert any(line.split()[0].endswith("cstored.c:15") and line.split()[1:3] == ["1", "1"]
+               for line in out.splitlines() if line.strip()), out
