@@ -467,8 +467,11 @@ class CallExpander:
                     (value is None or self.values.runtime_element(value, args[pos])):
                 data[symbol] = decl.type  # data: an untraced value, an element the run sets
                 left = self.values.left_by_call(args[pos], at, index) if at is not None else None
+                constants = self.values.constants_reaching(args[pos], at) if at is not None else frozenset()
                 if left is not None:
                     known[symbol] = left
+                elif constants:  # DLANGE's SCALE = ZERO before its loop of DLASSQ calls
+                    known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(constants))
             if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
         return subs, data, known

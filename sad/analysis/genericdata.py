@@ -76,12 +76,25 @@ def _band(kind: str) -> tuple[sympy.Expr, sympy.Expr]:
     return sympy.Integer(radix) ** sympy.Rational(emin, 4), sympy.Integer(radix) ** sympy.Rational(emax, 4)
 
 
+class Either(sympy.Function):
+    """Data, or one of the constants after it that the program may have left in the same place (a caller's
+    `SCALE = ZERO` before a loop of calls that pass SCALE on): a comparison is decided only where each
+    gives the same answer."""
+
+
 def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
     """A comparison `left op right` (op: eq ne lt le gt ge) with data among its sides, decided for generic
     data of `kind`: sympy.true or sympy.false, or a condition on known values where a side is a choice
     (Piecewise) between data and known values (what DLARFG leaves in TAU: ZERO where N <= 1, else data);
     None where the model leaves it open."""
     left, right = sympy.sympify(left), sympy.sympify(right)
+    either = next(iter(left.atoms(Either) | right.atoms(Either)), None)
+    if either is not None:
+        answers = {decide(op, left.xreplace({either: choice}), right.xreplace({either: choice}), kind)
+                   if _has_datum(choice) else _compared(op, left.xreplace({either: choice}),
+                                                        right.xreplace({either: choice}), kind)
+                   for choice in either.args}
+        return answers.pop() if len(answers) == 1 else None
     for side, other, flipped in ((left, right, False), (right, left, True)):
         if isinstance(side, sympy.Piecewise) and _has_datum(side):
             return _decide_pieces(op, side, other, flipped, kind)
@@ -131,11 +144,17 @@ def decide_with_constants(op: str, left: sympy.Expr, right: sympy.Expr, kind: st
                         for c in sorted(right_constants)]
     for one in lefts:
         for other in rights:
-            value = decide(op, one, other, kind) if _has_datum(one) or _has_datum(other) \
-                else RELATIONS[op](one, other)
-            if value != decided:
+            if _compared(op, one, other, kind) != decided:
                 return None
     return decided
+
+
+def _compared(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
+    """`decide` where data are among the sides, the relation's value where both are numbers."""
+    if _has_datum(left) or _has_datum(right):
+        return decide(op, left, right, kind)
+    value = RELATIONS[op](left, right)
+    return value if value in (sympy.true, sympy.false) else None
 
 
 def _ordinary(expr: sympy.Basic) -> bool:

@@ -23,7 +23,7 @@ from sad.analysis import characters, conditional, evaluate, extremes, genericdat
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
-from sad.analysis.storedconstants import StoredConstants
+from sad.analysis.storedconstants import StoredConstants, constant_of
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name
 
@@ -836,6 +836,18 @@ class ValueResolver(ir.NodeVisitor):
             self.facts.stored = StoredConstants(self.facts.program, self.facts.procs, self.facts.storage_name,
                                                 self._exit_constants)
         return self.facts.stored.of(self.proc, side.name)
+
+    def constants_reaching(self, node: ir.Expr, at: ir.Stmt) -> frozenset:
+        """The constants this routine assigned a variable passed at `at` that may still be there (DLANGE's
+        `SCALE = ZERO` before the loop whose calls of DLASSQ then pass what the last one left): where the
+        value at the call is not traced, the callee's tests on it are decided only where those constants
+        go the same way as data (sad.analysis.genericdata.Either)."""
+        if not isinstance(node, ir.Var):
+            return frozenset()
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+        found = (constant_of(d.value, self.proc) for d in defs if d.kind == "assign"
+                 and d.procedure == self.proc.name and d.value is not None and self.facts.reaches(d, at, self.proc))
+        return frozenset(c for c in found if c is not None)
 
     def _exit_constants(self, proc: ir.Procedure, formal: str) -> frozenset | None:
         """The constants a routine may return in its scalar formal (its value at exit, with the tests that

@@ -55,3 +55,25 @@ def test_in_c_a_zero_left_through_a_pointer_counts_and_one_left_in_a_value_param
     assert rc == 0 and "MISMATCH" not in out, out
     assert any(line.split()[0].endswith("cstored.c:15") and line.split()[1:3] == ["1", "1"]
                for line in out.splitlines() if line.strip()), out
+
+
+def test_a_constant_the_caller_set_before_its_loop_of_calls_keeps_the_callees_test_open(capsys):
+    """DLANGE's shape: `SCALE = 0` and `SUM = 1` before a loop of SSQ calls that pass on what the last one
+    left. SSQ's `SCL.EQ.0` holds at the first call only (gcov: 1 of 4): a probability, not false for data;
+    `SUMSQ.EQ.0` is false for 1 and for data alike: still decided. Without the rule: 0 against gcov's 1."""
+    fixture = str(Path(FIXTURE).with_name("reaching.f"))
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_SSQ_IF2"]
+    assert [(loc.line, value) for loc, _, value in analysis.generic_decisions] == [(14, False)]
+    rc = main(["check-counts", fixture, "-D", "P_SSQ_IF2=0.25", "--require-bound", "--", "./reaching"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    assert any(line.split()[0].endswith("reaching.f:26") and line.split()[1:3] == ["1", "1"]
+               for line in out.splitlines() if line.strip()), out
+
+
+def test_either_is_decided_only_where_data_and_each_constant_agree():
+    x = genericdata.datum(ir.Var("X", type="double"))
+    assert genericdata.decide("eq", genericdata.Either(x, 0), 0, "double") is None
+    assert genericdata.decide("eq", genericdata.Either(x, 1), 0, "double") is sympy.false
+    assert genericdata.decide("ne", 0, genericdata.Either(x, -1, 2), "double") is sympy.true
