@@ -15,6 +15,17 @@ from sad.ir import nodes as ir
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
 
 
+def _equals_gcov(capsys, fixture: str, binding: str, program: str, line: int, count: str) -> None:
+    """`check-counts --require-bound` with the one probability bound: every line equal to gcov's, and the
+    arm the rule is about counted `count` times by both."""
+    rc = main(["check-counts", fixture, "-D", binding, "--require-bound", "--", program])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    where = f"{Path(fixture).name}:{line}"
+    assert any(row.split()[0].endswith(where) and row.split()[1:3] == [count, count]
+               for row in out.splitlines() if row.strip()), out
+
+
 def test_a_stored_zero_keeps_the_test_open_and_a_data_guarded_one_does_not(capsys):
     """`TAU(I).EQ.0` stays a probability (REFL stores 0 where M <= 1: once in 6); `TAU(I).EQ.1` is still
     decided false (REFL's 1 is guarded by `ALPHA.EQ.0`, false for data), `A(I).NE.0` true (A holds no
@@ -23,12 +34,7 @@ def test_a_stored_zero_keeps_the_test_open_and_a_data_guarded_one_does_not(capsy
     assert [p.name for p in analysis.table.unresolved()] == ["P_APPLY_IF1"]
     decided = [(loc.line, test, value) for loc, test, value in analysis.generic_decisions if loc.line >= 37]
     assert decided == [(40, "TAU(I).EQ.1.0", False), (43, "A(I).NE.0.0", True)]
-    rc = main(["check-counts", FIXTURE, "-D", "P_APPLY_IF1=0.16666666666666666", "--require-bound", "--",
-               "./stored"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    assert any(line.split()[0].endswith("stored.f:38") and line.split()[1:3] == ["1", "1"]
-               for line in out.splitlines() if line.strip()), out
+    _equals_gcov(capsys, FIXTURE, "P_APPLY_IF1=0.16666666666666666", "./stored", 38, "1")
 
 
 def test_decided_only_where_each_stored_constant_agrees():
@@ -49,12 +55,7 @@ def test_in_c_a_zero_left_through_a_pointer_counts_and_one_left_in_a_value_param
     assert [p.name for p in analysis.table.unresolved()] == ["P_main_IF1"]
     assert [(loc.line, test, value) for loc, test, value in analysis.generic_decisions] == \
         [(16, "a[i] != 0.0", True)]
-    rc = main(["check-counts", fixture, "-D", "P_main_IF1=0.16666666666666666", "--require-bound", "--",
-               "./cstored"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    assert any(line.split()[0].endswith("cstored.c:15") and line.split()[1:3] == ["1", "1"]
-               for line in out.splitlines() if line.strip()), out
+    _equals_gcov(capsys, fixture, "P_main_IF1=0.16666666666666666", "./cstored", 15, "1")
 
 
 def test_a_constant_the_caller_set_before_its_loop_of_calls_keeps_the_callees_test_open(capsys):
@@ -65,11 +66,7 @@ def test_a_constant_the_caller_set_before_its_loop_of_calls_keeps_the_callees_te
     analysis = analyze([fixture])
     assert [p.name for p in analysis.table.unresolved()] == ["P_SSQ_IF2"]
     assert [(loc.line, value) for loc, _, value in analysis.generic_decisions] == [(14, False)]
-    rc = main(["check-counts", fixture, "-D", "P_SSQ_IF2=0.25", "--require-bound", "--", "./reaching"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    assert any(line.split()[0].endswith("reaching.f:26") and line.split()[1:3] == ["1", "1"]
-               for line in out.splitlines() if line.strip()), out
+    _equals_gcov(capsys, fixture, "P_SSQ_IF2=0.25", "./reaching", 26, "1")
 
 
 def test_either_is_decided_only_where_data_and_each_constant_agree():
