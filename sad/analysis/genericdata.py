@@ -130,23 +130,13 @@ def plain_datum(value: sympy.Basic | None) -> bool:
     return value is not None and is_datum(value)
 
 
-def decide_with_constants(op: str, left: sympy.Expr, right: sympy.Expr, kind: str,
-                          left_constants: frozenset = frozenset(), right_constants: frozenset = frozenset()
-                          ) -> sympy.Basic | None:
-    """`decide`, where a side that is a datum may also hold one of the constants the program stores there
-    (sad.analysis.storedconstants): decided only where each of them gives the same answer as data."""
-    decided = decide(op, left, right, kind)
-    if decided is None or not (left_constants or right_constants):
-        return decided
-    left, right = sympy.sympify(left), sympy.sympify(right)
-    lefts = [left] + [left.xreplace({d: c for d in left.free_symbols if is_datum(d)}) for c in sorted(left_constants)]
-    rights = [right] + [right.xreplace({d: c for d in right.free_symbols if is_datum(d)})
-                        for c in sorted(right_constants)]
-    for one in lefts:
-        for other in rights:
-            if _compared(op, one, other, kind) != decided:
-                return None
-    return decided
+def with_constants(value: sympy.Expr, constants: frozenset) -> sympy.Expr:
+    """A side's data (its datums) as Either that datum or one of `constants`, the values the program may
+    have stored where the side reads (sad.analysis.storedconstants): ABS(TAU) with TAU = ZERO stored is
+    ABS(Either(TAU, 0))."""
+    if not constants:
+        return value
+    return value.xreplace({d: Either(d, *sorted(constants)) for d in value.free_symbols if is_datum(d)})
 
 
 def _compared(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:

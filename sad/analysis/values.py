@@ -817,9 +817,9 @@ class ValueResolver(ir.NodeVisitor):
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
-        stored = [self.stored_constants(side) if genericdata.plain_datum(value) else frozenset()
-                  for side, value in zip((node.left, node.right), sides)]
-        decided = genericdata.decide_with_constants(node.op, sides[0], sides[1], kind, stored[0], stored[1])
+        sides = [genericdata.with_constants(value, self.stored_constants(side)) if genericdata.plain_datum(value)
+                 else value for side, value in zip((node.left, node.right), sides)]
+        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
         if decided is not None:
             self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
                                                   decided is sympy.true)

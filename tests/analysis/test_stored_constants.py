@@ -40,11 +40,14 @@ def test_a_stored_zero_keeps_the_test_open_and_a_data_guarded_one_does_not(capsy
 def test_decided_only_where_each_stored_constant_agrees():
     x = genericdata.datum(ir.Var("X", type="double"))
     zero = frozenset({sympy.Integer(0)})
-    assert genericdata.decide_with_constants("eq", x, 0, "double") is sympy.false
-    assert genericdata.decide_with_constants("eq", x, 0, "double", zero) is None
-    assert genericdata.decide_with_constants("eq", x, 1, "double", zero) is sympy.false    # 0 is not 1 either
-    assert genericdata.decide_with_constants("gt", sympy.Abs(x), 0, "double", zero) is None
-    assert genericdata.decide_with_constants("ne", 1, x, "double", frozenset(), zero) is sympy.true
+    held = genericdata.with_constants
+    assert genericdata.decide("eq", held(x, frozenset()), 0, "double") is sympy.false
+    assert genericdata.decide("eq", held(x, zero), 0, "double") is None
+    assert genericdata.decide("eq", held(x, zero), 1, "double") is sympy.false    # 0 is not 1 either
+    assert genericdata.decide("gt", held(sympy.Abs(x), zero), 0, "double") is None
+    assert genericdata.decide("ne", 1, held(x, zero), "double") is sympy.true
+    assert genericdata.decide("gt", held(sympy.Abs(x), frozenset({sympy.Integer(-1)})), 0, "double") \
+        is sympy.true  # ABS(-1) > 0 as ABS(data) > 0: the constant stands inside the ABS
 
 
 def test_in_c_a_zero_left_through_a_pointer_counts_and_one_left_in_a_value_parameter_does_not(capsys):
