@@ -45,6 +45,9 @@ class InCore:
     latency_s: float = 0.0  # the loop-carried chain through an accumulator register (0: none), host latencies
     guessed: tuple[str, ...] = ()
     """Operations priced without a measured figure (``opmodel.guessed_figures``): said in a warning."""
+    loads_s: float = 0.0
+    """Seconds per iteration the load ports are busy (``load_port_cycles``): the ECM model's non-overlapping
+    in-core part, to which sad.predict.overlap adds the transfers into L1 (0: no compiled loop prices it)."""
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -140,7 +143,23 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     # never beyond the core figure: where that is shorter, the chains of successive entries of a short loop
     # overlap (``entries_cycles``) and the chain does not bind
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
-    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency)
+    return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
+                  loads_s=load_port_cycles(result, hierarchy) / width / clock)
+
+
+def load_port_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> float:
+    """Cycles per compiled iteration the busiest load unit of llvm-mca's model is busy (its ``Resource pressure per
+    iteration``; a unit is a load unit by the class sad.machine.corescale gives it from the model's own answer on
+    a loop of loads, or by its name): the ECM model's T_nOL, the cycles in which the L1 serves loads and cannot
+    take a line from L2 (Hager et al.; Kerncraft's machine files count the address units on AMD Zen 2, the load
+    ports on Intel). Scaled to this core like the loop's cycles where `sad calibrate` measured the stand-in
+    model's load ratio (``host_cycles``)."""
+    mcpu = cc.host_model().mcpu
+    classes = corescale.model_classes(mcpu)
+    scale = hierarchy.mca_scale if hierarchy.mca_scale is not None and hierarchy.mca_scale.mcpu == mcpu else None
+    busy = [p * (scale.ratio_of(r) if scale is not None else 1.0) for r, p in result.pressure
+            if (classes.get(r) or corescale.resource_class(r)) == "load"]
+    return max(busy, default=0.0)
 
 
 def accumulator_cycles(body: list[str], latencies: tuple[int, ...], hierarchy: Hierarchy) -> float:

@@ -11,8 +11,8 @@ source (sad.predict.sourceloops), compiled with that command and the -I / -D the
               reuses (layer conditions, set conflicts of a walk's pitch, TLB reach), lines per iteration ×
               seconds per line of that level; references on one line share it
 → seconds per iteration = ``loop_seconds`` (sad.predict.overlap): max(core, chain, data, the loop-carried chain +
-what it waits for on the read streams: ``wait_seconds``, the levels' calibrated chain waits), one rule at -O0
-and -O2,
+what it waits for on the read streams: ``wait_seconds``, the levels' calibrated chain waits, the load ports'
+cycles + the lines' transfers into L1: ``transfer_seconds``), one rule at -O0 and -O2,
 plus, once per run of the program, the first touch of every array the loop is the first to touch (in source
 order; formal arguments are someone else's arrays): its footprint over the whole nest in pages × the calibrated
 seconds per page (fault, zeroing, unmapping at exit), spread over the loop's iterations.
@@ -38,7 +38,15 @@ from sad.predict.incore import compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.overlap import wait_seconds
-from sad.predict.reuse import Walk, data_seconds, first_touch_bytes, level_name, one_set_shares, streams_of
+from sad.predict.reuse import (
+    Walk,
+    data_seconds,
+    first_touch_bytes,
+    level_name,
+    one_set_shares,
+    streams_of,
+    transfer_seconds,
+)
 from sad.predict.reuse import declared_pitch as declared_pitch
 from sad.predict.reuse import footprint as footprint
 from sad.predict.reuse import pages_between_reuses as pages_between_reuses
@@ -74,6 +82,8 @@ class LoopPrice:
     between: frozenset[int] = frozenset()   # lines of the code between entries its core figure includes
     latency_s: float = 0.0         # the loop-carried register chain the waits add to (sad.predict.overlap)
     wait_s: sympy.Expr = sympy.Integer(0)   # what that chain waits on the read streams per iteration
+    loads_s: float = 0.0           # the load ports' busy time (ECM's non-overlapping in-core part, sad.predict.overlap)
+    transfers_s: sympy.Expr | int = 0   # the lines' transfers into L1 through the caches that add to it
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
 
 
@@ -314,9 +324,11 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     streams = streams_of(loop, trips, hierarchy, bindings, core.window)
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
     wait = wait_seconds(streams[0], hierarchy)
-    seconds = loop_seconds(core.core_s, core.chain_s, data, core.latency_s, wait)
+    transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
+    seconds = loop_seconds(core.core_s, core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.latency_s, price.wait_s = core.latency_s, wait
+    price.loads_s, price.transfers_s = core.loads_s, transfers
     price.window = core.window
     price.outer = core.outer
     price.scaled = core.scaled
@@ -324,7 +336,9 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.wait_s = outer_vectorized_data(wait, core.width)
-        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s, core.latency_s, price.wait_s)
+        price.transfers_s = outer_vectorized_data(transfers, core.width)
+        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s, core.latency_s, price.wait_s,
+                                     core.loads_s, price.transfers_s)
     _add_first_touch(price, loop, trips, hierarchy)
     return price
 
@@ -392,6 +406,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0
         if wait and max(lp.latency_s, lp.chain_s) > 0:
             bounds["chain + its waits on the loads"] = max(lp.latency_s, lp.chain_s) + wait
+        fills = evaluate(bind(lp.transfers_s, bindings)) if lp.loads_s and lp.transfers_s != 0 else 0.0
+        if fills:
+            bounds["load ports + lines into L1"] = lp.loads_s + fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

@@ -1,21 +1,24 @@
 """The composition of an innermost loop's in-core and data parts: what overlaps and what waits.
 
-Data flow: the in-core bounds of a loop (sad.predict.incore: ``core``, the chain through memory ``chain`` and the
-loop-carried register chain ``latency``), its data part (sad.predict.reuse: ``data``, the seconds of its streams'
-transfers) and its streams with the level serving each (``streams_of``) → ``wait_seconds``: Σ over the read
-streams of lines per iteration × the serving level's calibrated chain wait (``Level.wait_s`` per line streaming,
-``Level.column_wait_s`` per access of a column walk; sad.machine.chainwait) → ``loop_seconds``: seconds per
-iteration, one rule at every optimization level:
+Data flow: the in-core bounds of a loop (sad.predict.incore: ``core``, the chain through memory ``chain``, the
+loop-carried register chain ``latency`` and the cycles its load ports are busy ``loads``), its data part
+(sad.predict.reuse: ``data``, the seconds of its streams' transfers, and ``transfers``, the part of them that
+brings lines into L1 through the caches) and its streams with the level serving each (``streams_of``) →
+``wait_seconds``: Σ over the read streams of lines per iteration × the serving level's calibrated chain wait
+(``Level.wait_s`` per line streaming, ``Level.column_wait_s`` per access of a column walk;
+sad.machine.chainwait) → ``loop_seconds``: seconds per iteration, one rule at every optimization level:
 
-    max(core, chain, data, max(latency, chain) + wait)
+    max(core, chain, data, max(latency, chain) + wait, loads + transfers)
 
 The first three are the ECM model's fully overlapping composition: a core with slack hides the transfers. The
-last is what a loop whose iterations wait on a loop-carried chain (an accumulator in a register at -O2, a
+fourth is what a loop whose iterations wait on a loop-carried chain (an accumulator in a register at -O2, a
 variable kept in memory at -O0) cannot hide: each link of the chain waits for the operands its loads bring, by
 what the same wait cost a serial sum on this host (sad.machine.chainwait). A loop with no such chain, a level
 whose transfers a chain hides (L1, L2 here), or a machine calibrated before the waits were measured: wait 0,
 the fully overlapping rule alone (for the last, sad.predict.loopcost warns and the report says to recalibrate).
-Writes are not waited on (no chain reads a store).
+Writes are not waited on (no chain reads a store). The last is the ECM model's non-overlapping part (Hager et
+al.; Kerncraft's models/ecm.py): the L1 either serves the loop's loads or takes a line from L2, not both, so the
+load ports' cycles and the lines' transfers into L1 add up; memory's own bandwidth overlaps (the data term).
 """
 from __future__ import annotations
 
@@ -55,16 +58,18 @@ def _column_wait(level: Level) -> sympy.Expr:
 
 
 def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
-                 wait: sympy.Expr | int = 0) -> sympy.Expr:
-    """Seconds per iteration: max(core, chain, data, max(latency, chain) + wait) (the module docstring). The
-    fully overlapping part alone held-out kernels of benchmarks/devkernels support against adding all the
-    transfers to the core (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %
-    added; -1 %, -1 %, +69 %, +159 % overlapped): what a chain waits for is the measured wait, not the
-    transfer."""
+                 wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0) -> sympy.Expr:
+    """Seconds per iteration: max(core, chain, data, max(latency, chain) + wait, loads + transfers) (the module
+    docstring). The whole core added to all the transfers is what held-out kernels of benchmarks/devkernels
+    reject (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %,
+    +159 % overlapped): only the load ports' share of the core waits for the lines into L1 (nussinov's
+    column walk from L2 at -O2, re-measured 0.15-0.16 s: 0.101 s fully overlapped, 0.146 s with the loads and
+    the transfers added)."""
     core_term = sympy.Float(core, 6) if isinstance(core, float) else core
     waiting = max(latency, chain)
     waited = sympy.Float(waiting, 6) + sympy.sympify(wait) if waiting > 0 and wait != 0 else sympy.Integer(0)
-    if data == 0 and waited == 0 and not core_term.free_symbols:
+    fills = sympy.Float(loads, 6) + sympy.sympify(transfers) if loads > 0 and transfers != 0 else sympy.Integer(0)
+    if data == 0 and waited == 0 and fills == 0 and not core_term.free_symbols:
         return sympy.Float(max(float(core_term), chain), 6)
-    terms = [core_term, sympy.Float(chain, 6), data] + ([waited] if waited != 0 else [])
+    terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
     return sympy.Max(*terms)

@@ -8,11 +8,13 @@ size parameters), the lines it moves (several references on one line share it; a
 its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``), the TLB misses
 of walks whose pages between reuses exceed the TLBs' reach (``tlb_seconds``); a shared last cache prices the
 footprints beyond what it holds whole by its measured ramp (``Level.ramp``) → ``data_seconds``: seconds per
-iteration of the transfers, and what --explain shows per stream. sad.predict.loopcost composes it with the
-in-core part.
+iteration of the transfers, and what --explain shows per stream; ``transfer_seconds``: the part of them that
+brings lines into L1 through the caches (the ECM model's non-overlapping transfers). sad.predict.loopcost
+composes them with the in-core part (sad.predict.overlap).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -364,6 +366,40 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
     return total + tlb, shown
+
+
+def transfer_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                     bindings: dict[str, sympy.Expr] | None, window: float | None,
+                     streams: tuple[list[Stream], list[tuple]]) -> sympy.Expr:
+    """Seconds per iteration of the line transfers into L1 through the caches: ``data_seconds`` of the same
+    streams priced by ``into_l1`` (each level's figure less L1's, memory's lines at the last cache's). The
+    ECM model adds these to the cycles the load ports are busy (its non-overlapping part); the transfer
+    from memory itself stays in the fully overlapping data bound, as Kerncraft's machine file for AMD Zen 2
+    has the caches' transfers overlap and the memory interface not."""
+    return data_seconds(loop, trips, into_l1(hierarchy), bindings, window, streams)[0]
+
+
+def into_l1(hierarchy: Hierarchy) -> Hierarchy:
+    """The hierarchy with each level's figures made the part beyond L1's: a figure is a whole streaming loop's
+    seconds per line (its own loads included, sad.machine.hierarchy), and the same loop over L1 times those
+    loads alone, so the difference is the transfer into L1. Memory takes the last cache's figures, never more
+    than its own (a figure memory does not have stays 0): a line from memory passes the caches as theirs do,
+    and memory's bandwidth is the data term's bound. Sizes, ramps and the TLB stay: which level serves a
+    stream does not change."""
+    l1 = hierarchy.levels[0]
+    last = next((lv for lv in reversed(hierarchy.levels) if lv.size_bytes is not None), l1)
+
+    def beyond(level: Level) -> Level:
+        def less(field: str, l1_field: str | None = None) -> float:
+            own = getattr(level, field)
+            if level.size_bytes is None:
+                own = min(own, getattr(last, field))
+            return max(0.0, own - getattr(l1, l1_field or field)) if own else 0.0
+        return dataclasses.replace(level, line_s=less("line_s"), store_line_s=less("store_line_s"),
+                                   column_s=less("column_s"), column_store_s=less("column_store_s"),
+                                   one_set_s=less("one_set_s", "column_s"),
+                                   one_set_store_s=less("one_set_store_s", "column_store_s"), copy_s=less("copy_s"))
+    return dataclasses.replace(hierarchy, levels=tuple(beyond(lv) for lv in hierarchy.levels))
 
 
 def loop_step(loop: SourceLoop) -> int:

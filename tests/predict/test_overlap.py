@@ -1,7 +1,7 @@
 """The composition of a loop's in-core and data parts (sad.predict.overlap): max(core, chain, data, the
-loop-carried chain + what it waits for on its read streams), the waits from the levels' calibrated chain waits
-(sad.machine.chainwait). Hand-derived figures; the end-to-end case compiles a serial sum with gcc -O2 and prices
-it with llvm-mca."""
+loop-carried chain + what it waits for on its read streams, the load ports' cycles + the lines into L1), the
+waits from the levels' calibrated chain waits (sad.machine.chainwait). Hand-derived figures; the end-to-end
+cases compile a serial sum and a column walk with gcc -O2 and price them with llvm-mca."""
 from __future__ import annotations
 
 import shutil
@@ -16,7 +16,7 @@ from sad.machine import hierarchy as hier
 from sad.machine.model import MachineError, load_machine
 from sad.predict.loopcost import LoopCoverage, price_loops
 from sad.predict.overlap import loop_seconds, wait_seconds
-from sad.predict.reuse import streams_of
+from sad.predict.reuse import into_l1, streams_of, transfer_seconds
 from tests.predict.loop_nests import column_loop, host_machine, inner_loop
 
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -152,3 +152,77 @@ def test_a_machine_calibrated_before_chain_waits_is_told_to_recalibrate(tmp_path
     new = _coverage_of(tmp_path, "  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n")
     assert not [d for d in new.warnings if "chain_wait" in d.message]
     assert "recalibrate" not in new.summary()
+
+
+# ------------------------------------------------------------------ the load ports and the lines into L1 (ECM)
+
+def test_the_load_ports_and_the_lines_into_l1_add_up():
+    # core 1.0 ns, data 0.8 ns (fully overlapping: 1.0); the load ports busy 0.5 ns and the lines into L1 0.6 ns:
+    # the L1 serves the loads or takes the lines, not both, 0.5 + 0.6 = 1.1
+    assert float(loop_seconds(1.0 * NS, 0.0, sympy.Float(0.8 * NS), loads=0.5 * NS,
+                              transfers=sympy.Float(0.6 * NS))) == pytest.approx(1.1 * NS)
+    # no compiled loop (loads 0): the transfers alone never bind, they are part of the data
+    assert float(loop_seconds(1.0 * NS, 0.0, sympy.Float(0.8 * NS), loads=0.0,
+                              transfers=sympy.Float(0.6 * NS))) == pytest.approx(1.0 * NS)
+
+
+def test_into_l1_keeps_what_each_level_adds_to_l1():
+    # HOST: L1 read 0.3 write 0.4 column 0.3/0.4; L2 0.5/0.9 and 0.5/0.9; memory 6/8 and 12/14 ns a line. Beyond
+    # L1: L2 0.2/0.5 (column 0.2/0.5); memory takes L2's (the line passes L2), its own bandwidth stays in the data
+    levels = into_l1(HOST).levels
+    assert [(lv.line_s / NS, lv.store_line_s / NS, lv.column_s / NS, lv.column_store_s / NS) for lv in levels] == \
+        pytest.approx([(0, 0, 0, 0), (0.2, 0.5, 0.2, 0.5), (0.2, 0.5, 0.2, 0.5)])
+    assert [lv.size_bytes for lv in levels] == [lv.size_bytes for lv in HOST.levels]
+
+
+def test_a_column_walk_brings_a_line_into_l1_from_the_level_that_serves_it(tmp_path):
+    # s += a[i*n + j] over i: one line an iteration; n = 64: from L1 (nothing beyond), n = 1000: from L2 (0.5 - 0.3
+    # ns), n = 10000: from memory, through L2 (the same 0.2 ns: memory's own 12 ns are the data term's)
+    loop, trips = column_loop(tmp_path)
+    streams = streams_of(loop, trips, HOST)
+    fills = transfer_seconds(loop, trips, HOST, None, None, streams)
+    values = {n: float(fills.xreplace({s: n for s in fills.free_symbols if s.name == "n"})) for n in (64, 1000, 10000)}
+    assert values == pytest.approx({64: 0.0, 1000: 0.2 * NS, 10000: 0.2 * NS})
+
+
+L2_WALK_C = """#include <stdio.h>
+#define N 256
+static double a[N][N], b[N], c[N], d[N];
+int main(void) {
+    int i, j, r; double s = 0;
+    for (i = 0; i < N; i++) { b[i] = i; c[i] = 1; d[i] = 2; for (j = 0; j < N; j++) a[i][j] = j; }
+    for (r = 0; r < 10; r++)
+        for (j = 0; j < N; j++)
+            for (i = 0; i < N; i++)
+                s += a[i][j] * b[i] + c[i] * d[i];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_a_column_walk_from_l2_waits_for_its_lines_behind_the_loads(tmp_path):
+    """Four loads an iteration (a's column, b, c, d) keep the load units busy at least 1 and at most 4 cycles
+    (four loads on one to four units). Between two uses of a line the nest touches 256 of a's lines and b, c
+    and d (16 + 6 KiB): more than the half of L1 the layer condition allows, so L2 serves them all. a brings a
+    line an iteration at L2's column figure, 3.3 ns against L1's 0.3: 3.0 ns into L1; b, c and d an eighth of
+    a line each at L2's read figure, 1 ns against 0.3: 3 × 0.7 / 8. The iteration costs the loads' cycles +
+    those 3.2625 ns, more than the data term's 3.3 + 3 × 1 / 8 ns and the core's."""
+    src = tmp_path / "walk.c"
+    src.write_text(L2_WALK_C)
+    analysis = analyze([str(src)])
+    text = host_machine(tmp_path, "gcc -O2 -fno-tree-vectorize").read_text().replace(
+        "    - {name: memory, read: 6 ns, write: 8 ns}\n",
+        "    - {name: L2, size: 2048 KiB, read: 1 ns, write: 1 ns, column_read: 3.3 ns, column_update: 3.3 ns}\n"
+        "    - {name: memory, read: 6 ns, write: 8 ns, column_read: 12 ns, column_update: 14 ns}\n")
+    machine_file = tmp_path / "l2.yaml"
+    machine_file.write_text(text)
+    machine = load_machine(machine_file)
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), machine)
+    price = next(lp for lp in explained if lp.loop.line == 9)
+    clock = machine.hierarchy.clock_hz
+    assert 1.0 <= price.loads_s * clock <= 4.0
+    assert evaluate(price.transfers_s) == pytest.approx(3.0 * NS + 3 * 0.7 * NS / 8)
+    assert evaluate(price.data_s) == pytest.approx(3.3 * NS + 3 * 1.0 * NS / 8)
+    assert evaluate(price.seconds) == pytest.approx(price.loads_s + 3.2625 * NS)
