@@ -18,7 +18,8 @@ whose transfers a chain hides (L1, L2 here), or a machine calibrated before the 
 the fully overlapping rule alone (for the last, sad.predict.loopcost warns and the report says to recalibrate).
 Writes are not waited on (no chain reads a store). The last is the ECM model's non-overlapping part (Hager et
 al.; Kerncraft's models/ecm.py): the L1 either serves the loop's loads or takes a line from L2, not both, so the
-load ports' cycles and the lines' transfers into L1 add up; memory's own bandwidth overlaps (the data term).
+load ports' cycles and the lines' transfers into L1 add up; memory's own bandwidth overlaps (the data term;
+which transfers overlap is the core's property, settled by measurement: sad.predict.reuse.transfer_seconds).
 """
 from __future__ import annotations
 

@@ -374,8 +374,11 @@ def transfer_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: 
     """Seconds per iteration of the line transfers into L1 through the caches: ``data_seconds`` of the same
     streams priced by ``into_l1`` (each level's figure less L1's, memory's lines at the last cache's). The
     ECM model adds these to the cycles the load ports are busy (its non-overlapping part); the transfer
-    from memory itself stays in the fully overlapping data bound, as Kerncraft's machine file for AMD Zen 2
-    has the caches' transfers overlap and the memory interface not."""
+    from memory itself stays in the fully overlapping data bound. Which transfers overlap is a property of
+    the core that only measurement settles: Kerncraft's machine file for AMD Zen 2 chooses the other way
+    (the caches' transfers overlapping, memory's not); on this host's 71 development kernels, with the same
+    measured times, the caches' transfers added (nussinov's column walk from L2 -36.6 -> -9.0 %) and memory's
+    overlapping (added, the streaming stencils went fdtd2d +11 -> +44 %, jacobi1d +29 -> +47 %) fit."""
     return data_seconds(loop, trips, into_l1(hierarchy), bindings, window, streams)[0]
 
 
