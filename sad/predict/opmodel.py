@@ -170,6 +170,28 @@ def carried_between_entries(inner: ir.Do, enclosing: ir.Stmt) -> bool:
     return False
 
 
+def restarts_each_entry(inner: ir.Do, enclosing: ir.Stmt) -> bool:
+    """True when every scalar the innermost loop updates from itself (``dist += e * e``) is set afresh before
+    each entry by its enclosing loop's body, from a value that does not read it (``dist = 0``), and no element
+    the loop keeps updating is read back by a later entry (``carried_between_entries``): the chain of one entry
+    does not wait for the previous entry's, so entries overlap as far as the core's window lets them. False
+    where the loop updates no scalar from itself (nothing to say)."""
+    if not isinstance(enclosing, ir.Do) or carried_between_entries(inner, enclosing):
+        return False
+    updated = {s.target.name for s in walk_stmts(inner.body) if isinstance(s, ir.Assign)
+               and isinstance(s.target, ir.Var) and _path_ops(s.value, s.target.name) is not None}
+    if not updated:
+        return False
+    before = []
+    for stmt in enclosing.body:
+        if any(s is inner for s in walk_stmts([stmt])):
+            break
+        before.append(stmt)
+    fresh = {s.target.name for s in walk_stmts(before) if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)
+             and _path_ops(s.value, s.target.name) is None}
+    return updated <= fresh
+
+
 def _distance(target: ir.ArrayRef, ref: ir.ArrayRef, index: str) -> int | None:
     """d when ``ref`` at iteration k reads what ``target`` wrote at iteration k - d (subscripts equal but for
     d times the index's coefficient, a constant in every subscript); None otherwise."""

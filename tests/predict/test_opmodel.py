@@ -12,7 +12,8 @@ from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
 from sad.machine.model import load_machine
-from sad.predict import opmodel
+from sad.predict import compiled as cc
+from sad.predict import incore, opmodel
 from sad.predict.loopcost import price_loops, source_loops
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +241,40 @@ def test_an_element_the_next_entry_reads_carries_the_chain_between_entries(tmp_p
 }
 """, "rows.c")
     assert not opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+
+
+DISTANCES = """void nearest(double *x, double *c, int *label, int n, int k) {
+    int p, q, d;
+    for (p = 0; p < n; p++) {
+        double best = 1e300, dist;
+        for (q = 0; q < k; q++) {
+            dist = 0;
+            for (d = 0; d < 8; d++)
+                dist += (x[p * 8 + d] - c[q * 8 + d]) * (x[p * 8 + d] - c[q * 8 + d]);
+            if (dist < best) { best = dist; label[p] = q; }
+        }
+    }
+}
+"""
+
+
+def test_a_sum_set_afresh_before_each_entry_restarts_its_chain(tmp_path):
+    # dist = 0 before the loop over d: each entry's chain is its own
+    _, loop = _loop(tmp_path, DISTANCES)
+    assert opmodel.restarts_each_entry(loop.nest[-1], loop.nest[-2])
+    # without the reset the sum runs on from the last entry's
+    _, loop = _loop(tmp_path, DISTANCES.replace("            dist = 0;\n", ""), "on.c")
+    assert not opmodel.restarts_each_entry(loop.nest[-1], loop.nest[-2])
+    # a reset that reads the old value continues the chain (dist = dist / 2)
+    _, loop = _loop(tmp_path, DISTANCES.replace("dist = 0;", "dist = dist / 2;"), "half.c")
+    assert not opmodel.restarts_each_entry(loop.nest[-1], loop.nest[-2])
+
+
+def test_entries_in_flight_are_the_window_over_one_entry():
+    # 20 instructions an iteration, 8 trips, no enclosing assembly loop: 160 an entry; 256 entries of the reorder
+    # buffer keep 1.6 entries in flight; a long loop (40 trips: 800) at least one
+    body = ["addsd %xmm0, %xmm1"] * 19 + ["jne 0"]
+    inner = cc.AsmLoop("f", 0, 19, body)
+    empty = cc.CompiledFile(Path("f.c"), [inner], {})
+    assert incore.entries_in_flight(inner, empty, 8, 256) == pytest.approx(1.6)
+    assert incore.entries_in_flight(inner, empty, 40, 256) == 1.0
