@@ -47,8 +47,10 @@ have run (a rank blocked at that moment and woken later is not waited for: MPI_A
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from sad.predict.events import ANY, Op
@@ -151,9 +153,26 @@ _Segment = tuple[float, float, str, str, tuple | None]
 
 def simulate(traces: list[list[Op]], net: Network, path: bool = True) -> Result:
     """Run every rank's events; raises DeadlockError when some rank waits for a message never sent."""
-    state = _State(len(traces))
-    _advance(state, traces, net, path)
-    return _finished(state, traces, net, path)
+    with _collector_off():
+        state = _State(len(traces))
+        _advance(state, traces, net, path)
+        return _finished(state, traces, net, path)
+
+
+@contextlib.contextmanager
+def _collector_off() -> Iterator[None]:
+    """Python's cycle collector off while the ranks are simulated, on again after (as it was). The simulation
+    makes millions of tuples and lists (messages, the record, the cuts) and no reference cycle, so
+    refcounts free all it drops, as they would with the collector on; but each full collection that those
+    allocations set off walks every event of every rank (CG-Tree, 4 096 ranks x 100 iterations, folded:
+    1.40 s CPU with it on, 0.94 s off)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _State:
@@ -420,6 +439,12 @@ def simulate_folded(traces: list[list[Op]], repeats: list[list[tuple[int, int, i
     communicate and wait grow by the same amount from 3 to 4 trips as from 4 to 5 (the ranks have settled
     into a steady pattern), each grows by that amount per further trip; otherwise every trip is simulated.
     The critical path shown is the 5-trip run's (Result.folded says so)."""
+    with _collector_off():
+        return _folded(traces, repeats, net, path)
+
+
+def _folded(traces: list[list[Op]], repeats: list[list[tuple[int, int, int]]], net: Network,
+            path: bool) -> Result:
     found = _replicated(repeats)
     if found is None:
         return simulate(traces, net, path)
