@@ -44,6 +44,13 @@ Python operations (simpy's generator processes cost several times that per event
 P = 1024 × 100 iterations). Messages match as MPI matches them: source (or any), tag (or any), in order;
 a receive from any source takes the earliest arrival, after the ranks whose clocks are behind that arrival
 have run (a rank blocked at that moment and woken later is not waited for: MPI_ANY_SOURCE is approximate).
+
+Every rank is simulated, including ranks the tracer found alike (sad.predict.rankclass): their times
+differ. A tree's father sends to its sons one after the other, so each rank's broadcast arrives at its own
+time, and a level's ranks agree only up to rounding; an exact quotient (ranks with equal events whose
+partners are alike and whose receives match sends at the same places) gave one class for a ring and as
+many classes as ranks for every tree program, at about the cost of simulating them. What is shared is the
+trips of a folded loop (simulate_folded).
 """
 from __future__ import annotations
 
