@@ -99,6 +99,9 @@ def cmd_extrapolate(args) -> int:
         ratio = f"{measured / modelled:7.3f}" if modelled > 0 else f"{'-':>7}"
         print(f"  {rank:>5} {len(tp):>6} {pattern:<34} {_ms(measured):>17} {_ms(modelled):>14} {ratio}")
     print(f"  (sad compute on {machine.name}; the ratio is this host's speed against it)")
+    slow = max(range(len(calls)), key=lambda r: (mpitrace.run_time(calls[r]), -r))
+    print(f"  the traced run took {_ms(mpitrace.run_time(calls[slow]))} (rank {slow}, MPI_Init to MPI_Finalize); "
+          f"sad on {machine.name} at {args.trace_np} processes: {_ms(small.time)}")
     if not agree:
         print("sad: warning: the traced calls differ from the events sad derives from the source: the "
               "extrapolation below rests on sad's", file=sys.stderr)

@@ -285,6 +285,11 @@ def _read(path: Path) -> list[Call]:
     return calls
 
 
+def run_time(calls: list[Call]) -> float:
+    """Seconds of a rank from MPI_Init to MPI_Finalize (its `end` record; its last call if it has none)."""
+    return max((call.end for call in calls), default=0.0)
+
+
 def compute_between(calls: list[Call]) -> float:
     """Seconds of a rank spent outside the traced calls, from MPI_Init to MPI_Finalize."""
     total, last = 0.0, 0.0

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import math
 import operator
 from collections.abc import Callable
@@ -1343,6 +1344,16 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
     """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted
     (remember: replay message-free loops that start alike, Tracer.followed; classes: trace one rank per class
     of ranks that behave alike, sad.predict.rankclass; the tests compare both with everything followed)."""
+    frozen = gc.get_freeze_count()
+    try:
+        return _traces(program, machine, nprocs, values, remember, classes)
+    finally:
+        if not frozen:  # a caller's own freeze is the caller's to end
+            gc.unfreeze()
+
+
+def _traces(program: ir.Program, machine, nprocs: int, values: dict[str, float], remember: bool,
+            classes: bool) -> tuple[list[list[Op]], Shared]:
     classes = classes and remember
     shared = Shared(remember=remember)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
@@ -1374,6 +1385,11 @@ def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
                     continue
                 templates.append(template)
             _claim(template, pending, at, done, out, shared)
+            # the events made so far (millions at P = 4 096: events and lists that hold no cycle) leave the
+            # cycle collector's generations until `traces` returns: each full collection that the tracer's
+            # allocations set off would walk them all (CG-Tree, 4 096 ranks x 100 iterations: tracing 1.25 s
+            # CPU, 0.69 s with them out of its way). What the collector frees is unchanged, only when.
+            gc.freeze()
         if failed and len(failed) == len(pending) and len(shared.mailbox) == known:
             raise failed[0][1]  # no rank got further: the value is not one another rank sends
         pending = [rank for rank, _ in failed]

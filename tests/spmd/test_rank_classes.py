@@ -2,6 +2,7 @@
 events re-evaluated from its functions of the rank; the same events as tracing every rank."""
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,21 @@ def test_heap_tree_has_thirteen_classes_at_128():
     events, shared = traces(program, machine, 128, {})
     assert shared.classed == 115
     assert events == traces(program, machine, 128, {}, classes=False)[0]
+
+
+def test_tracing_hands_the_events_back_to_the_cycle_collector():
+    """traces() keeps the events it made out of the cycle collector's way while it works (gc.freeze) and
+    hands them back when it returns: nothing stays frozen, the collector is on, and the events are the same
+    as tracing every rank. CG-Tree at 64: rank 0; ranks 1, 3, 7, 15 (their subtree holds rank 63, alone on
+    level 6); rank 31 (one son); the other nodes of levels 1 ... 4 (one class each); every leaf (32 ... 63,
+    whatever its level): 11 ranks traced."""
+    program, _ = load_program([str(SPMD / "cgtree.f")], [], {})
+    machine = load_machine("ncube2")
+    assert gc.get_freeze_count() == 0
+    events, shared = traces(program, machine, 64, {})
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert 64 - shared.classed == 11
+    assert events == traces(program, machine, 64, {}, classes=False)[0]
 
 
 @pytest.mark.parametrize("name, values", [("cgtree_mpi.c", {}), ("cghalve.f", {}), ("cgcoll.f", {}),

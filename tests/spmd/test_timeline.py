@@ -328,6 +328,41 @@ def test_equal_trips_folded_give_the_full_simulation(tmp_path):
         assert getattr(folded, name) == pytest.approx(getattr(full, name), abs=1e-12)
 
 
+@pytest.mark.parametrize("name, nprocs, machine_name", [
+    ("cgtree.f", 37, "ncube2"), ("cgtree.f", 128, "paragon"), ("cgsimple.f", 16, "ncube2"),
+    ("cghalve.f", 33, "paragon"), ("cgtree_mpi.c", 64, "ncube2"), ("cgsimple_any.c", 16, "ncube2")])
+def test_folded_runs_share_their_first_trips_bit_for_bit(tmp_path, name, nprocs, machine_name):
+    """simulate_folded's runs with 3, 4 and 5 trips (12 trips) are one run stopped after the 3rd and the 4th
+    trip, a copy going on to the end at each stop (5 trips): each result, ends, sums, messages and critical
+    path, is the same to the last bit as the cut's own run. The CG programs with 12 iterations; the one
+    with receives from any source (cgsimple_any.c) is seen to have one, and runs its cuts apart."""
+    from sad.predict import timeline
+    text = (SPMD / name).read_text()
+    src = tmp_path / name
+    src.write_text(text.replace("NITER = 1)", "NITER = 12)").replace("#define NITER 1\n", "#define NITER 12\n"))
+    (tmp_path / "cgsize.h").write_text((SPMD / "cgsize.h").read_text().replace("NITER = 1)", "NITER = 12)"))
+    program, _ = load_program([str(src)], [str(tmp_path)], {})
+    machine = load_machine(machine_name)
+    net = Network.of(machine)
+    events, shared = traces(program, machine, nprocs, {})
+    found = timeline._replicated(shared.repeats)
+    assert found is not None and found[0] >= 10
+    trips, picks = found
+
+    def cut(k: int) -> list[list[Op]]:
+        return timeline._cut(events, picks, trips, k)
+
+    def stops(k: int) -> list[int]:
+        return [s + k * n for s, n, _ in picks]
+    shared_runs = timeline._runs_sharing_trips(cut, stops, net, True)
+    own_runs = [simulate(cut(k), net, path=k == 5) for k in (3, 4, 5)]
+    assert shared_runs == own_runs
+    assert own_runs[0].messages < own_runs[1].messages < own_runs[2].messages
+    state = timeline._State(nprocs)
+    timeline._advance(state, cut(3), net, False)
+    assert state.wild == (name == "cgsimple_any.c")
+
+
 LEAVES = """      PROGRAM LEAVES
       INCLUDE 'mpif.h'
       INTEGER ME, NPROCS, IERR, I, J, K, R, STAT(MPI_STATUS_SIZE)
