@@ -27,7 +27,10 @@ constants flow, flow-insensitively, along
   TAU(I) keeps from those calls, and following them would leave open every test on the many arrays a
   work array is passed as.
 Constants a routine stores in its own locals or arrays (accumulators set to ZERO, DLASET's fill) are not
-sources: a later update usually replaces them, and taking them would leave most tests of data open.
+sources: a later update usually replaces them, and taking them would leave most tests of data open. One
+stored in an element of an array formal in an arm of a test left open by a stored constant is (DLARFT's
+`T(J,I) = ZERO` where `TAU(I).EQ.ZERO`: the triangular factor DLARFB passes to DTRMM has a zero column
+where the last reflector is the identity); data never take that arm, the stored constant does.
 """
 from __future__ import annotations
 
@@ -81,8 +84,34 @@ class StoredConstants:
                     down[source].add(target)
             for formal, constants in self._sources(proc):
                 seeds[self._storage(proc, formal)] |= constants
-        left = _reach(seeds, up)
-        return {name: frozenset(values) for name, values in _reach(left, down).items()}
+        while True:
+            held = _reach(_reach(seeds, up), down)
+            more = False
+            for name, constants in self._guarded_stores(held):
+                if not constants <= seeds[name]:
+                    seeds[name] |= constants
+                    more = True
+            if not more:
+                return {name: frozenset(values) for name, values in held.items()}
+
+    def _guarded_stores(self, held: dict[str, set[sympy.Number]]) -> Iterator[tuple[str, set[sympy.Number]]]:
+        """Constants a routine stores in an element of a floating array formal in the arms of an IF whose test
+        reads storage that may hold a stored constant (DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`):
+        the test is open there, the arm runs where the constant is, and what it stores reaches the callers
+        (DLARFB's T, then DTRMM's `A(K,J).NE.ZERO`) as any stored constant does."""
+        for proc in self._program.procedures:
+            for stmt in ir.walk_stmts(proc.body):
+                if not isinstance(stmt, ir.If) or not any(
+                        held.get(self._storage(proc, node.name)) for arm in stmt.arms if arm.cond is not None
+                        for node in ir.walk(arm.cond) if isinstance(node, (ir.Var, ir.ArrayRef))):
+                    continue
+                for body in [*(arm.body for arm in stmt.arms), stmt.orelse or []]:
+                    for inner in ir.walk_stmts(body):
+                        if isinstance(inner, ir.Assign) and isinstance(inner.target, ir.ArrayRef) \
+                                and inner.target.name in proc.formals and _floating(proc, inner.target):
+                            constant = constant_of(inner.value, proc)
+                            if constant is not None:
+                                yield self._storage(proc, inner.target.name), {constant}
 
     def _sources(self, proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
         """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
