@@ -19,11 +19,13 @@ import sympy
 from sad import ir
 from sad.analysis import standins
 from sad.analysis.builder import BuildContext, ProcedureBuilder
+from sad.analysis import calls as expansion
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
+from sad.analysis.products import tree_size
 from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.summaries import Reuse, SummaryStore
@@ -162,9 +164,11 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                 ctx.built[name] = builder.build()
             if reuse is not None and mark is not None:
                 reuse.record(name, mark)
-            if builder.made is not None:
+            if name in ctx.cycles:
                 ctx.first_made[name] = builder.made
                 _build_activations(ctx, name)
+            else:
+                _build_deferring(ctx, name, builder.made)
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "
@@ -205,6 +209,36 @@ def _build_activations(ctx: BuildContext, name: str) -> None:
             ctx.activations.pop(member, None)
             ctx.note(ctx.built[member].procedure.loc, f"{ctx.built[member].procedure.name}'s recursion is not "
                                                       f"unrolled on known arguments: {type(exc).__name__}: {exc}")
+    old = ctx.diagnostics[:said]
+    ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
+
+
+def _build_deferring(ctx: BuildContext, name: str, made: dict) -> None:
+    """A routine whose counts are past what a call binds (sad.analysis.calls.BIND_LIMIT: DSYTRD's, its
+    blocked loop's sums of DLATRD's and DSYR2K's counts with its block size stood in, 1.6 million nodes)
+    and that a caller may call with numbers: its deferring build, with its calls of subroutines whose
+    arguments are not numbers kept as markers (sad.analysis.recursion), small, which such a caller binds and
+    expands call by call from the callees' own counts. The first build stays the routine's own SAD (as a
+    root, and for callers that pass what is not numbers); a failed deferring build leaves callers to it."""
+    built = ctx.built[name]
+    proc = built.procedure
+    if proc.kind != "subroutine" or not ctx.formal_symbols(name):
+        return
+    size = ctx.count_sizes.get(name)
+    if size is None:
+        size = ctx.count_sizes[name] = tree_size(built.counts.values())
+    if size <= expansion.BIND_LIMIT:
+        return
+    said = len(ctx.diagnostics)
+    try:
+        builder = ProcedureBuilder(ctx, proc, deferring=True)
+        with _deep_recursion():
+            second = builder.build()
+        same = builder.twins(made)
+        ctx.deferring[name] = ProcedureSAD(proc, {same.get(e, e): n for e, n in second.counts.items()})
+    except Exception as exc:  # the first build stands
+        ctx.note(proc.loc, f"{proc.name}'s calls are not deferred to its callers' numbers: {type(exc).__name__}: "
+                           f"{exc}")
     old = ctx.diagnostics[:said]
     ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
 
