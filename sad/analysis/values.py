@@ -1106,6 +1106,10 @@ class ValueResolver(ir.NodeVisitor):
             in_loop = self._in_iteration(defs[0], index, depth, ir_type == "integer")
             if in_loop is not None:
                 return in_loop
+        if defs[0].kind == "index" and ir_type == "integer":
+            # a DO index used after its loop, its only definition (DGEBRD's `CALL DGEBD2(M-I+1, ...)` after
+            # `DO 30 I = 1, MINMN - NX, NB`): the first value past the last trip, as where it is also assigned
+            return self._conditional(key, defs, integer, depth)
         return self._from_definition(key, defs[0], integer, depth)
 
     def _latest_in_iteration(self, defs: list[Definition]) -> Definition | None:

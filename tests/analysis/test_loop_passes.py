@@ -40,3 +40,17 @@ def test_a_size_the_previous_pass_sets_is_not_taken_from_the_entry(tmp_path):
         "         ELSE\n            NI = N - I + 1\n         END IF\n"))
     analysis = analyze([str(source)])
     assert "SCALE.M" in {p.name for p in analysis.table.unresolved()}
+
+
+def test_an_index_after_its_loop_is_the_first_value_past_the_last_trip(capsys):
+    """DGEBRD's shape: `DO 30 I = 1, N - NX, NB` then `CALL TAIL(N - I + 1, ...)`, I's only definition the
+    loop. BLOCKD(5) runs no trip (TAIL(5): 5 updates), BLOCKD(23) five (I = 21, TAIL(3) returns). Before: I
+    after the loop had no value, TAIL's M unbound (DGEBD2's 237 lines in a DGEBRD driver at N = 80)."""
+    fixture = str(FIXTURE.replace("sides.f", "after.f"))
+    analysis = analyze([fixture])
+    assert not [p.name for p in analysis.table.unresolved()]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./after"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":35 ")]
+    assert rows and rows[0][1:3] == ["5", "5"], out
