@@ -1,7 +1,8 @@
 C     DLARFT's zero column: REFL leaves TAU = 0 where its length is 1
 C     (the last call), FORM stores a zero column of T where TAU(I) is
 C     zero (else a product of data), and MULT tests T's entries as DTRMM
-C     tests its triangular matrix.
+C     tests its triangular matrix. FILL then uses T as work it fills
+C     before its test: that test is of its own data.
       PROGRAM FACTOR
       INTEGER N
       PARAMETER (N = 5)
@@ -15,6 +16,7 @@ C     tests its triangular matrix.
    20 CONTINUE
       CALL FORM(N, TAU, A, T)
       CALL MULT(N, T, S)
+      CALL FILL(N, T, S)
       PRINT *, S
       END
 
@@ -53,4 +55,19 @@ C     tests its triangular matrix.
             IF (T(I, J) .NE. 0.0D0) S = S + T(I, J)
    10    CONTINUE
    20 CONTINUE
+      END
+
+      SUBROUTINE FILL(N, T, S)
+      INTEGER N, I, J
+      DOUBLE PRECISION T(N, N), S
+      DO 20 J = 1, N
+         DO 10 I = 1, N
+            T(I, J) = S + DBLE(I * J)
+   10    CONTINUE
+   20 CONTINUE
+      DO 40 J = 1, N
+         DO 30 I = 1, J
+            IF (T(I, J) .NE. 0.0D0) S = S + T(I, J)
+   30    CONTINUE
+   40 CONTINUE
       END
