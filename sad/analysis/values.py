@@ -25,7 +25,7 @@ from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
 from sad.ir import msgcalls
-from sad.ir.languages import resolve_name
+from sad.ir.languages import resolve_name, result_variable
 
 Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
@@ -937,7 +937,7 @@ class ValueResolver(ir.NodeVisitor):
         callee = self.facts.procs.get(key)
         if callee is None or callee.kind != "function" or key in self.facts.recursive or depth > _MAX_DEPTH // 2:
             return None
-        result = self.facts.storage_name(callee, callee.name)
+        result = self.facts.storage_name(callee, result_variable(callee.name, callee.variables))
         defs = self.facts.definitions.get(result, [])
         if len(defs) != 1 or defs[0].kind != "assign" or not any(stmt is defs[0].stmt for stmt in callee.body) \
                 or any(isinstance(stmt, _LEAVES) for stmt in ir.walk_stmts(callee.body)
@@ -963,11 +963,12 @@ class ValueResolver(ir.NodeVisitor):
         if any(p.backward_jumps for p in places.values()):
             return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
-        key = self.facts.storage_name(callee, callee.name)
+        key = self.facts.storage_name(callee, result_variable(callee.name, callee.variables))
         integer = callee.result_type in ("integer", "character")
         steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in defs}
         value = conditional.value_at(callee, steps, None, conditional.UNDEFINED, resolver._evaluator(depth),
-                                     callee.name, at_exit=True, terminating=self.facts.terminating)
+                                     result_variable(callee.name, callee.variables), at_exit=True,
+                                     terminating=self.facts.terminating)
         return self._bound_result(node, callee, value, index, depth)
 
     def _bound_result(self, node: ir.FuncCall, callee: ir.Procedure, value: sympy.Expr | None, index,
