@@ -15,7 +15,8 @@ It gives up (the caller keeps the variable unresolved) where straight-line reaso
 cannot decide: a use inside a loop that changes the variable (or after such a loop, with no plain
 definition between them), a routine with backward jumps, a jump on the way or a label
 jumped to from elsewhere, a condition the backtracer cannot turn into a relational (an array element that
-is written at run time, a function's result), a value not defined on some path, logical values. A condition
+is written at run time, a function's result), a value not defined on some path. A logical value chosen in
+IFs is the condition under which it is true. A condition
 on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
 it is exact once the value is bound.
 """
@@ -516,7 +517,7 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
         if c is sympy.true:
             break
     if any(isinstance(v, sympy.logic.boolalg.Boolean) and not isinstance(v, sympy.Symbol) for v, _ in kept):
-        raise Unknown  # a logical variable: its Piecewise is not an expression sympy keeps
+        return _logical(kept)
     if all(v == kept[0][0] for v, _ in kept):
         return kept[0][0]
     if len(kept) == 2:
@@ -524,6 +525,20 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
         if extreme is not None:
             return extreme
     return extremes.build(sympy.Piecewise, tuple(kept))
+
+
+def _logical(kept: list[tuple[sympy.Basic, sympy.Basic]]) -> sympy.Basic:
+    """A choice between truth values as the condition it is (a Piecewise of them is no expression sympy
+    keeps): DGELS's `TPSD = .TRUE.` then `IF (LSAME(TRANS, 'N')) TPSD = .FALSE.` is TRANS not 'N', so that
+    `IF (TPSD) BROW = N` chooses BROW, the size DLANGE is called with. Unknown where a value is not a truth
+    value or condition."""
+    if not all(is_condition(v) for v, _ in kept):
+        raise Unknown
+    taken, earlier = [], []
+    for v, c in kept:
+        taken.append(sympy.And(v, c, *[sympy.Not(e) for e in earlier]))
+        earlier.append(c)
+    return sympy.Or(*taken)
 
 
 def _past(value: sympy.Piecewise, ruled: set[sympy.Basic]) -> sympy.Expr:

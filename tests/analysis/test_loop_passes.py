@@ -54,3 +54,17 @@ def test_an_index_after_its_loop_is_the_first_value_past_the_last_trip(capsys):
     assert rc == 0 and "MISMATCH" not in out, out
     rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":35 ")]
     assert rows and rows[0][1:3] == ["5", "5"], out
+
+
+def test_a_logical_chosen_in_ifs_is_the_condition_it_holds_under(capsys):
+    """DGELS's `TPSD = .TRUE.` then `IF (LSAME(TRANS, 'N')) TPSD = .FALSE.`: TPSD is TRANS not 'N', so
+    `IF (TPSD) BROW = N` gives BROW 3 for 'N' and 5 for 'T' (8 PRINTs). Before: a logical chosen in IFs had
+    no value, `IF (TPSD)` was a probability and 5 lines unbound."""
+    fixture = FIXTURE.replace("sides.f", "tpsd.f")
+    analysis = analyze([fixture])
+    assert not [p.name for p in analysis.table.unresolved()]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./tpsd"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":18 ")]
+    assert rows and rows[0][1:3] == ["8", "8"], out
