@@ -534,7 +534,8 @@ def _logical(kept: list[tuple[sympy.Basic, sympy.Basic]]) -> sympy.Basic:
     value or condition."""
     if not all(is_condition(v) for v, _ in kept):
         raise Unknown
-    taken, earlier = [], []
+    taken: list[sympy.Basic] = []
+    earlier: list[sympy.Basic] = []
     for v, c in kept:
         taken.append(sympy.And(v, c, *[sympy.Not(e) for e in earlier]))
         earlier.append(c)

@@ -17,9 +17,9 @@ import networkx as nx
 import sympy
 
 from sad import ir
+from sad.analysis import calls as expansion
 from sad.analysis import standins
 from sad.analysis.builder import BuildContext, ProcedureBuilder
-from sad.analysis import calls as expansion
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
 from sad.analysis.description import Analysis, Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols

@@ -92,12 +92,12 @@ class StoredConstants:
         guarded: dict[str, set[sympy.Number]] = defaultdict(set)
         while True:
             held = _reach(_reach(seeds, up), down)
-            for name, constants in _reach(_reach(guarded, up), read_only).items():
-                held[name] = held.get(name, set()) | constants
+            for name, reached in _reach(_reach(guarded, up), read_only).items():
+                held[name] = held.get(name, set()) | reached
             more = False
-            for name, constants in self._guarded_stores(held):
-                if not constants <= guarded[name]:
-                    guarded[name] |= constants
+            for name, stored in self._guarded_stores(held):
+                if not stored <= guarded[name]:
+                    guarded[name] |= stored
                     more = True
             if not more:
                 return {name: frozenset(values) for name, values in held.items()}

@@ -1249,11 +1249,12 @@ class ValueResolver(ir.NodeVisitor):
         def step_of(d: Definition):
             # an update that reads the variable (`IGL = IGL + IR1*K`) reads the pass before's value, which
             # evaluating its right-hand side in this pass would not see: unknown from there on
-            own = d.value is None or any(isinstance(n, (ir.Var, ir.ArrayRef)) and n.name == local
-                                         for n in ir.walk(d.value))
+            value = d.value if d.kind == "assign" else None
+            own = value is None or any(isinstance(n, (ir.Var, ir.ArrayRef)) and n.name == local
+                                       for n in ir.walk(value))
 
             def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
-                return evaluate(d.value, stmt) if d.kind == "assign" and not own else None
+                return evaluate(value, stmt) if value is not None and not own else None
             return step
 
         entry = sympy.Dummy("entry")
