@@ -17,7 +17,7 @@ from sad.analysis import characters, evaluate, genericdata, libcalls, recursion,
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, substitute
-from sad.analysis.description import Event
+from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
@@ -336,10 +336,14 @@ class CallExpander:
         its blocked loop are past what a call binds) and is past the bind limit: then its activation for
         these numbers, expanded here."""
         numbers = all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key))
-        if numbers and (key not in self.ctx.deferring or self._size(key) <= BIND_LIMIT):
+        if numbers and (self._size(key) <= BIND_LIMIT or self._deferring_build(key) is None):
             return False
         self._start(key, subs, local, site, settle=numbers)
         return True
+
+    def _deferring_build(self, key: str) -> ProcedureSAD | None:
+        """The callee's deferring build (sad.analysis.pipeline), made on first need; None where it has none."""
+        return self.ctx.build_deferring(key) if self.ctx.build_deferring is not None else None
 
     def _settled(self, counts: list[tuple[Event, sympy.Expr]], loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
         """Counts with every recursion event whose markers' arguments are numbers replaced by the events of
@@ -376,7 +380,8 @@ class CallExpander:
         key, symbols = self.ctx.recursion_tags[tag]
         subs = {s: a for s, a in zip(symbols, args) if a != recursion.UNTRACED}
         activation = key in self.ctx.activations  # else a call deferred to where its arguments are known
-        deferring = not activation and key in self.ctx.deferring  # its own calls kept as markers
+        # its own calls kept as markers, where its counts are past the limit (built here where first needed)
+        deferring = not activation and self._size(key) > BIND_LIMIT and self._deferring_build(key) is not None
         proc = self.ctx.built[key].procedure
         counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation,
                                     deferring)
