@@ -60,8 +60,10 @@ def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.
 class ProcedureBuilder:
     """Walks one procedure's statement lists and counts their events per entry into the procedure."""
 
-    def __init__(self, ctx: BuildContext, proc: ir.Procedure, activation: bool = False) -> None:
-        """`activation`: the build of one activation of a recursive routine (sad.analysis.recursion)."""
+    def __init__(self, ctx: BuildContext, proc: ir.Procedure, activation: bool = False,
+                 deferring: bool = False) -> None:
+        """`activation`: the build of one activation of a recursive routine (sad.analysis.recursion);
+        `deferring`: a build with calls of subroutines kept as markers (sad.analysis.pipeline)."""
         self.ctx = ctx
         self.proc = proc
         self.values = ValueResolver(ctx.facts, proc, ctx.table, ctx.overrides, activation)
@@ -69,11 +71,11 @@ class ProcedureBuilder:
         self.exits = ErrorExits(ctx, proc)
         self.jumps = JumpEdges(ctx, proc, self.names, self.exits)
         self.branches = BranchProbabilities(ctx, proc, self.values, self.names, self.exits)
-        self.calls = CallExpander(ctx, proc, self.values, self.names, activation)
+        self.calls = CallExpander(ctx, proc, self.values, self.names, activation, deferring)
         self.region_ids = 0
         # the events this build makes, by (statement, role) in the order made: an activation build takes the
         # first build's events where they are the same (sad.analysis.recursion)
-        self.made: dict[tuple[int, str], list[Event]] | None = {} if self._on_cycle() else None
+        self.made: dict[tuple[int, str], list[Event]] = {}
         self.fastest = "first" if proc.language == "fortran" else "last"
         self.layout = Layout(None, self.fastest)  # the innermost loop around what is being costed
 
@@ -104,7 +106,7 @@ class ProcedureBuilder:
         """Each event this build made that the build `first` made alike (same statement, role, place in
         order, cost and no message): one event of the routine's own, whichever build counts it."""
         same: dict[Event, Event] = {}
-        for key, events in (self.made or {}).items():
+        for key, events in self.made.items():
             for mine, theirs in zip(events, first.get(key, [])):
                 if mine.cost == theirs.cost and mine.message is None and theirs.message is None \
                         and mine.region == theirs.region:
@@ -422,9 +424,6 @@ class ProcedureBuilder:
             self.layout = outer
 
     # ------------------------------------------------------------------ events
-    def _on_cycle(self) -> bool:
-        return resolve_name(self.proc.name) in self.ctx.cycles
-
     def _event(self, loc: ir.Loc, role: str, cost: Cost | Counter, region_id: int, groupable: bool,
                stmt: ir.Stmt) -> Event:
         ops = cost.ops if isinstance(cost, Cost) else cost
@@ -433,6 +432,5 @@ class ProcedureBuilder:
                       last_line=loc.line, text=type(stmt).__name__,
                       terminal=simple_stmt and isinstance(stmt, _TERMINAL),
                       starts_block=simple_stmt and stmt.label is not None)
-        if self.made is not None:
-            self.made.setdefault((id(stmt), role), []).append(event)
+        self.made.setdefault((id(stmt), role), []).append(event)
         return event

@@ -7,6 +7,7 @@ and call-expansion (sad.analysis.calls) modules, which all read this context.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sympy
@@ -53,6 +54,12 @@ class BuildContext:
     generic_decisions: list[tuple[ir.Loc, str, bool | None]] = field(default_factory=list)
     # per routine on a cycle of calls: its activation build (sad.analysis.recursion), formals as symbols
     activations: dict[str, ProcedureSAD] = field(default_factory=dict)
+    # per routine whose counts are past what a call binds (sad.analysis.calls.BIND_LIMIT): its deferring
+    # build, its calls of subroutines with arguments not known as numbers kept as markers (sad.analysis.pipeline)
+    deferring: dict[str, ProcedureSAD] = field(default_factory=dict)
+    deferring_failed: set[str] = field(default_factory=set)  # routines with no deferring build (or one building)
+    # makes a routine's deferring build where a call first needs it (set by sad.analysis.pipeline); None: none
+    build_deferring: Callable[[str], ProcedureSAD | None] | None = None
     # the routines markers name (recursive ones, and callees deferred to where their arguments are known),
     # by tag: (linkage name, its formals' symbols in marker order)
     recursion_tags: list[tuple[str, tuple[sympy.Symbol, ...]]] = field(default_factory=list)

@@ -17,7 +17,7 @@ from sad.analysis import characters, evaluate, genericdata, libcalls, recursion,
 from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, substitute
-from sad.analysis.description import Event
+from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
@@ -46,12 +46,15 @@ class CallExpander:
     """Adds the events of the routines one procedure calls."""
 
     def __init__(self, ctx: BuildContext, proc: ir.Procedure, values: ValueResolver,
-                 namer: ParameterNamer, activation: bool = False) -> None:
+                 namer: ParameterNamer, activation: bool = False, deferring: bool = False) -> None:
         self.ctx = ctx
         self.proc = proc
         self.values = values
         self.namer = namer
         self.activation = activation  # an activation build: calls into the cycle are recorded, not counted
+        # a deferring build (sad.analysis.pipeline): calls of subroutines with arguments that are not numbers
+        # kept as markers, expanded where a caller binds them
+        self.deferring = deferring
         self.taken = 0  # nodes of callee counts expanded into this procedure so far
         self.not_expanded: set[str] = set()  # call costs named for callees not expanded (warned once)
 
@@ -93,6 +96,9 @@ class CallExpander:
             return
         size = self._size(key)
         subs, data, known = self._bind_formals(callee.procedure, args, index, at)
+        if self.deferring and at is not None and callee.procedure.kind == "subroutine" \
+                and self._defer(key, subs, local, site):
+            return
         if size > BIND_LIMIT or self.taken >= EXPANSION_BUDGET:
             if not self._defer(key, subs, local, site):
                 self._over_budget(name, size, loc, site)
@@ -218,16 +224,19 @@ class CallExpander:
                                       None if value not in (sympy.true, sympy.false) else value is sympy.true)
         return out
 
-    def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False
+    def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False, deferring: bool = False
                       ) -> list[tuple[Event, sympy.Expr]]:
-        """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`) with its
-        formals bound to `subs` and its tests in `data` replaced by their probabilities."""
+        """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`; of its
+        deferring build, with `deferring`) with its formals bound to `subs` and its tests in `data` replaced
+        by their probabilities."""
         if subs and key in self.ctx.standins:
             subs = {**subs, **self.bound_standins(key, subs)}
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
         # body's share one), for every call with the same actual values (CG calls DOT(N, ...) three times)
-        shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items()), activation), ({}, {}))
-        built = self.ctx.activations[key] if activation else self.ctx.built[key]
+        shared, bound = self.ctx.bindings.setdefault((key, frozenset(subs.items()), activation or deferring),
+                                                     ({}, {}))
+        built = self.ctx.activations[key] if activation else self.ctx.deferring[key] if deferring \
+            else self.ctx.built[key]
         counts = []
         for event, count in built.counts.items():
             if data:
@@ -322,11 +331,19 @@ class CallExpander:
         (DTRTRI and DLAUUM in DPOTRI's build): a marker of the call, as for a call into
         recursion, expanded from the callee's own counts where a caller binds its arguments to numbers
         (sad.analysis.recursion.unroll), inside the sums over this routine's loops as any count is. False
-        where every argument is a number already: nothing later would bind more."""
-        if all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key)):
+        where every argument is a number already: nothing later would bind more; unless the callee has a
+        deferring build (its own calls kept as markers, sad.analysis.pipeline: DSYTRD's counts summed over
+        its blocked loop are past what a call binds) and is past the bind limit: then its activation for
+        these numbers, expanded here."""
+        numbers = all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key))
+        if numbers and (self._size(key) <= BIND_LIMIT or self._deferring_build(key) is None):
             return False
-        self._start(key, subs, local, site, settle=False)
+        self._start(key, subs, local, site, settle=numbers)
         return True
+
+    def _deferring_build(self, key: str) -> ProcedureSAD | None:
+        """The callee's deferring build (sad.analysis.pipeline), made on first need; None where it has none."""
+        return self.ctx.build_deferring(key) if self.ctx.build_deferring is not None else None
 
     def _settled(self, counts: list[tuple[Event, sympy.Expr]], loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
         """Counts with every recursion event whose markers' arguments are numbers replaced by the events of
@@ -363,8 +380,11 @@ class CallExpander:
         key, symbols = self.ctx.recursion_tags[tag]
         subs = {s: a for s, a in zip(symbols, args) if a != recursion.UNTRACED}
         activation = key in self.ctx.activations  # else a call deferred to where its arguments are known
+        # its own calls kept as markers, where its counts are past the limit (built here where first needed)
+        deferring = not activation and self._size(key) > BIND_LIMIT and self._deferring_build(key) is not None
         proc = self.ctx.built[key].procedure
-        counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation)
+        counts = self._bound_counts(key, subs, self._data_branches(key, proc, subs, {}, proc.loc), activation,
+                                    deferring)
         return self._resolve_deferred(key, subs, counts) if key in self.ctx.deferred else counts
 
     def _not_unrolled(self, count: sympy.Expr, at: Event, why: str) -> list[tuple[Event, sympy.Expr]]:

@@ -15,14 +15,15 @@ It gives up (the caller keeps the variable unresolved) where straight-line reaso
 cannot decide: a use inside a loop that changes the variable (or after such a loop, with no plain
 definition between them), a routine with backward jumps, a jump on the way or a label
 jumped to from elsewhere, a condition the backtracer cannot turn into a relational (an array element that
-is written at run time, a function's result), a value not defined on some path, logical values. A condition
+is written at run time, a function's result), a value not defined on some path. A logical value chosen in
+IFs is the condition under which it is true. A condition
 on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
 it is exact once the value is bound.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import sympy
@@ -177,8 +178,10 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             pass  # every pass leaves the value it finds (DPOTRF's panels, each factored by a call leaving INFO 0)
         elif defines and holds_use and isinstance(stmt, ir.Do):
             # used in a loop that changes it: the value the use sees in a pass, whatever earlier passes and
-            # the entry left (DTRMM's `TEMP = ALPHA` before its test in the same pass); unknown otherwise
-            value = _run(stmt.body, CLOBBERED, run)
+            # the entry left (DTRMM's `TEMP = ALPHA` before its test in the same pass), or the entry's where
+            # no pass changes it on the paths that read it (DORMQR's NI = N before its loop where LEFT, N -
+            # I + 1 in each pass where not); unknown otherwise
+            value = _run(stmt.body, value if _kept_from_entry(stmt, value, run) else CLOBBERED, run)
             if not isinstance(value, _Ended):
                 raise Unknown  # the use not reached (a jump past it)
             return value
@@ -204,6 +207,80 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             return ENDED
         previous = stmt
     return value
+
+
+def _kept_from_entry(loop: ir.Do, value, run: Run) -> bool:
+    """Whether the use in a loop that changes the variable sees the value the loop is entered with, where it
+    depends on it at all: the pieces of the use's value that are the entry's are chosen under conditions
+    where a whole pass leaves the variable as it found it, and those conditions read nothing the loop
+    changes (nor its index): on those paths no pass changes it, on the others the pass sets it before the
+    use. DORMQR's `IF (LEFT) THEN; NI = N ...` before its loop and `IF (LEFT) THEN ... ELSE; NI = N - I + 1`
+    in it: the use sees N where LEFT, N - I + 1 where not."""
+    if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED) or not _invariant_tests(loop, run):
+        return False
+    entry = sympy.Dummy("entry")
+    at_use = _trial(loop.body, entry, replace(run, seen=0, exits=[], at_exit=False))
+    at_end = _trial(loop.body, entry, replace(run, use=None, seen=0, exits=[], at_exit=False))
+    if at_use is None or at_end is None:
+        return False
+    kept = _entry_condition(at_end, entry)
+    used = _entry_condition(at_use, entry)
+    return kept is not None and used is not None and _implies(used, kept)
+
+
+def _trial(body: list[ir.Stmt], entry: sympy.Expr, run: Run) -> sympy.Expr | None:
+    """The value at the run's use in `body` (at its end where the run has none) from `entry`; None where
+    it cannot be followed or the path ends."""
+    try:
+        value = _run(body, entry, run)
+    except _Found as found:
+        value = found.value
+    except Unknown:
+        return None
+    return None if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED) else value
+
+
+def _entry_condition(value: sympy.Expr, entry: sympy.Expr) -> sympy.Basic | None:
+    """Where `value` is `entry` itself (a piece's condition and no earlier one's); None where `entry` is in
+    another piece's value (a formula of it) or in a condition."""
+    pieces = value.args if isinstance(value, sympy.Piecewise) else ((value, sympy.true),)
+    found: list[sympy.Basic] = []
+    earlier: list[sympy.Basic] = []
+    for v, c in pieces:
+        if c.has(entry) or (v != entry and v.has(entry)):
+            return None
+        if v == entry:
+            found.append(sympy.And(c, *[sympy.Not(e) for e in earlier]))
+        earlier.append(c)
+    return sympy.Or(*found)
+
+
+def _implies(a: sympy.Basic, b: sympy.Basic) -> bool:
+    """Whether `a` implies `b` for every truth value of their relations (each taken as an independent
+    proposition: what that cannot show is not claimed)."""
+    atoms = sorted((a | b).atoms(sympy.core.relational.Relational), key=sympy.default_sort_key)
+    props = {r: sympy.Symbol(f"_p{k}") for k, r in enumerate(atoms)}
+    return not sympy.satisfiable(sympy.And(a, sympy.Not(b)).xreplace(props))
+
+
+def _invariant_tests(loop: ir.Do, run: Run) -> bool:
+    """Whether the tests of the IFs that define the variable in a loop read neither the loop's index nor
+    anything its body may assign (a variable, or an argument a call may write)."""
+    changed = {loop.index}
+    for stmt in ir.walk_stmts(loop.body):
+        if isinstance(stmt, ir.Assign):
+            changed.add(getattr(stmt.target, "name", ""))
+        elif isinstance(stmt, ir.Do):
+            changed.add(stmt.index)
+        elif isinstance(stmt, ir.CallStmt):
+            changed |= {a.name for a in stmt.args if isinstance(a, (ir.Var, ir.ArrayRef))}
+    for stmt in ir.walk_stmts(loop.body):
+        if isinstance(stmt, ir.If) and any(id(s) in run.definitions for s in _inside(stmt)):
+            read = {n.name for arm in stmt.arms if arm.cond is not None for n in ir.walk(arm.cond)
+                    if isinstance(n, (ir.Var, ir.ArrayRef))}
+            if read & changed:
+                return False
+    return True
 
 
 def _branch(stmt: ir.If, value, run: Run):
@@ -434,11 +511,13 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
     pieces = [(v, c) for v, c in pieces if c is not sympy.false]
     kept: list[tuple[sympy.Expr, sympy.Basic]] = []
     for v, c in pieces:
+        if isinstance(v, sympy.Piecewise) and kept:
+            v = _past(v, {earlier for _, earlier in kept})
         kept.append((v, c))
         if c is sympy.true:
             break
     if any(isinstance(v, sympy.logic.boolalg.Boolean) and not isinstance(v, sympy.Symbol) for v, _ in kept):
-        raise Unknown  # a logical variable: its Piecewise is not an expression sympy keeps
+        return _logical(kept)
     if all(v == kept[0][0] for v, _ in kept):
         return kept[0][0]
     if len(kept) == 2:
@@ -446,6 +525,31 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
         if extreme is not None:
             return extreme
     return extremes.build(sympy.Piecewise, tuple(kept))
+
+
+def _logical(kept: list[tuple[sympy.Basic, sympy.Basic]]) -> sympy.Basic:
+    """A choice between truth values as the condition it is (a Piecewise of them is no expression sympy
+    keeps): DGELS's `TPSD = .TRUE.` then `IF (LSAME(TRANS, 'N')) TPSD = .FALSE.` is TRANS not 'N', so that
+    `IF (TPSD) BROW = N` chooses BROW, the size DLANGE is called with. Unknown where a value is not a truth
+    value or condition."""
+    if not all(is_condition(v) for v, _ in kept):
+        raise Unknown
+    taken: list[sympy.Basic] = []
+    earlier: list[sympy.Basic] = []
+    for v, c in kept:
+        taken.append(sympy.And(v, c, *[sympy.Not(e) for e in earlier]))
+        earlier.append(c)
+    return sympy.Or(*taken)
+
+
+def _past(value: sympy.Piecewise, ruled: set[sympy.Basic]) -> sympy.Expr:
+    """A choice made where the conditions `ruled` are false (the later arms of an outer choice): its pieces
+    under one of them are never chosen there (DORMQR's MI, set in its loop where LEFT and before it where
+    not, is the one before the loop where not LEFT)."""
+    kept = [(v, c) for v, c in value.args if c not in ruled]
+    if len(kept) == len(value.args) or not kept:
+        return value
+    return choose([*kept[:-1], (kept[-1][0], sympy.true)])
 
 
 def _min_max(taken: sympy.Expr, cond: sympy.Basic, other: sympy.Expr) -> sympy.Expr | None:

@@ -26,7 +26,7 @@ from typing import Any
 import sympy
 
 from sad import ir
-from sad.ir.languages import resolve_name
+from sad.ir.languages import resolve_name, result_variable
 
 STEPS = 100_000  # statements one evaluation may run (ILAENV's upper-casing loop and IF chains: a few hundred)
 
@@ -94,7 +94,7 @@ class Evaluator:
                 raise Unevaluated(f"{name}'s argument {formal} is an array")
             frame[formal] = _fit(value, decl)
         _Run(self, proc, frame).body()
-        result = frame.get(proc.name)
+        result = frame.get(result_variable(proc.name, proc.variables))
         if result is None:
             raise Unevaluated(f"{name} returns no value")
         return result

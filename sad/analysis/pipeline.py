@@ -17,6 +17,7 @@ import networkx as nx
 import sympy
 
 from sad import ir
+from sad.analysis import calls as expansion
 from sad.analysis import standins
 from sad.analysis.builder import BuildContext, ProcedureBuilder
 from sad.analysis.callgraph import build_call_graph, build_order, components, recursive_cycles, recursive_edges, roots
@@ -24,6 +25,7 @@ from sad.analysis.description import Analysis, Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.inputs import input_problem, tidy
 from sad.analysis.params import ParameterTable
+from sad.analysis.products import tree_size
 from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.summaries import Reuse, SummaryStore
@@ -137,6 +139,7 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     facts = ProgramFacts.gather(program, generic_data)
     table = ParameterTable()
     ctx = BuildContext(facts, table, dict(overrides or {}))
+    ctx.build_deferring = lambda name: _build_deferring(ctx, name)
     graph = build_call_graph(program)
     sccs = components(graph)
     ctx.recursive_calls = recursive_edges(graph, sccs)
@@ -162,9 +165,11 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                 ctx.built[name] = builder.build()
             if reuse is not None and mark is not None:
                 reuse.record(name, mark)
-            if builder.made is not None:
+            if name in ctx.cycles:
                 ctx.first_made[name] = builder.made
                 _build_activations(ctx, name)
+            else:
+                ctx.first_made[name] = builder.made  # for a deferring build, made where a caller needs it
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "
@@ -207,6 +212,43 @@ def _build_activations(ctx: BuildContext, name: str) -> None:
                                                       f"unrolled on known arguments: {type(exc).__name__}: {exc}")
     old = ctx.diagnostics[:said]
     ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
+
+
+def _build_deferring(ctx: BuildContext, name: str) -> ProcedureSAD | None:
+    """A routine whose counts are past what a call binds (sad.analysis.calls.BIND_LIMIT: DSYTRD's, its
+    blocked loop's sums of DLATRD's and DSYR2K's counts with its block size stood in, 1.6 million nodes)
+    and that a caller may call with numbers: its deferring build, with its calls of subroutines whose
+    arguments are not numbers kept as markers (sad.analysis.recursion), small, which such a caller binds and
+    expands call by call from the callees' own counts. Built where such a call first needs it (sad.analysis.calls,
+    through ctx.build_deferring): a routine no caller passes numbers (STREVC in `sad check`) never pays for it.
+    The first build stays the routine's own SAD (as a root, and for callers that pass what is not numbers);
+    a failed deferring build leaves callers to it (None)."""
+    if name in ctx.deferring or name in ctx.deferring_failed:
+        return ctx.deferring.get(name)
+    built = ctx.built[name]
+    proc = built.procedure
+    if proc.kind != "subroutine" or name in ctx.cycles or not ctx.formal_symbols(name):
+        return None
+    size = ctx.count_sizes.get(name)
+    if size is None:
+        size = ctx.count_sizes[name] = tree_size(built.counts.values())
+    if size <= expansion.BIND_LIMIT:
+        return None
+    said = len(ctx.diagnostics)
+    ctx.deferring_failed.add(name)  # while it builds, and for good where it fails
+    try:
+        builder = ProcedureBuilder(ctx, proc, deferring=True)
+        with _deep_recursion():
+            second = builder.build()
+        same = builder.twins(ctx.first_made.get(name, {}))
+        ctx.deferring[name] = ProcedureSAD(proc, {same.get(e, e): n for e, n in second.counts.items()})
+        ctx.deferring_failed.discard(name)
+    except Exception as exc:  # the first build stands
+        ctx.note(proc.loc, f"{proc.name}'s calls are not deferred to its callers' numbers: {type(exc).__name__}: "
+                           f"{exc}")
+    old = ctx.diagnostics[:said]
+    ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
+    return ctx.deferring.get(name)
 
 
 _NESTING_LIMIT = 200  # statement nesting the builder's recursion is sized for (the corpus needs under 10)

@@ -27,7 +27,12 @@ constants flow, flow-insensitively, along
   TAU(I) keeps from those calls, and following them would leave open every test on the many arrays a
   work array is passed as.
 Constants a routine stores in its own locals or arrays (accumulators set to ZERO, DLASET's fill) are not
-sources: a later update usually replaces them, and taking them would leave most tests of data open.
+sources: a later update usually replaces them, and taking them would leave most tests of data open. One
+stored in an element of an array formal in an arm of a test left open by a stored constant is (DLARFT's
+`T(J,I) = ZERO` where `TAU(I).EQ.ZERO`: the triangular factor DLARFB passes to DTRMM has a zero column
+where the last reflector is the identity); data never take that arm, the stored constant does. It goes
+down only into formals the callee reads and never writes (the factor T, not the work arrays it shares
+storage with): known limit, an array a callee both reads and updates does not see it.
 """
 from __future__ import annotations
 
@@ -72,17 +77,51 @@ class StoredConstants:
         self._written = written_formals(self._program, self._procs)
         up: dict[str, set[str]] = defaultdict(set)
         down: dict[str, set[str]] = defaultdict(set)
+        read_only: dict[str, set[str]] = defaultdict(set)  # down, into formals the callee does not write
         seeds: dict[str, set[sympy.Number]] = defaultdict(set)
         for proc in self._program.procedures:
             for kind, source, target in self._flows(proc):
                 if kind in ("copy", "up"):
                     up[source].add(target)
-                if kind == "down":
+                if kind in ("down", "down read-only"):
                     down[source].add(target)
+                if kind == "down read-only":
+                    read_only[source].add(target)
             for formal, constants in self._sources(proc):
                 seeds[self._storage(proc, formal)] |= constants
-        left = _reach(seeds, up)
-        return {name: frozenset(values) for name, values in _reach(left, down).items()}
+        guarded: dict[str, set[sympy.Number]] = defaultdict(set)
+        while True:
+            held = _reach(_reach(seeds, up), down)
+            for name, reached in _reach(_reach(guarded, up), read_only).items():
+                held[name] = held.get(name, set()) | reached
+            more = False
+            for name, stored in self._guarded_stores(held):
+                if not stored <= guarded[name]:
+                    guarded[name] |= stored
+                    more = True
+            if not more:
+                return {name: frozenset(values) for name, values in held.items()}
+
+    def _guarded_stores(self, held: dict[str, set[sympy.Number]]) -> Iterator[tuple[str, set[sympy.Number]]]:
+        """Constants a routine stores in an element of a floating array formal in the arms of an IF whose test
+        reads storage that may hold a stored constant (DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`):
+        the test is open there, the arm runs where the constant is, and what it stores reaches the callers,
+        and from them the callees that only read it (DLARFB's T, then DTRMM's `A(K,J).NE.ZERO`): a callee
+        that writes the array uses it as work it fills (DGEQRF's WORK, T in one pass, DLARF's product of
+        DGEMV with BETA = 0 in DGEQR2's next), so the zero does not go down into it."""
+        for proc in self._program.procedures:
+            for stmt in ir.walk_stmts(proc.body):
+                if not isinstance(stmt, ir.If) or not any(
+                        held.get(self._storage(proc, node.name)) for arm in stmt.arms if arm.cond is not None
+                        for node in ir.walk(arm.cond) if isinstance(node, (ir.Var, ir.ArrayRef))):
+                    continue
+                for body in [*(arm.body for arm in stmt.arms), stmt.orelse or []]:
+                    for inner in ir.walk_stmts(body):
+                        if isinstance(inner, ir.Assign) and isinstance(inner.target, ir.ArrayRef) \
+                                and inner.target.name in proc.formals and _floating(proc, inner.target):
+                            constant = constant_of(inner.value, proc)
+                            if constant is not None:
+                                yield self._storage(proc, inner.target.name), {constant}
 
     def _sources(self, proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
         """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
@@ -101,7 +140,8 @@ class StoredConstants:
 
     def _flows(self, proc: ir.Procedure) -> Iterator[tuple[str, str, str]]:
         """(kind, from, to) storage triples of `proc`'s copies and calls: copy, down (an actual to its
-        formal), up (a formal the callee may write to its actual)."""
+        formal; "down read-only" where the callee never writes the formal), up (a formal the callee may
+        write to its actual)."""
         for stmt in ir.walk_stmts(proc.body):
             if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
                     and _floating_scalar(proc, stmt.value.name):
@@ -117,9 +157,10 @@ class StoredConstants:
                     if actual is None or not _floating(callee, ir.Var(formal)):
                         continue
                     mine, theirs = self._storage(proc, actual), self._storage(callee, formal)
-                    yield "down", mine, theirs
                     by_value = callee.language == "c" and _floating_scalar(callee, formal)
-                    if not by_value and formal in self._written.get(resolve_name(callee.name), ()):
+                    writes = formal in self._written.get(resolve_name(callee.name), ())
+                    yield "down" if writes else "down read-only", mine, theirs
+                    if not by_value and writes:
                         yield "up", theirs, mine
 
 

@@ -25,7 +25,7 @@ from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
 from sad.ir import msgcalls
-from sad.ir.languages import resolve_name
+from sad.ir.languages import resolve_name, result_variable
 
 Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
@@ -937,7 +937,7 @@ class ValueResolver(ir.NodeVisitor):
         callee = self.facts.procs.get(key)
         if callee is None or callee.kind != "function" or key in self.facts.recursive or depth > _MAX_DEPTH // 2:
             return None
-        result = self.facts.storage_name(callee, callee.name)
+        result = self.facts.storage_name(callee, result_variable(callee.name, callee.variables))
         defs = self.facts.definitions.get(result, [])
         if len(defs) != 1 or defs[0].kind != "assign" or not any(stmt is defs[0].stmt for stmt in callee.body) \
                 or any(isinstance(stmt, _LEAVES) for stmt in ir.walk_stmts(callee.body)
@@ -963,11 +963,12 @@ class ValueResolver(ir.NodeVisitor):
         if any(p.backward_jumps for p in places.values()):
             return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
-        key = self.facts.storage_name(callee, callee.name)
+        key = self.facts.storage_name(callee, result_variable(callee.name, callee.variables))
         integer = callee.result_type in ("integer", "character")
         steps = {id(d.stmt): resolver._step(key, d, integer, depth) for d in defs}
         value = conditional.value_at(callee, steps, None, conditional.UNDEFINED, resolver._evaluator(depth),
-                                     callee.name, at_exit=True, terminating=self.facts.terminating)
+                                     result_variable(callee.name, callee.variables), at_exit=True,
+                                     terminating=self.facts.terminating)
         return self._bound_result(node, callee, value, index, depth)
 
     def _bound_result(self, node: ir.FuncCall, callee: ir.Procedure, value: sympy.Expr | None, index,
@@ -1092,6 +1093,8 @@ class ValueResolver(ir.NodeVisitor):
             if in_loop is not None:
                 return in_loop
             value = self._conditional(key, defs, integer, depth)
+            if value is None and index and integer:
+                value = self._conditional_in_pass(key, defs, depth, index)
             if value is not None:
                 return value
             if self._loose and defs and all(d.kind in ("assign", "read", "call")
@@ -1104,6 +1107,10 @@ class ValueResolver(ir.NodeVisitor):
             in_loop = self._in_iteration(defs[0], index, depth, ir_type == "integer")
             if in_loop is not None:
                 return in_loop
+        if defs[0].kind == "index" and ir_type == "integer":
+            # a DO index used after its loop, its only definition (DGEBRD's `CALL DGEBD2(M-I+1, ...)` after
+            # `DO 30 I = 1, MINMN - NX, NB`): the first value past the last trip, as where it is also assigned
+            return self._conditional(key, defs, integer, depth)
         return self._from_definition(key, defs[0], integer, depth)
 
     def _latest_in_iteration(self, defs: list[Definition]) -> Definition | None:
@@ -1200,6 +1207,62 @@ class ValueResolver(ir.NodeVisitor):
         value = self._follow_conditional(key, defs, integer, depth)
         self.facts._conditionals[memo_key] = value
         return value
+
+    def _conditional_in_pass(self, key: str, defs: list[Definition], depth: int, index: dict
+                             ) -> sympy.Expr | None:
+        """An integer of this routine assigned in several places, some inside the loops around its use, as
+        the use sees it in one pass: the definitions and tests inside those loops evaluated with their
+        indices (DORMQR's `NI = N - I + 1` where not LEFT in its loop, `NI = N` before it where LEFT,
+        sad.analysis.conditional). None where that run does not hold."""
+        use = self._use if self._use is not None else self._at
+        # asked for the sizes a call passes only (DLARFB's): a run per use of every such variable in a loop
+        # made the LAPACK sample a third slower
+        if not isinstance(use, ir.CallStmt) or any(d.procedure != self.proc.name or d.stmt is None for d in defs):
+            return None
+        places = self.facts._places.get(self.proc.name)
+        if places is None:
+            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        up = places.get(id(use))
+        if up is None or up.backward_jumps or not up.loops:
+            return None
+        names = {id(s): s.index for s in ir.walk_stmts(self.proc.body)
+                 if isinstance(s, ir.Do) and id(s) in up.loops and s.index in index}
+        if not names:
+            return None
+        memo_key = ("in pass", id(self.proc), key, id(use), id(self._at), self._loose, depth, id(self.table),
+                    id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
+                    tuple(sorted(((n, index[n]) for n in names.values()), key=str)))
+        if memo_key not in self.facts._conditionals:
+            self.facts._conditionals[memo_key] = self._follow_in_pass(key, defs, use, depth, index, names, places)
+        return self.facts._conditionals[memo_key]
+
+    def _follow_in_pass(self, key: str, defs: list[Definition], use: ir.Stmt, depth: int, index: dict,
+                        names: dict[int, str], places: dict[int, Place]) -> sympy.Expr | None:
+        def in_pass(stmt: ir.Stmt) -> dict:
+            """The indices of the use's loops that are around `stmt` too: the same pass's values there."""
+            place = places.get(id(stmt))
+            return {} if place is None else {names[k]: index[names[k]] for k in place.loops if k in names}
+
+        def evaluate(node: ir.Expr, stmt: ir.Stmt) -> sympy.Expr | None:
+            return self.expr_at(node, stmt, in_pass(stmt), depth + 1)
+
+        local = next((n for n in sorted(self.proc.variables) if self.facts.storage_name(self.proc, n) == key), "")
+
+        def step_of(d: Definition):
+            # an update that reads the variable (`IGL = IGL + IR1*K`) reads the pass before's value, which
+            # evaluating its right-hand side in this pass would not see: unknown from there on
+            value = d.value if d.kind == "assign" else None
+            own = value is None or any(isinstance(n, (ir.Var, ir.ArrayRef)) and n.name == local
+                                       for n in ir.walk(value))
+
+            def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
+                return evaluate(value, stmt) if value is not None and not own else None
+            return step
+
+        entry = sympy.Dummy("entry")
+        value = conditional.value_at(self.proc, {id(d.stmt): step_of(d) for d in defs}, use, entry, evaluate,
+                                     local, terminating=self.facts.terminating)
+        return None if value is None or value.has(entry) else value
 
     def _follow_conditional(self, key: str, defs: list[Definition], integer: bool, depth: int
                             ) -> sympy.Expr | None:

@@ -35,3 +35,17 @@ def free_form(path: str) -> bool:
 def resolve_name(name: str) -> str:
     """Cross-language linkage name: Fortran MATMUL and C matmul_ / matmul are the same routine."""
     return name.lower().rstrip("_")
+
+
+def result_variable(name: str, variables: dict) -> str:
+    """The variable that holds a Fortran function's result: its name, or for a module procedure
+    (MODULE_MP_NAME) or an internal one (HOST_IP_NAME), the NAME it is declared with (LA_XISNAN's DISNAN
+    assigns DISNAN, not LA_XISNAN_MP_DISNAN)."""
+    if name in variables:
+        return name
+    for mark in ("_IP_", "_MP_"):
+        if mark in name:
+            short = name.rsplit(mark, 1)[1]
+            if short in variables:
+                return short
+    return name

@@ -85,3 +85,21 @@ def test_a_summary_with_a_deferred_call_is_expanded_where_it_is_reused(small_lim
     assert counts[5] == counts[12] == 5 and counts[13] == 4   # CALL LEAF, its RETURN test, DO 40
     assert counts[14] == sum(k % 3 for k in (9, 7, 5, 3))      # X(L) = X(L) + 1
     assert counts == leaf_lines(build([str(caller), rout], None, str(caller)))
+
+
+def test_a_routine_past_the_limit_is_expanded_call_by_call_where_a_caller_passes_numbers(monkeypatch, capsys):
+    """TOP's counts (392 nodes in its N, MID's 172 summed over its loop) past a bind limit of 300, MID's
+    within it: TOP gets a deferring build, its calls of MID kept as markers, which DEEP's calls TOP(30) and
+    TOP(17) expand with each panel's numbers. Every line equals gcov's; before, TOP's and MID's lines were
+    the named C_TOP per call, unbound (DSYTRD's 1 051 lines in a LAPACK driver)."""
+    monkeypatch.setattr(calls, "BIND_LIMIT", 300)
+    fixture = str(HERE / "deep.f")
+    counts, analysis = _lines(["deep.f"])
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    assert not [d for d in analysis.diagnostics if "not expanded" in d.message]
+    ms = [n - i + 1 for n in (30, 17) for i in range(1, n + 1, 4)]
+    assert counts["deep.f", 19] == len(ms) == 13                              # CALL MID
+    assert counts["deep.f", 28] == sum(min(4, m) * (m % 3) for m in ms if m > 2)  # W(L) = W(L) + 1
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./deep"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out

@@ -73,3 +73,19 @@ def test_switched_off_the_tests_are_probabilities_and_a_bound_one_wins(capsys):
     rc = main(["check-counts", FIXTURE, "--no-generic-data", "--require-bound", "-q", "--", "./generic"])
     out = capsys.readouterr()
     assert rc == 1 and "unbound" in out.out.splitlines()[-1], out
+
+
+def test_a_module_functions_result_through_its_generic_name(capsys):
+    """LAPACK 3.11's DLASSQ tests `LA_ISNAN(scl) .or. LA_ISNAN(sumsq)`: the generic's DISNAN, a module
+    procedure (linked as XNAN_MP_DXNAN), assigns its result to DXNAN, the name it is declared with, from
+    an internal function's `x .ne. y` on the same datum: false. Before, the result variable was looked for
+    under the linkage name: no value, the test a probability and 3 lines unbound (DLANGE('F')'s 29 lines of
+    DLASSQ in a driver)."""
+    fixture = str(Path(FIXTURE).with_name("isnan.f90"))
+    analysis = analyze([fixture])
+    assert not [p.name for p in analysis.table.unresolved()]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./isnan"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":27 ")]
+    assert rows and rows[0][1:3] == ["12", "12"], out

@@ -77,3 +77,21 @@ def test_either_is_decided_only_where_data_and_each_constant_agree():
     assert genericdata.decide("eq", genericdata.Either(x, 0), 0, "double") is None
     assert genericdata.decide("eq", genericdata.Either(x, 1), 0, "double") is sympy.false
     assert genericdata.decide("ne", 0, genericdata.Either(x, -1, 2), "double") is sympy.true
+
+
+def test_a_constant_stored_where_a_stored_constant_leads_is_stored_too(capsys):
+    """DLARFT's shape: FORM stores T's column I as zeros where TAU(I) is REFL's exact zero (the last one),
+    MULT tests T(I,J).NE.0 as DTRMM tests its triangular factor. The zeros are the program's: the test
+    stays a probability (bound here to gcov's 10 of 15), not true for data (before: 15 against gcov's 10,
+    a MISMATCH). FILL writes T before it tests it: its test is of its own data, decided (the zero goes
+    down only into routines that read T and never write it)."""
+    fixture = str(Path(FIXTURE).with_name("factor.f"))
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_FORM_IF1", "P_MULT_IF1"]
+    rc = main(["check-counts", fixture, "-D", "P_MULT_IF1=0.6666666666666666", "--", "./factor"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = [row.split() for row in out.splitlines() if "factor.f:55 arm" in row]
+    assert rows and rows[0][2:4] == ["10", "10"], out
+    filled = [row.split() for row in out.splitlines() if "factor.f:70 arm" in row]
+    assert filled and filled[0][2:4] == ["15", "15"], out
