@@ -91,6 +91,7 @@ class FirstTouch:
         self.loops = {id(lp.nest[-1]): lp for lp in loops}
         self.touched: set[str] = set()
         self.visited: set[str] = set()
+        self.walked: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         self.entry = next((p for p in program.procedures if p.kind == "program"), None) or \
             next((p for p in program.procedures if p.language == "c" and p.name == "main"), None)
 
@@ -100,6 +101,12 @@ class FirstTouch:
             self._visit(self.entry, {}, [])
 
     def _visit(self, proc: ir.Procedure, binding: dict[str, str | None], stack: list[str]) -> None:
+        # a routine run again with the same storage touches nothing new: walked once per binding, so that a
+        # deep call graph costs its distinct calls, not its paths
+        key = (proc.name, tuple(sorted((k, v or "") for k, v in binding.items())))
+        if key in self.walked:
+            return
+        self.walked.add(key)
         first = proc.name not in self.visited
         self.visited.add(proc.name)
         seen: set[int] = set()
