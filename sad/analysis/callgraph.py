@@ -68,11 +68,14 @@ def build_order(graph: nx.DiGraph, sccs: Components | None = None) -> list[str]:
     return order
 
 
+def mains(program: ir.Program) -> list[ir.Procedure]:
+    """The main program(s): Fortran PROGRAM units and C's main."""
+    return [p for p in program.procedures if p.kind == "program" or (p.language == "c" and p.name == "main")]
+
+
 def roots(program: ir.Program, graph: nx.DiGraph) -> list[ir.Procedure]:
     """Where execution starts: the main program(s); for a library, every routine nobody calls."""
-    mains = [p for p in program.procedures
-             if p.kind == "program" or (p.language == "c" and p.name == "main")]
-    if mains:
-        return mains
+    if mains(program):
+        return mains(program)
     return [p for p in program.procedures
             if p.kind not in ("blockdata",) and graph.in_degree(resolve_name(p.name)) == 0]
