@@ -165,11 +165,9 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                 ctx.built[name] = builder.build()
             if reuse is not None and mark is not None:
                 reuse.record(name, mark)
+            ctx.first_made[name] = builder.made  # outside a cycle, for a deferring build made where a caller needs it
             if name in ctx.cycles:
-                ctx.first_made[name] = builder.made
                 _build_activations(ctx, name)
-            else:
-                ctx.first_made[name] = builder.made  # for a deferring build, made where a caller needs it
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "
@@ -210,8 +208,7 @@ def _build_activations(ctx: BuildContext, name: str) -> None:
             ctx.activations.pop(member, None)
             ctx.note(ctx.built[member].procedure.loc, f"{ctx.built[member].procedure.name}'s recursion is not "
                                                       f"unrolled on known arguments: {type(exc).__name__}: {exc}")
-    old = ctx.diagnostics[:said]
-    ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
+    _drop_repeats(ctx, said)
 
 
 def _build_deferring(ctx: BuildContext, name: str) -> ProcedureSAD | None:
@@ -246,9 +243,15 @@ def _build_deferring(ctx: BuildContext, name: str) -> ProcedureSAD | None:
     except Exception as exc:  # the first build stands
         ctx.note(proc.loc, f"{proc.name}'s calls are not deferred to its callers' numbers: {type(exc).__name__}: "
                            f"{exc}")
+    _drop_repeats(ctx, said)
+    return ctx.deferring.get(name)
+
+
+def _drop_repeats(ctx: BuildContext, said: int) -> None:
+    """Drop the diagnostics after the first `said` that repeat one of those (a second build of a routine says
+    again what its first build said)."""
     old = ctx.diagnostics[:said]
     ctx.diagnostics[said:] = [d for d in ctx.diagnostics[said:] if d not in old]
-    return ctx.deferring.get(name)
 
 
 _NESTING_LIMIT = 200  # statement nesting the builder's recursion is sized for (the corpus needs under 10)
