@@ -15,6 +15,11 @@ issue 27 (benchmarks/devkernels2) the median error went from 23.9 % to 17.1 % at
 the generic model. The newest model of the same vendor's line is the nearer one: a core keeps its predecessor's
 ports and latencies more than any generic model does (AMD family 23 and later: the highest ``znverN`` this
 LLVM has; Intel: the newest of its big cores it lists). A warning names the model used.
+
+Where LLVM does name a model, it is the one its host detection picks, which for a core newer than the LLVM is
+the nearest it has, said without a warning: LLVM 14 names an AMD family 25 model 17 (Zen 4) "znver3", whose
+model does one store a cycle where the core does two. Which is why `sad calibrate` measures llvm-mca's model
+against the core on every x86-64 host (sad.machine.corescale), not only where LLVM says it does not know it.
 """
 from __future__ import annotations
 
@@ -44,8 +49,11 @@ def host_model() -> McaModel:
     except OSError:
         return McaModel("native")
     found = re.search(r"Host CPU:\s*(\S+)", version)
-    if found is None or found.group(1) != "(unknown)":
+    if found is None:
         return McaModel("native")
+    if found.group(1) != "(unknown)":
+        # the name, not "native": a machine file's mca_scale says which model it was measured against
+        return McaModel(found.group(1))
     vendor, family = _cpu_identity(Path("/proc/cpuinfo"))
     choice = substitute(vendor, family, _known_models())
     if choice is None:

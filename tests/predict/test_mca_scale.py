@@ -171,7 +171,7 @@ def test_the_yaml_written_reads_back():
 
 
 @needs_mca
-@pytest.mark.skipif(corescale.applies_here() is None, reason="llvm-mca knows this core: nothing to calibrate")
+@pytest.mark.skipif(corescale.applies_here() is None, reason="no llvm-mca on an x86-64 host: nothing to calibrate")
 def test_calibrate_measures_every_class_against_the_stand_in_model():
     scale = hier.measure_mca_scale(hier.pinned_cpu(), 4.0, None)
     assert scale is not None and scale.mcpu == mcacpu.host_model().mcpu
