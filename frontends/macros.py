@@ -43,3 +43,25 @@ def _is_variable(code: str, word: str, language: str) -> bool:
     assigned = re.search(rf"^\s{{0,5}}\d*\s+{word}\s*(?:\([^=]*\))?\s*=", code, re.I | re.M) is not None
     read = re.search(rf"^\s*\d*\s*READ\b.*\b{word}\b", code, re.I | re.M) is not None
     return declared or assigned or read
+
+
+def macros_used(path: str, include_dirs: list[str], defines: dict[str, str], language: str) -> set[str]:
+    """The macros the preprocessor expanded or tested while reading ``path`` with these -I and -D (its headers
+    included): cpp's own answer (``-dU``), so that a -D that only sets a macro (``-D N=60`` for an
+    ``#ifndef N`` default) is not called a parameter the analysis does not know. Empty where cpp cannot run."""
+    import shutil
+    import subprocess
+
+    from sad.frontends.c.preprocess import cpp_command
+    if language == "fortran":   # not traditional, as frontends.fortran.source runs it: that mode has no -dU
+        cmd = [shutil.which("cpp") or "cpp", "-w", "-nostdinc",
+               *(f"-D{k}" if not v else f"-D{k}={v}" for k, v in defines.items()),
+               *(f"-I{d}" for d in [str(Path(path).parent), *include_dirs])]
+    else:
+        cmd = cpp_command(path, include_dirs, defines)[:-1]
+    try:
+        proc = subprocess.run([*cmd, "-dU", "-E", path], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return set(re.findall(r"^#(?:define|undef)\s+(\w+)", proc.stdout, re.M))

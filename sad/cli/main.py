@@ -206,7 +206,7 @@ def cmd_analyze(args) -> int:
         return 3
     binding, defined = respell_binding(binding, defined, analysis)  # -D n=100 binds a Fortran N
     values = binding.values
-    _warn_unknown_bindings(defined, analysis)
+    _warn_unknown_bindings(defined, analysis, _macros_set(args.files, args.include, raw, defined, analysis))
     if not check_params(binding, analysis, defined, raw):
         return 2
     from sad.cli.common import overflow_message
@@ -260,12 +260,27 @@ def _simulated(program, machine, values: dict, prediction):
     return simulated
 
 
-def _warn_unknown_bindings(values: dict, analysis) -> None:
+def _macros_set(files: list[str], include: list[str], raw: dict[str, str], values: dict, analysis) -> set[str]:
+    """The -D names that are no parameter but a macro the preprocessor used in one of the files (``-D N=60``
+    for an ``#ifndef N`` default): they did what the user meant, no warning (asked only when such names exist)."""
+    from sad.analysis.pipeline import language_of, preprocessor_defines
+    from sad.frontends.macros import macros_used
+    known = {p.name for p in analysis.table}
+    left = {name for name in values if name not in known}
+    used: set[str] = set()
+    for path in files:
+        passed = preprocessor_defines(path, raw)
+        if left - used and set(passed) & left:
+            used |= macros_used(path, include, passed, language_of(path) or "c") & left
+    return used
+
+
+def _warn_unknown_bindings(values: dict, analysis, macros: set[str] = frozenset()) -> None:
     from sad.cli.args import did_you_mean
     known = {p.name for p in analysis.table}
     unresolved = sorted(p.name for p in analysis.table.unresolved())
     for name in sorted(values):
-        if name in known:
+        if name in known or name in macros:
             continue
         guess = did_you_mean(name, known)
         if guess:

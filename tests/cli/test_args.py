@@ -3,6 +3,7 @@ options in any position, `FILE... -- COMMAND` split in one place, `--flags -O2`,
 did-you-mean for machines and -D names."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,23 @@ def test_macro_sizes_reach_the_compiler(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "MISMATCH" not in out and " 300 " in out
+
+
+def test_a_define_that_sets_a_macro_is_not_called_unknown(tmp_path, capsys):
+    """-D N=60 for an `#ifndef N` default (the size set at compile time, no parameter left) did what the user
+    meant: the loop runs 60 times and no warning says N is unknown; a -D the source never reads still warns,
+    in C (through a header found with -I) and in a .F file."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "size.h").write_text("#ifndef N\n#define N 10\n#endif\n")
+    src = tmp_path / "k.c"
+    src.write_text('#include <stdio.h>\n#include "size.h"\nint main(void) {\n  int i; double s = 0;\n'
+                   "  for (i = 0; i < N; i++)\n    s += i;\n  printf(\"%g\\n\", s);\n  return 0;\n}\n")
+    assert main(["analyze", str(src), "-I", str(tmp_path / "inc"), "-m", "sparc2", "-D", "N=60", "-D", "QQ=1"]) == 0
+    out, err = capsys.readouterr()
+    assert "-D N:" not in err and "-D QQ: no parameter of that name in the analysis" in err
+    assert re.search(r"^  add\.double +60$", out, re.M)      # s += i, 60 times
+    fsrc = tmp_path / "p.F"
+    fsrc.write_text("      PROGRAM P\n#ifndef NN\n#define NN 10\n#endif\n      INTEGER I, S\n      S = 0\n"
+                    "      DO 10 I = 1, NN\n   10 S = S + I\n      PRINT *, S\n      END\n")
+    assert main(["analyze", str(fsrc), "-m", "sparc2", "-D", "NN=5"]) == 0
+    assert "-D NN:" not in capsys.readouterr().err
