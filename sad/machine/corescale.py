@@ -9,7 +9,7 @@ stand-in ``-mcpu`` → the model's cycles; per class the ratio of the two → th
 machine's ``hierarchy`` (machine_db/schema.json) → ``from_database`` → ``CoreScale`` on the loaded Hierarchy →
 sad.predict.incore prices a compiled loop with ``scaled_cycles``.
 
-Why: a stand-in model has another core's ports. On this host (AMD family 26, Zen 5; LLVM 14's newest model of
+Why: a stand-in model has another core's ports. On an earlier host (AMD family 26, Zen 5; LLVM 14's newest model of
 the line is znver3) four independent stores run in 2.0 cycles where znver3 says 4.0 (Zen 5 does two stores a
 cycle, znver3's model one), eight integer loads in 2.0 where it says 2.7 and eight independent integer adds in
 1.84 where it says 2.27 (more load ports and ALUs), while floating-point adds, multiplies and loads into xmm
