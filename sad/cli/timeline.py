@@ -76,7 +76,7 @@ def cmd_extrapolate(args) -> int:
             return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
         flags, why = mpitrace.build_flags(machine, args.flags)
         calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include), flags=flags)
-        derived, _ = traces(program, machine, args.trace_np, values)
+        derived, _ = traces(program, machine, args.trace_np, values, include_dirs=tuple(args.include))
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
         _error(exc)
@@ -130,7 +130,7 @@ def cmd_timeline(args) -> int:
     if _report_errors(program, failed):
         return 1  # no timeline of a program partly unread: its ranks would be priced without that code
     try:
-        events, shared = traces(program, machine, nprocs, values)
+        events, shared = traces(program, machine, nprocs, values, include_dirs=tuple(args.include))
         result = simulate_folded(events, shared.repeats, net, path=True)
     except (TraceError, DeadlockError) as exc:
         _error(exc)
