@@ -122,6 +122,11 @@ def cmd_extrapolate(args) -> int:
             print(f"sad: warning: the traced run got {share * 100:.0f} % of its {used} core(s) (other processes "
                   f"had the rest): its measured times are {1 / share:.2g} x those of this host alone, which sad "
                   "predicts (other load is no machine property)", file=sys.stderr)
+    calibrated = (getattr(machine, "models", None) or {}).get("tool") == "sad calibrate"
+    if calibrated and net.cores and net.cores != cores:
+        print(f"sad: warning: {machine.name} was calibrated on {net.cores} core(s) (communication.cores), this run "
+              f"could use {cores}: its ranks share other cores than sad's timeline of this host assumes "
+              f"(calibrate under the same taskset as the runs)", file=sys.stderr)
     if not agree:
         print("sad: warning: the traced calls differ from the events sad derives from the source: the "
               "extrapolation below rests on sad's", file=sys.stderr)

@@ -74,3 +74,19 @@ def test_extrapolate_does_not_warn_on_a_quiet_core(monkeypatch):
     text, err = _extrapolate(monkeypatch, [_rank(0.01, 0.19, 0.4), _rank(0.02, 0.18, 0.38)])
     assert "92 % of those cores' time" in text
     assert "other load" not in text and "of its 1 core(s)" not in err
+
+
+def test_extrapolate_warns_when_the_host_file_has_other_cores(monkeypatch, tmp_path):
+    # a host file written by sad calibrate pinned to one core (cores: 1), the traced run free to use two: the
+    # timeline would stretch 2 ranks by 2 / 1 where the run had a core each
+    text = (Path(__file__).resolve().parents[2] / "machine_db" / "ncube2.yaml").read_text()
+    text = text.replace("\n  dma: true", "\n  cores: 1\n  dma: true", 1)
+    host = tmp_path / "host.yaml"
+    host.write_text(text.replace("models:\n", "models:\n  tool: \"sad calibrate\"\n", 1))
+    monkeypatch.setattr(mpitrace, "run", lambda *a, **k: [_rank(0.01, 0.19, 0.4), _rank(0.02, 0.18, 0.38)])
+    for cpus, warned in (({0, 1}, True), ({0}, False)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cpus=cpus: cpus)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(["extrapolate", str(SPMD / "cgsimple.f"), "-m", str(host), "-D", "NPROCS=4"])
+        assert ("calibrated on 1 core(s) (communication.cores), this run could use 2" in err.getvalue()) == warned
