@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """The host check of `sad extrapolate` (issue 28): trace a CG program at `mpirun -np 2` on this host, predict
 np 2 and np 4 on this host (the machine file `sad calibrate --mpi` wrote for it), and run np 2 and np 4 with
-mpirun to compare. Each run is measured --runs times (a run's time: its slowest rank's MPI_Init to
-MPI_Finalize, as the trace wrapper of sad.measure.mpitrace records it); the medians and spreads are printed,
-with the time the slowest rank spent in message calls longer than 1 ms: on a core that other jobs share, a
-rank that yields while it waits loses whole time slices to them, which no machine property describes.
+mpirun to compare. Each run is measured --runs times; the medians and spreads are printed of
+  wall   the run's time: its slowest rank's MPI_Init to MPI_Finalize, as the trace wrapper of
+         sad.measure.mpitrace records it;
+  alone  the ranks' CPU time (the wrapper's CLOCK_THREAD_CPUTIME_ID) over the cores they could use: what the
+         run takes on this host without other load, the ranks keeping their cores busy between them (ranks that
+         outnumber the cores yield while they wait, sad.machine.mpibench.mpirun_command);
+  share  alone / wall: the part of the cores' time the run got (sad.measure.mpitrace.core_share).
+On a shared host the wall time is the alone time over the share, which no machine property describes; sad
+predicts the alone time, and `sad extrapolate` says when the traced run got less than 85 % of its cores.
 
 The prediction is sad's timeline at NPROCS (sad.predict.timeline: the ranks simulated together with the
-host's LogGP figures; ranks sharing the host file's cores stretched by P / cores), what `sad extrapolate`
-prints after it has checked the traced calls against sad's events. Run it as sad would be run on a shared
-host: pinned (`taskset -c 0`), so mpirun's ranks share that core (sad's mpirun binds nothing and lets the
-ranks yield when they outnumber the CPUs, sad.machine.mpibench.mpirun_command) and the host file, calibrated
-under the same pinning, says `cores: 1`.
+host's LogGP figures; ranks sharing the host file's cores stretched by P / cores; innermost loops priced by the
+loop model as `sad analyze` prices them, sad.predict.traceloops), what `sad extrapolate` prints after it has
+checked the traced calls against sad's events. Run it pinned (`taskset -c 0`), so mpirun's ranks share that
+core and the host file, calibrated under the same pinning, says `cores: 1`; or on two cores with a host file
+that says `cores: 2`.
 
 Usage: taskset -c 0 python3 benchmarks/extrap_host.py --machine host.yaml [--runs 7] [--niter 50]
        [--program corpus/spmd/cgtree.f]
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -33,17 +39,14 @@ from sad.cli.main import run  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
 from sad.measure import mpitrace  # noqa: E402
 
-SLICE = 1e-3
-"""A message call longer than this on a host whose ping-pong takes microseconds waited for a time slice of
-another process (the ranks' own work is outside the calls)."""
 
-
-def measured(source: Path, nprocs: int, flags: tuple[str, ...]) -> tuple[float, float]:
-    """One run under mpirun: the slowest rank's time from MPI_Init to MPI_Finalize (seconds), and the time that
-    rank spent in calls longer than SLICE."""
+def measured(source: Path, nprocs: int, flags: tuple[str, ...]) -> tuple[float, float, float]:
+    """One run under mpirun: its wall time (the slowest rank's MPI_Init to MPI_Finalize), its ranks' CPU time
+    over the cores they could use (seconds), and the part of the cores' time it got."""
     calls = mpitrace.run([str(source)], nprocs, flags=flags)
-    slow = max(calls, key=mpitrace.run_time)
-    return mpitrace.run_time(slow), sum(c.end - c.start for c in slow if c.end - c.start > SLICE)
+    cores = min(nprocs, len(os.sched_getaffinity(0)))
+    wall = max(mpitrace.run_time(c) for c in calls)
+    return wall, sum(mpitrace.cpu_time(c) for c in calls) / cores, mpitrace.core_share(calls, cores) or 0.0
 
 
 def predicted(source: Path, machine: str, nprocs: int) -> float:
@@ -82,12 +85,13 @@ def main() -> None:
         for nprocs in (2, 4):
             guess = predicted(source, args.machine, nprocs)
             runs = [measured(source, nprocs, flags) for _ in range(args.runs)]
-            times = [t for t, _ in runs]
-            median = statistics.median(times)
-            print(f"np {nprocs}: predicted {guess * 1e3:8.2f} ms; measured {spread(times)}; "
-                  f"predicted / median {guess / median:.3f}")
-            print(f"      of which in calls over {SLICE * 1e3:g} ms: {spread([s for _, s in runs])}; measured "
-                  f"without them {spread([t - s for t, s in runs])}")
+            wall, alone = [t for t, _, _ in runs], [a for _, a, _ in runs]
+            print(f"np {nprocs}: predicted {guess * 1e3:8.2f} ms")
+            print(f"      wall   {spread(wall)}; predicted / median {guess / statistics.median(wall):.3f}")
+            print(f"      alone  {spread(alone)}; predicted / median {guess / statistics.median(alone):.3f}")
+            shares = [s * 100 for _, _, s in runs]
+            print(f"      share  median {statistics.median(shares):5.1f} % (min {min(shares):.1f}, "
+                  f"max {max(shares):.1f}) of the cores' time")
 
 
 if __name__ == "__main__":

@@ -7,12 +7,14 @@ split (ranks with the same split shown as one class) and, with --explain, the cr
 
 `sad extrapolate` first runs the program under mpirun at a small process count with a PMPI wrapper library
 (sad.measure.mpitrace) and checks that the calls every rank makes (kind, partner, bytes) are the events sad
-derives from the source at that count; it shows the measured compute between the calls beside sad's, then
+derives from the source at that count; it shows the measured compute between the calls (wall and CPU time)
+beside sad's and the part of its cores' time the traced run got (other load, warned below 85 %), then
 simulates the program at -D NPROCS=P on the target machine with sad's per-rank compute (ExtraP's method).
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from sad.cli.args import dash_values
@@ -76,7 +78,7 @@ def cmd_extrapolate(args) -> int:
             return 1  # nothing run: sad's events of a file it could not read would be checked against nothing
         flags, why = mpitrace.build_flags(machine, args.flags)
         calls = mpitrace.run(args.files, args.trace_np, stdin, include_dirs=tuple(args.include), flags=flags)
-        derived, _ = traces(program, machine, args.trace_np, values)
+        derived, _ = traces(program, machine, args.trace_np, values, include_dirs=tuple(args.include))
         small = simulate(derived, net, path=False)
     except (ValueError, MachineError, OSError, mpitrace.TraceRunError, TraceError, DeadlockError) as exc:
         _error(exc)
@@ -84,7 +86,9 @@ def cmd_extrapolate(args) -> int:
     agree = True
     print(f"sad extrapolate: {' '.join(args.files)} traced at {args.trace_np} processes on this host, built with "
           f"{' '.join(flags)} ({why})")
-    print(f"  {'rank':>5} {'calls':>6} {'pattern':<34} {'measured compute':>17} {'sad compute':>14} {'ratio':>7}")
+    stretch = net.share(args.trace_np)  # P / C: sad's compute of a rank alone on a core is the shared one / it
+    print(f"  {'rank':>5} {'calls':>6} {'pattern':<34} {'wall compute':>13} {'CPU compute':>12} "
+          f"{'sad compute':>12} {'CPU / sad':>9}")
     for rank, (traced, ops) in enumerate(zip(calls, derived)):
         diff = mpitrace.first_difference(mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops))
         tp, dp = mpitrace.traced_pattern(traced), mpitrace.derived_pattern(ops)
@@ -95,13 +99,34 @@ def cmd_extrapolate(args) -> int:
             got = tp[diff] if diff < len(tp) else "(none)"
             want = dp[diff] if diff < len(dp) else "(none)"
             pattern = f"call {diff + 1}: run {got}, sad {want}"
-        measured, modelled = mpitrace.compute_between(traced), small.compute[rank]
-        ratio = f"{measured / modelled:7.3f}" if modelled > 0 else f"{'-':>7}"
-        print(f"  {rank:>5} {len(tp):>6} {pattern:<34} {_ms(measured):>17} {_ms(modelled):>14} {ratio}")
-    print(f"  (sad compute on {machine.name}; the ratio is this host's speed against it)")
+        wall, cpu, modelled = (mpitrace.compute_between(traced), mpitrace.cpu_compute_between(traced),
+                               small.compute[rank] / stretch)
+        ratio = f"{cpu / modelled:9.3f}" if modelled > 0 and cpu > 0 else f"{'-':>9}"
+        print(f"  {rank:>5} {len(tp):>6} {pattern:<34} {_ms(wall):>13} {_ms(cpu):>12} {_ms(modelled):>12} {ratio}")
+    print(f"  (wall: the time between the calls; CPU: the rank's own work in it, what other processes had of its "
+          f"core left out;\n   sad: a rank alone on a core of {machine.name}; CPU / sad is this host's speed "
+          "against it)")
     slow = max(range(len(calls)), key=lambda r: (mpitrace.run_time(calls[r]), -r))
-    print(f"  the traced run took {_ms(mpitrace.run_time(calls[slow]))} (rank {slow}, MPI_Init to MPI_Finalize); "
+    took = mpitrace.run_time(calls[slow])
+    print(f"  the traced run took {_ms(took)} (rank {slow}, MPI_Init to MPI_Finalize); "
           f"sad on {machine.name} at {args.trace_np} processes: {_ms(small.time)}")
+    cores = len(os.sched_getaffinity(0))
+    share = mpitrace.core_share(calls, cores)
+    if share is not None:
+        used = min(args.trace_np, cores)
+        print(f"  its ranks had {_ms(sum(mpitrace.cpu_time(c) for c in calls))} of CPU time on the {used} core(s) "
+              f"they could use: {share * 100:.0f} % of those cores' time")
+        if share < mpitrace.LOADED:
+            print(f"  other load: other processes had {(1 - share) * 100:.0f} % of the cores; alone this host "
+                  f"would have taken about {_ms(took * share)}")
+            print(f"sad: warning: the traced run got {share * 100:.0f} % of its {used} core(s) (other processes "
+                  f"had the rest): its measured times are {1 / share:.2g} x those of this host alone, which sad "
+                  "predicts (other load is no machine property)", file=sys.stderr)
+    calibrated = (getattr(machine, "models", None) or {}).get("tool") == "sad calibrate"
+    if calibrated and net.cores and net.cores != cores:
+        print(f"sad: warning: {machine.name} was calibrated on {net.cores} core(s) (communication.cores), this run "
+              f"could use {cores}: its ranks share other cores than sad's timeline of this host assumes "
+              f"(calibrate under the same taskset as the runs)", file=sys.stderr)
     if not agree:
         print("sad: warning: the traced calls differ from the events sad derives from the source: the "
               "extrapolation below rests on sad's", file=sys.stderr)
@@ -130,7 +155,7 @@ def cmd_timeline(args) -> int:
     if _report_errors(program, failed):
         return 1  # no timeline of a program partly unread: its ranks would be priced without that code
     try:
-        events, shared = traces(program, machine, nprocs, values)
+        events, shared = traces(program, machine, nprocs, values, include_dirs=tuple(args.include))
         result = simulate_folded(events, shared.repeats, net, path=True)
     except (TraceError, DeadlockError) as exc:
         _error(exc)

@@ -2,11 +2,15 @@
 
 Data flow: the program's sources → built with mpif77 / mpicc together with a PMPI wrapper library written and
 compiled here (WRAPPER: the Fortran bindings mpi_send_ … and the C functions MPI_Send …, each timing the call
-around its PMPI twin and noting partner and count × datatype size) → run under `mpirun -np N` → one file per
-rank → `Call` lists. sad.cli.extrapolate compares them with the events sad derives from the source
-(sad.predict.trace) at the same N, and reports the measured compute between the calls beside sad's, before
-simulating the program at a large process count on a target machine (ExtraP's method, Shanmugam, Malony and
-Mohr 1995, with the compute intervals taken from sad's per-rank prices instead of the measured ones).
+around its PMPI twin, in wall time and in the rank's CPU time, and noting partner and count × datatype size)
+→ run under `mpirun -np N` → one file per rank → `Call` lists. sad.cli.extrapolate compares them with the
+events sad derives from the source (sad.predict.trace) at the same N, and reports the measured compute
+between the calls beside sad's, before simulating the program at a large process count on a target machine
+(ExtraP's method, Shanmugam, Malony and Mohr 1995, with the compute intervals taken from sad's per-rank prices
+instead of the measured ones).
+The CPU times tell a rank's own work from the time other processes had its core: on a host whose cores other
+jobs share, the wall times are longer than the host's alone by the part of the cores' time the run got
+(`core_share`), which no machine property describes.
 
 Open MPI's Fortran bindings call the C PMPI_ functions directly, so the Fortran calls are wrapped by their
 own symbols (mpi_send_ calling pmpi_send_), which the program's executable defines before the library.
@@ -30,12 +34,15 @@ class TraceRunError(RuntimeError):
 
 @dataclass(frozen=True)
 class Call:
-    """One traced MPI call of a rank: kind (send, recv, bcast, …), partner or root (-1: none), bytes, times."""
+    """One traced MPI call of a rank: kind (send, recv, bcast, …), partner or root (-1: none), bytes, wall times
+    and the rank's CPU times at its start and end (seconds since MPI_Init)."""
     kind: str
     peer: int
     nbytes: int
     start: float
     end: float
+    cpu_start: float = 0.0
+    cpu_end: float = 0.0
 
 
 # (Fortran name, C name, kind, C parameter list, the pmpi call's arguments, peer, bytes as count*type)
@@ -62,16 +69,29 @@ _HEAD = r"""
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static FILE *out;
-static double origin;
+static double origin, cpu_origin, cpu_start;
+
+/* the CPU time of the calling thread (the rank's own work and its polling, not the time other processes
+   had the core) */
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* a call begins: its CPU time noted, its wall time returned (calls do not nest) */
+static double started(void) { cpu_start = cpu_now(); return PMPI_Wtime(); }
 
 static void note(const char *kind, int peer, int n, MPI_Datatype t, double t0) {
     int size = 0;
-    double t1 = PMPI_Wtime();
+    double t1 = PMPI_Wtime(), c1 = cpu_now();
     if (!out) return;
     if (t != MPI_DATATYPE_NULL) PMPI_Type_size(t, &size);
-    fprintf(out, "%s %d %ld %.9f %.9f\n", kind, peer, (long)n * size, t0 - origin, t1 - origin);
+    fprintf(out, "%s %d %ld %.9f %.9f %.9f %.9f\n", kind, peer, (long)n * size, t0 - origin, t1 - origin,
+            cpu_start - cpu_origin, c1 - cpu_origin);
 }
 
 static void opened(void) {
@@ -82,11 +102,12 @@ static void opened(void) {
     snprintf(path, sizeof path, "%s/rank%d.txt", dir ? dir : ".", me);
     out = fopen(path, "w");
     origin = PMPI_Wtime();
+    cpu_origin = cpu_now();
 }
 
 static void closed(void) {
-    double now = PMPI_Wtime() - origin;
-    if (out) { fprintf(out, "end -1 0 %.9f %.9f\n", now, now); fclose(out); }
+    double now = PMPI_Wtime() - origin, cpu = cpu_now() - cpu_origin;
+    if (out) { fprintf(out, "end -1 0 %.9f %.9f %.9f %.9f\n", now, now, cpu, cpu); fclose(out); }
     out = NULL;
 }
 
@@ -99,14 +120,14 @@ void pmpi_finalize_(MPI_Fint *ierr) __attribute__((weak));
 void mpi_finalize_(MPI_Fint *ierr) { closed(); pmpi_finalize_(ierr); }
 int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int d, int stag, void *rb, int rn, MPI_Datatype rt,
                  int s, int rtag, MPI_Comm c, MPI_Status *status) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Sendrecv(sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status);
     note("send", d, sn, st, t0); note("recv", s, rn, rt, t0);
     return e;
 }
 int MPI_Sendrecv_replace(void *b, int n, MPI_Datatype t, int d, int stag, int s, int rtag, MPI_Comm c,
                          MPI_Status *status) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Sendrecv_replace(b, n, t, d, stag, s, rtag, c, status);
     note("send", d, n, t, t0); note("recv", s, n, t, t0);
     return e;
@@ -115,7 +136,7 @@ void pmpi_sendrecv_(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, void
                     MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *) __attribute__((weak));
 void mpi_sendrecv_(void *sb, MPI_Fint *sn, MPI_Fint *st, MPI_Fint *d, MPI_Fint *stag, void *rb, MPI_Fint *rn,
                    MPI_Fint *rt, MPI_Fint *s, MPI_Fint *rtag, MPI_Fint *c, MPI_Fint *status, MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_sendrecv_(sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status, ierr);
     note("send", *d, *sn, MPI_Type_f2c(*st), t0); note("recv", *s, *rn, MPI_Type_f2c(*rt), t0);
 }
@@ -123,7 +144,7 @@ void pmpi_sendrecv_replace_(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint
                             MPI_Fint *, MPI_Fint *, MPI_Fint *) __attribute__((weak));
 void mpi_sendrecv_replace_(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *d, MPI_Fint *stag, MPI_Fint *s,
                            MPI_Fint *rtag, MPI_Fint *c, MPI_Fint *status, MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_sendrecv_replace_(b, n, t, d, stag, s, rtag, c, status, ierr);
     note("send", *d, *n, MPI_Type_f2c(*t), t0); note("recv", *s, *n, MPI_Type_f2c(*t), t0);
 }
@@ -131,27 +152,27 @@ void mpi_sendrecv_replace_(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *d, MPI_F
    are ignored by MPI); the v forms' block is the rank's element of the counts */
 static int rank_of(MPI_Comm c) { int me; PMPI_Comm_rank(c, &me); return me; }
 int MPI_Gather(const void *s, int n, MPI_Datatype t, void *b, int rn, MPI_Datatype rt, int r, MPI_Comm c) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Gather(s, n, t, b, rn, rt, r, c);
     if (s == MPI_IN_PLACE) note("gather", r, rn, rt, t0); else note("gather", r, n, t, t0);
     return e;
 }
 int MPI_Allgather(const void *s, int n, MPI_Datatype t, void *b, int rn, MPI_Datatype rt, MPI_Comm c) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Allgather(s, n, t, b, rn, rt, c);
     if (s == MPI_IN_PLACE) note("allgather", -1, rn, rt, t0); else note("allgather", -1, n, t, t0);
     return e;
 }
 int MPI_Gatherv(const void *s, int n, MPI_Datatype t, void *b, const int *rn, const int *d, MPI_Datatype rt,
                 int r, MPI_Comm c) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Gatherv(s, n, t, b, rn, d, rt, r, c);
     if (s == MPI_IN_PLACE) note("gather", r, rn[rank_of(c)], rt, t0); else note("gather", r, n, t, t0);
     return e;
 }
 int MPI_Allgatherv(const void *s, int n, MPI_Datatype t, void *b, const int *rn, const int *d, MPI_Datatype rt,
                    MPI_Comm c) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     int e = PMPI_Allgatherv(s, n, t, b, rn, d, rt, c);
     if (s == MPI_IN_PLACE) note("allgather", -1, rn[rank_of(c)], rt, t0); else note("allgather", -1, n, t, t0);
     return e;
@@ -164,28 +185,28 @@ extern int mpi_fortran_in_place_ __attribute__((weak));
 void pmpi_gather_() __attribute__((weak));
 void mpi_gather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *r,
                  MPI_Fint *c, MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_gather_(s, n, t, b, rn, rt, r, c, ierr);
     F_NOTE("gather", *r, *rn);
 }
 void pmpi_allgather_() __attribute__((weak));
 void mpi_allgather_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *rt, MPI_Fint *c,
                     MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_allgather_(s, n, t, b, rn, rt, c, ierr);
     F_NOTE("allgather", -1, *rn);
 }
 void pmpi_gatherv_() __attribute__((weak));
 void mpi_gatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
                   MPI_Fint *r, MPI_Fint *c, MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_gatherv_(s, n, t, b, rn, d, rt, r, c, ierr);
     F_NOTE("gather", *r, rn[rank_of(MPI_Comm_f2c(*c))]);
 }
 void pmpi_allgatherv_() __attribute__((weak));
 void mpi_allgatherv_(void *s, MPI_Fint *n, MPI_Fint *t, void *b, MPI_Fint *rn, MPI_Fint *d, MPI_Fint *rt,
                      MPI_Fint *c, MPI_Fint *ierr) {
-    double t0 = PMPI_Wtime();
+    double t0 = started();
     pmpi_allgatherv_(s, n, t, b, rn, d, rt, c, ierr);
     F_NOTE("allgather", -1, rn[rank_of(MPI_Comm_f2c(*c))]);
 }
@@ -195,7 +216,7 @@ _C_BY_HAND = {"Gather", "Allgather"}
 
 
 def _c_wrapper(fname: str, cname: str, kind: str, params: str, args: str, peer: str, nbytes: str) -> str:
-    return (f"int MPI_{cname}({params}) {{\n    double t0 = PMPI_Wtime();\n    int e = PMPI_{cname}({args});\n"
+    return (f"int MPI_{cname}({params}) {{\n    double t0 = started();\n    int e = PMPI_{cname}({args});\n"
             f"    note(\"{kind}\", {peer}, {nbytes}, t0);\n    return e;\n}}\n")
 
 
@@ -212,7 +233,7 @@ def _fortran_wrapper(fname: str, kind: str, params: str, peer: str, nbytes: str)
     typ = f"MPI_Type_f2c(*{dtype})" if dtype != "MPI_BYTE" else "MPI_BYTE"
     who = f"*{peer}" if peer != "-1" else "-1"
     return (f"void pmpi_{fname}_({', '.join(['void *'] * (len(names) + 1))}) __attribute__((weak));\n"
-            f"void mpi_{fname}_({formal}, MPI_Fint *ierr) {{\n    double t0 = PMPI_Wtime();\n"
+            f"void mpi_{fname}_({formal}, MPI_Fint *ierr) {{\n    double t0 = started();\n"
             f"    pmpi_{fname}_({actual}, ierr);\n    note(\"{kind}\", {who}, {size}, {typ}, t0);\n}}\n")
 
 
@@ -280,14 +301,42 @@ def _read(path: Path) -> list[Call]:
         raise TraceRunError(f"{path.name}: no trace written (did the program call MPI_Finalize?)")
     calls = []
     for line in path.read_text().splitlines():
-        kind, peer, nbytes, start, end = line.split()
-        calls.append(Call(kind, int(peer), int(nbytes), float(start), float(end)))
+        kind, peer, nbytes, *times = line.split()
+        calls.append(Call(kind, int(peer), int(nbytes), *map(float, times)))
     return calls
 
 
 def run_time(calls: list[Call]) -> float:
     """Seconds of a rank from MPI_Init to MPI_Finalize (its `end` record; its last call if it has none)."""
     return max((call.end for call in calls), default=0.0)
+
+
+def cpu_time(calls: list[Call]) -> float:
+    """CPU seconds of a rank from MPI_Init to MPI_Finalize (its `end` record; 0 for a trace without CPU
+    times)."""
+    return max((call.cpu_end for call in calls), default=0.0)
+
+
+def cpu_compute_between(calls: list[Call]) -> float:
+    """CPU seconds of a rank outside the traced calls: its own work, whatever other processes took of its core."""
+    inside = sum(c.cpu_end - c.cpu_start for c in calls if c.kind != "end")
+    return max(0.0, cpu_time(calls) - inside)
+
+
+LOADED = 0.85
+"""A traced run whose ranks got less than this part of their cores' time shared them with other jobs: on a
+quiet host ranks that poll use their whole core, and ranks that share one keep it busy between them (a waiting
+rank yields it to a rank that computes), so the part is close to 1."""
+
+
+def core_share(calls: list[list[Call]], cores: int) -> float | None:
+    """The part of its cores' time a run got: the ranks' CPU seconds over the run's wall time × the cores its
+    ranks could use (min(ranks, cores)); None for a trace without CPU times."""
+    wall = max((run_time(c) for c in calls), default=0.0)
+    cpu = sum(cpu_time(c) for c in calls)
+    if wall <= 0 or cpu <= 0:
+        return None
+    return cpu / (wall * max(1, min(len(calls), cores)))
 
 
 def compute_between(calls: list[Call]) -> float:

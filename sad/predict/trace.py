@@ -3,7 +3,9 @@
 Data flow: the program's IR (sad.analysis.pipeline.load_program) and a machine (sad.machine.model) → for one
 rank at the bound parameters, the program's control is followed: integer and real scalars, PARAMETER
 constants, RANK from MPI_COMM_RANK and NPROCS from MPI_COMM_SIZE, values bound with -D for what a READ or
-the data would give. Every statement is priced with its SAD cost vector S (sad.analysis.cost) on the machine;
+the data would give. Every statement is priced with its SAD cost vector S (sad.analysis.cost) on the machine,
+and on a machine calibrated on a host (a `hierarchy`) every innermost loop by the loop model, as `sad analyze`
+prices it (sad.predict.traceloops: the compiled code or the operation classes, and the memory hierarchy);
 a loop or branch is counted by evaluating its bounds or condition at this rank, so subtree sizes computed
 in a loop on RANK and NPROCS, and branches on them, are decided per rank (issue 28) instead of becoming
 parameters. Message-passing calls become events (sends, receives; collectives expanded into the messages of
@@ -39,6 +41,7 @@ from sad.ir import msgcalls
 from sad.predict import collectives, rankclass
 from sad.predict.events import ANY, Op
 from sad.predict.rankclass import SYMBOLIC, Sym, lifted, plain
+from sad.predict.traceloops import LoopModel
 
 FOLLOW_LIMIT = 4096
 """A message-free loop whose branches depend on its index is followed trip by trip up to this many trips."""
@@ -112,6 +115,7 @@ class Shared:
     broadcasts: dict[int, object] = field(default_factory=dict)  # collective call number -> the root's scalar
     mailbox: dict[tuple[int, int, int, int], object] = field(default_factory=dict)  # Tracer.post_value
     remember: bool = True  # False: every loop followed (the tests compare the two)
+    loops: LoopModel | None = None  # innermost loops priced as sad analyze prices them (a calibrated host)
     reused: int = 0  # loops replayed from effects
     classed: int = 0  # ranks whose events are a traced rank's, re-evaluated (sad.predict.rankclass)
 
@@ -154,6 +158,7 @@ class Tracer:
         self.guards = rankclass.Guards()
         self.me: int = rankclass.rank_symbol(rank, self.guards) if symbolic else rank
         self.private = False
+        self.open_trips: dict[int, int] = {}  # trips per entry of the counted loops being run (by id)
 
     # ------------------------------------------------------------------ entry
     def trace(self) -> list[Op]:
@@ -511,6 +516,31 @@ class Tracer:
         trips = max(0, int((hi - lo + step) // step))
         index = self.cell(stmt.index, frame)
         per_trip = self.price((id(stmt), "trip"), costs.loop_iteration_cost)
+        self.open_trips[id(stmt)] = trips
+        try:
+            each = self.shared.loops.price(stmt, self.open_trips, lambda: self.known(frame)) \
+                if self.shared.loops and trips > 0 else None
+            if each is None:
+                self.trips(stmt, frame, index, lo, step, trips, per_trip, where)
+            else:
+                # the loop model's price replaces the operation prices of the trips and the body, which are
+                # still followed for the scalars they leave (sad.predict.traceloops)
+                pending, recorded = self.pending, len(self.recording) if self.recording is not None else 0
+                self.trips(stmt, frame, index, lo, step, trips, per_trip, where)
+                self.pending = pending
+                if self.recording is not None:
+                    del self.recording[recorded:]
+                self.charge(each * trips, where)
+        finally:
+            del self.open_trips[id(stmt)]
+
+    def known(self, frame: dict[str, Cell]) -> dict[str, float]:
+        """The frame's scalars whose values are plain numbers at this rank (for the loop model's footprints)."""
+        return {k: v for k, c in frame.items() if (v := c.value).__class__ in (int, float)}
+
+    def trips(self, stmt: ir.Do, frame: dict[str, Cell], index: Cell, lo, step, trips: int, per_trip: float,
+              where: str) -> None:
+        """A counted loop's trips, charged with the operation prices."""
         if self.has_messages(stmt):
             self.stepped_with_messages(stmt, frame, index, lo, step, trips, per_trip, where)
         elif trips <= 2 or self.jumps(stmt) or (trips <= FOLLOW_LIMIT and (not self.index_free(stmt)
@@ -1340,22 +1370,27 @@ def _is_pure(proc: ir.Procedure, messaging: set[str], purity: dict[str, bool],
 
 
 def traces(program: ir.Program, machine, nprocs: int, values: dict[str, float],
-           remember: bool = True, classes: bool = True) -> tuple[list[list[Op]], Shared]:
+           remember: bool = True, classes: bool = True,
+           include_dirs: tuple[str, ...] = ()) -> tuple[list[list[Op]], Shared]:
     """Every rank's events at `nprocs` processes (values: the -D bindings), with what the tracers noted
     (remember: replay message-free loops that start alike, Tracer.followed; classes: trace one rank per class
-    of ranks that behave alike, sad.predict.rankclass; the tests compare both with everything followed)."""
+    of ranks that behave alike, sad.predict.rankclass; the tests compare both with everything followed). On a
+    machine calibrated on a host, innermost loops are priced by the loop model (sad.predict.traceloops; the
+    sources compiled with include_dirs searched)."""
     frozen = gc.get_freeze_count()
     try:
-        return _traces(program, machine, nprocs, values, remember, classes)
+        return _traces(program, machine, nprocs, values, remember, classes, include_dirs)
     finally:
         if not frozen:  # a caller's own freeze is the caller's to end
             gc.unfreeze()
 
 
 def _traces(program: ir.Program, machine, nprocs: int, values: dict[str, float], remember: bool,
-            classes: bool) -> tuple[list[list[Op]], Shared]:
+            classes: bool, include_dirs: tuple[str, ...] = ()) -> tuple[list[list[Op]], Shared]:
     classes = classes and remember
     shared = Shared(remember=remember)
+    if getattr(machine, "hierarchy", None) is not None:
+        shared.loops = LoopModel(program, machine, include_dirs)
     algorithms = dict(getattr(machine, "collectives", {}) or {})
     out: list[list[Op]] = [[] for _ in range(nprocs)]
     shared.repeats = [[] for _ in range(nprocs)]

@@ -100,9 +100,9 @@ def test_computations_in_a_row_are_one_step_of_the_path():
 
 @pytest.mark.parametrize("cores, factor", [(1, 2.0), (2, 1.0), (4, 1.0)])
 def test_ranks_sharing_cores_run_at_their_share(cores, factor):
-    """The ping-pong above with its 2 ranks on `cores` cores: on one core each polls while it waits, so each
-    runs at half a core all along and every time doubles (T = 2 (c0 + 2 comm(b))); with a core each, as
-    alone."""
+    """The ping-pong above with its 2 ranks on `cores` cores: on one core their work shares it and every time
+    doubles (T = 2 (c0 + 2 comm(b))), the wait included (an upper bound: a waiting rank yields the core); with a
+    core each, as alone."""
     b, c0, c1 = 8192, 1e-3, 2e-3
     ping = [[Op("comp", c0), Op("send", peer=1, nbytes=b), Op("recv", peer=1, nbytes=b)],
             [Op("comp", c1), Op("recv", peer=0, nbytes=b), Op("send", peer=0, nbytes=b)]]
