@@ -52,6 +52,18 @@ def preprocessor_defines(path: str, defines: dict[str, str]) -> dict[str, str]:
     return macro_defines(path, dict(defines), lang)
 
 
+def macros_read(files: list[str], include_dirs: list[str], defines: dict[str, str], names: set[str]) -> set[str]:
+    """Those of ``names`` that the preprocessor expanded or tested in one of the files (their headers included)
+    with these -I and -D (frontends.macros.macros_used); files that are not preprocessed are not asked."""
+    from sad.frontends.macros import macros_used
+    used: set[str] = set()
+    for path in files:
+        passed = preprocessor_defines(path, defines)
+        if names - used and set(passed) & names:
+            used |= macros_used(path, include_dirs, passed, language_of(path) or "c") & names
+    return used
+
+
 def warm_up() -> None:
     """Import the frontends and build fparser's statement classes now, e.g. once before worker processes
     are forked, instead of in every worker on its first file."""

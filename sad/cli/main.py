@@ -261,18 +261,11 @@ def _simulated(program, machine, values: dict, prediction):
 
 
 def _macros_set(files: list[str], include: list[str], raw: dict[str, str], values: dict, analysis) -> set[str]:
-    """The -D names that are no parameter but a macro the preprocessor used in one of the files (``-D N=60``
-    for an ``#ifndef N`` default): they did what the user meant, no warning (asked only when such names exist)."""
-    from sad.analysis.pipeline import language_of, preprocessor_defines
-    from sad.frontends.macros import macros_used
+    """The -D names that are no parameter but a macro the preprocessor read (``-D N=60`` for an ``#ifndef N``
+    default): they did what the user meant, no warning (cpp asked only when such names exist)."""
+    from sad.analysis.pipeline import macros_read
     known = {p.name for p in analysis.table}
-    left = {name for name in values if name not in known}
-    used: set[str] = set()
-    for path in files:
-        passed = preprocessor_defines(path, raw)
-        if left - used and set(passed) & left:
-            used |= macros_used(path, include, passed, language_of(path) or "c") & left
-    return used
+    return macros_read(files, include, raw, {name for name in values if name not in known})
 
 
 def _warn_unknown_bindings(values: dict, analysis, macros: set[str] = frozenset()) -> None:
