@@ -416,11 +416,12 @@ int main(int argc, char **argv) {
 """
 
 
-CORE = ("chain",)
+CORE = ("chain", "wide")
 """The host-speed sentinel's parts (sad.machine.hostspeed.PARTS) a figure is judged on: what slows it down. In the
-core (clock, forwarding, operation classes): a lower clock or a busy sibling thread, the chain alone; a neighbour's
-memory traffic does not slow a register chain, and a noisy L2 walk must not retime it."""
-NEAR = ("chain", "walk")
+core (clock, forwarding, operation classes, llvm-mca's model against the core): a lower clock (the chain) or a
+busy sibling thread (the core's width); a neighbour's memory traffic does not slow a register chain, and a noisy
+L2 walk must not retime it."""
+NEAR = ("chain", "walk", "wide")
 """L1 and L2 figures: the core and what evicts the L2."""
 FAR = ("far",)
 """L3, memory and the first touch of pages: the shared last cache and memory, what a neighbour's traffic slows."""
@@ -624,7 +625,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             if progress:
                 progress(f"{op}.{kind:8s} latency {pair[0].seconds * 1e9:6.3f} ns, throughput "
                          f"{pair[1].seconds * 1e9:6.3f} ns per operation")
-        result.mca_scale = measure_mca_scale(cpu, per_figure * len(corescale.CLASSES), progress)
+        result.mca_scale = measure_mca_scale(cpu, per_figure * len(corescale.CLASSES), progress, result.timed)
         walks = {p: result.timed(f"hierarchy.tlb ({p} pages)", functools.partial(run, "T", max(1, 400_000 // p), p, 4),
                                  per_figure, PAGE_WALKS) for p in TLB_PAGES}
         result.tlb_pages, result.tlb_miss = tlb_reach(walks)
@@ -693,16 +694,18 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
     return result
 
 
-def measure_mca_scale(cpu: int | None, budget_s: float, progress: Callable[[str], None] | None
-                      ) -> corescale.CoreScale | None:
-    """sad.machine.corescale's loops timed pinned like every figure here (None where it does not apply)."""
+def measure_mca_scale(cpu: int | None, budget_s: float, progress: Callable[[str], None] | None,
+                      timed: Callable[..., Measured] | None = None) -> corescale.CoreScale | None:
+    """sad.machine.corescale's loops timed pinned like every figure here (None where it does not apply); with
+    ``timed`` (``HierarchyCalibration.timed``) each between samples of the host-speed sentinel, judged on the
+    core's parts: a sibling hyperthread's burst changes these ratios more than any other figure."""
     def run(exe: Path, case: int, n: int) -> float:
         out = subprocess.run(pin_command([str(exe), str(case), str(n)], cpu), capture_output=True, text=True,
                              check=True, timeout=60).stdout
         return float(out)
 
     def settle(sample: Callable[[], list[float]], budget: float) -> tuple[float, float]:
-        fig = converge(sample, budget)
+        fig = timed("hierarchy.mca_scale", sample, budget, CORE) if timed else converge(sample, budget)
         return fig.seconds, fig.spread
 
     scale = corescale.measure(settle, run, budget_s)

@@ -5,16 +5,20 @@ time programs on a VM whose speed varies with what its neighbours run (an L2-bou
 within minutes, the same -O0 kernel 0.89 s in the morning and 1.4-1.8 s at night; the memory column-walk figure
 of five calibrations 9.4, 17.8, 27.4, 9.7 and 31.4 ns). Before and after each figure or kernel they run
 ``Sentinel.sample``: a fixed, short reference program pinned to the same CPU, timed in CPU seconds as the
-figures are, with three parts that slow down for different reasons —
+figures are, with four parts that slow down for different reasons —
 
 - ``chain``: a dependent integer chain (x = x * 1103515245 + 12345, 10 M links: the multiply-add latency;
-  what a busy sibling hyperthread or a lower clock slows),
+  what a lower clock slows),
 - ``walk``: a dependent walk over one random cycle of 32 768 pointers (256 KiB: past L1, inside L2; what a
   neighbour that evicts L2 slows),
 - ``far``: the same walk over 4 Mi pointers (32 MiB: the last cache shared with other cores and other guests,
   and memory, past the TLBs; what a neighbour's traffic slows: a column walk over 800 pages of
   benchmarks/devkernels' covariance ran 1.46 s one evening and 2.26 s the next night while the other two
   parts stayed within 10 %),
+- ``wide``: eight independent shift-and-xor chains side by side (2 M links: the core's integer units and
+  dispatch kept busy, no chain the latency of which bounds it; what a busy sibling hyperthread slows: on a
+  2-vCPU Zen 4 guest it ran 1.6-3.0 ns a link from one run to the next, minutes apart, while ``chain`` kept
+  1.42 ns within 4 %, and the compiled loops of llvm-mca's calibration (sad.machine.corescale) swung with it),
 
 each in ns per link, the best of three repeats in one run. ``Sentinel.ratio`` is a sample against the fastest
 seen so far in the session (a host cannot run a fixed program faster than it can: the minimum is its speed),
@@ -32,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
-PARTS = ("chain", "walk", "far")
+PARTS = ("chain", "walk", "far", "wide")
 Sample = tuple[float, ...]   # ns per link of each part
 SLOW = 1.10   # a sample 10 % slower than the fastest seen: the host is slowed (the spread of a quiet host: ~1-3 %)
 RETRIES = 2   # a figure measured on a slowed host is timed again at most this many times
@@ -46,6 +50,7 @@ SOURCE = r"""
 #define STEPS 1000000L
 #define FAR_NODES 4194304L
 #define FAR_STEPS 100000L
+#define WIDE 2000000L
 static size_t *cycle(size_t nodes, unsigned long *x) {   /* Sattolo's shuffle: one cycle through every node */
     size_t *next = malloc(nodes * sizeof *next), j, k, tmp;
     if (!next) exit(1);
@@ -61,7 +66,8 @@ static double cpu_ns(void) {
 }
 int main(void) {
     unsigned long x = 1, i, k;
-    double best_chain = 1e30, best_walk = 1e30, best_far = 1e30, t;
+    double best_chain = 1e30, best_walk = 1e30, best_far = 1e30, best_wide = 1e30, t;
+    unsigned long w0 = 1, w1 = 2, w2 = 3, w3 = 4, w4 = 5, w5 = 6, w6 = 7, w7 = 8;
     size_t *next = cycle(NODES, &x), *far = cycle(FAR_NODES, &x), j, p = 0, q = 0;
     for (j = 0; j < NODES; j++) p = next[p];  /* warm: the cycle in L2 */
     for (k = 0; k < 3; k++) {
@@ -74,8 +80,15 @@ int main(void) {
         t = cpu_ns();
         for (i = 0; i < FAR_STEPS; i++) q = far[q];
         t = (cpu_ns() - t) / FAR_STEPS; if (t < best_far) best_far = t;
+        t = cpu_ns();
+        for (i = 0; i < WIDE; i++) {   /* shifts differ per chain: no two alike for the vectorizer to pair */
+            w0 ^= (w0 << 1) ^ i; w1 ^= (w1 >> 2) ^ i; w2 ^= (w2 << 3) ^ i; w3 ^= (w3 >> 4) ^ i;
+            w4 ^= (w4 << 5) ^ i; w5 ^= (w5 >> 6) ^ i; w6 ^= (w6 << 7) ^ i; w7 ^= (w7 >> 9) ^ i;
+        }
+        t = (cpu_ns() - t) / WIDE; if (t < best_wide) best_wide = t;
     }
-    printf("%.4f %.4f %.4f %lu %lu\n", best_chain, best_walk, best_far, x & 1, (unsigned long)((p ^ q) & 1));
+    printf("%.4f %.4f %.4f %.4f %lu %lu\n", best_chain, best_walk, best_far, best_wide, x & 1,
+           (unsigned long)((p ^ q ^ w0 ^ w1 ^ w2 ^ w3 ^ w4 ^ w5 ^ w6 ^ w7) & 1));
     return 0;
 }
 """
@@ -93,7 +106,8 @@ class Sentinel:
         """Compile the reference program with gcc -O2 in ``work``."""
         src, exe = work / "hostspeed.c", work / "hostspeed"
         src.write_text(SOURCE, encoding="utf-8")
-        proc = subprocess.run(["gcc", "-O2", str(src), "-o", str(exe)], capture_output=True, text=True, check=False)
+        proc = subprocess.run(["gcc", "-O2", "-fno-tree-vectorize", str(src), "-o", str(exe)], capture_output=True,
+                              text=True, check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"host-speed sentinel: compile failed: {proc.stderr[-500:]}")
         return cls(exe, cpu)

@@ -12,12 +12,13 @@ from sad.machine import hostspeed
 
 
 def test_a_sample_is_judged_by_its_slower_part_against_the_fastest_seen():
-    s = hostspeed.Sentinel(Path("unused"), None, [(1.0, 4.0, 80.0), (1.2, 4.0, 80.0), (1.0, 5.0, 100.0)])
-    assert s.ratio((1.2, 4.0, 80.0)) == pytest.approx(1.2)   # the chain 20 % slower, the walks as fast as ever
-    assert s.ratio((1.0, 5.0, 100.0)) == pytest.approx(1.25)  # both walks 25 % slower
-    assert s.ratio((1.0, 4.0, 120.0)) == pytest.approx(1.5)   # the far walk alone 50 % slower
-    assert s.ratio((1.1, 4.4, 88.0)) == pytest.approx(1.1)    # all 10 % slower
-    assert s.ratio((1.1, 4.4, 88.0)) <= hostspeed.SLOW < s.ratio((1.2, 4.0, 80.0))
+    s = hostspeed.Sentinel(Path("unused"), None,
+                           [(1.0, 4.0, 80.0, 2.0), (1.2, 4.0, 80.0, 2.0), (1.0, 5.0, 100.0, 2.0)])
+    assert s.ratio((1.2, 4.0, 80.0, 2.0)) == pytest.approx(1.2)   # the chain 20 % slower, the rest as ever
+    assert s.ratio((1.0, 5.0, 100.0, 2.0)) == pytest.approx(1.25)  # both walks 25 % slower
+    assert s.ratio((1.0, 4.0, 120.0, 2.0)) == pytest.approx(1.5)   # the far walk alone 50 % slower
+    assert s.ratio((1.1, 4.4, 88.0, 2.2)) == pytest.approx(1.1)    # all 10 % slower
+    assert s.ratio((1.1, 4.4, 88.0, 2.2)) <= hostspeed.SLOW < s.ratio((1.2, 4.0, 80.0, 2.0))
     spread = s.spread()
     # chain sorted 1.0, 1.0, 1.2: quartiles (exclusive method, n = 3) 1.0 and 1.2 about a median 1.0
     assert spread["chain"] == {"median_ns": 1.0, "iqr": pytest.approx(0.2), "min_ns": 1.0, "max_ns": 1.2,
@@ -29,14 +30,15 @@ def test_a_sample_is_judged_by_its_slower_part_against_the_fastest_seen():
 def test_the_reference_program_runs(tmp_path):
     s = hostspeed.Sentinel.build(tmp_path, None)
     assert s.sample() == 1.0                             # the only sample is the fastest seen
-    chain, walk, far = s.samples[0]
+    chain, walk, far, wide = s.samples[0]
     assert 0.05 < chain < 50 and 0.1 < walk < 100 and 1 < far < 1000   # ns per link: a multiply-add, L2, memory
+    assert 0.1 < wide < 100                                            # eight shift-xor links side by side
     assert s.spread_text().startswith(f"host-speed sentinel: chain {chain:.3f} ns median, spread 0.0%")
 
 
 def test_a_sample_can_be_judged_on_some_parts_only():
-    s = hostspeed.Sentinel(Path("unused"), None, [(1.0, 4.0, 80.0)])
-    sample = (1.0, 6.0, 120.0)                                # the chain as fast as ever, both walks 50 % slower
+    s = hostspeed.Sentinel(Path("unused"), None, [(1.0, 4.0, 80.0, 2.0)])
+    sample = (1.0, 6.0, 120.0, 2.0)                           # the chain as fast as ever, both walks 50 % slower
     assert s.ratio(sample, ("chain",)) == 1.0                 # an operation's figure: not slowed
     assert s.ratio(sample, ("far",)) == pytest.approx(1.5)    # a memory figure: slowed
 
@@ -44,7 +46,7 @@ def test_a_sample_can_be_judged_on_some_parts_only():
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="the sentinel is compiled with gcc")
 def test_a_figure_timed_on_a_slow_host_is_retimed_then_named(tmp_path):
     s = hostspeed.Sentinel.build(tmp_path, None)
-    s.samples.append((1e-3, 1e-3, 1e-3))   # a fastest sample no real run comes near: every sample is slow
+    s.samples.append((1e-3, 1e-3, 1e-3, 1e-3))   # a fastest sample no real run comes near: every sample is slow
     guard = hostspeed.Guard(s)
     runs = []
     watched = guard.measure("memory.read", lambda: runs.append(1) or len(runs))
@@ -58,7 +60,7 @@ def test_a_figure_timed_on_a_slow_host_is_retimed_then_named(tmp_path):
 def test_a_line_cost_the_host_slowed_is_timed_again_after_the_others(tmp_path):
     from sad.machine.hierarchy import HierarchyCalibration, Measured, retime_late
     s = hostspeed.Sentinel.build(tmp_path, None)
-    fake = (1e-3, 1e-3, 1e-3)
+    fake = (1e-3, 1e-3, 1e-3, 1e-3)
     s.samples.append(fake)                 # while it stands, every sample is slow: a neighbour's burst
     result = HierarchyCalibration(Measured(0.0, 0.0, 0), [], guard=hostspeed.Guard(s))
     table = {"memory": result.timed("hierarchy.memory.copy", lambda: [6.7e-9] * 5, 1.0, ("far",))}
@@ -67,3 +69,14 @@ def test_a_line_cost_the_host_slowed_is_timed_again_after_the_others(tmp_path):
     retime_late(result, [("hierarchy.memory.copy", table, "memory", lambda: [3.5e-9] * 5, ("far",))], 1.0, None)
     assert table["memory"].seconds == 3.5e-9 and table["memory"].host_ratio < 100
     assert ("hierarchy.memory.copy" in result.guard.slowed) == table["memory"].slow_host
+
+
+def test_a_busy_sibling_thread_slows_the_core_figures_not_the_chain():
+    """A sibling hyperthread takes the core's width, not its latency: the wide part 60 % slower with the chain
+    as fast as ever is a slow host for the core's and the caches' figures (sad.machine.hierarchy.CORE, NEAR),
+    not for memory's (FAR)."""
+    from sad.machine.hierarchy import CORE, FAR, NEAR
+    s = hostspeed.Sentinel(Path("unused"), None, [(1.4, 5.0, 160.0, 2.5)])
+    sample = (1.4, 5.0, 160.0, 4.0)
+    assert s.ratio(sample, CORE) == pytest.approx(1.6) and s.ratio(sample, NEAR) == pytest.approx(1.6)
+    assert s.ratio(sample, FAR) == 1.0 and s.ratio(sample, ("chain",)) == 1.0
