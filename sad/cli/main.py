@@ -268,7 +268,7 @@ def _macros_set(files: list[str], include: list[str], raw: dict[str, str], value
     return macros_read(files, include, raw, {name for name in values if name not in known})
 
 
-def _warn_unknown_bindings(values: dict, analysis, macros: set[str] = frozenset()) -> None:
+def _warn_unknown_bindings(values: dict, analysis, macros: frozenset[str] | set[str] = frozenset()) -> None:
     from sad.cli.args import did_you_mean
     known = {p.name for p in analysis.table}
     unresolved = sorted(p.name for p in analysis.table.unresolved())
