@@ -188,9 +188,18 @@ class _Point(dict):
         self.memo: dict[sympy.Basic, Value] = {}
         self.outer, self.index, self.ops = outer, index, ops
         self.sampled = sampled  # see evaluate
+        self.trips: dict[tuple, _Point] = {}
 
     def trip(self, index: sympy.Symbol, value: Value, ops: Any) -> _Point:
-        return _Point({**self, index.name: value}, self, index, ops, self.sampled)
+        """The point of a trip, one per index and value (a number, or an array of consecutive trips): the
+        sums of a formula share their index (sad.analysis.counting's k) and limits, so that STREVC's 624
+        sums over its eigenvectors walk their bodies' common subexpressions (a callee's cost, a
+        probability) once per trip rather than once per sum and trip."""
+        key = (index, ops, value) if isinstance(value, (int, float)) else (index, ops, float(value[0]), len(value))
+        point = self.trips.get(key)
+        if point is None:
+            point = self.trips[key] = _Point({**self, index.name: value}, self, index, ops, self.sampled)
+        return point
 
 
 def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
