@@ -230,7 +230,7 @@ class _Point(dict):
         self.sampled = sampled  # see evaluate
         self.trips: dict[tuple, _Point] = {}
         self.family = family  # see evaluate
-        self.nodes = family.nodes if family is not None else outer.nodes if outer is not None else _Nodes()
+        self.nodes: _Nodes = family.nodes if family is not None else outer.nodes if outer is not None else _Nodes()
         self.key = key  # the trips down to this point: the same point in each evaluation of the family
 
     def trip(self, index: sympy.Symbol, value: Value, ops: Any) -> _Point:
