@@ -9,7 +9,9 @@ DTRTI2 under DTRTRI) is such a sum of a sum, and the bound counts came out with 
 
 Here a Sum whose summand holds a Piecewise whose conditions depend on one of the Sum's own indices is
 folded as a whole: it stands for a new symbol while the expression around it is folded, and its own
-summand was folded when it was built. Every other fold is sympy's, unchanged.
+summand was folded when it was built. Every other fold is sympy's, with one shortcut to the same result
+(_fold): a relation or logical node whose choices all test the same condition is not folded over every
+combination of their pieces.
 """
 from __future__ import annotations
 
