@@ -9,15 +9,52 @@ DTRTI2 under DTRTRI) is such a sum of a sum, and the bound counts came out with 
 
 Here a Sum whose summand holds a Piecewise whose conditions depend on one of the Sum's own indices is
 folded as a whole: it stands for a new symbol while the expression around it is folded, and its own
-summand was folded when it was built. Every other fold is sympy's, unchanged.
+summand was folded when it was built. Every other fold is sympy's, with one shortcut to the same result
+(_fold): a relation or logical node whose choices all test the same condition is not folded over every
+combination of their pieces.
 """
 from __future__ import annotations
+
+from itertools import product
 
 import sympy
 import sympy.concrete.expr_with_limits as _with_limits
 import sympy.functions.elementary.piecewise as _piecewise
+from sympy.functions.elementary.piecewise import ExprCondPair
 
-_fold = _piecewise.piecewise_fold
+_sympy_fold = _piecewise.piecewise_fold
+
+
+def _fold(expr, evaluate=True):
+    """sympy's piecewise_fold(expr, evaluate), the same expression, without the product of pieces where the
+    choices of the arguments of one node share their test. A node other than Add and Mul (a relation, an
+    And, an Or) whose folded arguments are choices is folded by sympy over every combination of their
+    pieces: a test of SORMQR's on its formal NQ, bound in SORMHR to `NH if LEFT else M`, is a conjunction
+    of a dozen clauses, each such a choice, and its 2**12 combinations took 20 s. Where every choice is
+    two pieces, (a, C) and (b, True), with the same C, a combination that takes some first pieces has the
+    condition C and is dropped by Piecewise's own collapse as a repeat of the first combination's, which
+    takes all first pieces; the last takes all second pieces. So those two combinations alone make the
+    same Piecewise (with evaluation; without it sympy keeps every combination, and its fold is used)."""
+    if evaluate is not True or not isinstance(expr, sympy.Basic) or isinstance(expr, (ExprCondPair, sympy.Piecewise)) \
+            or expr.is_Add or expr.is_Mul or not expr.has(sympy.Piecewise):
+        return _sympy_fold(expr, evaluate)
+    folded = list(map(_piecewise.piecewise_fold, expr.args))  # sympy's recursion, through the installed fold
+    choices = [f.args if isinstance(f, sympy.Piecewise) else [(f, sympy.true)] for f in folded]
+    test = next((c[0][1] for c in choices if len(c) > 1), None)
+    if test is not None and all(len(c) == 1 or (len(c) == 2 and c[0][1] == test and c[1][1] is sympy.true)
+                                for c in choices):
+        choices = [[c[0], c[-1]] if len(c) == 2 else [c[0], c[0]] for c in choices]
+        combinations = [tuple(c[0] for c in choices), tuple(c[1] for c in choices)]
+    else:
+        combinations = list(product(*choices))
+    new_args = []
+    for ec in combinations:
+        e, c = zip(*ec)
+        new_args.append((expr.func(*e), sympy.And(*c)))
+    rv = sympy.Piecewise(*new_args, evaluate=evaluate)
+    if any(s.expr.has(sympy.Piecewise) for p in rv.atoms(sympy.Piecewise) for s in p.args):
+        return _piecewise.piecewise_fold(rv)
+    return rv
 
 
 def _binds_a_condition(s: sympy.Sum) -> bool:

@@ -31,13 +31,51 @@ _N1, _N2 = 1000.0, 2000.0
 _SAMPLED = 64
 
 
-def evaluate(expr: sympy.Expr, values: dict[str, float], sampled: int | None = None) -> float | None:
+class Family:
+    """Evaluations of one formula at points that differ only in the symbols `varying` (a routine's options,
+    sad.codebase.options, at one reference point): a subexpression free of them has one value at the
+    top and at each trip of each sum, walked once for all of them. STREVC's nine option combinations each
+    walked its loop over the eigenvectors, whose sums' bodies are mostly free of SIDE and HOWMNY."""
+
+    def __init__(self, varying: frozenset[sympy.Symbol]) -> None:
+        self.varying = varying
+        self.shared: dict[tuple, Value] = {}
+        self.nodes = _Nodes()
+
+
+class _Nodes:
+    """The subexpressions of the formulas walked: for each node object, the first node equal to it met (its
+    memo key) and its free symbols. A large formula holds equal subtrees that are distinct objects (a
+    callee's counts bound at each call site); as dictionary keys each lookup compared them node by node
+    (Basic.__eq__: a fifth of STREVC's walk). Here each object is compared once per walk (or family of
+    walks), and looked up by identity after that."""
+
+    def __init__(self) -> None:
+        self.first: dict[sympy.Basic, tuple[sympy.Basic, frozenset]] = {}
+        self.by_id: dict[int, tuple[sympy.Basic, int, frozenset]] = {}  # the object kept: its id stays its own
+
+    def of(self, e: sympy.Basic) -> tuple[sympy.Basic, int, frozenset]:
+        """(e, the id of the first node equal to it, its free symbols)."""
+        known = self.by_id.get(id(e))
+        if known is not None and known[0] is e:
+            return known
+        first = self.first.get(e)
+        if first is None:
+            first = self.first[e] = (e, free_symbols(e))
+        known = self.by_id[id(e)] = (e, id(first[0]), first[1])
+        return known
+
+
+def evaluate(expr: sympy.Expr, values: dict[str, float], sampled: int | None = None,
+             family: Family | None = None) -> float | None:
     """The formula's value with every symbol bound; None if it does not evaluate to a finite number. With
     `sampled`, a sum walked trip by trip (its body holds sums) over more trips than that is estimated from
-    that many trips spread evenly over its range: an estimate, for the complexity class."""
+    that many trips spread evenly over its range: an estimate, for the complexity class. With `family`,
+    the values of subexpressions free of its varying symbols are shared with the family's other
+    evaluations (which must give every other symbol the same value, and the same `sampled`)."""
     number: float | None
     try:
-        number = _numeric(expr, values, sampled)
+        number = _numeric(expr, values, sampled, family)
     except _Fallback:
         if larger_than(expr, _SYMPY_NODES):
             return None  # sympy's own walks (atoms, has, evalf) repeat shared subtrees: no end in sight
@@ -162,11 +200,12 @@ def _np():
     return numpy
 
 
-def _numeric(e: sympy.Basic, v: dict[str, float], sampled: int | None = None) -> float:
+def _numeric(e: sympy.Basic, v: dict[str, float], sampled: int | None = None, family: Family | None = None
+             ) -> float:
     """A float walk over the formula's tree: rebuilding a large formula with numbers (xreplace) makes
     sympy re-evaluate every Max and Piecewise on the way, a hundred times slower. Reference points are
     floats anyway; anything unusual (intrinsics, a sum inside a sum) falls back to sympy."""
-    point = _Point(v, sampled=sampled)
+    point = _Point(v, sampled=sampled, family=family)
     return float(_walk(e, point, _Scalars))  # a complex power (a negative base) raises TypeError: no value
 
 
@@ -183,14 +222,28 @@ class _Point(dict):
     `sad check` at the sizes the complexity class is read at."""
 
     def __init__(self, values: dict, outer: _Point | None = None, index: sympy.Symbol | None = None,
-                 ops: Any = None, sampled: int | None = None) -> None:
+                 ops: Any = None, sampled: int | None = None, family: Family | None = None, key: tuple = ()
+                 ) -> None:
         super().__init__(values)
-        self.memo: dict[sympy.Basic, Value] = {}
+        self.memo: dict[int, Value] = {}  # by the id of the node's first equal (_Nodes)
         self.outer, self.index, self.ops = outer, index, ops
         self.sampled = sampled  # see evaluate
+        self.trips: dict[tuple, _Point] = {}
+        self.family = family  # see evaluate
+        self.nodes: _Nodes = family.nodes if family is not None else outer.nodes if outer is not None else _Nodes()
+        self.key = key  # the trips down to this point: the same point in each evaluation of the family
 
     def trip(self, index: sympy.Symbol, value: Value, ops: Any) -> _Point:
-        return _Point({**self, index.name: value}, self, index, ops, self.sampled)
+        """The point of a trip, one per index and value (a number, or an array of consecutive trips): the
+        sums of a formula share their index (sad.analysis.counting's k) and limits, so that STREVC's 624
+        sums over its eigenvectors walk their bodies' common subexpressions (a callee's cost, a
+        probability) once per trip rather than once per sum and trip."""
+        key = (index, ops, value) if isinstance(value, (int, float)) else (index, ops, float(value[0]), len(value))
+        point = self.trips.get(key)
+        if point is None:
+            point = self.trips[key] = _Point({**self, index.name: value}, self, index, ops, self.sampled,
+                                             self.family, (*self.key, key))
+        return point
 
 
 def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
@@ -201,12 +254,21 @@ def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
         return v[e.name]
     if not isinstance(v, _Point):
         return _node(e, v, ops)
-    while v.outer is not None and v.index not in free_symbols(e):
+    _, key, symbols = v.nodes.of(e)
+    while v.outer is not None and v.index not in symbols:
         v = v.outer  # see _Point
         ops = v.ops or _Scalars
-    out = v.memo.get(e)
+    out = v.memo.get(key)
     if out is None:
-        out = v.memo[e] = _node(e, v, ops)
+        family = v.family
+        if family is not None and symbols.isdisjoint(family.varying):
+            at = (v.key, key)
+            out = family.shared.get(at)
+            if out is None:
+                out = family.shared[at] = _node(e, v, ops)
+            v.memo[key] = out
+        else:
+            out = v.memo[key] = _node(e, v, ops)
     return out
 
 

@@ -26,7 +26,7 @@ from sad.analysis.pipeline import build_procedures, load_file, load_program, roo
 from sad.analysis.products import interned, times, total
 from sad.analysis.summaries import SummaryStore
 from sad.analysis.values import resolve_name
-from sad.codebase.formulas import complexity, early_trips, evaluate
+from sad.codebase.formulas import Family, complexity, early_trips, evaluate
 from sad.codebase.options import code_of, combinations, option_values
 from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
@@ -253,8 +253,13 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
     options = option_values(time, set(characters))
     for bound in at:  # an option's value: the first the routine tests it against, not a size's default
         bound.update({name: float(code_of(letters[0])) for name, letters in options.items()})
-    values = {point.name: evaluate(time, bound) for point, bound in zip(points.points, at)}
-    by_option = {label: {point.name: evaluate(time, {**bound, **codes}) for point, bound in zip(points.points, at)}
+    # at each point, the evaluations for the options' values share what the options do not change
+    varying = frozenset(s for s in free_symbols(time) if s.name in options)
+    families = [Family(varying) for _ in at]
+    values = {point.name: evaluate(time, bound, family=family)
+              for point, bound, family in zip(points.points, at, families)}
+    by_option = {label: {point.name: evaluate(time, {**bound, **codes}, family=family)
+                         for point, bound, family in zip(points.points, at, families)}
                  for label, codes in combinations(options)}
     base = at[0]
     sizes = [name for name, (kind, _) in kinds.items() if kind == "value" and name not in options]
