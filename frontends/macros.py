@@ -53,10 +53,9 @@ def macros_used(path: str, include_dirs: list[str], defines: dict[str, str], lan
     import subprocess
 
     from sad.frontends.c.preprocess import cpp_command
+    from sad.frontends.fortran.source import cpp_options
     if language == "fortran":   # not traditional, as frontends.fortran.source runs it: that mode has no -dU
-        cmd = [shutil.which("cpp") or "cpp", "-w", "-nostdinc",
-               *(f"-D{k}" if not v else f"-D{k}={v}" for k, v in defines.items()),
-               *(f"-I{d}" for d in [str(Path(path).parent), *include_dirs])]
+        cmd = [*cpp_options(shutil.which("cpp") or "cpp", path, include_dirs, defines), "-w"]
     else:
         cmd = cpp_command(path, include_dirs, defines)[:-1]
     try:

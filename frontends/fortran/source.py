@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,10 +74,7 @@ class SourceReader:
                                                "no C preprocessor found; directives ignored"))
             return [Physical(line, Loc(path, i + 1)) for i, line in enumerate(raw.splitlines())
                     if not line.startswith("#")]
-        cmd = [cpp, "-traditional-cpp", "-E", "-nostdinc"]
-        cmd += [f"-D{k}" if v is None or v == "" else f"-D{k}={v}" for k, v in self.defines.items()]
-        cmd += [f"-I{d}" for d in [str(Path(path).parent)] + list(self.include_dirs)]
-        cmd.append(path)
+        cmd = [*cpp_options(cpp, path, self.include_dirs, self.defines), "-traditional-cpp", "-E", path]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, errors="replace")
         except (OSError, subprocess.SubprocessError) as exc:
@@ -211,6 +209,14 @@ def find_include(name: str, including_file: str, include_dirs: list[str]) -> str
         if os.path.isfile(cand):
             return os.path.normpath(cand)
     return None
+
+
+def cpp_options(cpp: str, path: str, include_dirs, defines: Mapping[str, str | None]) -> list[str]:
+    """cpp and its options for a Fortran file (no system headers, the -D macros, the file's directory and the
+    -I directories searched), without the mode, -E and the file: frontends.macros asks the same cpp which
+    macros the file read."""
+    return [cpp, "-nostdinc", *(f"-D{k}" if v is None or v == "" else f"-D{k}={v}" for k, v in defines.items()),
+            *(f"-I{d}" for d in [str(Path(path).parent), *include_dirs])]
 
 
 def map_cpp_output(text: str, path: str) -> list[Physical]:
