@@ -206,7 +206,7 @@ def cmd_analyze(args) -> int:
         return 3
     binding, defined = respell_binding(binding, defined, analysis)  # -D n=100 binds a Fortran N
     values = binding.values
-    _warn_unknown_bindings(defined, analysis, _macros_set(args.files, args.include, raw, defined, analysis))
+    _warn_unknown_bindings(defined, analysis, args.files, args.include, raw)
     if not check_params(binding, analysis, defined, raw):
         return 2
     from sad.cli.common import overflow_message
@@ -260,20 +260,18 @@ def _simulated(program, machine, values: dict, prediction):
     return simulated
 
 
-def _macros_set(files: list[str], include: list[str], raw: dict[str, str], values: dict, analysis) -> set[str]:
-    """The -D names that are no parameter but a macro the preprocessor read (``-D N=60`` for an ``#ifndef N``
-    default): they did what the user meant, no warning (cpp asked only when such names exist)."""
+def _warn_unknown_bindings(values: dict, analysis, files: list[str], include: list[str], raw: dict[str, str]
+                           ) -> None:
+    """A warning for each -D name that is no parameter of the analysis, unless the preprocessor read it as a
+    macro (``-D N=60`` for an ``#ifndef N`` default did what the user meant; cpp asked only for such names)."""
     from sad.analysis.pipeline import macros_read
-    known = {p.name for p in analysis.table}
-    return macros_read(files, include, raw, {name for name in values if name not in known})
-
-
-def _warn_unknown_bindings(values: dict, analysis, macros: frozenset[str] | set[str] = frozenset()) -> None:
     from sad.cli.args import did_you_mean
     known = {p.name for p in analysis.table}
     unresolved = sorted(p.name for p in analysis.table.unresolved())
-    for name in sorted(values):
-        if name in known or name in macros:
+    unknown = sorted(name for name in values if name not in known)
+    macros = macros_read(files, include, raw, set(unknown)) if unknown else set()
+    for name in unknown:
+        if name in macros:
             continue
         guess = did_you_mean(name, known)
         if guess:
