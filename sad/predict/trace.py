@@ -520,13 +520,11 @@ class Tracer:
         try:
             each = self.shared.loops.price(stmt, self.open_trips, lambda: self.known(frame)) \
                 if self.shared.loops and trips > 0 else None
-            if each is None:
-                self.trips(stmt, frame, index, lo, step, trips, per_trip, where)
-            else:
-                # the loop model's price replaces the operation prices of the trips and the body, which are
+            pending, recorded = self.pending, len(self.recording) if self.recording is not None else 0
+            self.trips(stmt, frame, index, lo, step, trips, per_trip, where)
+            if each is not None:
+                # the loop model's price replaces the operation prices of the trips and the body, which were
                 # still followed for the scalars they leave (sad.predict.traceloops)
-                pending, recorded = self.pending, len(self.recording) if self.recording is not None else 0
-                self.trips(stmt, frame, index, lo, step, trips, per_trip, where)
                 self.pending = pending
                 if self.recording is not None:
                     del self.recording[recorded:]
