@@ -283,6 +283,9 @@ class ProcedureBuilder:
                 return
         if not resolved:
             summed = False
+        if resolved and exits and self._left_on_first_trip(stmt, idx, bounds, body, exits, graph, i, local,
+                                                           region_id):
+            return
         why = "bounds not known statically" if not resolved else "loop left early by a jump"
         x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, why, stmt,
                                   sympy.Add(*exits.values()) if exits else None)
@@ -301,6 +304,29 @@ class ProcedureBuilder:
         graph.add_edge(i, graph.successor(i), expanded(1 - left) if exits else sympy.Integer(1))
         it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
         local.add(it, x)
+
+    def _left_on_first_trip(self, stmt: ir.Do, idx: sympy.Symbol, bounds: list[sympy.Expr], body: RegionResult,
+                            exits: dict[str, sympy.Expr], graph: RegionGraph, i: int, local: RegionResult,
+                            region_id: int) -> bool:
+        """A loop every pass of which leaves it (DLARFT's `DO LASTV = N, I+1, -1` with `IF (V(LASTV,I).NE.ZERO)
+        EXIT`, decided for generic data): one trip where there is any, at the first index value, so no
+        named trip count. False (nothing added) where a pass may go on."""
+        flows = [expanded(flow) for flow in exits.values()]
+        if expanded(sympy.Add(*flows)) != 1 or any(idx in free_symbols(flow) for flow in flows):
+            return False
+        lo, hi, step = bounds
+        try:
+            once = sympy.Min(1, sum_over_index(sympy.Integer(1), idx, lo, hi, step))
+        except (ValueError, TypeError):
+            return False
+        for event, count in body.counts.items():
+            local.add(event, mul(once, substitute(count, {idx: lo})))
+        for label, flow in exits.items():
+            graph.add_edge(i, target(label, graph), mul(once, flow))
+        graph.add_edge(i, graph.successor(i), expanded(1 - once))
+        it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
+        local.add(it, once)
+        return True
 
     def _summed_trips(self, body: RegionResult, idx: sympy.Symbol, bounds: list[sympy.Expr]
                       ) -> tuple[RegionResult, sympy.Expr]:

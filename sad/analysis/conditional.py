@@ -111,9 +111,13 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
         value = found.value
     except Unknown:
         return None
-    if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED):
+    if isinstance(value, _Ended):
+        return None
+    value = _defined(value)
+    if value.has(UNDEFINED, CLOBBERED):
         return None
     if run.exits:
+        run.exits = [(_defined(v), c) for v, c in run.exits]
         if any(v.has(UNDEFINED, CLOBBERED) for v, _ in run.exits):
             return None
         try:
@@ -121,6 +125,23 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
         except Unknown:
             return None
     return value
+
+
+def _defined(value: sympy.Expr) -> sympy.Expr:
+    """A choice without its pieces where the variable was never assigned: a standard-conforming program
+    does not read an undefined variable (Fortran 77, 2.11; C's indeterminate value), so the paths that reach
+    the use are those that assigned it (DGELS's TPSD, set under `IF (INFO.EQ.0 .OR. INFO.EQ.-10)` and read
+    only past `IF (INFO.NE.0) RETURN`). Variables with an entry value (a formal, DATA, COMMON set
+    elsewhere) never start UNDEFINED."""
+    if not isinstance(value, sympy.Piecewise) or not any(v == UNDEFINED for v, _ in value.args):
+        return value
+    kept = [(v, c) for v, c in value.args if v != UNDEFINED]
+    if not kept:
+        return value
+    try:
+        return choose([*kept[:-1], (kept[-1][0], sympy.true)])
+    except Unknown:
+        return value
 
 
 def _inside(stmt: ir.Stmt) -> list[ir.Stmt]:
@@ -517,6 +538,11 @@ def choose(pieces: list[tuple[sympy.Expr, sympy.Basic]]) -> sympy.Expr:
         if c is sympy.true:
             break
     if any(isinstance(v, sympy.logic.boolalg.Boolean) and not isinstance(v, sympy.Symbol) for v, _ in kept):
+        if any(v in (UNDEFINED, CLOBBERED) or isinstance(v, sympy.Dummy) for v, _ in kept):
+            # a truth value set only where a test holds (DGELS's TPSD, under `IF (INFO.EQ.0)`), else the
+            # value it came with (UNDEFINED, the entry's): kept as the choice it is, so that a later `IF
+            # (INFO.NE.0) RETURN` can rule the other path out (_without)
+            return sympy.Piecewise(*kept)
         return _logical(kept)
     if all(v == kept[0][0] for v, _ in kept):
         return kept[0][0]

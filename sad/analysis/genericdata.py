@@ -147,6 +147,39 @@ def _compared(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.
     return value if value in (sympy.true, sympy.false) else None
 
 
+def decide_jointly(op: str, relations: list[tuple[str, sympy.Expr, sympy.Expr, str]]) -> sympy.Basic | None:
+    """Two comparisons joined by `op` (and, or), each of one datum (or its absolute value) with a number,
+    the same datum in both: decided where the values generic data take (|X| within the ordinary
+    magnitudes, X not 0) all satisfy the join (true) or none does (false). `X > 0 .AND. X < 2**-969` is false:
+    a positive datum is above 2**-255. None where the join depends on the datum's value or sign."""
+    relations = [(rel_op, sympy.sympify(left), sympy.sympify(right), kind) for rel_op, left, right, kind in relations]
+    data = {s for _, left, right, _ in relations for s in (left.free_symbols | right.free_symbols) if is_datum(s)}
+    if len(data) != 1:
+        return None
+    datum_symbol = data.pop()
+    t = sympy.Symbol("t", real=True)
+    small, big = _band(relations[0][3])
+    values = sympy.Union(sympy.Interval.open(-big, -small), sympy.Interval.open(small, big))
+    joined = []
+    for rel_op, left, right, _kind in relations:
+        left, right = left.xreplace({datum_symbol: t}), right.xreplace({datum_symbol: t})
+        if (left.free_symbols | right.free_symbols) - {t} or not (left.has(t) or right.has(t)):
+            return None  # a side with other unknowns, or no datum in this comparison
+        joined.append(RELATIONS[rel_op](left, right))
+    condition = sympy.And(*joined) if op == "and" else sympy.Or(*joined)
+    if condition in (sympy.true, sympy.false):
+        return condition
+    try:
+        held = condition.as_set().intersect(values)
+    except (NotImplementedError, TypeError, ValueError):
+        return None
+    if held is sympy.S.EmptySet:
+        return sympy.false
+    if values.is_subset(held):
+        return sympy.true
+    return None
+
+
 def _ordinary(expr: sympy.Basic) -> bool:
     """Data of ordinary magnitude: a datum, its absolute value, the largest or least of such."""
     if is_datum(expr):

@@ -668,6 +668,8 @@ class ValueResolver(ir.NodeVisitor):
             known = left if left is not None else right  # .FALSE. .AND. anything is false, whatever it is
             if known is (sympy.false if node.op == "and" else sympy.true):
                 return known
+        if node.op in ("and", "or") and left is None and right is None and self.facts.generic_data:
+            return self._jointly(node, index, depth)
         if node.op in genericdata.RELATIONS and self.facts.generic_data:
             as_data = [self._as_data(v, side) for v, side in ((left, node.left), (right, node.right))]
             if left is None or right is None or as_data[0] is not left or as_data[1] is not right:
@@ -807,6 +809,19 @@ class ValueResolver(ir.NodeVisitor):
         """A comparison with an untraced floating-point side (data), decided by the generic-data model
         (sad.analysis.genericdata) and remembered for the note at the statement evaluated; None where the
         model leaves it open or an untraced side is no floating-point value."""
+        sides = self._data_sides(node, left, right, index)
+        if sides is None:
+            return None
+        kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
+        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
+        if decided is not None:
+            self._decided_for_data(node, decided)
+        return decided
+
+    def _data_sides(self, node: ir.BinOp, left, right, index) -> list[sympy.Expr] | None:
+        """The two sides of a comparison with the untraced floating-point ones as data (datums, or a choice of
+        data and the constants the program may have stored there); None where an untraced side is no
+        floating-point value."""
         sides = []
         for side, value in ((node.left, left), (node.right, right)):
             if value is None and not genericdata.floating(side.type):
@@ -816,13 +831,32 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
-        kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
-        sides = [genericdata.with_constants(value, self.stored_constants(side)) if genericdata.plain_datum(value)
-                 else value for side, value in zip((node.left, node.right), sides)]
-        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
+        return [genericdata.with_constants(value, self.stored_constants(side)) if genericdata.plain_datum(value)
+                else value for side, value in zip((node.left, node.right), sides)]
+
+    def _decided_for_data(self, node: ir.BinOp, decided: sympy.Basic) -> None:
+        """Remembered for the note at the statement evaluated (--explain lists them)."""
+        self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
+                                              decided is sympy.true)
+
+    def _jointly(self, node: ir.BinOp, index, depth: int) -> sympy.Basic | None:
+        """`X.GT.ZERO .AND. X.LT.SMLNUM` (DGELS's test for a norm to scale up): neither comparison is decided
+        alone (X's sign is unknown), together they ask for data below the ordinary magnitudes: decided for
+        generic data where both sides are comparisons of one datum with numbers
+        (genericdata.decide_jointly). None otherwise."""
+        relations = []
+        for side in (node.left, node.right):
+            if not (isinstance(side, ir.BinOp) and side.op in genericdata.RELATIONS):
+                return None
+            values = [self._as_data(self.expr(part, index, depth + 1), part) for part in (side.left, side.right)]
+            sides = self._data_sides(side, values[0], values[1], index)
+            if sides is None:
+                return None
+            kind = side.left.type if genericdata.floating(side.left.type) else side.right.type
+            relations.append((side.op, sides[0], sides[1], kind))
+        decided = genericdata.decide_jointly(node.op, relations)
         if decided is not None:
-            self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
-                                                  decided is sympy.true)
+            self._decided_for_data(node, decided)
         return decided
 
     def stored_constants(self, side: ir.Expr) -> frozenset:
@@ -1083,6 +1117,10 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive \
                 and not self.activation:
             return None  # a recursive routine's arguments change from one activation to the next
+        use = self._use if self._use is not None else self._at
+        if decl is not None and decl.storage == "formal" and defs and use is not None \
+                and not any(self.facts.reaches(d, use, self.proc) for d in defs):
+            defs = []  # assigned only after the use (DLABAD's `LARGE = SQRT(LARGE)` past its test of LARGE)
         if decl is not None and decl.storage == "formal" and not defs:
             if ir_type == "character":
                 self.facts.character_formals.add(key)
@@ -1287,7 +1325,7 @@ class ValueResolver(ir.NodeVisitor):
             # (a COMMON variable a routine updates on every call carries the previous call's value), or
             # is a formal argument (a formula in the argument); a use in another routine may come before.
             entry = resolver._entry_value(key, owner, inside, entry_def, integer, depth)
-            if entry is None or entry is conditional.UNDEFINED or owner is not self.proc:
+            if entry is None or owner is not self.proc:
                 return None
             formal = entry_def is None
             if not formal and not self.facts.runs_once(owner):
@@ -1380,7 +1418,7 @@ class ValueResolver(ir.NodeVisitor):
                 return self._at_statement(d.value, stmt, depth + 1)
             if d.kind == "read":
                 return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)
-            if d.kind == "call" and integer and isinstance(stmt, ir.CallStmt):
+            if d.kind == "call" and isinstance(stmt, ir.CallStmt):
                 return self._status_left(key, stmt, before, depth)
             if d.kind == "index" and integer and isinstance(stmt, ir.Do):
                 return self._index_after(stmt, depth)
@@ -1392,9 +1430,12 @@ class ValueResolver(ir.NodeVisitor):
         (Fortran 77, 11.10.7; C's `for (i = lo; i <= hi; i += s)` the same). DGEQRF's `IF (I.LE.K)` after
         `DO 10 I = 1, K - NX, NB` factors the last block. None where the loop may leave early (a jump out,
         RETURN, STOP) or its bounds cannot be followed."""
-        if any(True for _ in ir.jumps_out(loop)):
+        leaves = self._leaves_on_test(loop, depth) if any(True for _ in ir.jumps_out(loop)) else False
+        if leaves is None:
             return None
         lo, hi = self._at_statement(loop.lo, loop, depth), self._at_statement(loop.hi, loop, depth)
+        if leaves and lo is not None:
+            return lo  # left on the first trip, or never entered: the index keeps its first value
         step = self._at_statement(loop.step, loop, depth) if loop.step is not None else sympy.Integer(1)
         if lo is None or hi is None or step is None or step == 0 or conditional.is_condition(step):
             return None
@@ -1402,6 +1443,19 @@ class ValueResolver(ir.NodeVisitor):
             return lo + step * trip_count(lo, hi, step)
         except (TypeError, ValueError):
             return None
+
+    def _leaves_on_test(self, loop: ir.Do, depth: int) -> bool | None:
+        """For a loop whose one way out early is an `IF (test) EXIT` (a GOTO out) of its body's own statements:
+        True where the test holds on every pass (DLARFT's `IF (V(LASTV,I).NE.ZERO) EXIT` for generic data),
+        False where it never does; None where it depends on the pass or the loop leaves in another way."""
+        jumps = list(ir.jumps_out(loop))
+        guard = next((s for s in loop.body if isinstance(s, ir.If) and len(s.arms) == 1 and not s.orelse
+                      and s.arms[0].body == jumps), None)
+        if len(jumps) != 1 or guard is None or not isinstance(jumps[0], ir.Goto):
+            return None
+        pass_index = sympy.Symbol(f"_{loop.index}_pass", integer=True)
+        test = self.expr(guard.arms[0].cond, {loop.index: pass_index}, depth + 1)
+        return {sympy.true: True, sympy.false: False}.get(test)
 
     def _status_left(self, key: str, call: ir.CallStmt, before: sympy.Expr, depth: int) -> sympy.Expr | None:
         """What a call leaves in an integer it passes to a routine of the program (a status, LAPACK's INFO
@@ -1462,7 +1516,7 @@ class ValueResolver(ir.NodeVisitor):
         key = self.facts.storage_name(callee, formal)
         decl = callee.variables.get(formal)
         defs = self.facts.definitions.get(key, [])
-        if decl is None or decl.type != "integer" or decl.dims or not defs \
+        if decl is None or not (decl.type == "integer" or genericdata.floating(decl.type)) or decl.dims or not defs \
                 or any(d.procedure != callee.name or d.stmt is None for d in defs):
             return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides, activation=True)
@@ -1720,6 +1774,10 @@ def _intrinsic(name: str, args: list, arg_type: str):
         return sympy.floor(args[0] + sympy.Rational(1, 2))
     if name == "SQRT":
         return sympy.sqrt(args[0])
+    if name in ("LOG10", "ALOG10", "DLOG10") and len(args) == 1:
+        return sympy.log(args[0], 10)  # DLABAD's `LOG10(LARGE).GT.2000` on DLAMCH's overflow threshold
+    if name in ("LOG", "ALOG", "DLOG") and len(args) == 1:
+        return sympy.log(args[0])
     return None
 
 

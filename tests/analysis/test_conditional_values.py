@@ -187,3 +187,64 @@ def test_c_guarded_counts_equal_gcov(capsys, tmp_path):
         out = capsys.readouterr().out
         assert rc == 0, out
         assert "MISMATCH" not in out and " ok " in out
+
+
+_SET_UNDER_CHECKS = """      PROGRAM G
+      DOUBLE PRECISION A(40)
+      CALL SUB('N', 30, A, 5)
+      CALL SUB('T', 30, A, 5)
+      CALL SUB('N', 12, A, 5)
+      PRINT *, A(1)
+      END
+      SUBROUTINE SUB(TRANS, M, A, N)
+      CHARACTER TRANS
+      INTEGER M, N, INFO, I
+      DOUBLE PRECISION A(*)
+      LOGICAL TPSD
+      INFO = 0
+      IF (M.LT.0) THEN
+         INFO = -2
+      ELSE IF (N.LT.0) THEN
+         INFO = -3
+      END IF
+      IF (INFO.EQ.0) THEN
+         TPSD = .TRUE.
+         IF (TRANS.EQ.'N') TPSD = .FALSE.
+      END IF
+      IF (INFO.NE.0) THEN
+         RETURN
+      END IF
+      IF (.NOT.TPSD) THEN
+         DO 10 I = 1, M
+            A(I) = 0
+   10    CONTINUE
+      ELSE
+         A(1) = 1
+      END IF
+      END
+"""
+
+
+def test_a_logical_set_only_past_the_argument_checks_is_known_where_it_is_read(tmp_path):
+    """DGELS's TPSD: set under `IF (INFO.EQ.0)`, read past `IF (INFO.NE.0) RETURN`. The path that leaves it
+    unset never reaches the read (a conforming program reads no undefined variable), so each call's TRANS
+    decides the branch: the loop runs 30 + 12 times over the two 'N' calls, the ELSE arm once."""
+    path = tmp_path / "g.f"
+    path.write_text(_SET_UNDER_CHECKS)
+    analysis = analyze([str(path)])
+    lines = _SET_UNDER_CHECKS.splitlines()
+    loop_body = next(k for k, text in enumerate(lines, 1) if "A(I) = 0" in text)
+    other_arm = next(k for k, text in enumerate(lines, 1) if "A(1) = 1" in text)
+    counts = {e.loc.line: c for e, c in analysis.counts.items() if e.role == "stmt"}
+    assert counts[loop_body] == 42 and counts[other_arm] == 1
+    assert not [p for p in analysis.table if p.kind == "branch_probability"]
+
+
+def test_log10_of_a_known_value_decides_its_test(tmp_path):
+    """DLABAD's `LOG10(LARGE).GT.2000`: LOG10 of a known number is a number, its test exact (log10(1e5) = 5:
+    the guarded update runs on each of the 7 passes)."""
+    source = _fortran("M = 3\nX = 1.0D5\nDO 5 I = 1, 7\nIF (LOG10(X) .GT. 4.5D0) S = S + 2\n5 CONTINUE",
+                      decls="INTEGER N, K, M, I, S\n      DOUBLE PRECISION X")
+    count, analysis = _body_count(tmp_path, source, marker="S = S + 2")
+    assert count == 7
+    assert not [p for p in analysis.table if p.kind == "branch_probability"]

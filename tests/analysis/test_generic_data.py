@@ -89,3 +89,43 @@ def test_a_module_functions_result_through_its_generic_name(capsys):
     assert rc == 0 and "MISMATCH" not in out, out
     rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":27 ")]
     assert rows and rows[0][1:3] == ["12", "12"], out
+
+
+def test_two_comparisons_of_one_datum_are_decided_together():
+    """`X > 0 .AND. X < 2**-969` asks for positive data below the ordinary magnitudes: false, though neither
+    comparison is decided alone (X's sign is unknown); joined by .OR. with `X > -1` it is open."""
+    x = _datum("X")
+    smlnum = sympy.Integer(2) ** -969
+    assert genericdata.decide_jointly("and", [("gt", x, 0, "double"), ("lt", x, smlnum, "double")]) is sympy.false
+    assert genericdata.decide_jointly("or", [("le", x, 0, "double"), ("ge", x, smlnum, "double")]) is sympy.true
+    assert genericdata.decide_jointly("or", [("gt", x, 0, "double"), ("gt", x, -1, "double")]) is None
+    assert genericdata.decide_jointly("and", [("gt", x, 0, "double"), ("lt", _datum("Y"), 1, "double")]) is None
+
+
+def test_scaling_thresholds_through_a_routine_that_keeps_them(capsys):
+    """tests/analysis/blas/scaled.f: LABAD's `LOG10(LARGE).GT.2000` is decided on the value passed (its
+    LARGE is assigned only after the test), what it leaves in SMALL and LARGE is the value passed, and the
+    norm's `ANRM.GT.ZERO .AND. ANRM.LT.S` and `ANRM.GT.B` are decided for generic data: only the maximum
+    search stays a probability; bound, every line equals gcov's."""
+    fixture = str(Path(__file__).resolve().parent / "blas" / "scaled.f")
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_XNORM_IF1"]
+    decided = {(loc.line, test): value for loc, test, value in analysis.generic_decisions}
+    assert decided[(16, "(ANRM.GT.0.0.AND.ANRM.LT.S)")] is False
+    rc = main(["check-counts", fixture, "-D", "P_XNORM_IF1=0.7", "--require-bound", "--", "./scaled"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_loops_left_by_a_test_of_data_have_exact_trips_and_indices(capsys):
+    """tests/analysis/blas/leave.f: `IF (V(L).NE.0) EXIT` holds on every pass for generic data, so its loop
+    runs once and leaves L = 50, its first value; `IF (V(M).EQ.0) EXIT` never holds, so M = N + 1 = 51 past
+    the end. The callee's loop over L + M runs 101 times; no named trip count, every line equals gcov's."""
+    fixture = str(Path(__file__).resolve().parent / "blas" / "leave.f")
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(1)" in text)
+    assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [101]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./leave"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
