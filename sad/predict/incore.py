@@ -26,7 +26,7 @@ from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
 from sad.predict import opmodel, regchain
-from sad.predict.sourceloops import EXACT_TYPES, Ref, SourceLoop, _as_ir, _resolved
+from sad.predict.sourceloops import EXACT_TYPES, Ref, SourceLoop, _as_ir, resolved_path
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.
         if not asm.innermost:
             continue
         inside = sum(n for (f, ln), n in asm.lines.items()
-                     if _resolved(f) == file and loop.line <= ln <= loop.last_line)
+                     if resolved_path(f) == file and loop.line <= ln <= loop.last_line)
         if inside * 2 > sum(asm.lines.values()):
             candidates.append(asm)
     if not candidates:
@@ -111,7 +111,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         entries = entries_cycles(chosen, cf, trips if outer else trips / width)
         if entries is not None and entries < cycles:
             cycles = entries
-            between = frozenset(w[1] for _, w in between_entries(chosen, cf) or [] if w and _resolved(w[0]) == file)
+            between = frozenset(w[1] for _, w in between_entries(chosen, cf) or [] if w and resolved_path(w[0]) == file)
     cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
                                            hierarchy)
     core = cycles / width / clock
@@ -326,7 +326,7 @@ def straight_line_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hiera
     cycles for an SSE loop moving the bytes the source loop writes. None when neither is found or the trips
     are not a number."""
     def on_lines(where) -> bool:
-        return where is not None and _resolved(where[0]) == file and loop.line <= where[1] <= loop.last_line
+        return where is not None and resolved_path(where[0]) == file and loop.line <= where[1] <= loop.last_line
     holders = [a for a in cf.loops if any(on_lines(w) for w in a.where)]
     if not holders or not trips or trips < 1:
         return None

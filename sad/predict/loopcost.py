@@ -57,7 +57,7 @@ from sad.predict.reuse import tlb_seconds as tlb_seconds
 from sad.predict.reuse import usable_bytes as usable_bytes
 from sad.predict.sourceloops import ELEM_BYTES as ELEM_BYTES
 from sad.predict.sourceloops import Ref as Ref
-from sad.predict.sourceloops import SourceLoop, _resolved, source_loops
+from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops
 
 
 @dataclass
@@ -95,7 +95,7 @@ def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
     iters: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
     entries: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
     for b in blocks:
-        key = (_resolved(b.file), b.first_line)
+        key = (resolved_path(b.file), b.first_line)
         if b.kind == "loop_iter":
             iters[key] += b.count
         elif b.kind == "loop_entry":
@@ -170,7 +170,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     defines = dict(getattr(analysis, "defines", {}) or {})
     for loop in source_loops(analysis.program):
         coverage.total += 1
-        file = _resolved(loop.file)
+        file = resolved_path(loop.file)
         if file not in compiled_files:
             compiled_files[file] = _compile(loop.file, str(spec), include_dirs, defines) if compiling else \
                 "no compile command in the machine database or no llvm-mca here"
@@ -178,12 +178,9 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         if isinstance(cf, str) and compiling:
             failed.setdefault(loop.file, (cf, []))[1].append(loop)
         statement_shares(loop, blocks, bindings)
-        priced = _price_one(loop, cf, file, trips_by_line, hierarchy, spec, bindings) \
-            if isinstance(cf, cc.CompiledFile) else None
-        if priced is None and isinstance(cf, cc.CompiledFile):
+        priced = price_loop(loop, trips_by_line, hierarchy, machine, spec, cf, bindings)
+        if isinstance(cf, cc.CompiledFile) and (priced is None or priced.source != "compiled code"):
             unmatched[loop.file].append(loop)
-        if priced is None and hierarchy.ops:
-            priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
         if priced is None:
             continue
         if priced.source == "compiled code":
@@ -195,7 +192,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
                 guessed[loop.file].append(priced)
         explained.append(priced)
         for b in blocks:
-            if _resolved(b.file) != file:
+            if resolved_path(b.file) != file:
                 continue
             if runs_between_entries(b, priced):
                 overrides[id(b)] = sympy.Integer(0)
@@ -232,8 +229,8 @@ def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] |
     exact count: symvlow's ``if (j <= i) s += S[i][j] * x[j]; else s += S[j][i] * x[j]`` reads the row in
     half the iterations and the column in the other half, not both in each). A statement on a line that
     several blocks share, or counts the bound values leave symbolic: 1, every iteration."""
-    file = _resolved(loop.file)
-    mine = [b for b in blocks if _resolved(b.file) == file and loop.line <= b.first_line <= loop.last_line]
+    file = resolved_path(loop.file)
+    mine = [b for b in blocks if resolved_path(b.file) == file and loop.line <= b.first_line <= loop.last_line]
     iterations = [b.count for b in mine if b.kind == "loop_iter" and b.first_line == loop.line]
     total = _number(sympy.Add(*iterations), bindings) if iterations else None
     for ref in loop.refs:
@@ -343,6 +340,20 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     return price
 
 
+def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
+               compiled: cc.CompiledFile | str | None = None, bindings: dict[str, sympy.Expr] | None = None
+               ) -> LoopPrice | None:
+    """One innermost loop's price as `price_loops` gives it: from its compiled code where `compiled` is the
+    file's compile and holds the loop, else from the operation classes where the hierarchy has them; None
+    where neither can price it. `trips_by_line`: trips per entry of the nest's loops, by (file, line)."""
+    priced = None
+    if isinstance(compiled, cc.CompiledFile):
+        priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings)
+    if priced is None and hierarchy.ops:
+        priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
+    return priced
+
+
 def outer_vectorized_data(data: sympy.Expr, width: int) -> sympy.Expr:
     """Seconds of data per source iteration where gcc vectorized the enclosing loop by ``width``: each access
     of the compiled loop serves ``width`` source iterations (a reference along the outer index reads their
@@ -355,7 +366,7 @@ def outer_vectorized_data(data: sympy.Expr, width: int) -> sympy.Expr:
 
 def _trips(loop: SourceLoop, trips_by_line) -> dict[int, sympy.Expr]:
     """Trips per entry of every loop of the nest, by id of its statement."""
-    return {id(lp): trips_by_line.get((_resolved(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
+    return {id(lp): trips_by_line.get((resolved_path(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
 
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
@@ -390,13 +401,13 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
     if not explained or hierarchy is None:
         return "explain: no innermost loop priced from compiled code (the machine has no hierarchy section, " \
                "no compile command, or llvm-mca/the compiler is missing): per-operation prices only\n"
-    times = {(_resolved(bt.block.file), bt.block.first_line): bt.time_value for bt in prediction.blocks
+    times = {(resolved_path(bt.block.file), bt.block.first_line): bt.time_value for bt in prediction.blocks
              if bt.block.kind == "loop_iter"}
-    ranked = sorted(explained, key=lambda lp: -(times.get((_resolved(lp.loop.file), lp.loop.line)) or 0.0))
+    ranked = sorted(explained, key=lambda lp: -(times.get((resolved_path(lp.loop.file), lp.loop.line)) or 0.0))
     out = [f"explain: innermost loops priced from the compiled code ({len(explained)}), clock "
            f"{hierarchy.clock_hz / 1e9:.3g} GHz measured"]
     for lp in ranked[:top]:
-        total = times.get((_resolved(lp.loop.file), lp.loop.line))
+        total = times.get((resolved_path(lp.loop.file), lp.loop.line))
         data = evaluate(bind(lp.data_s, bindings)) if lp.data_s != 0 else 0.0
         compiled = lp.source == "compiled code"
         bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \

@@ -263,5 +263,6 @@ def _as_ir(ref: Ref) -> ir.ArrayRef:
     return ir.ArrayRef(ref.array, ref.indices, type="double")
 
 
-def _resolved(path: str) -> str:
+def resolved_path(path: str) -> str:
+    """A source file's absolute path: the key loops, compiled files and gcov lines are matched by."""
     return str(Path(path).resolve())

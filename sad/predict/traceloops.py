@@ -29,7 +29,7 @@ from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.counting import evaluate_sums
 from sad.predict import compiled as cc
-from sad.predict.sourceloops import SourceLoop, _resolved, source_loops
+from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops
 
 NESTS = 16
 """Distinct trip counts of one loop's nest priced by the loop model (each a few milliseconds of sympy); the
@@ -105,13 +105,9 @@ class LoopModel:
         """The loop's seconds per iteration, the first touch spread over its nest's iterations included."""
         from sad.predict import loopcost  # llvm-mca's wrapper and the reuse model: imported when a loop needs them
         assert self.hierarchy is not None  # no loops without one
-        by_line = {(_resolved(lp.loc.file), lp.loc.line): sympy.Integer(n) for lp, n in zip(loop.nest, nest)}
-        priced = None
+        by_line = {(resolved_path(lp.loc.file), lp.loc.line): sympy.Integer(n) for lp, n in zip(loop.nest, nest)}
         cf = self._compiled(loop) if self.compiling else None
-        if isinstance(cf, cc.CompiledFile):
-            priced = loopcost._price_one(loop, cf, _resolved(loop.file), by_line, self.hierarchy, self.spec, {})
-        if priced is None and self.hierarchy.ops:
-            priced = loopcost._price_from_ops(loop, by_line, self.hierarchy, self.machine, self.spec, {})
+        priced = loopcost.price_loop(loop, by_line, self.hierarchy, self.machine, self.spec, cf, {})
         if priced is None:
             return None
         self.sources[priced.source] = self.sources.get(priced.source, 0) + 1
@@ -121,7 +117,7 @@ class LoopModel:
         return formula
 
     def _compiled(self, loop: SourceLoop) -> cc.CompiledFile | str:
-        file = _resolved(loop.file)
+        file = resolved_path(loop.file)
         if file not in self.files:
             fortran = Path(file).suffix in cc.FORTRAN_SUFFIXES
             dirs = self.include_dirs + (str(Path(file).parent),) + mpi_include_dirs(fortran)
