@@ -50,6 +50,7 @@ class AsmLoop:
     where: list = field(default_factory=list)         # per instruction: its (file, line), or None
     innermost: bool = True
     vector_bytes: int = 0           # >0: the vectorizer made this loop (16 = SSE, 32 = AVX)
+    head: str = ""                  # the label its backward jump goes to
 
     @property
     def packed(self) -> bool:
@@ -63,6 +64,16 @@ class CompiledFile:
     source: Path
     loops: list[AsmLoop]
     vectorized: dict[int, int]      # source line of a loop → vector bytes
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Loop head label → the addresses of its code in the program linked from this file alone (first byte,
+    one past its backward jump; `linked_spans`), where it links."""
+
+    def fetch_lines(self, loop: AsmLoop, line: int = 64) -> int | None:
+        """How many aligned `line`-byte blocks the loop's code spans in the linked program; None unknown."""
+        span = self.spans.get(loop.head)
+        if span is None or span[1] <= span[0]:
+            return None
+        return (span[1] - 1) // line - span[0] // line + 1
 
 
 def available() -> str | None:
@@ -154,7 +165,7 @@ def asm_loops(asm: str) -> list[AsmLoop]:
         if start > k or instructions[start][2] != function:
             continue
         body = instructions[start:k + 1]
-        loop = AsmLoop(function, start, k, [b[0] for b in body], where=[b[1] for b in body])
+        loop = AsmLoop(function, start, k, [b[0] for b in body], where=[b[1] for b in body], head=m.group(2))
         loop.lines.update(b[1] for b in body if b[1] is not None)
         loops.append(loop)
     for loop in loops:   # innermost: no other loop strictly inside it
@@ -590,12 +601,54 @@ def _neutral_jump(instruction: str) -> str:
     return f"{m.group(1)} 0" if m else instruction
 
 
+_OBJ_LABEL = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
+_OBJ_INSN = re.compile(r"^\s+([0-9a-f]+):\s+(\S.*)$")
+_OBJ_TARGET = re.compile(r"^j[a-z]+\s+([0-9a-f]+) <")
+
+
+def linked_spans(asm_path: Path, compiler: str, workdir: Path) -> dict[str, tuple[int, int]]:
+    """Where each loop's code lies once the file is linked into a program on its own, as a one-file program is
+    built (`compiler file -lm`; its local labels kept by the assembler's -L): loop head label → (first byte,
+    one past the innermost backward jump to it). The alignment of a loop's code decides how many fetch blocks an
+    iteration needs (sad.predict.incore.fetch_cycles). Empty where the file does not link alone (no main, a
+    library routine's callees elsewhere) or objdump is missing: the layout is then unknown."""
+    exe = workdir / "linked"
+    try:
+        built = subprocess.run([compiler, "-Wa,-L", str(asm_path), "-o", str(exe), "-lm"],
+                               capture_output=True, text=True, check=False)
+        if built.returncode != 0:
+            return {}
+        dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], capture_output=True, text=True,
+                              check=False).stdout
+    except OSError:
+        return {}
+    labels: dict[int, list[str]] = {}
+    insns: list[tuple[int, str]] = []
+    for line in dump.splitlines():
+        if m := _OBJ_LABEL.match(line):
+            labels.setdefault(int(m.group(1), 16), []).append(m.group(2))
+        elif m := _OBJ_INSN.match(line):
+            insns.append((int(m.group(1), 16), m.group(2)))
+    spans: dict[str, tuple[int, int]] = {}
+    for k, (address, text) in enumerate(insns[:-1]):
+        m = _OBJ_TARGET.match(text)
+        target = int(m.group(1), 16) if m else None
+        if target is None or target > address or target not in labels:
+            continue
+        end = insns[k + 1][0]
+        for name in labels[target]:
+            if name not in spans or end < spans[name][1]:
+                spans[name] = (target, end)
+    return spans
+
+
 @lru_cache(maxsize=128)
 def _compiled(source: str, mtime_ns: int, command: tuple[str, ...]) -> CompiledFile:
     path = Path(source)
     with tempfile.TemporaryDirectory(prefix="sad-compiled-") as tmp:
         asm, report = compile_asm(path, list(command), Path(tmp))
-    return CompiledFile(path, asm_loops(asm), vectorized_lines(report))
+        spans = linked_spans(Path(tmp) / (path.stem + ".s"), command[0], Path(tmp))
+    return CompiledFile(path, asm_loops(asm), vectorized_lines(report), spans)
 
 
 def compiled_file(source: Path, compile_spec: str, include_dirs: tuple[str, ...] = (),

@@ -1,0 +1,65 @@
+"""The front end's floor (sad.predict.incore.fetch_cycles): where a loop's code lies once its file is linked
+alone (sad.predict.compiled.linked_spans), and how many 64-byte blocks it spans. Hand-placed assembly: one
+loop starts 56 bytes into a 64-byte block and is 9 bytes long (two blocks), the other starts a block and is
+the same 9 bytes (one)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sad.predict import compiled as cc
+from sad.predict import incore
+
+ASM = """\
+        .text
+        .globl  main
+        .type   main, @function
+main:
+        movl    $1000, %ecx
+        xorl    %eax, %eax
+        .p2align 6
+        .skip   56, 0x90
+.L5:
+        addq    $1, %rax
+        subl    $1, %ecx
+        jne     .L5
+        movl    $1000, %ecx
+        .p2align 6
+.L7:
+        addq    $1, %rax
+        subl    $1, %ecx
+        jne     .L7
+        xorl    %eax, %eax
+        ret
+        .size   main, .-main
+        .section .note.GNU-stack,"",@progbits
+"""
+
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("objdump") is None,
+                               reason="gcc and objdump (binutils) are needed to link and read the program")
+
+
+@needs_gcc
+def test_loops_placed_across_and_inside_a_block(tmp_path: Path):
+    path = tmp_path / "placed.s"
+    path.write_text(ASM)
+    spans = cc.linked_spans(path, "gcc", tmp_path)
+    start, end = spans[".L5"]
+    assert start % 64 == 56 and end - start == 9          # add (4 bytes), sub (3), jne (2)
+    start7, end7 = spans[".L7"]
+    assert start7 % 64 == 0 and end7 - start7 == 9
+    loops = {loop.head: loop for loop in cc.asm_loops(ASM)}
+    cf = cc.CompiledFile(path, list(loops.values()), {}, spans)
+    assert cf.fetch_lines(loops[".L5"]) == 2 and cf.fetch_lines(loops[".L7"]) == 1
+    zen = cc.host_model().mcpu.startswith("znver")
+    assert incore.fetch_cycles(loops[".L5"], cf) == (2 if zen else 0)
+    assert incore.fetch_cycles(loops[".L7"], cf) == 0
+
+
+@needs_gcc
+def test_a_file_that_does_not_link_alone_has_no_layout(tmp_path: Path):
+    path = tmp_path / "lib.s"
+    path.write_text(ASM.replace("main", "kernel"))   # no main: a library routine
+    assert cc.linked_spans(path, "gcc", tmp_path) == {}
