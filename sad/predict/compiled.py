@@ -601,6 +601,7 @@ def _neutral_jump(instruction: str) -> str:
     return f"{m.group(1)} 0" if m else instruction
 
 
+_MAIN = re.compile(r"^(main|MAIN__):", re.MULTILINE)   # C's main, gfortran's main program
 _OBJ_LABEL = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 _OBJ_INSN = re.compile(r"^\s+([0-9a-f]+):\s+(\S.*)$")
 _OBJ_TARGET = re.compile(r"^j[a-z]+\s+([0-9a-f]+) <")
@@ -610,12 +611,18 @@ def linked_spans(asm_path: Path, compiler: str, workdir: Path) -> dict[str, tupl
     """Where each loop's code lies once the file is linked into a program on its own, as a one-file program is
     built (`compiler file -lm`; its local labels kept by the assembler's -L): loop head label → (first byte,
     one past the innermost backward jump to it). The alignment of a loop's code decides how many fetch blocks an
-    iteration needs (sad.predict.incore.fetch_cycles). Empty where the file does not link alone (no main, a
-    library routine's callees elsewhere) or objdump is missing: the layout is then unknown."""
+    iteration needs (sad.predict.incore.fetch_cycles). Empty where the file has no main program (a library's
+    routines land where the program linking them puts them), it does not link, or objdump is missing: the
+    layout is then unknown."""
     exe = workdir / "linked"
+    text = asm_path.read_text(encoding="utf-8", errors="replace")
+    if not _MAIN.search(text):
+        return {}   # a library's routines: where they land depends on the program that links them
     try:
-        built = subprocess.run([compiler, "-Wa,-L", str(asm_path), "-o", str(exe), "-lm"],
-                               capture_output=True, text=True, check=False)
+        # a main program calling routines of other files (or MPI) is placed as it would be with them: they come
+        # after it, so its own code keeps its addresses
+        built = subprocess.run([compiler, "-Wa,-L", str(asm_path), "-o", str(exe), "-lm",
+                                "-Wl,--unresolved-symbols=ignore-all"], capture_output=True, text=True, check=False)
         if built.returncode != 0:
             return {}
         dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(exe)], capture_output=True, text=True,
