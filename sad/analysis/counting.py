@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
+from sad.analysis import extremes, foldmemo, logicmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -25,6 +25,7 @@ sumfold.install()  # and a sum inside them is not opened by the fold
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
+logicmemo.install()  # and the same conjunctions of their conditions, folded over every combination
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
