@@ -350,11 +350,13 @@ def _indicator_terms(f_k: sympy.Expr) -> int:
 def _by_terms(f_k: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
     """f_k's terms as (coefficient, factors of k), the terms with the same factors of k added up, in the
     order of f_k's terms."""
-    groups: dict[sympy.Expr, sympy.Expr] = {}
+    groups: dict[sympy.Expr, list[sympy.Expr]] = {}
     for term in sympy.Add.make_args(f_k):
         coeff, dependent = term.as_independent(_K, as_Add=False)
-        groups[dependent] = groups.get(dependent, sympy.Integer(0)) + coeff
-    return [(coeff, dependent) for dependent, coeff in groups.items()]
+        groups.setdefault(dependent, []).append(coeff)
+    # each group's coefficients added up once: added one at a time, each sum flattened the one before it
+    # again (a fifth of STREVC3's sums)
+    return [(sympy.Add(*coeffs), dependent) for dependent, coeffs in groups.items()]
 
 
 def _index_tests(f_k: sympy.Expr) -> int:
