@@ -21,6 +21,7 @@ from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
+from sad.analysis.sharedreplace import SharedReplace
 from sad.analysis.values import ValueResolver, path_to, resolve_name
 
 Index = dict[str, sympy.Symbol]
@@ -203,7 +204,8 @@ class CallExpander:
                     mine.append(record)
         if not values:
             return counts
-        return [(event, count.xreplace(values)) for event, count in counts]
+        run = SharedReplace(values)
+        return [(event, run(count)) for event, count in counts]
 
     def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, known: dict, loc: ir.Loc
                         ) -> list[tuple[Event, sympy.Expr]]:
@@ -238,9 +240,10 @@ class CallExpander:
         built = self.ctx.activations[key] if activation else self.ctx.deferring[key] if deferring \
             else self.ctx.built[key]
         counts = []
+        decided = SharedReplace(data)  # the tests replaced in all the counts, their shared parts once
         for event, count in built.counts.items():
             if data:
-                count = count.xreplace(data)
+                count = decided(count)
             if subs and event.message is not None:
                 event = spmd.rebound(event, subs)
             if subs:

@@ -31,6 +31,7 @@ import sympy
 from sad import ir
 from sad.analysis import extremes, failures
 from sad.ir.languages import resolve_name
+from sad.ir.nesting import nesting
 
 Evaluate = Callable[[ir.Expr, ir.Stmt], "sympy.Expr | None"]
 """The backtracer's value of an expression of the routine, evaluated just before a statement."""
@@ -98,7 +99,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     return (a function's result), so that a RETURN the run may reach before the end is not followed (it
     gives up), one in an arm never taken does not matter."""
     jumps_to: dict[str, list[ir.Stmt]] = {}
-    for stmt in ir.walk_stmts(proc.body):
+    for stmt in nesting(proc).statements:
         if var and isinstance(stmt, ir.Message) and any(_passed(arg, var) for arg in stmt.args):
             return None  # a broadcast or reduction changes it on some ranks: not straight-line values
 
@@ -144,8 +145,10 @@ def _defined(value: sympy.Expr) -> sympy.Expr:
         return value
 
 
-def _inside(stmt: ir.Stmt) -> list[ir.Stmt]:
-    return [inner for body in ir.child_bodies(stmt) for inner in ir.walk_stmts(body)]
+def _inside(stmt: ir.Stmt, run: Run) -> tuple[ir.Stmt, ...]:
+    """The statements nested in `stmt`, a statement of the run's routine (walked once per routine)."""
+    return nesting(run.proc).inside(stmt) if run.proc is not None else \
+        tuple(inner for body in ir.child_bodies(stmt) for inner in ir.walk_stmts(body))
 
 
 def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
@@ -162,9 +165,9 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
         if stmt.label is not None and stmt.label in run.jumps_to:
             # Control may arrive here from a jump: fine only for the jumps out of the statement just passed
             # (a loop's EXIT, C's break) or from inside this one (a DO loop's terminal label).
-            allowed = {id(stmt)} | {id(s) for s in _inside(stmt)}
+            allowed = {id(stmt)} | {id(s) for s in _inside(stmt, run)}
             if previous is not None:
-                allowed |= {id(previous)} | {id(s) for s in _inside(previous)}
+                allowed |= {id(previous)} | {id(s) for s in _inside(previous, run)}
             if any(id(j) not in allowed for j in run.jumps_to[stmt.label]):
                 raise Unknown
         if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
@@ -173,7 +176,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
                 return value
             previous = stmt
             continue
-        inner = _inside(stmt)
+        inner = _inside(stmt, run)
         defines = id(stmt) in run.definitions or any(id(s) in run.definitions for s in inner)
         holds_use = run.use is not None and any(s is run.use for s in inner)
         if id(stmt) in run.definitions:
@@ -288,15 +291,16 @@ def _invariant_tests(loop: ir.Do, run: Run) -> bool:
     """Whether the tests of the IFs that define the variable in a loop read neither the loop's index nor
     anything its body may assign (a variable, or an argument a call may write)."""
     changed = {loop.index}
-    for stmt in ir.walk_stmts(loop.body):
+    body = _inside(loop, run)  # the loop's body, walked once per routine
+    for stmt in body:
         if isinstance(stmt, ir.Assign):
             changed.add(getattr(stmt.target, "name", ""))
         elif isinstance(stmt, ir.Do):
             changed.add(stmt.index)
         elif isinstance(stmt, ir.CallStmt):
             changed |= {a.name for a in stmt.args if isinstance(a, (ir.Var, ir.ArrayRef))}
-    for stmt in ir.walk_stmts(loop.body):
-        if isinstance(stmt, ir.If) and any(id(s) in run.definitions for s in _inside(stmt)):
+    for stmt in body:
+        if isinstance(stmt, ir.If) and any(id(s) in run.definitions for s in _inside(stmt, run)):
             read = {n.name for arm in stmt.arms if arm.cond is not None for n in ir.walk(arm.cond)
                     if isinstance(n, (ir.Var, ir.ArrayRef))}
             if read & changed:
@@ -385,10 +389,10 @@ def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> boo
     target = next((t for t in range(k + 1, len(stmts)) if stmts[t].label == goto.target), None)
     if target is None or run.proc is None:
         return False
-    arms = {id(arm.body[-1]): (arm, stmt) for stmt in ir.walk_stmts(run.proc.body) if isinstance(stmt, ir.If)
+    arms = {id(arm.body[-1]): (arm, stmt) for stmt in nesting(run.proc).statements if isinstance(stmt, ir.If)
             for arm in stmt.arms if arm.body}
     for skipped in stmts[k + 1:target]:
-        for inner in [skipped, *_inside(skipped)]:
+        for inner in [skipped, *_inside(skipped, run)]:
             for jump in run.jumps_to.get(inner.label, []) if inner.label is not None else []:
                 found = arms.get(id(jump))
                 if found is None or not failures.error_return(run.proc, found[0].body) \
@@ -480,7 +484,7 @@ def _negated(cond: sympy.Basic) -> list[sympy.Basic]:
 def _may_return(stmt: ir.Stmt, run: Run) -> bool:
     """Whether a compound statement may run a RETURN: one inside it, unless in the arms of an IF whose
     conditions are false."""
-    inner = _inside(stmt)
+    inner = _inside(stmt, run)
     if not any(isinstance(s, ir.Return) for s in inner):
         return False
     if not isinstance(stmt, ir.If):

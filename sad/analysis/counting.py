@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
+from sad.analysis import extremes, foldmemo, logicmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -25,6 +25,7 @@ sumfold.install()  # and a sum inside them is not opened by the fold
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
+logicmemo.install()  # and the same conjunctions of their conditions, folded over every combination
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
@@ -349,11 +350,13 @@ def _indicator_terms(f_k: sympy.Expr) -> int:
 def _by_terms(f_k: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
     """f_k's terms as (coefficient, factors of k), the terms with the same factors of k added up, in the
     order of f_k's terms."""
-    groups: dict[sympy.Expr, sympy.Expr] = {}
+    groups: dict[sympy.Expr, list[sympy.Expr]] = {}
     for term in sympy.Add.make_args(f_k):
         coeff, dependent = term.as_independent(_K, as_Add=False)
-        groups[dependent] = groups.get(dependent, sympy.Integer(0)) + coeff
-    return [(coeff, dependent) for dependent, coeff in groups.items()]
+        groups.setdefault(dependent, []).append(coeff)
+    # each group's coefficients added up once: added one at a time, each sum flattened the one before it
+    # again (a fifth of STREVC3's sums)
+    return [(sympy.Add(*coeffs), dependent) for dependent, coeffs in groups.items()]
 
 
 def _index_tests(f_k: sympy.Expr) -> int:

@@ -35,6 +35,7 @@ from sad.analysis.buildstate import BuildContext
 from sad.analysis.description import Event
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter
+from sad.analysis.sharedreplace import SharedReplace
 from sad.analysis.values import resolve_name
 from sad.common.formulatext import written_sizes
 
@@ -117,4 +118,5 @@ def named(ctx: BuildContext, proc: ir.Procedure, counts: dict[Event, sympy.Expr]
         names[symbol] = ctx.table.add(Parameter(name, "unresolved", "value", proc.loc.file, proc.loc.line,
                                                 proc.name, description="a loop bound chosen in several places"),
                                       sympy.Symbol(name, integer=True))
-    return {event: count.xreplace(names) for event, count in counts.items()}
+    named_in = SharedReplace(names)  # one rule for all the counts: their shared parts renamed once
+    return {event: named_in(count) for event, count in counts.items()}

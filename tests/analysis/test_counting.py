@@ -376,3 +376,25 @@ def test_polynomial_sums_are_polys_tree_for_tree():
         assert sympy.srepr(ours) == sympy.srepr(_faulhaber_by_poly(form)), form
     assert counting._polynomial_sum(k ** 2 * p + 1).subs(tau, 4) == 14 * p + 4  # 0 + 1 + 4 + 9; four ones
     assert counting._coefficients_in_k(3 * k ** 2 + p * k + q * k) == [(2, 3), (1, p + q)]
+
+
+def test_terms_grouped_by_their_factors_of_k_add_up_as_one_at_a_time():
+    """_by_terms adds each group's coefficients at once: the same sums, tree for tree, as adding them one at
+    a time in the order of the terms (Float and Rational coefficients, probabilities, a repeated factor)."""
+    import random
+
+    from sad.analysis.counting import _K, _by_terms
+    rng = random.Random(30)
+    p = sympy.symbols("P0:4", positive=True)
+    n = sympy.Symbol("N", integer=True)
+    factors = [sympy.Integer(1), _K, _K ** 2, sympy.Piecewise((1, sympy.Le(_K, n)), (0, True)), sympy.Max(0, n - _K)]
+    for _ in range(40):
+        terms = [rng.choice([sympy.Float(rng.choice([0.25, 1.5e-7, 3.0])), sympy.Rational(rng.randint(1, 5), 3)])
+                 * rng.choice(p) * rng.choice(factors) for _ in range(rng.randint(1, 12))]
+        f_k = sympy.Add(*terms)
+        one_at_a_time: dict = {}
+        for term in sympy.Add.make_args(f_k):
+            coeff, dependent = term.as_independent(_K, as_Add=False)
+            one_at_a_time[dependent] = one_at_a_time.get(dependent, sympy.Integer(0)) + coeff
+        assert [(sympy.srepr(c), d) for c, d in _by_terms(f_k)] == \
+            [(sympy.srepr(c), d) for d, c in one_at_a_time.items()]

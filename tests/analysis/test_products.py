@@ -131,3 +131,23 @@ def test_a_free_block_costs_nothing_without_walking_shared_subtrees():
         shared = sympy.Add._from_args((sympy.Mul._from_args((p, shared)), Basic.__new__(sympy.Max, shared, x)))
     assert times(shared, sympy.S.Zero) == 0
     assert times(x + sympy.oo, sympy.S.Zero) is sympy.nan     # 0 × ∞ stays sympy's answer
+
+
+def test_expansions_share_their_subexpressions_across_calls(monkeypatch):
+    """The hints' answers for subexpressions are kept from one expansion to the next (counts of one loop
+    body share their factors), each expansion still sympy.expand's tree; the memo is emptied past its
+    limit and expansions go on the same."""
+    from sad.analysis import products
+    n, k = sympy.symbols("N k", integer=True)
+    shared = (1 - P[0]) * (P[1] + sympy.Piecewise((1, sympy.Le(k, n)), (0, True))) * (n - k + 2)
+    products._HINT_MEMOS.clear()
+    for j in range(6):
+        weight = (shared + P[2] * j) * (k + j) ** 2
+        assert sympy.srepr(products._expanded(weight)) == sympy.srepr(sympy.expand(weight))
+    kept = products._HINT_MEMOS["_eval_expand_basic"]  # the first hint: its keys are the formulas as given
+    assert shared in kept  # the shared factor's answer, kept for the next count
+    before = len(kept)
+    monkeypatch.setattr(products, "_HINT_MEMO_LIMIT", 3)
+    weight = shared * (P[3] - 1) + k
+    assert sympy.srepr(products._expanded(weight)) == sympy.srepr(sympy.expand(weight))
+    assert len(products._HINT_MEMOS["_eval_expand_basic"]) < before  # emptied, then filled again
