@@ -1428,8 +1428,9 @@ class ValueResolver(ir.NodeVisitor):
     def _index_after(self, loop: ir.Do, depth: int) -> sympy.Expr | None:
         """A DO index after its loop runs to the end: the first value past the last trip, lo + trips * step
         (Fortran 77, 11.10.7; C's `for (i = lo; i <= hi; i += s)` the same). DGEQRF's `IF (I.LE.K)` after
-        `DO 10 I = 1, K - NX, NB` factors the last block. None where the loop may leave early (a jump out,
-        RETURN, STOP) or its bounds cannot be followed."""
+        `DO 10 I = 1, K - NX, NB` factors the last block. A loop left by `IF (test) EXIT` keeps its first value
+        where the test holds on every pass, runs to the end where it never does (`_leaves_on_test`). None where
+        the loop may leave early otherwise (a jump out, RETURN, STOP) or its bounds cannot be followed."""
         leaves = self._leaves_on_test(loop, depth) if any(True for _ in ir.jumps_out(loop)) else False
         if leaves is None:
             return None
@@ -1458,9 +1459,10 @@ class ValueResolver(ir.NodeVisitor):
         return {sympy.true: True, sympy.false: False}.get(test)
 
     def _status_left(self, key: str, call: ir.CallStmt, before: sympy.Expr, depth: int) -> sympy.Expr | None:
-        """What a call leaves in an integer it passes to a routine of the program (a status, LAPACK's INFO
-        after DPOTRF): the callee's value of that formal where it returns (`left_in_formal`), bound to the
-        call's arguments and, where the callee may leave it as it came, to the value before the call."""
+        """What a call leaves in an integer or floating scalar it passes to a routine of the program (a status,
+        LAPACK's INFO after DPOTRF; DLABAD's SMLNUM): the callee's value of that formal where it returns
+        (`left_in_formal`), bound to the call's arguments and, where the callee may leave it as it came, to the
+        value before the call."""
         callee = self.facts.procs.get(resolve_name(call.name))
         positions = [pos for pos, a in enumerate(call.args)
                      if isinstance(a, ir.Var) and self.facts.storage_name(self.proc, a.name) == key]
@@ -1475,8 +1477,8 @@ class ValueResolver(ir.NodeVisitor):
                                   {self.facts.entry_symbol: before})
 
     def left_in_formal(self, callee: ir.Procedure, formal: str, depth: int) -> sympy.Expr | None:
-        """An integer formal's value where `callee` returns, as a formula in its formals (the value it came
-        with is `facts.entry_symbol`), through its IFs and the calls it passes the formal to, failure
+        """An integer or floating scalar formal's value where `callee` returns, as a formula in its formals (the
+        value it came with is `facts.entry_symbol`), through its IFs and the calls it passes the formal to, failure
         returns not taken (sad.analysis.failures); None where that cannot be followed.
 
         A routine that calls itself (DGETRF2's `CALL DGETRF2(..., IINFO)` then `IF (INFO.EQ.0 .AND.
@@ -1774,10 +1776,11 @@ def _intrinsic(name: str, args: list, arg_type: str):
         return sympy.floor(args[0] + sympy.Rational(1, 2))
     if name == "SQRT":
         return sympy.sqrt(args[0])
-    if name in ("LOG10", "ALOG10", "DLOG10") and len(args) == 1:
-        return sympy.log(args[0], 10)  # DLABAD's `LOG10(LARGE).GT.2000` on DLAMCH's overflow threshold
-    if name in ("LOG", "ALOG", "DLOG") and len(args) == 1:
-        return sympy.log(args[0])
+    if name in ("LOG10", "ALOG10", "DLOG10", "LOG", "ALOG", "DLOG") and len(args) == 1:
+        # DLABAD's `LOG10(LARGE).GT.2000` on DLAMCH's overflow threshold: of a known number, a number (a
+        # symbolic log(100000) is compared with nothing)
+        value = sympy.log(args[0], 10) if "10" in name else sympy.log(args[0])
+        return value.evalf() if args[0].is_Number and args[0] > 0 else value
     return None
 
 

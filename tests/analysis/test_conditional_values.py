@@ -241,10 +241,13 @@ def test_a_logical_set_only_past_the_argument_checks_is_known_where_it_is_read(t
 
 
 def test_log10_of_a_known_value_decides_its_test(tmp_path):
-    """DLABAD's `LOG10(LARGE).GT.2000`: LOG10 of a known number is a number, its test exact (log10(1e5) = 5:
-    the guarded update runs on each of the 7 passes)."""
-    source = _fortran("M = 3\nX = 1.0D5\nDO 5 I = 1, 7\nIF (LOG10(X) .GT. 4.5D0) S = S + 2\n5 CONTINUE",
+    """DLABAD's `LOG10(LARGE).GT.2000`: LOG10 and LOG of a known number are numbers, their tests exact
+    (log10(1e5) = 5: the first guarded update runs on each of the 7 passes; ln(1e5) = 11.51: the second never)."""
+    source = _fortran("M = 3\nX = 1.0D5\nDO 5 I = 1, 7\nIF (LOG10(X) .GT. 4.5D0) S = S + 2\n"
+                      "IF (LOG(X) .GT. 12.0D0) S = S - 1\n5 CONTINUE",
                       decls="INTEGER N, K, M, I, S\n      DOUBLE PRECISION X")
     count, analysis = _body_count(tmp_path, source, marker="S = S + 2")
     assert count == 7
+    line = next(k for k, text in enumerate(source.splitlines(), 1) if "S = S - 1" in text)
+    assert sum(c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt") == 0
     assert not [p for p in analysis.table if p.kind == "branch_probability"]
