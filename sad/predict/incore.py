@@ -115,10 +115,14 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     cycles = regchain.latency_bound_cycles(chosen.instructions, result.latencies, cycles, result.block_rthroughput,
                                            hierarchy)
     fetch = fetch_cycles(chosen, cf)
+    fetched = ""
     if fetch > cycles:
         cycles = fetch
-        spans = f"fetch bound: the code spans {fetch} blocks of {FETCH_BLOCK} bytes"
-        scaled = f"{scaled}; {spans}" if scaled else spans
+        fetched = f"fetch bound: the code spans {fetch} blocks of {FETCH_BLOCK} bytes"
+    elif not cf.spans and cc.host_model().mcpu.startswith("znver"):
+        fetched = "no fetch bound: the code's place is unknown (the file does not link as a program alone)"
+    if fetched:
+        scaled = f"{scaled}; {fetched}" if scaled else fetched
     core = cycles / width / clock
     chain = 0.0
     latencies = regchain.host_latencies(chosen.instructions, result.latencies, hierarchy)

@@ -63,3 +63,33 @@ def test_a_file_that_does_not_link_alone_has_no_layout(tmp_path: Path):
     path = tmp_path / "lib.s"
     path.write_text(ASM.replace("main", "kernel"))   # no main: a library routine
     assert cc.linked_spans(path, "gcc", tmp_path) == {}
+
+
+LIBRARY = """void axpy(int n, double a, const double *x, double *y) {
+    for (int i = 0; i < n; i++)
+        y[i] += a * x[i];
+}
+"""
+
+
+@needs_gcc
+@pytest.mark.skipif(shutil.which("llvm-mca") is None, reason="llvm-mca is needed for the compiled-code model")
+def test_a_library_file_says_its_fetch_bound_is_left_out(tmp_path: Path):
+    """A file with no main program has no place for its code: --explain's core line says the fetch bound is left
+    out (on AMD Zen hosts, where it would apply), and the same loop in a program does not say so."""
+    from tests.predict.test_compile_options import _machine, _sad
+    machine = _machine(tmp_path, "gcc -O2")
+    lib = tmp_path / "lib.c"
+    lib.write_text(LIBRARY)
+    prog = tmp_path / "prog.c"
+    prog.write_text(LIBRARY + "static double x[1000], y[1000];\n"
+                    "int main(void) { axpy(1000, 2.0, x, y); return y[3] > 0; }\n")
+    unknown = "no fetch bound: the code's place is unknown"
+    zen = cc.host_model().mcpu.startswith("znver")
+    status, out, err = _sad("analyze", str(lib), "-m", str(machine), "--explain")
+    cores = [line for line in out.splitlines() if line.strip().startswith("core:")]
+    assert status == 0 and len(cores) == 1, err + out
+    assert (unknown in cores[0]) == zen
+    status, out, err = _sad("analyze", str(prog), "-m", str(machine), "--explain")
+    cores = [line for line in out.splitlines() if line.strip().startswith("core:")]
+    assert status == 0 and len(cores) == 1 and unknown not in cores[0], err + out
