@@ -607,7 +607,7 @@ _OBJ_INSN = re.compile(r"^\s+([0-9a-f]+):\s+(\S.*)$")
 _OBJ_TARGET = re.compile(r"^j[a-z]+\s+([0-9a-f]+) <")
 
 
-def linked_spans(asm_path: Path, compiler: str, workdir: Path) -> dict[str, tuple[int, int]]:
+def linked_spans(asm_path: Path, asm: str, compiler: str, workdir: Path) -> dict[str, tuple[int, int]]:
     """Where each loop's code lies once the file is linked into a program on its own, as a one-file program is
     built (`compiler file -lm`; its local labels kept by the assembler's -L): loop head label → (first byte,
     one past the innermost backward jump to it). The alignment of a loop's code decides how many fetch blocks an
@@ -615,8 +615,7 @@ def linked_spans(asm_path: Path, compiler: str, workdir: Path) -> dict[str, tupl
     routines land where the program linking them puts them), it does not link, or objdump is missing: the
     layout is then unknown."""
     exe = workdir / "linked"
-    text = asm_path.read_text(encoding="utf-8", errors="replace")
-    if not _MAIN.search(text):
+    if not _MAIN.search(asm):
         return {}   # a library's routines: where they land depends on the program that links them
     try:
         # a main program calling routines of other files (or MPI) is placed as it would be with them: they come
@@ -654,7 +653,7 @@ def _compiled(source: str, mtime_ns: int, command: tuple[str, ...]) -> CompiledF
     path = Path(source)
     with tempfile.TemporaryDirectory(prefix="sad-compiled-") as tmp:
         asm, report = compile_asm(path, list(command), Path(tmp))
-        spans = linked_spans(Path(tmp) / (path.stem + ".s"), command[0], Path(tmp))
+        spans = linked_spans(Path(tmp) / (path.stem + ".s"), asm, command[0], Path(tmp))
     return CompiledFile(path, asm_loops(asm), vectorized_lines(report), spans)
 
 

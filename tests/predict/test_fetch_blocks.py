@@ -45,7 +45,7 @@ needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("objd
 def test_loops_placed_across_and_inside_a_block(tmp_path: Path):
     path = tmp_path / "placed.s"
     path.write_text(ASM)
-    spans = cc.linked_spans(path, "gcc", tmp_path)
+    spans = cc.linked_spans(path, ASM, "gcc", tmp_path)
     start, end = spans[".L5"]
     assert start % 64 == 56 and end - start == 9          # add (4 bytes), sub (3), jne (2)
     start7, end7 = spans[".L7"]
@@ -61,8 +61,9 @@ def test_loops_placed_across_and_inside_a_block(tmp_path: Path):
 @needs_gcc
 def test_a_file_that_does_not_link_alone_has_no_layout(tmp_path: Path):
     path = tmp_path / "lib.s"
-    path.write_text(ASM.replace("main", "kernel"))   # no main: a library routine
-    assert cc.linked_spans(path, "gcc", tmp_path) == {}
+    lib = ASM.replace("main", "kernel")   # no main: a library routine
+    path.write_text(lib)
+    assert cc.linked_spans(path, lib, "gcc", tmp_path) == {}
 
 
 LIBRARY = """void axpy(int n, double a, const double *x, double *y) {
