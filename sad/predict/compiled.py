@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from sad.ir.languages import FREE_FORM_SUFFIXES
@@ -64,9 +64,24 @@ class CompiledFile:
     source: Path
     loops: list[AsmLoop]
     vectorized: dict[int, int]      # source line of a loop → vector bytes
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    given_spans: dict[str, tuple[int, int]] | None = None
     """Loop head label → the addresses of its code in the program linked from this file alone (first byte,
-    one past its backward jump; `linked_spans`), where it links."""
+    one past its backward jump; `linked_spans`), where it links; None: linked on first use (`spans`)."""
+    asm: str = ""
+    compiler: str = ""
+
+    @cached_property
+    def spans(self) -> dict[str, tuple[int, int]]:
+        """The loops' linked addresses, linked from the kept assembly the first time a model asks (only the
+        fetch bound of some cores needs them: other hosts never link)."""
+        if self.given_spans is not None:
+            return self.given_spans
+        if not self.asm or not self.compiler:
+            return {}
+        with tempfile.TemporaryDirectory(prefix="sad-linked-") as tmp:
+            asm_path = Path(tmp) / (self.source.stem + ".s")
+            asm_path.write_text(self.asm)
+            return linked_spans(asm_path, self.asm, self.compiler, Path(tmp))
 
     def fetch_lines(self, loop: AsmLoop, line: int = 64) -> int | None:
         """How many aligned `line`-byte blocks the loop's code spans in the linked program; None unknown."""
@@ -653,8 +668,7 @@ def _compiled(source: str, mtime_ns: int, command: tuple[str, ...]) -> CompiledF
     path = Path(source)
     with tempfile.TemporaryDirectory(prefix="sad-compiled-") as tmp:
         asm, report = compile_asm(path, list(command), Path(tmp))
-        spans = linked_spans(Path(tmp) / (path.stem + ".s"), asm, command[0], Path(tmp))
-    return CompiledFile(path, asm_loops(asm), vectorized_lines(report), spans)
+    return CompiledFile(path, asm_loops(asm), vectorized_lines(report), asm=asm, compiler=command[0])
 
 
 def compiled_file(source: Path, compile_spec: str, include_dirs: tuple[str, ...] = (),

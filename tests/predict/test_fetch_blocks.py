@@ -53,6 +53,8 @@ def test_loops_placed_across_and_inside_a_block(tmp_path: Path):
     loops = {loop.head: loop for loop in cc.asm_loops(ASM)}
     cf = cc.CompiledFile(path, list(loops.values()), {}, spans)
     assert cf.fetch_lines(loops[".L5"]) == 2 and cf.fetch_lines(loops[".L7"]) == 1
+    lazy = cc.CompiledFile(path, list(loops.values()), {}, asm=ASM, compiler="gcc")   # linked when first asked
+    assert lazy.spans == spans
     zen = cc.host_model().mcpu.startswith("znver")
     assert incore.fetch_cycles(loops[".L5"], cf) == (2 if zen else 0)
     assert incore.fetch_cycles(loops[".L7"], cf) == 0
