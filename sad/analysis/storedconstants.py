@@ -61,6 +61,7 @@ class StoredConstants:
         self._exit = exit_constants
         self._written: dict[str, set[str]] = {}
         self._held: dict[str, frozenset[sympy.Number]] | None = None
+        self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
 
     def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
@@ -68,6 +69,12 @@ class StoredConstants:
             self._held = {}  # a test met while following a source's exit value sees no stored constant
             self._held = self._propagate()
         return self._held.get(self._storage(proc, name), frozenset())
+
+    def left(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
+        """The constants `proc` itself (or a routine it calls) may leave in its formal `name`, without
+        those its callers pass in (DGEMV's Y holds what some caller's work array held, not DGEMV's)."""
+        self.of(proc, name)
+        return self._left.get(self._storage(proc, name), frozenset())
 
     def _propagate(self) -> dict[str, frozenset[sympy.Number]]:
         """Up from the sources through copies and written formals to the callers (what a routine leaves is
@@ -100,6 +107,10 @@ class StoredConstants:
                     guarded[name] |= stored
                     more = True
             if not more:
+                left = _reach(seeds, up)
+                for name, reached in _reach(guarded, up).items():
+                    left[name] = left.get(name, set()) | reached
+                self._left = {name: frozenset(values) for name, values in left.items()}
                 return {name: frozenset(values) for name, values in held.items()}
 
     def _guarded_stores(self, held: dict[str, set[sympy.Number]]) -> Iterator[tuple[str, set[sympy.Number]]]:

@@ -24,6 +24,7 @@ from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, t
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
+from sad.analysis.storedelements import StoredElements
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name, result_variable
 
@@ -87,6 +88,8 @@ class ProgramFacts:
     modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
     # the constants floating storage may hold (sad.analysis.storedconstants), built on first use
     stored: StoredConstants | None = None
+    # which elements of an array hold its stored constant (sad.analysis.storedelements), built on first use
+    elements: StoredElements | None = None
     functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
@@ -814,8 +817,8 @@ class ValueResolver(ir.NodeVisitor):
             return None
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
-        if decided is not None:
-            self._decided_for_data(node, decided)
+        if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(_by_element, sides))):
+            self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
 
     def _data_sides(self, node: ir.BinOp, left, right, index) -> list[sympy.Expr] | None:
@@ -831,8 +834,51 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
-        return [genericdata.with_constants(value, self.stored_constants(side)) if genericdata.plain_datum(value)
+        return [self._held_value(side, value, index) if genericdata.plain_datum(value)
                 else value for side, value in zip((node.left, node.right), sides)]
+
+    def _held_value(self, side: ir.Expr, value: sympy.Expr, index) -> sympy.Expr:
+        """An untraced side as data, or a choice of data and the constants the program may have stored
+        where it reads: by element where a rule tells which elements hold the constant (DLARFT's TAU(I):
+        ZERO from the call's first element holding it on, sad.analysis.storedelements), else the whole
+        array's choice (genericdata.Either)."""
+        constants = self.stored_constants(side)
+        if constants and isinstance(side, ir.ArrayRef) and genericdata.is_datum(value):
+            per_element = self._per_element(side, value, constants, index)
+            if per_element is not None:
+                return per_element
+        return genericdata.with_constants(value, constants)
+
+    def _per_element(self, side: ir.ArrayRef, value: sympy.Expr, constants: frozenset, index
+                     ) -> sympy.Expr | None:
+        """The element's value where its array's rule covers every constant it may hold: the constant
+        where the element's subscript is at least the rule's bound (a symbol each call binds), else
+        data; None without such a rule."""
+        rule = self.element_rules().read_rule(self.proc, side.name)
+        if rule is None or not constants <= {rule.constant} or rule.axis >= len(side.indices):
+            return None
+        subscript = self.expr(side.indices[rule.axis], index)
+        if subscript is None:
+            return None
+        decl = self.proc.variables.get(side.name)
+        self._register(rule.bound.name, "unresolved", True, decl.loc if decl is not None else None,
+                       "formal argument", None)
+        return sympy.Piecewise((rule.constant, sympy.Ge(subscript, rule.bound)), (value, True))
+
+    def element_rules(self) -> StoredElements:
+        """The program's element rules (sad.analysis.storedelements), built on first use."""
+        if self.facts.elements is None:
+            self.facts.elements = StoredElements(
+                self.facts.program, self.facts.procs,
+                lambda proc: ValueResolver(self.facts, proc, self.table, self.overrides),
+                lambda proc, name: self._stored().left(proc, name), lambda proc, name: self._stored().of(proc, name),
+                self.facts._call_sites)
+        return self.facts.elements
+
+    def element_bindings(self, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt, index
+                         ) -> dict[sympy.Symbol, sympy.Expr]:
+        """The callee's first-element symbols of its element rules, as this call passes them."""
+        return self.element_rules().bindings(self.proc, callee, args, at, index)
 
     def _decided_for_data(self, node: ir.BinOp, decided: sympy.Basic) -> None:
         """Remembered for the note at the statement evaluated (--explain lists them)."""
@@ -866,10 +912,13 @@ class ValueResolver(ir.NodeVisitor):
             return self.stored_constants(side.operand if isinstance(side, ir.Cast) else side.args[0])
         if not isinstance(side, (ir.Var, ir.ArrayRef)):
             return frozenset()
+        return self._stored().of(self.proc, side.name)
+
+    def _stored(self) -> StoredConstants:
         if self.facts.stored is None:
             self.facts.stored = StoredConstants(self.facts.program, self.facts.procs, self.facts.storage_name,
                                                 self._exit_constants)
-        return self.facts.stored.of(self.proc, side.name)
+        return self.facts.stored
 
     def constants_reaching(self, node: ir.Expr, at: ir.Stmt) -> frozenset:
         """The constants this routine assigned a variable passed at `at` that may still be there (DLANGE's
@@ -1569,6 +1618,11 @@ class ValueResolver(ir.NodeVisitor):
         self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
         return value if value is not None else self.table.symbol(key)
+
+
+def _by_element(value: sympy.Basic) -> bool:
+    """Whether a side is an element's choice by its array's element rule (sad.analysis.storedelements)."""
+    return isinstance(value, sympy.Piecewise) and any(s.name.endswith("@zero") for s in value.free_symbols)
 
 
 def _combine(node: ir.BinOp, left, right):
