@@ -6,13 +6,15 @@ That fails where the program itself stores a constant in the storage a test read
 where its N <= 1, so the last TAU of a square DGEQRF is exactly zero, and DLARFT's `TAU(I).EQ.ZERO` in a
 later DORMQR is true there, not false as for data in general. Before a routine's test on its variable or
 array element is decided for generic data (sad.analysis.values), it asks here which constants that storage
-may hold; the test is decided only where it goes the same way for each of them.
+may hold; the test is decided only where it goes the same way for each of them. Which elements of an array
+hold the constant is sad.analysis.storedelements' work, from here on: where it knows (TAU(e) from M on, after
+DGEQR2's DLARFG(M-I+1, ..., TAU(I))), an element's test is a test of its index, exact, per element and per
+call; where it does not, the whole array's constants below keep the test open.
 
 Known limit: a callee's test on a scalar formal the call binds to such an element (DLARF's `TAU.NE.ZERO`
-for DORM2R's TAU(I)) is still decided for generic data. Which element holds the constant is not tracked
-(TAU(K) where DGEQR2's M - I + 1 <= 1), and DORG2R, the common caller, never passes that last element
-(its `I.LT.N`): taking every such call as open would leave a square QR's DORGQR unbound to be right in
-DORM2R at sizes below its block size.
+for DORM2R's TAU(I)) is still decided for generic data: the element rules bind array formals only, and
+DORG2R, the common caller, never passes that last element (its `I.LT.N`), while DORM2R at sizes below
+its block size does.
 
 The sources are the scalar floating formal arguments a routine assigns a constant (a literal or a PARAMETER)
 and may return with (the routine's value at exit, followed by the caller of this module: a constant guarded

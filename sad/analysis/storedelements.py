@@ -98,6 +98,10 @@ class StoredElements:
         found = self._read[key]
         return found if isinstance(found, Rule) else None
 
+    def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
+        """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
+        return [zero_symbol(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None]
+
     def pseudo_names(self, proc: ir.Procedure) -> set[str]:
         """The names of the `@zero` symbols of `proc`'s formals (formal arguments for the fallbacks)."""
         return {zero_name(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None}
@@ -119,8 +123,9 @@ class StoredElements:
     def _read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or name not in proc.formals or not genericdata.floating(decl.type) \
-                or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran":
-            return None
+                or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran" \
+                or not self._held(proc, name):
+            return None  # no array formal it only reads, or one that holds no stored constant at all
         pos = proc.formals.index(name)
         sites = [(caller, stmt) for caller, stmt, _ in self._sites().get(resolve_name(proc.name), [])]
         if not sites or not all(isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) == resolve_name(proc.name)
