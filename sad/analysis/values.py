@@ -1047,7 +1047,7 @@ class ValueResolver(ir.NodeVisitor):
                 if self._at_least(d.value.name, bound, d.stmt, depth + 1, seen | {name}):
                     continue
                 return False
-            elif d.kind == "assign":
+            elif d.kind == "assign" and d.value is not None:
                 least = self._at_statement(d.value, d.stmt, depth + 1)
             else:
                 return False
