@@ -32,7 +32,8 @@ of X that gives a rule comes before the call. Axes other than the first are boun
 the same leading dimension, at the same column offset.
 
 Known limits: a rule has one form, "from B on" along one axis (DLARFG's N <= 1 at N = M - I + 1); other
-conditions (below B, one element) give no rule. Elements of a rule's axis past those the routine writes are
+conditions (below B, one element) give no rule. It says nothing of the other subscripts: DLARFT's zero
+column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below are taken as zero too. Elements of a rule's axis past those the routine writes are
 taken as the rule says (TAU past K = MIN(M, N) in a wide QR: no routine reads them). An actual that an
 earlier call filled is taken to be that call's storage alone: a work array passed on at two starts
 (DGELS's WORK(1) and WORK(MN+1)) is two arrays, as LAPACK's partitions of its work arrays are; what the
@@ -442,9 +443,12 @@ class StoredElements:
             if callee is None:
                 continue
             for pos, a in enumerate(stmt.args):
-                if a == arg and pos < len(callee.formals) \
-                        and self.own_rule(callee, callee.formals[pos]) is not None:
-                    found = (stmt, pos, [id(loop) for loop in loops])
+                if a != arg or pos >= len(callee.formals) \
+                        or callee.formals[pos] not in self._written.get(resolve_name(callee.name), ()):
+                    continue
+                # a later call that writes the same actual without a rule leaves what no rule tells
+                ruled = self.own_rule(callee, callee.formals[pos]) is not None
+                found = (stmt, pos, [id(loop) for loop in loops]) if ruled else None
         return None
 
     def _before_all_writes(self, proc: ir.Procedure, at: ir.Stmt, name: str) -> bool:
