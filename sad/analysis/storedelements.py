@@ -33,8 +33,10 @@ the same leading dimension, at the same column offset.
 
 Known limits: a rule has one form, "from B on" along one axis (DLARFG's N <= 1 at N = M - I + 1); other
 conditions (below B, one element) give no rule. It says nothing of the other subscripts: DLARFT's zero
-column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below are taken as zero too. Elements of a rule's axis past those the routine writes are
-taken as the rule says (TAU past K = MIN(M, N) in a wide QR: no routine reads them). An actual that an
+column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below are taken as zero too.
+Elements of a rule's axis past those the routine writes are taken as the rule says (TAU past
+K = MIN(M, N) in a wide QR: no routine reads them). MIN(X, V) for a running maximum V never below X
+(sad.analysis.values) takes V's first value to come from an assignment in the same call. An actual that an
 earlier call filled is taken to be that call's storage alone: a work array passed on at two starts
 (DGELS's WORK(1) and WORK(MN+1)) is two arrays, as LAPACK's partitions of its work arrays are; what the
 call at the other start leaves does not reach a reader of the first.
