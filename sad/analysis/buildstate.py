@@ -79,7 +79,10 @@ class BuildContext:
         """The symbols of routine `key`'s formals that have one, in the order of its formals."""
         proc = self.facts.procs[key]
         formals = [self.table.symbol(self.facts.storage_name(proc, f)) for f in proc.formals]
-        return tuple(s for s in formals if s is not None)
+        # and the symbols a call binds for the first element of an array holding a stored constant
+        # (sad.analysis.storedelements, once a test has asked for them): markers of deferred calls carry them
+        elements = self.facts.elements.zero_symbols(proc) if self.facts.elements is not None else []
+        return tuple(s for s in formals if s is not None) + tuple(elements)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

@@ -444,6 +444,7 @@ class CallExpander:
         kind), the indicator the generic-data model decides (sad.analysis.genericdata: `DA.EQ.ONE` is false
         for DA = ONE/A(J,J)), unless the user binds that probability."""
         formals = {self.ctx.table.symbol(self.ctx.facts.storage_name(callee, f)) for f in callee.formals}
+        formals |= {self.ctx.table.symbol(name) for name in self._element_symbols(callee)}
         unbound = {s for s in formals if s is not None and s not in subs}
         replaced = {}
         for prob, p in self.ctx.formal_branches.get(key, []):
@@ -465,6 +466,11 @@ class CallExpander:
                 self.ctx.generic_decision(loc, f"{callee.name}'s test {rel}{where}, on the data this call passes",
                                           value)
         return replaced
+
+    def _element_symbols(self, callee: ir.Procedure) -> set[str]:
+        """The names of the callee's first-element symbols (sad.analysis.storedelements), formals here."""
+        elements = self.ctx.facts.elements
+        return elements.pseudo_names(callee) if elements is not None else set()
 
     def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None
                       ) -> tuple[dict, dict, dict]:
@@ -497,6 +503,9 @@ class CallExpander:
                     known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(constants))
             if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
+        if at is not None and self.ctx.facts.generic_data:
+            # where the callee's tests of an array's elements are tests of the element (storedelements)
+            subs.update(self.values.element_bindings(callee, args, at, index))
         return subs, data, known
 
     def _conditional_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index) -> sympy.Expr | None:

@@ -6,13 +6,15 @@ That fails where the program itself stores a constant in the storage a test read
 where its N <= 1, so the last TAU of a square DGEQRF is exactly zero, and DLARFT's `TAU(I).EQ.ZERO` in a
 later DORMQR is true there, not false as for data in general. Before a routine's test on its variable or
 array element is decided for generic data (sad.analysis.values), it asks here which constants that storage
-may hold; the test is decided only where it goes the same way for each of them.
+may hold; the test is decided only where it goes the same way for each of them. Which elements of an array
+hold the constant is sad.analysis.storedelements' work, from here on: where it knows (TAU(e) from M on, after
+DGEQR2's DLARFG(M-I+1, ..., TAU(I))), an element's test is a test of its index, exact, per element and per
+call; where it does not, the whole array's constants below keep the test open.
 
 Known limit: a callee's test on a scalar formal the call binds to such an element (DLARF's `TAU.NE.ZERO`
-for DORM2R's TAU(I)) is still decided for generic data. Which element holds the constant is not tracked
-(TAU(K) where DGEQR2's M - I + 1 <= 1), and DORG2R, the common caller, never passes that last element
-(its `I.LT.N`): taking every such call as open would leave a square QR's DORGQR unbound to be right in
-DORM2R at sizes below its block size.
+for DORM2R's TAU(I)) is still decided for generic data: the element rules bind array formals only, and
+DORG2R, the common caller, never passes that last element (its `I.LT.N`), while DORM2R at sizes below
+its block size does.
 
 The sources are the scalar floating formal arguments a routine assigns a constant (a literal or a PARAMETER)
 and may return with (the routine's value at exit, followed by the caller of this module: a constant guarded
@@ -61,6 +63,7 @@ class StoredConstants:
         self._exit = exit_constants
         self._written: dict[str, set[str]] = {}
         self._held: dict[str, frozenset[sympy.Number]] | None = None
+        self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
 
     def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
@@ -68,6 +71,12 @@ class StoredConstants:
             self._held = {}  # a test met while following a source's exit value sees no stored constant
             self._held = self._propagate()
         return self._held.get(self._storage(proc, name), frozenset())
+
+    def left(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
+        """The constants `proc` itself (or a routine it calls) may leave in its formal `name`, without
+        those its callers pass in (DGEMV's Y holds what some caller's work array held, not DGEMV's)."""
+        self.of(proc, name)
+        return self._left.get(self._storage(proc, name), frozenset())
 
     def _propagate(self) -> dict[str, frozenset[sympy.Number]]:
         """Up from the sources through copies and written formals to the callers (what a routine leaves is
@@ -100,6 +109,10 @@ class StoredConstants:
                     guarded[name] |= stored
                     more = True
             if not more:
+                left = _reach(seeds, up)
+                for name, reached in _reach(guarded, up).items():
+                    left[name] = left.get(name, set()) | reached
+                self._left = {name: frozenset(values) for name, values in left.items()}
                 return {name: frozenset(values) for name, values in held.items()}
 
     def _guarded_stores(self, held: dict[str, set[sympy.Number]]) -> Iterator[tuple[str, set[sympy.Number]]]:

@@ -24,6 +24,7 @@ from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, t
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
+from sad.analysis.storedelements import StoredElements
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name, result_variable
 
@@ -87,6 +88,8 @@ class ProgramFacts:
     modified: ModifiedFormals | None = None  # which formals each routine may write (set by gather)
     # the constants floating storage may hold (sad.analysis.storedconstants), built on first use
     stored: StoredConstants | None = None
+    # which elements of an array hold its stored constant (sad.analysis.storedelements), built on first use
+    elements: StoredElements | None = None
     functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
@@ -814,8 +817,8 @@ class ValueResolver(ir.NodeVisitor):
             return None
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
-        if decided is not None:
-            self._decided_for_data(node, decided)
+        if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(_by_element, sides))):
+            self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
 
     def _data_sides(self, node: ir.BinOp, left, right, index) -> list[sympy.Expr] | None:
@@ -831,8 +834,51 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
-        return [genericdata.with_constants(value, self.stored_constants(side)) if genericdata.plain_datum(value)
+        return [self._held_value(side, value, index) if genericdata.plain_datum(value)
                 else value for side, value in zip((node.left, node.right), sides)]
+
+    def _held_value(self, side: ir.Expr, value: sympy.Expr, index) -> sympy.Expr:
+        """An untraced side as data, or a choice of data and the constants the program may have stored
+        where it reads: by element where a rule tells which elements hold the constant (DLARFT's TAU(I):
+        ZERO from the call's first element holding it on, sad.analysis.storedelements), else the whole
+        array's choice (genericdata.Either)."""
+        constants = self.stored_constants(side)
+        if constants and isinstance(side, ir.ArrayRef) and genericdata.is_datum(value):
+            per_element = self._per_element(side, value, constants, index)
+            if per_element is not None:
+                return per_element
+        return genericdata.with_constants(value, constants)
+
+    def _per_element(self, side: ir.ArrayRef, value: sympy.Expr, constants: frozenset, index
+                     ) -> sympy.Expr | None:
+        """The element's value where its array's rule covers every constant it may hold: the constant
+        where the element's subscript is at least the rule's bound (a symbol each call binds), else
+        data; None without such a rule."""
+        rule = self.element_rules().read_rule(self.proc, side.name)
+        if rule is None or not constants <= {rule.constant} or rule.axis >= len(side.indices):
+            return None
+        subscript = self.expr(side.indices[rule.axis], index)
+        if subscript is None:
+            return None
+        decl = self.proc.variables.get(side.name)
+        self._register(rule.bound.name, "unresolved", True, decl.loc if decl is not None else None,
+                       "formal argument", None)
+        return sympy.Piecewise((rule.constant, sympy.Ge(subscript, rule.bound)), (value, True))
+
+    def element_rules(self) -> StoredElements:
+        """The program's element rules (sad.analysis.storedelements), built on first use."""
+        if self.facts.elements is None:
+            self.facts.elements = StoredElements(
+                self.facts.program, self.facts.procs,
+                lambda proc: ValueResolver(self.facts, proc, self.table, self.overrides),
+                lambda proc, name: self._stored().left(proc, name), lambda proc, name: self._stored().of(proc, name),
+                self.facts._call_sites)
+        return self.facts.elements
+
+    def element_bindings(self, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt, index
+                         ) -> dict[sympy.Symbol, sympy.Expr]:
+        """The callee's first-element symbols of its element rules, as this call passes them."""
+        return self.element_rules().bindings(self.proc, callee, args, at, index)
 
     def _decided_for_data(self, node: ir.BinOp, decided: sympy.Basic) -> None:
         """Remembered for the note at the statement evaluated (--explain lists them)."""
@@ -866,10 +912,13 @@ class ValueResolver(ir.NodeVisitor):
             return self.stored_constants(side.operand if isinstance(side, ir.Cast) else side.args[0])
         if not isinstance(side, (ir.Var, ir.ArrayRef)):
             return frozenset()
+        return self._stored().of(self.proc, side.name)
+
+    def _stored(self) -> StoredConstants:
         if self.facts.stored is None:
             self.facts.stored = StoredConstants(self.facts.program, self.facts.procs, self.facts.storage_name,
                                                 self._exit_constants)
-        return self.facts.stored.of(self.proc, side.name)
+        return self.facts.stored
 
     def constants_reaching(self, node: ir.Expr, at: ir.Stmt) -> frozenset:
         """The constants this routine assigned a variable passed at `at` that may still be there (DLANGE's
@@ -949,11 +998,62 @@ class ValueResolver(ir.NodeVisitor):
         if node.name in _MODEL_NUMBERS and len(node.args) == 1:
             return _model_number(node.name, node.args[0].type)  # of the argument's kind, not its value
         args = [self.expr(a, index, depth + 1) for a in node.args]
+        if node.name in ("MIN", "MIN0") and len(args) == 2 and args.count(None) == 1:
+            return self._least_of_known(node, args, depth)
         if any(a is None for a in args) or not args:
             return None
         if node.name == "MOD" and len(args) == 2:
             self._note_sign("mod", args[0], args[1])
         return _intrinsic(node.name, args, node.args[0].type)
+
+    def _least_of_known(self, node: ir.FuncCall, args: list, depth: int) -> sympy.Expr | None:
+        """MIN(X, V) with X's value known and fixed in the routine (a formula in formals it never assigns)
+        where V's every value is at least X's (`_at_least`): X. DLARFT's `J = MIN(LASTV, PREVLASTV)`, LASTV = N
+        after its search loop, PREVLASTV a running maximum that starts at N. None otherwise."""
+        k = args.index(None)
+        other, known = node.args[k], args[1 - k]
+        use = self._use if self._use is not None else (self._at if self._at is not None else self._call)
+        if not isinstance(other, ir.Var) or use is None or not self._fixed(known):
+            return None
+        return known if self._at_least(other.name, known, use, depth, frozenset()) else None
+
+    def _fixed(self, value: sympy.Expr) -> bool:
+        """Whether a value is a formula in formals this routine never assigns (the same wherever it runs)."""
+        fixed = {self.facts.storage_name(self.proc, f) for f in self.proc.formals
+                 if not self.facts.definitions.get(self.facts.storage_name(self.proc, f))}
+        return isinstance(value, sympy.Expr) and all(s.name in fixed for s in value.free_symbols)
+
+    def _at_least(self, name: str, bound: sympy.Expr, use: ir.Stmt, depth: int, seen: frozenset) -> bool:
+        """Whether an integer local may hold only values at least `bound` (fixed) at `use`: every definition
+        that may reach it stores MAX of the variable itself and more (a running maximum: at least what it
+        was, by induction from its first assignment), another local that holds at least `bound` there, a DO
+        index that leaves at least it, or a value that is."""
+        decl = self.proc.variables.get(name)
+        key = self.facts.storage_name(self.proc, name)
+        defs = [d for d in self.facts.definitions.get(key, []) if self.facts.reaches(d, use, self.proc)]
+        if decl is None or decl.storage != "local" or decl.type != "integer" or decl.dims or not defs \
+                or name in seen or depth > _MAX_DEPTH:
+            return False
+        for d in defs:
+            if d.procedure != self.proc.name or d.stmt is None:
+                return False
+            if d.kind == "index" and isinstance(d.stmt, ir.Do):
+                least = self._index_after(d.stmt, depth + 1)
+            elif d.kind == "assign" and isinstance(d.value, ir.FuncCall) and d.value.name in ("MAX", "MAX0") \
+                    and any(isinstance(a, ir.Var) and a.name == name for a in d.value.args):
+                continue  # a running maximum
+            elif d.kind == "assign" and isinstance(d.value, ir.Var) and d.value.name in self.proc.variables \
+                    and self.proc.variables[d.value.name].storage == "local":
+                if self._at_least(d.value.name, bound, d.stmt, depth + 1, seen | {name}):
+                    continue
+                return False
+            elif d.kind == "assign" and d.value is not None:
+                least = self._at_statement(d.value, d.stmt, depth + 1)
+            else:
+                return False
+            if least is None or not isinstance(least, sympy.Expr) or not (least - bound).is_nonnegative:
+                return False
+        return True
 
     def first_character(self, node: ir.Expr, index, depth: int) -> characters.CharValue | None:
         """The code of a character argument's first character (LSAME, ICHAR): known, or the symbol of a
@@ -1127,12 +1227,20 @@ class ValueResolver(ir.NodeVisitor):
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
         if len(defs) != 1:
             latest = self._latest_in_iteration(defs) if index and ir_type == "integer" else None
+            if latest is not None and latest.kind == "index" and isinstance(latest.stmt, ir.Do):
+                # a DO index after its loop, earlier in this pass (DLARFT's LASTV after its search for the
+                # last nonzero of a reflector): the value it leaves, the same on every pass
+                return self._index_after(latest.stmt, depth)
             in_loop = self._in_iteration(latest, index, depth, True) if latest is not None and index else None
             if in_loop is not None:
                 return in_loop
             value = self._conditional(key, defs, integer, depth)
             if value is None and index and integer:
                 value = self._conditional_in_pass(key, defs, depth, index)
+            if value is None and latest is not None and index:
+                # the assignment this pass runs last before the use, whatever its value: DLARFT's
+                # `J = MIN(LASTV, PREVLASTV)` before `CALL DGEMV(..., J-I, ...)`, N on every pass
+                value = self._in_iteration(latest, index, depth, True, with_index=False)
             if value is not None:
                 return value
             if self._loose and defs and all(d.kind in ("assign", "read", "call")
@@ -1164,7 +1272,8 @@ class ValueResolver(ir.NodeVisitor):
             return None
         where = [(d, places.get(id(d.stmt))) for d in defs]
         before = [(d, p) for d, p in where if p is not None and p.loops and p.loops <= up.loops
-                  and p.lists <= up.lists and p.order < up.order and d.kind == "assign"]
+                  and p.lists <= up.lists and p.order < up.order
+                  and (d.kind == "assign" or d.kind == "index" and id(d.stmt) not in up.loops)]
         if not before:
             return None
         d, dp = max(before, key=lambda dpl: dpl[1].order)
@@ -1173,7 +1282,8 @@ class ValueResolver(ir.NodeVisitor):
             return None  # another assignment between them, or one that reaches the use from an earlier pass
         return d
 
-    def _in_iteration(self, d: Definition, index: dict, depth: int, integer: bool) -> sympy.Expr | None:
+    def _in_iteration(self, d: Definition, index: dict, depth: int, integer: bool, with_index: bool = True
+                      ) -> sympy.Expr | None:
         """A value set earlier in the same iteration from the outer loops' indices (the strip-mined
         `IL = MIN(64, N-IV+1)` before `DO I = 1, IL`; DGETRF's `JB = MIN(MIN(M, N)-J+1, NB)` before
         `CALL DGETRF2(M-J+1, JB, ...)` and `IF (J+JB.LE.N)`): its value in terms of those indices, when the
@@ -1198,7 +1308,7 @@ class ValueResolver(ir.NodeVisitor):
             value = self.expr(d.value, index, depth + 1)
         finally:
             self._at, self._use, self._call, self._loose = outer
-        if value is None or not free_symbols(value) & set(index.values()):
+        if value is None or (with_index and not free_symbols(value) & set(index.values())):
             return None  # no index in it: the usual, registered definition serves
         return value
 
@@ -1569,6 +1679,11 @@ class ValueResolver(ir.NodeVisitor):
         self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
         return value if value is not None else self.table.symbol(key)
+
+
+def _by_element(value: sympy.Basic) -> bool:
+    """Whether a side is an element's choice by its array's element rule (sad.analysis.storedelements)."""
+    return isinstance(value, sympy.Piecewise) and any(s.name.endswith("@zero") for s in value.free_symbols)
 
 
 def _combine(node: ir.BinOp, left, right):

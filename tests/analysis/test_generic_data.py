@@ -129,3 +129,17 @@ def test_loops_left_by_a_test_of_data_have_exact_trips_and_indices(capsys):
     rc = main(["check-counts", fixture, "--require-bound", "--", "./leave"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_the_least_of_a_fixed_value_and_a_running_maximum_is_the_fixed_value(capsys):
+    """tests/analysis/blas/runmax.f, DLARFT's sizes: LASTV left by its search loop on the first pass (N),
+    PREVLV a running maximum that starts at N (MAX of itself, or LASTV): J = MIN(LASTV, PREVLV) is N on
+    every pass, so WORK(J - I) runs 8 + 7 + 6 + 5 = 26 times for N = 9, K = 4. Every line equals gcov's."""
+    fixture = str(Path(__file__).resolve().parent / "blas" / "runmax.f")
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(L)" in text)
+    assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [26]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./runmax"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out

@@ -1,6 +1,8 @@
 """Stored constants (sad.analysis.storedconstants): a test of data is not decided for generic data where the
-program itself may have stored the constant it compares with. The fixture is DLARFG/DLARFT's shape: REFL
-leaves TAU = 0 where its length is 1 (the last call), APPLY tests the array later. Counts against gcov."""
+program itself may have stored the constant it compares with; where the elements that hold it are known
+(sad.analysis.storedelements), the test is one of the element's index. The fixture is DLARFG/DLARFT's
+shape: REFL leaves TAU = 0 where its length is 1 (the last call), APPLY tests the array later. Counts
+against gcov."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,10 +17,10 @@ from sad.ir import nodes as ir
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
 
 
-def _equals_gcov(capsys, fixture: str, binding: str, program: str, line: int, count: str) -> None:
-    """`check-counts --require-bound` with the one probability bound: every line equal to gcov's, and the
-    arm the rule is about counted `count` times by both."""
-    rc = main(["check-counts", fixture, "-D", binding, "--require-bound", "--", program])
+def _equals_gcov(capsys, fixture: str, binding: list[str], program: str, line: int, count: str) -> None:
+    """`check-counts --require-bound` with the probabilities bound (`binding`: -D options): every line equal
+    to gcov's, and the arm the rule is about counted `count` times by both."""
+    rc = main(["check-counts", fixture, *binding, "--require-bound", "--", program])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
     where = f"{Path(fixture).name}:{line}"
@@ -26,15 +28,16 @@ def _equals_gcov(capsys, fixture: str, binding: str, program: str, line: int, co
                for row in out.splitlines() if row.strip()), out
 
 
-def test_a_stored_zero_keeps_the_test_open_and_a_data_guarded_one_does_not(capsys):
-    """`TAU(I).EQ.0` stays a probability (REFL stores 0 where M <= 1: once in 6); `TAU(I).EQ.1` is still
-    decided false (REFL's 1 is guarded by `ALPHA.EQ.0`, false for data), `A(I).NE.0` true (A holds no
-    stored constant). Without the rule, line 38 counted 0 where gcov counts 1."""
+def test_a_stored_zero_is_tested_by_element_and_a_data_guarded_one_is_decided(capsys):
+    """`TAU(I).EQ.0` is the index test I >= 6: REFL stores 0 where M = N - I + 1 <= 1, the last of 6
+    (sad.analysis.storedelements; before that rule, a probability; before stored constants, false for data:
+    0 where gcov counts 1). `TAU(I).EQ.1` is still decided false (REFL's 1 is guarded by `ALPHA.EQ.0`, false
+    for data), `A(I).NE.0` true (A holds no stored constant)."""
     analysis = analyze([FIXTURE])
-    assert [p.name for p in analysis.table.unresolved()] == ["P_APPLY_IF1"]
+    assert not analysis.table.unresolved()
     decided = [(loc.line, test, value) for loc, test, value in analysis.generic_decisions if loc.line >= 37]
     assert decided == [(40, "TAU(I).EQ.1.0", False), (43, "A(I).NE.0.0", True)]
-    _equals_gcov(capsys, FIXTURE, "P_APPLY_IF1=0.16666666666666666", "./stored", 38, "1")
+    _equals_gcov(capsys, FIXTURE, [], "./stored", 38, "1")
 
 
 def test_decided_only_where_each_stored_constant_agrees():
@@ -58,7 +61,7 @@ def test_in_c_a_zero_left_through_a_pointer_counts_and_one_left_in_a_value_param
     assert [p.name for p in analysis.table.unresolved()] == ["P_main_IF1"]
     assert [(loc.line, test, value) for loc, test, value in analysis.generic_decisions] == \
         [(16, "a[i] != 0.0", True)]
-    _equals_gcov(capsys, fixture, "P_main_IF1=0.16666666666666666", "./cstored", 15, "1")
+    _equals_gcov(capsys, fixture, ["-D", "P_main_IF1=0.16666666666666666"], "./cstored", 15, "1")
 
 
 def test_a_constant_the_caller_set_before_its_loop_of_calls_keeps_the_callees_test_open(capsys):
@@ -69,7 +72,7 @@ def test_a_constant_the_caller_set_before_its_loop_of_calls_keeps_the_callees_te
     analysis = analyze([fixture])
     assert [p.name for p in analysis.table.unresolved()] == ["P_SSQ_IF2"]
     assert [(loc.line, value) for loc, _, value in analysis.generic_decisions] == [(14, False)]
-    _equals_gcov(capsys, fixture, "P_SSQ_IF2=0.25", "./reaching", 26, "1")
+    _equals_gcov(capsys, fixture, ["-D", "P_SSQ_IF2=0.25"], "./reaching", 26, "1")
 
 
 def test_either_is_decided_only_where_data_and_each_constant_agree():
@@ -81,17 +84,38 @@ def test_either_is_decided_only_where_data_and_each_constant_agree():
 
 def test_a_constant_stored_where_a_stored_constant_leads_is_stored_too(capsys):
     """DLARFT's shape: FORM stores T's column I as zeros where TAU(I) is REFL's exact zero (the last one),
-    MULT tests T(I,J).NE.0 as DTRMM tests its triangular factor. The zeros are the program's: the test
-    stays a probability (bound here to gcov's 10 of 15), not true for data (before: 15 against gcov's 10,
-    a MISMATCH). FILL writes T before it tests it: its test is of its own data, decided (the zero goes
-    down only into routines that read T and never write it)."""
+    MULT tests T(I,J).NE.0 as DTRMM tests its triangular factor. The zeros are the program's, in the columns
+    from TAU's first zero on (sad.analysis.storedelements): MULT's test is the index test J < 5, 10 of 15 as
+    gcov counts (before the element rules, a probability; before stored constants, 15 for data, a
+    MISMATCH). FILL writes T before it tests it: its test is of its own data, decided (the zero goes down
+    only into routines that read T and never write it)."""
     fixture = str(Path(FIXTURE).with_name("factor.f"))
     analysis = analyze([fixture])
-    assert [p.name for p in analysis.table.unresolved()] == ["P_FORM_IF1", "P_MULT_IF1"]
-    rc = main(["check-counts", fixture, "-D", "P_MULT_IF1=0.6666666666666666", "--", "./factor"])
+    assert not analysis.table.unresolved()
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./factor"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
     rows = [row.split() for row in out.splitlines() if "factor.f:55 arm" in row]
     assert rows and rows[0][2:4] == ["10", "10"], out
     filled = [row.split() for row in out.splitlines() if "factor.f:70 arm" in row]
     assert filled and filled[0][2:4] == ["15", "15"], out
+
+
+def test_the_elements_holding_a_stored_zero_are_followed_through_blocks(capsys):
+    """tests/analysis/blas/elements.f, DGEQRF's and DORMQR's shape at N = 7 in blocks of 3: FACT2 leaves
+    TAU(7) = 0 (REFL's M - I + 1 <= 1); FACT passes TAU(I) per block to FACT2, then to FORMT, whose
+    `TAU(I).EQ.0` is I >= FORMT.TAU@zero, bound at each call: M - I + 1 in FACT (7, 4, 1 for the blocks at
+    1, 4, 7), APPLYB's own symbol - I + 1 in APPLYB, which the program binds to 7. By hand: 7 tests per
+    pass, the zero once (the third block's first element), twice in all; gcov agrees. FORMU is also called
+    with TAU2, zero at its even elements (no rule: MOD(I, 2) + 1 <= 1 is no "from B on"): its test stays a
+    probability at both its calls (3 of 7 and 1 of 7: 4 of 14 bound)."""
+    fixture = str(Path(FIXTURE).with_name("elements.f"))
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_FORMU_IF1"]
+    text = Path(fixture).read_text().splitlines()
+    formt = next(k for k, line in enumerate(text, 1) if "SUBROUTINE FORMT" in line)
+    zero_arm = formt + 5  # S = S + 1.0D0 in FORMT
+    assert "S = S + 1.0D0" in text[zero_arm - 1]
+    assert [c for e, c in analysis.counts.items() if e.loc.line == zero_arm and e.role == "stmt"] == [2]
+    assert not any(loc.line == formt + 4 for loc, _, _ in analysis.generic_decisions)  # an index test
+    _equals_gcov(capsys, fixture, ["-D", "P_FORMU_IF1=0.2857142857142857"], "./elements", zero_arm, "2")

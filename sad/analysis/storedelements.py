@@ -1,0 +1,581 @@
+"""Stored elements: which elements of an array hold the constant the program stored there, as a condition on
+the element's subscript, so that a test of an element is decided per element instead of staying open.
+
+Data flow: sad.analysis.storedconstants says which constants a storage may hold, by whole array; a test of
+data on an array that may hold one stays open (sad.analysis.values). Before that, values asks here for the
+array's element rule: "the elements whose subscript on one axis is at least B hold the constant, the others
+data". The test `TAU(I).EQ.ZERO` is then the index test `I >= B`, which the builder counts exactly like any
+test of an index (1 where it holds, 0 elsewhere). B is a formula in the routine's own symbols: for an array
+a routine reads and never writes, a symbol of its own (`DLARFT.TAU@zero`, "the first element that holds the
+constant") that each call binds like a formal argument (sad.analysis.calls asks `bindings`); a call that
+cannot tell its value leaves it unbound, and the test is then the arm's named probability at that call, as
+before.
+
+Where the rules come from (a routine's "own" rule for an array formal it writes):
+- a call that passes the element A(I), I a DO index, to a scalar floating formal the callee returns a
+  constant in under a condition on its formals, data otherwise (DLARFG's TAU: ZERO where N <= 1): with the
+  call's actuals (N = M - I + 1) the condition on I, solved for I, is I >= B (B = M: DGEQR2's TAU);
+- a call that passes A or A(J) (one-dimensional) to an array formal the callee has a rule for: the callee's
+  B bound to the call's actuals, shifted by J - 1 (DGEQRF's TAU from DGEQR2's at TAU(I): (M - I + 1) + I - 1
+  = M), where that does not depend on the caller's loop indices; all such calls must agree;
+- a constant stored in the arm of `IF (X(I).EQ.C)` where X has a rule and C is its constant, into elements
+  whose subscript on one axis is I (DLARFT's `T(J,I) = ZERO`: T's columns from B on hold zero).
+Every other write of the array must be data: a computed value, or a call whose callee leaves no stored
+constant in that formal (sad.analysis.storedconstants); one constant stored anywhere else, and the array
+has no rule.
+
+What a caller binds a callee's `@zero` symbol to, for the actual X or X(J): the caller's own `@zero` of X
+shifted by J - 1 where X is an array it only reads; else the rule an earlier call in the same loops left in
+the very same actual (DGELS's WORK(1), filled by DGEQRF as TAU, passed to DORMQR as TAU; DORMQR's
+WORK(IWT), DLARFT's T, then DLARFB's); else the caller's own rule of X shifted by J - 1 where every write
+of X that gives a rule comes before the call. Axes other than the first are bound only between arrays of
+the same leading dimension, at the same column offset.
+
+Known limits: a rule has one form, "from B on" along one axis (DLARFG's N <= 1 at N = M - I + 1); other
+conditions (below B, one element) give no rule. It says nothing of the other subscripts: DLARFT's zero
+column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below are taken as zero too.
+Elements of a rule's axis past those the routine writes are taken as the rule says (TAU past
+K = MIN(M, N) in a wide QR: no routine reads them). MIN(X, V) for a running maximum V never below X
+(sad.analysis.values) takes V's first value to come from an assignment in the same call. An actual that an
+earlier call filled is taken to be that call's storage alone: a work array passed on at two starts
+(DGELS's WORK(1) and WORK(MN+1)) is two arrays, as LAPACK's partitions of its work arrays are; what the
+call at the other start leaves does not reach a reader of the first.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import sympy
+
+from sad import ir
+from sad.analysis import genericdata
+from sad.analysis.params import make_symbol
+from sad.analysis.storedconstants import constant_of, written_formals
+from sad.ir.languages import resolve_name
+
+if TYPE_CHECKING:
+    from sad.analysis.values import ValueResolver
+
+_ELEMENT = sympy.Symbol("element@", integer=True)  # the subscript a rule is solved for
+_PENDING = object()  # a rule being worked out: a cycle of calls asks for it again (no rule there)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The elements of an array whose subscript on `axis` (0: the first) is at least `bound` hold
+    `constant`; the others hold data."""
+    constant: sympy.Number
+    axis: int
+    bound: sympy.Expr
+
+
+Resolver = Callable[[ir.Procedure], "ValueResolver"]  # a routine's value backtracer (sad.analysis.values)
+HeldConstants = Callable[[ir.Procedure, str], frozenset]
+
+
+class StoredElements:
+    """The element rules of a program's floating arrays, worked out on first use and kept."""
+
+    def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], resolver: Resolver,
+                 left: HeldConstants, held: HeldConstants, sites: Callable[[], dict]) -> None:
+        self._program = program
+        self._procs = procs
+        self._resolver = resolver
+        self._left = left  # the constants a routine itself leaves in a formal (storedconstants.left)
+        self._held = held  # the constants a storage may hold, from anywhere (storedconstants.of)
+        self._sites = sites
+        self._written = written_formals(program, procs)
+        self._own: dict[tuple[str, str], object] = {}
+        self._read: dict[tuple[str, str], object] = {}
+
+    # ------------------------------------------------------------------ what values and calls ask
+    def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+        """The rule of an array formal `proc` reads and never writes, its bound the symbol each call binds;
+        None where no call can tell one."""
+        key = (resolve_name(proc.name), name)
+        if key not in self._read:
+            self._read[key] = _PENDING
+            self._read[key] = self._read_rule(proc, name)
+        found = self._read[key]
+        return found if isinstance(found, Rule) else None
+
+    def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
+        """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
+        return [zero_symbol(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None]
+
+    def pseudo_names(self, proc: ir.Procedure) -> set[str]:
+        """The names of the `@zero` symbols of `proc`'s formals (formal arguments for the fallbacks)."""
+        return {zero_name(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None}
+
+    def bindings(self, caller: ir.Procedure, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt,
+                 index: dict) -> dict[sympy.Symbol, sympy.Expr]:
+        """The callee's `@zero` symbols bound to what this call passes (`index`: the caller's loop indices
+        as the builder names them); the symbols a call cannot tell are left out."""
+        out = {}
+        for pos, formal in enumerate(callee.formals):
+            if pos >= len(args) or self.read_rule(callee, formal) is None:
+                continue
+            value = self.bound_at(caller, at, args[pos], callee, formal, index)
+            if value is not None:
+                out[zero_symbol(callee, formal)] = value
+        return out
+
+    # ------------------------------------------------------------------ rules of arrays a routine reads
+    def _read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+        decl = proc.variables.get(name)
+        if decl is None or not decl.dims or name not in proc.formals or not genericdata.floating(decl.type) \
+                or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran" \
+                or not self._held(proc, name):
+            return None  # no array formal it only reads, or one that holds no stored constant at all
+        pos = proc.formals.index(name)
+        sites = [(caller, stmt) for caller, stmt, _ in self._sites().get(resolve_name(proc.name), [])]
+        if not sites or not all(isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) == resolve_name(proc.name)
+                                and pos < len(stmt.args) for _, stmt in sites):
+            return None  # a routine no one calls, or one passed as a function: no call binds the symbol
+        found = {self._passed_shape(caller, stmt, stmt.args[pos], proc, name) for caller, stmt in sites
+                 if not self._no_constant(caller, stmt.args[pos])}
+        shape = found.pop() if len(found) == 1 else None
+        if shape is None:
+            return None  # a call that tells none (the test stays open at every call), or calls that differ
+        constant, axis = shape
+        rule = Rule(constant, axis, zero_symbol(proc, name))
+        # every call must be able to bind the symbol: one left free would leave the counts unbound where
+        # the test's probability was (a summed index test keeps no arm for that probability to replace)
+        for caller, stmt in sites:
+            assert isinstance(stmt, ir.CallStmt)
+            index = _opaque(_loops_of(caller, stmt), stmt.args[pos])
+            if self._bound_with(rule, caller, stmt, stmt.args[pos], proc, name, index) is None:
+                return None
+        return rule
+
+    def _passed_shape(self, caller: ir.Procedure, stmt: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
+                      formal: str) -> tuple[sympy.Number, int] | None:
+        """(constant, axis) of the rule the caller's actual carries into the callee's formal, or None."""
+        carried = self._carried(caller, stmt, arg)
+        if carried is None:
+            return None
+        rule, mine = carried
+        theirs = callee.variables[formal].dims or []
+        if rule.axis >= len(theirs) or (mine != len(theirs) and rule.axis != 0):
+            return None
+        if rule.axis == 0 and len(theirs) != 1:
+            return None  # a column of a one-dimensional rule: a vector in a matrix's storage
+        return rule.constant, rule.axis
+
+    def _carried(self, caller: ir.Procedure, stmt: ir.Stmt, arg: ir.Expr) -> tuple[Rule, int] | None:
+        """The rule the caller knows for the storage an actual names, with the rank of the array its axis
+        counts in: the caller's array, or for an actual an earlier call filled, that callee's formal."""
+        name = _base(arg)
+        if name is None:
+            return None
+        read = self.read_rule(caller, name)
+        if read is not None:
+            return read, _rank(caller, arg, self._procs)
+        filled = self._filler(caller, stmt, arg)
+        if filled is not None:
+            writer, pos = filled
+            callee = self._procs[resolve_name(writer.name)]
+            own = self.own_rule(callee, callee.formals[pos])
+            return (own, len(callee.variables[callee.formals[pos]].dims or [])) if own is not None else None
+        own = self.own_rule(caller, name) if self._before_all_writes(caller, stmt, name) else None
+        return (own, _rank(caller, arg, self._procs)) if own is not None else None
+
+    def _no_constant(self, caller: ir.Procedure, arg: ir.Expr) -> bool:
+        """Whether the storage an actual names holds no stored constant at all (storedconstants)."""
+        name = _base(arg)
+        return name is not None and not self._held(caller, name)
+
+    # ------------------------------------------------------------------ what a caller binds
+    def bound_at(self, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr, callee: ir.Procedure, formal: str,
+                 index: dict) -> sympy.Expr | None:
+        """The value of the callee's `@zero` of `formal` at this call, in the caller's symbols; None where the
+        call cannot tell it."""
+        rule = self.read_rule(callee, formal)
+        return self._bound_with(rule, caller, at, arg, callee, formal, index) if rule is not None else None
+
+    def _bound_with(self, rule: Rule, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr, callee: ir.Procedure,
+                    formal: str, index: dict) -> sympy.Expr | None:
+        name = _base(arg)
+        if name is None:
+            return None
+        if self._no_constant(caller, arg):
+            return sympy.oo  # data only (DLARFB's V passed to DTRMM's A where others pass T): no element
+        resolver = self._resolver(caller)
+        read = self.read_rule(caller, name)
+        if read is not None:
+            return self._shifted(read, rule, resolver, caller, at, arg, callee, formal, index)
+        filled = self._filler(caller, at, arg)
+        if filled is not None:
+            writer, pos = filled
+            wcallee = self._procs[resolve_name(writer.name)]
+            own = self.own_rule(wcallee, wcallee.formals[pos])
+            if own is None or own.constant != rule.constant or own.axis != rule.axis:
+                return None
+            if rule.axis > 0 and not self._same_leading(resolver, writer, wcallee, wcallee.formals[pos],
+                                                        at, callee, formal, index):
+                return None
+            return self._at_call(own.bound, caller, writer, wcallee, index)
+        own = self.own_rule(caller, name)
+        if own is None or not self._before_all_writes(caller, at, name):
+            return None
+        return self._shifted(own, rule, resolver, caller, at, arg, callee, formal, index)
+
+    def _shifted(self, mine: Rule, theirs: Rule, resolver, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr,
+                 callee: ir.Procedure, formal: str, index: dict) -> sympy.Expr | None:
+        """The caller's bound as the callee's elements count: less the start's offset on the rule's axis."""
+        if mine.constant != theirs.constant or mine.axis != theirs.axis:
+            return None
+        dims = caller.variables[_base(arg) or ""].dims or []
+        if len(dims) != len(callee.variables[formal].dims or []):
+            return None
+        if mine.axis > 0 and not self._leading_matches(resolver, caller, at, arg, callee, formal, index):
+            return None
+        start = _subscript(arg, mine.axis)
+        offset = resolver.argument(start, at, index) if start is not None else sympy.Integer(1)
+        if offset is None:
+            return None
+        return mine.bound - offset + 1
+
+    def _at_call(self, bound: sympy.Expr, caller: ir.Procedure, call: ir.CallStmt, callee: ir.Procedure,
+                 index: dict) -> sympy.Expr | None:
+        """A callee's bound with its formals (and its own `@zero` symbols) as the call passes them."""
+        resolver = self._resolver(caller)
+        subs = {}
+        named = {s.name: s for s in bound.free_symbols}
+        for pos, formal in enumerate(callee.formals):
+            if pos >= len(call.args):
+                break
+            mine = named.get(_storage(callee, formal))
+            zero = zero_symbol(callee, formal)
+            if mine is not None:
+                value = resolver.argument(call.args[pos], call, index)
+                if value is None:
+                    return None
+                subs[mine] = value
+            if bound.has(zero):
+                value = self.bound_at(caller, call, call.args[pos], callee, formal, index)
+                if value is None:
+                    return None
+                subs[zero] = value
+        if any(s.name.startswith(f"{callee.name}.") for s in bound.free_symbols - set(subs)):
+            return None  # another symbol of the callee (one of its locals): nothing the call binds
+        return bound.xreplace(subs)
+
+    def _leading_matches(self, resolver, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr,
+                         callee: ir.Procedure, formal: str, index: dict) -> bool:
+        """Whether the caller's array and the callee's formal have the same leading dimension at this call."""
+        mine = (caller.variables[_base(arg) or ""].dims or [(None, None)])[0][1]
+        theirs = (callee.variables[formal].dims or [(None, None)])[0][1]
+        if mine is None or theirs is None:
+            return False
+        value = resolver.expr(mine, index)
+        passed = self._dimension_at(resolver, at, callee, theirs, index)
+        return value is not None and passed is not None and sympy.expand(value - passed) == 0
+
+    def _same_leading(self, resolver, writer: ir.CallStmt, wcallee: ir.Procedure, wformal: str,
+                      reader: ir.Stmt, callee: ir.Procedure, formal: str, index: dict) -> bool:
+        """Whether a writing callee's formal and a reading callee's have the same leading dimension, as
+        the two calls pass them."""
+        mine = (wcallee.variables[wformal].dims or [(None, None)])[0][1]
+        theirs = (callee.variables[formal].dims or [(None, None)])[0][1]
+        if mine is None or theirs is None:
+            return False
+        first = self._dimension_at(resolver, writer, wcallee, mine, index)
+        second = self._dimension_at(resolver, reader, callee, theirs, index)
+        return first is not None and second is not None and sympy.expand(first - second) == 0
+
+    @staticmethod
+    def _dimension_at(resolver, call: ir.Stmt, callee: ir.Procedure, dim: ir.Expr, index: dict
+                      ) -> sympy.Expr | None:
+        """A callee's declared dimension (a formal, or a constant) as a call passes it."""
+        if isinstance(dim, ir.Const):
+            return sympy.Integer(dim.value) if isinstance(dim.value, int) else None
+        if isinstance(dim, ir.Var) and dim.name in callee.formals and isinstance(call, ir.CallStmt):
+            pos = callee.formals.index(dim.name)
+            return resolver.argument(call.args[pos], call, index) if pos < len(call.args) else None
+        return None
+
+    # ------------------------------------------------------------------ rules of arrays a routine writes
+    def own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+        """The rule every write of `proc` to its array `name` leaves (bound in `proc`'s symbols), or None."""
+        key = (resolve_name(proc.name), name)
+        if key not in self._own:
+            self._own[key] = _PENDING
+            self._own[key] = self._own_rule(proc, name)
+        found = self._own[key]
+        return found if isinstance(found, Rule) else None
+
+    def _own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+        decl = proc.variables.get(name)
+        if decl is None or not decl.dims or not genericdata.floating(decl.type) or proc.language != "fortran":
+            return None
+        rules: list[Rule] = []
+        for stmt, loops, guard in _statements(proc.body):
+            found = self._writes(proc, name, stmt, loops, guard)
+            if found is None:
+                return None  # a constant stored where no rule tells which elements
+            rules.extend(found)
+        if not rules:
+            return None
+        first = rules[0]
+        if any(r.constant != first.constant or r.axis != first.axis
+               or sympy.expand(r.bound - first.bound) != 0 for r in rules[1:]):
+            return None
+        return first
+
+    def _writes(self, proc: ir.Procedure, name: str, stmt: ir.Stmt, loops: list[ir.Do],
+                guard: ir.IfArm | None) -> list[Rule] | None:
+        """The rules one statement's writes of `name` give ([] for data, or no write); None where it stores
+        a constant no rule tells the elements of."""
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.name == name:
+            constant = constant_of(stmt.value, proc)
+            if constant is None:
+                return []
+            guarded = self._guarded(proc, stmt.target, constant, guard, loops)
+            return [guarded] if guarded is not None else None
+        if not isinstance(stmt, ir.CallStmt):
+            return []
+        callee = self._procs.get(resolve_name(stmt.name))
+        out = []
+        for pos, arg in enumerate(stmt.args):
+            if _base(arg) != name:
+                continue
+            if callee is None or pos >= len(callee.formals):
+                continue  # a routine not analyzed writes nothing of ours (storedconstants' rule)
+            formal = callee.formals[pos]
+            if formal not in self._written.get(resolve_name(callee.name), ()):
+                continue
+            rule = self._from_call(proc, stmt, arg, callee, formal, loops)
+            if rule is not None:
+                out.append(rule)
+            elif self._left(callee, formal):
+                return None  # the callee may leave a constant there, in elements no rule tells
+        return out
+
+    def _from_call(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
+                   formal: str, loops: list[ir.Do]) -> Rule | None:
+        decl = callee.variables.get(formal)
+        if decl is None or not genericdata.floating(decl.type):
+            return None
+        if not decl.dims:
+            return self._from_scalar(proc, call, arg, callee, formal, loops)
+        theirs = self.own_rule(callee, formal)
+        if theirs is None or theirs.axis != 0 or len(decl.dims) != 1 or _rank(proc, arg, self._procs) != 1:
+            return None
+        index = _opaque(loops, arg)
+        bound = self._at_call(theirs.bound, proc, call, callee, index)
+        start = _subscript(arg, 0)
+        offset = self._resolver(proc).argument(start, call, index) if start is not None else sympy.Integer(1)
+        if bound is None or offset is None:
+            return None
+        bound = sympy.expand(bound + offset - 1)
+        if bound.free_symbols & set(index.values()):
+            return None  # which elements depends on the caller's loop: no one rule
+        return Rule(theirs.constant, 0, bound)
+
+    def _from_scalar(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
+                     formal: str, loops: list[ir.Do]) -> Rule | None:
+        """A scalar formal the callee returns a constant in where a condition on its formals holds, data
+        otherwise, passed the element A(I) with I a DO index: the condition on I, solved as I >= B."""
+        if not (isinstance(arg, ir.ArrayRef) and len(arg.indices) == 1 and isinstance(arg.indices[0], ir.Var)
+                and any(loop.index == arg.indices[0].name for loop in loops)):
+            return None
+        value = self._resolver(callee)._followed(formal, None, "exit of ", at_exit=True)
+        if value is None:
+            return None
+        pieces = [(v, c) for v, c in (value.args if isinstance(value, sympy.Piecewise) else ()) if c is not sympy.false]
+        if len(pieces) < 2 or not pieces[0][0].is_Number:
+            return None  # the constant must be the first choice: its condition alone tells where
+        constant, cond = pieces[0]
+        # every other choice is data that never equals the constant (DLARFG's BETA-based TAU; REFL's 2*ALPHA,
+        # or 1 where ALPHA = 0), the callee's floating formals standing for the data the call passes
+        data = {s: genericdata.formal_datum(s.name) for s in value.free_symbols
+                if any(s.name == _storage(callee, f) and genericdata.floating(getattr(callee.variables.get(f), "type",
+                                                                                     None))
+                       for f in callee.formals)}
+        kind = callee.variables[formal].type
+        if any(genericdata.decide("eq", v.xreplace(data), constant, kind) is not sympy.false for v, _ in pieces[1:]):
+            return None
+        index = _opaque(loops, arg)
+        index[arg.indices[0].name] = _ELEMENT
+        bound = self._at_call(cond, proc, call, callee, index)
+        if bound is None:
+            return None
+        solved = _from_on(bound)
+        if solved is None or solved.free_symbols & set(index.values()):
+            return None
+        return Rule(constant, 0, solved)
+
+    def _guarded(self, proc: ir.Procedure, target: ir.ArrayRef, constant: sympy.Number,
+                 guard: ir.IfArm | None, loops: list[ir.Do]) -> Rule | None:
+        """A constant stored in the arm of `IF (X(I).EQ.C)`, X read with a rule of constant C, into elements
+        whose subscript on one axis is I: those elements from X's bound on (DLARFT's zero column of T)."""
+        if guard is None or not isinstance(guard.cond, ir.BinOp) or guard.cond.op != "eq":
+            return None
+        sides = (guard.cond.left, guard.cond.right)
+        tested = next((s for s in sides if isinstance(s, ir.ArrayRef)), None)
+        other = sides[1] if tested is sides[0] else sides[0]
+        if tested is None or len(tested.indices) != 1 or not isinstance(tested.indices[0], ir.Var):
+            return None
+        rule = self.read_rule(proc, tested.name)
+        if rule is None or constant_of(other, proc) != rule.constant or rule.axis != 0:
+            return None
+        var = tested.indices[0].name
+        if not any(loop.index == var for loop in loops):
+            return None
+        axes = [k for k, sub in enumerate(target.indices) if isinstance(sub, ir.Var) and sub.name == var]
+        if len(axes) != 1 or _assigned_in(guard.body, var):
+            return None
+        return Rule(constant, axes[0], rule.bound)
+
+    # ------------------------------------------------------------------ order of calls
+    def _filler(self, proc: ir.Procedure, at: ir.Stmt, arg: ir.Expr) -> tuple[ir.CallStmt, int] | None:
+        """The last earlier call, in the same loops as `at`, that passes the very same actual to a formal
+        its callee writes with a rule: what `at` reads there is what that call left."""
+        found = None
+        for stmt, loops, _ in _statements(proc.body):
+            if stmt is at:
+                same_loops = found is not None and found[2] == [id(loop) for loop in loops]
+                return (found[0], found[1]) if found is not None and same_loops else None
+            if not isinstance(stmt, ir.CallStmt):
+                continue
+            callee = self._procs.get(resolve_name(stmt.name))
+            if callee is None:
+                continue
+            for pos, a in enumerate(stmt.args):
+                if a != arg or pos >= len(callee.formals) \
+                        or callee.formals[pos] not in self._written.get(resolve_name(callee.name), ()):
+                    continue
+                # a later call that writes the same actual without a rule leaves what no rule tells
+                ruled = self.own_rule(callee, callee.formals[pos]) is not None
+                found = (stmt, pos, [id(loop) for loop in loops]) if ruled else None
+        return None
+
+    def _before_all_writes(self, proc: ir.Procedure, at: ir.Stmt, name: str) -> bool:
+        """Whether every statement of `proc` that writes `name` comes before `at` (and none is in a loop
+        around `at`, which would write again after it)."""
+        around = set(_loop_ids(proc, at))
+        seen_at = False
+        for stmt, loops, _ in _statements(proc.body):
+            if stmt is at:
+                seen_at = True
+                continue
+            if _writes_name(stmt, name, proc, self._procs, self._written):
+                if seen_at or around & {id(loop) for loop in loops}:
+                    return False
+        return seen_at
+
+
+def zero_name(proc: ir.Procedure, formal: str) -> str:
+    """The name of the symbol for the first element of `formal` holding the stored constant."""
+    return f"{_storage(proc, formal)}@zero"
+
+
+def zero_symbol(proc: ir.Procedure, formal: str) -> sympy.Symbol:
+    """The symbol itself (an integer value parameter, as formals are)."""
+    return make_symbol(zero_name(proc, formal), "value", True)
+
+
+def _storage(proc: ir.Procedure, name: str) -> str:
+    """A formal's storage name (sad.analysis.values.ProgramFacts.storage_name, for a formal of a routine)."""
+    return f"{proc.name}.{name}"
+
+
+def _from_on(cond: sympy.Basic) -> sympy.Expr | None:
+    """B where a condition on the element is `element >= B` (after moving terms: `M - element + 1 <= 1`)."""
+    if not isinstance(cond, (sympy.LessThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.StrictGreaterThan)):
+        return None
+    diff = sympy.expand(cond.lhs - cond.rhs)  # diff REL 0
+    slope = diff.coeff(_ELEMENT)
+    rest = sympy.expand(diff - slope * _ELEMENT)
+    if rest.has(_ELEMENT) or slope not in (1, -1):
+        return None
+    # element >= B, as each relation and slope write it
+    upward = isinstance(cond, (sympy.GreaterThan, sympy.StrictGreaterThan)) == (slope == 1)
+    if not upward:
+        return None
+    bound = -rest if slope == 1 else rest
+    strict = isinstance(cond, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+    return bound + 1 if strict else bound
+
+
+def _opaque(loops: list[ir.Do], arg: ir.Expr) -> dict[str, sympy.Symbol]:
+    """Symbols for the indices of the loops around a call and the variables of the start it passes: at the
+    call they have one value each, whatever it is (DGEQRF's last `CALL DGEQR2(M-I+1, ..., TAU(I), ...)`,
+    I left by its blocked loop: the callee's M - I + 1 and the start I cancel); a bound that still has one
+    depends on where the call is."""
+    index = {loop.index: sympy.Symbol(f"{loop.index}@loop", integer=True) for loop in loops}
+    for sub in (arg.indices if isinstance(arg, ir.ArrayRef) else []):
+        for node in ir.walk(sub):
+            if isinstance(node, ir.Var) and node.type == "integer":
+                index.setdefault(node.name, sympy.Symbol(f"{node.name}@loop", integer=True))
+    return index
+
+
+def _base(expr: ir.Expr) -> str | None:
+    if isinstance(expr, (ir.Var, ir.ArrayRef)):
+        return expr.name
+    return None
+
+
+def _subscript(arg: ir.Expr, axis: int) -> ir.Expr | None:
+    """The start's subscript on `axis` of an element passed as an array (None: the whole array, from 1)."""
+    if isinstance(arg, ir.ArrayRef) and axis < len(arg.indices):
+        return arg.indices[axis]
+    return None
+
+
+def _rank(proc: ir.Procedure, arg: ir.Expr, procs: dict) -> int:
+    decl = proc.variables.get(_base(arg) or "")
+    return len(decl.dims) if decl is not None and decl.dims else 0
+
+
+def _statements(stmts: list[ir.Stmt], loops: list[ir.Do] | None = None, guard: ir.IfArm | None = None
+                ) -> Iterator[tuple[ir.Stmt, list[ir.Do], ir.IfArm | None]]:
+    """Every statement in order, with the DO loops around it and the innermost IF arm it is in."""
+    loops = loops or []
+    for stmt in stmts:
+        yield stmt, loops, guard
+        if isinstance(stmt, ir.Do):
+            yield from _statements(stmt.body, [*loops, stmt], guard)
+        elif isinstance(stmt, ir.If):
+            for arm in stmt.arms:
+                yield from _statements(arm.body, loops, arm)
+            if stmt.orelse:
+                yield from _statements(stmt.orelse, loops, None)
+        else:
+            for body in ir.child_bodies(stmt):
+                yield from _statements(body, loops, None)
+
+
+def _loops_of(proc: ir.Procedure, at: ir.Stmt) -> list[ir.Do]:
+    """The DO loops around a statement of `proc`."""
+    for stmt, loops, _ in _statements(proc.body):
+        if stmt is at:
+            return loops
+    return []
+
+
+def _loop_ids(proc: ir.Procedure, at: ir.Stmt) -> list[int]:
+    return [id(loop) for loop in _loops_of(proc, at)]
+
+
+def _assigned_in(body: list[ir.Stmt], var: str) -> bool:
+    return any(isinstance(s, ir.Assign) and isinstance(s.target, ir.Var) and s.target.name == var
+               or isinstance(s, ir.Do) and s.index == var for s in ir.walk_stmts(body))
+
+
+def _writes_name(stmt: ir.Stmt, name: str, proc: ir.Procedure, procs: dict, written: dict) -> bool:
+    if isinstance(stmt, ir.Assign):
+        return _base(stmt.target) == name
+    if isinstance(stmt, ir.IO):
+        return any(_base(t) == name for t in stmt.targets)
+    if isinstance(stmt, ir.CallStmt):
+        callee = procs.get(resolve_name(stmt.name))
+        return callee is not None and any(
+            _base(a) == name and pos < len(callee.formals)
+            and callee.formals[pos] in written.get(resolve_name(callee.name), ())
+            for pos, a in enumerate(stmt.args))
+    return False
