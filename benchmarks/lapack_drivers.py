@@ -86,6 +86,12 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dgeqrf": (["dgeqrf"], 100, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     # past ILAENV's crossover NX = 128, so that the blocked loop runs (at 100 only DGEQR2 does)
     "dgeqrf-200": (["dgeqrf"], 200, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    # the element rule of DLARFG's stored zero off the square case: a tall QR (no TAU is zero: M - I + 1 > 1
+    # for every I <= N), a wide one (TAU(M) zero, in its last block), a blocked DORGQR reading TAU
+    "dgeqrf-tall": (["dgeqrf"], 300, "      CALL DGEQRF(N, 200, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dgeqrf-wide": (["dgeqrf"], 300, "      CALL DGEQRF(200, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorgqr-200": (["dgeqrf", "dorgqr"], 200, "      CALL DGEQRF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                              "      CALL DORGQR(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dgehd2": (["dgehd2"], 60, "      CALL DGEHD2(N, 1, N, A, N, TAU, WORK, INFO)"),
     "dsytd2": (["dsytd2"], 60, "      CALL DSYTD2('U', N, A, N, B, C, TAU, INFO)"),
     "dgelqf": (["dgelqf"], 100, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
