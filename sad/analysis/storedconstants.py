@@ -143,7 +143,7 @@ class StoredConstants:
             if isinstance(stmt, ir.Assign) and _leaves(proc, stmt.target):
                 constant = constant_of(stmt.value, proc)
                 if constant is not None:
-                    stored[_base(stmt.target) or ""].add(constant)
+                    stored[base_name(stmt.target) or ""].add(constant)
         for formal in sorted(stored):
             at_exit = self._exit(proc, formal)
             # a value that cannot be followed keeps every constant written (the safe side)
@@ -158,7 +158,7 @@ class StoredConstants:
         for stmt in ir.walk_stmts(proc.body):
             if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
                     and _floating_scalar(proc, stmt.value.name):
-                target = _base(stmt.target)
+                target = base_name(stmt.target)
                 if target is not None:
                     yield "copy", self._storage(proc, stmt.value.name), self._storage(proc, target)
             for name, args in _calls(stmt):
@@ -166,7 +166,7 @@ class StoredConstants:
                 if callee is None:
                     continue
                 for arg, formal in zip(args, callee.formals):
-                    actual = _base(arg)
+                    actual = base_name(arg)
                     if actual is None or not _floating(callee, ir.Var(formal)):
                         continue
                     mine, theirs = self._storage(proc, actual), self._storage(callee, formal)
@@ -212,18 +212,18 @@ def written_formals(program: ir.Program, procs: dict[str, ir.Procedure]) -> dict
 def _writes(proc: ir.Procedure, written: dict[str, set[str]], procs: dict[str, ir.Procedure]) -> Iterator[str]:
     for stmt in ir.walk_stmts(proc.body):
         if isinstance(stmt, ir.Assign):
-            target = _base(stmt.target)
+            target = base_name(stmt.target)
             if target is not None:
                 yield target
         elif isinstance(stmt, ir.IO):
-            yield from (name for name in map(_base, stmt.targets) if name is not None)
+            yield from (name for name in map(base_name, stmt.targets) if name is not None)
         for callee_name, args in _calls(stmt):
             callee = procs.get(resolve_name(callee_name))
             if callee is None:
                 continue
             theirs = written.get(resolve_name(callee.name), set())
             for arg, formal in zip(args, callee.formals):
-                actual = _base(arg)
+                actual = base_name(arg)
                 if actual is not None and formal in theirs:
                     yield actual
 
@@ -244,7 +244,7 @@ def constant_of(expr: ir.Expr, proc: ir.Procedure) -> sympy.Number | None:
     return None
 
 
-def _base(expr: ir.Expr) -> str | None:
+def base_name(expr: ir.Expr) -> str | None:
     """The variable or array a plain reference names (`X`, `A(I,J)`, `&x`); None for anything computed."""
     if isinstance(expr, ir.UnOp) and expr.op == "addr":
         expr = expr.operand
@@ -265,7 +265,7 @@ def _leaves(proc: ir.Procedure, target: ir.Expr) -> bool:
 
 def _floating(proc: ir.Procedure, expr: ir.Expr) -> bool:
     """Whether a reference names floating storage (a C pointer parameter may point to such)."""
-    name = _base(expr)
+    name = base_name(expr)
     decl = proc.variables.get(name) if name is not None else None
     return decl is not None and (genericdata.floating(decl.type) or decl.type == "pointer")
 

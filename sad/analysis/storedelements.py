@@ -52,13 +52,14 @@ import sympy
 from sad import ir
 from sad.analysis import genericdata
 from sad.analysis.params import make_symbol
-from sad.analysis.storedconstants import constant_of, written_formals
+from sad.analysis.storedconstants import base_name, constant_of, written_formals
 from sad.ir.languages import resolve_name
 
 if TYPE_CHECKING:
     from sad.analysis.values import ValueResolver
 
 _ELEMENT = sympy.Symbol("element@", integer=True)  # the subscript a rule is solved for
+_ZERO = "@zero"  # the suffix of a first-zero-element symbol's name
 _PENDING = object()  # a rule being worked out: a cycle of calls asks for it again (no rule there)
 
 
@@ -94,12 +95,7 @@ class StoredElements:
     def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         """The rule of an array formal `proc` reads and never writes, its bound the symbol each call binds;
         None where no call can tell one."""
-        key = (resolve_name(proc.name), name)
-        if key not in self._read:
-            self._read[key] = _PENDING
-            self._read[key] = self._read_rule(proc, name)
-        found = self._read[key]
-        return found if isinstance(found, Rule) else None
+        return _worked_out(self._read, proc, name, self._read_rule)
 
     def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
         """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
@@ -167,7 +163,7 @@ class StoredElements:
     def _carried(self, caller: ir.Procedure, stmt: ir.Stmt, arg: ir.Expr) -> tuple[Rule, int] | None:
         """The rule the caller knows for the storage an actual names, with the rank of the array its axis
         counts in: the caller's array, or for an actual an earlier call filled, that callee's formal."""
-        name = _base(arg)
+        name = base_name(arg)
         if name is None:
             return None
         read = self.read_rule(caller, name)
@@ -184,7 +180,7 @@ class StoredElements:
 
     def _no_constant(self, caller: ir.Procedure, arg: ir.Expr) -> bool:
         """Whether the storage an actual names holds no stored constant at all (storedconstants)."""
-        name = _base(arg)
+        name = base_name(arg)
         return name is not None and not self._held(caller, name)
 
     # ------------------------------------------------------------------ what a caller binds
@@ -197,7 +193,7 @@ class StoredElements:
 
     def _bound_with(self, rule: Rule, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr, callee: ir.Procedure,
                     formal: str, index: dict) -> sympy.Expr | None:
-        name = _base(arg)
+        name = base_name(arg)
         if name is None:
             return None
         if self._no_constant(caller, arg):
@@ -227,7 +223,7 @@ class StoredElements:
         """The caller's bound as the callee's elements count: less the start's offset on the rule's axis."""
         if mine.constant != theirs.constant or mine.axis != theirs.axis:
             return None
-        dims = caller.variables[_base(arg) or ""].dims or []
+        dims = caller.variables[base_name(arg) or ""].dims or []
         if len(dims) != len(callee.variables[formal].dims or []):
             return None
         if mine.axis > 0 and not self._leading_matches(resolver, caller, at, arg, callee, formal, index):
@@ -266,7 +262,7 @@ class StoredElements:
     def _leading_matches(self, resolver, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr,
                          callee: ir.Procedure, formal: str, index: dict) -> bool:
         """Whether the caller's array and the callee's formal have the same leading dimension at this call."""
-        mine = (caller.variables[_base(arg) or ""].dims or [(None, None)])[0][1]
+        mine = (caller.variables[base_name(arg) or ""].dims or [(None, None)])[0][1]
         theirs = (callee.variables[formal].dims or [(None, None)])[0][1]
         if mine is None or theirs is None:
             return False
@@ -300,12 +296,7 @@ class StoredElements:
     # ------------------------------------------------------------------ rules of arrays a routine writes
     def own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         """The rule every write of `proc` to its array `name` leaves (bound in `proc`'s symbols), or None."""
-        key = (resolve_name(proc.name), name)
-        if key not in self._own:
-            self._own[key] = _PENDING
-            self._own[key] = self._own_rule(proc, name)
-        found = self._own[key]
-        return found if isinstance(found, Rule) else None
+        return _worked_out(self._own, proc, name, self._own_rule)
 
     def _own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         decl = proc.variables.get(name)
@@ -340,7 +331,7 @@ class StoredElements:
         callee = self._procs.get(resolve_name(stmt.name))
         out = []
         for pos, arg in enumerate(stmt.args):
-            if _base(arg) != name:
+            if base_name(arg) != name:
                 continue
             if callee is None or pos >= len(callee.formals):
                 continue  # a routine not analyzed writes nothing of ours (storedconstants' rule)
@@ -470,7 +461,24 @@ class StoredElements:
 
 def zero_name(proc: ir.Procedure, formal: str) -> str:
     """The name of the symbol for the first element of `formal` holding the stored constant."""
-    return f"{_storage(proc, formal)}@zero"
+    return f"{_storage(proc, formal)}{_ZERO}"
+
+
+def by_element(value: sympy.Basic) -> bool:
+    """Whether a value is an element's choice by its array's rule: a Piecewise in a `@zero` symbol."""
+    return isinstance(value, sympy.Piecewise) and any(s.name.endswith(_ZERO) for s in value.free_symbols)
+
+
+def _worked_out(table: dict[tuple[str, str], object], proc: ir.Procedure, name: str,
+                work: Callable[[ir.Procedure, str], Rule | None]) -> Rule | None:
+    """A rule from `table`, worked out by `work` the first time it is asked for; a cycle of calls that asks
+    for it again while it is worked out meets _PENDING there and gets no rule."""
+    key = (resolve_name(proc.name), name)
+    if key not in table:
+        table[key] = _PENDING
+        table[key] = work(proc, name)
+    found = table[key]
+    return found if isinstance(found, Rule) else None
 
 
 def zero_symbol(proc: ir.Procedure, formal: str) -> sympy.Symbol:
@@ -514,12 +522,6 @@ def _opaque(loops: list[ir.Do], arg: ir.Expr) -> dict[str, sympy.Symbol]:
     return index
 
 
-def _base(expr: ir.Expr) -> str | None:
-    if isinstance(expr, (ir.Var, ir.ArrayRef)):
-        return expr.name
-    return None
-
-
 def _subscript(arg: ir.Expr, axis: int) -> ir.Expr | None:
     """The start's subscript on `axis` of an element passed as an array (None: the whole array, from 1)."""
     if isinstance(arg, ir.ArrayRef) and axis < len(arg.indices):
@@ -528,7 +530,7 @@ def _subscript(arg: ir.Expr, axis: int) -> ir.Expr | None:
 
 
 def _rank(proc: ir.Procedure, arg: ir.Expr, procs: dict) -> int:
-    decl = proc.variables.get(_base(arg) or "")
+    decl = proc.variables.get(base_name(arg) or "")
     return len(decl.dims) if decl is not None and decl.dims else 0
 
 
@@ -569,13 +571,13 @@ def _assigned_in(body: list[ir.Stmt], var: str) -> bool:
 
 def _writes_name(stmt: ir.Stmt, name: str, proc: ir.Procedure, procs: dict, written: dict) -> bool:
     if isinstance(stmt, ir.Assign):
-        return _base(stmt.target) == name
+        return base_name(stmt.target) == name
     if isinstance(stmt, ir.IO):
-        return any(_base(t) == name for t in stmt.targets)
+        return any(base_name(t) == name for t in stmt.targets)
     if isinstance(stmt, ir.CallStmt):
         callee = procs.get(resolve_name(stmt.name))
         return callee is not None and any(
-            _base(a) == name and pos < len(callee.formals)
+            base_name(a) == name and pos < len(callee.formals)
             and callee.formals[pos] in written.get(resolve_name(callee.name), ())
             for pos, a in enumerate(stmt.args))
     return False

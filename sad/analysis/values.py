@@ -24,7 +24,7 @@ from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, t
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
-from sad.analysis.storedelements import StoredElements
+from sad.analysis.storedelements import StoredElements, by_element
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name, result_variable
 
@@ -817,7 +817,7 @@ class ValueResolver(ir.NodeVisitor):
             return None
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
-        if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(_by_element, sides))):
+        if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(by_element, sides))):
             self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
 
@@ -1679,11 +1679,6 @@ class ValueResolver(ir.NodeVisitor):
         self.table.add(Parameter(key, cls, "value", loc.file, loc.line, procedure or self.proc.name, value=value,
                                  description=what, depends_on=depends), symbol)
         return value if value is not None else self.table.symbol(key)
-
-
-def _by_element(value: sympy.Basic) -> bool:
-    """Whether a side is an element's choice by its array's element rule (sad.analysis.storedelements)."""
-    return isinstance(value, sympy.Piecewise) and any(s.name.endswith("@zero") for s in value.free_symbols)
 
 
 def _combine(node: ir.BinOp, left, right):
