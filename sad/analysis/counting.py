@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, logicmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold
+from sad.analysis import extremes, foldmemo, logicmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold, summemo
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -22,6 +22,7 @@ _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
 foldmemo.install()  # the Sums built here fold the same conditions again and again
 sumfold.install()  # and a sum inside them is not opened by the fold
+summemo.install()  # and every substitution that reaches a Sum normalizes the same summand again
 minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
