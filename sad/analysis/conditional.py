@@ -133,12 +133,14 @@ def _defined(value: sympy.Expr) -> sympy.Expr:
     does not read an undefined variable (Fortran 77, 2.11; C's indeterminate value), so the paths that reach
     the use are those that assigned it (DGELS's TPSD, set under `IF (INFO.EQ.0 .OR. INFO.EQ.-10)` and read
     only past `IF (INFO.NE.0) RETURN`). Variables with an entry value (a formal, DATA, COMMON set
-    elsewhere) never start UNDEFINED."""
-    if not isinstance(value, sympy.Piecewise) or not any(v == UNDEFINED for v, _ in value.args):
+    elsewhere) never start UNDEFINED. A choice within a piece is cleared the same way, and a piece whose
+    every choice is undefined is one (DGERQF's NB, set under `IF (INFO.EQ.0)` only where `K.NE.0`, and read
+    past `IF (INFO.NE.0) RETURN` and `IF (K.EQ.0) RETURN`)."""
+    if not isinstance(value, sympy.Piecewise) or not value.has(UNDEFINED):
         return value
-    kept = [(v, c) for v, c in value.args if v != UNDEFINED]
+    kept = [(inner, c) for inner, c in ((_defined(v), c) for v, c in value.args) if inner != UNDEFINED]
     if not kept:
-        return value
+        return UNDEFINED
     try:
         return choose([*kept[:-1], (kept[-1][0], sympy.true)])
     except Unknown:

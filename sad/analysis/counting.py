@@ -194,6 +194,12 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
         if as_subs and isinstance(e, sympy.Piecewise):
             out = memo[e] = _piecewise_subs(e, walk)
             return out
+        if not as_subs and isinstance(e, sympy.Piecewise):
+            out = memo[e] = _chosen(_piecewise_subs(e, walk), e)
+            return out
+        if not as_subs and isinstance(e, sympy.Mul):
+            out = memo[e] = _product(e, walk)
+            return out
         args = [walk(a) for a in e.args]
         if all(new is old for new, old in zip(args, e.args)):
             out = e
@@ -220,6 +226,42 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
     return walk(expr)
 
 
+def _chosen(out: sympy.Expr, e: sympy.Piecewise) -> sympy.Expr:
+    """A Piecewise bound by _piecewise_subs, undefined (Unbindable) where no piece holds or the one chosen
+    is: a piece whose condition became false was never bound (LWORK/M where a path tests M.NE.0 first)."""
+    if out is sympy.nan or out is sympy.zoo or (isinstance(out, sympy.Piecewise)
+                                                 and any(v is sympy.nan or v is sympy.zoo for v, _ in out.args)):
+        raise Unbindable(f"{e} is undefined there")
+    return out
+
+
+def _product(e: sympy.Mul, walk) -> sympy.Expr:
+    """A product bound factor by factor, 0 where one factor is 0 whatever the others are: a count is the
+    indicator of its path times the path's trip counts, and where the indicator is 0 the path's arithmetic
+    is never done (DGERQF's NB = LWORK/LDWORK, LDWORK = M, on the path a call with M = 0 returns before)."""
+    args, failed = [], None
+    for arg in e.args:
+        try:
+            value = walk(arg)
+        except Unbindable as exc:
+            failed = exc
+            continue
+        if value == 0:
+            return sympy.Integer(0)
+        if value is sympy.zoo or value is sympy.nan:
+            failed = Unbindable(f"{arg} is undefined there")
+            continue
+        args.append(value)
+    if failed is not None:
+        raise failed
+    if all(new is old for new, old in zip(args, e.args)):
+        return e
+    try:
+        return e.func(*args)
+    except (TypeError, ValueError) as exc:
+        raise Unbindable(str(exc)) from exc
+
+
 def _piecewise_subs(e: sympy.Piecewise, walk) -> sympy.Expr:
     """What sympy's Piecewise._eval_subs builds, with `walk` as the substitution: each condition
     substituted, a piece's value only where its condition did not become False, the pieces after one whose
@@ -234,6 +276,8 @@ def _piecewise_subs(e: sympy.Piecewise, walk) -> sympy.Expr:
         pieces.append((value, cond))
         if cond == True:  # noqa: E712
             break
+    if len(pieces) == len(e.args) and all(v is old.expr and c is old.cond for (v, c), old in zip(pieces, e.args)):
+        return e  # nothing bound in it: the same expression, not rebuilt
     return e.func(*pieces) if defined else e.func((sympy.S.NaN, True))
 
 

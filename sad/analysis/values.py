@@ -32,7 +32,10 @@ Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
 _LEAVES = (ir.Return, ir.Stop, ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)  # statements that
 # may leave a straight run of a function's statements
-_MAX_DEPTH = 32
+# How deep a value is followed through the values it depends on. DGERQF's index left by its backward blocked
+# loop (I, from its start K - KK + KI + 1, KI from NX and NB, NB from ILAENV's run and the workspace test)
+# is more than 32 levels: past the limit a value is unknown, and 32 left DGERQF's last block unbound.
+_MAX_DEPTH = 64
 
 
 @dataclass

@@ -68,3 +68,22 @@ def test_a_logical_chosen_in_ifs_is_the_condition_it_holds_under(capsys):
     assert rc == 0 and "MISMATCH" not in out, out
     rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":18 ")]
     assert rows and rows[0][1:3] == ["8", "8"], out
+
+
+def test_a_value_set_only_on_the_paths_that_reach_its_use(capsys):
+    """LAPACK's workspace query (DGERQF, DGEQLF, DORGQL): NB is set only under `IF (INFO.EQ.0)` where K is
+    not 0, in an IF within an IF, and read past `IF (INFO.NE.0) RETURN` and `IF (K.EQ.0) RETURN`. Every
+    path that reads it has set it (the undefined pieces of the nested choice dropped), so BLOCKS's tests on
+    NB are exact: by hand, NB = 4 at (20, 30, LWORK 100), 5 blocks; cut to LWORK/M = 40/20 = 2 at LWORK 40,
+    10 blocks; M = 0 returns before, where NB = LWORK/M would divide by 0: that path's count is 0, and the
+    call is still bound (not priced as C_BLOCKS). 15 WORK(I) stores; gcov agrees. Before: the tests on NB
+    were probabilities, 4 lines unbound (and every line of DGERQF's blocked loop in a driver)."""
+    fixture = FIXTURE.replace("sides.f", "query.f")
+    analysis = analyze([fixture])
+    assert not [p.name for p in analysis.table.unresolved()]
+    assert not [d for d in analysis.diagnostics if "not expanded" in d.message]
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./query"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":51 ")]
+    assert rows and rows[0][1:3] == ["15", "15"], out
