@@ -77,6 +77,7 @@ class ProgramFacts:
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
     _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
     _evaluations: dict[tuple, sympy.Expr | None] = field(default_factory=dict)   # see ValueResolver._at_statement
+    _following: set[tuple] = field(default_factory=set)  # see ValueResolver._followed
     # the storage names of CHARACTER formal arguments met (their symbols stand for character codes: the
     # options of library mode, sad.codebase.options)
     character_formals: set[str] = field(default_factory=set)
@@ -783,10 +784,20 @@ class ValueResolver(ir.NodeVisitor):
         defs = self.facts.definitions.get(self.facts.storage_name(self.proc, name), [])
         if not defs or any(d.kind != "assign" or d.procedure != self.proc.name or d.value is None for d in defs):
             return None
-        steps = {id(d.stmt): self._data_step(d, where) for d in defs}
-        entry = sympy.Dummy("entry")
-        value = conditional.value_at(self.proc, steps, use, entry, self._evaluator(0), name, at_exit=at_exit,
-                                     terminating=self.facts.terminating)
+        # Asked again while it is being followed, the value has no answer here: a run starts its own depth
+        # count, and DPBTF2's `IF (AJJ.LE.ZERO) GO TO 30` in the loop that sets AJJ asked for AJJ's value
+        # at the test to find where the loop's index is left, and that again, without end.
+        key = (id(self.proc), name, id(use), at_exit, where)
+        if key in self.facts._following:
+            return None
+        self.facts._following.add(key)
+        try:
+            steps = {id(d.stmt): self._data_step(d, where) for d in defs}
+            entry = sympy.Dummy("entry")
+            value = conditional.value_at(self.proc, steps, use, entry, self._evaluator(0), name, at_exit=at_exit,
+                                         terminating=self.facts.terminating)
+        finally:
+            self.facts._following.discard(key)
         return None if value is None or value.has(entry) else value
 
     def _as_data(self, value, node: ir.Expr):

@@ -143,3 +143,21 @@ def test_the_least_of_a_fixed_value_and_a_running_maximum_is_the_fixed_value(cap
     rc = main(["check-counts", fixture, "--require-bound", "--", "./runmax"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_pivot_tested_in_the_loop_that_sets_it_is_followed_once(capsys):
+    """tests/analysis/blas/band.f, DPBTF2's shape: each triangle's loop leaves by `GO TO 30` where the
+    pivot AJJ is not positive, and J is read after the loops. Whether a loop leaves early asks for AJJ's
+    value at its test, which is followed through the loop that sets it, whose index J is read after it:
+    that asked for AJJ again, without end (an internal error, "recursion too deep", DPBTF2 and DPBTRF
+    unanalyzed). Now the second request has no answer, the pivot test is decided for generic data (AJJ =
+    AB(.,J) > 0: the loops run to the end), and every line equals gcov's: 2 x 8 pivots, 2 x 13 scalings."""
+    fixture = str(Path(FIXTURE).with_name("band.f"))
+    analysis = analyze([fixture])
+    assert not [d for d in analysis.diagnostics if d.severity == "error"]
+    assert not analysis.table.unresolved()
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./band"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = {row.split()[0]: row.split()[1:3] for row in out.splitlines() if row.startswith(fixture)}
+    assert rows[f"{fixture}:32"] == ["8", "8"] and rows[f"{fixture}:61"] == ["26", "26"], out
