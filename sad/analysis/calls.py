@@ -501,6 +501,11 @@ class CallExpander:
                     known[symbol] = left
                 elif constants:  # DLANGE's SCALE = ZERO before its loop of DLASSQ calls
                     known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(constants))
+                elif isinstance(args[pos], ir.ArrayRef) and self.values.stored_constants(args[pos]):
+                    # an element of an array the program may have stored a constant in: DORG2L's DLARF(...,
+                    # TAU(I), ...) after DSYTD2's upper reduction left TAU(1) = ZERO; by element where a rule
+                    # tells which elements hold it (sad.analysis.storedelements), else open
+                    known[symbol] = self.values.held_value(args[pos], genericdata.formal_datum(symbol.name), index)
             if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
         if at is not None and self.ctx.facts.generic_data:

@@ -11,10 +11,10 @@ hold the constant is sad.analysis.storedelements' work, from here on: where it k
 DGEQR2's DLARFG(M-I+1, ..., TAU(I))), an element's test is a test of its index, exact, per element and per
 call; where it does not, the whole array's constants below keep the test open.
 
-Known limit: a callee's test on a scalar formal the call binds to such an element (DLARF's `TAU.NE.ZERO`
-for DORM2R's TAU(I)) is still decided for generic data: the element rules bind array formals only, and
-DORG2R, the common caller, never passes that last element (its `I.LT.N`), while DORM2R at sizes below
-its block size does.
+A callee's test on a scalar formal the call binds to such an element (DLARF's `TAU.NE.ZERO` for DORG2R's
+TAU(I)) is decided as the element's: by its index where a rule tells the elements (DORG2R never passes the
+last, its `I.LT.N`), else open (DORG2L after DSYTD2's upper reduction passes TAU(1), the zero: taken as data,
+it was counted where gcov counted nothing).
 
 The sources are the scalar floating formal arguments a routine assigns a constant (a literal or a PARAMETER)
 and may return with (the routine's value at exit, followed by the caller of this module: a constant guarded

@@ -52,6 +52,7 @@ import sympy
 from sad import ir
 from sad.analysis import genericdata
 from sad.analysis.params import make_symbol
+from sad.analysis.products import tree_size
 from sad.analysis.storedconstants import base_name, constant_of, written_formals
 from sad.ir.languages import resolve_name
 
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
 _ELEMENT = sympy.Symbol("element@", integer=True)  # the subscript a rule is solved for
 _ZERO = "@zero"  # the suffix of a first-zero-element symbol's name
 _PENDING = object()  # a rule being worked out: a cycle of calls asks for it again (no rule there)
+# the largest choice of values a start passed in several places is bound as (DORGLQ's KK + 1, 0 or where its
+# blocked loop ends with the block size chosen by ILAENV and the workspace: 176 nodes)
+_START_NODES = 400
 
 
 @dataclass(frozen=True)
@@ -230,6 +234,12 @@ class StoredElements:
             return None
         start = _subscript(arg, mine.axis)
         offset = resolver.argument(start, at, index) if start is not None else sympy.Integer(1)
+        if offset is None and start is not None:
+            # a start assigned in several places: its value at the call, a choice (DORGLQ's TAU(KK + 1))
+            # but one value at the call, as the rule's check of every call (_opaque) takes it
+            offset = resolver.expr_at(start, at, index)
+            if offset is not None and tree_size([offset]) > _START_NODES:
+                offset = None
         if offset is None:
             return None
         return mine.bound - offset + 1
@@ -322,7 +332,9 @@ class StoredElements:
         a constant no rule tells the elements of."""
         if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.name == name:
             constant = constant_of(stmt.value, proc)
-            if constant is None:
+            if constant is None or not self._tests_held(proc, guard):
+                # data, or a fill outside any test of a stored constant (DGEHRD's TAU(1:ILO-1) = ZERO):
+                # no source of stored constants (sad.analysis.storedconstants), so no rule's either
                 return []
             guarded = self._guarded(proc, stmt.target, constant, guard, loops)
             return [guarded] if guarded is not None else None
@@ -344,6 +356,12 @@ class StoredElements:
             elif self._left(callee, formal):
                 return None  # the callee may leave a constant there, in elements no rule tells
         return out
+
+    def _tests_held(self, proc: ir.Procedure, guard: ir.IfArm | None) -> bool:
+        """Whether a store's innermost IF arm tests storage that may hold a stored constant (storedconstants'
+        test for a store that is a source: DLARFT's `T(J,I) = ZERO` where `TAU(I).EQ.ZERO`)."""
+        return guard is not None and guard.cond is not None and any(
+            self._held(proc, node.name) for node in ir.walk(guard.cond) if isinstance(node, (ir.Var, ir.ArrayRef)))
 
     def _from_call(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                    formal: str, loops: list[ir.Do]) -> Rule | None:

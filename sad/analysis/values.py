@@ -848,10 +848,10 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
-        return [self._held_value(side, value, index) if genericdata.plain_datum(value)
+        return [self.held_value(side, value, index) if genericdata.plain_datum(value)
                 else value for side, value in zip((node.left, node.right), sides)]
 
-    def _held_value(self, side: ir.Expr, value: sympy.Expr, index) -> sympy.Expr:
+    def held_value(self, side: ir.Expr, value: sympy.Expr, index) -> sympy.Expr:
         """An untraced side as data, or a choice of data and the constants the program may have stored
         where it reads: by element where a rule tells which elements hold the constant (DLARFT's TAU(I):
         ZERO from the call's first element holding it on, sad.analysis.storedelements), else the whole

@@ -119,3 +119,30 @@ def test_the_elements_holding_a_stored_zero_are_followed_through_blocks(capsys):
     assert [c for e, c in analysis.counts.items() if e.loc.line == zero_arm and e.role == "stmt"] == [2]
     assert not any(loc.line == formt + 4 for loc, _, _ in analysis.generic_decisions)  # an index test
     _equals_gcov(capsys, fixture, ["-D", "P_FORMU_IF1=0.2857142857142857"], "./elements", zero_arm, "2")
+
+
+def test_a_stored_zero_passed_as_an_element_to_a_scalar_formal_is_not_data(capsys):
+    """tests/analysis/blas/element.f, DORG2L's DLARF(..., TAU(I), ...) after DSYTD2's upper reduction: REFL
+    leaves 0 in UP(1) (its length I <= 1, I running down) and in DN(5) (N - I <= 1); USE passes each element
+    to SCALE, whose `TAU.NE.0` is false for those two of its 10 calls (gcov: 8 of 10). The calls from USE
+    differ (no one rule for its TAU), so the test stays the arm's probability: 0.8 bound by hand, every line
+    equals gcov's. Before: taken as true for generic data, 10 where gcov counts 8."""
+    fixture = str(Path(FIXTURE).with_name("element.f"))
+    analysis = analyze([fixture])
+    assert [p.name for p in analysis.table.unresolved()] == ["P_SCALE_IF1"]
+    text = Path(fixture).read_text().splitlines()
+    test_line = next(k for k, line in enumerate(text, 1) if "IF (TAU .NE. 0.0D0)" in line)
+    assert not any(loc.line == test_line for loc, _, _ in analysis.generic_decisions)
+    _equals_gcov(capsys, fixture, ["-D", "P_SCALE_IF1=0.8"], "./element", test_line + 1, "8")
+
+
+def test_a_fill_outside_any_test_leaves_the_element_rule(capsys):
+    """tests/analysis/blas/fill.f, DGEHRD then DORGHR's DORG2R: FACT fills TAU(1:ILO-1) with zeros outside
+    any test (no source of a stored constant, as storedconstants has it) and REFL leaves TAU(6) = 0; GEN
+    passes TAU(1) to TAU(5) to SCALE, never the zero. The rule "zero from element 6 on" still holds for
+    FACT's TAU, so SCALE's `TAU.NE.0` is the index test, true at all 5 calls; gcov agrees. Without the fill
+    ignored there is no rule, and the test (no longer taken as true for any data) stays a probability."""
+    fixture = str(Path(FIXTURE).with_name("fill.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    _equals_gcov(capsys, fixture, [], "./fill", 53, "5")
