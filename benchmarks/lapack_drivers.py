@@ -39,7 +39,7 @@ def _program(decls: str, setup: str, calls: str) -> str:
     that no generic-data model stands for (22 lines differed from gcov there)."""
     return f"""      PROGRAM DRV
 {decls}
-      INTEGER I, J, INFO, S
+      INTEGER I, J, K, INFO, S
       S = 1
       DO 20 J = 1, N
          DO 10 I = 1, N
@@ -60,6 +60,15 @@ _SQUARE = "      INTEGER N\n      PARAMETER (N = {n})\n      DOUBLE PRECISION A(
           "      DOUBLE PRECISION DLANGE, ANRM\n      EXTERNAL DLANGE"
 _RHS = "      DO 30 J = 1, N\n         DO 25 I = 1, N\n            B(I, J) = 1.0D0\n            C(I, J) = 0.0D0\n" \
        "   25    CONTINUE\n   30 CONTINUE"
+
+# A's upper triangle packed by columns into WORK (DPPTRF's and DTPTRI's AP), its band of 4 superdiagonals
+# into WORK as a 5 x N band matrix (DPBTRF's AB, leading dimension 5), A copied to C (DSYGST's B)
+_PACKED = "      K = 0\n      DO 40 J = 1, N\n         DO 35 I = 1, J\n            K = K + 1\n" \
+          "            WORK(K) = A(I, J)\n   35    CONTINUE\n   40 CONTINUE\n"
+_BAND = "      DO 40 J = 1, N\n         DO 35 I = MAX(1, J - 4), J\n" \
+        "            WORK(5 + I - J + (J - 1) * 5) = A(I, J)\n   35    CONTINUE\n   40 CONTINUE\n"
+_COPY_TO_C = "      DO 50 J = 1, N\n         DO 45 I = 1, N\n            C(I, J) = A(I, J)\n" \
+             "   45    CONTINUE\n   50 CONTINUE\n"
 
 # name: (entry routines, size, the calls)
 DRIVERS: dict[str, tuple[list[str], int, str]] = {
@@ -135,6 +144,42 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
                                               "     $            64 * N, INFO)"),
     "dgels": (["dgels"], 80, "      CALL DGELS('N', N, N, 2, A, N, B, N, WORK, 64 * N, INFO)"),
     "dgebrd": (["dgebrd"], 80, "      CALL DGEBRD(N, N, A, N, B, C, TAU, B(1, 2), WORK, 64 * N, INFO)"),
+    # the RQ and QL factorizations (their block size set only where the size is not 0: every path that
+    # reads it has set it), and the generators, packed and band forms a caller reaches through options
+    "dgerqf": (["dgerqf"], 200, "      CALL DGERQF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dgeqlf": (["dgeqlf"], 200, "      CALL DGEQLF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorglq": (["dgelqf", "dorglq"], 80, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORGLQ(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorghr": (["dgehrd", "dorghr"], 80, "      CALL DGEHRD(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORGHR(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorgtr": (["dsytrd", "dorgtr"], 60, "      CALL DSYTRD('U', N, A, N, B, C, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORGTR('U', N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dlauum": (["dlauum"], 100, "      CALL DLAUUM('U', N, A, N, INFO)\n      CALL DLAUUM('L', N, A, N, INFO)"),
+    "dsygst": (["dpotrf", "dsygst"], 100, _COPY_TO_C + "      CALL DPOTRF('U', N, C, N, INFO)\n"
+                                          "      CALL DSYGST(1, 'U', N, A, N, C, N, INFO)"),
+    "dpptrf": (["dpptrf", "dpptrs"], 100, _PACKED + "      CALL DPPTRF('U', N, WORK, INFO)\n"
+                                          "      CALL DPPTRS('U', N, 2, WORK, B, N, INFO)"),
+    "dtptri": (["dtptri"], 100, _PACKED + "      CALL DTPTRI('U', 'N', N, WORK, INFO)"),
+    "dpbtrf": (["dpbtrf", "dpbtrs"], 100, _BAND + "      CALL DPBTRF('U', N, 4, WORK, 5, INFO)\n"
+                                          "      CALL DPBTRS('U', N, 2, 4, WORK, 5, B, N, INFO)"),
+    "dgeqrt": (["dgeqrt"], 80, "      CALL DGEQRT(N, N, 16, A, N, C, N, WORK, INFO)"),
+    "dlascl": (["dlascl"], 60, "      CALL DLASCL('G', 0, 0, 1.0D0, 2.0D0, N, N, A, N, INFO)\n"
+                               "      CALL DLASCL('U', 0, 0, 3.0D0, 1.0D0, N, N, A, N, INFO)"),
+    "blas2-opts": (["dgemv", "dsymv", "dtrmv", "dtrsv", "dger", "dsyr", "dsyr2", "dtbsv", "dgbmv"], 60,
+                   "      CALL DGEMV('N', N, N, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
+                   "      CALL DGEMV('T', N, N, 2.0D0, A, N, B, 1, 1.0D0, C, 1)\n"
+                   "      CALL DSYMV('U', N, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
+                   "      CALL DSYMV('L', N, 1.0D0, A, N, B, 1, 1.0D0, C, 1)\n"
+                   "      CALL DTRMV('U', 'N', 'N', N, A, N, B, 1)\n"
+                   "      CALL DTRMV('L', 'T', 'U', N, A, N, B, 1)\n"
+                   "      CALL DTRSV('U', 'T', 'N', N, A, N, B, 1)\n"
+                   "      CALL DTRSV('L', 'N', 'N', N, A, N, B, 1)\n"
+                   "      CALL DGER(N, N, 1.0D0, B, 1, C, 1, A, N)\n"
+                   "      CALL DSYR('U', N, 1.0D0, B, 1, A, N)\n"
+                   "      CALL DSYR2('L', N, 1.0D0, B, 1, C, 1, A, N)\n"
+                   "      CALL DTBSV('U', 'N', 'N', N, 3, A, N, B, 1)\n"
+                   "      CALL DGBMV('N', N, N, 2, 3, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
+                   "      INFO = 0"),
 }
 
 
