@@ -175,9 +175,11 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
     argument) was most of the cost of expanding a callee's counts into a caller. Shared subexpressions are
     rebuilt once: within expr, and across the calls that pass the same `memo` dict (which must then all
     use the same subs: a callee's counts bound to one call's actuals share most of their terms).
-    With `as_subs`, a Piecewise is rebuilt as sympy's subs rebuilds it (_piecewise_subs) and an undefined
-    value or sympy's error is passed on as subs passes it, so that the result is expr.subs's for one old
-    expression that no Sum binds (see _replace)."""
+    Only what a count's value needs is bound: a Piecewise's pieces whose conditions did not become false,
+    a product's factors only where none is 0 (the count of a path not taken is 0, even where the path's
+    own arithmetic would divide by 0). With `as_subs`, a Piecewise is rebuilt as sympy's subs rebuilds it
+    (_piecewise_subs) and an undefined value or sympy's error is passed on as subs passes it, so that the
+    result is expr.subs's for one old expression that no Sum binds (see _replace)."""
     if not subs:
         return expr
     if memo is None:
@@ -229,8 +231,7 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
 def _chosen(out: sympy.Expr, e: sympy.Piecewise) -> sympy.Expr:
     """A Piecewise bound by _piecewise_subs, undefined (Unbindable) where no piece holds or the one chosen
     is: a piece whose condition became false was never bound (LWORK/M where a path tests M.NE.0 first)."""
-    if out is sympy.nan or out is sympy.zoo or (isinstance(out, sympy.Piecewise)
-                                                 and any(v is sympy.nan or v is sympy.zoo for v, _ in out.args)):
+    if out is sympy.nan or out is sympy.zoo:
         raise Unbindable(f"{e} is undefined there")
     return out
 
