@@ -1,5 +1,6 @@
 """Options of a routine in library mode: its CHARACTER formal arguments that select what it does (`SIDE`,
-`UPLO`, `TRANS` of the BLAS and LAPACK), each with the values the routine tests it against.
+`UPLO`, `TRANS` of the BLAS and LAPACK), each with the values the routine tests it against, and its LOGICAL
+formal arguments its tests read (`WANTT`, `UPPER`), each .TRUE. and .FALSE.
 
 Data flow: the analysis keeps a character formal as a symbol standing for a character code and a test
 `LSAME(SIDE, 'L')` as `SIDE = 'L' or SIDE = 'l'` (sad.analysis.characters); this module reads the values
@@ -16,21 +17,29 @@ import itertools
 
 import sympy
 
+from sad.analysis.freesymbols import free_symbols
+
 MAX_COMBINATIONS = 64  # combinations reported per routine (DTRSM has 24); more are not enumerated
 OTHER = "other"  # the value of an option tested against one value that is not that value
+TRUTHS = (".TRUE.", ".FALSE.")  # a LOGICAL option's values; a formula's float walk takes 1 and 0 for them
 
 
-def option_values(time: sympy.Expr, character_formals: set[str]) -> dict[str, list[str]]:
-    """Symbol name → the sorted distinct letters (or characters) the formula compares it with."""
+def option_values(time: sympy.Expr, character_formals: set[str],
+                  logical_formals: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """Symbol name → the sorted distinct letters (or characters) the formula compares it with; for a
+    LOGICAL formal in the formula, .TRUE. and .FALSE."""
     found: dict[str, set[str]] = {}
+    truths = {s.name: list(TRUTHS) for s in free_symbols(time) if s.name in logical_formals} \
+        if logical_formals else {}
     if not character_formals:
-        return {}
+        return dict(sorted(truths.items()))
     for relation in _relations(time):
         for side, other in ((relation.lhs, relation.rhs), (relation.rhs, relation.lhs)):
             if isinstance(side, sympy.Symbol) and side.name in character_formals \
                     and isinstance(other, sympy.Integer) and 0 < int(other) < 256:
                 found.setdefault(side.name, set()).add(chr(int(other)).upper())
-    return {name: sorted(values) + ([OTHER] if len(values) == 1 else []) for name, values in sorted(found.items())}
+    letters = {name: sorted(values) + ([OTHER] if len(values) == 1 else []) for name, values in found.items()}
+    return dict(sorted({**letters, **truths}.items()))
 
 
 def _relations(expr: sympy.Basic) -> list[sympy.Basic]:
@@ -51,7 +60,10 @@ def _relations(expr: sympy.Basic) -> list[sympy.Basic]:
 
 
 def code_of(value: str) -> int:
-    """The character code standing for an option's value (`other`: 0, which no test names)."""
+    """The character code standing for an option's value (`other`: 0, which no test names); 1 and 0 for
+    .TRUE. and .FALSE."""
+    if value in TRUTHS:
+        return int(value == TRUTHS[0])
     return 0 if value == OTHER else ord(value)
 
 

@@ -91,8 +91,10 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     leaving = _leaving(ctx)
     routines, unknown = [], []
     for proc, counts in roots:
+        logicals = frozenset(ctx.facts.storage_name(proc, f) for f in proc.formals
+                             if getattr(proc.variables.get(f), "type", None) == "logical")
         routine, names = _routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
-                                  ctx.facts.character_formals)
+                                  ctx.facts.character_formals, logicals)
         routines.append(routine)
         unknown += [_unknown_symbol(proc, name) for name in names]
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
@@ -230,7 +232,8 @@ def _unknown_symbol(proc: ir.Procedure, name: str) -> ir.Diagnostic:
 
 
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leaving: dict,
-             points: PointSet, characters: set[str] | frozenset[str] = frozenset()) -> tuple[Routine, list[str]]:
+             points: PointSet, characters: set[str] | frozenset[str] = frozenset(),
+             logicals: frozenset[str] = frozenset()) -> tuple[Routine, list[str]]:
     """The routine's time formula and its values; and the symbols of it that `known` lacks (valued as sizes)."""
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
@@ -250,7 +253,7 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
             kinds[symbol.name] = ("value", None)
             unknown.append(symbol.name)
     at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
-    options = option_values(time, set(characters))
+    options = option_values(time, set(characters), logicals)
     for bound in at:  # an option's value: the first the routine tests it against, not a size's default
         bound.update({name: float(code_of(letters[0])) for name, letters in options.items()})
     # at each point, the evaluations for the options' values share what the options do not change

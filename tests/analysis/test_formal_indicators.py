@@ -82,3 +82,18 @@ def test_sad_check_gives_the_routine_as_a_formula_in_its_arguments(capsys):
     assert routine["parameters"] == {"DAXPY.DA": "value", "DAXPY.INCX": "value", "DAXPY.INCY": "value",
                                      "DAXPY.N": "value"}
     assert "P_" not in routine["time"] and "Piecewise((1, DAXPY.N <= 0)" in routine["time"]
+
+
+def test_a_logical_argument_decides_the_callees_tests(capsys):
+    """tests/analysis/blas/logarg.f: SWEEP(UP, N, ...) called with .TRUE., .FALSE. and with BIG = N .GT. 3
+    (true at N = 5), at N = 5, 5 and 3. `IF (UP)` and `IF (.NOT. UP .AND. N .GT. 2)` follow each call's value:
+    by hand the forward loop runs 5 + 3 = 8 times (two calls), the backward one 5 (one call); gcov agrees.
+    Before: a LOGICAL actual was not bound and `IF (UP)` was a probability (6 lines unbound)."""
+    fixture = str(BLAS / "logarg.f")
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    rc = main(["check-counts", fixture, "--require-bound", "--", "./logarg"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = {row.split()[0]: row.split()[1:3] for row in out.splitlines() if row.startswith(fixture)}
+    assert rows[f"{fixture}:27"] == ["8", "8"] and rows[f"{fixture}:32"] == ["5", "5"], out

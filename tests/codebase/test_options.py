@@ -92,3 +92,40 @@ def test_each_option_combination_is_reported_at_each_point(tmp_path):
     _, text, _ = sad_check(tmp_path, "lib", "--at", "small:N=10", "--at", "big:N=100",
                            "--cache-dir", str(tmp_path / "cache"))
     assert "  SIDE=R TRANS=T" in text
+
+
+FLAGGED = """      SUBROUTINE FLAGGD(UP, N, X)
+      LOGICAL UP
+      INTEGER N, I, J
+      DOUBLE PRECISION X(N)
+      IF (UP) THEN
+         DO 10 I = 1, N
+            X(I) = 0
+   10    CONTINUE
+      ELSE
+         DO 30 J = 1, N
+            DO 20 I = 1, N
+               X(I) = X(I) + 1
+   20       CONTINUE
+   30    CONTINUE
+      END IF
+      END
+"""
+
+
+def test_a_logical_argument_is_an_option_of_true_and_false(tmp_path):
+    """A LOGICAL formal its tests read is an option with the values .TRUE. and .FALSE. (not a size valued
+    at the point's default, which took UP as true at N's default and never reported the other arm):
+    .FALSE. runs the N x N loop, .TRUE. the N loop."""
+    tree = tmp_path / "lib"
+    tree.mkdir()
+    (tree / "flaggd.f").write_text(FLAGGED)
+    code, out, err = sad_check(tmp_path, "lib", "--format", "json", "--at", "big:N=100",
+                               "--cache-dir", str(tmp_path / "cache"))
+    assert code == 0, err
+    routine = next(r for r in json.loads(out)["routines"] if r["name"] == "FLAGGD")
+    assert routine["options"] == {"FLAGGD.UP": [".TRUE.", ".FALSE."]}
+    times = routine["by_option"]
+    assert sorted(times) == ["UP=.FALSE.", "UP=.TRUE."]
+    assert routine["points"] == times["UP=.TRUE."]               # the routine's row: the first value
+    assert times["UP=.FALSE."]["big"] > 50 * times["UP=.TRUE."]["big"]
