@@ -122,7 +122,7 @@ class BranchProbabilities:
         """A condition on run-time values and constants only (at most one loop index, nothing that changes
         as the procedure runs) is taken exactly: the relational, 1 where it holds, 0 elsewhere."""
         value = self.values.expr_at(cond, at, index)
-        if value is not None and value.is_Symbol and self._logical_formal(value):
+        if value is not None and value.is_Symbol and value.name in self.ctx.facts.logical_formals(self.proc):
             return value  # `IF (UPPER)` on a LOGICAL argument: each call binds it to its truth value
         if value is None or not is_logical(value) or value.is_Atom:
             return None
@@ -130,11 +130,6 @@ class BranchProbabilities:
         # call site substitutes its actual values (sad.analysis.calls), so every call is counted exactly; a
         # call site that passes data gets the probability recorded by _formal_fallbacks instead.
         return value
-
-    def _logical_formal(self, symbol: sympy.Symbol) -> bool:
-        """Whether a symbol stands for one of this routine's LOGICAL formal arguments."""
-        return any(self.ctx.facts.storage_name(self.proc, f) == symbol.name
-                   and getattr(self.proc.variables.get(f), "type", None) == "logical" for f in self.proc.formals)
 
     def _formal_fallbacks(self, stmt: ir.If, place: str, probs: list[sympy.Expr]) -> None:
         """For the arms whose indicator is in formal arguments: the named probability the arm stands for

@@ -508,8 +508,7 @@ class CallExpander:
                     known[symbol] = self.values.held_value(args[pos], genericdata.formal_datum(symbol.name), index)
             if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
-            elif value is not None and is_logical(value) and decl is not None and decl.type == "logical" \
-                    and not decl.dims:
+            elif value is not None and is_logical(value) and symbol.name in self.ctx.facts.logical_formals(callee):
                 subs[symbol] = value  # `CALL FACT(.TRUE., ...)`, or a condition: FACT's tests on it follow
         if at is not None and self.ctx.facts.generic_data:
             # where the callee's tests of an array's elements are tests of the element (storedelements)

@@ -64,6 +64,7 @@ class StoredConstants:
         self._written: dict[str, set[str]] = {}
         self._held: dict[str, frozenset[sympy.Number]] | None = None
         self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
+        self._source_stores: dict[str, frozenset[int]] = {}
 
     def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
@@ -123,18 +124,19 @@ class StoredConstants:
         that writes the array uses it as work it fills (DGEQRF's WORK, T in one pass, DLARF's product of
         DGEMV with BETA = 0 in DGEQR2's next), so the zero does not go down into it."""
         for proc in self._program.procedures:
-            for stmt in ir.walk_stmts(proc.body):
-                if not isinstance(stmt, ir.If) or not any(
-                        held.get(self._storage(proc, node.name)) for arm in stmt.arms if arm.cond is not None
-                        for node in ir.walk(arm.cond) if isinstance(node, (ir.Var, ir.ArrayRef))):
-                    continue
-                for body in [*(arm.body for arm in stmt.arms), stmt.orelse or []]:
-                    for inner in ir.walk_stmts(body):
-                        if isinstance(inner, ir.Assign) and isinstance(inner.target, ir.ArrayRef) \
-                                and inner.target.name in proc.formals and _floating(proc, inner.target):
-                            constant = constant_of(inner.value, proc)
-                            if constant is not None:
-                                yield self._storage(proc, inner.target.name), {constant}
+            def holds(name: str, proc: ir.Procedure = proc) -> bool:
+                return bool(held.get(self._storage(proc, name)))
+            for _, array, constant in _stores_under_tests(proc, holds):
+                yield self._storage(proc, array), {constant}
+
+    def source_stores(self, proc: ir.Procedure) -> frozenset[int]:
+        """The statements (by id) of `proc`'s stores of a constant that are sources of stored constants
+        (_guarded_stores' with what the storage finally holds); any other store of a constant is not one."""
+        found = self._source_stores.get(proc.name)
+        if found is None:
+            found = self._source_stores[proc.name] = frozenset(
+                id(store) for store, _, _ in _stores_under_tests(proc, lambda name: bool(self.of(proc, name))))
+        return found
 
     def _sources(self, proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
         """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
@@ -175,6 +177,25 @@ class StoredConstants:
                     yield "down" if writes else "down read-only", mine, theirs
                     if not by_value and writes:
                         yield "up", theirs, mine
+
+
+def _stores_under_tests(proc: ir.Procedure, holds: Callable[[str], bool]
+                        ) -> Iterator[tuple[ir.Assign, str, sympy.Number]]:
+    """The stores of a constant into an element of a floating array formal in any arm (ELSE too) of an IF
+    whose test reads storage that may hold a stored constant (`holds`, by a name of `proc`), with the
+    array's name and the constant; a store under several such IFs comes once for each."""
+    for stmt in ir.walk_stmts(proc.body):
+        if not isinstance(stmt, ir.If) or not any(holds(node.name) for arm in stmt.arms if arm.cond is not None
+                                                  for node in ir.walk(arm.cond)
+                                                  if isinstance(node, (ir.Var, ir.ArrayRef))):
+            continue
+        for body in [*(arm.body for arm in stmt.arms), stmt.orelse or []]:
+            for inner in ir.walk_stmts(body):
+                if isinstance(inner, ir.Assign) and isinstance(inner.target, ir.ArrayRef) \
+                        and inner.target.name in proc.formals and _floating(proc, inner.target):
+                    constant = constant_of(inner.value, proc)
+                    if constant is not None:
+                        yield inner, inner.target.name, constant
 
 
 def _reach(held: dict[str, set[sympy.Number]], edges: dict[str, set[str]]) -> dict[str, set[sympy.Number]]:

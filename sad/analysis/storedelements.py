@@ -53,7 +53,7 @@ from sad import ir
 from sad.analysis import genericdata
 from sad.analysis.params import make_symbol
 from sad.analysis.products import tree_size
-from sad.analysis.storedconstants import base_name, constant_of, written_formals
+from sad.analysis.storedconstants import StoredConstants, base_name, constant_of, written_formals
 from sad.ir.languages import resolve_name
 
 if TYPE_CHECKING:
@@ -77,19 +77,17 @@ class Rule:
 
 
 Resolver = Callable[[ir.Procedure], "ValueResolver"]  # a routine's value backtracer (sad.analysis.values)
-HeldConstants = Callable[[ir.Procedure, str], frozenset]
 
 
 class StoredElements:
     """The element rules of a program's floating arrays, worked out on first use and kept."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], resolver: Resolver,
-                 left: HeldConstants, held: HeldConstants, sites: Callable[[], dict]) -> None:
+                 stored: StoredConstants, sites: Callable[[], dict]) -> None:
         self._program = program
         self._procs = procs
         self._resolver = resolver
-        self._left = left  # the constants a routine itself leaves in a formal (storedconstants.left)
-        self._held = held  # the constants a storage may hold, from anywhere (storedconstants.of)
+        self._stored = stored  # which constants each storage may hold, by whole array
         self._sites = sites
         self._written = written_formals(program, procs)
         self._own: dict[tuple[str, str], object] = {}
@@ -127,7 +125,7 @@ class StoredElements:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or name not in proc.formals or not genericdata.floating(decl.type) \
                 or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran" \
-                or not self._held(proc, name):
+                or not self._stored.of(proc, name):
             return None  # no array formal it only reads, or one that holds no stored constant at all
         pos = proc.formals.index(name)
         sites = [(caller, stmt) for caller, stmt, _ in self._sites().get(resolve_name(proc.name), [])]
@@ -185,7 +183,7 @@ class StoredElements:
     def _no_constant(self, caller: ir.Procedure, arg: ir.Expr) -> bool:
         """Whether the storage an actual names holds no stored constant at all (storedconstants)."""
         name = base_name(arg)
-        return name is not None and not self._held(caller, name)
+        return name is not None and not self._stored.of(caller, name)
 
     # ------------------------------------------------------------------ what a caller binds
     def bound_at(self, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr, callee: ir.Procedure, formal: str,
@@ -332,7 +330,7 @@ class StoredElements:
         a constant no rule tells the elements of."""
         if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.name == name:
             constant = constant_of(stmt.value, proc)
-            if constant is None or not self._tests_held(proc, guard):
+            if constant is None or id(stmt) not in self._stored.source_stores(proc):
                 # data, or a fill outside any test of a stored constant (DGEHRD's TAU(1:ILO-1) = ZERO):
                 # no source of stored constants (sad.analysis.storedconstants), so no rule's either
                 return []
@@ -353,15 +351,9 @@ class StoredElements:
             rule = self._from_call(proc, stmt, arg, callee, formal, loops)
             if rule is not None:
                 out.append(rule)
-            elif self._left(callee, formal):
+            elif self._stored.left(callee, formal):
                 return None  # the callee may leave a constant there, in elements no rule tells
         return out
-
-    def _tests_held(self, proc: ir.Procedure, guard: ir.IfArm | None) -> bool:
-        """Whether a store's innermost IF arm tests storage that may hold a stored constant (storedconstants'
-        test for a store that is a source: DLARFT's `T(J,I) = ZERO` where `TAU(I).EQ.ZERO`)."""
-        return guard is not None and guard.cond is not None and any(
-            self._held(proc, node.name) for node in ir.walk(guard.cond) if isinstance(node, (ir.Var, ir.ArrayRef)))
 
     def _from_call(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                    formal: str, loops: list[ir.Do]) -> Rule | None:

@@ -192,6 +192,12 @@ class ProgramFacts:
                         self._sites[key].append((caller, stmt, looped))
         return self._sites
 
+    def logical_formals(self, proc: ir.Procedure) -> frozenset[str]:
+        """The storage names of `proc`'s scalar LOGICAL formal arguments: a test reads one as a condition
+        each call binds to the truth value it passes, and library mode makes it an option."""
+        return frozenset(self.storage_name(proc, f) for f in proc.formals
+                         if (decl := proc.variables.get(f)) is not None and decl.type == "logical" and not decl.dims)
+
     def storage_name(self, proc: ir.Procedure, var: str) -> str:
         """The program-wide name of a variable: COMMON and globals by canonical name, main-program
         variables bare, locals and formals of other procedures qualified PROC.VAR."""
@@ -884,8 +890,7 @@ class ValueResolver(ir.NodeVisitor):
         if self.facts.elements is None:
             self.facts.elements = StoredElements(
                 self.facts.program, self.facts.procs,
-                lambda proc: ValueResolver(self.facts, proc, self.table, self.overrides),
-                lambda proc, name: self._stored().left(proc, name), lambda proc, name: self._stored().of(proc, name),
+                lambda proc: ValueResolver(self.facts, proc, self.table, self.overrides), self._stored(),
                 self.facts._call_sites)
         return self.facts.elements
 

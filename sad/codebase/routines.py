@@ -91,10 +91,8 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     leaving = _leaving(ctx)
     routines, unknown = [], []
     for proc, counts in roots:
-        logicals = frozenset(ctx.facts.storage_name(proc, f) for f in proc.formals
-                             if getattr(proc.variables.get(f), "type", None) == "logical")
         routine, names = _routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
-                                  ctx.facts.character_formals, logicals)
+                                  ctx.facts.character_formals, ctx.facts.logical_formals(proc))
         routines.append(routine)
         unknown += [_unknown_symbol(proc, name) for name in names]
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
