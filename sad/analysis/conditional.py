@@ -98,14 +98,10 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     none reaches it). None where the run gives up (see the module docstring). `at_exit`: the value at every
     return (a function's result), so that a RETURN the run may reach before the end is not followed (it
     gives up), one in an arm never taken does not matter."""
-    jumps_to: dict[str, list[ir.Stmt]] = {}
-    for stmt in nesting(proc).statements:
-        if var and isinstance(stmt, ir.Message) and any(_passed(arg, var) for arg in stmt.args):
-            return None  # a broadcast or reduction changes it on some ranks: not straight-line values
-
-        for label in ir.jump_targets(stmt):
-            jumps_to.setdefault(label, []).append(stmt)
-    run = Run(var, definitions, use, evaluate, proc, terminating, jumps_to, at_exit=at_exit)
+    nested = nesting(proc)
+    if var and any(_passed(arg, var) for stmt in nested.messages for arg in stmt.args):
+        return None  # a broadcast or reduction changes it on some ranks: not straight-line values
+    run = Run(var, definitions, use, evaluate, proc, terminating, nested.jumps_to, at_exit=at_exit)
     try:
         value = _run(proc.body, entry, run, top=True)
     except _Found as found:
@@ -507,7 +503,9 @@ def _may_define(stmt: ir.Stmt, run: Run) -> bool:
             if id(inner) in run.definitions:
                 return True
             if isinstance(inner, ir.If):
-                if any(run.evaluate(arm.cond, inner) is not sympy.false and _list_may_define(arm.body, run)
+                # the arm's definitions first: evaluating its test (a test of data, X(J) .NE. ZERO) costs
+                # far more, and most arms define nothing
+                if any(_list_may_define(arm.body, run) and run.evaluate(arm.cond, inner) is not sympy.false
                        for arm in inner.arms) or _list_may_define(inner.orelse or [], run):
                     return True
             elif _may_define(inner, run):

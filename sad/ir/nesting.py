@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from sad.ir.nodes import Procedure, Stmt
-from sad.ir.walk import child_bodies, walk_stmts
+from sad.ir.nodes import Message, Procedure, Stmt
+from sad.ir.walk import child_bodies, jump_targets, walk_stmts
 
 _KEPT = 64  # procedures remembered: the runs of one build ask about one routine at a time
 
@@ -25,6 +25,20 @@ class Nesting:
         self.proc = proc  # kept alive with the nesting, so that its statements' ids stay theirs
         self.statements: tuple[Stmt, ...] = tuple(walk_stmts(proc.body))
         self._inside: dict[int, tuple[Stmt, ...]] = {}
+        self._jumps_to: dict[str, list[Stmt]] | None = None
+        self.messages: tuple[Message, ...] = tuple(s for s in self.statements if isinstance(s, Message))
+
+    @property
+    def jumps_to(self) -> dict[str, list[Stmt]]:
+        """Each label → the statements that may jump to it, in walk order (asked by every run of the
+        routine: computing it per run was a tenth of a small routine's analysis)."""
+        if self._jumps_to is None:
+            found: dict[str, list[Stmt]] = {}
+            for stmt in self.statements:
+                for label in jump_targets(stmt):
+                    found.setdefault(label, []).append(stmt)
+            self._jumps_to = found
+        return self._jumps_to
 
     def inside(self, stmt: Stmt) -> tuple[Stmt, ...]:
         """The statements nested in `stmt` (not itself), depth first in source order, as walk_stmts gives
