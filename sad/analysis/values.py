@@ -21,6 +21,7 @@ import sympy
 from sad import ir
 from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
+from sad.analysis.depthmemo import DepthMemo, Reach
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
@@ -75,8 +76,10 @@ class ProgramFacts:
     # linkage name → its call sites (caller, statement, inside a loop), gathered on first use
     _sites: dict[str, list[tuple[ir.Procedure, ir.Stmt, bool]]] | None = None
     # conditional values already followed (ValueResolver._conditional), by everything they depend on
-    _conditionals: dict[tuple, sympy.Expr | None] = field(default_factory=dict)
-    _evaluations: dict[tuple, sympy.Expr | None] = field(default_factory=dict)   # see ValueResolver._at_statement
+    # (the symbolic runs are remembered for every depth they hold at: sad.analysis.depthmemo)
+    reach: Reach = field(default_factory=Reach)
+    _conditionals: DepthMemo = field(init=False)
+    _evaluations: DepthMemo = field(init=False)  # see ValueResolver._at_statement
     _following: set[tuple] = field(default_factory=set)  # see ValueResolver._followed
     # the storage names of CHARACTER formal arguments met (their symbols stand for character codes: the
     # options of library mode, sad.codebase.options)
@@ -98,6 +101,10 @@ class ProgramFacts:
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
     left_values: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._conditionals = DepthMemo(self.reach, _MAX_DEPTH // 2)
+        self._evaluations = DepthMemo(self.reach, _MAX_DEPTH // 2)
     hypotheses: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
     entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
@@ -489,7 +496,7 @@ class ValueResolver(ir.NodeVisitor):
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ir.Expr | None, index: dict[str, sympy.Symbol], depth: int = 0) -> sympy.Expr | None:
         """The value of `node` as a formula in the program's inputs, or None when it cannot be traced."""
-        if depth > _MAX_DEPTH:
+        if self.facts.reach.past(depth, _MAX_DEPTH):
             return Unresolvable
         return self.visit(node, index, depth)
 
@@ -980,7 +987,7 @@ class ValueResolver(ir.NodeVisitor):
         program where exact arithmetic holds it."""
         if isinstance(node, ir.Const):
             return True
-        if not isinstance(node, ir.Var) or depth > _MAX_DEPTH:
+        if not isinstance(node, ir.Var) or self.facts.reach.past(depth, _MAX_DEPTH):
             return False
         defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
         use = self._use if self._use is not None else self._at
@@ -1051,7 +1058,7 @@ class ValueResolver(ir.NodeVisitor):
         key = self.facts.storage_name(self.proc, name)
         defs = [d for d in self.facts.definitions.get(key, []) if self.facts.reaches(d, use, self.proc)]
         if decl is None or decl.storage != "local" or decl.type != "integer" or decl.dims or not defs \
-                or name in seen or depth > _MAX_DEPTH:
+                or name in seen or self.facts.reach.past(depth, _MAX_DEPTH):
             return False
         for d in defs:
             if d.procedure != self.proc.name or d.stmt is None:
@@ -1088,7 +1095,8 @@ class ValueResolver(ir.NodeVisitor):
         program, recursive, or its result depends on anything the reference does not pass."""
         key = resolve_name(node.name)
         callee = self.facts.procs.get(key)
-        if callee is None or callee.kind != "function" or key in self.facts.recursive or depth > _MAX_DEPTH // 2:
+        if callee is None or callee.kind != "function" or key in self.facts.recursive \
+                or self.facts.reach.past(depth, _MAX_DEPTH // 2):
             return None
         result = self.facts.storage_name(callee, result_variable(callee.name, callee.variables))
         defs = self.facts.definitions.get(result, [])
@@ -1366,14 +1374,11 @@ class ValueResolver(ir.NodeVisitor):
         wins, so a repeated run would register nothing new), and the notes it makes are at the
         statements it evaluates."""
         use = self._use if self._use is not None else self._at
-        memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, depth, id(self.table),
+        memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, id(self.table),
                     id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs),
                     self.facts.generic_data, self.activation)
-        if memo_key in self.facts._conditionals:
-            return self.facts._conditionals[memo_key]
-        value = self._follow_conditional(key, defs, integer, depth)
-        self.facts._conditionals[memo_key] = value
-        return value
+        return self.facts._conditionals.get(memo_key, depth,
+                                            lambda: self._follow_conditional(key, defs, integer, depth))
 
     def _conditional_in_pass(self, key: str, defs: list[Definition], depth: int, index: dict
                              ) -> sympy.Expr | None:
@@ -1396,12 +1401,11 @@ class ValueResolver(ir.NodeVisitor):
                  if isinstance(s, ir.Do) and id(s) in up.loops and s.index in index}
         if not names:
             return None
-        memo_key = ("in pass", id(self.proc), key, id(use), id(self._at), self._loose, depth, id(self.table),
+        memo_key = ("in pass", id(self.proc), key, id(use), id(self._at), self._loose, id(self.table),
                     id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
                     tuple(sorted(((n, index[n]) for n in names.values()), key=str)))
-        if memo_key not in self.facts._conditionals:
-            self.facts._conditionals[memo_key] = self._follow_in_pass(key, defs, use, depth, index, names, places)
-        return self.facts._conditionals[memo_key]
+        return self.facts._conditionals.get(
+            memo_key, depth, lambda: self._follow_in_pass(key, defs, use, depth, index, names, places))
 
     def _follow_in_pass(self, key: str, defs: list[Definition], use: ir.Stmt, depth: int, index: dict,
                         names: dict[int, str], places: dict[int, Place]) -> sympy.Expr | None:
@@ -1533,12 +1537,9 @@ class ValueResolver(ir.NodeVisitor):
         conditions and assigned values at the same statements (md1's cell counts: half of the runs' work).
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
-        key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, depth, id(self.table),
+        key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, id(self.table),
                id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation)
-        memo = self.facts._evaluations
-        if key not in memo:
-            memo[key] = self.expr_at(node, stmt, {}, depth)
-        return memo[key]
+        return self.facts._evaluations.get(key, depth, lambda: self.expr_at(node, stmt, {}, depth))
 
     def _step(self, key: str, d: Definition, integer: bool, depth: int):
         """What a definition of the routine stores: an assignment's value, a READ's run-time value."""
@@ -1596,7 +1597,7 @@ class ValueResolver(ir.NodeVisitor):
         positions = [pos for pos, a in enumerate(call.args)
                      if isinstance(a, ir.Var) and self.facts.storage_name(self.proc, a.name) == key]
         if callee is None or callee.kind != "subroutine" or len(positions) != 1 \
-                or len(call.args) != len(callee.formals) or depth > _MAX_DEPTH // 2:
+                or len(call.args) != len(callee.formals) or self.facts.reach.past(depth, _MAX_DEPTH // 2):
             return None
         formal = callee.formals[positions[0]]
         value = self.left_in_formal(callee, formal, depth)
@@ -1627,7 +1628,8 @@ class ValueResolver(ir.NodeVisitor):
             return memo[memo_key]
         guess: sympy.Expr = sympy.Integer(0)  # the success status: a seed; the check below decides
         for _ in range(3):
-            saved = (dict(self.facts._conditionals), dict(self.facts._evaluations), dict(self.facts.evaluated))
+            saved = (self.facts._conditionals.snapshot(), self.facts._evaluations.snapshot(),
+                     dict(self.facts.evaluated))
             self.facts.hypotheses[memo_key] = guess
             try:
                 value = self._left_once(callee, formal, depth)
@@ -1636,7 +1638,9 @@ class ValueResolver(ir.NodeVisitor):
             if value is not None and value == guess:
                 memo[memo_key] = value
                 return value
-            self.facts._conditionals, self.facts._evaluations, self.facts.evaluated = saved
+            self.facts._conditionals.restore(saved[0])
+            self.facts._evaluations.restore(saved[1])
+            self.facts.evaluated = saved[2]
             if value is None:
                 break
             guess = value  # the argument checks' statuses (-1 where N < 0, ...): try them as the hypothesis
