@@ -185,9 +185,13 @@ def _nonzero_somewhere(expr: sympy.Expr) -> bool:
     assumptions (integers at positive integers, non-integers at their inverses, signs kept); a point where
     it is undefined proves nothing."""
     symbols = sorted(expr.free_symbols, key=lambda s: s.name)
+    truths = _truth_symbols(expr)
     for first, step in _SAMPLES:
-        point = {}
+        point: dict[sympy.Symbol, sympy.Basic] = {}
         for i, symbol in enumerate(symbols):
+            if symbol in truths:  # a LOGICAL argument's `IF (UP)`: true or false, not a number
+                point[symbol] = sympy.true if (first + step * i) % 2 else sympy.false
+                continue
             magnitude = sympy.Integer(first + step * i)
             if not symbol.is_integer:
                 magnitude = 1 / magnitude
@@ -196,6 +200,20 @@ def _nonzero_somewhere(expr: sympy.Expr) -> bool:
         if value.is_Number and value.is_finite and value != 0:
             return True
     return False
+
+
+def _truth_symbols(expr: sympy.Expr) -> set[sympy.Symbol]:
+    """The symbols that stand as a condition of a Piecewise or in a logical connective of one."""
+    found = set()
+    for piecewise in expr.atoms(sympy.Piecewise):
+        stack = [cond for _, cond in piecewise.args]
+        while stack:
+            cond = stack.pop()
+            if cond.is_Symbol:
+                found.add(cond)
+            elif isinstance(cond, sympy.logic.boolalg.BooleanFunction):
+                stack.extend(cond.args)
+    return found
 
 
 def merge_same_jumps(stmt: ir.If) -> ir.If:

@@ -54,6 +54,17 @@ def test_sample_points_respect_the_symbols_assumptions():
     assert not _nonzero_somewhere(1 / (X - X))                    # undefined at any point: proves nothing
 
 
+def test_a_logical_arguments_test_is_sampled_true_and_false():
+    """`IF (IGNORE) GOTO 20` on a LOGICAL argument: its indicator's condition is the argument's symbol, which
+    a sample point sets true or false, not to a number (that raised TypeError in sympy's Piecewise, an
+    internal error on LAPACK's DLA_GERFSX_EXTENDED). P·[IGNORE] differs from P where IGNORE is false."""
+    ignore = sympy.Symbol("ITER.IGNORE")
+    flag = sympy.Piecewise((1, ignore), (0, True))
+    assert _nonzero_somewhere(P * flag - P)
+    assert _equal(P * flag, P) is False
+    assert _equal(P * flag + P * (1 - flag), P) is True
+
+
 def test_a_large_difference_not_shown_to_differ_is_no_decision(monkeypatch):
     """Zero at every sample point, not a polynomial, and large: not simplified (minutes on a fuzzed routine),
     taken as unequal, so the IF is no loop's decision (its loop is solved without a named count)."""

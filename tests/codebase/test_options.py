@@ -129,3 +129,36 @@ def test_a_logical_argument_is_an_option_of_true_and_false(tmp_path):
     assert sorted(times) == ["UP=.FALSE.", "UP=.TRUE."]
     assert routine["points"] == times["UP=.TRUE."]               # the routine's row: the first value
     assert times["UP=.FALSE."]["big"] > 50 * times["UP=.TRUE."]["big"]
+
+
+LEAVES = """      SUBROUTINE ITER(N, IGNORE, X, S)
+      LOGICAL IGNORE
+      INTEGER N, I
+      DOUBLE PRECISION X(N), S
+      DO 10 I = 1, N
+         S = S + X(I)
+         IF (S .GT. 1.0D0) THEN
+            IF (IGNORE) GOTO 20
+            IF (S .GT. 2.0D0) GOTO 20
+         END IF
+   10 CONTINUE
+   20 CONTINUE
+      END
+"""
+
+
+def test_a_logical_argument_that_leaves_a_loop_is_an_option(tmp_path):
+    """DLA_GERFSX_EXTENDED's `IF (IGNORE_CWISE) GOTO 666` out of its refinement loop: the loop's exits are
+    compared as formulas at sample points, where IGNORE must be true or false (an internal error before).
+    Where IGNORE is true the loop is left at the first S > 1, so it is no slower than where it is false."""
+    tree = tmp_path / "lib"
+    tree.mkdir()
+    (tree / "iter.f").write_text(LEAVES)
+    code, out, err = sad_check(tmp_path, "lib", "--format", "json", "--cache-dir", str(tmp_path / "cache"))
+    assert code == 0, err
+    data = json.loads(out)
+    assert not [d for d in data["diagnostics"] if d["severity"] == "error"], data["diagnostics"]
+    routine = next(r for r in data["routines"] if r["name"] == "ITER")
+    times = routine["by_option"]
+    assert sorted(times) == ["IGNORE=.FALSE.", "IGNORE=.TRUE."]
+    assert times["IGNORE=.TRUE."]["default"] < times["IGNORE=.FALSE."]["default"]
