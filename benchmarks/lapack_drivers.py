@@ -154,6 +154,13 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
                                          "      CALL DORGHR(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dorgtr": (["dsytrd", "dorgtr"], 60, "      CALL DSYTRD('U', N, A, N, B, C, TAU, WORK, 64 * N, INFO)\n"
                                          "      CALL DORGTR('U', N, A, N, TAU, WORK, 64 * N, INFO)"),
+    # the unblocked reduction called directly, then its generator: DSYTD2 copies DLARFG's TAUI into TAU(I),
+    # zero in the first element for 'U', in the last for 'L'
+    # (the second pair on a copy of A: DORGTR leaves in A an orthogonal matrix, zeros in its last column)
+    "dsytd2-orgtr": (["dsytd2", "dorgtr"], 30, _COPY_TO_C + "      CALL DSYTD2('U', N, A, N, B, B(1, 2), TAU, INFO)\n"
+                                               "      CALL DORGTR('U', N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                               "      CALL DSYTD2('L', N, C, N, B, B(1, 2), TAU, INFO)\n"
+                                               "      CALL DORGTR('L', N, C, N, TAU, WORK, 64 * N, INFO)"),
     "dlauum": (["dlauum"], 100, "      CALL DLAUUM('U', N, A, N, INFO)\n      CALL DLAUUM('L', N, A, N, INFO)"),
     "dsygst": (["dpotrf", "dsygst"], 100, _COPY_TO_C + "      CALL DPOTRF('U', N, C, N, INFO)\n"
                                           "      CALL DSYGST(1, 'U', N, A, N, C, N, INFO)"),

@@ -3,26 +3,29 @@ the element's subscript, so that a test of an element is decided per element ins
 
 Data flow: sad.analysis.storedconstants says which constants a storage may hold, by whole array; a test of
 data on an array that may hold one stays open (sad.analysis.values). Before that, values asks here for the
-array's element rule: "the elements whose subscript on one axis is at least B hold the constant, the others
-data". The test `TAU(I).EQ.ZERO` is then the index test `I >= B`, which the builder counts exactly like any
-test of an index (1 where it holds, 0 elsewhere). B is a formula in the routine's own symbols: for an array
-a routine reads and never writes, a symbol of its own (`DLARFT.TAU@zero`, "the first element that holds the
-constant") that each call binds like a formal argument (sad.analysis.calls asks `bindings`); a call that
-cannot tell its value leaves it unbound, and the test is then the arm's named probability at that call, as
-before.
+array's element rule: "the elements whose subscript on one axis is at least B (or at most B) hold the
+constant, the others data". The test `TAU(I).EQ.ZERO` is then the index test `I >= B` (`I <= B`), which the
+builder counts exactly like any test of an index (1 where it holds, 0 elsewhere). B is a formula in the
+routine's own symbols: for an array a routine reads and never writes, a symbol of its own
+(`DLARFT.TAU@zero`, "the first element that holds the constant", or the last for a rule "up to B") that each
+call binds like a formal argument (sad.analysis.calls asks `bindings`); a call that cannot tell its value
+leaves it unbound, and the test is then the arm's named probability at that call, as before.
 
 Where the rules come from (a routine's "own" rule for an array formal it writes):
 - a call that passes the element A(I), I a DO index, to a scalar floating formal the callee returns a
   constant in under a condition on its formals, data otherwise (DLARFG's TAU: ZERO where N <= 1): with the
-  call's actuals (N = M - I + 1) the condition on I, solved for I, is I >= B (B = M: DGEQR2's TAU);
+  call's actuals (N = M - I + 1) the condition on I, solved for I, is I >= B (B = M: DGEQR2's TAU), or
+  I <= B (N - K + I <= 1, B = K - N + 1: DGERQ2's, whose loop runs down);
+- a copy A(I) = S of a scalar the call just before it in the same statement list set that way, as if the
+  call had been passed A(I) (DSYTD2's `TAU(I) = TAUI` after DLARFG(I, ..., TAUI));
 - a call that passes A or A(J) (one-dimensional) to an array formal the callee has a rule for: the callee's
   B bound to the call's actuals, shifted by J - 1 (DGEQRF's TAU from DGEQR2's at TAU(I): (M - I + 1) + I - 1
   = M), where that does not depend on the caller's loop indices; all such calls must agree;
 - a constant stored in the arm of `IF (X(I).EQ.C)` where X has a rule and C is its constant, into elements
   whose subscript on one axis is I (DLARFT's `T(J,I) = ZERO`: T's columns from B on hold zero).
 Every other write of the array must be data: a computed value, or a call whose callee leaves no stored
-constant in that formal (sad.analysis.storedconstants); one constant stored anywhere else, and the array
-has no rule.
+constant in that formal (sad.analysis.storedconstants); one constant stored anywhere else, a copy of a
+scalar that may hold one with no such call before it, or rules that differ, and the array has no rule.
 
 What a caller binds a callee's `@zero` symbol to, for the actual X or X(J): the caller's own `@zero` of X
 shifted by J - 1 where X is an array it only reads; else the rule an earlier call in the same loops left in
@@ -31,9 +34,11 @@ WORK(IWT), DLARFT's T, then DLARFB's); else the caller's own rule of X shifted b
 of X that gives a rule comes before the call. Axes other than the first are bound only between arrays of
 the same leading dimension, at the same column offset.
 
-Known limits: a rule has one form, "from B on" along one axis (DLARFG's N <= 1 at N = M - I + 1); other
-conditions (below B, one element) give no rule. It says nothing of the other subscripts: DLARFT's zero
-column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below are taken as zero too.
+Known limits: a rule has one of two forms, "from B on" or "up to B" along one axis; other conditions (one
+element, every other one) give no rule, and so do writes whose rules differ by the routine's options
+(DSYTD2's TAU: up to 1 where UPLO = 'U', from N - 1 on where 'L'). It says nothing of the other
+subscripts: DLARFT's zero column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below
+are taken as zero too.
 Elements of a rule's axis past those the routine writes are taken as the rule says (TAU past
 K = MIN(M, N) in a wide QR: no routine reads them). MIN(X, V) for a running maximum V never below X
 (sad.analysis.values) takes V's first value to come from an assignment in the same call. An actual that an
@@ -69,11 +74,20 @@ _START_NODES = 400
 
 @dataclass(frozen=True)
 class Rule:
-    """The elements of an array whose subscript on `axis` (0: the first) is at least `bound` hold
-    `constant`; the others hold data."""
+    """The elements of an array whose subscript on `axis` (0: the first) is at least `bound` (`upward`), or
+    at most `bound` (not `upward`), hold `constant`; the others hold data."""
     constant: sympy.Number
     axis: int
     bound: sympy.Expr
+    upward: bool = True
+
+    def holds(self, subscript: sympy.Expr) -> sympy.Basic:
+        """Where the element at `subscript` (on the rule's axis) holds the constant."""
+        return sympy.Ge(subscript, self.bound) if self.upward else sympy.Le(subscript, self.bound)
+
+    def shape(self) -> tuple[sympy.Number, int, bool]:
+        """What two rules must share to be the same but for their bounds."""
+        return self.constant, self.axis, self.upward
 
 
 Resolver = Callable[[ir.Procedure], "ValueResolver"]  # a routine's value backtracer (sad.analysis.values)
@@ -137,8 +151,8 @@ class StoredElements:
         shape = found.pop() if len(found) == 1 else None
         if shape is None:
             return None  # a call that tells none (the test stays open at every call), or calls that differ
-        constant, axis = shape
-        rule = Rule(constant, axis, zero_symbol(proc, name))
+        constant, axis, upward = shape
+        rule = Rule(constant, axis, zero_symbol(proc, name), upward)
         # every call must be able to bind the symbol: one left free would leave the counts unbound where
         # the test's probability was (a summed index test keeps no arm for that probability to replace)
         for caller, stmt in sites:
@@ -149,8 +163,9 @@ class StoredElements:
         return rule
 
     def _passed_shape(self, caller: ir.Procedure, stmt: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
-                      formal: str) -> tuple[sympy.Number, int] | None:
-        """(constant, axis) of the rule the caller's actual carries into the callee's formal, or None."""
+                      formal: str) -> tuple[sympy.Number, int, bool] | None:
+        """(constant, axis, upward) of the rule the caller's actual carries into the callee's formal, or
+        None."""
         carried = self._carried(caller, stmt, arg)
         if carried is None:
             return None
@@ -160,7 +175,7 @@ class StoredElements:
             return None
         if rule.axis == 0 and len(theirs) != 1:
             return None  # a column of a one-dimensional rule: a vector in a matrix's storage
-        return rule.constant, rule.axis
+        return rule.shape()
 
     def _carried(self, caller: ir.Procedure, stmt: ir.Stmt, arg: ir.Expr) -> tuple[Rule, int] | None:
         """The rule the caller knows for the storage an actual names, with the rank of the array its axis
@@ -199,7 +214,8 @@ class StoredElements:
         if name is None:
             return None
         if self._no_constant(caller, arg):
-            return sympy.oo  # data only (DLARFB's V passed to DTRMM's A where others pass T): no element
+            # data only (DLARFB's V passed to DTRMM's A where others pass T): no element
+            return sympy.oo if rule.upward else -sympy.oo
         resolver = self._resolver(caller)
         read = self.read_rule(caller, name)
         if read is not None:
@@ -209,7 +225,7 @@ class StoredElements:
             writer, pos = filled
             wcallee = self._procs[resolve_name(writer.name)]
             own = self.own_rule(wcallee, wcallee.formals[pos])
-            if own is None or own.constant != rule.constant or own.axis != rule.axis:
+            if own is None or own.shape() != rule.shape():
                 return None
             if rule.axis > 0 and not self._same_leading(resolver, writer, wcallee, wcallee.formals[pos],
                                                         at, callee, formal, index):
@@ -223,7 +239,7 @@ class StoredElements:
     def _shifted(self, mine: Rule, theirs: Rule, resolver, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr,
                  callee: ir.Procedure, formal: str, index: dict) -> sympy.Expr | None:
         """The caller's bound as the callee's elements count: less the start's offset on the rule's axis."""
-        if mine.constant != theirs.constant or mine.axis != theirs.axis:
+        if mine.shape() != theirs.shape():
             return None
         dims = caller.variables[base_name(arg) or ""].dims or []
         if len(dims) != len(callee.variables[formal].dims or []):
@@ -319,8 +335,7 @@ class StoredElements:
         if not rules:
             return None
         first = rules[0]
-        if any(r.constant != first.constant or r.axis != first.axis
-               or sympy.expand(r.bound - first.bound) != 0 for r in rules[1:]):
+        if any(r.shape() != first.shape() or sympy.expand(r.bound - first.bound) != 0 for r in rules[1:]):
             return None
         return first
 
@@ -330,6 +345,9 @@ class StoredElements:
         a constant no rule tells the elements of."""
         if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.name == name:
             constant = constant_of(stmt.value, proc)
+            if constant is None and isinstance(stmt.value, ir.Var) and self._stored.of(proc, stmt.value.name):
+                copied = self._copied(proc, stmt, loops)
+                return [copied] if copied is not None else None
             if constant is None or id(stmt) not in self._stored.source_stores(proc):
                 # data, or a fill outside any test of a stored constant (DGEHRD's TAU(1:ILO-1) = ZERO):
                 # no source of stored constants (sad.analysis.storedconstants), so no rule's either
@@ -374,7 +392,7 @@ class StoredElements:
         bound = sympy.expand(bound + offset - 1)
         if bound.free_symbols & set(index.values()):
             return None  # which elements depends on the caller's loop: no one rule
-        return Rule(theirs.constant, 0, bound)
+        return Rule(theirs.constant, 0, bound, theirs.upward)
 
     def _from_scalar(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                      formal: str, loops: list[ir.Do]) -> Rule | None:
@@ -404,10 +422,26 @@ class StoredElements:
         bound = self._at_call(cond, proc, call, callee, index)
         if bound is None:
             return None
-        solved = _from_on(bound)
-        if solved is None or solved.free_symbols & set(index.values()):
+        solved = _solved(bound)
+        if solved is None or solved[0].free_symbols & set(index.values()):
             return None
-        return Rule(constant, 0, solved)
+        return Rule(constant, 0, *solved)
+
+    def _copied(self, proc: ir.Procedure, stmt: ir.Assign, loops: list[ir.Do]) -> Rule | None:
+        """An element set to a scalar that may hold a stored constant (storedconstants follows such copies):
+        the rule of the call that set the scalar earlier in the same statement list, as if that call had been
+        passed the element (DSYTD2's `TAU(I) = TAUI` after DLARFG(I, ..., TAUI): zero up to element 1 where
+        UPLO = 'U', from N - 1 on where 'L'); None where no such call is found."""
+        assert isinstance(stmt.value, ir.Var) and isinstance(stmt.target, ir.ArrayRef)
+        found = _setting_call(proc, stmt, stmt.value.name, self._procs, self._written)
+        if found is None:
+            return None
+        call, pos = found
+        callee = self._procs[resolve_name(call.name)]
+        decl = callee.variables.get(callee.formals[pos])
+        if decl is None or decl.dims or not genericdata.floating(decl.type):
+            return None
+        return self._from_scalar(proc, call, stmt.target, callee, callee.formals[pos], loops)
 
     def _guarded(self, proc: ir.Procedure, target: ir.ArrayRef, constant: sympy.Number,
                  guard: ir.IfArm | None, loops: list[ir.Do]) -> Rule | None:
@@ -429,7 +463,7 @@ class StoredElements:
         axes = [k for k, sub in enumerate(target.indices) if isinstance(sub, ir.Var) and sub.name == var]
         if len(axes) != 1 or _assigned_in(guard.body, var):
             return None
-        return Rule(constant, axes[0], rule.bound)
+        return Rule(constant, axes[0], rule.bound, rule.upward)
 
     # ------------------------------------------------------------------ order of calls
     def _filler(self, proc: ir.Procedure, at: ir.Stmt, arg: ir.Expr) -> tuple[ir.CallStmt, int] | None:
@@ -501,8 +535,9 @@ def _storage(proc: ir.Procedure, name: str) -> str:
     return f"{proc.name}.{name}"
 
 
-def _from_on(cond: sympy.Basic) -> sympy.Expr | None:
-    """B where a condition on the element is `element >= B` (after moving terms: `M - element + 1 <= 1`)."""
+def _solved(cond: sympy.Basic) -> tuple[sympy.Expr, bool] | None:
+    """(B, True) where a condition on the element is `element >= B` (after moving terms: `M - element + 1
+    <= 1`, DGEQR2's), (B, False) where it is `element <= B` (`N - K + element <= 1`, DGERQ2's)."""
     if not isinstance(cond, (sympy.LessThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.StrictGreaterThan)):
         return None
     diff = sympy.expand(cond.lhs - cond.rhs)  # diff REL 0
@@ -510,13 +545,13 @@ def _from_on(cond: sympy.Basic) -> sympy.Expr | None:
     rest = sympy.expand(diff - slope * _ELEMENT)
     if rest.has(_ELEMENT) or slope not in (1, -1):
         return None
-    # element >= B, as each relation and slope write it
+    # element >= B or element <= B, as each relation and slope write it
     upward = isinstance(cond, (sympy.GreaterThan, sympy.StrictGreaterThan)) == (slope == 1)
-    if not upward:
-        return None
     bound = -rest if slope == 1 else rest
     strict = isinstance(cond, (sympy.StrictLessThan, sympy.StrictGreaterThan))
-    return bound + 1 if strict else bound
+    if strict:
+        bound = bound + 1 if upward else bound - 1
+    return bound, upward
 
 
 def _opaque(loops: list[ir.Do], arg: ir.Expr) -> dict[str, sympy.Symbol]:
@@ -572,6 +607,32 @@ def _loops_of(proc: ir.Procedure, at: ir.Stmt) -> list[ir.Do]:
 
 def _loop_ids(proc: ir.Procedure, at: ir.Stmt) -> list[int]:
     return [id(loop) for loop in _loops_of(proc, at)]
+
+
+def _setting_call(proc: ir.Procedure, stmt: ir.Stmt, scalar: str, procs: dict, written: dict
+                  ) -> tuple[ir.CallStmt, int] | None:
+    """(call, position) of the call that last sets `scalar` before `stmt` in the statement list holding
+    `stmt`, passing it to a formal its callee writes, with nothing between that writes it; None otherwise."""
+    for body in _bodies(proc.body):
+        if not any(s is stmt for s in body):
+            continue
+        k = next(i for i, s in enumerate(body) if s is stmt)
+        for earlier in reversed(body[:k]):
+            if isinstance(earlier, ir.CallStmt) and _writes_name(earlier, scalar, proc, procs, written):
+                positions = [p for p, a in enumerate(earlier.args) if isinstance(a, ir.Var) and a.name == scalar]
+                return (earlier, positions[0]) if len(positions) == 1 else None
+            if any(_writes_name(inner, scalar, proc, procs, written) for inner in ir.walk_stmts([earlier])):
+                return None
+        return None
+    return None
+
+
+def _bodies(stmts: list[ir.Stmt]) -> Iterator[list[ir.Stmt]]:
+    """Every statement list of a routine, its own body first."""
+    yield stmts
+    for stmt in stmts:
+        for body in ir.child_bodies(stmt):
+            yield from _bodies(body)
 
 
 def _assigned_in(body: list[ir.Stmt], var: str) -> bool:

@@ -123,6 +123,8 @@ class ProgramFacts:
             return True
         if d.returning_arm is not None and d.returning_arm not in u.lists:
             return False
+        if d.apart_from(u):
+            return False  # DLARFT's PREVLASTV set for DIRECT = 'F' does not reach its uses for 'B'
         return not (d.order >= u.order and not (d.loops & u.loops))
 
     @classmethod
@@ -251,29 +253,43 @@ class ProgramFacts:
 @dataclass
 class Place:
     """Where a statement sits in its routine: its order, the loops around it, the statement lists it is
-    in, the innermost arm around it that ends the routine (RETURN/STOP), if any."""
+    in, the innermost arm around it that ends the routine (RETURN/STOP), if any, and the arms of IFs
+    around it (IF, arm's position)."""
     order: int
     loops: frozenset[int]
     lists: frozenset[int]
     returning_arm: int | None
     backward_jumps: bool
+    arms: frozenset[tuple[int, int]] = frozenset()
+
+    def apart_from(self, other: Place) -> bool:
+        """Whether the two statements sit in different arms of one IF with no loop around both: one never
+        runs after the other (where no jump goes back)."""
+        if self.loops & other.loops:
+            return False
+        ifs = dict(self.arms)
+        return any(ifs.get(stmt, arm) != arm for stmt, arm in other.arms)
 
 
 def _places_of(proc: ir.Procedure) -> dict[int, Place]:
     labels: dict[str, int] = {}
-    flat: list[tuple[ir.Stmt, frozenset[int], frozenset[int], int | None]] = []
-    Frame = tuple[list[ir.Stmt], frozenset[int], frozenset[int], int | None]   # statements, loops, lists, arm
-    stack: list[Frame] = [(proc.body, frozenset(), frozenset(), None)]
+    Arms = frozenset[tuple[int, int]]
+    flat: list[tuple[ir.Stmt, frozenset[int], frozenset[int], int | None, Arms]] = []
+    # statements, loops, lists, returning arm, IF arms
+    Frame = tuple[list[ir.Stmt], frozenset[int], frozenset[int], int | None, Arms]
+    stack: list[Frame] = [(proc.body, frozenset(), frozenset(), None, frozenset())]
     while stack:  # depth first, in source order
-        stmts, loops, lists, arm = stack.pop()
+        stmts, loops, lists, arm, arms = stack.pop()
         ends = bool(stmts) and isinstance(stmts[-1], (ir.Return, ir.Stop))
         here_lists = lists | {id(stmts)}
         here_arm = id(stmts) if ends and stmts is not proc.body else arm
         pending: list[Frame] = []
         for stmt in stmts:
-            flat.append((stmt, loops, here_lists, here_arm))
+            flat.append((stmt, loops, here_lists, here_arm, arms))
             inner_loops = loops | {id(stmt)} if isinstance(stmt, (ir.Do, ir.While)) else loops
-            pending.extend((body, inner_loops, here_lists, here_arm) for body in ir.child_bodies(stmt))
+            pending.extend((body, inner_loops, here_lists, here_arm,
+                            arms | {(id(stmt), k)} if isinstance(stmt, ir.If) else arms)
+                           for k, body in enumerate(ir.child_bodies(stmt)))
         stack.extend(reversed(pending))
     # source order is the order of a depth-first walk, not of the lines: the statements a frontend invents
     # (C's continue and break targets, a for loop's increment) carry the loop's line but stand at its end
@@ -282,7 +298,8 @@ def _places_of(proc: ir.Procedure) -> dict[int, Place]:
         if stmt.label is not None:
             labels.setdefault(stmt.label, order[id(stmt)])
     backward = any(_jumps_back(stmt, labels, order[id(stmt)]) for stmt, *_rest in flat)
-    return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward) for stmt, loops, lists, arm in flat}
+    return {id(stmt): Place(order[id(stmt)], loops, lists, arm, backward, arms)
+            for stmt, loops, lists, arm, arms in flat}
 
 
 _NOWHERE = 1 << 30   # the place of a label the routine does not have: after every statement
@@ -879,8 +896,8 @@ class ValueResolver(ir.NodeVisitor):
     def _per_element(self, side: ir.ArrayRef, value: sympy.Expr, constants: frozenset, index
                      ) -> sympy.Expr | None:
         """The element's value where its array's rule covers every constant it may hold: the constant
-        where the element's subscript is at least the rule's bound (a symbol each call binds), else
-        data; None without such a rule."""
+        where the element's subscript is at least the rule's bound (at most it, for a rule "up to B"; a
+        symbol each call binds), else data; None without such a rule."""
         rule = self.element_rules().read_rule(self.proc, side.name)
         if rule is None or not constants <= {rule.constant} or rule.axis >= len(side.indices):
             return None
@@ -890,7 +907,7 @@ class ValueResolver(ir.NodeVisitor):
         decl = self.proc.variables.get(side.name)
         self._register(rule.bound.name, "unresolved", True, decl.loc if decl is not None else None,
                        "formal argument", None)
-        return sympy.Piecewise((rule.constant, sympy.Ge(subscript, rule.bound)), (value, True))
+        return sympy.Piecewise((rule.constant, rule.holds(subscript)), (value, True))
 
     def element_rules(self) -> StoredElements:
         """The program's element rules (sad.analysis.storedelements), built on first use."""
@@ -1024,24 +1041,27 @@ class ValueResolver(ir.NodeVisitor):
         if node.name in _MODEL_NUMBERS and len(node.args) == 1:
             return _model_number(node.name, node.args[0].type)  # of the argument's kind, not its value
         args = [self.expr(a, index, depth + 1) for a in node.args]
-        if node.name in ("MIN", "MIN0") and len(args) == 2 and args.count(None) == 1:
-            return self._least_of_known(node, args, depth)
+        if node.name in ("MIN", "MIN0", "MAX", "MAX0") and len(args) == 2 and args.count(None) == 1:
+            return self._extreme_of_known(node, args, depth)
         if any(a is None for a in args) or not args:
             return None
         if node.name == "MOD" and len(args) == 2:
             self._note_sign("mod", args[0], args[1])
         return _intrinsic(node.name, args, node.args[0].type)
 
-    def _least_of_known(self, node: ir.FuncCall, args: list, depth: int) -> sympy.Expr | None:
+    def _extreme_of_known(self, node: ir.FuncCall, args: list, depth: int) -> sympy.Expr | None:
         """MIN(X, V) with X's value known and fixed in the routine (a formula in formals it never assigns)
-        where V's every value is at least X's (`_at_least`): X. DLARFT's `J = MIN(LASTV, PREVLASTV)`, LASTV = N
-        after its search loop, PREVLASTV a running maximum that starts at N. None otherwise."""
+        where V's every value is at least X's (`_beyond`): X. DLARFT's forward `J = MIN(LASTV, PREVLASTV)`,
+        LASTV = N after its search loop, PREVLASTV a running maximum that starts at N. MAX(X, V) where V's
+        every value is at most X's the same way: X (DLARFT's backward `J = MAX(LASTV, PREVLASTV)`, LASTV = 1,
+        PREVLASTV a running minimum from 1). None otherwise."""
         k = args.index(None)
         other, known = node.args[k], args[1 - k]
         use = self._use if self._use is not None else (self._at if self._at is not None else self._call)
         if not isinstance(other, ir.Var) or use is None or not self._fixed(known):
             return None
-        return known if self._at_least(other.name, known, use, depth, frozenset()) else None
+        upward = node.name in ("MIN", "MIN0")
+        return known if self._beyond(other.name, known, use, depth, frozenset(), upward) else None
 
     def _fixed(self, value: sympy.Expr) -> bool:
         """Whether a value is a formula in formals this routine never assigns (the same wherever it runs)."""
@@ -1049,11 +1069,13 @@ class ValueResolver(ir.NodeVisitor):
                  if not self.facts.definitions.get(self.facts.storage_name(self.proc, f))}
         return isinstance(value, sympy.Expr) and all(s.name in fixed for s in value.free_symbols)
 
-    def _at_least(self, name: str, bound: sympy.Expr, use: ir.Stmt, depth: int, seen: frozenset) -> bool:
-        """Whether an integer local may hold only values at least `bound` (fixed) at `use`: every definition
-        that may reach it stores MAX of the variable itself and more (a running maximum: at least what it
-        was, by induction from its first assignment), another local that holds at least `bound` there, a DO
-        index that leaves at least it, or a value that is."""
+    def _beyond(self, name: str, bound: sympy.Expr, use: ir.Stmt, depth: int, seen: frozenset,
+                upward: bool = True) -> bool:
+        """Whether an integer local may hold only values at least `bound` (fixed) at `use` (at most it, not
+        `upward`): every definition that may reach it stores MAX of the variable itself and more (a running
+        maximum: at least what it was, by induction from its first assignment; MIN, a running minimum, not
+        `upward`), another local that holds such values there, a DO index that leaves such a value, or a
+        value that is one."""
         decl = self.proc.variables.get(name)
         key = self.facts.storage_name(self.proc, name)
         defs = [d for d in self.facts.definitions.get(key, []) if self.facts.reaches(d, use, self.proc)]
@@ -1064,20 +1086,22 @@ class ValueResolver(ir.NodeVisitor):
             if d.procedure != self.proc.name or d.stmt is None:
                 return False
             if d.kind == "index" and isinstance(d.stmt, ir.Do):
-                least = self._index_after(d.stmt, depth + 1)
-            elif d.kind == "assign" and isinstance(d.value, ir.FuncCall) and d.value.name in ("MAX", "MAX0") \
+                held = self._index_after(d.stmt, depth + 1)
+            elif d.kind == "assign" and isinstance(d.value, ir.FuncCall) \
+                    and d.value.name in (("MAX", "MAX0") if upward else ("MIN", "MIN0")) \
                     and any(isinstance(a, ir.Var) and a.name == name for a in d.value.args):
-                continue  # a running maximum
+                continue  # a running maximum (minimum)
             elif d.kind == "assign" and isinstance(d.value, ir.Var) and d.value.name in self.proc.variables \
                     and self.proc.variables[d.value.name].storage == "local":
-                if self._at_least(d.value.name, bound, d.stmt, depth + 1, seen | {name}):
+                if self._beyond(d.value.name, bound, d.stmt, depth + 1, seen | {name}, upward):
                     continue
                 return False
             elif d.kind == "assign" and d.value is not None:
-                least = self._at_statement(d.value, d.stmt, depth + 1)
+                held = self._at_statement(d.value, d.stmt, depth + 1)
             else:
                 return False
-            if least is None or not isinstance(least, sympy.Expr) or not (least - bound).is_nonnegative:
+            if held is None or not isinstance(held, sympy.Expr) \
+                    or not ((held - bound) if upward else (bound - held)).is_nonnegative:
                 return False
         return True
 

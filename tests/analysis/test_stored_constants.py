@@ -146,3 +146,33 @@ def test_a_fill_outside_any_test_leaves_the_element_rule(capsys):
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
     _equals_gcov(capsys, fixture, [], "./fill", 53, "5")
+
+
+def test_a_stored_zero_up_to_an_element_is_tested_going_down(capsys):
+    """tests/analysis/blas/backward.f, DGERQF then DLARFT('Backward') and DTRMM('Lower'): REFL leaves 0
+    where its length N - K + I <= 1, so FACTB's TAU holds it up to element K - N + 1 = 1. FORMT's
+    `TAU(I).EQ.0` is then I <= 1: once in 6 (gcov agrees); its zeroed column 1 of T makes 5 of TRM's 15
+    tests of T(L, J) fail (gcov: 10 taken). FORMT's `J = MAX(LASTV, PREVLV)` is 1 for the direction the
+    call takes, PREVLV's forward definitions (the other arm of `IF (FWD)`) not reaching it: WORK's size is
+    known. Before: the test and all that follows it were probabilities, 13 lines unbound."""
+    fixture = str(Path(FIXTURE).with_name("backward.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    text = Path(fixture).read_text().splitlines()
+    zero_arm = next(k for k, line in enumerate(text, 1) if "T(J, I) = 0.0D0" in line)
+    assert [c for e, c in analysis.counts.items() if e.loc.line == zero_arm and e.role == "stmt"] == [6]
+    taken = next(k for k, line in enumerate(text, 1) if "S = S + T(L, J)" in line)
+    _equals_gcov(capsys, fixture, [], "./backward", taken, "10")
+
+
+def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
+    """tests/analysis/blas/copied.f, DSYTD2's upper reduction: REFL leaves 0 in the scalar TAUI where its
+    length I <= 1, and RED copies TAUI into TAU(I) going down, so the zero is in element 1 (a rule "up to
+    1", as if REFL had been passed TAU(I)). USE's `TAU(I).EQ.0` for I = 1 to 5 is then I <= 1: once, as
+    gcov counts. Before: the copy was taken as data, RED's TAU had no rule and the test stayed open."""
+    fixture = str(Path(FIXTURE).with_name("copied.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    text = Path(fixture).read_text().splitlines()
+    zero_arm = next(k for k, line in enumerate(text, 1) if "S = S + 1.0D0" in line)
+    _equals_gcov(capsys, fixture, [], "./copied", zero_arm, "1")
