@@ -34,9 +34,14 @@ WORK(IWT), DLARFT's T, then DLARFB's); else the caller's own rule of X shifted b
 of X that gives a rule comes before the call. Axes other than the first are bound only between arrays of
 the same leading dimension, at the same column offset.
 
+A routine whose writes give different rules on the arms of its options (DSYTD2's TAU: up to 1 where UPLO =
+'U', from N - 1 on where 'L') has a rule for each option: a call that passes the option as a constant (or
+passes on its caller's, so known) gets the rule of the arms that option takes (DSYTRD('U') calling
+DLATRD and DSYTD2 with its UPLO).
+
 Known limits: a rule has one of two forms, "from B on" or "up to B" along one axis; other conditions (one
-element, every other one) give no rule, and so do writes whose rules differ by the routine's options
-(DSYTD2's TAU: up to 1 where UPLO = 'U', from N - 1 on where 'L'). It says nothing of the other
+element, every other one) give no rule. A routine that reads an array with a rule has one form for all its
+calls: DORGTR called after DSYTD2('U') and again after DSYTD2('L') has none. It says nothing of the other
 subscripts: DLARFT's zero column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below
 are taken as zero too.
 Elements of a rule's axis past those the routine writes are taken as the rule says (TAU past
@@ -55,7 +60,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from sad import ir
-from sad.analysis import genericdata
+from sad.analysis import characters, genericdata
 from sad.analysis.params import make_symbol
 from sad.analysis.products import tree_size
 from sad.analysis.storedconstants import StoredConstants, base_name, constant_of, written_formals
@@ -91,6 +96,8 @@ class Rule:
 
 
 Resolver = Callable[[ir.Procedure], "ValueResolver"]  # a routine's value backtracer (sad.analysis.values)
+# the CHARACTER options a call passes as constants: (the callee's formal's storage name, its code), sorted
+Options = tuple[tuple[str, int], ...]
 
 
 class StoredElements:
@@ -104,8 +111,8 @@ class StoredElements:
         self._stored = stored  # which constants each storage may hold, by whole array
         self._sites = sites
         self._written = written_formals(program, procs)
-        self._own: dict[tuple[str, str], object] = {}
-        self._read: dict[tuple[str, str], object] = {}
+        self._own: dict[tuple, object] = {}  # (routine, array, options) → its rule, None or _PENDING
+        self._read: dict[tuple, object] = {}
 
     # ------------------------------------------------------------------ what values and calls ask
     def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
@@ -190,7 +197,7 @@ class StoredElements:
         if filled is not None:
             writer, pos = filled
             callee = self._procs[resolve_name(writer.name)]
-            own = self.own_rule(callee, callee.formals[pos])
+            own = self.own_rule(callee, callee.formals[pos], self.options_at(caller, writer, callee))
             return (own, len(callee.variables[callee.formals[pos]].dims or [])) if own is not None else None
         own = self.own_rule(caller, name) if self._before_all_writes(caller, stmt, name) else None
         return (own, _rank(caller, arg, self._procs)) if own is not None else None
@@ -224,7 +231,7 @@ class StoredElements:
         if filled is not None:
             writer, pos = filled
             wcallee = self._procs[resolve_name(writer.name)]
-            own = self.own_rule(wcallee, wcallee.formals[pos])
+            own = self.own_rule(wcallee, wcallee.formals[pos], self.options_at(caller, writer, wcallee))
             if own is None or own.shape() != rule.shape():
                 return None
             if rule.axis > 0 and not self._same_leading(resolver, writer, wcallee, wcallee.formals[pos],
@@ -318,17 +325,21 @@ class StoredElements:
         return None
 
     # ------------------------------------------------------------------ rules of arrays a routine writes
-    def own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
-        """The rule every write of `proc` to its array `name` leaves (bound in `proc`'s symbols), or None."""
-        return _worked_out(self._own, proc, name, self._own_rule)
+    def own_rule(self, proc: ir.Procedure, name: str, options: Options = ()) -> Rule | None:
+        """The rule every write of `proc` to its array `name` leaves (bound in `proc`'s symbols), or None.
+        With `options` (CHARACTER formals a call passes as constants), only the writes on the arms those
+        options take count: DSYTD2's TAU is zero up to element 1 where UPLO = 'U', from N - 1 on where 'L',
+        and has no one rule for both."""
+        return _worked_out(self._own, proc, name, lambda p, n: self._own_rule(p, n, options), options)
 
-    def _own_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+    def _own_rule(self, proc: ir.Procedure, name: str, options: Options) -> Rule | None:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or not genericdata.floating(decl.type) or proc.language != "fortran":
             return None
         rules: list[Rule] = []
-        for stmt, loops, guard in _statements(proc.body):
-            found = self._writes(proc, name, stmt, loops, guard)
+        walk = self._taken(proc, proc.body, dict(options)) if options else _statements(proc.body)
+        for stmt, loops, guard in walk:
+            found = self._writes(proc, name, stmt, loops, guard, options)
             if found is None:
                 return None  # a constant stored where no rule tells which elements
             rules.extend(found)
@@ -339,8 +350,60 @@ class StoredElements:
             return None
         return first
 
+    def _taken(self, proc: ir.Procedure, stmts: list[ir.Stmt], options: dict[str, int],
+               loops: list[ir.Do] | None = None, guard: ir.IfArm | None = None
+               ) -> Iterator[tuple[ir.Stmt, list[ir.Do], ir.IfArm | None]]:
+        """_statements, but for the arms of IFs whose tests the options decide: the arm they take only."""
+        loops = loops or []
+        for stmt in stmts:
+            yield stmt, loops, guard
+            if isinstance(stmt, ir.Do):
+                yield from self._taken(proc, stmt.body, options, [*loops, stmt], guard)
+            elif isinstance(stmt, ir.If):
+                taken = False
+                for arm in stmt.arms:
+                    decided = self._decided(proc, arm.cond, stmt, options)
+                    if decided is sympy.false:
+                        continue
+                    yield from self._taken(proc, arm.body, options, loops, arm)
+                    if decided is sympy.true:
+                        taken = True
+                        break
+                if stmt.orelse and not taken:
+                    yield from self._taken(proc, stmt.orelse, options, loops, None)
+            else:
+                for body in ir.child_bodies(stmt):
+                    yield from self._taken(proc, body, options, loops, None)
+
+    def _decided(self, proc: ir.Procedure, cond: ir.Expr, at: ir.Stmt, options: dict[str, int]
+                 ) -> sympy.Basic | None:
+        """A test's truth with the options' values (true or false), else the test's value or None."""
+        value = self._resolver(proc).expr_at(cond, at, {})
+        if not isinstance(value, sympy.Basic):
+            return None
+        bound = value.xreplace({s: sympy.Integer(options[s.name]) for s in value.free_symbols if s.name in options})
+        return bound if bound in (sympy.true, sympy.false) else value
+
+    def options_at(self, caller: ir.Procedure, call: ir.CallStmt, callee: ir.Procedure,
+                   known: Options = ()) -> Options:
+        """The CHARACTER formals of `callee` this call passes as constants (a literal, or the caller's own
+        option in `known`), as each is declared (the first character of 'Upper' for CHARACTER UPLO)."""
+        resolver = self._resolver(caller)
+        mine = dict(known)
+        out = []
+        for pos, formal in enumerate(callee.formals[:len(call.args)]):
+            decl = callee.variables.get(formal)
+            if decl is None or decl.type != "character" or decl.dims:
+                continue
+            value = resolver.argument(call.args[pos], call, {})
+            if isinstance(value, sympy.Basic):
+                value = value.xreplace({s: sympy.Integer(mine[s.name]) for s in value.free_symbols if s.name in mine})
+            if isinstance(value, sympy.Integer):
+                out.append((_storage(callee, formal), int(characters.truncated(value, decl.length))))
+        return tuple(sorted(out))
+
     def _writes(self, proc: ir.Procedure, name: str, stmt: ir.Stmt, loops: list[ir.Do],
-                guard: ir.IfArm | None) -> list[Rule] | None:
+                guard: ir.IfArm | None, options: Options = ()) -> list[Rule] | None:
         """The rules one statement's writes of `name` give ([] for data, or no write); None where it stores
         a constant no rule tells the elements of."""
         if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef) and stmt.target.name == name:
@@ -366,7 +429,7 @@ class StoredElements:
             formal = callee.formals[pos]
             if formal not in self._written.get(resolve_name(callee.name), ()):
                 continue
-            rule = self._from_call(proc, stmt, arg, callee, formal, loops)
+            rule = self._from_call(proc, stmt, arg, callee, formal, loops, options)
             if rule is not None:
                 out.append(rule)
             elif self._stored.left(callee, formal):
@@ -374,13 +437,13 @@ class StoredElements:
         return out
 
     def _from_call(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
-                   formal: str, loops: list[ir.Do]) -> Rule | None:
+                   formal: str, loops: list[ir.Do], options: Options = ()) -> Rule | None:
         decl = callee.variables.get(formal)
         if decl is None or not genericdata.floating(decl.type):
             return None
         if not decl.dims:
             return self._from_scalar(proc, call, arg, callee, formal, loops)
-        theirs = self.own_rule(callee, formal)
+        theirs = self.own_rule(callee, formal, self.options_at(proc, call, callee, options))
         if theirs is None or theirs.axis != 0 or len(decl.dims) != 1 or _rank(proc, arg, self._procs) != 1:
             return None
         index = _opaque(loops, arg)
@@ -397,9 +460,10 @@ class StoredElements:
     def _from_scalar(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                      formal: str, loops: list[ir.Do]) -> Rule | None:
         """A scalar formal the callee returns a constant in where a condition on its formals holds, data
-        otherwise, passed the element A(I) with I a DO index: the condition on I, solved as I >= B."""
-        if not (isinstance(arg, ir.ArrayRef) and len(arg.indices) == 1 and isinstance(arg.indices[0], ir.Var)
-                and any(loop.index == arg.indices[0].name for loop in loops)):
+        otherwise, passed the element A(I + c) with I a DO index (DLATRD's TAU(I - 1)): the condition on
+        the element, solved as element >= B or element <= B."""
+        index = self._element_index(proc, arg, loops)
+        if index is None:
             return None
         value = self._resolver(callee)._followed(formal, None, "exit of ", at_exit=True)
         if value is None:
@@ -417,8 +481,6 @@ class StoredElements:
         kind = callee.variables[formal].type
         if any(genericdata.decide("eq", v.xreplace(data), constant, kind) is not sympy.false for v, _ in pieces[1:]):
             return None
-        index = _opaque(loops, arg)
-        index[arg.indices[0].name] = _ELEMENT
         bound = self._at_call(cond, proc, call, callee, index)
         if bound is None:
             return None
@@ -426,6 +488,24 @@ class StoredElements:
         if solved is None or solved[0].free_symbols & set(index.values()):
             return None
         return Rule(constant, 0, *solved)
+
+    def _element_index(self, proc: ir.Procedure, arg: ir.Expr, loops: list[ir.Do]) -> dict | None:
+        """The symbols a call's values are taken in (_opaque) with the DO index I of an element A(I + c)
+        standing for the element's subscript less c; None for any other actual."""
+        if not (isinstance(arg, ir.ArrayRef) and len(arg.indices) == 1):
+            return None
+        names = {n.name for n in ir.walk(arg.indices[0]) if isinstance(n, ir.Var)}
+        indices = [loop.index for loop in loops if loop.index in names]
+        if len(indices) != 1:
+            return None
+        index = _opaque(loops, arg)
+        at = index[indices[0]]
+        subscript = self._resolver(proc).expr(arg.indices[0], index)
+        offset = sympy.expand(subscript - at) if isinstance(subscript, sympy.Expr) else None
+        if offset is None or offset.free_symbols & set(index.values()):
+            return None  # not I + c
+        index[indices[0]] = _ELEMENT - offset
+        return index
 
     def _copied(self, proc: ir.Procedure, stmt: ir.Assign, loops: list[ir.Do]) -> Rule | None:
         """An element set to a scalar that may hold a stored constant (storedconstants follows such copies):
@@ -484,7 +564,7 @@ class StoredElements:
                         or callee.formals[pos] not in self._written.get(resolve_name(callee.name), ()):
                     continue
                 # a later call that writes the same actual without a rule leaves what no rule tells
-                ruled = self.own_rule(callee, callee.formals[pos]) is not None
+                ruled = self.own_rule(callee, callee.formals[pos], self.options_at(proc, stmt, callee)) is not None
                 found = (stmt, pos, [id(loop) for loop in loops]) if ruled else None
         return None
 
@@ -513,11 +593,11 @@ def by_element(value: sympy.Basic) -> bool:
     return isinstance(value, sympy.Piecewise) and any(s.name.endswith(_ZERO) for s in value.free_symbols)
 
 
-def _worked_out(table: dict[tuple[str, str], object], proc: ir.Procedure, name: str,
-                work: Callable[[ir.Procedure, str], Rule | None]) -> Rule | None:
+def _worked_out(table: dict[tuple, object], proc: ir.Procedure, name: str,
+                work: Callable[[ir.Procedure, str], Rule | None], options: Options = ()) -> Rule | None:
     """A rule from `table`, worked out by `work` the first time it is asked for; a cycle of calls that asks
     for it again while it is worked out meets _PENDING there and gets no rule."""
-    key = (resolve_name(proc.name), name)
+    key = (resolve_name(proc.name), name, options)
     if key not in table:
         table[key] = _PENDING
         table[key] = work(proc, name)

@@ -176,3 +176,16 @@ def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
     text = Path(fixture).read_text().splitlines()
     zero_arm = next(k for k, line in enumerate(text, 1) if "S = S + 1.0D0" in line)
     _equals_gcov(capsys, fixture, [], "./copied", zero_arm, "1")
+
+
+def test_the_elements_holding_a_stored_zero_follow_the_option_a_call_passes(capsys):
+    """tests/analysis/blas/triangle.f, DSYTRD('U') then DORGTR's DORG2L: RED's TAU holds REFL's zero in
+    element 1 where UPLO = 'U' (TAU(I - 1) passed going down, as DLATRD does) and in element N - 1 where
+    'L' (TAUI copied into TAU(I), as DSYTD2 does): no rule for both arms, one for each option. The program
+    passes 'U', so USE's `TAU(I).EQ.0` is I <= 1: once in 5, as gcov counts. Before: open, 2 lines unbound."""
+    fixture = str(Path(FIXTURE).with_name("triangle.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    text = Path(fixture).read_text().splitlines()
+    zero_arm = next(k for k, line in enumerate(text, 1) if "S = S + 1.0D0" in line)
+    _equals_gcov(capsys, fixture, [], "./triangle", zero_arm, "1")
