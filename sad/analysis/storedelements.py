@@ -337,7 +337,7 @@ class StoredElements:
         if decl is None or not decl.dims or not genericdata.floating(decl.type) or proc.language != "fortran":
             return None
         rules: list[Rule] = []
-        walk = self._taken(proc, proc.body, dict(options)) if options else _statements(proc.body)
+        walk = _statements(proc.body, arms=self._arms_taken(proc, dict(options)) if options else _every_arm)
         for stmt, loops, guard in walk:
             found = self._writes(proc, name, stmt, loops, guard, options)
             if found is None:
@@ -350,30 +350,20 @@ class StoredElements:
             return None
         return first
 
-    def _taken(self, proc: ir.Procedure, stmts: list[ir.Stmt], options: dict[str, int],
-               loops: list[ir.Do] | None = None, guard: ir.IfArm | None = None
-               ) -> Iterator[tuple[ir.Stmt, list[ir.Do], ir.IfArm | None]]:
-        """_statements, but for the arms of IFs whose tests the options decide: the arm they take only."""
-        loops = loops or []
-        for stmt in stmts:
-            yield stmt, loops, guard
-            if isinstance(stmt, ir.Do):
-                yield from self._taken(proc, stmt.body, options, [*loops, stmt], guard)
-            elif isinstance(stmt, ir.If):
-                taken = False
-                for arm in stmt.arms:
-                    decided = self._decided(proc, arm.cond, stmt, options)
-                    if decided is sympy.false:
-                        continue
-                    yield from self._taken(proc, arm.body, options, loops, arm)
-                    if decided is sympy.true:
-                        taken = True
-                        break
-                if stmt.orelse and not taken:
-                    yield from self._taken(proc, stmt.orelse, options, loops, None)
-            else:
-                for body in ir.child_bodies(stmt):
-                    yield from self._taken(proc, body, options, loops, None)
+    def _arms_taken(self, proc: ir.Procedure, options: dict[str, int]) -> ArmsOf:
+        """The arms an IF runs with the options' values: the one they decide true (none after it), not those
+        they decide false, every other."""
+        def arms(stmt: ir.If) -> Iterator[tuple[list[ir.Stmt], ir.IfArm | None]]:
+            for arm in stmt.arms:
+                decided = self._decided(proc, arm.cond, stmt, options)
+                if decided is sympy.false:
+                    continue
+                yield arm.body, arm
+                if decided is sympy.true:
+                    return
+            if stmt.orelse:
+                yield stmt.orelse, None
+        return arms
 
     def _decided(self, proc: ir.Procedure, cond: ir.Expr, at: ir.Stmt, options: dict[str, int]
                  ) -> sympy.Basic | None:
@@ -659,22 +649,32 @@ def _rank(proc: ir.Procedure, arg: ir.Expr, procs: dict) -> int:
     return len(decl.dims) if decl is not None and decl.dims else 0
 
 
-def _statements(stmts: list[ir.Stmt], loops: list[ir.Do] | None = None, guard: ir.IfArm | None = None
-                ) -> Iterator[tuple[ir.Stmt, list[ir.Do], ir.IfArm | None]]:
-    """Every statement in order, with the DO loops around it and the innermost IF arm it is in."""
+ArmsOf = Callable[[ir.If], Iterator[tuple[list[ir.Stmt], "ir.IfArm | None"]]]  # the bodies of an IF walked
+
+
+def _every_arm(stmt: ir.If) -> Iterator[tuple[list[ir.Stmt], ir.IfArm | None]]:
+    """Each arm's body with its arm, then the ELSE's with None."""
+    for arm in stmt.arms:
+        yield arm.body, arm
+    if stmt.orelse:
+        yield stmt.orelse, None
+
+
+def _statements(stmts: list[ir.Stmt], loops: list[ir.Do] | None = None, guard: ir.IfArm | None = None,
+                arms: ArmsOf = _every_arm) -> Iterator[tuple[ir.Stmt, list[ir.Do], ir.IfArm | None]]:
+    """Every statement in order, with the DO loops around it and the innermost IF arm it is in (of an IF,
+    the bodies `arms` gives)."""
     loops = loops or []
     for stmt in stmts:
         yield stmt, loops, guard
         if isinstance(stmt, ir.Do):
-            yield from _statements(stmt.body, [*loops, stmt], guard)
+            yield from _statements(stmt.body, [*loops, stmt], guard, arms)
         elif isinstance(stmt, ir.If):
-            for arm in stmt.arms:
-                yield from _statements(arm.body, loops, arm)
-            if stmt.orelse:
-                yield from _statements(stmt.orelse, loops, None)
+            for body, arm in arms(stmt):
+                yield from _statements(body, loops, arm, arms)
         else:
             for body in ir.child_bodies(stmt):
-                yield from _statements(body, loops, None)
+                yield from _statements(body, loops, None, arms)
 
 
 def _loops_of(proc: ir.Procedure, at: ir.Stmt) -> list[ir.Do]:
