@@ -11,6 +11,7 @@ from sad.analysis import genericdata
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 from sad.ir import nodes as ir
+from tests.analysis.gcovrows import gcov_rows
 
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "generic.f")
 
@@ -84,11 +85,7 @@ def test_a_module_functions_result_through_its_generic_name(capsys):
     fixture = str(Path(FIXTURE).with_name("isnan.f90"))
     analysis = analyze([fixture])
     assert not [p.name for p in analysis.table.unresolved()]
-    rc = main(["check-counts", fixture, "--require-bound", "--", "./isnan"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = [row.split() for row in out.splitlines() if row.startswith(fixture + ":27 ")]
-    assert rows and rows[0][1:3] == ["12", "12"], out
+    assert gcov_rows(capsys, fixture, "./isnan")[27] == ["12", "12"]
 
 
 def test_two_comparisons_of_one_datum_are_decided_together():
@@ -112,9 +109,7 @@ def test_scaling_thresholds_through_a_routine_that_keeps_them(capsys):
     assert [p.name for p in analysis.table.unresolved()] == ["P_XNORM_IF1"]
     decided = {(loc.line, test): value for loc, test, value in analysis.generic_decisions}
     assert decided[(16, "(ANRM.GT.0.0.AND.ANRM.LT.S)")] is False
-    rc = main(["check-counts", fixture, "-D", "P_XNORM_IF1=0.7", "--require-bound", "--", "./scaled"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
+    gcov_rows(capsys, fixture, "./scaled", ("-D", "P_XNORM_IF1=0.7"))  # every line equal to gcov's
 
 
 def test_loops_left_by_a_test_of_data_have_exact_trips_and_indices(capsys):
@@ -126,9 +121,7 @@ def test_loops_left_by_a_test_of_data_have_exact_trips_and_indices(capsys):
     assert not analysis.table.unresolved()
     line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(1)" in text)
     assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [101]
-    rc = main(["check-counts", fixture, "--require-bound", "--", "./leave"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
+    gcov_rows(capsys, fixture, "./leave")  # every line equal to gcov's
 
 
 def test_the_least_of_a_fixed_value_and_a_running_maximum_is_the_fixed_value(capsys):
@@ -140,9 +133,7 @@ def test_the_least_of_a_fixed_value_and_a_running_maximum_is_the_fixed_value(cap
     assert not analysis.table.unresolved()
     line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(L)" in text)
     assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [26]
-    rc = main(["check-counts", fixture, "--require-bound", "--", "./runmax"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
+    gcov_rows(capsys, fixture, "./runmax")  # every line equal to gcov's
 
 
 def test_a_pivot_tested_in_the_loop_that_sets_it_is_followed_once(capsys):
@@ -156,8 +147,5 @@ def test_a_pivot_tested_in_the_loop_that_sets_it_is_followed_once(capsys):
     analysis = analyze([fixture])
     assert not [d for d in analysis.diagnostics if d.severity == "error"]
     assert not analysis.table.unresolved()
-    rc = main(["check-counts", fixture, "--require-bound", "--", "./band"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = {row.split()[0]: row.split()[1:3] for row in out.splitlines() if row.startswith(fixture)}
-    assert rows[f"{fixture}:32"] == ["8", "8"] and rows[f"{fixture}:61"] == ["26", "26"], out
+    rows = gcov_rows(capsys, fixture, "./band")
+    assert rows[32] == ["8", "8"] and rows[61] == ["26", "26"], rows

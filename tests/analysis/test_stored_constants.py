@@ -13,6 +13,7 @@ from sad.analysis import genericdata
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 from sad.ir import nodes as ir
+from tests.analysis.gcovrows import gcov_rows
 
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
 
@@ -20,12 +21,7 @@ FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
 def _equals_gcov(capsys, fixture: str, binding: list[str], program: str, line: int, count: str) -> None:
     """`check-counts --require-bound` with the probabilities bound (`binding`: -D options): every line equal
     to gcov's, and the arm the rule is about counted `count` times by both."""
-    rc = main(["check-counts", fixture, *binding, "--require-bound", "--", program])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    where = f"{Path(fixture).name}:{line}"
-    assert any(row.split()[0].endswith(where) and row.split()[1:3] == [count, count]
-               for row in out.splitlines() if row.strip()), out
+    assert gcov_rows(capsys, fixture, program, tuple(binding))[line] == [count, count]
 
 
 def test_a_stored_zero_is_tested_by_element_and_a_data_guarded_one_is_decided(capsys):
