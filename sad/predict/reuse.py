@@ -5,7 +5,8 @@ Data flow: an innermost loop (sad.predict.sourceloops) with the trips of its nes
 (``reuse_footprint``: the reuse distance of the nest), the smallest level that holds it (``serving_level``:
 a layer condition, with the part of a cache a walk's pitch can use: ``usable_bytes``; a ``Piecewise`` in the
 size parameters), the lines it moves (several references on one line share it; a reference behind another of
-its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``), the TLB misses
+its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``; a gather such
+as h[key[i]] uses its array's lines in turn, no more bytes than the array has: ``indirect``), the TLB misses
 of walks whose pages between reuses exceed the TLBs' reach (``tlb_seconds``); a shared last cache prices the
 footprints beyond what it holds whole by its measured ramp (``Level.ramp``) → ``data_seconds``: seconds per
 iteration of the transfers, and what --explain shows per stream; ``transfer_seconds``: the part of them that
@@ -43,7 +44,7 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
     for ref in refs:
         region = (ref.array, *("*" if any(_mentions(e, i) for i in indices) else repr(e)
                                for e in _slow(ref, fastest)))
-        used = [lp for lp in loops if any(_mentions(e, _index(lp)) for e in ref.indices)]
+        used = [lp for lp in loops if moves(ref, lp, loops)]
         # element granularity only where a loop walks the fastest subscript by one element: A[i*n+j] over i
         # alone touches a line per row
         unit = any(_mentions(_fastest(ref, fastest), _index(lp)) and
@@ -51,6 +52,7 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
         size = sympy.Integer(ref.elem_bytes if unit else line)
         for lp in used:
             size *= trips[id(lp)]
+        size = _at_most_declared(size, ref)
         if region not in per_array or _bigger(size, per_array[region]):
             per_array[region] = size
     return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
@@ -64,6 +66,57 @@ def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int)
     for name in loop.first_touch:
         total += footprint([r for r in refs if r.array == name], list(reversed(loop.nest)), trips, loop.fastest, line)
     return total
+
+
+def moves(ref: Ref, loop: ir.Stmt, nest: list[ir.Stmt]) -> bool:
+    """Whether the next iteration of `loop` (one of `nest`) makes `ref` read other elements: its index is in
+    the subscripts, or in a start read from data of a loop of the nest whose index is (CSR's val[k] for k
+    from start[i] to start[i + 1] - 1: each i's row elsewhere). A start computed from the index (a triangle's
+    j from 0 to i, a window from i to i + w) reads the same elements again, but for the ends."""
+    idx = _index(loop)
+    if idx is None:
+        return False
+    if any(_mentions(e, idx) for e in ref.indices):
+        return True
+    return any(isinstance(inner, ir.Do) and inner is not loop and any(_mentions(e, inner.index) for e in ref.indices)
+               and _mentions(inner.lo, idx) and any(isinstance(n, ir.ArrayRef) for n in walk(inner.lo))
+               for inner in nest)
+
+
+def declared_bytes(ref: Ref) -> int | None:
+    """The bytes of a reference's array as declared (every extent a constant), else None."""
+    if not ref.extents or any(e is None or e <= 0 for e in ref.extents):
+        return None
+    return math.prod(e for e in ref.extents if e is not None) * ref.elem_bytes
+
+
+def _at_most_declared(size: sympy.Expr, ref: Ref) -> sympy.Expr:
+    """A footprint of one array no larger than the array: a histogram's h[key[i]] over four million i touches
+    a line per i, but of a 32 KiB array (taken as 256 MiB from memory, its time 5.6x too high at -O2)."""
+    cap = declared_bytes(ref)
+    # a footprint in parameters stays as it is: Min in the layer conditions' relations is more than their
+    # comparison with each level's size takes
+    return sympy.Integer(cap) if cap is not None and size.is_number and size > cap else size
+
+
+def indirect(ref: Ref) -> bool:
+    """Whether a subscript is read from data (another array's element, a function's value): x[col[k]]."""
+    return any(isinstance(n, (ir.ArrayRef, ir.FuncCall)) for e in ref.indices for n in walk(e))
+
+
+def _indirect_reuse(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int,
+                    counted: list[Ref]) -> sympy.Expr | None:
+    """The bytes between two uses of one line of an array read at subscripts taken from data, spread over
+    the array: its lines are used in turn, about one every (array's lines) iterations, and between two uses
+    of one of them the iterations touch the array (at most) and what the other references bring in that
+    many iterations. None where the array's size is not declared."""
+    size = declared_bytes(ref)
+    if size is None:
+        return None
+    innermost = loop.nest[-1]
+    per_iteration = footprint([r for r in counted if r.array != ref.array], [innermost],
+                              {**trips, id(innermost): sympy.Integer(1)}, loop.fastest, line)
+    return sympy.Integer(size) + max(1, size // line) * per_iteration
 
 
 def _bigger(a: sympy.Expr, b: sympy.Expr) -> bool:
@@ -81,11 +134,21 @@ def reuse_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], li
     loop, the whole nest (reuse from one run of the nest to the next). ``refs``: count only these references
     (default all of the loop's)."""
     counted = loop.refs if refs is None else refs
+    spread = _indirect_reuse(ref, loop, trips, line, counted) if indirect(ref) else None
+    if spread is not None:
+        whole = _nest_reuse(ref, loop, trips, line, counted)
+        return spread if not whole.is_number or whole > spread else whole
+    return _nest_reuse(ref, loop, trips, line, counted)
+
+
+def _nest_reuse(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int, counted: list[Ref]
+                ) -> sympy.Expr:
+    """reuse_footprint from the nest's loops alone."""
     inner_first = list(reversed(loop.nest))
     strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
     for d in range(1, len(inner_first)):
         idx = _index(inner_first[d])
-        in_ref = any(_mentions(e, idx) for e in ref.indices)
+        in_ref = moves(ref, inner_first[d], inner_first)
         fast = _fastest(ref, loop.fastest)
         along_line = idx is not None and _mentions(fast, idx) and (strided or unit_step(fast, idx)) and \
             not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
@@ -311,7 +374,7 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             streams.append((ref, lines, fp, None, share, crowded_when))
             shown.append((f"{ref.array} (after {ref.array}{_subscripts(trail_leader(ref, loop))})", fp, lines, None))
             continue
-        if strided:
+        if strided and not indirect(ref):  # a gather (x[col[k]]) has no pitch: no set conflicts of a walk
             pitch = _bound_number(row_pitch(ref, loop, trips, line), bindings)
             walk = Walk(pitch, reuse_footprint(ref, loop, trips, line, [ref]))
             shares = one_set_shares(pitch, hierarchy, window)
