@@ -101,18 +101,19 @@ class ProgramFacts:
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
     left_values: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+    hypotheses: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+    entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
     def __post_init__(self) -> None:
         self._conditionals = DepthMemo(self.reach, _MAX_DEPTH // 2)
         self._evaluations = DepthMemo(self.reach, _MAX_DEPTH // 2)
-    hypotheses: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
-    entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
         in the routine, or is the use itself (the arguments are read before the call writes them), and no
         loop or backward jump carries control back, nor when it sits in an arm that ends in RETURN or STOP
-        before the use. Anything else is assumed to reach."""
+        before the use, nor in another arm of an IF the use is in, with no loop around both. Anything else
+        is assumed to reach."""
         if definition.stmt is None or definition.procedure != proc.name:
             return True
         places = self._places.get(proc.name)
