@@ -125,7 +125,8 @@ class DeclLowerer:
         """The IR variable for a declared name of C type `ct` with the given storage class."""
         dims = self.dims(ct)
         vtype = ts.ir_type(ct)
-        return ir.Variable(name, vtype, dims=dims or None, storage=storage, loc=self.ctx.loc_of(node))
+        return ir.Variable(name, vtype, dims=dims or None, storage=storage, loc=self.ctx.loc_of(node),
+                           elem_bytes=_integer_bytes(ct))
 
     def dims(self, ct: ts.CType) -> list[tuple[ir.Expr | None, ir.Expr | None]]:
         """IR dimension bounds (0, extent-1) for each array level of `ct`; an unknown extent has no upper bound."""
@@ -194,3 +195,12 @@ class DeclLowerer:
         assert self.ctx.proc is not None
         self.ctx.proc.variables[param.name] = self.variable(param.name, ct, param.type, "formal", param)
         return param.name
+
+
+def _integer_bytes(ct: ts.CType) -> int | None:
+    """The bytes of the integers a variable holds (itself, its array's elements, what it points to): the IR
+    calls them all "integer"; None for other types."""
+    inner: ts.CType | None = ct
+    while isinstance(inner, (ts.Array, ts.Pointer)):
+        inner = ts.element(inner)
+    return ts.sizeof(inner) if ts.is_integer(inner) else None

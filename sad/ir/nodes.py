@@ -384,6 +384,9 @@ class Variable(Node):
     data: list[Expr] | None = None  # DATA / initializer values (scalars: one)
     loc: Loc | None = None
     length: int | None = None  # a CHARACTER variable's declared length (None: *(*), an expression, unknown)
+    # bytes of one element (of the scalar, the array's or what the pointer points to) where the type alone
+    # does not say: C's integer kinds, char 1 to long 8, all "integer" in the IR; None: the type's size
+    elem_bytes: int | None = None
 
 
 @dataclass

@@ -17,8 +17,9 @@ from sad.ir.walk import child_bodies, walk, walk_stmts
 
 ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
 EXACT_TYPES = ("double", "real")
-"""IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long, "complex" Fortran's
-COMPLEX and DOUBLE COMPLEX, their sizes a guess (sad.predict.incore reads no iteration count from them)."""
+"""IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long (a reference takes its
+declaration's size where the frontend gives one, ir.Variable.elem_bytes), "complex" Fortran's COMPLEX and DOUBLE
+COMPLEX, their sizes a guess (sad.predict.incore reads no iteration count from them)."""
 
 
 @dataclass
@@ -66,6 +67,9 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
         for loop in found[start:]:
             for ref in loop.refs:
                 ref.extents = _extents(declared.get(ref.array), declared)
+                size = getattr(declared.get(ref.array), "elem_bytes", None)
+                if size and ref.type == "integer":
+                    ref.elem_bytes = size  # C's char to long, one IR type
             fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
             loop.first_touch = fresh
             touched.update(fresh)
