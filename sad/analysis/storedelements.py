@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import sympy
 
@@ -93,6 +93,14 @@ class Rule:
     def shape(self) -> tuple[sympy.Number, int, bool]:
         """What two rules must share to be the same but for their bounds."""
         return self.constant, self.axis, self.upward
+
+
+class Filled(NamedTuple):
+    """An earlier call that filled an actual: the callee's formal and the rule it leaves there."""
+    call: ir.CallStmt
+    callee: ir.Procedure
+    formal: str
+    rule: Rule
 
 
 Resolver = Callable[[ir.Procedure], "ValueResolver"]  # a routine's value backtracer (sad.analysis.values)
@@ -195,10 +203,7 @@ class StoredElements:
             return read, _rank(caller, arg, self._procs)
         filled = self._filler(caller, stmt, arg)
         if filled is not None:
-            writer, pos = filled
-            callee = self._procs[resolve_name(writer.name)]
-            own = self.own_rule(callee, callee.formals[pos], self.options_at(caller, writer, callee))
-            return (own, len(callee.variables[callee.formals[pos]].dims or [])) if own is not None else None
+            return filled.rule, len(filled.callee.variables[filled.formal].dims or [])
         own = self.own_rule(caller, name) if self._before_all_writes(caller, stmt, name) else None
         return (own, _rank(caller, arg, self._procs)) if own is not None else None
 
@@ -229,15 +234,12 @@ class StoredElements:
             return self._shifted(read, rule, resolver, caller, at, arg, callee, formal, index)
         filled = self._filler(caller, at, arg)
         if filled is not None:
-            writer, pos = filled
-            wcallee = self._procs[resolve_name(writer.name)]
-            own = self.own_rule(wcallee, wcallee.formals[pos], self.options_at(caller, writer, wcallee))
-            if own is None or own.shape() != rule.shape():
+            if filled.rule.shape() != rule.shape():
                 return None
-            if rule.axis > 0 and not self._same_leading(resolver, writer, wcallee, wcallee.formals[pos],
+            if rule.axis > 0 and not self._same_leading(resolver, filled.call, filled.callee, filled.formal,
                                                         at, callee, formal, index):
                 return None
-            return self._at_call(own.bound, caller, writer, wcallee, index)
+            return self._at_call(filled.rule.bound, caller, filled.call, filled.callee, index)
         own = self.own_rule(caller, name)
         if own is None or not self._before_all_writes(caller, at, name):
             return None
@@ -433,7 +435,7 @@ class StoredElements:
             return None
         if not decl.dims:
             return self._from_scalar(proc, call, arg, callee, formal, loops)
-        theirs = self.own_rule(callee, formal, self.options_at(proc, call, callee, options))
+        theirs = self._left_by(proc, call, callee, formal, options)
         if theirs is None or theirs.axis != 0 or len(decl.dims) != 1 or _rank(proc, arg, self._procs) != 1:
             return None
         index = _opaque(loops, arg)
@@ -536,14 +538,19 @@ class StoredElements:
         return Rule(constant, axes[0], rule.bound, rule.upward)
 
     # ------------------------------------------------------------------ order of calls
-    def _filler(self, proc: ir.Procedure, at: ir.Stmt, arg: ir.Expr) -> tuple[ir.CallStmt, int] | None:
+    def _left_by(self, caller: ir.Procedure, call: ir.CallStmt, callee: ir.Procedure, formal: str,
+                  known: Options = ()) -> Rule | None:
+        """The rule a call leaves in what it passes to `formal`: the callee's own, for the options it passes."""
+        return self.own_rule(callee, formal, self.options_at(caller, call, callee, known))
+
+    def _filler(self, proc: ir.Procedure, at: ir.Stmt, arg: ir.Expr) -> Filled | None:
         """The last earlier call, in the same loops as `at`, that passes the very same actual to a formal
         its callee writes with a rule: what `at` reads there is what that call left."""
-        found = None
+        found: tuple[Filled, list[int]] | None = None
         for stmt, loops, _ in _statements(proc.body):
             if stmt is at:
-                same_loops = found is not None and found[2] == [id(loop) for loop in loops]
-                return (found[0], found[1]) if found is not None and same_loops else None
+                same_loops = found is not None and found[1] == [id(loop) for loop in loops]
+                return found[0] if found is not None and same_loops else None
             if not isinstance(stmt, ir.CallStmt):
                 continue
             callee = self._procs.get(resolve_name(stmt.name))
@@ -554,8 +561,9 @@ class StoredElements:
                         or callee.formals[pos] not in self._written.get(resolve_name(callee.name), ()):
                     continue
                 # a later call that writes the same actual without a rule leaves what no rule tells
-                ruled = self.own_rule(callee, callee.formals[pos], self.options_at(proc, stmt, callee)) is not None
-                found = (stmt, pos, [id(loop) for loop in loops]) if ruled else None
+                rule = self._left_by(proc, stmt, callee, callee.formals[pos])
+                found = (Filled(stmt, callee, callee.formals[pos], rule), [id(loop) for loop in loops]) \
+                    if rule is not None else None
         return None
 
     def _before_all_writes(self, proc: ir.Procedure, at: ir.Stmt, name: str) -> bool:

@@ -66,10 +66,10 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
         declared = {**program.globals, **proc.variables}
         for loop in found[start:]:
             for ref in loop.refs:
-                ref.extents = _extents(declared.get(ref.array), declared)
-                size = getattr(declared.get(ref.array), "elem_bytes", None)
-                if size and ref.type == "integer":
-                    ref.elem_bytes = size  # C's char to long, one IR type
+                var = declared.get(ref.array)
+                ref.extents = _extents(var, declared)
+                if var is not None and var.elem_bytes and ref.type == "integer":
+                    ref.elem_bytes = var.elem_bytes  # C's char to long, one IR type
             fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
             loop.first_touch = fresh
             touched.update(fresh)
