@@ -1,5 +1,6 @@
-"""`sad check-counts --require-bound` of a Fortran fixture, as the rows a test reads: every line's count and
-gcov's, after asserting that the check passed (exit 0, no line differing)."""
+"""The Fortran fixtures of tests/analysis as the tests read them: `sad check-counts --require-bound` of one, as
+its rows (every line's count and gcov's, after asserting that the check passed: exit 0, no line differing),
+and the line of a statement by its text."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,3 +22,8 @@ def gcov_rows(capsys, fixture: str, program: str, binding: tuple[str, ...] = ())
         if len(fields) >= 3 and Path(where).name == name and line.isdigit() and fields[1] != "arm":
             rows[int(line)] = fields[1:3]
     return rows
+
+
+def line_of(fixture: str, text: str) -> int:
+    """The number of the first line of `fixture` that holds `text`."""
+    return next(k for k, line in enumerate(Path(fixture).read_text().splitlines(), 1) if text in line)

@@ -11,7 +11,7 @@ from sad.analysis import genericdata
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 from sad.ir import nodes as ir
-from tests.analysis.gcovrows import gcov_rows
+from tests.analysis.fixtures import gcov_rows, line_of
 
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "generic.f")
 
@@ -119,7 +119,7 @@ def test_loops_left_by_a_test_of_data_have_exact_trips_and_indices(capsys):
     fixture = str(Path(__file__).resolve().parent / "blas" / "leave.f")
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
-    line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(1)" in text)
+    line = line_of(fixture, "S = S + V(1)")
     assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [101]
     gcov_rows(capsys, fixture, "./leave")  # every line equal to gcov's
 
@@ -131,7 +131,7 @@ def test_the_least_of_a_fixed_value_and_a_running_maximum_is_the_fixed_value(cap
     fixture = str(Path(__file__).resolve().parent / "blas" / "runmax.f")
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
-    line = next(k for k, text in enumerate(Path(fixture).read_text().splitlines(), 1) if "S = S + V(L)" in text)
+    line = line_of(fixture, "S = S + V(L)")
     assert [c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt"] == [26]
     gcov_rows(capsys, fixture, "./runmax")  # every line equal to gcov's
 

@@ -13,7 +13,7 @@ from sad.analysis import genericdata
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 from sad.ir import nodes as ir
-from tests.analysis.gcovrows import gcov_rows
+from tests.analysis.fixtures import gcov_rows, line_of
 
 FIXTURE = str(Path(__file__).resolve().parent / "blas" / "stored.f")
 
@@ -103,15 +103,14 @@ def test_the_elements_holding_a_stored_zero_are_followed_through_blocks(capsys):
     `TAU(I).EQ.0` is I >= FORMT.TAU@zero, bound at each call: M - I + 1 in FACT (7, 4, 1 for the blocks at
     1, 4, 7), APPLYB's own symbol - I + 1 in APPLYB, which the program binds to 7. By hand: 7 tests per
     pass, the zero once (the third block's first element), twice in all; gcov agrees. FORMU is also called
-    with TAU2, zero at its even elements (no rule: MOD(I, 2) + 1 <= 1 is no "from B on"): its test stays a
-    probability at both its calls (3 of 7 and 1 of 7: 4 of 14 bound)."""
+    with TAU2, zero at its even elements (no rule: MOD(I, 2) + 1 <= 1 is neither "from B on" nor "up to
+    B"): its test stays a probability at both its calls (3 of 7 and 1 of 7: 4 of 14 bound)."""
     fixture = str(Path(FIXTURE).with_name("elements.f"))
     analysis = analyze([fixture])
     assert [p.name for p in analysis.table.unresolved()] == ["P_FORMU_IF1"]
-    text = Path(fixture).read_text().splitlines()
-    formt = next(k for k, line in enumerate(text, 1) if "SUBROUTINE FORMT" in line)
+    formt = line_of(fixture, "SUBROUTINE FORMT")
     zero_arm = formt + 5  # S = S + 1.0D0 in FORMT
-    assert "S = S + 1.0D0" in text[zero_arm - 1]
+    assert "S = S + 1.0D0" in Path(fixture).read_text().splitlines()[zero_arm - 1]
     assert [c for e, c in analysis.counts.items() if e.loc.line == zero_arm and e.role == "stmt"] == [2]
     assert not any(loc.line == formt + 4 for loc, _, _ in analysis.generic_decisions)  # an index test
     _equals_gcov(capsys, fixture, ["-D", "P_FORMU_IF1=0.2857142857142857"], "./elements", zero_arm, "2")
@@ -126,8 +125,7 @@ def test_a_stored_zero_passed_as_an_element_to_a_scalar_formal_is_not_data(capsy
     fixture = str(Path(FIXTURE).with_name("element.f"))
     analysis = analyze([fixture])
     assert [p.name for p in analysis.table.unresolved()] == ["P_SCALE_IF1"]
-    text = Path(fixture).read_text().splitlines()
-    test_line = next(k for k, line in enumerate(text, 1) if "IF (TAU .NE. 0.0D0)" in line)
+    test_line = line_of(fixture, "IF (TAU .NE. 0.0D0)")
     assert not any(loc.line == test_line for loc, _, _ in analysis.generic_decisions)
     _equals_gcov(capsys, fixture, ["-D", "P_SCALE_IF1=0.8"], "./element", test_line + 1, "8")
 
@@ -154,10 +152,9 @@ def test_a_stored_zero_up_to_an_element_is_tested_going_down(capsys):
     fixture = str(Path(FIXTURE).with_name("backward.f"))
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
-    text = Path(fixture).read_text().splitlines()
-    zero_arm = next(k for k, line in enumerate(text, 1) if "T(J, I) = 0.0D0" in line)
+    zero_arm = line_of(fixture, "T(J, I) = 0.0D0")
     assert [c for e, c in analysis.counts.items() if e.loc.line == zero_arm and e.role == "stmt"] == [6]
-    taken = next(k for k, line in enumerate(text, 1) if "S = S + T(L, J)" in line)
+    taken = line_of(fixture, "S = S + T(L, J)")
     _equals_gcov(capsys, fixture, [], "./backward", taken, "10")
 
 
@@ -169,8 +166,7 @@ def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
     fixture = str(Path(FIXTURE).with_name("copied.f"))
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
-    text = Path(fixture).read_text().splitlines()
-    zero_arm = next(k for k, line in enumerate(text, 1) if "S = S + 1.0D0" in line)
+    zero_arm = line_of(fixture, "S = S + 1.0D0")
     _equals_gcov(capsys, fixture, [], "./copied", zero_arm, "1")
 
 
@@ -182,6 +178,5 @@ def test_the_elements_holding_a_stored_zero_follow_the_option_a_call_passes(caps
     fixture = str(Path(FIXTURE).with_name("triangle.f"))
     analysis = analyze([fixture])
     assert not analysis.table.unresolved()
-    text = Path(fixture).read_text().splitlines()
-    zero_arm = next(k for k, line in enumerate(text, 1) if "S = S + 1.0D0" in line)
+    zero_arm = line_of(fixture, "S = S + 1.0D0")
     _equals_gcov(capsys, fixture, [], "./triangle", zero_arm, "1")
