@@ -10,6 +10,13 @@ lines of ``processor.library`` (`render_yaml`), each with how it was measured. T
 through volatile function pointers, so that no flag inlines or removes them. A sort's time depends on its
 data (glibc's merge sort takes a third of the time on data in long ascending runs): random data is the
 figure's case.
+
+The math routines a compiled loop calls (``call exp`` in the assembly of ``y[i] = exp(x[i])``: llvm-mca sees
+one instruction) are timed as such loops: direct calls (the program is compiled with -fno-builtin, so that
+sqrt and floor are calls as at -O0), independent arguments over MATH_N doubles in L1, and the same loop calling
+a routine that returns its argument (``same``, kept out of line). The difference per call is the routine's own
+work beyond a call and a return: ``processor.library.<routine>.call``, which sad.predict.incore adds to the
+loop's own cycles.
 """
 from __future__ import annotations
 
@@ -25,6 +32,11 @@ from sad.machine import hierarchy as hier
 REPS = 7          # rounds per figure (the median is kept)
 SMALL, LARGE = 64, 16384  # bytes of the two copies whose difference gives the cost per byte (both in L1)
 SORT_N = 20000    # doubles sorted per qsort round
+MATH_N = 1024     # doubles of a math routine's loop (16 KiB of arguments and results: L1)
+MATH_ROUTINES = ("exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+                 "sqrt", "cbrt", "floor", "ceil", "round", "trunc", "lround", "fmod", "pow", "atan2",
+                 "expf", "logf", "sinf", "cosf", "tanf", "sqrtf", "powf", "atanf")
+"""The libm routines compiled C and Fortran call in loops (gfortran's EXP, NINT, MOD and ** call these too)."""
 
 _PROGRAM = r"""
 #define _POSIX_C_SOURCE 199309L
@@ -46,6 +58,10 @@ static void (*volatile p_qsort)(void *, size_t, size_t, int (*)(const void *, co
 static void *ptrs[CALLS];
 static char src[%(large)d + 64], dst[%(large)d + 64];
 static double data[%(sort_n)d], work[%(sort_n)d];
+static double xs[%(math_n)d], ys[%(math_n)d];
+static float xf[%(math_n)d], yf[%(math_n)d];
+volatile double sink;
+__attribute__((noipa)) static double same(double v) { return v; }
 
 static double now(void) {
     struct timespec t;
@@ -98,6 +114,23 @@ static void copies(const char *name, int which, size_t bytes) {
     }
     report(name, t, calls);
 }
+/* a loop of independent calls y[i] = f(x[i]), timed per call */
+#define MATH(label, body) do { \
+    for (int r = 0; r < REPS; r++) { \
+        double t0 = now(); \
+        for (int k = 0; k < MATH_ROUNDS; k++) \
+            for (int i = 0; i < %(math_n)d; i++) body; \
+        t[r] = now() - t0; \
+        sink = ys[k0 %% %(math_n)d] + yf[k0 %% %(math_n)d]; \
+    } \
+    report(label, t, (double)MATH_ROUNDS * %(math_n)d); } while (0)
+#define MATH_ROUNDS 300
+static void maths(void) {
+    double t[REPS];
+    int k0 = 7;
+    for (int i = 0; i < %(math_n)d; i++) { xs[i] = 0.1 + 0.8 * i / %(math_n)d; xf[i] = (float)xs[i]; }
+    MATH("math.same", ys[i] = same(xs[i]));
+%(math)s}
 int main(void) {
     char name[64];
     double t[REPS];
@@ -138,6 +171,7 @@ int main(void) {
         t[r] = now() - t0;
     }
     report("qsort.call", t, CALLS);
+    maths();
     return 0;
 }
 """
@@ -154,7 +188,16 @@ class LibraryCalibration:
 
 def program() -> str:
     """The C source of the library microbenchmarks."""
-    return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N}
+    return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N, "math_n": MATH_N,
+                       "math": "".join(f'    MATH("math.{name}", {_math_call(name)});\n' for name in MATH_ROUTINES)}
+
+
+def _math_call(name: str) -> str:
+    """The loop body calling a math routine: arguments in (0.1, 0.9), each routine's domain."""
+    single = name.endswith("f")
+    x, y = ("xf[i]", "yf[i]") if single else ("xs[i]", "ys[i]")
+    args = {"pow": f"{x}, 1.7", "powf": f"{x}, 1.7f", "atan2": f"{x}, 1.5", "fmod": f"{x} * 7.0, 0.3"}.get(name, x)
+    return f"{y} = {name}({args})"
 
 
 def measure(flags: list[str], workdir: Path | None = None) -> LibraryCalibration:
@@ -166,8 +209,8 @@ def measure(flags: list[str], workdir: Path | None = None) -> LibraryCalibration
     with tempfile.TemporaryDirectory(prefix="sad-libbench-", dir=workdir) as tmp:
         source, exe = Path(tmp) / "libbench.c", Path(tmp) / "libbench"
         source.write_text(program(), encoding="utf-8")
-        subprocess.run([gcc, "-std=gnu99", "-w", *flags, str(source), "-o", str(exe)], check=True,
-                       capture_output=True, text=True, timeout=120)
+        subprocess.run([gcc, "-std=gnu99", "-w", "-fno-builtin", *flags, str(source), "-o", str(exe), "-lm"],
+                       check=True, capture_output=True, text=True, timeout=120)
         cmd = hier.pin_command([str(exe)], hier.pinned_cpu())  # pinned, as every other calibration run
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300).stdout
     raw = {name: float(value) for name, value in (line.split() for line in out.splitlines() if line.strip())}
@@ -194,6 +237,11 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
     cal.figures["qsort.nlogn"] = max(0.0, (raw["qsort.sorted"] - raw["qsort.call"]) / units)
     cal.how["qsort.nlogn"] = (f"qsort of {SORT_N} random doubles / ({SORT_N} log2 {SORT_N}), the calls of its "
                               f"comparator (two compares of doubles) included")
+    for name in MATH_ROUTINES:
+        if f"math.{name}" in raw:
+            cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])
+            cal.how[f"{name}.call"] = (f"a loop of {name}(x[i]) over {MATH_N} elements in L1 minus one calling a "
+                                       f"routine that returns x[i] ({_ns(raw['math.same'])})")
     return cal
 
 

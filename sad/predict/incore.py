@@ -8,6 +8,8 @@ per iteration (port throughput and the chains through registers) / the source it
 loop-carried chain through memory (a slot of the stack at -O0, an element updated in place, an element read
 back in a later iteration: store-to-load forwarding + the operations on it), and the loop-carried chain through
 an accumulator register (``accumulator_cycles``: what sad.predict.overlap adds the chain's waits on its loads to).
+A loop that calls a library routine (``call exp``, which llvm-mca takes for one instruction) adds the routine's
+calibrated work (``library_seconds``) to its own cycles without divisions and square roots.
 Where no compiled loop prices it:
 ``operation_bounds``, the calibrated operation classes (sad.predict.opmodel), every reference at its issue
 price (the data part prices its line). Where llvm-mca's model is another core's, its cycles are scaled per
@@ -16,6 +18,7 @@ with sad.predict.reuse.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sad import ir
@@ -48,6 +51,17 @@ class InCore:
     loads_s: float = 0.0
     """Seconds per iteration the load ports are busy (``load_port_cycles``): the ECM model's non-overlapping
     in-core part, to which sad.predict.overlap adds the transfers into L1 (0: no compiled loop prices it)."""
+    calls: tuple[tuple[str, float | None], ...] = ()
+    """The library routines one compiled iteration calls and the seconds each adds (None: no figure prices it,
+    the core figure leaves its work out and a warning says so)."""
+
+
+LibraryFigure = Callable[[str], "float | None"]
+"""A routine's name (``exp``) → seconds of its work per call in a loop (processor.library.<name>.call), or None."""
+
+DIVIDER = ("div", "idiv", "sqrt")
+"""Mnemonics (less a leading v) of the divider's instructions, which a library routine's code does not use:
+glibc's exp, log, sin, cos and pow are tables and polynomials without a division."""
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -86,10 +100,12 @@ def _outer_vectorized(loop: SourceLoop, cf: cc.CompiledFile) -> int:
 
 
 def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,
-                    spec: str | None = None, trips: float | None = None) -> InCore | None:
+                    spec: str | None = None, trips: float | None = None,
+                    library: LibraryFigure | None = None) -> InCore | None:
     """The in-core bounds of a loop from its compiled code (see the module docstring), None when the loop is
     not found in the assembly or llvm-mca cannot read it. ``trips``: iterations per entry of the loop where
-    known as a number (a loop the compiler unrolled completely is priced per entry, then per iteration)."""
+    known as a number (a loop the compiler unrolled completely is priced per entry, then per iteration).
+    ``library``: the machine's figures of the routines a loop calls."""
     found = compiled_loop(loop, cf, file)
     if found is None:
         return straight_line_bounds(loop, cf, file, hierarchy, trips)
@@ -124,6 +140,9 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     if fetched:
         scaled = f"{scaled}; {fetched}" if scaled else fetched
     core = cycles / width / clock
+    calls = library_calls(chosen.instructions, library)
+    if any(seconds for _, seconds in calls):
+        core = max(core, library_seconds(chosen.instructions, calls, hierarchy) / width)
     chain = 0.0
     latencies = regchain.host_latencies(chosen.instructions, result.latencies, hierarchy)
     for ch in cc.memory_chains(chosen.instructions, latencies):
@@ -156,7 +175,28 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     # overlap (``entries_cycles``) and the chain does not bind
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
-                  loads_s=load_port_cycles(result, hierarchy) / width / clock)
+                  loads_s=load_port_cycles(result, hierarchy) / width / clock, calls=calls)
+
+
+def library_calls(instructions: tuple[str, ...] | list[str], library: LibraryFigure | None
+                  ) -> tuple[tuple[str, float | None], ...]:
+    """The routines a compiled loop body calls directly (``call exp@PLT``), each with its figure."""
+    names = [text.split()[-1].split("@")[0] for text in instructions
+             if text.split()[0] == "call" and not text.split()[-1].startswith("*")]
+    return tuple((name, library(name) if library else None) for name in names)
+
+
+def library_seconds(instructions: tuple[str, ...] | list[str], calls: tuple[tuple[str, float | None], ...],
+                    hierarchy: Hierarchy) -> float:
+    """Seconds per compiled iteration of a loop that calls library routines: llvm-mca's cycles for the body
+    without its divisions and square roots, plus each routine's work. The routine's instructions compete with
+    the loop's for the pipelined units, not for the divider (``DIVIDER``), and a loop of one call runs at the
+    routine's figure plus its call (sad.machine.libbench). Here, -O2: ``y[i] = exp(x[i])`` 7.2 ns an element,
+    ``sqrt(x[i]) * exp(-x[i])`` 6.4 ns (the square root hides under the call), ``exp(-v) * log(v + 1)`` 11.6 to
+    14.5 ns, exp plus a degree-8 polynomial and two divisions 10.5 ns."""
+    rest = cc.mca(tuple(t for t in instructions if not t.split()[0].lstrip("v").startswith(DIVIDER)))
+    own = host_cycles(rest, hierarchy)[0] / hierarchy.clock_hz if rest is not None else 0.0
+    return own + sum(seconds or 0.0 for _, seconds in calls)
 
 
 def load_port_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> float:

@@ -34,7 +34,7 @@ from sad.analysis.counting import evaluate_sums
 from sad.ir.walk import walk_stmts
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
-from sad.predict.incore import compiled_bounds, operation_bounds
+from sad.predict.incore import LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.overlap import wait_seconds
@@ -85,6 +85,7 @@ class LoopPrice:
     loads_s: float = 0.0           # the load ports' busy time (ECM's non-overlapping in-core part, sad.predict.overlap)
     transfers_s: sympy.Expr | int = 0   # the lines' transfers into L1 through the caches that add to it
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
+    calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -166,6 +167,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     unmatched: dict[str, list[SourceLoop]] = defaultdict(list)
     failed: dict[str, tuple[str, list[SourceLoop]]] = {}       # file → why it did not compile, its loops
     guessed: dict[str, list[LoopPrice]] = defaultdict(list)    # file → loops priced with guessed figures
+    unpriced: dict[str, list[LoopPrice]] = defaultdict(list)   # file → compiled loops calling unpriced routines
     include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
     defines = dict(getattr(analysis, "defines", {}) or {})
     for loop in source_loops(analysis.program):
@@ -185,6 +187,8 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             continue
         if priced.source == "compiled code":
             coverage.compiled += 1
+            if any(seconds is None for _, seconds in priced.calls):
+                unpriced[loop.file].append(priced)
         else:
             coverage.operation_classes += 1
             if priced.guessed:
@@ -216,6 +220,13 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
             f"{_loops_text([lp.loop for lp in prices])} priced from the operation classes with operations neither "
             f"a calibrated class nor the machine prices: {'; '.join(what)}")))
+    for name, prices in unpriced.items():
+        what = sorted({routine for lp in prices for routine, seconds in lp.calls if seconds is None})
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in prices])} call{'s' if len(prices) == 1 else ''} "
+            f"{', '.join(what)} in the compiled code, which the machine does not price "
+            f"(processor.library.<name>.call; `sad calibrate` measures the math library): the core figure "
+            f"counts each call as one instruction")))
     for name, loops in unmatched.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, loops[0].line), "warning", (
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
@@ -310,12 +321,13 @@ def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[
 
 
 def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
-               spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice | None:
+               spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None,
+               library: LibraryFigure | None = None) -> LoopPrice | None:
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
     own_value = evaluate(bind(own, bindings) if bindings else own)
-    core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value)
+    core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value, library)
     if core is None:
         return None
     streams = streams_of(loop, trips, hierarchy, bindings, core.window)
@@ -330,6 +342,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.outer = core.outer
     price.scaled = core.scaled
     price.between = core.between
+    price.calls = core.calls
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.wait_s = outer_vectorized_data(wait, core.width)
@@ -348,7 +361,8 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
     where neither can price it. `trips_by_line`: trips per entry of the nest's loops, by (file, line)."""
     priced = None
     if isinstance(compiled, cc.CompiledFile):
-        priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings)
+        priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings,
+                            lambda name: machine.op_cost(f"lib.{name}"))
     if priced is None and hierarchy.ops:
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
     return priced
@@ -429,6 +443,11 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                        f"instructions" + (f", {lp.vector} source iterations a pass" if lp.vector > 1 else "")
                        + (" along the enclosing loop (data per iteration / vector)" if lp.outer else "")
                        + (f"; {lp.scaled}" if lp.scaled else ""))
+            if lp.calls:
+                out.append("      calls: " + ", ".join(
+                    f"{name} {seconds * 1e9:.3g} ns" if seconds is not None else f"{name} (not priced)"
+                    for name, seconds in lp.calls)
+                    + " per iteration (processor.library), added to the core's cycles without its divisions")
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
         if lp.touch_s != 0:

@@ -1,0 +1,97 @@
+"""A compiled loop that calls a math routine (``call exp``: one instruction to llvm-mca) adds the routine's
+calibrated work, processor.library.<name>.call (sad.machine.libbench), to its own cycles; a routine no figure
+prices is named in a warning (issue 27: a loop of sqrt·exp was predicted at half its time)."""
+from __future__ import annotations
+
+import io
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sad.cli.main import run
+from sad.machine import libbench
+from sad.predict.incore import library_calls
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
+                               reason="llvm-mca and gcc are needed for the compiled-code model")
+
+KERNEL = """#include <math.h>
+#define N 1000
+static double x[N], y[N];
+int main(void) {
+    int i;
+    for (i = 0; i < N; i++)
+        x[i] = 0.001 * i;
+    for (i = 0; i < N; i++)
+        y[i] = exp(-x[i]);
+    return y[3] > 2;
+}
+"""
+
+
+def _machine(tmp_path: Path, library: str) -> Path:
+    """sparc2's prices with a hierarchy, gcc -O2 as the compile command and ``library`` as processor.library."""
+    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
+    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    start = text.index("\n  library:")
+    text = text[:start + 1] + library + text[text.index("\n\n", start):]
+    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
+             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
+    path = tmp_path / "host.yaml"
+    path.write_text(text)
+    return path
+
+
+def _analyze(tmp_path: Path, library: str, *extra: str) -> tuple[int, str, str]:
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL)
+    out, err = io.StringIO(), io.StringIO()
+    status = run(["analyze", str(src), "-m", str(_machine(tmp_path, library)), *extra], out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_the_calls_of_a_loop_body_are_read_from_its_assembly():
+    body = ("movsd (%rbx), %xmm0", "call\texp@PLT", "call *%rax", "call sqrt", "movsd %xmm0, (%rbp)")
+    figures = {"exp": 5e-9}
+    assert library_calls(body, figures.get) == (("exp", 5e-9), ("sqrt", None))
+
+
+def test_a_routines_work_is_its_loop_minus_a_call_returning_the_argument():
+    raw = {"math.same": 2e-9, "math.exp": 9e-9, "math.floor": 1.5e-9}
+    cal = libbench.figures_of(raw | _other_routines(), "gcc", ["-O2"])
+    assert math.isclose(cal.figures["exp.call"], 7e-9, rel_tol=1e-12)
+    assert cal.figures["floor.call"] == 0.0   # faster than the empty call: no work, never negative
+    assert "log.call" not in cal.figures       # not timed: no figure
+    assert "exp:\n      call: 7 ns" in "\n".join(libbench.render_yaml(cal))
+
+
+def _other_routines() -> dict[str, float]:
+    raw = {"malloc": 1e-8, "free": 1e-8, "realloc": 1e-8, "qsort.call": 1e-8, "qsort.sorted": 1e-3}
+    for name in ("calloc", "memcpy", "memmove", "memset"):
+        raw[f"{name}.small"], raw[f"{name}.large"] = 2e-8, 4e-7
+    return raw
+
+
+@needs_mca
+def test_a_loop_calling_exp_costs_the_routines_figure_more(tmp_path):
+    # exp at 1 us a call: the loop of line 8 runs 1000 iterations of 1 us and its own few cycles at 2.5 GHz
+    library = "  library:\n    exp: {call: 1000 ns}\n"
+    status, out, err = _analyze(tmp_path, library, "--explain")
+    assert status == 0, err
+    assert "calls: exp 1e+03 ns per iteration" in out
+    status, out, _ = _analyze(tmp_path, library, "--format", "json")
+    loop = [b for b in json.loads(out)["blocks"] if b["first_line"] == 8 and b["kind"] == "loop_iter"]
+    assert len(loop) == 1 and 1000e-6 < loop[0]["time_s"] < 1000e-6 + 1000 * 10 / 2.5e9, loop
+
+
+@needs_mca
+def test_a_routine_without_a_figure_is_named_in_a_warning(tmp_path):
+    status, out, err = _analyze(tmp_path, "  library:\n    log: {call: 5 ns}\n")
+    assert status == 0
+    assert "calls exp in the compiled code, which the machine does not price" in err
+    assert "k.c:8: warning: 1 innermost loop (line 8) calls exp" in err
