@@ -6,7 +6,8 @@ Data flow: an innermost loop (sad.predict.sourceloops) with the trips of its nes
 a layer condition, with the part of a cache a walk's pitch can use: ``usable_bytes``; a ``Piecewise`` in the
 size parameters), the lines it moves (several references on one line share it; a reference behind another of
 its array, a stencil's A[i-1][j] behind A[i+1][j], reuses what that one brought: ``trailing``; a gather such
-as h[key[i]] uses its array's lines in turn, no more bytes than the array has: ``indirect``), the TLB misses
+as h[key[i]] uses its array's lines in turn, no more bytes than the array has: ``indirect``; the lines new to a
+column walk that an outer loop moves along come from where the larger footprint fits: ``fresh_lines``), the TLB misses
 of walks whose pages between reuses exceed the TLBs' reach (``tlb_seconds``); a shared last cache prices the
 footprints beyond what it holds whole by its measured ramp (``Level.ramp``) → ``data_seconds``: seconds per
 iteration of the transfers, and what --explain shows per stream; ``transfer_seconds``: the part of them that
@@ -145,16 +146,44 @@ def _nest_reuse(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: 
                 ) -> sympy.Expr:
     """reuse_footprint from the nest's loops alone."""
     inner_first = list(reversed(loop.nest))
+    d = _reusing_depth(ref, loop, 1)
+    return footprint(counted, inner_first[:d] if d is not None else inner_first, trips, loop.fastest, line)
+
+
+def _reusing_depth(ref: Ref, loop: SourceLoop, start: int) -> int | None:
+    """Depth (1: the loop around the innermost) of the first loop from ``start`` out whose next iteration
+    reuses ``ref``'s data or line: its index is not in the reference, or moves it along its line only."""
+    inner_first = list(reversed(loop.nest))
     strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
-    for d in range(1, len(inner_first)):
+    for d in range(start, len(inner_first)):
         idx = _index(inner_first[d])
-        in_ref = moves(ref, inner_first[d], inner_first)
         fast = _fastest(ref, loop.fastest)
         along_line = idx is not None and _mentions(fast, idx) and (strided or unit_step(fast, idx)) and \
             not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
-        if not in_ref or along_line:
-            return footprint(counted, inner_first[:d], trips, loop.fastest, line)
-    return footprint(counted, inner_first, trips, loop.fastest, line)
+        if not moves(ref, inner_first[d], inner_first) or along_line:
+            return d
+    return None
+
+
+def fresh_lines(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int
+                ) -> tuple[float, sympy.Expr] | None:
+    """A column walk whose lines the next iteration of an enclosing loop reuses by moving along them
+    (transposing b[j][i] = a[i][j] over j: i's next iteration writes the next element of each line) reads a
+    line it has not used before once every (elements a line holds) iterations of that loop: (that share,
+    the bytes the nest touched since the line was last used: the footprint up to the next loop out that
+    reuses it, or the whole nest). None for any other reference. The serving level of ``reuse_footprint``
+    prices the other uses; these lines come from where that larger footprint fits (ECM's transfers from
+    each level, Kerncraft's layer conditions per level)."""
+    if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)) or indirect(ref):
+        return None
+    d = _reusing_depth(ref, loop, 1)
+    inner_first = list(reversed(loop.nest))
+    if d is None or not moves(ref, inner_first[d], inner_first):
+        return None
+    share = min(1.0, ref.elem_bytes * do_step(inner_first[d]) / line)
+    beyond = _reusing_depth(ref, loop, d + 1)
+    loops = inner_first[:beyond] if beyond is not None else inner_first
+    return share, footprint(loop.refs, loops, trips, loop.fastest, line)
 
 
 @dataclass(frozen=True)
@@ -421,6 +450,15 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
         total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
                                          (level_cost, True))
+        fresh = fresh_lines(ref, loop, trips, line)
+        if fresh is not None:
+            # the lines new to the walk come from where the larger footprint fits, not from the serving level
+            new_share, beyond = fresh
+            # (the whole rows between: no pitch limits the capacity that holds them)
+            farther = serving_level(beyond, hierarchy, ref.write, True) - \
+                serving_level(fp, hierarchy, ref.write, True, walk)
+            total += lines * new_share * sympy.Piecewise((0, sympy.Le(walk.pitch, line)), (farther, True))
+            shown.append((f"{shown[k][0]} new lines", beyond, lines * new_share, walk))
         # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
         # n = 512: the TLB term alone would be 37 ns per iteration)
         if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
@@ -473,9 +511,12 @@ def loop_step(loop: SourceLoop) -> int:
     sweep: 2), 1 where it has none or it is not a constant. A unit-stride reference then moves step elements
     an iteration: a red-black sweep touches every line of its rows in each colour, twice the bytes per
     iteration of a sweep over all points."""
-    innermost = loop.nest[-1]
-    step = opmodel.subscript(innermost.step) if isinstance(innermost, ir.Do) and innermost.step is not None \
-        else None
+    return do_step(loop.nest[-1])
+
+
+def do_step(lp: ir.Stmt) -> int:
+    """A counted loop's constant step, positive (1 where it has none or it is not a constant)."""
+    step = opmodel.subscript(lp.step) if isinstance(lp, ir.Do) and lp.step is not None else None
     return abs(int(step)) if step is not None and step.is_Integer and step != 0 else 1
 
 
