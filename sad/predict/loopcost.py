@@ -220,6 +220,11 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
             f"{_loops_text([lp.loop for lp in prices])} priced from the operation classes with operations neither "
             f"a calibrated class nor the machine prices: {'; '.join(what)}")))
+    for name, lines in _shared_lines(explained).items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, lines[0]), "warning", (
+            f"loops of one nest share line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}: the loop "
+            f"model reads a loop's trips and first touch by its line, so their trips are mixed (the counts are "
+            f"exact); write each loop on a line of its own for a priced nest")))
     for name, prices in unpriced.items():
         what = sorted({routine for lp in prices for routine, seconds in lp.calls if seconds is None})
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
@@ -232,6 +237,15 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
             f"instructions on those lines, or llvm-mca cannot read it): priced from {how}")))
     return overrides, explained
+
+
+def _shared_lines(explained: list[LoopPrice]) -> dict[str, list[int]]:
+    """By file, the lines on which a priced loop's nest has more than one loop (``for (...) for (...)``)."""
+    shared: dict[str, set[int]] = defaultdict(set)
+    for lp in explained:
+        lines = [stmt.loc.line for stmt in lp.loop.nest]
+        shared[lp.loop.file] |= {line for line in lines if lines.count(line) > 1}
+    return {name: sorted(lines) for name, lines in shared.items() if lines}
 
 
 def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] | None) -> None:
