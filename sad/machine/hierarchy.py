@@ -158,6 +158,9 @@ class Hierarchy:
     only on the pages; the TLB's sets and ways are fitted to them (``tlb_geometry``), a candidate model
     benchmarks/tlb_pitch.py checks and the prediction does not use (exact power-of-two pitches contradict it).
     () : not measured."""
+    forward_folded_s: float = 0.0
+    """Store-to-load forwarding, integer, into a load folded into an operation (``addq -8(%rbp), %rax``), which
+    a core that renames plain loads from a slot just stored (AMD Zen) does not rename (0: not measured)."""
 
     def tlb_geometry(self) -> tuple[int, int] | None:
         """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
@@ -267,7 +270,7 @@ int main(int argc, char **argv) {
 @OPS@
         return 1;
     }
-    if (mode[0] == 'd' || mode[0] == 'f' || mode[0] == 'g') {
+    if (mode[0] == 'd' || mode[0] == 'f' || mode[0] == 'g' || mode[0] == 'l') {
         volatile long v = 0; volatile double w = 0; double d = 1.0 / n, y = 1.0 / (n + 1);
         double t0 = now();
         if (mode[0] == 'd') {             /* double add latency, in a register */
@@ -280,6 +283,17 @@ int main(int argc, char **argv) {
 #define V v = v + 1;
                 V V V V V V V V
             }
+        } else if (mode[0] == 'l') {      /* integer chain through memory, the load folded into the add */
+            long slot = 0, one = 1;
+            for (long i = 0; i < n; i++) {
+#if defined(__x86_64__)
+#define L __asm__ volatile("movq %1, %%rax\n\taddq %0, %%rax\n\tmovq %%rax, %0" : "+m"(slot) : "r"(one) : "rax");
+#else
+#define L v = v + 1;
+#endif
+                L L L L L L L L
+            }
+            v = slot;
         } else {                          /* double chain through memory: forwarding + add */
             for (long i = 0; i < n; i++) {
 #define W w = w + y;
@@ -459,6 +473,7 @@ class HierarchyCalibration:
     caches: list[CacheInfo]
     forward: Measured | None = None
     forward_fp: Measured | None = None
+    forward_folded: Measured | None = None
     read: dict[str, Measured] = field(default_factory=dict)     # level name → seconds per line read
     write: dict[str, Measured] = field(default_factory=dict)    # level name → seconds per line written
     column: dict[str, Measured] = field(default_factory=dict)   # level name → seconds per column-walk read
@@ -603,11 +618,12 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             return [min(run(mode, 1_000_000, 0, 1)) for _ in range(3)]
 
         chains = {m: result.timed(f"hierarchy.forward ({m})", functools.partial(chain, m), per_figure, CORE)
-                  for m in "dfg"}
+                  for m in "dfgl"}
         cycle = 1 / result.clock.seconds
         # a chain through memory is forwarding + the add: take the add off (1 cycle integer, measured for fp)
         result.forward = _minus(chains["f"], cycle)
         result.forward_fp = _minus(chains["g"], chains["d"].seconds)
+        result.forward_folded = _minus(chains["l"], cycle)
         if progress:
             progress(f"store-to-load forwarding              {result.forward.seconds * 1e9:.3f} ns integer, "
                      f"{result.forward_fp.seconds * 1e9:.3f} ns floating point")
@@ -672,7 +688,8 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                         if (rows := one_set_rows_of(c, span, prev, result.tlb_pages, result.page_bytes))}
         measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
-                      ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.first_touch", result.first_touch),
+                      ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.forward_folded", result.forward_folded),
+                      ("hierarchy.first_touch", result.first_touch),
                       ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
             + [(f"hierarchy.tlb.ramp.{k}", v) for k, v in result.tlb_ramp.items()] \
             + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
@@ -1107,11 +1124,14 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
              f"  clock: {cal.clock.seconds / 1e6:.0f} MHz            # dependent integer adds, "
              f"spread {cal.clock.spread:.1%}{clock_note}",
              f"  line: {cal.caches[0].line_bytes}"]
-    for key, fig in (("forward", cal.forward), ("forward_fp", cal.forward_fp)):
+    kinds = {"forward": "integer", "forward_fp": "floating point",
+             "forward_folded": "integer, the load folded into an add"}
+    for key, fig in (("forward", cal.forward), ("forward_fp", cal.forward_fp),
+                     ("forward_folded", cal.forward_folded)):
         if fig is not None:
             flag = _flag(fig)
             lines.append(f"  {key}: {fig.seconds * 1e9:.4g} ns        # store-to-load forwarding "
-                         f"({'integer' if key == 'forward' else 'floating point'}), spread {fig.spread:.1%}{flag}")
+                         f"({kinds[key]}), spread {fig.spread:.1%}{flag}")
     if cal.first_touch is not None:
         fig = cal.first_touch
         flag = _flag(fig)
@@ -1223,7 +1243,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      corescale.from_database(section["mca_scale"]) if section.get("mca_scale") else None,
                      "chain_wait" in section,
                      tuple(sorted((int(pitch), tuple(sorted((int(k), parse_time(v)) for k, v in curve.items())))
-                                  for pitch, curve in (tlb.get("pitches") or {}).items())))
+                                  for pitch, curve in (tlb.get("pitches") or {}).items())),
+                     forward_folded_s=parse_time(section.get("forward_folded", 0)))
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

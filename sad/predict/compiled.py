@@ -237,6 +237,7 @@ class MemoryChain:
     slot: str              # the address, e.g. -16(%rbp)
     floating: bool
     cycles: float           # latency of the operations on the chain, forwarding not included
+    folded: bool = False    # the chain's load is an operation's memory operand (xorl -12(%rbp), %eax), not a mov
 
 
 def memory_chains(body: list[str], latencies: tuple[float, ...]) -> list[MemoryChain]:
@@ -512,7 +513,7 @@ def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> 
 
 def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryChain | None:
     tainted: set[str] = set()
-    cycles, started, floating = 0.0, False, False
+    cycles, started, floating, folded = 0.0, False, False, False
     for text, lat in zip(body, latencies):
         ops = _operands(text)
         if not ops:
@@ -527,13 +528,14 @@ def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryCh
         if dest == slot and loads_slot:          # read-modify-write in one instruction (addl $1, -8(%rbp))
             return MemoryChain(slot, "xmm" in text, 1)
         if dest == slot and regs_in & tainted:   # the store that closes the chain
-            return MemoryChain(slot, floating, max(1, cycles)) if started else None
+            return MemoryChain(slot, floating, max(1, cycles), folded) if started else None
         if loads_slot and not started:
             started = True
             floating = "xmm" in dest
             tainted = {_canon(r) for r in _REG.findall(dest)}
             if not mnemonic.startswith("mov"):   # an operation with the slot as operand: its own latency
                 cycles += max(1, lat - LOAD_TO_USE)
+                folded = True
             continue
         if not started or _MEM.match(dest):
             continue

@@ -86,6 +86,7 @@ class LoopPrice:
     transfers_s: sympy.Expr | int = 0   # the lines' transfers into L1 through the caches that add to it
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
     calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
+    unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -309,7 +310,16 @@ def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
 def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
     """A machine file calibrated before chain waits were measured (no ``hierarchy.chain_wait``): its loops are
     composed by the fully overlapping rule alone (sad.predict.overlap), which hides what a loop-carried chain
-    waits for on L3 and memory. Said once, at the first loop priced, and in the report's line."""
+    waits for on L3 and memory. Said once, at the first loop priced, and in the report's line. Likewise a
+    loop's chain through a load folded into an operation on a machine without ``forward_folded``."""
+    folded = [lp for lp in explained if "hierarchy.forward_folded" in lp.unmeasured]
+    if folded:
+        coverage.unmeasured.append("folded-load forwarding")
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(folded[0].loop.file, folded[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in folded])}: a chain through memory whose load is folded into an "
+            "operation, and the machine database has no hierarchy.forward_folded: the plain forwarding figure "
+            "stands in (Zen renames a plain load, not a folded one: the chain may be under-priced); recalibrate "
+            "with `sad calibrate`")))
     if not explained or hierarchy.chain_wait_measured:
         return
     coverage.unmeasured.append("chain waits")
@@ -357,6 +367,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.scaled = core.scaled
     price.between = core.between
     price.calls = core.calls
+    price.unmeasured = core.unmeasured
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.wait_s = outer_vectorized_data(wait, core.width)
