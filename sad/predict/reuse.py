@@ -443,8 +443,9 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     for k, stream in enumerate(streams):
         ref, lines, fp, walk, share, crowded_when = stream
         if walk is None:
+            # a gather's lines come in an order no prefetcher follows: each its own line, as a column walk's
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else
-                              serving_level(fp, hierarchy, ref.write))
+                              serving_level(fp, hierarchy, ref.write, indirect(ref)))
             continue
         level_cost = serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0)
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
