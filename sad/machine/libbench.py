@@ -21,6 +21,7 @@ loop's own cycles.
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import subprocess
 import tempfile
@@ -37,6 +38,11 @@ MATH_ROUTINES = ("exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "at
                  "sqrt", "cbrt", "floor", "ceil", "round", "trunc", "lround", "fmod", "pow", "atan2",
                  "expf", "logf", "sinf", "cosf", "tanf", "sqrtf", "powf", "atanf")
 """The libm routines compiled C and Fortran call in loops (gfortran's EXP, NINT, MOD and ** call these too)."""
+VECTOR_ROUTINES = ("exp", "log", "sin", "cos", "tan", "atan", "pow", "log10", "sinh", "cosh", "tanh", "atan2",
+                   "expf", "logf", "sinf", "cosf", "powf")
+"""libmvec's routines (glibc 2.35+) gcc and gfortran call two doubles or four floats at a time where they
+vectorize a loop of math calls (``call _ZGVbN2v_exp``): timed like the scalar ones, per call of one vector."""
+_VECTOR_SYMBOL = re.compile(r"_ZGV[bcde][NM](\d+)v+_(\w+)")
 
 _PROGRAM = r"""
 #define _POSIX_C_SOURCE 199309L
@@ -58,8 +64,15 @@ static void (*volatile p_qsort)(void *, size_t, size_t, int (*)(const void *, co
 static void *ptrs[CALLS];
 static char src[%(large)d + 64], dst[%(large)d + 64];
 static double data[%(sort_n)d], work[%(sort_n)d];
-static double xs[%(math_n)d], ys[%(math_n)d];
-static float xf[%(math_n)d], yf[%(math_n)d];
+static double xs[%(math_n)d] __attribute__((aligned(64))), ys[%(math_n)d] __attribute__((aligned(64)));
+static float xf[%(math_n)d] __attribute__((aligned(64))), yf[%(math_n)d] __attribute__((aligned(64)));
+#if defined(__x86_64__)
+/* libmvec's SSE variants, which gcc and gfortran call where they vectorize a loop of math calls */
+typedef double v2d __attribute__((vector_size(16)));
+typedef float v4f __attribute__((vector_size(16)));
+__attribute__((noipa)) static v2d same2(v2d v) { return v; }
+__attribute__((noipa)) static v4f same4(v4f v) { return v; }
+%(vector_decls)s#endif
 volatile double sink;
 __attribute__((noipa)) static double same(double v) { return v; }
 
@@ -115,22 +128,27 @@ static void copies(const char *name, int which, size_t bytes) {
     report(name, t, calls);
 }
 /* a loop of independent calls y[i] = f(x[i]), timed per call */
-#define MATH(label, body) do { \
+#define MATH(label, body) VMATH(label, 1, body)
+#define VMATH(label, lanes, body) do { \
     for (int r = 0; r < REPS; r++) { \
         double t0 = now(); \
         for (int k = 0; k < MATH_ROUNDS; k++) \
-            for (int i = 0; i < %(math_n)d; i++) body; \
+            for (int i = 0; i < %(math_n)d; i += lanes) body; \
         t[r] = now() - t0; \
         sink = ys[k0 %% %(math_n)d] + yf[k0 %% %(math_n)d]; \
     } \
-    report(label, t, (double)MATH_ROUNDS * %(math_n)d); } while (0)
+    report(label, t, (double)MATH_ROUNDS * %(math_n)d / lanes); } while (0)
 #define MATH_ROUNDS 300
 static void maths(void) {
     double t[REPS];
     int k0 = 7;
     for (int i = 0; i < %(math_n)d; i++) { xs[i] = 0.1 + 0.8 * i / %(math_n)d; xf[i] = (float)xs[i]; }
     MATH("math.same", ys[i] = same(xs[i]));
-%(math)s}
+%(math)s#if defined(__x86_64__)
+    VMATH("math.same_x2", 2, *(v2d *)(ys + i) = same2(*(v2d *)(xs + i)));
+    VMATH("math.same_x4", 4, *(v4f *)(yf + i) = same4(*(v4f *)(xf + i)));
+%(vector)s#endif
+}
 int main(void) {
     char name[64];
     double t[REPS];
@@ -189,7 +207,34 @@ class LibraryCalibration:
 def program() -> str:
     """The C source of the library microbenchmarks."""
     return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N, "math_n": MATH_N,
-                       "math": "".join(f'    MATH("math.{name}", {_math_call(name)});\n' for name in MATH_ROUTINES)}
+                       "math": "".join(f'    MATH("math.{name}", {_math_call(name)});\n' for name in MATH_ROUTINES),
+                       "vector_decls": "".join(_vector_decl(name) for name in VECTOR_ROUTINES),
+                       "vector": "".join(_vector_call(name) for name in VECTOR_ROUTINES)}
+
+
+def vector_key(symbol: str) -> str | None:
+    """The database name of a libmvec routine's symbol: ``_ZGVbN2v_exp`` → ``exp_x2`` (its lanes), else None."""
+    found = _VECTOR_SYMBOL.fullmatch(symbol)
+    return f"{found.group(2)}_x{found.group(1)}" if found else None
+
+
+def _vector_symbol(name: str) -> tuple[str, int, int]:
+    """(libmvec's SSE symbol, lanes, arguments) of a routine."""
+    lanes, args = (4 if name.endswith("f") else 2), (2 if name.rstrip("f") in ("pow", "atan2") else 1)
+    return f"_ZGVbN{lanes}{'v' * args}_{name}", lanes, args
+
+
+def _vector_decl(name: str) -> str:
+    symbol, lanes, args = _vector_symbol(name)
+    kind = "v4f" if lanes == 4 else "v2d"
+    return f"{kind} {symbol}({', '.join([kind] * args)});\n"
+
+
+def _vector_call(name: str) -> str:
+    symbol, lanes, args = _vector_symbol(name)
+    kind, x, y = ("v4f", "xf", "yf") if lanes == 4 else ("v2d", "xs", "ys")
+    operands = ", ".join([f"*({kind} *)({x} + i)"] * args)
+    return f'    VMATH("math.{name}_x{lanes}", {lanes}, *({kind} *)({y} + i) = {symbol}({operands}));\n'
 
 
 def _math_call(name: str) -> str:
@@ -237,6 +282,13 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
     cal.figures["qsort.nlogn"] = max(0.0, (raw["qsort.sorted"] - raw["qsort.call"]) / units)
     cal.how["qsort.nlogn"] = (f"qsort of {SORT_N} random doubles / ({SORT_N} log2 {SORT_N}), the calls of its "
                               f"comparator (two compares of doubles) included")
+    for name in VECTOR_ROUTINES:
+        _, lanes, _ = _vector_symbol(name)
+        if f"math.{name}_x{lanes}" in raw:
+            cal.figures[f"{name}_x{lanes}.call"] = max(0.0, raw[f"math.{name}_x{lanes}"] - raw[f"math.same_x{lanes}"])
+            cal.how[f"{name}_x{lanes}.call"] = (f"{_vector_symbol(name)[0]} (libmvec, {lanes} lanes) over {MATH_N} "
+                                                f"elements in L1 minus a call returning its vector "
+                                                f"({_ns(raw[f'math.same_x{lanes}'])})")
     for name in MATH_ROUTINES:
         if f"math.{name}" in raw:
             cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])

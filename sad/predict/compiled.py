@@ -228,7 +228,11 @@ def rob_entries(mcpu: str | None = None) -> int | None:
 _OPERANDS = re.compile(r"^\s*(\S+)\s*(.*)$")
 _REG = re.compile(r"%([a-z0-9]+)")
 _MEM = re.compile(r"^[-\w.+$]*\(%[a-z0-9]+(?:,\s*%[a-z0-9]+)?(?:,\s*\d)?\)$")
-_NO_READ_DEST = ("mov", "lea", "cvt", "pxor", "xorp")
+_NO_READ_DEST = ("mov", "lea", "cvt", "pxor", "xorp", "sqrtp", "rsqrtp", "rcpp", "pabs", "pmovzx", "pmovsx")
+"""Mnemonic prefixes of two-operand instructions that write their destination without reading it: the packed
+square root (sqrtpd; the scalar sqrtsd keeps the destination's upper half, so it does read it), the packed
+reciprocals, absolute values and widening moves as well as moves, address arithmetic, conversions and zeroing
+xors."""
 
 
 @dataclass(frozen=True)
@@ -563,7 +567,8 @@ def register_chain(body: list[str]) -> int:
     for text in body:
         ops = _operands(text)
         mnemonic = text.split()[0]
-        if len(ops) != 2 or _MEM.match(ops[-1]) or mnemonic.startswith(_NO_READ_DEST) or ops[0] == ops[1]:
+        if len(ops) != 2 or _MEM.match(ops[-1]) or mnemonic.startswith(_NO_READ_DEST + FLAGS_ONLY) \
+                or ops[0] == ops[1]:
             continue
         regs = {_canon(r) for r in _REG.findall(ops[-1])}
         if len(regs) != 1 or writers[next(iter(regs))] != 1:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from sad import ir
 from sad.analysis.cost import Layout, is_strided
 from sad.ir.walk import walk, walk_stmts
-from sad.machine import corescale
+from sad.machine import corescale, libbench
 from sad.machine.hierarchy import Hierarchy
 from sad.machine.model import STRIDED_KEYS
 from sad.predict import compiled as cc
@@ -184,9 +184,11 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
 
 def library_calls(instructions: tuple[str, ...] | list[str], library: LibraryFigure | None
                   ) -> tuple[tuple[str, float | None], ...]:
-    """The routines a compiled loop body calls directly (``call exp@PLT``), each with its figure."""
-    names = [text.split()[-1].split("@")[0] for text in instructions
-             if text.split()[0] == "call" and not text.split()[-1].startswith("*")]
+    """The routines a compiled loop body calls directly (``call exp@PLT``), each with its figure: a libmvec
+    routine (``call _ZGVbN2v_exp``, a vectorized loop of exp) by its database name (``exp_x2``)."""
+    symbols = [text.split()[-1].split("@")[0] for text in instructions
+               if text.split()[0] == "call" and not text.split()[-1].startswith("*")]
+    names = [libbench.vector_key(symbol) or symbol for symbol in symbols]
     return tuple((name, library(name) if library else None) for name in names)
 
 
