@@ -61,6 +61,16 @@ def test_the_calls_of_a_loop_body_are_read_from_its_assembly():
     assert library_calls(body, figures.get) == (("exp", 5e-9), ("sqrt", None))
 
 
+def test_libmvecs_vector_routines_are_named_by_their_lanes():
+    # gfortran -O2 vectorizes a loop of EXP into calls of glibc's libmvec, two doubles (four floats) a call
+    assert libbench.vector_key("_ZGVbN2v_exp") == "exp_x2" and libbench.vector_key("_ZGVbN4vv_powf") == "powf_x4"
+    assert libbench.vector_key("_ZGVdN4v_exp") == "exp_x4" and libbench.vector_key("exp") is None
+    body = ("movapd (%r14), %xmm0", "call\t_ZGVbN2v_exp@PLT", "movaps %xmm0, -16(%r15)")
+    assert library_calls(body, {"exp_x2": 3e-9}.get) == (("exp_x2", 3e-9),)
+    cal = libbench.figures_of({"math.same_x2": 2e-9, "math.exp_x2": 6.5e-9} | _other_routines(), "gcc", ["-O2"])
+    assert math.isclose(cal.figures["exp_x2.call"], 4.5e-9, rel_tol=1e-12)
+
+
 def test_a_routines_work_is_its_loop_minus_a_call_returning_the_argument():
     raw = {"math.same": 2e-9, "math.exp": 9e-9, "math.floor": 1.5e-9}
     cal = libbench.figures_of(raw | _other_routines(), "gcc", ["-O2"])
