@@ -233,6 +233,18 @@ _NO_READ_DEST = ("mov", "lea", "cvt", "pxor", "xorp", "sqrtp", "rsqrtp", "rcpp",
 square root (sqrtpd; the scalar sqrtsd keeps the destination's upper half, so it does read it), the packed
 reciprocals, absolute values and widening moves as well as moves, address arithmetic, conversions and zeroing
 xors."""
+_FUSED = ("vfmadd", "vfmsub", "vfnmadd", "vfnmsub", "shld", "shrd")
+
+
+def reads_destination(mnemonic: str, ops: list[str]) -> bool:
+    """Whether an instruction reads its register destination: a two-operand form does (``addsd %xmm0, %xmm1``)
+    unless it only writes it (``_NO_READ_DEST``); a three-operand form does not (``imulq $1200, %rax, %rdx``,
+    ``vaddsd``: gfortran -O0 scales a column index so, and taking %rdx for an input chained every address of
+    a Jacobi sweep's body into one 35-cycle loop-carried chain), except the fused multiply-adds and the double
+    shifts, whose destination is one of their inputs."""
+    if mnemonic.startswith(_FUSED):
+        return True
+    return len(ops) == 2 and not mnemonic.startswith(_NO_READ_DEST)
 
 
 @dataclass(frozen=True)
@@ -458,7 +470,7 @@ def _chain_between(body: list[str], latencies: tuple[float, ...], load_at: int,
         regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
         if mnemonic.startswith("lea"):
             regs_in = {_canon(r) for o in sources for r in _REG.findall(o)}
-        elif not mnemonic.startswith(_NO_READ_DEST) or mnemonic.startswith("cmov"):
+        elif reads_destination(mnemonic, ops):
             regs_in |= {_canon(r) for r in _REG.findall(dest)}
         dest_regs = {_canon(r) for r in _REG.findall(dest)}
         if regs_in & tainted:
@@ -499,7 +511,7 @@ def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> 
             ready.update({r: 0 for r in dest_regs})
             continue
         mnemonic = text.split()[0]
-        reads_dest = not mnemonic.startswith(_NO_READ_DEST) and len(ops) > 1
+        reads_dest = reads_destination(mnemonic, ops)
         # lea's "memory" operand is arithmetic on its registers (leaq -1(%rax), %rcx: rcx = rax - 1)
         regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if mnemonic.startswith("lea")
                    or not _MEM.match(o)}
@@ -524,7 +536,7 @@ def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryCh
             continue
         mnemonic = text.split()[0]
         dest, sources = ops[-1], ops[:-1]
-        reads_dest = not mnemonic.startswith(_NO_READ_DEST) and len(ops) > 1
+        reads_dest = reads_destination(mnemonic, ops)
         regs_in = {_canon(r) for o in sources for r in _REG.findall(o) if not _MEM.match(o)}
         if reads_dest and not _MEM.match(dest):
             regs_in |= {_canon(r) for r in _REG.findall(dest)}

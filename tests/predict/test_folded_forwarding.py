@@ -74,3 +74,24 @@ def test_the_compiled_hash_loop_waits_for_the_folded_forwarding(tmp_path):
     assert "latency chain through memory 21.6 ns" in line and "hierarchy.forward_folded" not in err
     _, err = _explain(tmp_path, "")
     assert "hash.c:7: warning: 1 innermost loop (line 7): a chain through memory whose load is folded" in err
+
+
+# gfortran -O0's V(I, J) = U(I - 1, J) ... over I: each address is J * 1200 (imulq's three-operand form, which
+# does not read %rdx) + I, scaled; the loop index I lives at -4(%rbp) and is stepped in memory
+JACOBI_O0 = ["movl -8(%rbp), %eax", "cltq", "imulq $1200, %rax, %rdx", "movl -4(%rbp), %eax", "cltq",
+             "addq %rdx, %rax", "leaq 0(,%rax,8), %rdx", "leaq u(%rip), %rax", "movsd (%rdx,%rax), %xmm1",
+             "movl -8(%rbp), %eax", "cltq", "imulq $1200, %rax, %rdx", "movl -4(%rbp), %eax", "cltq",
+             "addq %rdx, %rax", "leaq 0(,%rax,8), %rdx", "leaq v(%rip), %rax", "movsd %xmm1, (%rdx,%rax)",
+             "addl $1, -4(%rbp)"]
+JACOBI_LATENCIES = (5.0, 1.0, 3.0, 5.0, 1.0, 1.0, 1.0, 1.0, 5.0, 5.0, 1.0, 3.0, 5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0)
+
+
+def test_a_three_operand_multiply_does_not_chain_the_addresses_of_a_sweep():
+    # the index's chain: its step in memory (1 cycle) and the store's address from the index's load: sign
+    # extension, the add of J's row and the scaling lea, 3 cycles. Taking imulq for a reader of %rdx carried
+    # the first address into the second (9 cycles here; 35 on the sweep's five addresses, +103 % at -O0)
+    (chain,) = cc.memory_chains(JACOBI_O0, JACOBI_LATENCIES)
+    assert chain == cc.MemoryChain("-4(%rbp)", False, 4.0)
+    assert cc.reads_destination("addsd", ["%xmm0", "%xmm1"]) and cc.reads_destination("vfmadd231sd", ["a", "b", "c"])
+    assert not cc.reads_destination("imulq", ["$1200", "%rax", "%rdx"])
+    assert not cc.reads_destination("vaddsd", ["%xmm0", "%xmm1", "%xmm2"])
