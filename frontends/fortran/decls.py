@@ -38,6 +38,22 @@ def type_of_spec(spec: Any, scope: Scope | None = None, loc: Loc | None = None) 
     return "unknown"
 
 
+def element_bytes(spec: Any, scope: Scope | None = None, loc: Loc | None = None) -> int | None:
+    """Bytes of one element of a COMPLEX or INTEGER declaration where the IR type does not say them
+    (COMPLEX*16, COMPLEX(KIND=8) and DOUBLE COMPLEX: 16; COMPLEX: 8; INTEGER*8: 8), None for the others."""
+    base = str(spec.items[0]).upper().replace(" ", "")
+    selector = spec.items[1] if len(spec.items) > 1 else None
+    kind = _kind(selector, scope, loc)
+    star = selector is not None and tname(selector) == "Kind_Selector" and str(selector.items[0]).strip() == "*"
+    if base == "DOUBLECOMPLEX":
+        return 16
+    if base == "COMPLEX":
+        return kind if star and kind else 2 * kind if kind else 8
+    if base in ("INTEGER", "BYTE"):
+        return 1 if base == "BYTE" else kind or 4
+    return None
+
+
 def _kind(selector: Any, scope: Scope | None, loc: Loc | None) -> int | None:
     if selector is None or tname(selector) != "Kind_Selector":
         return None
@@ -91,9 +107,11 @@ def _type_decl(node: Any, scope: Scope, loc: Loc, diags: list[Diagnostic]) -> No
         diags.append(Diagnostic(loc, "warning", f"kind {spec.items[1]} is not a constant sad can evaluate: "
                                                 f"the declaration is taken as default {ty}"))
     attributes = _attributes(attrs, loc, diags)
+    size = element_bytes(spec, scope, loc)
     for entity in items_of(entities):
         sym = scope.symbol(name_of(entity.items[0]), loc)
         sym.type = ty
+        sym.elem_bytes = size
         if entity.items[1] is not None:
             sym.dims = array_spec(entity.items[1])
         elif "DIMENSION" in attributes:

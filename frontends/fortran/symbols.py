@@ -37,6 +37,7 @@ class Symbol:
     saved: bool = False
     loc: Loc | None = None
     length: int | None = None  # CHARACTER length as declared (None: assumed *(*) or an expression)
+    elem_bytes: int | None = None  # bytes of a COMPLEX or INTEGER element as declared (decls.element_bytes)
 
 
 @dataclass
@@ -123,4 +124,5 @@ class Scope:
             storage = "static"
         return Variable(sym.name, self.type_of(sym.name), dims=dims, storage=storage,
                         common_block=sym.common_block, value=value, data=sym.data, loc=sym.loc,
-                        length=sym.length if sym.type == "character" else None)
+                        length=sym.length if sym.type == "character" else None,
+                        elem_bytes=sym.elem_bytes if sym.type in ("complex", "integer") else None)
