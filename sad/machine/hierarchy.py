@@ -161,6 +161,9 @@ class Hierarchy:
     forward_folded_s: float = 0.0
     """Store-to-load forwarding, integer, into a load folded into an operation (``addq -8(%rbp), %rax``), which
     a core that renames plain loads from a slot just stored (AMD Zen) does not rename (0: not measured)."""
+    mispredict_s: float = 0.0
+    """Seconds a mispredicted branch costs (a branch on random bits less one always taken, per misprediction:
+    half the random tests); 0: not measured."""
 
     def tlb_geometry(self) -> tuple[int, int] | None:
         """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
@@ -303,6 +306,24 @@ int main(int argc, char **argv) {
         t0 = now() - t0;
         printf("%.9g\n", t0 / (8.0 * n));
         return d == 42 || v == 42 || w == 42;
+    }
+    if (mode[0] == 'b' || mode[0] == 'B') {   /* a branch on random bits (b) or on bits all set (B) */
+        long count = 1L << 16, acc = 0;
+        unsigned char *bits = malloc(count);
+        unsigned s = 12345u;
+        for (long i = 0; i < count; i++) {
+            s = s * 1103515245u + 12345u;
+            bits[i] = mode[0] == 'b' ? (s >> 16) & 1 : 1;
+        }
+        double t0 = now();
+        for (long r = 0; r < n; r++)
+            for (long i = 0; i < count; i++) {   /* asm in both arms: no conditional move can replace them */
+                if (bits[i]) __asm__ volatile("addq $3, %0" : "+r"(acc));
+                else __asm__ volatile("subq $1, %0" : "+r"(acc));
+            }
+        t0 = now() - t0;
+        printf("%.9g\n", t0 / ((double)n * count));
+        return acc == 42;
     }
     if (mode[0] == 'p' || mode[0] == 'q') {   /* first touch: one write per page of fresh memory (p) or none (q) */
         char *m = malloc(bytes);
@@ -474,6 +495,7 @@ class HierarchyCalibration:
     forward: Measured | None = None
     forward_fp: Measured | None = None
     forward_folded: Measured | None = None
+    mispredict: Measured | None = None
     read: dict[str, Measured] = field(default_factory=dict)     # level name → seconds per line read
     write: dict[str, Measured] = field(default_factory=dict)    # level name → seconds per line written
     column: dict[str, Measured] = field(default_factory=dict)   # level name → seconds per column-walk read
@@ -600,7 +622,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             return [float(x) for x in out.split()]
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
-        per_figure = budget_s / (7 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + len(TLB_PITCHES) * len(TLB_PITCH_PAGES)
+        per_figure = budget_s / (9 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + len(TLB_PITCHES) * len(TLB_PITCH_PAGES)
                                  + 5 * (len(caches) + 1)
                                  + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
         result = HierarchyCalibration(Measured(0.0, 0.0, 0), caches, guard=guard)
@@ -624,6 +646,11 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         result.forward = _minus(chains["f"], cycle)
         result.forward_fp = _minus(chains["g"], chains["d"].seconds)
         result.forward_folded = _minus(chains["l"], cycle)
+
+        def mispredicted() -> list[float]:
+            # random bits: half the tests go the way the predictor did not guess
+            return [2 * (min(run("b", 40, 0, 1)) - min(run("B", 40, 0, 1))) for _ in range(3)]
+        result.mispredict = result.timed("hierarchy.mispredict", mispredicted, per_figure, CORE)
         if progress:
             progress(f"store-to-load forwarding              {result.forward.seconds * 1e9:.3f} ns integer, "
                      f"{result.forward_fp.seconds * 1e9:.3f} ns floating point")
@@ -689,6 +716,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         measure_one_set(run, result, one_set_rows, span, line, per_figure, progress)
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.forward_folded", result.forward_folded),
+                      ("hierarchy.mispredict", result.mispredict),
                       ("hierarchy.first_touch", result.first_touch),
                       ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
             + [(f"hierarchy.tlb.ramp.{k}", v) for k, v in result.tlb_ramp.items()] \
@@ -1132,6 +1160,10 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             flag = _flag(fig)
             lines.append(f"  {key}: {fig.seconds * 1e9:.4g} ns        # store-to-load forwarding "
                          f"({kinds[key]}), spread {fig.spread:.1%}{flag}")
+    if cal.mispredict is not None and cal.mispredict.seconds > 0:
+        fig = cal.mispredict
+        lines.append(f"  mispredict: {fig.seconds * 1e9:.4g} ns        # a mispredicted branch: a test of random bits "
+                     f"less one always taken, x2, spread {fig.spread:.1%}{_flag(fig)}")
     if cal.first_touch is not None:
         fig = cal.first_touch
         flag = _flag(fig)
@@ -1244,7 +1276,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      "chain_wait" in section,
                      tuple(sorted((int(pitch), tuple(sorted((int(k), parse_time(v)) for k, v in curve.items())))
                                   for pitch, curve in (tlb.get("pitches") or {}).items())),
-                     forward_folded_s=parse_time(section.get("forward_folded", 0)))
+                     forward_folded_s=parse_time(section.get("forward_folded", 0)),
+                     mispredict_s=parse_time(section.get("mispredict", 0)))
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

@@ -51,6 +51,7 @@ class AsmLoop:
     innermost: bool = True
     vector_bytes: int = 0           # >0: the vectorizer made this loop (16 = SSE, 32 = AVX)
     head: str = ""                  # the label its backward jump goes to
+    targets: dict[str, int] = field(default_factory=dict)   # labels inside it → their index in ``instructions``
 
     @property
     def packed(self) -> bool:
@@ -147,6 +148,12 @@ def compile_asm(source: Path, command: list[str], workdir: Path) -> tuple[str, s
     return out.read_text(encoding="utf-8", errors="replace"), proc.stderr
 
 
+def jump_target(text: str) -> str | None:
+    """The label a jump instruction goes to (``jbe .L3`` → ``.L3``), None for any other instruction."""
+    found = _JUMP.match(text)
+    return found.group(2) if found else None
+
+
 def asm_loops(asm: str) -> list[AsmLoop]:
     """The loops of an assembly listing (GNU as syntax, one function after another)."""
     files: dict[str, str] = {}
@@ -180,7 +187,8 @@ def asm_loops(asm: str) -> list[AsmLoop]:
         if start > k or instructions[start][2] != function:
             continue
         body = instructions[start:k + 1]
-        loop = AsmLoop(function, start, k, [b[0] for b in body], where=[b[1] for b in body], head=m.group(2))
+        loop = AsmLoop(function, start, k, [b[0] for b in body], where=[b[1] for b in body], head=m.group(2),
+                       targets={name: at - start for name, at in labels.items() if start < at <= k})
         loop.lines.update(b[1] for b in body if b[1] is not None)
         loops.append(loop)
     for loop in loops:   # innermost: no other loop strictly inside it

@@ -34,7 +34,7 @@ from sad.analysis.counting import evaluate_sums
 from sad.ir.walk import walk_stmts
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
-from sad.predict.incore import LibraryFigure, compiled_bounds, operation_bounds
+from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.overlap import wait_seconds
@@ -260,9 +260,37 @@ def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] |
     iterations = [b.count for b in mine if b.kind == "loop_iter" and b.first_line == loop.line]
     total = _number(sympy.Add(*iterations), bindings) if iterations else None
     for ref in loop.refs:
-        holders = [b for b in mine if b.first_line <= ref.line <= b.last_line and b.kind != "loop_iter"]
-        count = _number(holders[0].count, bindings) if len(holders) == 1 and holders[0].kind == "code" else None
-        ref.share = min(1.0, count / total) if count is not None and total else 1.0
+        ref.share = _line_share(mine, ref.line, total, bindings)
+    lines = {line for b in mine if b.kind == "code" for line in range(b.first_line, b.last_line + 1)}
+    shares = {line: _line_share(mine, line, total, bindings) for line in sorted(lines)}
+    loop.line_shares = {line: share for line, share in shares.items() if share < 1.0}
+    if iterations:
+        loop.share_exprs = {line: expr for line in sorted(lines) if line not in loop.line_shares
+                            and (expr := _share_expr(mine, line, sympy.Add(*iterations), bindings)) is not None}
+    loop.data_lines = set(loop.share_exprs) | {line for line in loop.line_shares for b in mine
+                                               if b.kind == "code" and b.first_line <= line <= b.last_line
+                                               and any(sym.name.startswith("P_") for sym in b.count.free_symbols)}
+
+
+def _share_expr(mine: list, line: int, iterations: sympy.Expr, bindings: dict[str, sympy.Expr] | None
+                ) -> sympy.Expr | None:
+    """The share of the iterations that run ``line`` as a formula in a branch probability the bindings leave
+    free (None where the line's count is no such formula)."""
+    holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
+    if len(holders) != 1 or holders[0].kind != "code":
+        return None
+    count = bind(holders[0].count, bindings) if bindings else holders[0].count
+    if not any(sym.name.startswith("P_") for sym in count.free_symbols):
+        return None
+    total = bind(iterations, bindings) if bindings else iterations
+    return sympy.Min(1, sympy.cancel(count / total))
+
+
+def _line_share(mine: list, line: int, total: float | None, bindings: dict[str, sympy.Expr] | None) -> float:
+    """The executions of the one code block on ``line`` over the loop's ``total`` iterations, else 1."""
+    holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
+    count = _number(holders[0].count, bindings) if len(holders) == 1 and holders[0].kind == "code" else None
+    return min(1.0, count / total) if count is not None and total else 1.0
 
 
 def _number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> float | None:
@@ -312,6 +340,13 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
     composed by the fully overlapping rule alone (sad.predict.overlap), which hides what a loop-carried chain
     waits for on L3 and memory. Said once, at the first loop priced, and in the report's line. Likewise a
     loop's chain through a load folded into an operation on a machine without ``forward_folded``."""
+    branchy = [lp for lp in explained if "hierarchy.mispredict" in lp.unmeasured]
+    if branchy:
+        coverage.unmeasured.append("branch mispredictions")
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(branchy[0].loop.file, branchy[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in branchy])}: a branch on data in the compiled code, and the machine "
+            "database has no hierarchy.mispredict: its mispredictions are left out; recalibrate with "
+            "`sad calibrate`")))
     folded = [lp for lp in explained if "hierarchy.forward_folded" in lp.unmeasured]
     if folded:
         coverage.unmeasured.append("folded-load forwarding")
@@ -358,7 +393,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
     wait = wait_seconds(streams[0], hierarchy)
     transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
-    seconds = loop_seconds(core.core_s, core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
+    seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.latency_s, price.wait_s = core.latency_s, wait
     price.loads_s, price.transfers_s = core.loads_s, transfers
@@ -372,10 +407,24 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         price.data_s = outer_vectorized_data(data, core.width)
         price.wait_s = outer_vectorized_data(wait, core.width)
         price.transfers_s = outer_vectorized_data(transfers, core.width)
-        price.seconds = loop_seconds(core.core_s, core.chain_s, price.data_s, core.latency_s, price.wait_s,
+        price.seconds = loop_seconds(core_with_arms(core), core.chain_s, price.data_s, core.latency_s, price.wait_s,
                                      core.loads_s, price.transfers_s)
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+def core_with_arms(core: InCore) -> sympy.Expr | float:
+    """The core figure with the arms whose share is a branch probability no run has told: each paid in that
+    share (less its cycles where it does not run) and, for a test of data, its mispredictions in the minority
+    share; a formula in the probability, so the time stays unbound until a profile binds it."""
+    if not core.arms:
+        return core.core_s
+    value = sympy.Float(core.core_s, 6)
+    for share, adds, flip in core.arms:
+        value -= (1 - share) * sympy.Float(adds, 6)
+        if flip:
+            value += sympy.Min(share, 1 - share) * sympy.Float(flip, 6)
+    return value
 
 
 def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,

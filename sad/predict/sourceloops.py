@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sympy
+
 from sad import ir
 from sad.analysis.callgraph import mains
 from sad.ir.languages import resolve_name
@@ -50,6 +52,15 @@ class SourceLoop:
     refs: list[Ref] = field(default_factory=list)
     fastest: str = "last"
     first_touch: list[str] = field(default_factory=list)   # arrays no earlier loop of the program touches
+    line_shares: dict[int, float] = field(default_factory=dict)
+    """Source line → the share of the loop's iterations that run it, where less than all and known as a number
+    (an arm of an IF: sad.predict.loopcost.statement_shares)."""
+    share_exprs: dict[int, sympy.Expr] = field(default_factory=dict)
+    """Source line → the share of the iterations that run it as a formula, where the bound values leave it one
+    (a branch probability no run has told): the loop's price keeps it (sad.predict.loopcost)."""
+    data_lines: set[int] = field(default_factory=set)
+    """Lines of those whose count is a test of data (a branch probability), not of the loop indices: a branch
+    predictor learns an index test's pattern, not a test of data's."""
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -68,8 +79,8 @@ def source_loops(program: ir.Program) -> list[SourceLoop]:
             for ref in loop.refs:
                 var = declared.get(ref.array)
                 ref.extents = _extents(var, declared)
-                if var is not None and var.elem_bytes and ref.type == "integer":
-                    ref.elem_bytes = var.elem_bytes  # C's char to long, one IR type
+                if var is not None and var.elem_bytes and ref.type in ("integer", "complex"):
+                    ref.elem_bytes = var.elem_bytes  # C's char to long, Fortran's COMPLEX*8 and *16: one IR type
             fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
             loop.first_touch = fresh
             touched.update(fresh)
