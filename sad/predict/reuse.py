@@ -580,15 +580,19 @@ def _leaders(ref: Ref, loop: SourceLoop) -> list[tuple[int, int, Ref]]:
         if any(e is None for e in theirs):
             continue
         for d, lp in enumerate(inner_first):
-            k = _steps_ahead(mine, theirs, lp)
+            swept = {sympy.Symbol(i) for i in (_index(inner) for inner in inner_first[:d]) if i is not None}
+            k = _steps_ahead(mine, theirs, lp, swept)
             if k is not None:
                 found.append((d, k, other))
     return found
 
 
-def _steps_ahead(mine: list, theirs: list, lp: ir.Stmt) -> int | None:
+def _steps_ahead(mine: list, theirs: list, lp: ir.Stmt, swept: set[sympy.Symbol] | None = None) -> int | None:
     """k >= 1 when ``theirs`` (subscripts) at this loop's iteration v equal ``mine`` at iteration v + k (by the
-    loop's constant step, 1 if none), None otherwise."""
+    loop's constant step, 1 if none), None otherwise. A subscript in the indices of the loops inside this one
+    (``swept``: one iteration of it runs them all) may differ by a constant: the leading reference brought the
+    neighbours too (Fortran's U(I - 1, J) behind U(I, J + 1) over I, one iteration of J; a 9-point stencil's
+    A[i-1][j-1] behind A[i+1][j+1] over j, two of i)."""
     if not isinstance(lp, ir.Do):
         return None
     step = opmodel.subscript(lp.step) if lp.step is not None else sympy.Integer(1)
@@ -600,7 +604,7 @@ def _steps_ahead(mine: list, theirs: list, lp: ir.Stmt) -> int | None:
         coef = sympy.diff(a, v)
         gap = sympy.expand(b - a)
         if coef == 0:
-            if gap != 0:
+            if gap != 0 and not (gap.is_number and swept and a.free_symbols & swept):
                 return None
             continue
         if not coef.is_number or not gap.is_number or sympy.diff(b, v) != coef:

@@ -115,3 +115,43 @@ def test_a_footprint_well_within_a_shared_l3_takes_its_own_figure(tmp_path):
     assert float(serving_level(sympy.Integer(2 * mib), host, False)) == pytest.approx(0.64e-9)
     # 6 MiB: half way from 4 to 8 MiB, share 0.1921: 0.64 + 0.1921 x 4.06 = 1.42 ns
     assert float(serving_level(sympy.Integer(6 * mib), host, False)) == pytest.approx((0.64 + 0.1921 * 4.06) * 1e-9)
+
+
+JACOBI_F = """      PROGRAM JAC
+      INTEGER I, J
+      DOUBLE PRECISION U(500, 500), V(500, 500)
+      DO 20 J = 2, 499
+         DO 10 I = 2, 499
+            V(I, J) = U(I - 1, J) + U(I + 1, J)
+     &              + U(I, J - 1) + U(I, J + 1)
+   10    CONTINUE
+   20 CONTINUE
+      END
+"""
+
+DIAGONAL = """static double A[500][500], B[500][500];
+int main(void) {
+    int i, j;
+    for (i = 1; i < 499; i++)
+        for (j = 1; j < 499; j++)
+            B[i][j] = A[i - 1][j - 1] + A[i + 1][j + 1];
+    return B[7][7] > 0;
+}
+"""
+
+
+def test_a_neighbour_in_the_swept_subscript_trails_the_leading_column(tmp_path):
+    # Fortran, I innermost: U(I - 1, J) and U(I + 1, J) read column J, which U(I, J + 1) read whole one iteration
+    # of J before (I sweeps the column in one iteration of J: the constant offset in I does not matter);
+    # U(I, J - 1) is one iteration of J behind U(I - 1, J) and U(I + 1, J) (and two behind U(I, J + 1))
+    loop, _ = inner_loop(tmp_path, JACOBI_F, 5, "jac.f")
+    found = sorted(t for t in (trailing(r, loop) for r in loop.refs if r.array == "U") if t is not None)
+    assert found == [(1, 1), (1, 1), (1, 1)]
+
+
+def test_a_diagonal_stencils_back_row_trails_its_front_row(tmp_path):
+    # A[i-1][j-1] reads row i - 1, which A[i+1][j+1] read two iterations of i before: j sweeps the row in one
+    # iteration of i, so the offset of j does not matter
+    loop, _ = inner_loop(tmp_path, DIAGONAL, 5, "nine.c")
+    back = [r for r in loop.refs if r.array == "A" and "sub" in repr(r.indices[0]).lower()]
+    assert len(back) == 1 and trailing(back[0], loop) == (1, 2)
