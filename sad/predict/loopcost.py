@@ -335,26 +335,26 @@ def _note_model(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
     coverage.warnings.append(ir.Diagnostic(ir.Loc(first.file, first.line), "warning", model.note))
 
 
+_MISSING = (
+    ("hierarchy.mispredict", "branch mispredictions", "a branch on data in the compiled code, and the machine "
+     "database has no hierarchy.mispredict: its mispredictions are left out"),
+    ("hierarchy.forward_folded", "folded-load forwarding", "a chain through memory whose load is folded into an "
+     "operation, and the machine database has no hierarchy.forward_folded: the plain forwarding figure stands in "
+     "(Zen renames a plain load, not a folded one: the chain may be under-priced)"))
+"""(figure a loop's bounds would use, its name in the report's line, what a loop without it leaves out)."""
+
+
 def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
     """A machine file calibrated before chain waits were measured (no ``hierarchy.chain_wait``): its loops are
     composed by the fully overlapping rule alone (sad.predict.overlap), which hides what a loop-carried chain
     waits for on L3 and memory. Said once, at the first loop priced, and in the report's line. Likewise a
     loop's chain through a load folded into an operation on a machine without ``forward_folded``."""
-    branchy = [lp for lp in explained if "hierarchy.mispredict" in lp.unmeasured]
-    if branchy:
-        coverage.unmeasured.append("branch mispredictions")
-        coverage.warnings.append(ir.Diagnostic(ir.Loc(branchy[0].loop.file, branchy[0].loop.line), "warning", (
-            f"{_loops_text([lp.loop for lp in branchy])}: a branch on data in the compiled code, and the machine "
-            "database has no hierarchy.mispredict: its mispredictions are left out; recalibrate with "
-            "`sad calibrate`")))
-    folded = [lp for lp in explained if "hierarchy.forward_folded" in lp.unmeasured]
-    if folded:
-        coverage.unmeasured.append("folded-load forwarding")
-        coverage.warnings.append(ir.Diagnostic(ir.Loc(folded[0].loop.file, folded[0].loop.line), "warning", (
-            f"{_loops_text([lp.loop for lp in folded])}: a chain through memory whose load is folded into an "
-            "operation, and the machine database has no hierarchy.forward_folded: the plain forwarding figure "
-            "stands in (Zen renames a plain load, not a folded one: the chain may be under-priced); recalibrate "
-            "with `sad calibrate`")))
+    for figure, name, what in _MISSING:
+        loops = [lp for lp in explained if figure in lp.unmeasured]
+        if loops:
+            coverage.unmeasured.append(name)
+            coverage.warnings.append(ir.Diagnostic(ir.Loc(loops[0].loop.file, loops[0].loop.line), "warning", (
+                f"{_loops_text([lp.loop for lp in loops])}: {what}; recalibrate with `sad calibrate`")))
     if not explained or hierarchy.chain_wait_measured:
         return
     coverage.unmeasured.append("chain waits")

@@ -14,8 +14,8 @@ import pytest
 from sad.cli.main import run
 from sad.machine import libbench
 from sad.predict.incore import library_calls
+from tests.predict.loop_nests import host_machine
 
-ROOT = Path(__file__).resolve().parents[2]
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
                                reason="llvm-mca and gcc are needed for the compiled-code model")
 
@@ -34,16 +34,11 @@ int main(void) {
 
 
 def _machine(tmp_path: Path, library: str) -> Path:
-    """sparc2's prices with a hierarchy, gcc -O2 as the compile command and ``library`` as processor.library."""
-    text = (ROOT / "machine_db" / "sparc2.yaml").read_text()
-    text = text.replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
+    """The two-level host of the compiled-code tests (gcc -O2) with ``library`` as its processor.library."""
+    path = host_machine(tmp_path)
+    text = path.read_text()
     start = text.index("\n  library:")
-    text = text[:start + 1] + library + text[text.index("\n\n", start):]
-    text += ("hierarchy:\n  clock: 2500 MHz\n  line: 64\n  forward: 2.8 ns\n  forward_fp: 3.2 ns\n  levels:\n"
-             "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
-             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
-    path = tmp_path / "host.yaml"
-    path.write_text(text)
+    path.write_text(text[:start + 1] + library + text[text.index("\n\n", start):])
     return path
 
 
