@@ -87,6 +87,7 @@ class LoopPrice:
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
     calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
     unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
+    arms: tuple = ()               # arms whose share is a branch probability still free (InCore.arms)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -403,6 +404,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.between = core.between
     price.calls = core.calls
     price.unmeasured = core.unmeasured
+    price.arms = core.arms
     if core.outer:
         price.data_s = outer_vectorized_data(data, core.width)
         price.wait_s = outer_vectorized_data(wait, core.width)
@@ -517,6 +519,10 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                        f"instructions" + (f", {lp.vector} source iterations a pass" if lp.vector > 1 else "")
                        + (" along the enclosing loop (data per iteration / vector)" if lp.outer else "")
                        + (f"; {lp.scaled}" if lp.scaled else ""))
+            for share, adds, flip in lp.arms:
+                out.append(f"      arm of an IF in {share} of the iterations: {adds * 1e9:.3g} ns when it runs"
+                           + (f", {flip * 1e9:.3g} ns a misprediction" if flip else "")
+                           + " (the core figure counts it in every one; the time keeps the probability)")
             if lp.calls:
                 out.append("      calls: " + ", ".join(
                     f"{name} {seconds * 1e9:.3g} ns" if seconds is not None else f"{name} (not priced)"

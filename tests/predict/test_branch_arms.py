@@ -74,3 +74,14 @@ def test_a_test_of_data_costs_its_minority_mispredicted(tmp_path):
     never, _, _ = _loop_seconds(tmp_path, "  mispredict: 40 ns\n", "P_ARM_IF1=0")
     always, _, _ = _loop_seconds(tmp_path, "  mispredict: 40 ns\n", "P_ARM_IF1=1")
     assert never < always < priced        # the arm costs; a test that always goes one way is predicted
+
+
+@needs_mca
+def test_explain_names_the_arm_the_price_keeps_open(tmp_path):
+    src = tmp_path / "arm.f"
+    src.write_text(ARM_F)
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["analyze", str(src), "-m", str(host_machine(tmp_path, "gfortran -O2", "  mispredict: 40 ns\n")),
+                "--explain"], out, err) == 0
+    assert "arm of an IF in Min(1, P_ARM_IF1) of the iterations" in out.getvalue()
+    assert "40 ns a misprediction" in out.getvalue()
