@@ -42,8 +42,9 @@ MATH_ROUTINES = ("exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "at
 """The libm routines compiled C and Fortran call in loops (gfortran's EXP, NINT, MOD and ** call these too)."""
 VECTOR_ROUTINES = ("exp", "log", "sin", "cos", "tan", "atan", "pow", "log10", "sinh", "cosh", "tanh", "atan2",
                    "expf", "logf", "sinf", "cosf", "powf")
-"""libmvec's routines (glibc 2.35+) gcc and gfortran call two doubles or four floats at a time where they
-vectorize a loop of math calls (``call _ZGVbN2v_exp``): timed like the scalar ones, per call of one vector."""
+"""libmvec's routines (glibc 2.35+) gcc and gfortran call a vector at a time where they vectorize a loop of math
+calls (``call _ZGVbN2v_exp``: two doubles, SSE; ``_ZGVdN4v_exp``: four, AVX2): timed like the scalar ones, per
+call of one vector, in each instruction set of ``VECTOR_ISAS`` the calibration's flags allow."""
 _VECTOR_SYMBOL = re.compile(r"_ZGV[bcde][NM](\d+)v+_(\w+)")
 
 _PROGRAM = r"""
@@ -68,14 +69,8 @@ static char src[%(large)d + 64], dst[%(large)d + 64];
 static double data[%(sort_n)d], work[%(sort_n)d];
 static double xs[%(math_n)d] __attribute__((aligned(64))), ys[%(math_n)d] __attribute__((aligned(64)));
 static float xf[%(math_n)d] __attribute__((aligned(64))), yf[%(math_n)d] __attribute__((aligned(64)));
-#if defined(__x86_64__)
-/* libmvec's SSE variants, which gcc and gfortran call where they vectorize a loop of math calls */
-typedef double v2d __attribute__((vector_size(16)));
-typedef float v4f __attribute__((vector_size(16)));
-__attribute__((noipa)) static v2d same2(v2d v) { return v; }
-__attribute__((noipa)) static v4f same4(v4f v) { return v; }
-%(vector_decls)s#endif
-volatile double sink;
+/* libmvec's variants, which gcc and gfortran call where they vectorize a loop of math calls */
+%(vector_decls)svolatile double sink;
 __attribute__((noipa)) static double same(double v) { return v; }
 
 static double now(void) {
@@ -151,11 +146,7 @@ static void maths(void) {
     int k0 = 7;
     for (int i = 0; i < %(math_n)d; i++) { xs[i] = 0.1 + 0.8 * i / %(math_n)d; xf[i] = (float)xs[i]; }
     MATH("math.same", ys[i] = same(xs[i]));
-%(math)s#if defined(__x86_64__)
-    VMATH("math.same_x2", 2, *(v2d *)(ys + i) = same2(*(v2d *)(xs + i)));
-    VMATH("math.same_x4", 4, *(v4f *)(yf + i) = same4(*(v4f *)(xf + i)));
-%(vector)s#endif
-}
+%(math)s%(vector)s}
 int main(void) {
     char name[64];
     double t[REPS];
@@ -215,8 +206,7 @@ def program() -> str:
     """The C source of the library microbenchmarks."""
     return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N, "math_n": MATH_N,
                        "math": "".join(f'    MATH("math.{name}", {_math_call(name)});\n' for name in MATH_ROUTINES),
-                       "vector_decls": "".join(_vector_decl(name) for name in VECTOR_ROUTINES),
-                       "vector": "".join(_vector_call(name) for name in VECTOR_ROUTINES)}
+                       "vector_decls": _vector_decls(), "vector": _vector_calls()}
 
 
 def vector_key(symbol: str) -> str | None:
@@ -225,23 +215,51 @@ def vector_key(symbol: str) -> str | None:
     return f"{found.group(2)}_x{found.group(1)}" if found else None
 
 
-def _vector_symbol(name: str) -> tuple[str, int, int]:
-    """(libmvec's SSE symbol, lanes, arguments) of a routine."""
-    lanes, args = (4 if name.endswith("f") else 2), (2 if name.rstrip("f") in ("pow", "atan2") else 1)
-    return f"_ZGVbN{lanes}{'v' * args}_{name}", lanes, args
+VECTOR_ISAS = (("b", 16, "defined(__x86_64__)"), ("d", 32, "defined(__x86_64__) && defined(__AVX2__)"))
+"""libmvec's x86-64 variants timed: (its letter in the symbol, vector bytes, when the calibration's flags let C
+call it): SSE always, AVX2 where the flags enable it (``-march=native`` on a core that has it), as a user's
+build with the same flags would call it."""
 
 
-def _vector_decl(name: str) -> str:
-    symbol, lanes, args = _vector_symbol(name)
-    kind = "v4f" if lanes == 4 else "v2d"
-    return f"{kind} {symbol}({', '.join([kind] * args)});\n"
+def _vector_symbol(name: str, isa: str = "b", width: int = 16) -> tuple[str, int, int, str]:
+    """(libmvec's symbol, lanes, arguments, the C vector type) of a routine in one instruction set."""
+    single = name.endswith("f")
+    lanes, args = width // (4 if single else 8), (2 if name.rstrip("f") in ("pow", "atan2") else 1)
+    return f"_ZGV{isa}N{lanes}{'v' * args}_{name}", lanes, args, f"v{lanes}{'f' if single else 'd'}"
 
 
-def _vector_call(name: str) -> str:
-    symbol, lanes, args = _vector_symbol(name)
-    kind, x, y = ("v4f", "xf", "yf") if lanes == 4 else ("v2d", "xs", "ys")
-    operands = ", ".join([f"*({kind} *)({x} + i)"] * args)
-    return f'    VMATH("math.{name}_x{lanes}", {lanes}, *({kind} *)({y} + i) = {symbol}({operands}));\n'
+def _vector_decls() -> str:
+    """Per instruction set, under its condition: the vector types, the routines returning their argument and
+    libmvec's declarations."""
+    out = []
+    for isa, width, condition in VECTOR_ISAS:
+        out.append(f"#if {condition}\n")
+        for kind, base in ((f"v{width // 8}d", "double"), (f"v{width // 4}f", "float")):
+            out.append(f"typedef {base} {kind} __attribute__((vector_size({width})));\n"
+                       f"__attribute__((noipa)) static {kind} same_{kind}({kind} v) {{ return v; }}\n")
+        for name in VECTOR_ROUTINES:
+            symbol, _, args, kind = _vector_symbol(name, isa, width)
+            out.append(f"{kind} {symbol}({', '.join([kind] * args)});\n")
+        out.append("#endif\n")
+    return "".join(out)
+
+
+def _vector_calls() -> str:
+    """Per instruction set, under its condition: the loops of the baselines and of each routine."""
+    out = []
+    for isa, width, condition in VECTOR_ISAS:
+        out.append(f"#if {condition}\n")
+        for kind, x, y in ((f"v{width // 8}d", "xs", "ys"), (f"v{width // 4}f", "xf", "yf")):
+            lanes = int(kind[1:-1])
+            body = f"*({kind} *)({y} + i) = same_{kind}(*({kind} *)({x} + i))"
+            out.append(f'    VMATH("math.same_{kind}", {lanes}, {body});\n')
+        for name in VECTOR_ROUTINES:
+            symbol, lanes, args, kind = _vector_symbol(name, isa, width)
+            x, y = ("xf", "yf") if kind.endswith("f") else ("xs", "ys")
+            operands = ", ".join([f"*({kind} *)({x} + i)"] * args)
+            out.append(f'    VMATH("math.{name}_x{lanes}", {lanes}, *({kind} *)({y} + i) = {symbol}({operands}));\n')
+        out.append("#endif\n")
+    return "".join(out)
 
 
 def _math_call(name: str) -> str:
@@ -289,13 +307,14 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
     cal.figures["qsort.nlogn"] = max(0.0, (raw["qsort.sorted"] - raw["qsort.call"]) / units)
     cal.how["qsort.nlogn"] = (f"qsort of {SORT_N} random doubles / ({SORT_N} log2 {SORT_N}), the calls of its "
                               f"comparator (two compares of doubles) included")
-    for name in VECTOR_ROUTINES:
-        _, lanes, _ = _vector_symbol(name)
-        if f"math.{name}_x{lanes}" in raw:
-            cal.figures[f"{name}_x{lanes}.call"] = max(0.0, raw[f"math.{name}_x{lanes}"] - raw[f"math.same_x{lanes}"])
-            cal.how[f"{name}_x{lanes}.call"] = (f"{_vector_symbol(name)[0]} (libmvec, {lanes} lanes) over {MATH_N} "
-                                                f"elements in L1 minus a call returning its vector "
-                                                f"({_ns(raw[f'math.same_x{lanes}'])})")
+    for isa, width, _ in VECTOR_ISAS:
+        for name in VECTOR_ROUTINES:
+            symbol, lanes, _, kind = _vector_symbol(name, isa, width)
+            if f"math.{name}_x{lanes}" in raw and f"math.same_{kind}" in raw:
+                cal.figures[f"{name}_x{lanes}.call"] = max(0.0, raw[f"math.{name}_x{lanes}"] - raw[f"math.same_{kind}"])
+                cal.how[f"{name}_x{lanes}.call"] = (f"{symbol} (libmvec, {lanes} lanes) over {MATH_N} elements in "
+                                                    f"L1 minus a call returning its vector "
+                                                    f"({_ns(raw[f'math.same_{kind}'])})")
     for name in MATH_ROUTINES:
         if f"math.{name}" in raw:
             cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])
