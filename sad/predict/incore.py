@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sympy
 
@@ -124,8 +125,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     width = vector_width(chosen, loop, vector_bytes, loop.line in cf.vectorized)
     clock = hierarchy.clock_hz
     model_cycles, scaled = host_cycles(result, hierarchy)
-    model_cycles, mispredicted, open_arms = arm_cycles(chosen, loop, file, model_cycles, hierarchy)
-    cycles = max(model_cycles, cc.register_chain(chosen.instructions))
+    arms = arm_cycles(chosen, loop, file, model_cycles, hierarchy)
+    cycles = max(arms.cycles, cc.register_chain(chosen.instructions))
     between: frozenset[int] = frozenset()
     carried = len(loop.nest) > 1 and isinstance(loop.nest[-1], ir.Do) and \
         opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
@@ -148,10 +149,10 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         fetched = "no fetch bound: the code's place is unknown (the file does not link as a program alone)"
     if fetched:
         scaled = f"{scaled}; {fetched}" if scaled else fetched
-    core = (cycles / clock + mispredicted) / width
-    if mispredicted:
-        scaled = f"{scaled}; tests of data mispredicted {mispredicted * 1e9:.3g} ns" if scaled else \
-            f"tests of data mispredicted {mispredicted * 1e9:.3g} ns"
+    core = (cycles / clock + arms.mispredicted) / width
+    if arms.mispredicted:
+        scaled = f"{scaled}; tests of data mispredicted {arms.mispredicted * 1e9:.3g} ns" if scaled else \
+            f"tests of data mispredicted {arms.mispredicted * 1e9:.3g} ns"
     calls = library_calls(chosen.instructions, library)
     if any(seconds for _, seconds in calls):
         core = max(core, library_seconds(chosen.instructions, calls, hierarchy) / width)
@@ -162,7 +163,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         chain = max(chain, forwarding_seconds(ch, hierarchy) + ch.cycles / clock)
     unmeasured: tuple[str, ...] = ("hierarchy.forward_folded",) if not hierarchy.forward_folded_s and any(
         ch.folded and not ch.floating for ch in slots) else ()
-    if not hierarchy.mispredict_s and data_arms(chosen, loop, file):
+    if not hierarchy.mispredict_s and arms.on_data:
         unmeasured += ("hierarchy.mispredict",)
     forms = regchain.host_register_latencies(chosen.instructions, result.latencies, hierarchy)
     for el in cc.element_chains(chosen.instructions, tuple(forms)):
@@ -190,7 +191,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
                   loads_s=load_port_cycles(result, hierarchy) / width / clock, calls=calls, unmeasured=unmeasured,
-                  arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in open_arms))
+                  arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open))
 
 
 def library_calls(instructions: tuple[str, ...] | list[str], library: LibraryFigure | None
@@ -216,8 +217,15 @@ def library_seconds(instructions: tuple[str, ...] | list[str], calls: tuple[tupl
     return own + sum(seconds or 0.0 for _, seconds in calls)
 
 
-def arm_cycles(chosen: cc.AsmLoop, loop: SourceLoop, file: str, cycles: float, hierarchy: Hierarchy
-               ) -> tuple[float, float, list[tuple[sympy.Expr, float, float]]]:
+class ArmPrice(NamedTuple):
+    """What ``arm_cycles`` finds in a loop body's arms."""
+    cycles: float                                     # the body's cycles, each arm in its share
+    mispredicted: float                               # seconds per iteration of the mispredicted tests of data
+    open: list[tuple[sympy.Expr, float, float]]       # arms whose share is a formula: (share, cycles, flip)
+    on_data: bool                                     # an arm is run by a test of data
+
+
+def arm_cycles(chosen: cc.AsmLoop, loop: SourceLoop, file: str, cycles: float, hierarchy: Hierarchy) -> ArmPrice:
     """``cycles`` of a compiled loop body (llvm-mca runs every instruction in every iteration) with each arm of
     an IF that a forward jump skips (``skipped_arms``) paid in the share of the iterations that run it
     (``SourceLoop.line_shares``): the cycles less (1 - share) x what the arm adds; and the seconds per
@@ -228,44 +236,25 @@ def arm_cycles(chosen: cc.AsmLoop, loop: SourceLoop, file: str, cycles: float, h
     14.1 cycles an iteration with the arm, 3.1 without, 5.2 weighted, + 0.19 x 4 ns mispredicted; 8.6
     measured here. An arm whose share is a formula (a probability no run has told) is returned as (share,
     cycles it adds, seconds a misprediction costs) for the caller to keep in the price."""
-    weighted, mispredicted = cycles, 0.0
+    weighted, mispredicted, on_data = cycles, 0.0, False
     open_arms: list[tuple[sympy.Expr, float, float]] = []
     for first, last in skipped_arms(chosen):
-        share = _arm_share(chosen, first, last, loop, file)
-        formula = _arm_formula(chosen, first, last, loop, file) if share is None else None
-        if share is None and formula is None:
+        lines = {w[1] for w in chosen.where[first:last + 1] if w and resolved_path(w[0]) == file}
+        on_data = on_data or bool(lines & loop.data_lines)
+        shares = [loop.line_shares[line] for line in lines if line in loop.line_shares]
+        formulas = [loop.share_exprs[line] for line in sorted(lines) if line in loop.share_exprs]
+        if not shares and not formulas:
             continue
         rest = cc.mca(tuple(t for k, t in enumerate(chosen.instructions) if not first <= k <= last))
         adds = max(0.0, cycles - host_cycles(rest, hierarchy)[0]) if rest is not None else 0.0
-        flip = hierarchy.mispredict_s if _arm_lines(chosen, first, last, file) & loop.data_lines else 0.0
-        if share is None:
-            open_arms += [(formula, adds, flip)] if formula is not None else []
+        flip = hierarchy.mispredict_s if lines & loop.data_lines else 0.0
+        if not shares:
+            open_arms.append((formulas[0], adds, flip))
             continue
+        share = max(shares)
         weighted -= (1 - share) * adds
         mispredicted += min(share, 1 - share) * flip
-    return weighted, mispredicted, open_arms
-
-
-def data_arms(chosen: cc.AsmLoop, loop: SourceLoop, file: str) -> bool:
-    """True where a skipped arm of the loop is run by a test of data."""
-    return any(_arm_lines(chosen, first, last, file) & loop.data_lines for first, last in skipped_arms(chosen))
-
-
-def _arm_lines(chosen: cc.AsmLoop, first: int, last: int, file: str) -> set[int]:
-    return {w[1] for w in chosen.where[first:last + 1] if w and resolved_path(w[0]) == file}
-
-
-def _arm_formula(chosen: cc.AsmLoop, first: int, last: int, loop: SourceLoop, file: str) -> sympy.Expr | None:
-    """An arm's share as a formula (``SourceLoop.share_exprs``), None where its lines have none."""
-    found = [loop.share_exprs[line] for line in sorted(_arm_lines(chosen, first, last, file))
-             if line in loop.share_exprs]
-    return found[0] if found else None
-
-
-def _arm_share(chosen: cc.AsmLoop, first: int, last: int, loop: SourceLoop, file: str) -> float | None:
-    """The share of the iterations that run an arm: its lines' (None where none of them has one below 1)."""
-    shares = [loop.line_shares[line] for line in _arm_lines(chosen, first, last, file) if line in loop.line_shares]
-    return max(shares) if shares else None
+    return ArmPrice(weighted, mispredicted, open_arms, on_data)
 
 
 def skipped_arms(chosen: cc.AsmLoop) -> list[tuple[int, int]]:

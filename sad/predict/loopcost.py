@@ -87,7 +87,7 @@ class LoopPrice:
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
     calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
     unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
-    arms: tuple = ()               # arms whose share is a branch probability still free (InCore.arms)
+    arms: tuple[tuple[sympy.Expr, float, float], ...] = ()   # arms with a free branch probability (InCore.arms)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -268,20 +268,20 @@ def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] |
     if iterations:
         loop.share_exprs = {line: expr for line in sorted(lines) if line not in loop.line_shares
                             and (expr := _share_expr(mine, line, sympy.Add(*iterations), bindings)) is not None}
-    loop.data_lines = set(loop.share_exprs) | {line for line in loop.line_shares for b in mine
-                                               if b.kind == "code" and b.first_line <= line <= b.last_line
-                                               and any(sym.name.startswith("P_") for sym in b.count.free_symbols)}
+    loop.data_lines = set(loop.share_exprs) | {line for line in loop.line_shares
+                                               if (holder := _holder(mine, line)) is not None
+                                               and _probability_in(holder.count)}
 
 
 def _share_expr(mine: list, line: int, iterations: sympy.Expr, bindings: dict[str, sympy.Expr] | None
                 ) -> sympy.Expr | None:
     """The share of the iterations that run ``line`` as a formula in a branch probability the bindings leave
     free (None where the line's count is no such formula)."""
-    holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
-    if len(holders) != 1 or holders[0].kind != "code":
+    holder = _holder(mine, line)
+    if holder is None:
         return None
-    count = bind(holders[0].count, bindings) if bindings else holders[0].count
-    if not any(sym.name.startswith("P_") for sym in count.free_symbols):
+    count = bind(holder.count, bindings) if bindings else holder.count
+    if not _probability_in(count):
         return None
     total = bind(iterations, bindings) if bindings else iterations
     return sympy.Min(1, sympy.cancel(count / total))
@@ -289,9 +289,20 @@ def _share_expr(mine: list, line: int, iterations: sympy.Expr, bindings: dict[st
 
 def _line_share(mine: list, line: int, total: float | None, bindings: dict[str, sympy.Expr] | None) -> float:
     """The executions of the one code block on ``line`` over the loop's ``total`` iterations, else 1."""
-    holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
-    count = _number(holders[0].count, bindings) if len(holders) == 1 and holders[0].kind == "code" else None
+    holder = _holder(mine, line)
+    count = _number(holder.count, bindings) if holder is not None else None
     return min(1.0, count / total) if count is not None and total else 1.0
+
+
+def _holder(mine: list, line: int):
+    """The one code block that holds ``line`` among the loop's blocks, None where another block shares it."""
+    holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
+    return holders[0] if len(holders) == 1 and holders[0].kind == "code" else None
+
+
+def _probability_in(count: sympy.Expr) -> bool:
+    """A count that holds a branch probability (a test of data, P_...), not only loop trips."""
+    return any(sym.name.startswith("P_") for sym in count.free_symbols)
 
 
 def _number(expr: sympy.Expr, bindings: dict[str, sympy.Expr] | None) -> float | None:

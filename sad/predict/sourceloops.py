@@ -19,9 +19,9 @@ from sad.ir.walk import child_bodies, walk, walk_stmts
 
 ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
 EXACT_TYPES = ("double", "real")
-"""IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long (a reference takes its
-declaration's size where the frontend gives one, ir.Variable.elem_bytes), "complex" Fortran's COMPLEX and DOUBLE
-COMPLEX, their sizes a guess (sad.predict.incore reads no iteration count from them)."""
+"""IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long and "complex" Fortran's
+COMPLEX (8 bytes) and COMPLEX*16 (16): a reference takes its declaration's size where the frontend gives one
+(ir.Variable.elem_bytes), ELEM_BYTES's guess otherwise (sad.predict.incore reads no iteration count from them)."""
 
 
 @dataclass
