@@ -1164,6 +1164,9 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
         fig = cal.mispredict
         lines.append(f"  mispredict: {fig.seconds * 1e9:.4g} ns        # a mispredicted branch: a test of random bits "
                      f"less one always taken, x2, spread {fig.spread:.1%}{_flag(fig)}")
+    elif cal.mispredict is not None:   # never a 0: left out, and a loop that needs it is warned about
+        lines.append(f"  # mispredict: not isolated (a test of random bits ran no slower than one always taken, "
+                     f"{cal.mispredict.seconds * 1e9:.3g} ns): branches of data priced without mispredictions")
     if cal.first_touch is not None:
         fig = cal.first_touch
         flag = _flag(fig)

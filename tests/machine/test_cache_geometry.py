@@ -246,3 +246,18 @@ def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_p
     assert level.holds_bytes == 15448 * 1024
     # the level's own figure was timed over half the first pass (4 MiB): share 0 there
     assert level.ramp == ((4 * 1024 ** 2, 0.0), (8 * 1024 ** 2, 0.0049), (16 * 1024 ** 2, 0.6478))
+
+
+def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp_path):
+    cal = _calibration()
+    cal.forward_folded = hier.Measured(2.4e-9, 0.01, 5)
+    cal.mispredict = hier.Measured(4.0e-9, 0.04, 5)
+    lines = hier.render_yaml(cal)
+    machine = _sparc2_with(tmp_path, lines).hierarchy
+    assert machine.forward_folded_s == pytest.approx(2.4e-9) and machine.mispredict_s == pytest.approx(4.0e-9)
+    # a random test no slower than a constant one: no figure (never 0 ns), a comment says why
+    cal.mispredict = hier.Measured(-0.1e-9, 0.3, 5)
+    lines = hier.render_yaml(cal)
+    assert not any(line.startswith("  mispredict:") for line in lines)
+    assert any(line.startswith("  # mispredict: not isolated") for line in lines)
+    assert _sparc2_with(tmp_path, lines).hierarchy.mispredict_s == 0.0
