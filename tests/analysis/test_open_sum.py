@@ -65,3 +65,24 @@ def test_one_product_of_many_index_tests_is_summed_by_groups():
     assert len(sums) > 1
     assert all(sum(1 for pw in s.atoms(sympy.Piecewise) if pw.has(k)) <= 1 for s in sums)  # two tests fold into one
     assert evaluate_sums(total.subs({p: sympy.Rational(1, 2), q: 1, r: 2, n: 8})) == sympy.Rational(489, 2)
+
+
+def test_resum_closes_each_distinct_sum_once_and_matches_sympys_replace():
+    """resum walks the graph of an expression, not its tree: a Sum repeated in many places (a callee's loop
+    in every piece of a bound count) is closed once, and the result is what sympy's replace builds."""
+    from sad.analysis import counting
+
+    k, j = sympy.Symbol("k", integer=True), sympy.Symbol("j", integer=True)
+    n, m = sympy.Symbol("N", integer=True), sympy.Symbol("M", integer=True)
+    numeric = sympy.Sum(k * sympy.Piecewise((1, k > 2), (0, True)), (k, 0, 5))    # closes to 3 + 4 + 5 = 12
+    kept = sympy.Sum(sympy.Piecewise((1, j > m), (0, True)), (j, 0, n))             # bounds not numbers: stays
+    shared = sympy.Max(0, n - 1) * (numeric + kept)
+    expr = sum((shared + i) * sympy.Symbol(f"P{i}") for i in range(40))
+    counting._resummed.cache_clear()
+    closed = counting.resum(expr)
+    assert closed == expr.replace(lambda e: isinstance(e, sympy.Sum), counting._resummed.__wrapped__)
+    assert closed.subs({n: 3, m: 1, **{sympy.Symbol(f"P{i}"): 1 for i in range(40)}}).doit() == \
+        sum((2 * (12 + 2) + i) for i in range(40))
+    info = counting._resummed.cache_info()
+    assert (info.misses, info.hits) == (2, 0)  # each distinct Sum closed once, not 40 times
+
