@@ -1745,6 +1745,8 @@ def _combine(node: ir.BinOp, left, right):
         return left ** right
     if op == "mod":
         return _truncated_mod(left, right)
+    if op in ("shl", "shr"):
+        return _shifted(op, left, right)
     relations = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt,
                  "ge": sympy.Ge}
     if op in relations:
@@ -1763,6 +1765,17 @@ def _combine(node: ir.BinOp, left, right):
     if op == "or":
         return sympy.Or(left, right)
     return None
+
+
+def _shifted(op: str, left, right) -> sympy.Expr | None:
+    """C's `a << b` as a * 2**b and `a >> b` as floor(a / 2**b) (gcc shifts a negative value arithmetically),
+    for a shift count that is not negative (`1 << P` of an FFT's size); None for a negative or non-integer
+    count, which C leaves undefined."""
+    if getattr(right, "is_integer", None) is False or getattr(right, "is_negative", None) or \
+            getattr(left, "is_integer", None) is False:
+        return None
+    scale = sympy.Integer(2) ** right
+    return left * scale if op == "shl" else sympy.floor(left / scale)
 
 
 def _choice_test(kind: type, left, right) -> sympy.Basic | None:
