@@ -18,7 +18,9 @@ a routine that returns its argument (``same``, kept out of line), each the faste
 on a shared core only slows such a loop down: medians of the same runs moved 4.5 to 6.9 ns for exp here, the
 fastest rounds 4.9 to 5.0). The difference per call is the routine's own
 work beyond a call and a return: ``processor.library.<routine>.call``, which sad.predict.incore adds to the
-loop's own cycles.
+loop's own cycles. The call and return themselves are the ``same`` loop less the loop without the call
+(``processor.library.same.call``): llvm-mca cannot model a call (it takes 100 cycles of latency), so the
+compiled-code model gives it a no-op and adds this figure per call.
 """
 from __future__ import annotations
 
@@ -146,6 +148,8 @@ static void maths(void) {
     int k0 = 7;
     for (int i = 0; i < %(math_n)d; i++) { xs[i] = 0.1 + 0.8 * i / %(math_n)d; xf[i] = (float)xs[i]; }
     MATH("math.same", ys[i] = same(xs[i]));
+    /* the same loop without the call (the asm keeps gcc from vectorizing or replacing it by memcpy) */
+    MATH("math.copy", { double v = xs[i]; __asm__ volatile("" : "+x"(v)); ys[i] = v; });
 %(math)s%(vector)s}
 int main(void) {
     char name[64];
@@ -315,6 +319,10 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
                 cal.how[f"{name}_x{lanes}.call"] = (f"{symbol} (libmvec, {lanes} lanes) over {MATH_N} elements in "
                                                     f"L1 minus a call returning its vector "
                                                     f"({_ns(raw[f'math.same_{kind}'])})")
+    if "math.same" in raw and "math.copy" in raw:
+        cal.figures["same.call"] = max(0.0, raw["math.same"] - raw["math.copy"])
+        cal.how["same.call"] = (f"the call itself: a loop calling a routine that returns x[i] "
+                                f"({_ns(raw['math.same'])}) minus the loop without the call ({_ns(raw['math.copy'])})")
     for name in MATH_ROUTINES:
         if f"math.{name}" in raw:
             cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])

@@ -69,6 +69,9 @@ LibraryFigure = Callable[[str], "float | None"]
 """A routine's name (``exp``) → seconds of its work per call in a loop (processor.library.<name>.call), or None."""
 
 DIVIDER = ("div", "idiv", "sqrt")
+CALL_FIGURE = "same"
+"""The library entry whose ``call`` figure is the cost of a call itself (sad.machine.libbench: a loop calling a
+routine that returns its argument, less the loop without the call)."""
 """Mnemonics (less a leading v) of the divider's instructions, which a library routine's code does not use:
 glibc's exp, log, sin, cos and pow are tables and polynomials without a division."""
 
@@ -154,8 +157,9 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         scaled = f"{scaled}; tests of data mispredicted {arms.mispredicted * 1e9:.3g} ns" if scaled else \
             f"tests of data mispredicted {arms.mispredicted * 1e9:.3g} ns"
     calls = library_calls(chosen.instructions, library)
+    call_s = library(CALL_FIGURE) if library is not None and calls else None
     if any(seconds for _, seconds in calls):
-        core = max(core, library_seconds(chosen.instructions, calls, hierarchy) / width)
+        core = max(core, library_seconds(chosen.instructions, calls, hierarchy, call_s or 0.0) / width)
     chain = 0.0
     latencies = regchain.host_latencies(chosen.instructions, result.latencies, hierarchy)
     slots = cc.memory_chains(chosen.instructions, latencies)
@@ -163,6 +167,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         chain = max(chain, forwarding_seconds(ch, hierarchy) + ch.cycles / clock)
     unmeasured: tuple[str, ...] = ("hierarchy.forward_folded",) if not hierarchy.forward_folded_s and any(
         ch.folded and not ch.floating for ch in slots) else ()
+    if any(seconds for _, seconds in calls) and call_s is None:
+        unmeasured += (f"processor.library.{CALL_FIGURE}",)
     if not hierarchy.mispredict_s and arms.on_data:
         unmeasured += ("hierarchy.mispredict",)
     forms = regchain.host_register_latencies(chosen.instructions, result.latencies, hierarchy)
@@ -190,7 +196,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     # overlap (``entries_cycles``) and the chain does not bind
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
-                  loads_s=load_port_cycles(result, hierarchy) / width / clock, calls=calls, unmeasured=unmeasured,
+                  loads_s=load_port_cycles(result, hierarchy) / width / clock, unmeasured=unmeasured,
+                  calls=calls + ((("calling", call_s * len(calls)),) if call_s and any(s for _, s in calls) else ()),
                   arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open))
 
 
@@ -205,16 +212,18 @@ def library_calls(instructions: tuple[str, ...] | list[str], library: LibraryFig
 
 
 def library_seconds(instructions: tuple[str, ...] | list[str], calls: tuple[tuple[str, float | None], ...],
-                    hierarchy: Hierarchy) -> float:
+                    hierarchy: Hierarchy, call_s: float = 0.0) -> float:
     """Seconds per compiled iteration of a loop that calls library routines: llvm-mca's cycles for the body
-    without its divisions and square roots, plus each routine's work. The routine's instructions compete with
-    the loop's for the pipelined units, not for the divider (``DIVIDER``), and a loop of one call runs at the
-    routine's figure plus its call (sad.machine.libbench). Here, -O2: ``y[i] = exp(x[i])`` 7.2 ns an element,
-    ``sqrt(x[i]) * exp(-x[i])`` 6.4 ns (the square root hides under the call), ``exp(-v) * log(v + 1)`` 11.6 to
-    14.5 ns, exp plus a degree-8 polynomial and two divisions 10.5 ns."""
+    without its divisions and square roots (and without the calls, which llvm-mca cannot model:
+    sad.predict.compiled._neutral_call), plus each call (``call_s``: the calibrated cost of calling a routine
+    that returns its argument, ``processor.library.same``) and each routine's work. The routine's instructions
+    compete with the loop's for the pipelined units, not for the divider (``DIVIDER``), and a loop of one call
+    runs at the routine's figure plus its call (sad.machine.libbench). Here, -O2: ``y[i] = exp(x[i])`` 7.2 ns an
+    element, ``sqrt(x[i]) * exp(-x[i])`` 6.4 ns (the square root hides under the call), ``exp(-v) * log(v + 1)``
+    11.6 to 14.5 ns, exp plus a degree-8 polynomial and two divisions 10.5 ns."""
     rest = cc.mca(tuple(t for t in instructions if not t.split()[0].lstrip("v").startswith(DIVIDER)))
     own = host_cycles(rest, hierarchy)[0] / hierarchy.clock_hz if rest is not None else 0.0
-    return own + sum(seconds or 0.0 for _, seconds in calls)
+    return own + sum(call_s + (seconds or 0.0) for _, seconds in calls)
 
 
 class ArmPrice(NamedTuple):

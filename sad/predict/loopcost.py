@@ -352,7 +352,10 @@ _MISSING = (
      "database has no hierarchy.mispredict: its mispredictions are left out"),
     ("hierarchy.forward_folded", "folded-load forwarding", "a chain through memory whose load is folded into an "
      "operation, and the machine database has no hierarchy.forward_folded: the plain forwarding figure stands in "
-     "(Zen renames a plain load, not a folded one: the chain may be under-priced)"))
+     "(Zen renames a plain load, not a folded one: the chain may be under-priced)"),
+    ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
+     "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
+     "alone"))
 """(figure a loop's bounds would use, its name in the report's line, what a loop without it leaves out)."""
 
 
