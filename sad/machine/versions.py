@@ -22,7 +22,8 @@ CHANGES: list[tuple[int, str]] = [
         "files. No other change: a version 1 file loads unchanged."),
     (3, "hierarchy.forward_folded (store-to-load forwarding into a load folded into an operation) and "
         "hierarchy.mispredict (a mispredicted branch), both optional figures; processor.library also holds the "
-        "libm routines a compiled loop calls (exp: {call: ...}) and libmvec's vector ones (exp_x2). A version 2 "
+        "libm routines a compiled loop calls (exp: {call: ...}), libmvec's vector ones (exp_x2) and the cost of a "
+        "call itself (same: {call: ...}; a loop calling routines on a file without it is warned about). A version 2 "
         "file loads unchanged (its loops are priced without those figures, with a warning where one is needed)."),
 ]
 
