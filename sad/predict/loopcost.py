@@ -57,7 +57,7 @@ from sad.predict.reuse import tlb_seconds as tlb_seconds
 from sad.predict.reuse import usable_bytes as usable_bytes
 from sad.predict.sourceloops import ELEM_BYTES as ELEM_BYTES
 from sad.predict.sourceloops import Ref as Ref
-from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops
+from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops, unmodeled_loops
 
 
 @dataclass
@@ -212,6 +212,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
     how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
+    _note_unmodeled(coverage, unmodeled_loops(analysis.program))
     _note_model(coverage, explained)
     _note_unmeasured(coverage, explained, hierarchy)
     for name, (why, loops) in failed.items():
@@ -378,6 +379,21 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
         "the machine database has no hierarchy.chain_wait (calibrated before chain waits were measured): a "
         "loop-carried chain is taken to hide every transfer, max(core, chain, data), which under-prices a chain "
         "waiting on L3 or memory; recalibrate with `sad calibrate`")))
+
+
+def _note_unmodeled(coverage: LoopCoverage, skipped: list[tuple[ir.Loc, str]]) -> None:
+    """Innermost loops the compiled-code model does not take (sourceloops.unmodeled_loops): counted in the
+    report's line among those priced per operation, and named in one warning per file with why."""
+    coverage.total += len(skipped)
+    by_file: dict[str, list[tuple[ir.Loc, str]]] = defaultdict(list)
+    for loc, why in skipped:
+        by_file[loc.file].append((loc, why))
+    for loops in by_file.values():
+        many = len(loops) > 1
+        coverage.warnings.append(ir.Diagnostic(loops[0][0], "warning", (
+            f"{len(loops)} innermost loop{'s' if many else ''} not priced from the compiled code, priced per "
+            f"operation (the machine database's prices): " + "; ".join(f"line {loc.line}, {why}" for loc, why in loops)
+            + " (the loop model prices counted loops without calls)")))
 
 
 def _loops_text(loops: list[SourceLoop]) -> str:

@@ -165,27 +165,51 @@ class FirstTouch:
         return found
 
 
+def unmodeled_loops(program: ir.Program) -> list[tuple[ir.Loc, str]]:
+    """Innermost loops the compiled-code model does not take, each with why: a while loop (no trip count to
+    price an iteration by), a counted loop that calls routines or holds a GOTO loop. Their blocks keep the
+    per-operation prices; the report counts them and a warning names them."""
+    skipped: list[tuple[ir.Loc, str]] = []
+    for proc in program.procedures:
+        _collect(proc.body, [], "last", [], proc.end_line, skipped)
+    return skipped
+
+
 def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop],
-             until: int | None = None) -> None:
-    """Innermost loops of ``stmts`` into ``out``; ``until``: the first line after these statements that holds
-    another statement (the next one of the enclosing body, the procedure's end), None if not known."""
+             until: int | None = None, skipped: list[tuple[ir.Loc, str]] | None = None) -> None:
+    """Innermost loops of ``stmts`` into ``out`` (and those the model does not take, with why, into
+    ``skipped``); ``until``: the first line after these statements that holds another statement (the next one
+    of the enclosing body, the procedure's end), None if not known."""
     for pos, stmt in enumerate(stmts):
         after = stmts[pos + 1].loc.line if pos + 1 < len(stmts) else until
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
-            if not inner and isinstance(stmt, ir.Do) and not _has_calls(stmt.body) \
-                    and not _has_jump_back(stmt.body):
+            why = _not_modeled(stmt) if not inner else None
+            if not inner and why is None:
                 last = _last_line(stmt, after)
                 loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
-                loop.refs = _refs(stmt.body)
+                loop.refs = _refs(stmt.body) if skipped is None else []
                 out.append(loop)
             else:
-                _collect(stmt.body, [*nest, stmt], fastest, out, after)
+                if why is not None and skipped is not None:
+                    skipped.append((stmt.loc, why))
+                _collect(stmt.body, [*nest, stmt], fastest, out, after, skipped)
             continue
         bodies = child_bodies(stmt)
         for k, body in enumerate(bodies):
             later = next((b[0].loc.line for b in bodies[k + 1:] if b), after)
-            _collect(body, nest, fastest, out, later)
+            _collect(body, nest, fastest, out, later, skipped)
+
+
+def _not_modeled(loop: ir.Do | ir.While) -> str | None:
+    """Why the compiled-code model does not price an innermost loop, None where it does."""
+    if isinstance(loop, ir.While):
+        return "a while loop"
+    if _has_calls(loop.body):
+        return "a loop that calls routines"
+    if _has_jump_back(loop.body):
+        return "a loop with a GOTO loop inside"
+    return None
 
 
 def _last_line(loop: ir.Do, after: int | None) -> int:

@@ -89,3 +89,34 @@ def test_a_failing_compile_gives_one_warning_naming_the_cause(tmp_path):
                                   "code, priced from per-operation prices")
     assert "unrecognized command-line option" in warnings[0] and "-mno-such-option" in warnings[0]
     assert "0 of 3 innermost loops priced from the compiled code" in out
+
+
+SEARCH = """static int v[1000];
+int main(void) {
+    int i, q, found = 0;
+    for (i = 0; i < 1000; i++) v[i] = 3 * i;
+    for (q = 0; q < 50; q++) {
+        int lo = 0, hi = 999;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (v[mid] < 7 * q) lo = mid + 1;
+            else hi = mid;
+        }
+        found += v[lo] == 7 * q;
+    }
+    return found;
+}
+"""
+
+
+@needs_mca
+def test_a_while_loop_is_counted_and_named_as_priced_per_operation(tmp_path):
+    """The compiled-code model takes counted loops: a binary search's while loop kept its per-operation price
+    without a word, and the report said "1 of 1 innermost loops priced from the compiled code"."""
+    src = tmp_path / "search.c"
+    src.write_text(SEARCH)
+    status, out, err = _sad("analyze", str(src), "-m", str(_machine(tmp_path, "gcc -O2")))
+    assert status == 0, err
+    assert "1 of 2 innermost loops priced from the compiled code (gcc -O2), 1 per operation" in out
+    assert f"{src}:7: warning: 1 innermost loop not priced from the compiled code, priced per operation (the " \
+           "machine database's prices): line 7, a while loop" in err
