@@ -138,6 +138,76 @@ def match_for(node: c_ast.For) -> ForShape | None:
     return ForShape(index, lo, decl, other_init, op, bound, sign, step, step_const, others)
 
 
+@dataclass
+class GeometricShape:
+    """A `for` whose index is multiplied or divided by a power of two each iteration: an FFT's stages
+    (`for (len = 2; len <= n; len *= 2)`), a tree reduction's strides (`for (s = n / 2; s > 0; s >>= 1)`)."""
+    index: str
+    lo: c_ast.Node
+    index_decl: c_ast.Decl | None
+    cmp: str          # index on the left
+    bound: c_ast.Node
+    shift: int        # the factor is 2**shift
+    growing: bool
+    update: c_ast.Node
+
+
+def match_geometric(node: c_ast.For) -> GeometricShape | None:
+    """The shape of a for loop with one index, initialized alone, compared with a bound and multiplied
+    (`*= 2`, `<<= 1`, `= v * 4`) or divided (`/= 2`, `>>= 1`) by a power of two; None otherwise (syntax only)."""
+    init, cond, nxt = node.init, node.cond, node.next
+    if init is None or cond is None or nxt is None or isinstance(nxt, c_ast.ExprList):
+        return None
+    items = list(init.decls if isinstance(init, c_ast.DeclList) else
+                 (init.exprs if isinstance(init, c_ast.ExprList) else [init]))
+    if len(items) != 1:
+        return None
+    item = items[0]
+    if isinstance(item, c_ast.Decl) and item.init is not None and item.name and isinstance(item.type, c_ast.TypeDecl):
+        index, lo, decl = item.name, item.init, item
+    elif isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID):
+        index, lo, decl = item.lvalue.name, item.rvalue, None
+    else:
+        return None
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">="):
+        return None
+    if _is_id(cond.left, index):
+        op, bound = cond.op, cond.right
+    elif _is_id(cond.right, index):
+        op, bound = _FLIP[cond.op], cond.left
+    else:
+        return None
+    factor = _factor_of(nxt, index)
+    if factor is None or index in names_in(bound) | names_in(lo):
+        return None
+    shift, growing = factor
+    if growing != (op in ("<", "<=")):
+        return None
+    return GeometricShape(index, lo, decl, op, bound, shift, growing, nxt)
+
+
+def _factor_of(node: c_ast.Node, index: str) -> tuple[int, bool] | None:
+    """(shift, growing) where node multiplies (growing) or divides the index by 2**shift, else None."""
+    if not isinstance(node, c_ast.Assignment) or not _is_id(node.lvalue, index):
+        return None
+    if node.op in ("*=", "<<=", "/=", ">>="):
+        op, k = node.op[:-1], _int_const(node.rvalue)
+    elif node.op == "=" and isinstance(node.rvalue, c_ast.BinaryOp) and _is_id(node.rvalue.left, index):
+        op, k = node.rvalue.op, _int_const(node.rvalue.right)
+    elif node.op == "=" and isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op == "*" \
+            and _is_id(node.rvalue.right, index):
+        op, k = "*", _int_const(node.rvalue.left)
+    else:
+        return None
+    if k is None or op not in ("*", "<<", "/", ">>"):
+        return None
+    if op in ("<<", ">>"):
+        return (k, op == "<<") if 1 <= k <= 16 else None
+    if k < 2 or k & (k - 1):
+        return None   # a factor other than a power of two: the loop stays a while loop
+    return k.bit_length() - 1, op == "*"
+
+
 # ------------------------------------------------------------------------------------------ AST queries
 def walk(node: c_ast.Node | None):
     """Every pycparser node below and including `node`, depth first."""

@@ -409,6 +409,9 @@ class StmtLowerer:
             shape = loops.match_for(node)
             if shape is not None and self._do_loop(node, shape, out):
                 return
+            geometric = loops.match_geometric(node) if shape is None else None
+            if geometric is not None and self._geometric_loop(node, geometric, out):
+                return
             self._while_for(node, out)
         finally:
             self.ctx.types.pop()
@@ -482,7 +485,68 @@ class StmtLowerer:
             out.append(ir.Continue(loc=loc, label=frame.brk))
         return True
 
+    def _geometric_loop(self, node: c_ast.For, shape: loops.GeometricShape, out: list[ir.Stmt]) -> bool:
+        """A for loop whose index doubles (or halves) from a constant to a constant bound, lowered to a counted
+        loop over a hidden index k with the index set to start << k (start >> k) at the top of each trip: its
+        body's counts are summed over the values the index takes (an FFT's stages of NP/len blocks of len/2
+        butterflies), which a while loop would leave as a named count and a named value. False to fall back
+        (bounds not constant, the index changed in the body, a sequence that does not end)."""
+        written = loops.written_names([node.stmt])
+        if shape.index in written or (loops.names_in(shape.bound) | loops.names_in(shape.lo)) & written:
+            return False
+        if shape.index_decl is None:
+            sym = self.ctx.symbols.get(shape.index)
+            if sym is None or not ts.is_integer(sym.ctype):
+                return False
+        elif not ts.is_integer(self.ctx.types.convert(shape.index_decl.type)):
+            return False
+        lo, bound = (consteval.fold(self.ex.lower_silent(n), self.ctx.const_lookup) for n in (shape.lo, shape.bound))
+        if lo is None or bound is None or not isinstance(lo.value, int) or not isinstance(bound.value, int):
+            return False
+        trips = _geometric_trips(lo.value, bound.value, shape)
+        if trips is None:
+            return False
+        coord = node.coord
+        hidden = f"__{shape.index}_stage"
+        int_type = c_ast.TypeDecl(hidden, [], None, c_ast.IdentifierType(["int"]), coord=coord)
+        pre: list[ir.Stmt] = []
+        self.stmt(c_ast.Decl(hidden, [], [], [], [], int_type, None, None, coord=coord), pre)
+        self.stmt(node.init, pre)
+        power = c_ast.ID(hidden, coord=coord) if shape.shift == 1 else \
+            c_ast.BinaryOp("*", c_ast.Constant("int", str(shape.shift), coord=coord), c_ast.ID(hidden, coord=coord))
+        value = c_ast.BinaryOp("<<" if shape.growing else ">>", c_ast.Constant("int", str(lo.value), coord=coord),
+                               power, coord=coord)
+        body, frame = self.loop_body(node.stmt)
+        if frame.cont_used:
+            body.append(ir.Continue(loc=self.ctx.loc, label=frame.cont))
+        body = self.ex.statement(c_ast.Assignment("=", c_ast.ID(shape.index, coord=coord), value, coord=coord)) \
+            + body + self.ex.statement(shape.update)
+        out.extend(pre)
+        out.append(ir.Do(hidden, self.ex.const(0, ts.INT), self.ex.const(trips - 1, ts.INT), None, body,
+                         loc=self.ctx.loc))
+        if frame.brk_used:
+            out.append(ir.Continue(loc=self.ctx.loc, label=frame.brk))
+        return True
+
     def _while_for(self, node: c_ast.For, out: list[ir.Stmt]) -> None:
         if node.init is not None:
             self.stmt(node.init, out)
         self._lower_while(node.cond, node.stmt, node.next, out)
+
+
+_GEOMETRIC_LIMIT = 64   # trips of a doubling loop of 64-bit integers at most
+
+
+def _geometric_trips(lo: int, bound: int, shape: loops.GeometricShape) -> int | None:
+    """The trips of a doubling (halving) loop from `lo` while `index cmp bound`, run as C runs it; None where
+    the index would not move (a start of 0 doubled, a negative one halved) or the loop would not end."""
+    if (shape.growing and lo < 1) or (not shape.growing and lo < 0):
+        return None
+    test = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[shape.cmp]
+    value, trips = lo, 0
+    while test(value, bound):
+        trips += 1
+        if trips > _GEOMETRIC_LIMIT:
+            return None
+        value = value << shape.shift if shape.growing else value >> shape.shift
+    return trips
