@@ -158,8 +158,10 @@ def _reusing_depth(ref: Ref, loop: SourceLoop, start: int) -> int | None:
     for d in range(start, len(inner_first)):
         idx = _index(inner_first[d])
         fast = _fastest(ref, loop.fastest)
+        # a step only a run knows (an FFT's `i += len` over blocks of len / 2) may leave the line and the
+        # elements the inner loops swept: no reuse along the line is assumed
         along_line = idx is not None and _mentions(fast, idx) and (strided or unit_step(fast, idx)) and \
-            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest))
+            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest)) and _constant_step(inner_first[d])
         if not moves(ref, inner_first[d], inner_first) or along_line:
             return d
     return None
@@ -513,6 +515,14 @@ def loop_step(loop: SourceLoop) -> int:
     an iteration: a red-black sweep touches every line of its rows in each colour, twice the bytes per
     iteration of a sweep over all points."""
     return do_step(loop.nest[-1])
+
+
+def _constant_step(lp: ir.Stmt) -> bool:
+    """Whether a loop's step is a number (or absent: 1)."""
+    if not isinstance(lp, ir.Do) or lp.step is None:
+        return True
+    step = opmodel.subscript(lp.step)
+    return step is not None and step.is_Integer
 
 
 def do_step(lp: ir.Stmt) -> int:

@@ -40,3 +40,30 @@ def test_a_row_the_enclosing_loop_moves_by_a_whole_row_is_not_a_window(tmp_path)
     loop, trips = inner_loop(tmp_path, source, 8)
     r = next(ref for ref in loop.refs if ref.array == "r")
     assert sympy.nsimplify(reuse_footprint(r, loop, trips, 64)) == 64000000
+
+
+BLOCKS_C = """#include <stdio.h>
+#define N 4096
+static double a[N];
+int main(void) {
+    int len, i, k; double s = 0;
+    for (i = 0; i < N; i++) a[i] = i;
+    for (len = 2; len <= N; len *= 2)
+        for (i = 0; i < N; i += len)
+            for (k = 0; k < len / 2; k++)
+                a[i + k] += a[i + k + len / 2];
+    printf("%g\\n", s + a[1]);
+    return 0;
+}
+"""
+
+
+def test_an_enclosing_loop_whose_step_only_a_run_knows_is_no_window(tmp_path):
+    # an FFT's blocks: i moves by len, past the half block k swept: i's next iteration reads new elements, and
+    # a[m] is used again only at the next stage (len's next value), after the i and k loops: on average
+    # 1365/4 blocks of 8192/1365 elements, 8 bytes each: 16384 bytes (the block's other half, a[i + k + len/2],
+    # counts with it: one array's references count once per region). Taken for a window shifted by one (i's
+    # step read as 1), the reuse distance was the k loop's alone: 48 bytes, from L1
+    loop, trips = inner_loop(tmp_path, BLOCKS_C, 9)
+    a = next(ref for ref in loop.refs if ref.array == "a" and not ref.write)
+    assert sympy.nsimplify(reuse_footprint(a, loop, trips, 64)) == 16384
