@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -589,7 +590,7 @@ def _resummed(s: sympy.Sum) -> sympy.Expr:
     return open_sum(body, (k, a, b))
 
 
-def _sums_replaced(expr: sympy.Expr, close) -> sympy.Expr:
+def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -> sympy.Expr:
     """expr.replace(lambda e: isinstance(e, sympy.Sum), close), the same tree, with each distinct
     subexpression walked once: sympy's replace walks the tree, not the graph, and a callee's bound counts
     repeat their conditions in every piece (SORMQR's in SORMHR: 85 000 nodes in the tree, a few thousand
@@ -598,7 +599,7 @@ def _sums_replaced(expr: sympy.Expr, close) -> sympy.Expr:
     arguments), `close` applied to every Sum, its result taken where it differs."""
     memo: dict = {}
 
-    def walk(rv):
+    def walk(rv: sympy.Basic) -> sympy.Basic:
         args = getattr(rv, "args", None)
         if not args:
             return rv if args is None or not isinstance(rv, sympy.Sum) else _closed(rv)
@@ -615,7 +616,7 @@ def _sums_replaced(expr: sympy.Expr, close) -> sympy.Expr:
         out = memo[rv] = _closed(out) if isinstance(out, sympy.Sum) else out
         return out
 
-    def _closed(s):
+    def _closed(s: sympy.Sum) -> sympy.Basic:
         value = close(s)
         return value if value is not None and value != s else s
 

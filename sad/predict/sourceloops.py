@@ -185,7 +185,7 @@ def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
             why = _not_modeled(stmt) if not inner else None
-            if not inner and why is None:
+            if not inner and why is None and isinstance(stmt, ir.Do):
                 last = _last_line(stmt, after)
                 loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
                 loop.refs = _refs(stmt.body) if skipped is None else []
