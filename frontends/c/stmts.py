@@ -430,6 +430,13 @@ class StmtLowerer:
                 return False
         return True
 
+    def _integer_index(self, index: str, decl: c_ast.Decl | None) -> bool:
+        """Whether a for loop's index (declared in the for, or before it) is of an integer type."""
+        if decl is None:
+            sym = self.ctx.symbols.get(index)
+            return sym is not None and ts.is_integer(sym.ctype)
+        return ts.is_integer(self.ctx.types.convert(decl.type))
+
     def _do_loop(self, node: c_ast.For, shape: loops.ForShape, out: list[ir.Stmt]) -> bool:
         """Lower a syntactically canonical loop to Do if the semantic checks pass; False to fall back."""
         written = loops.written_names([node.stmt] + list(shape.other_next))
@@ -439,11 +446,7 @@ class StmtLowerer:
             return False
         if not self._pure(shape.bound) or not self._pure(shape.step):
             return False
-        if shape.index_decl is None:
-            sym = self.ctx.symbols.get(shape.index)
-            if sym is None or not ts.is_integer(sym.ctype):
-                return False
-        elif not ts.is_integer(self.ctx.types.convert(shape.index_decl.type)):
+        if not self._integer_index(shape.index, shape.index_decl):
             return False
         # the bound must be an integer expression
         probe = self.ex.lower_silent(shape.bound)
@@ -494,11 +497,7 @@ class StmtLowerer:
         written = loops.written_names([node.stmt])
         if shape.index in written or (loops.names_in(shape.bound) | loops.names_in(shape.lo)) & written:
             return False
-        if shape.index_decl is None:
-            sym = self.ctx.symbols.get(shape.index)
-            if sym is None or not ts.is_integer(sym.ctype):
-                return False
-        elif not ts.is_integer(self.ctx.types.convert(shape.index_decl.type)):
+        if not self._integer_index(shape.index, shape.index_decl):
             return False
         lo, bound = (consteval.fold(self.ex.lower_silent(n), self.ctx.const_lookup) for n in (shape.lo, shape.bound))
         if lo is None or bound is None or not isinstance(lo.value, int) or not isinstance(bound.value, int):
