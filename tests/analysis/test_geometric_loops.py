@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sad import ir
 from sad.analysis.pipeline import analyze
-from sad.cli.main import main
+from tests.analysis.gcov_checked import sad_counts
 
 STAGES = r"""
 #include <stdio.h>
@@ -33,16 +33,11 @@ int main(void) {
 """
 
 
-def test_doubling_and_halving_loops_are_counted_as_gcov_counts_them(tmp_path, capsys, monkeypatch):
+def test_doubling_and_halving_loops_are_counted_as_gcov_counts_them(tmp_path):
     """Ten stages of NP / len blocks of len / 2 butterflies: 5 120 butterflies and 1 033 tests of the block
     loop (NP / len + 1 a stage); strides 512 .. 1 summed to 1 023; w = 1, 4, 16, 64: four trips."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "stages.c").write_text(STAGES)
-    rc = main(["check-counts", "stages.c", "--require-bound", "--", "./stages"])
-    out = capsys.readouterr().out
-    assert rc == 0, out
-    counts = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("stages.c:")}
-    assert [counts[f"stages.c:{n}"] for n in (10, 11, 12, 13, 14, 16, 17, 18, 19, 20)] == \
+    counts = sad_counts(tmp_path, "stages", STAGES)
+    assert [counts[n] for n in (10, 11, 12, 13, 14, 16, 17, 18, 19, 20)] == \
         ["11", "10", "1033", "6143", "5120", "11", "1033", "1023", "5", "4"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy
 
 from sad.analysis.values import _shifted
-from sad.cli.main import main
+from tests.analysis.gcov_checked import sad_counts
 
 SHIFTED = r"""
 #include <stdio.h>
@@ -24,15 +24,10 @@ int main(void) {
 """
 
 
-def test_shift_bounds_give_exact_counts_equal_to_gcov(tmp_path, capsys, monkeypatch):
+def test_shift_bounds_give_exact_counts_equal_to_gcov(tmp_path):
     """2**10 + 1 tests of the first loop, 2**10 / 4 + 1 of the second, floor(1021 / 2) + 1 of the third."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "shift.c").write_text(SHIFTED)
-    rc = main(["check-counts", "shift.c", "--require-bound", "--", "./shift"])
-    out = capsys.readouterr().out
-    assert rc == 0, out
-    lines = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("shift.c:")}
-    assert (lines["shift.c:9"], lines["shift.c:10"], lines["shift.c:11"]) == ("1025", "257", "511")
+    counts = sad_counts(tmp_path, "shift", SHIFTED)
+    assert (counts[9], counts[10], counts[11]) == ("1025", "257", "511")
 
 
 def test_shift_values():
