@@ -601,8 +601,8 @@ def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -
 
     def walk(rv: sympy.Basic) -> sympy.Basic:
         args = getattr(rv, "args", None)
-        if not args:
-            return rv if args is None or not isinstance(rv, sympy.Sum) else _closed(rv)
+        if not args:   # an atom (a Sum always has arguments)
+            return rv
         done = memo.get(rv)
         if done is not None:
             return done

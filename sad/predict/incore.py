@@ -57,6 +57,9 @@ class InCore:
     calls: tuple[tuple[str, float | None], ...] = ()
     """The library routines one compiled iteration calls and the seconds each adds (None: no figure prices it,
     the core figure leaves its work out and a warning says so)."""
+    call_s: float = 0.0
+    """Seconds per iteration its calls of priced routines cost as calls (``processor.library.same``), added
+    with the routines' work (``library_seconds``)."""
     unmeasured: tuple[str, ...] = ()
     """Figures the machine lacks that this loop's bounds would use (the nearest one stood in; a warning says so)."""
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()
@@ -69,11 +72,11 @@ LibraryFigure = Callable[[str], "float | None"]
 """A routine's name (``exp``) → seconds of its work per call in a loop (processor.library.<name>.call), or None."""
 
 DIVIDER = ("div", "idiv", "sqrt")
+"""Mnemonics (less a leading v) of the divider's instructions, which a library routine's code does not use:
+glibc's exp, log, sin, cos and pow are tables and polynomials without a division."""
 CALL_FIGURE = "same"
 """The library entry whose ``call`` figure is the cost of a call itself (sad.machine.libbench: a loop calling a
 routine that returns its argument, less the loop without the call)."""
-"""Mnemonics (less a leading v) of the divider's instructions, which a library routine's code does not use:
-glibc's exp, log, sin, cos and pow are tables and polynomials without a division."""
 
 
 def opt_level_keeps_memory(spec: str | None) -> bool:
@@ -197,7 +200,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
                   loads_s=load_port_cycles(result, hierarchy) / width / clock, unmeasured=unmeasured,
-                  calls=calls + ((("calling", call_s * len(calls)),) if call_s and any(s for _, s in calls) else ()),
+                  calls=calls, call_s=call_s * len(calls) if call_s and any(s for _, s in calls) else 0.0,
                   arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open))
 
 

@@ -57,7 +57,7 @@ from sad.predict.reuse import tlb_seconds as tlb_seconds
 from sad.predict.reuse import usable_bytes as usable_bytes
 from sad.predict.sourceloops import ELEM_BYTES as ELEM_BYTES
 from sad.predict.sourceloops import Ref as Ref
-from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops, unmodeled_loops
+from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops
 
 
 @dataclass
@@ -86,6 +86,7 @@ class LoopPrice:
     transfers_s: sympy.Expr | int = 0   # the lines' transfers into L1 through the caches that add to it
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
     calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
+    call_s: float = 0.0            # what those calls cost as calls (InCore.call_s)
     unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()   # arms with a free branch probability (InCore.arms)
 
@@ -172,7 +173,8 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     unpriced: dict[str, list[LoopPrice]] = defaultdict(list)   # file → compiled loops calling unpriced routines
     include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
     defines = dict(getattr(analysis, "defines", {}) or {})
-    for loop in source_loops(analysis.program):
+    skipped: list[tuple[ir.Loc, str]] = []
+    for loop in source_loops(analysis.program, skipped):
         coverage.total += 1
         file = resolved_path(loop.file)
         if file not in compiled_files:
@@ -212,7 +214,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
     how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
-    _note_unmodeled(coverage, unmodeled_loops(analysis.program))
+    _note_unmodeled(coverage, skipped)
     _note_model(coverage, explained)
     _note_unmeasured(coverage, explained, hierarchy)
     for name, (why, loops) in failed.items():
@@ -382,7 +384,7 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
 
 
 def _note_unmodeled(coverage: LoopCoverage, skipped: list[tuple[ir.Loc, str]]) -> None:
-    """Innermost loops the compiled-code model does not take (sourceloops.unmodeled_loops): counted in the
+    """Innermost loops the compiled-code model does not take (sourceloops.source_loops' `skipped`): counted in the
     report's line among those priced per operation, and named in one warning per file with why."""
     coverage.total += len(skipped)
     by_file: dict[str, list[tuple[ir.Loc, str]]] = defaultdict(list)
@@ -432,7 +434,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.outer = core.outer
     price.scaled = core.scaled
     price.between = core.between
-    price.calls = core.calls
+    price.calls, price.call_s = core.calls, core.call_s
     price.unmeasured = core.unmeasured
     price.arms = core.arms
     if core.outer:
@@ -557,6 +559,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                 out.append("      calls: " + ", ".join(
                     f"{name} {seconds * 1e9:.3g} ns" if seconds is not None else f"{name} (not priced)"
                     for name, seconds in lp.calls)
+                    + (f", calling {lp.call_s * 1e9:.3g} ns" if lp.call_s else "")
                     + " per iteration (processor.library), added to the core's cycles without its divisions")
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")

@@ -66,14 +66,16 @@ class SourceLoop:
 # ------------------------------------------------------------------------------------------- source loops
 
 
-def source_loops(program: ir.Program) -> list[SourceLoop]:
-    """Innermost counted loops of every procedure, with their nest and array references."""
+def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None = None) -> list[SourceLoop]:
+    """Innermost counted loops of every procedure, with their nest and array references; the innermost loops
+    the compiled-code model does not take (a while loop, a counted loop that calls routines or holds a GOTO
+    loop), each with why, into ``skipped`` where given: their blocks keep the per-operation prices."""
     found: list[SourceLoop] = []
     touched: set[str] = set()
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
-        _collect(proc.body, [], fastest, found, proc.end_line)
+        _collect(proc.body, [], fastest, found, proc.end_line, skipped)
         declared = {**program.globals, **proc.variables}
         for loop in found[start:]:
             for ref in loop.refs:
@@ -165,16 +167,6 @@ class FirstTouch:
         return found
 
 
-def unmodeled_loops(program: ir.Program) -> list[tuple[ir.Loc, str]]:
-    """Innermost loops the compiled-code model does not take, each with why: a while loop (no trip count to
-    price an iteration by), a counted loop that calls routines or holds a GOTO loop. Their blocks keep the
-    per-operation prices; the report counts them and a warning names them."""
-    skipped: list[tuple[ir.Loc, str]] = []
-    for proc in program.procedures:
-        _collect(proc.body, [], "last", [], proc.end_line, skipped)
-    return skipped
-
-
 def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop],
              until: int | None = None, skipped: list[tuple[ir.Loc, str]] | None = None) -> None:
     """Innermost loops of ``stmts`` into ``out`` (and those the model does not take, with why, into
@@ -188,7 +180,7 @@ def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[
             if not inner and why is None and isinstance(stmt, ir.Do):
                 last = _last_line(stmt, after)
                 loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
-                loop.refs = _refs(stmt.body) if skipped is None else []
+                loop.refs = _refs(stmt.body)
                 out.append(loop)
             else:
                 if why is not None and skipped is not None:
