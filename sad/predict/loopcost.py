@@ -266,13 +266,13 @@ def statement_shares(loop: SourceLoop, blocks, bindings: dict[str, sympy.Expr] |
     for ref in loop.refs:
         ref.share = _line_share(mine, ref.line, total, bindings)
     lines = {line for b in mine if b.kind == "code" for line in range(b.first_line, b.last_line + 1)}
-    shares = {line: _line_share(mine, line, total, bindings) for line in sorted(lines)}
+    shares = {line: _line_share(mine, line, total, bindings, arm=True) for line in sorted(lines)}
     loop.line_shares = {line: share for line, share in shares.items() if share < 1.0}
     if iterations:
         loop.share_exprs = {line: expr for line in sorted(lines) if line not in loop.line_shares
                             and (expr := _share_expr(mine, line, sympy.Add(*iterations), bindings)) is not None}
     loop.data_lines = set(loop.share_exprs) | {line for line in loop.line_shares
-                                               if (holder := _holder(mine, line)) is not None
+                                               if (holder := _holder(mine, line, arm=True)) is not None
                                                and _probability_in(holder.count)}
 
 
@@ -280,7 +280,7 @@ def _share_expr(mine: list, line: int, iterations: sympy.Expr, bindings: dict[st
                 ) -> sympy.Expr | None:
     """The share of the iterations that run ``line`` as a formula in a branch probability the bindings leave
     free (None where the line's count is no such formula)."""
-    holder = _holder(mine, line)
+    holder = _holder(mine, line, arm=True)
     if holder is None:
         return None
     count = bind(holder.count, bindings) if bindings else holder.count
@@ -290,16 +290,24 @@ def _share_expr(mine: list, line: int, iterations: sympy.Expr, bindings: dict[st
     return sympy.Min(1, sympy.cancel(count / total))
 
 
-def _line_share(mine: list, line: int, total: float | None, bindings: dict[str, sympy.Expr] | None) -> float:
-    """The executions of the one code block on ``line`` over the loop's ``total`` iterations, else 1."""
-    holder = _holder(mine, line)
+def _line_share(mine: list, line: int, total: float | None, bindings: dict[str, sympy.Expr] | None,
+                arm: bool = False) -> float:
+    """The executions of the one code block on ``line`` over the loop's ``total`` iterations, else 1 (``arm``:
+    see ``_holder``)."""
+    holder = _holder(mine, line, arm)
     count = _number(holder.count, bindings) if holder is not None else None
     return min(1.0, count / total) if count is not None and total else 1.0
 
 
-def _holder(mine: list, line: int):
-    """The one code block that holds ``line`` among the loop's blocks, None where another block shares it."""
+def _holder(mine: list, line: int, arm: bool = False):
+    """The one code block that holds ``line`` among the loop's blocks, None where another block shares it.
+    ``arm``: the line's instructions that a forward jump skips are asked about (an arm of an IF), so the test
+    that jumps may share the line: ``if (up > h) h = up;`` written on one line is a branch block and the arm's
+    code block, and the skipped instructions are the arm's (the test's references, run in every iteration,
+    keep asking without ``arm``)."""
     holders = [b for b in mine if b.first_line <= line <= b.last_line and b.kind != "loop_iter"]
+    if arm and sum(b.kind == "code" for b in holders) == 1:
+        holders = [b for b in holders if b.kind != "branch"]
     return holders[0] if len(holders) == 1 and holders[0].kind == "code" else None
 
 

@@ -85,3 +85,38 @@ def test_explain_names_the_arm_the_price_keeps_open(tmp_path):
                 "--explain"], out, err) == 0
     assert "arm of an IF in Min(1, P_ARM_IF1) of the iterations" in out.getvalue()
     assert "40 ns a misprediction" in out.getvalue()
+
+
+ONE_LINE_C = """#include <math.h>
+#include <stdio.h>
+#define N 10000
+static double x[N], y[N];
+int main(void) {
+    int j;
+    for (j = 0; j < N; j++) x[j] = (j * 37 % 101) * 0.01;
+    for (j = 0; j < N; j++) {
+        if (x[j] < 0.5) y[j] = x[j] * x[j] / (x[j] + 1.0);
+    }
+    printf("%g\\n", y[1]);
+    return 0;
+}
+"""
+
+
+@needs_mca
+def test_an_arm_written_on_the_line_of_its_test_is_an_arm(tmp_path):
+    # `if (c) y = ...;` on one line: the test's branch block and the arm's code block share the line; the
+    # instructions the jump skips are the arm's, paid in its share and mispredicted in the minority (before,
+    # the shared line had no share: the arm was paid in every iteration and never mispredicted)
+    src = tmp_path / "arm.c"
+    src.write_text(ONE_LINE_C)
+    machine = host_machine(tmp_path, "gcc -O0", "  mispredict: 40 ns\n")
+
+    def explained(p: str) -> str:
+        out, err = io.StringIO(), io.StringIO()
+        assert run(["analyze", str(src), "-m", str(machine), "--explain", f"-DP_main_IF1={p}"], out, err) == 0
+        return out.getvalue()
+
+    assert "tests of data mispredicted 20 ns" in explained("0.5")       # 0.5 x 40 ns
+    assert "tests of data mispredicted 4 ns" in explained("0.9")        # min(0.9, 0.1) x 40 ns
+    assert "mispredicted" not in explained("1")                         # a test that always goes one way
