@@ -27,6 +27,8 @@ def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str
     directives = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
     kept = {}
     for name, value in defines.items():
+        if not name.isidentifier():
+            continue      # PROC.VAR binds a procedure's variable: no macro name (cpp would define PROC as `.VAR=...`)
         word = re.escape(name)
         in_directive = re.search(rf"\b{word}\b", directives) is not None
         if in_directive or not _is_variable(code, word, language):

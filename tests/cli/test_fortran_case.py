@@ -106,3 +106,16 @@ def test_validate_sizes_in_lower_case(lower: Path, tmp_path: Path, monkeypatch):
     assert code == 0, err
     rows = [line for line in out.splitlines() if re.match(r"\s+\d+ ", line)]
     assert len(rows) == 2 and "unbound" not in out
+
+
+def test_a_define_of_a_procedures_variable_is_no_macro(tmp_path: Path):
+    # `-D sweep.n=500` binds sweep's n (PROC.VAR); passed to cpp it defined the macro `sweep` as `.n=500`,
+    # which turned `static void sweep(int n)` into a syntax error and left nothing analyzed
+    src = tmp_path / "proc.c"
+    src.write_text("#include <stdio.h>\nstatic double s;\nstatic void sweep(void)\n{\n    int n, i;\n"
+                   "    scanf(\"%d\", &n);\n    for (i = 0; i < n; i++) s += i;\n}\n"
+                   "int main(void)\n{\n    sweep();\n    printf(\"%g\\n\", s);\n    return 0;\n}\n")
+    code, out, err = _sad("analyze", str(src), "-m", "sparc2", "-D", "sweep.n=500", "--format", "json")
+    assert code == 0 and "error:" not in err and "no parameter" not in err, err
+    doc = json.loads(out)
+    assert doc["time_s"] is not None and "sweep.n" in doc["time"]     # the formula keeps it, bound to 500
