@@ -584,7 +584,8 @@ def _leaders(ref: Ref, loop: SourceLoop) -> list[tuple[int, int, Ref]]:
     for other in loop.refs:
         if other is ref or other.array != ref.array or len(other.indices) != len(ref.indices):
             continue
-        if [repr(e) for e in _slow(other, loop.fastest)] == [repr(e) for e in _slow(ref, loop.fastest)]:
+        if [repr(e) for e in _slow(other, loop.fastest)] == [repr(e) for e in _slow(ref, loop.fastest)] \
+                and not apart_in_loop(ref, other, loop):
             continue      # a[i][j - 1], a[i][j + 1] with a[i][j]: one stream (``_same_stream``), it leads itself
         theirs = [opmodel.subscript(e) for e in other.indices]
         if any(e is None for e in theirs):
@@ -617,9 +618,10 @@ def _steps_ahead(mine: list, theirs: list, lp: ir.Stmt, swept: set[sympy.Symbol]
             if gap != 0 and not (gap.is_number and swept and a.free_symbols & swept):
                 return None
             continue
-        if not coef.is_number or not gap.is_number or sympy.diff(b, v) != coef:
+        if sympy.diff(b, v) != coef:
             return None
-        steps = gap / (coef * step)
+        # a row of a flattened array, u[(i + 1)*n + j] ahead of u[i*n + j]: n / n, one step of i
+        steps = sympy.cancel(gap / (coef * step))
         if not steps.is_Integer or steps <= 0 or (k is not None and steps != k):
             return None
         k = int(steps)
@@ -743,8 +745,37 @@ def _same_stream(ref: Ref, loop: SourceLoop, shown, line: int = 64, counted: lis
     if not is_strided(_as_ir(ref), Layout(loop.index, loop.fastest)):
         slow = [repr(e) for e in _slow(ref, loop.fastest)]
         return any(o.array == ref.array and o.write == ref.write and [repr(e) for e in _slow(o, loop.fastest)] == slow
-                   for o in counted or [])
+                   and not apart_in_loop(ref, o, loop) for o in counted or [])
     return any(_one_line(ref, other, loop.fastest, line) for other in counted or [])
+
+
+def apart_in_loop(a: Ref, b: Ref, loop: SourceLoop) -> bool:
+    """True when two references of one row never reach each other's elements in the innermost loop: their
+    fastest subscripts move together, a gap apart that only a run knows (no constant) and that the loop's
+    range provably does not cross. An FFT's butterfly reads RE[i + k] and RE[i + k + half] for k below
+    half: the two halves of a block, two streams (taken for one, its lines were priced once: -64 % at -O2).
+    A gap such as a flattened stencil's row, u[i*n + j] behind u[(i + 1)*n + j], is such a gap too: the
+    trailing reference reuses the leading one's lines an iteration of i later (``trailing``)."""
+    index = _index(loop.nest[-1])
+    fa, fb = opmodel.subscript(_fastest(a, loop.fastest)), opmodel.subscript(_fastest(b, loop.fastest))
+    if index is None or fa is None or fb is None:
+        return False
+    v = sympy.Symbol(index)
+    coef = sympy.diff(fa, v)
+    gap = sympy.expand(fb - fa)
+    if coef == 0 or sympy.diff(fb, v) != coef or gap.is_number:
+        return False
+    lp = loop.nest[-1]
+    lo, hi = opmodel.subscript(lp.lo), opmodel.subscript(lp.hi)
+    if lo is None or hi is None or do_step(lp) != 1 or not _constant_step(lp):
+        return False
+    # the sizes in a gap and a range are not negative: u[(i + 1)*n + j] and u[(i - 1)*n + j] are 2n apart,
+    # more than j's n - 2 trips whatever n is
+    sizes = {sym: sympy.Symbol(sym.name, nonnegative=True) for sym in (gap.free_symbols | hi.free_symbols
+                                                                       | lo.free_symbols) - {v}}
+    span = sympy.expand(hi - lo + 1).xreplace(sizes)
+    steps = sympy.cancel(gap / coef).xreplace(sizes)
+    return bool(sympy.expand(steps - span).is_nonnegative or sympy.expand(-steps - span).is_nonnegative)
 
 
 def same_rows(a: Ref, b: Ref, fastest: str) -> bool:
