@@ -766,6 +766,8 @@ def apart_in_loop(a: Ref, b: Ref, loop: SourceLoop) -> bool:
     if coef == 0 or sympy.diff(fb, v) != coef or gap.is_number:
         return False
     lp = loop.nest[-1]
+    if not isinstance(lp, ir.Do):
+        return False
     lo, hi = opmodel.subscript(lp.lo), opmodel.subscript(lp.hi)
     if lo is None or hi is None or do_step(lp) != 1 or not _constant_step(lp):
         return False
