@@ -409,6 +409,8 @@ class StmtLowerer:
             shape = loops.match_for(node)
             if shape is not None and self._do_loop(node, shape, out):
                 return
+            if shape is not None and self._pointer_loop(node, shape, out):
+                return
             geometric = loops.match_geometric(node) if shape is None else None
             if geometric is not None and self._geometric_loop(node, geometric, out):
                 return
@@ -488,6 +490,74 @@ class StmtLowerer:
             out.append(ir.Continue(loc=loc, label=frame.brk))
         return True
 
+    def _pointer_loop(self, node: c_ast.For, shape: loops.ForShape, out: list[ir.Stmt]) -> bool:
+        """A for loop that walks a pointer over one array by a constant step, ``for (p = a; p < a + n; p++)``,
+        ``for (p = &x[1], e = &x[n]; p != e; ++p)``: lowered to a counted loop over a hidden offset k from the
+        start's offset to the bound's, with p = a + k at the top of each trip (and past the last one after
+        it) and the body's ``*p``, ``p[e]``, ``*(p + e)`` read as ``a[k]``, ``a[k + e]``, so that its counts are
+        exact and its references are the array's (a while loop would leave a named count and no stream).
+        False to fall back: another base or an offset the body changes, a step that is no constant, an
+        index of another type."""
+        index, hidden = shape.index, f"__{shape.index}_offset"
+        sym = self.ctx.symbols.get(index) if shape.index_decl is None else None
+        if shape.index_decl is not None or sym is None or not isinstance(sym.ctype, ts.Pointer) \
+                or shape.step_const is None or shape.bound is None:
+            return False
+        ends = {it.lvalue.name: it.rvalue for it in shape.other_init
+                if isinstance(it, c_ast.Assignment) and it.op == "=" and isinstance(it.lvalue, c_ast.ID)}
+        start, stop = self._base_offset(shape.lo, {}), self._base_offset(shape.bound, ends)
+        if start is None or stop is None or _text(start[0]) != _text(stop[0]):
+            return False
+        written = loops.written_names([node.stmt] + list(shape.other_next))   # `*p = x` writes no p: asked apart
+        if _moves(index, [node.stmt] + list(shape.other_next)) or \
+                (loops.names_in(start[0]) | loops.names_in(start[1]) | loops.names_in(stop[1])) & (written | {index}):
+            return False
+        base, coord = start[0], node.coord
+        at = c_ast.Assignment("=", c_ast.ID(index, coord=coord), c_ast.BinaryOp(
+            "+", copy.deepcopy(base), c_ast.ID(hidden, coord=coord), coord=coord), coord=coord)
+        decl = c_ast.Decl(hidden, [], [], [], [], c_ast.TypeDecl(hidden, [], None, c_ast.IdentifierType(["long"]),
+                                                                  coord=coord), start[1], None, coord=coord)
+        step = c_ast.Assignment("+=", c_ast.ID(hidden, coord=coord), c_ast.Constant("int", str(shape.step_const),
+                                                                                    coord=coord), coord=coord)
+        body = c_ast.Compound([copy.deepcopy(at), _dereferenced(copy.deepcopy(node.stmt), index, base, hidden)],
+                              coord=node.stmt.coord)
+        counted = c_ast.For(c_ast.DeclList([decl], coord=coord),
+                            c_ast.BinaryOp(shape.cmp, c_ast.ID(hidden, coord=coord), stop[1], coord=coord),
+                            step, body, coord=coord)
+        offsets = loops.match_for(counted)
+        if offsets is None:
+            return False
+        for item in shape.other_init:
+            self.stmt(item, out)
+        lowered: list[ir.Stmt] = []
+        if not self._do_loop(counted, offsets, lowered):
+            return False
+        out.extend(lowered)
+        out.extend(self.ex.statement(at))     # the pointer past the last trip, as the for leaves it
+        return True
+
+    def _base_offset(self, node: c_ast.Node | None, names: dict[str, c_ast.Node]
+                     ) -> tuple[c_ast.Node, c_ast.Node] | None:
+        """(array or pointer, integer offset) of a pointer expression: ``a``, ``a + e``, ``e + a``, ``&a[e]``, or a
+        name the for's own init sets to one of those; None otherwise."""
+        zero = c_ast.Constant("int", "0", coord=node.coord if node is not None else None)
+        if isinstance(node, c_ast.ID) and node.name in names:
+            return self._base_offset(names[node.name], {})
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&" and isinstance(node.expr, c_ast.ArrayRef):
+            return (node.expr.name, node.expr.subscript) if self._pointer(node.expr.name) else None
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            ahead, behind = (node.left, node.right) if self._pointer(node.left) else (node.right, node.left)
+            if self._pointer(behind) or (node.op == "-" and ahead is not node.left):
+                return None
+            inner = self._base_offset(ahead, {})
+            if inner is None:
+                return None
+            return inner[0], c_ast.BinaryOp(node.op, inner[1], behind, coord=node.coord)
+        return (node, zero) if isinstance(node, (c_ast.ID, c_ast.ArrayRef)) and self._pointer(node) else None
+
+    def _pointer(self, node: c_ast.Node) -> bool:
+        return ts.is_pointerish(ctype_of(self.ex.lower_silent(node)))
+
     def _geometric_loop(self, node: c_ast.For, shape: loops.GeometricShape, out: list[ir.Stmt]) -> bool:
         """A for loop whose index doubles (or halves) from a constant to a constant bound, lowered to a counted
         loop over a hidden index k with the index set to start << k (start >> k) at the top of each trip: its
@@ -534,6 +604,67 @@ class StmtLowerer:
 
 
 _GEOMETRIC_LIMIT = 64   # trips of a doubling loop of 64-bit integers at most
+
+
+def _text(node: c_ast.Node) -> str:
+    from pycparser import c_generator
+    return c_generator.CGenerator().visit(node)
+
+
+def _moves(name: str, nodes: list[c_ast.Node | None]) -> bool:
+    """Whether the statements assign, increment or take the address of the variable itself."""
+    for root in nodes:
+        for n in loops.walk(root):
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+            if isinstance(target, c_ast.ID) and target.name == name:
+                return True
+    return False
+
+
+def _dereferenced(node: c_ast.Node, pointer: str, base: c_ast.Node, offset: str) -> c_ast.Node:
+    """``node`` with ``*p``, ``p[e]`` and ``*(p + e)`` of the pointer replaced by ``base[offset]`` and
+    ``base[offset + e]`` (other uses of p keep reading p, which the loop sets at the top of each trip)."""
+    def element(extra: c_ast.Node | None, coord) -> c_ast.ArrayRef:
+        at: c_ast.Node = c_ast.ID(offset, coord=coord)
+        if extra is not None:
+            at = c_ast.BinaryOp("+", at, extra, coord=coord)
+        return c_ast.ArrayRef(copy.deepcopy(base), at, coord=coord)
+
+    def replaced(n: c_ast.Node) -> c_ast.Node | None:
+        if isinstance(n, c_ast.UnaryOp) and n.op == "*":
+            inner = n.expr
+            if isinstance(inner, c_ast.ID) and inner.name == pointer:
+                return element(None, n.coord)
+            if isinstance(inner, c_ast.BinaryOp) and inner.op == "+":
+                if isinstance(inner.left, c_ast.ID) and inner.left.name == pointer:
+                    return element(inner.right, n.coord)
+                if isinstance(inner.right, c_ast.ID) and inner.right.name == pointer:
+                    return element(inner.left, n.coord)
+        if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and n.name.name == pointer:
+            return element(n.subscript, n.coord)
+        return None
+
+    def visit(n: c_ast.Node) -> c_ast.Node:
+        new = replaced(n)
+        if new is not None:
+            # the subscript of p[e] may itself dereference p
+            for name in ("subscript",):
+                child = getattr(new, name, None)
+                if isinstance(child, c_ast.Node):
+                    setattr(new, name, visit(child))
+            return new
+        for name in n.__slots__:
+            if name in ("coord", "__weakref__"):
+                continue
+            child = getattr(n, name, None)
+            if isinstance(child, c_ast.Node):
+                setattr(n, name, visit(child))
+            elif isinstance(child, list):
+                setattr(n, name, [visit(c) if isinstance(c, c_ast.Node) else c for c in child])
+        return n
+
+    return visit(node)
 
 
 def _geometric_trips(lo: int, bound: int, shape: loops.GeometricShape) -> int | None:

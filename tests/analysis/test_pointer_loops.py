@@ -1,0 +1,60 @@
+"""C for loops that walk a pointer over one array by a constant step (``for (p = a; p < a + n; p++)``, an end
+pointer set in the for's init, ``&a[1]`` to ``&a[n - 1]`` by 4, a row of a 2-D array, downwards) are counted
+loops over a hidden offset: their counts equal gcov's where a while loop left a named count, and the body's
+``*p``, ``p[e]``, ``*(p + e)`` are references to the array that the loop model prices as streams."""
+from __future__ import annotations
+
+from sad import ir
+from sad.analysis.pipeline import analyze
+from tests.analysis.gcov_checked import sad_counts
+
+WALKS = r"""
+#include <stdio.h>
+#define N 1000
+static double a[N], b[N][64];
+int main(void) {
+    int i;
+    double s = 0.0, *p, *e, *q;
+    for (i = 0; i < N; i++) a[i] = (double)i;
+    for (p = a; p < a + N; p++) s += *p;
+    for (p = a, e = a + N; p != e; ++p) s += *p * 2;
+    for (p = &a[1]; p < &a[N - 1]; p += 4) s += p[0] + p[-1] + *(p + 1);
+    for (i = 0; i < N; i++)
+        for (q = b[i]; q < b[i] + 64; q++) *q = s;
+    for (p = a + N - 1; p >= a; p--) s += *p;
+    printf("%g %g %g\n", s, b[3][5], *(p + 1));
+    return 0;
+}
+"""
+
+
+def test_pointer_walks_are_counted_as_gcov_counts_them(tmp_path):
+    # 1 000 + 1 tests; (998 - 1) / 4 rounded up = 250 trips + 1; 1 000 rows of 64 + 1 test each = 65 000
+    counts = sad_counts(tmp_path, "walks", WALKS)
+    assert [counts[n] for n in (9, 10, 11, 13, 14)] == ["1001", "1001", "251", "65000", "1001"]
+
+
+def _loops(source: str, tmp_path) -> list[ir.Stmt]:
+    path = tmp_path / "k.c"
+    path.write_text(source)
+    analysis = analyze([str(path)])
+    return [s for s in ir.walk_stmts(analysis.program.procedures[0].body) if isinstance(s, (ir.Do, ir.While))]
+
+
+def test_the_bodys_dereferences_are_the_arrays_elements(tmp_path):
+    loops = _loops(WALKS, tmp_path)
+    strided = next(lp for lp in loops if lp.loc.line == 11)
+    assert isinstance(strided, ir.Do) and strided.index == "__p_offset"
+    offsets = sorted(n.indices[0].right.value for s in strided.body for n in ir.walk(s)
+                     if isinstance(n, ir.ArrayRef) and n.name == "a")
+    assert offsets == [-1, 0, 1]               # p[-1], p[0], *(p + 1): a[k - 1], a[k + 0], a[k + 1]
+    row = next(lp for lp in loops if lp.loc.line == 13)
+    assert any(isinstance(n, ir.ArrayRef) and n.name == "b" and len(n.indices) == 2
+               for s in row.body for n in ir.walk(s))
+
+
+def test_a_pointer_the_body_moves_or_another_array_stays_a_while_loop(tmp_path):
+    source = WALKS.replace("for (p = a; p < a + N; p++) s += *p;", "for (p = a; p < a + N; p++) { s += *p; p++; }") \
+        .replace("for (p = a, e = a + N; p != e; ++p)", "for (p = a, e = &b[0][0] + N; p != e; ++p)")
+    loops = _loops(source, tmp_path)
+    assert [type(lp).__name__ for lp in loops if lp.loc.line in (9, 10)] == ["While", "While"]
