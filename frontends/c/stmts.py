@@ -73,6 +73,7 @@ class StmtLowerer:
         self.ctx = ctx
         self.ex = ExprLowerer(ctx)
         self.decls = DeclLowerer(ctx, self.ex)
+        self.fixed: dict[str, c_ast.Node] = {}   # the function's names set once where declared (_fixed_names)
 
     # ---------------------------------------------------------------------------------------- functions
     def function(self, fd: c_ast.FuncDef) -> ir.Procedure:
@@ -87,6 +88,7 @@ class StmtLowerer:
         loc = ctx.loc_of(fd)
         ctx.loc = loc
         ctx.proc = ProcState(name, ftype.ret)
+        self.fixed = _fixed_names(fd.body)
         ctx.symbols.push()
         ctx.types.push()
         formals: list[str] = []
@@ -503,9 +505,10 @@ class StmtLowerer:
         if shape.index_decl is not None or sym is None or not isinstance(sym.ctype, ts.Pointer) \
                 or shape.step_const is None or shape.bound is None:
             return False
-        ends = {it.lvalue.name: it.rvalue for it in shape.other_init
-                if isinstance(it, c_ast.Assignment) and it.op == "=" and isinstance(it.lvalue, c_ast.ID)}
-        start, stop = self._base_offset(shape.lo, {}), self._base_offset(shape.bound, ends)
+        own = {it.lvalue.name: it.rvalue for it in shape.other_init
+               if isinstance(it, c_ast.Assignment) and it.op == "=" and isinstance(it.lvalue, c_ast.ID)}
+        ends = {**self.fixed, **own}
+        start, stop = self._base_offset(shape.lo, self.fixed), self._base_offset(shape.bound, ends)
         if start is None or stop is None or _text(start[0]) != _text(stop[0]):
             return False
         written = loops.written_names([node.stmt] + list(shape.other_next))   # `*p = x` writes no p: asked apart
@@ -539,7 +542,8 @@ class StmtLowerer:
     def _base_offset(self, node: c_ast.Node | None, names: dict[str, c_ast.Node]
                      ) -> tuple[c_ast.Node, c_ast.Node] | None:
         """(array or pointer, integer offset) of a pointer expression: ``a``, ``a + e``, ``e + a``, ``&a[e]``, or a
-        name the for's own init sets to one of those; None otherwise."""
+        name ``names`` gives one of those for (the for's own init, a pointer the function sets once where it
+        declares it: ``double *end = a + N;``); None otherwise."""
         zero = c_ast.Constant("int", "0", coord=node.coord if node is not None else None)
         if isinstance(node, c_ast.ID) and node.name in names:
             return self._base_offset(names[node.name], {})
@@ -611,15 +615,32 @@ def _text(node: c_ast.Node) -> str:
     return c_generator.CGenerator().visit(node)
 
 
+def _fixed_names(body: c_ast.Node | None) -> dict[str, c_ast.Node]:
+    """Names a function body declares once with an initializer and never assigns, increments or takes the
+    address of, and whose initializer reads no name the body changes: their value is the initializer's
+    wherever they are read (``double *end = a + N;``)."""
+    if body is None:
+        return {}
+    decls: dict[str, list[c_ast.Decl]] = {}
+    for n in loops.walk(body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            decls.setdefault(n.name, []).append(n)
+    changed = {t.name for n in loops.walk(body) for t in [_target(n)] if isinstance(t, c_ast.ID)}
+    return {name: found[0].init for name, found in decls.items()
+            if len(found) == 1 and found[0].init is not None and not isinstance(found[0].init, c_ast.InitList)
+            and name not in changed and not loops.names_in(found[0].init) & changed}
+
+
+def _target(n: c_ast.Node) -> c_ast.Node | None:
+    """What an assignment, an increment or an address-of changes (None for other nodes)."""
+    if isinstance(n, c_ast.Assignment):
+        return n.lvalue
+    return n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+
+
 def _moves(name: str, nodes: list[c_ast.Node | None]) -> bool:
     """Whether the statements assign, increment or take the address of the variable itself."""
-    for root in nodes:
-        for n in loops.walk(root):
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-            if isinstance(target, c_ast.ID) and target.name == name:
-                return True
-    return False
+    return any(isinstance(t := _target(n), c_ast.ID) and t.name == name for root in nodes for n in loops.walk(root))
 
 
 def _dereferenced(node: c_ast.Node, pointer: str, base: c_ast.Node, offset: str) -> c_ast.Node:

@@ -53,6 +53,14 @@ def test_the_bodys_dereferences_are_the_arrays_elements(tmp_path):
                for s in row.body for n in ir.walk(s))
 
 
+def test_an_end_pointer_the_function_sets_once_where_it_declares_it(tmp_path):
+    source = WALKS.replace("double s = 0.0, *p, *e, *q;", "double s = 0.0, *p, *e, *q, *end = a + N;") \
+        .replace("for (p = a; p < a + N; p++) s += *p;", "for (p = a; p != end; ++p) s += *p;")
+    assert sad_counts(tmp_path, "ends", source)[9] == "1001"
+    moved = source.replace("printf(", "end = a; printf(")      # set again later: no longer one value
+    assert [type(lp).__name__ for lp in _loops(moved, tmp_path) if lp.loc.line == 9] == ["While"]
+
+
 def test_a_pointer_the_body_moves_or_another_array_stays_a_while_loop(tmp_path):
     source = WALKS.replace("for (p = a; p < a + N; p++) s += *p;", "for (p = a; p < a + N; p++) { s += *p; p++; }") \
         .replace("for (p = a, e = a + N; p != e; ++p)", "for (p = a, e = &b[0][0] + N; p != e; ++p)")
