@@ -398,6 +398,7 @@ class StmtLowerer:
         if isinstance(c, ir.Const) and not c.value and fx.empty:
             out.extend(body)  # do { ... } while (0)
         else:
+            c, fx = _tested_before(c, fx)
             body.extend(fx.pre + fx.post)
             cond = None if isinstance(c, ir.Const) and c.value else c
             out.append(ir.While(cond, body, test_at_end=True, loc=loc))
@@ -608,6 +609,66 @@ class StmtLowerer:
 
 
 _GEOMETRIC_LIMIT = 64   # trips of a doubling loop of 64-bit integers at most
+
+
+def _tested_before(cond: ir.Expr | None, fx: Effects) -> tuple[ir.Expr | None, Effects]:
+    """A do-while's test and its side effects with the effects that follow the test (``i++ < n``) made to
+    precede it: a test at the end of the body has no place after it, and the body ran them before the test,
+    which then read the new value (``do ... while (i++ < N - 1)`` ran N - 1 trips, not N). An update
+    v = v ± e of an integer variable is moved before the test and the test reads v ∓ e instead (v < B
+    becomes v < B + e, the form a counted while loop has); other effects stay after the test, where they were."""
+    if cond is None or not fx.post:
+        return cond, fx
+    moved, kept = [], []
+    for stmt in fx.post:
+        update = _integer_update(stmt)
+        if update is None:
+            kept.append(stmt)
+            continue
+        name, op, amount = update
+        back = ir.BinOp("sub" if op == "add" else "add", ir.Var(name, type="integer"), amount, type="integer")
+        cond = _normalized(_replaced(cond, name, back))
+        moved.append(stmt)
+    return cond, Effects(fx.pre + moved, kept)
+
+
+def _integer_update(stmt: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
+    """(v, add|sub, e) for v = v + e or v = v - e of an integer variable, e free of v."""
+    if not isinstance(stmt, ir.Assign) or not isinstance(stmt.target, ir.Var) or stmt.target.type != "integer":
+        return None
+    v, value = stmt.target.name, stmt.value
+    if isinstance(value, ir.BinOp) and value.op in ("add", "sub") and isinstance(value.left, ir.Var) \
+            and value.left.name == v and not any(isinstance(n, ir.Var) and n.name == v for n in ir.walk(value.right)):
+        return v, value.op, value.right
+    return None
+
+
+def _replaced(expr: ir.Expr, name: str, by: ir.Expr) -> ir.Expr:
+    """``expr`` with the variable ``name`` read as ``by``."""
+    if isinstance(expr, ir.Var) and expr.name == name:
+        return copy.deepcopy(by)
+    if isinstance(expr, ir.BinOp):
+        return ir.BinOp(expr.op, _replaced(expr.left, name, by), _replaced(expr.right, name, by), type=expr.type)
+    if isinstance(expr, ir.UnOp):
+        return ir.UnOp(expr.op, _replaced(expr.operand, name, by), type=expr.type)
+    return expr
+
+
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+
+
+def _normalized(cond: ir.Expr) -> ir.Expr:
+    """``(v - e) < B`` as ``v < B + e`` (either side, + or -): the variable alone on one side."""
+    if not isinstance(cond, ir.BinOp) or cond.op not in _COMPARISONS:
+        return cond
+    left, right = cond.left, cond.right
+    if isinstance(left, ir.BinOp) and left.op in ("add", "sub") and isinstance(left.left, ir.Var):
+        other = "sub" if left.op == "add" else "add"
+        return ir.BinOp(cond.op, left.left, ir.BinOp(other, right, left.right, type=right.type), type=cond.type)
+    if isinstance(right, ir.BinOp) and right.op in ("add", "sub") and isinstance(right.left, ir.Var):
+        other = "sub" if right.op == "add" else "add"
+        return ir.BinOp(cond.op, ir.BinOp(other, left, right.right, type=left.type), right.left, type=cond.type)
+    return cond
 
 
 def _text(node: c_ast.Node) -> str:

@@ -3,8 +3,9 @@
 Data flow: the SAD builder (sad.analysis.builder) asks, for each structured while loop (DO WHILE, C while and
 do-while, a C for that is not canonical), whether its trips can be counted instead of named (X_...). Here the
 loop is read syntactically (`induction`): its condition compares an integer variable with a bound (v < B,
-v <= B, v > B, v >= B, either side), its body adds a constant to the variable once per iteration (one
-assignment v = v + c or v = v - c among the body's own statements, not under an IF), and nothing else in the
+v <= B, v > B, v >= B, either side; v != B where the step is one, ``while (n--)``), its body adds a constant
+to the variable once per iteration (one assignment v = v + c or v = v - c among the body's own statements, not
+under an IF), and nothing else in the
 body can change the variable, the bound or the step: no other assignment, READ, call or message that is given
 one of them, no address of one taken (anywhere in the routine), no call at all when one is global or in
 COMMON, no inner DO over one, and no jump anywhere in the body (a jump could skip the update or leave the
@@ -23,7 +24,7 @@ import sympy
 from sad import ir
 from sad.analysis.counting import trip_count
 
-_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "ne": "ne"}
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop, ir.Unsupported)
 _SHARED = ("common", "global", "static")
 
@@ -62,6 +63,12 @@ def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_
           ) -> sympy.Expr | None:
     """Iterations of the loop from the variable's value where it starts, the bound and the signed step; None
     when the step does not move the variable towards the bound (the loop runs forever or not at all)."""
+    if op == "ne":
+        # v != B by steps of one (C's `while (n--)`, `for (...; p != end; ...)` lowered as a while): the
+        # variable meets B on its way, as v < B (v > B) would stop it there; a larger step may jump past B
+        if step not in (1, -1):
+            return None
+        op = "lt" if step > 0 else "gt"
     if not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le")):
         return None
     last = {"lt": bound - 1, "le": bound, "gt": bound + 1, "ge": bound}[op]   # integers: v < B is v <= B - 1

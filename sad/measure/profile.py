@@ -277,6 +277,10 @@ def _loops(stmts: list[ir.Stmt], proc: ir.Procedure, by_role, model: dict[Key, L
             evaluations = roles["cond"] if stmt.cond is not None else roles["loop_entry"] + roles["loop_iter"]
             if key in model and not stmt.test_at_end:
                 model[key].gcov = evaluations
+            elif key in model and any((s.loc.file, s.loc.line) == key for s in stmt.body):
+                # `do { s += b[i]; } while (++i < N);` on one line: no block enters it apart from the body's,
+                # and gcov counts the line as often as the body runs
+                model[key].gcov = roles["loop_iter"]
         for body in ir.child_bodies(stmt):
             _loops(body, proc, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
         if isinstance(stmt, ir.Do) and proc.language == "fortran":
