@@ -435,6 +435,14 @@ class ProcedureBuilder:
         if found is None:
             return None
         start = self.values.expr_at(found.var, stmt, index)
+        if found.partner_step is not None and isinstance(found.bound, ir.Var):
+            # both sides move (i < j with i++, j--): the difference i - j against 0
+            other = self.values.expr_at(found.bound, stmt, index)
+            step_value = self.values.bound(found.step, index, at=stmt)
+            if start is None or other is None or step_value is None:
+                return None
+            return whileloops.trips(found.op, start - other, sympy.Integer(0),
+                                    found.sign * step_value - found.partner_step, stmt.test_at_end)
         bound = self.values.bound(found.bound, index, at=stmt)
         step = self.values.bound(found.step, index, at=stmt)
         if start is None or bound is None or step is None:

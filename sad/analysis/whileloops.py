@@ -31,12 +31,15 @@ _SHARED = ("common", "global", "static")
 
 @dataclass(frozen=True)
 class Induction:
-    """v OP bound with v += sign × step once per iteration (OP with the variable on the left)."""
+    """v OP bound with v += sign × step once per iteration (OP with the variable on the left); where the bound
+    is a variable that moves too (``i < j`` with ``i++, j--``), its own step: the loop is then counted on the
+    difference v - bound, which moves by sign × step - partner_step."""
     var: ir.Var
     op: str
     bound: ir.Expr
     step: ir.Expr
     sign: int
+    partner_step: int | None = None
 
 
 def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
@@ -54,9 +57,25 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     if step is None or not _pure(bound) or not _pure(step[0]):
         return None
     watched = {var.name} | _names(bound) | _names(step[0])
-    if var.name in _names(bound) | _names(step[0]) or not _untouched(loop.body, watched, updates[0], proc):
+    if var.name in _names(bound) | _names(step[0]):
         return None
-    return Induction(var, op, bound, step[0], step[1])
+    partner = _partner(loop, bound, step[0]) if isinstance(bound, ir.Var) else None
+    moved = (updates[0],) + ((partner[0],) if partner is not None else ())
+    if not _untouched(loop.body, watched, moved, proc):
+        return None
+    return Induction(var, op, bound, step[0], step[1], partner[1] if partner is not None else None)
+
+
+def _partner(loop: ir.While, bound: ir.Var, step: ir.Expr) -> tuple[ir.Assign, int] | None:
+    """The one update of a bound variable that the body moves by a constant (``j--`` beside ``i++`` in ``for
+    (i = 0, j = n - 1; i < j; i++, j--)``), with its signed step, where the variable's own step is a constant
+    too; None otherwise (the bound must then stay unchanged)."""
+    updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, bound.name)]
+    found = _step(updates[0].value, bound.name) if len(updates) == 1 else None
+    if found is None or not isinstance(found[0], ir.Const) or not isinstance(step, ir.Const) \
+            or not isinstance(found[0].value, int):
+        return None
+    return updates[0], found[1] * found[0].value
 
 
 def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_at_end: bool
@@ -108,12 +127,12 @@ def untouched(body: list[ir.Stmt], names: set[str], proc: ir.Procedure,
     routine may write its argument at a position: sad.analysis.values.ModifiedFormals.may_modify), a call
     that passes one of them only where the callee does not write it (DSYTRD's block size NB passed to DLATRD)
     leaves it unchanged; without, any call passing one may change it."""
-    return _untouched(body, names, None, proc, writes)
+    return _untouched(body, names, (), proc, writes)
 
 
-def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, proc: ir.Procedure,
+def _untouched(body: list[ir.Stmt], names: set[str], updates: tuple[ir.Assign, ...], proc: ir.Procedure,
                writes: Callable[[str, int], bool] | None = None) -> bool:
-    """Nothing in the body but `update` can change a variable of `names`, and nothing jumps."""
+    """Nothing in the body but `updates` can change a variable of `names`, and nothing jumps."""
     shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
     if any(isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names
            for node in ir.walk(proc)):
@@ -121,7 +140,7 @@ def _untouched(body: list[ir.Stmt], names: set[str], update: ir.Assign | None, p
     for stmt in ir.walk_stmts(body):
         if isinstance(stmt, _JUMPS) or ir.jump_targets(stmt):
             return False
-        if isinstance(stmt, ir.Assign) and stmt is not update and _target(stmt.target) in names:
+        if isinstance(stmt, ir.Assign) and not any(stmt is u for u in updates) and _target(stmt.target) in names:
             return False
         if isinstance(stmt, ir.Do) and stmt.index in names:
             return False

@@ -139,13 +139,23 @@ def test_fortran_counts_equal_gcov(capsys, tmp_path):
     "s += i; i += 1; if (s > 99) break;",  # left early
     "s += i; i *= 2;",                  # not an added constant
     "s += i; i += 1; bump(&i);",        # the variable's address given to a call
-    "s += i; i += 1; n--;",             # the bound changed in the loop
+    "s += i; i += 1; n -= k;",          # the bound changed by a step the analysis does not know
+    "s += i; i += 1; n = n * 2;",       # the bound changed otherwise than by an added constant
 ])
 def test_loops_the_analysis_cannot_count_keep_their_named_count(tmp_path, body):
     text = ("void bump(int *p);\nint f(int n, int k)\n{\n    int i = 0, s = 0;\n    while (i < n) {\n"
             f"        {body}\n    }}\n    return s;\n}}\n")
     counts = _counts(tmp_path, "keep.c", text)
     assert _named(counts[6]), counts[6]
+
+
+def test_a_bound_that_moves_by_a_constant_is_counted_on_the_difference(tmp_path):
+    # i from 0 up by 1, n down by 1: i - n from -n by 2 while below 0, ceil(n / 2) trips
+    text = ("int f(int n)\n{\n    int i = 0, s = 0;\n    while (i < n) {\n"
+            "        s += i; i += 1; n--;\n    }\n    return s;\n}\n")
+    counts = _counts(tmp_path, "ends.c", text)
+    for n in (0, 1, 6, 7):
+        assert _at(counts[5], **{"f.n": n}) == (n + 1) // 2
 
 
 def test_a_pointer_to_the_variable_taken_before_the_loop_keeps_its_named_count(tmp_path):
