@@ -3,9 +3,8 @@ counted loops over the values the index takes: their bodies' counts summed exact
 while loop left the stage count and the index itself as named parameters (benchmarks/devkernels7/fft.c)."""
 from __future__ import annotations
 
-from sad import ir
 from sad.analysis.pipeline import analyze
-from tests.analysis.gcov_checked import sad_counts
+from tests.analysis.gcov_checked import c_loops, sad_counts
 
 STAGES = r"""
 #include <stdio.h>
@@ -41,13 +40,6 @@ def test_doubling_and_halving_loops_are_counted_as_gcov_counts_them(tmp_path):
         ["11", "10", "1033", "6143", "5120", "11", "1033", "1023", "5", "4"]
 
 
-def _loops(source: str, tmp_path) -> list[ir.Stmt]:
-    path = tmp_path / "k.c"
-    path.write_text(source)
-    analysis = analyze([str(path)])
-    return [s for s in ir.walk_stmts(analysis.program.procedures[0].body) if isinstance(s, (ir.Do, ir.While))]
-
-
 def test_loops_that_are_not_counted_stay_while_loops(tmp_path):
     """A bound only a run knows, a factor of three and an index the body changes keep the while loop (and
     its named count): the counted form needs the values the index takes."""
@@ -60,7 +52,7 @@ def test_loops_that_are_not_counted_stay_while_loops(tmp_path):
     return t;
 }
 """
-    kinds = [type(loop).__name__ for loop in _loops(source, tmp_path)]
+    kinds = [type(loop).__name__ for loop in c_loops(tmp_path, source)]
     assert kinds == ["While", "While", "While", "Do"]
     trips = [c for ev, c in analyze([str(tmp_path / "k.c")]).counts.items()
              if ev.loc.line == 6 and ev.role == "loop_iter"]

@@ -5,8 +5,7 @@ loops over a hidden offset: their counts equal gcov's where a while loop left a 
 from __future__ import annotations
 
 from sad import ir
-from sad.analysis.pipeline import analyze
-from tests.analysis.gcov_checked import sad_counts
+from tests.analysis.gcov_checked import c_loops, sad_counts
 
 WALKS = r"""
 #include <stdio.h>
@@ -34,15 +33,8 @@ def test_pointer_walks_are_counted_as_gcov_counts_them(tmp_path):
     assert [counts[n] for n in (9, 10, 11, 13, 14)] == ["1001", "1001", "251", "65000", "1001"]
 
 
-def _loops(source: str, tmp_path) -> list[ir.Stmt]:
-    path = tmp_path / "k.c"
-    path.write_text(source)
-    analysis = analyze([str(path)])
-    return [s for s in ir.walk_stmts(analysis.program.procedures[0].body) if isinstance(s, (ir.Do, ir.While))]
-
-
 def test_the_bodys_dereferences_are_the_arrays_elements(tmp_path):
-    loops = _loops(WALKS, tmp_path)
+    loops = c_loops(tmp_path, WALKS)
     strided = next(lp for lp in loops if lp.loc.line == 11)
     assert isinstance(strided, ir.Do) and strided.index == "__p_offset"
     offsets = sorted(n.indices[0].right.value for s in strided.body for n in ir.walk(s)
@@ -58,11 +50,11 @@ def test_an_end_pointer_the_function_sets_once_where_it_declares_it(tmp_path):
         .replace("for (p = a; p < a + N; p++) s += *p;", "for (p = a; p != end; ++p) s += *p;")
     assert sad_counts(tmp_path, "ends", source)[9] == "1001"
     moved = source.replace("printf(", "end = a; printf(")      # set again later: no longer one value
-    assert [type(lp).__name__ for lp in _loops(moved, tmp_path) if lp.loc.line == 9] == ["While"]
+    assert [type(lp).__name__ for lp in c_loops(tmp_path, moved) if lp.loc.line == 9] == ["While"]
 
 
 def test_a_pointer_the_body_moves_or_another_array_stays_a_while_loop(tmp_path):
     source = WALKS.replace("for (p = a; p < a + N; p++) s += *p;", "for (p = a; p < a + N; p++) { s += *p; p++; }") \
         .replace("for (p = a, e = a + N; p != e; ++p)", "for (p = a, e = &b[0][0] + N; p != e; ++p)")
-    loops = _loops(source, tmp_path)
+    loops = c_loops(tmp_path, source)
     assert [type(lp).__name__ for lp in loops if lp.loc.line in (9, 10)] == ["While", "While"]
