@@ -729,12 +729,8 @@ def _dereferenced(node: c_ast.Node, pointer: str, base: c_ast.Node, offset: str)
 
     def visit(n: c_ast.Node) -> c_ast.Node:
         new = replaced(n)
-        if new is not None:
-            # the subscript of p[e] may itself dereference p
-            for name in ("subscript",):
-                child = getattr(new, name, None)
-                if isinstance(child, c_ast.Node):
-                    setattr(new, name, visit(child))
+        if isinstance(new, c_ast.ArrayRef):
+            new.subscript = visit(new.subscript)   # the subscript of p[e] may itself dereference p
             return new
         for name in n.__slots__:
             if name in ("coord", "__weakref__"):
