@@ -15,7 +15,17 @@ from functools import lru_cache
 
 import sympy
 
-from sad.analysis import extremes, foldmemo, logicmemo, minmaxmemo, piecewisejoin, piecewisememo, sumfold, summemo
+from sad.analysis import (
+    atomswalk,
+    extremes,
+    foldmemo,
+    logicmemo,
+    minmaxmemo,
+    piecewisejoin,
+    piecewisememo,
+    sumfold,
+    summemo,
+)
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
 
@@ -28,6 +38,7 @@ minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
 logicmemo.install()  # and the same conjunctions of their conditions, folded over every combination
+atomswalk.install()  # and each fold and Sum looks for the Piecewise in the same shared conditions
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
