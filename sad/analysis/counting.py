@@ -592,7 +592,7 @@ def _resummed(s: sympy.Sum) -> sympy.Expr:
     body = resum(body)
     if a.is_Integer and b.is_Integer and int(b) - int(a) < _EXPLICIT_LIMIT:
         return sympy.Add(*[body.subs(k, v) for v in range(int(a), int(b) + 1)])
-    if a == 0 and body.is_polynomial(k):
+    if a == 0 and polynomial_in(body, k):  # sympy's is_polynomial walks every open Sum in body by as_dummy
         closed = _polynomial_sum(body.subs(k, _K))
         if closed is not None:
             return closed.subs(_TAU, b + 1)
