@@ -923,7 +923,7 @@ def _signs_at_points(e: sympy.Expr, wanted: set[int]) -> set[int]:
     Abs. A sign seen is a sign e takes, so sympy's assumptions, being sound, cannot prove the opposite
     inequality: e > 0 somewhere means neither e.is_nonpositive nor any form of e proved non-positive, as in
     floor(N/4 - Mod(N, 4)/4 + 3/4) (DOT's unrolled trip count, 20 ms of the assumptions to find nothing)."""
-    symbols = sorted(e.free_symbols, key=lambda x: x.name)
+    symbols = sorted(free_symbols(e), key=lambda x: x.name)
     domains = [_domain(x) for x in symbols]
     choices = [d for d in domains if d is not None]
     if len(choices) < len(domains):
