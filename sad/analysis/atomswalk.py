@@ -54,4 +54,4 @@ def _collected(root: Basic, wanted) -> set:
 
 def install() -> None:
     """Let every atoms call (sympy's own included) walk this way (idempotent)."""
-    Basic.atoms = atoms  # type: ignore[method-assign]
+    Basic.atoms = atoms
