@@ -214,7 +214,7 @@ class CallExpander:
         decided: dict = {}
         out = []
         for event, count in counts:
-            if count.free_symbols & data.keys():
+            if free_symbols(count) & data.keys():
                 found = genericdata.decide_relations(count, data, known)
                 for rel, value in found.items():
                     if rel not in decided:
@@ -448,7 +448,7 @@ class CallExpander:
         unbound = {s for s in formals if s is not None and s not in subs}
         replaced = {}
         for prob, p in self.ctx.formal_branches.get(key, []):
-            if not prob.free_symbols & unbound:
+            if not free_symbols(prob) & unbound:
                 continue
             replaced[prob] = p
             if not self.ctx.facts.generic_data or p.name in self.ctx.overrides or not isinstance(prob, sympy.Piecewise):

@@ -61,6 +61,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import characters, genericdata
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import make_symbol
 from sad.analysis.products import tree_size
 from sad.analysis.storedconstants import StoredConstants, base_name, constant_of, written_formals
@@ -373,7 +374,7 @@ class StoredElements:
         value = self._resolver(proc).expr_at(cond, at, {})
         if not isinstance(value, sympy.Basic):
             return None
-        bound = value.xreplace({s: sympy.Integer(options[s.name]) for s in value.free_symbols if s.name in options})
+        bound = value.xreplace({s: sympy.Integer(options[s.name]) for s in free_symbols(value) if s.name in options})
         return bound if bound in (sympy.true, sympy.false) else value
 
     def options_at(self, caller: ir.Procedure, call: ir.CallStmt, callee: ir.Procedure,
