@@ -12,6 +12,7 @@ of events; the out-edges of jumps (sad.analysis.jumps), the probabilities of IF 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import sympy
 
@@ -20,7 +21,7 @@ from sad.analysis import spmd, standins, whileloops
 from sad.analysis.branches import BranchProbabilities, merge_same_jumps, record_decision
 from sad.analysis.buildstate import BuildContext, RegionResult, Target, expanded
 from sad.analysis.calls import BIND_LIMIT, CallExpander
-from sad.analysis.cfg import RegionGraph, solve, tidy_small
+from sad.analysis.cfg import LoopInfo, RegionGraph, solve, tidy_small
 from sad.analysis.cost import (
     Cost,
     Layout,
@@ -127,7 +128,7 @@ class ProcedureBuilder:
         node_events: dict[int, RegionResult] = {}
         for i, stmt in enumerate(stmts):
             node_events[i] = self.node(stmt, i, graph, index, region_id)
-        solution = solve(graph, self.names.goto_loops(stmts), self.names.irreducible_visits(stmts))
+        solution = solve(graph, self._goto_loops(stmts, index), self.names.irreducible_visits(stmts))
         result = RegionResult(fallthrough=solution.fallthrough, escapes=solution.escapes)
         shared: dict = {}  # the loop solution's substitution, each subexpression once for the region
         for i, inner in node_events.items():
@@ -428,23 +429,66 @@ class ProcedureBuilder:
         if stmt.cond is not None:
             graph.add_edge(i, graph.successor(i), expanded(1 - left) if body.escapes else sympy.Integer(1))
 
-    def _counted(self, stmt: ir.While, index: Index) -> sympy.Expr | None:
+    def _goto_loops(self, stmts: list[ir.Stmt], index: Index) -> Callable[[LoopInfo], sympy.Expr | None]:
+        """The count of each loop GOTOs build in ``stmts``: counted where it is a do-while in disguise
+        (``_goto_trips``), else named (sad.analysis.naming)."""
+        named = self.names.goto_loops(stmts)
+        memo: dict[int, sympy.Expr | None] = {}
+
+        def count(loop: LoopInfo) -> sympy.Expr | None:
+            if loop.header not in memo:
+                memo[loop.header] = self._goto_trips(stmts, loop, index)
+            found = memo[loop.header]
+            return found if found is not None else named(loop)
+        return count
+
+    def _goto_trips(self, stmts: list[ir.Stmt], loop: LoopInfo, index: Index) -> sympy.Expr | None:
+        """Back jumps per entry of a loop built with GOTO that is a do-while: an assignment, then the statements
+        from the labelled header to ``IF (cond) GOTO header``, no other label among them and no other jump to
+        the header (the F66 form: ``I = 0`` / ``30 I = I + 1`` ... ``IF (I .LT. N) GOTO 30``), counted as that
+        while loop is (``_counted``), from the variable's value after the assignment: its trips less one.
+        None for any other loop."""
+        first, last = loop.header, max(loop.nodes)
+        header, test = stmts[first], stmts[last]
+        if first == 0 or loop.nodes != set(range(first, last + 1)) or header.label is None \
+                or not isinstance(test, ir.If) or len(test.arms) != 1 or test.orelse or len(test.arms[0].body) != 1:
+            return None
+        jump, body, before = test.arms[0].body[0], stmts[first:last], stmts[first - 1]
+        jumps_in = sum(header.label in ir.jump_targets(s) for s in ir.walk_stmts(stmts))
+        if not isinstance(jump, ir.Goto) or jump.target != header.label or test.label is not None or jumps_in != 1 \
+                or any(s.label is not None for s in body[1:]) or not isinstance(before, ir.Assign) \
+                or before.label is not None:
+            return None
+        loop_stmt = ir.While(test.arms[0].cond, body, test_at_end=True, loc=header.loc)
+        found = whileloops.induction(loop_stmt, self.proc)
+        if found is None or found.partner_step is not None:
+            return None
+        # the variable's value on entry: the assignment's where it sets it, else the one it leaves alone
+        assigned = isinstance(before.target, ir.Var) and before.target.name == found.var.name
+        start = self.values.expr_at(before.value if assigned else found.var, before, index)
+        trips = self._counted(loop_stmt, index, at=header, start=start)
+        return trips - 1 if trips is not None else None
+
+    def _counted(self, stmt: ir.While, index: Index, at: ir.Stmt | None = None,
+                 start: sympy.Expr | None = None) -> sympy.Expr | None:
         """The trips of a while loop driven by an induction variable (sad.analysis.whileloops), from the
-        variable's value where the loop starts, its bound and its step; None when one is not known."""
+        variable's value where the loop starts (``start``, else its value before ``at``: the loop itself by
+        default), its bound and its step; None when one is not known."""
         found = whileloops.induction(stmt, self.proc)
         if found is None:
             return None
-        start = self.values.expr_at(found.var, stmt, index)
+        at = stmt if at is None else at
+        start = self.values.expr_at(found.var, at, index) if start is None else start
         if found.partner_step is not None and isinstance(found.bound, ir.Var):
             # both sides move (i < j with i++, j--): the difference i - j against 0
-            other = self.values.expr_at(found.bound, stmt, index)
-            step_value = self.values.bound(found.step, index, at=stmt)
+            other = self.values.expr_at(found.bound, at, index)
+            step_value = self.values.bound(found.step, index, at=at)
             if start is None or other is None or step_value is None:
                 return None
             return whileloops.trips(found.op, start - other, sympy.Integer(0),
                                     found.sign * step_value - found.partner_step, stmt.test_at_end)
-        bound = self.values.bound(found.bound, index, at=stmt)
-        step = self.values.bound(found.step, index, at=stmt)
+        bound = self.values.bound(found.bound, index, at=at)
+        step = self.values.bound(found.step, index, at=at)
         if start is None or bound is None or step is None:
             return None
         return whileloops.trips(found.op, start, bound, found.sign * step, stmt.test_at_end)

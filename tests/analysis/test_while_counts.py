@@ -133,6 +133,45 @@ def test_fortran_counts_equal_gcov(capsys, tmp_path):
     assert " 5 " in out.split("wh.f:7 ")[1].splitlines()[0], out          # I = 1, 3, ..., 9
 
 
+GOTO_LOOPS = """\
+      PROGRAM GL
+      INTEGER I, K, N
+      READ (5, *) N
+      K = 0
+      I = 0
+   30 I = I + 1
+      K = K + I
+      IF (I .LT. N) GOTO 30
+      I = N
+   40 K = K - 1
+      I = I - 2
+      IF (I .GE. 1) GOTO 40
+      PRINT *, K
+      END
+"""
+
+
+def test_a_goto_loop_that_is_a_do_while_is_counted(tmp_path):
+    # I = 1 .. N tested after the update: N trips (1 for N <= 1); I = N - 2, N - 4, ... tested >= 1 after
+    # the update: 1 + floor((N - 1) / 2) trips
+    counts = _counts(tmp_path, "gl.f", GOTO_LOOPS)
+    for n in (1, 2, 7, 8):
+        assert _at(counts[7], N=n) == max(1, n)
+        assert _at(counts[10], N=n) == 1 + (n - 1) // 2
+
+
+def test_goto_do_while_counts_equal_gcov(capsys, tmp_path):
+    out = _gcov_agrees(capsys, tmp_path, "gl.f", GOTO_LOOPS, "N=9")
+    assert " 9 " in out.split("gl.f:6 ")[1].splitlines()[0], out            # I = 1, ..., 9
+    assert " 5 " in out.split("gl.f:10 ")[1].splitlines()[0], out           # I = 7, 5, 3, 1, then -1
+
+
+def test_a_goto_loop_entered_from_elsewhere_keeps_its_named_count(tmp_path):
+    text = GOTO_LOOPS.replace("      I = 0\n", "      I = 0\n      IF (N .GT. 5) GOTO 30\n")
+    counts = _counts(tmp_path, "gl2.f", text)
+    assert _named(counts[8]), counts[8]
+
+
 @pytest.mark.parametrize("body", [
     "s += i; i += k;",                  # a step the analysis does not know as a number
     "if (s > 3) i += 1; s++;",          # the update under an IF
