@@ -236,17 +236,20 @@ def _base_name(node: c_ast.Node) -> str | None:
     return node.name if isinstance(node, c_ast.ID) else None
 
 
+def changed_by(n: c_ast.Node) -> c_ast.Node | None:
+    """What an assignment, an increment or an address-of changes (None for any other node)."""
+    if isinstance(n, c_ast.Assignment):
+        return n.lvalue
+    return n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+
+
 def written_names(nodes: list[c_ast.Node | None]) -> set[str]:
     """Names assigned, incremented or whose address is taken (base names of element writes included)."""
     out: set[str] = set()
     for root in nodes:
         for n in walk(root):
-            target = None
-            if isinstance(n, c_ast.Assignment):
-                target = n.lvalue
-            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
-                target = n.expr
-            elif isinstance(n, c_ast.Decl) and n.name:
+            target = changed_by(n)
+            if isinstance(n, c_ast.Decl) and n.name:
                 out.add(n.name)  # a redeclaration shadows: treat as written
             if target is not None:
                 name = _base_name(target)

@@ -31,7 +31,7 @@ from . import consteval, loops
 from . import typesys as ts
 from .context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ctype
 from .decls import DeclLowerer
-from .exprs import Effects, ExprLowerer
+from .exprs import Effects, ExprLowerer, c_text
 from .mathlib import POW_NAMES, intrinsic_name
 
 Thunk = Callable[[], list[ir.Stmt]]
@@ -73,7 +73,8 @@ class StmtLowerer:
         self.ctx = ctx
         self.ex = ExprLowerer(ctx)
         self.decls = DeclLowerer(ctx, self.ex)
-        self.fixed: dict[str, c_ast.Node] = {}   # the function's names set once where declared (_fixed_names)
+        self.body: c_ast.Node | None = None      # the function being lowered (its fixed names asked lazily)
+        self._fixed: dict[str, c_ast.Node] | None = None
 
     # ---------------------------------------------------------------------------------------- functions
     def function(self, fd: c_ast.FuncDef) -> ir.Procedure:
@@ -88,7 +89,7 @@ class StmtLowerer:
         loc = ctx.loc_of(fd)
         ctx.loc = loc
         ctx.proc = ProcState(name, ftype.ret)
-        self.fixed = _fixed_names(fd.body)
+        self.body, self._fixed = fd.body, None
         ctx.symbols.push()
         ctx.types.push()
         formals: list[str] = []
@@ -510,7 +511,7 @@ class StmtLowerer:
                if isinstance(it, c_ast.Assignment) and it.op == "=" and isinstance(it.lvalue, c_ast.ID)}
         ends = {**self.fixed, **own}
         start, stop = self._base_offset(shape.lo, self.fixed), self._base_offset(shape.bound, ends)
-        if start is None or stop is None or _text(start[0]) != _text(stop[0]):
+        if start is None or stop is None or not c_text(start[0]) == c_text(stop[0]) != "?":   # one base, printable
             return False
         written = loops.written_names([node.stmt] + list(shape.other_next))   # `*p = x` writes no p: asked apart
         if _moves(index, [node.stmt] + list(shape.other_next)) or \
@@ -539,6 +540,13 @@ class StmtLowerer:
         out.extend(lowered)
         out.extend(self.ex.statement(at))     # the pointer past the last trip, as the for leaves it
         return True
+
+    @property
+    def fixed(self) -> dict[str, c_ast.Node]:
+        """The function's names set once where declared (``_fixed_names``), found at the first pointer walk."""
+        if self._fixed is None:
+            self._fixed = _fixed_names(self.body)
+        return self._fixed
 
     def _base_offset(self, node: c_ast.Node | None, names: dict[str, c_ast.Node]
                      ) -> tuple[c_ast.Node, c_ast.Node] | None:
@@ -671,11 +679,6 @@ def _normalized(cond: ir.Expr) -> ir.Expr:
     return cond
 
 
-def _text(node: c_ast.Node) -> str:
-    from pycparser import c_generator
-    return c_generator.CGenerator().visit(node)
-
-
 def _fixed_names(body: c_ast.Node | None) -> dict[str, c_ast.Node]:
     """Names a function body declares once with an initializer and never assigns, increments or takes the
     address of, and whose initializer reads no name the body changes: their value is the initializer's
@@ -686,22 +689,16 @@ def _fixed_names(body: c_ast.Node | None) -> dict[str, c_ast.Node]:
     for n in loops.walk(body):
         if isinstance(n, c_ast.Decl) and n.name:
             decls.setdefault(n.name, []).append(n)
-    changed = {t.name for n in loops.walk(body) for t in [_target(n)] if isinstance(t, c_ast.ID)}
+    changed = {t.name for n in loops.walk(body) for t in [loops.changed_by(n)] if isinstance(t, c_ast.ID)}
     return {name: found[0].init for name, found in decls.items()
             if len(found) == 1 and found[0].init is not None and not isinstance(found[0].init, c_ast.InitList)
             and name not in changed and not loops.names_in(found[0].init) & changed}
 
 
-def _target(n: c_ast.Node) -> c_ast.Node | None:
-    """What an assignment, an increment or an address-of changes (None for other nodes)."""
-    if isinstance(n, c_ast.Assignment):
-        return n.lvalue
-    return n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-
-
 def _moves(name: str, nodes: list[c_ast.Node | None]) -> bool:
     """Whether the statements assign, increment or take the address of the variable itself."""
-    return any(isinstance(t := _target(n), c_ast.ID) and t.name == name for root in nodes for n in loops.walk(root))
+    return any(isinstance(t := loops.changed_by(n), c_ast.ID) and t.name == name
+               for root in nodes for n in loops.walk(root))
 
 
 def _dereferenced(node: c_ast.Node, pointer: str, base: c_ast.Node, offset: str) -> c_ast.Node:
