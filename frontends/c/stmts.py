@@ -33,6 +33,7 @@ from .context import JumpFrame, ProcState, Symbol, UnitContext, ctype_of, set_ct
 from .decls import DeclLowerer
 from .exprs import Effects, ExprLowerer, c_text
 from .mathlib import POW_NAMES, intrinsic_name
+from .switchchain import as_if_chain
 
 Thunk = Callable[[], list[ir.Stmt]]
 _DUP_LIMIT = 60  # AST nodes an arm may have to be duplicated by && / || lowering
@@ -299,12 +300,32 @@ class StmtLowerer:
         finally:
             self.ctx.proc.jumps.pop()
         loc = self.ctx.loc
+        if not (fx.pre or fx.post or any(True for _ in ir.calls_in(selector))):
+            # (a selector with effects or calls would be evaluated once per arm of an if chain)
+            pre, tested = self._switch_value(node, n)
+            chain = as_if_chain(tested, frame, body, loc)
+            if chain is not None:
+                out.extend(pre + [chain])
+                return
         out.extend(fx.pre + fx.post)
         out.append(ir.ComputedGoto(frame.targets, selector, default=frame.default or frame.brk,
                                    cases=frame.cases, loc=loc))
         out.extend(body)
         if frame.default is None or frame.brk_used:
             out.append(ir.Continue(loc=loc, label=frame.brk))
+
+    def _switch_value(self, node: c_ast.Switch, n: int) -> tuple[list[ir.Stmt], ir.Expr]:
+        """(statements to run first, the selector an if chain tests): a variable or constant as written, else a
+        hidden variable set once before the chain, so that each arm's test does not compute it again."""
+        pre: list[ir.Stmt] = []
+        if isinstance(node.cond, (c_ast.ID, c_ast.Constant)):
+            return pre, self.ex.rvalue(node.cond, Effects())
+        coord = node.coord
+        hidden = f"__sw{n}_value"
+        int_type = c_ast.TypeDecl(hidden, [], None, c_ast.IdentifierType(["long"]), coord=coord)
+        self.stmt(c_ast.Decl(hidden, [], [], [], [], int_type, None, None, coord=coord), pre)
+        self.stmt(c_ast.Assignment("=", c_ast.ID(hidden, coord=coord), node.cond, coord=coord), pre)
+        return pre, self.ex.rvalue(c_ast.ID(hidden, coord=coord), Effects())
 
     def _switch_frame(self, node: c_ast.Node) -> JumpFrame | None:
         for frame in reversed(self.ctx.proc.jumps if self.ctx.proc else []):
