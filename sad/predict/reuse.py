@@ -465,7 +465,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         # a crowded walk's page walks proceed while its fills wait: no TLB term where it is crowded (jki at
         # n = 512: the TLB term alone would be 37 ns per iteration)
         if hierarchy.tlb_pages and hierarchy.tlb_miss_s > 0 and crowded_when is not sympy.true:
-            others = [on_other_pages(s[3], s[0], ref, loop, hierarchy.page_bytes) for s in streams
+            others = [on_other_pages(s[3], s[0], ref, loop, hierarchy.page_bytes, trips) for s in streams
                       if s[3] is not None and s[3] is not walk]
             term = tlb_seconds(ref, loop, trips, fp, hierarchy, walk, others)
             tlb += term if crowded_when is sympy.false else sympy.Piecewise((0, crowded_when), (term, True))
@@ -786,12 +786,15 @@ def same_rows(a: Ref, b: Ref, fastest: str) -> bool:
         and [repr(e) for e in _slow(a, fastest)] == [repr(e) for e in _slow(b, fastest)]
 
 
-def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page: int) -> Walk:
+def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page: int,
+                   trips: dict[int, sympy.Expr]) -> Walk:
     """The part of another walk whose lines lie on pages of their own, not the pages of ``ref``'s walk: all of
     it, unless it walks the same rows of the same array, where its access of a row is on the same page as
     ``ref``'s unless a page boundary lies between the two columns: min(1, gap / page) of its lines, the gap
-    the bytes between the columns at the middle of the enclosing loops' ranges (each index at the mean of its
-    bounds, innermost first). Covariance's ``data[k][i] * data[k][j]`` (j from i to 699, rows of 5600 B): a
+    the bytes between the columns at the middle of the enclosing loops' ranges (each index at its first value
+    plus half its trips per entry, innermost first: the trips are the SAD's, bound at the calls, where the
+    loop's upper bound may be a formal argument of a kernel function, `for (j = i; j < m; j++)`, that only
+    the call gives a value). Covariance's ``data[k][i] * data[k][j]`` (j from i to 699, rows of 5600 B): a
     gap of 175 elements, 1400 B, a third of the second walk's 800 rows on pages of their own; counted whole,
     1600 pages put the onset of misses measured on an Ice Lake VM (``tlb_onset``) on each access, 0.54 s
     predicted at -O2 for 0.25-0.40 s measured. colpairs' ``d[k][i] * d[k][j + 600]``: 4800 B apart, every
@@ -805,10 +808,12 @@ def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page
     for enclosing in reversed(loop.nest[:-1]):
         if not isinstance(enclosing, ir.Do) or not gap.free_symbols:
             continue
-        lo, hi = opmodel.subscript(enclosing.lo), opmodel.subscript(enclosing.hi)
+        lo = opmodel.subscript(enclosing.lo)
         index = next((v for v in gap.free_symbols if v.name == enclosing.index), None)
-        if index is not None and lo is not None and hi is not None:
-            gap = sympy.expand(gap.subs(index, (lo + hi) / 2))
+        step = sympy.Integer(1) if enclosing.step is None else opmodel.subscript(enclosing.step)
+        if index is not None and lo is not None and step is not None:
+            middle = lo + step * (trips.get(id(enclosing), sympy.Integer(1)) - 1) / 2
+            gap = sympy.expand(gap.subs(index, middle))
     share = sympy.Min(1, abs(gap) * ref.elem_bytes / page)
     return Walk(other.pitch, other.bytes * share)
 
