@@ -104,7 +104,7 @@ def _render_yaml(entries: list[dict[str, Any]], header: dict[str, Any]) -> str:
              f"sad_params: {FORMAT_VERSION}"]
     if header:
         lines.append(yaml.safe_dump(header, sort_keys=True, default_flow_style=False, width=110).rstrip())
-    lines.append("parameters:")
+    lines.append("parameters:" if entries else "parameters: {}")   # none left to fill: an empty mapping
     for e in entries:
         body = {k: v for k, v in e.items() if k != "name"}
         text = yaml.safe_dump({e["name"]: body}, sort_keys=False, default_flow_style=False, width=110,
@@ -188,6 +188,8 @@ def _load_yaml(path: str, text: str) -> ParamsFile:
     _validate_schema(path, data, root)
     params_node = _child(root, "parameters")
     params = data.get("parameters")
+    if params is None and "parameters" in data:
+        params = {}          # `parameters:` with nothing under it: a program whose counts need no value
     if params is None:
         raise ParamsError(f"{path}:1: error: no `parameters:` key")
     result = ParamsFile(path, header={k: v for k, v in data.items() if k != "parameters"})

@@ -154,3 +154,20 @@ def test_csv_params_file(tmp_path, capsys):
     path.write_text("name,value\nN,1000\nNB,7\nX_GOTOLP_L10,9\nX_GOTOLP_L50,N/NB\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 0 and json.loads(out)["unbound"] == []
+
+
+def test_a_program_with_nothing_to_fill_round_trips(tmp_path, capsys):
+    # `sad profile` of a program whose counts need no value wrote `parameters:` with nothing under it, which
+    # the reader then refused ("no `parameters:` key"); both the written and the hand-written empty forms read
+    from sad.measure.params_io import _render_yaml
+    source = tmp_path / "k.c"
+    source.write_text("int main(void) { int i; double s = 0; for (i = 0; i < 10; i++) s += i; return (int)s; }\n")
+    written = _render_yaml([], {"provenance": {"tool": "test"}})
+    assert "parameters: {}" in written
+    for text in (written, "parameters:\n"):
+        path = tmp_path / "empty.yaml"
+        path.write_text(text)
+        rc = main(["analyze", str(source), "-m", "sparc2", "--params", str(path), "--format", "json"])
+        got = capsys.readouterr()
+        assert rc == 0, got.err
+        assert json.loads(got.out)["unbound"] == []
