@@ -120,12 +120,17 @@ def gcov_model(analysis) -> dict[Key, LineModel]:
         by_role[(event.loc.file, event.loc.line)][event.role] += count
     ours = line_counts(analysis.counts)
     model = {key: LineModel(key, expr, expr) for key, expr in ours.items()}
+    entries: dict[Key, list[tuple[int, sympy.Expr]]] = defaultdict(list)
+    for event, count in analysis.counts.items():
+        if event.role == "loop_entry":
+            entries[(event.loc.file, event.loc.line)].append((event.seq, count))
     for proc in analysis.program.procedures:
         for stmt in ir.walk_stmts(proc.body):
             for loc in _stmt_locs(stmt):
                 key = (loc.file, loc.line)
                 model.setdefault(key, LineModel(key, sympy.Integer(0), sympy.Integer(0)))
         _loops(proc.body, proc, by_role, model, parent=None)
+        _one_line_nests(proc.body, entries, model)
         if proc.language == "fortran":
             _arithmetic_if_targets(proc, model)
             _continued_computed_gotos(proc, model)
@@ -285,6 +290,28 @@ def _loops(stmts: list[ir.Stmt], proc: ir.Procedure, by_role, model: dict[Key, L
             _loops(body, proc, by_role, model, stmt if isinstance(stmt, ir.Do) else None)
         if isinstance(stmt, ir.Do) and proc.language == "fortran":
             _end_do_exit(stmt, proc, by_role, model)
+
+
+def _one_line_nests(stmts: list[ir.Stmt], entries: dict[Key, list[tuple[int, sympy.Expr]]],
+                    model: dict[Key, LineModel], enclosing: Key | None = None) -> None:
+    """`for (i = 0; i < N; i++) for (j = 0; j < M; j++) a[i][j] = 0;`: gcov counts a line as the times control
+    enters it from another line plus the times a loop within it goes round, so the inner loops' entries, which
+    come from the same line, are not counted: N*M + N + 1 where the loops' tests add up to N*M + 2N + 1. The
+    builder makes a loop's entry after its body's events, so of the line's loop entries the last made is the
+    outermost loop's, the others the inner loops'."""
+    for stmt in stmts:
+        key = (stmt.loc.file, stmt.loc.line) if isinstance(stmt, ir.Do) else None
+        if key is not None and key != enclosing and key in model and _nested_on_its_line(stmt):
+            inner = sorted(entries[key], key=lambda t: t[0])[:-1]
+            model[key].gcov = model[key].gcov - sum((count for _, count in inner), sympy.Integer(0))
+        for body in ir.child_bodies(stmt):
+            _one_line_nests(body, entries, model, key)
+
+
+def _nested_on_its_line(stmt: ir.Do) -> bool:
+    """A loop whose whole body is another loop written on the same line."""
+    return len(stmt.body) == 1 and isinstance(stmt.body[0], ir.Do) and stmt.body[0].loc.line == stmt.loc.line \
+        and stmt.body[0].loc.file == stmt.loc.file
 
 
 def _end_do_exit(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel]) -> None:
