@@ -280,8 +280,10 @@ class StmtLowerer:
             then = copy.deepcopy(fx.post) + then
             orelse = copy.deepcopy(fx.post) + (orelse or [])
         arms = [ir.IfArm(c, then, loc)]
+        # `else if` continues the chain; an else that is a select (`else x = c ? a : b;`) stays an If of its
+        # own: merged, its test of data would make the chain's tests of loop indices probabilities too
         if orelse is not None and len(orelse) == 1 and isinstance(orelse[0], ir.If) \
-                and orelse[0].label is None and not orelse[0].logical:
+                and orelse[0].label is None and not orelse[0].logical and orelse[0].select is None:
             nested = orelse[0]
             arms.extend(nested.arms)
             orelse = nested.orelse
