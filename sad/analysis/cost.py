@@ -99,9 +99,10 @@ def is_select(stmt: ir.If) -> bool:
     assigns = [body[0] for body in arms if len(body) == 1 and isinstance(body[0], ir.Assign) and body[0].label is None]
     nested = stmt.orelse[0] if stmt.orelse is not None and len(stmt.orelse) == 1 and \
         isinstance(stmt.orelse[0], ir.If) and stmt.orelse[0].label is None else None
-    if nested is not None and len(assigns) == len(arms) - 1 and is_select(nested):
+    inner = nested.arms[0].body[0] if nested is not None and is_select(nested) else None
+    if isinstance(inner, ir.Assign) and len(assigns) == len(arms) - 1:
         # `x = c1 ? a : (c2 ? b : d)`: a select whose else is a select of the same variable, one cmov more
-        assigns.append(nested.arms[0].body[0])
+        assigns.append(inner)
     if len(assigns) != len(arms):
         return False
     targets = [a.target for a in assigns]

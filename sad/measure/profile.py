@@ -301,7 +301,7 @@ def _one_line_nests(stmts: list[ir.Stmt], entries: dict[Key, list[tuple[int, sym
     outermost loop's, the others the inner loops'."""
     for stmt in stmts:
         key = (stmt.loc.file, stmt.loc.line) if isinstance(stmt, ir.Do) else None
-        if key is not None and key != enclosing and key in model and _nested_on_its_line(stmt):
+        if isinstance(stmt, ir.Do) and key != enclosing and key in model and _nested_on_its_line(stmt):
             inner = sorted(entries[key], key=lambda t: t[0])[:-1]
             model[key].gcov = model[key].gcov - sum((count for _, count in inner), sympy.Integer(0))
         for body in ir.child_bodies(stmt):
