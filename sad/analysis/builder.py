@@ -466,15 +466,15 @@ class ProcedureBuilder:
         # the variable's value on entry: the assignment's where it sets it, else the one it leaves alone
         assigned = isinstance(before.target, ir.Var) and before.target.name == found.var.name
         start = self.values.expr_at(before.value if assigned else found.var, before, index)
-        trips = self._counted(loop_stmt, index, at=header, start=start)
+        trips = self._counted(loop_stmt, index, at=header, start=start, found=found)
         return trips - 1 if trips is not None else None
 
     def _counted(self, stmt: ir.While, index: Index, at: ir.Stmt | None = None,
-                 start: sympy.Expr | None = None) -> sympy.Expr | None:
-        """The trips of a while loop driven by an induction variable (sad.analysis.whileloops), from the
-        variable's value where the loop starts (``start``, else its value before ``at``: the loop itself by
-        default), its bound and its step; None when one is not known."""
-        found = whileloops.induction(stmt, self.proc)
+                 start: sympy.Expr | None = None, found: whileloops.Induction | None = None) -> sympy.Expr | None:
+        """The trips of a while loop driven by an induction variable (sad.analysis.whileloops; ``found``, where
+        the caller has it already), from the variable's value where the loop starts (``start``, else its value
+        before ``at``: the loop itself by default), its bound and its step; None when one is not known."""
+        found = found if found is not None else whileloops.induction(stmt, self.proc)
         if found is None:
             return None
         at = stmt if at is None else at
