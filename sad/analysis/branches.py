@@ -79,17 +79,38 @@ class BranchProbabilities:
         if exact is not None:
             self._formal_fallbacks(stmt, place, exact)
             return exact
-        open_arms = [k for k, f in enumerate(folded) if f is not False]
+        first, reached = self._exact_prefix(stmt, folded, index)
+        open_arms = [k for k, f in enumerate(folded) if f is not False and k >= len(first)]
         ways = len(open_arms) + 1
-        probs = []
-        for k, arm in enumerate(stmt.arms):
+        probs = list(first)
+        for k, arm in enumerate(stmt.arms[len(first):], start=len(first)):
             if folded[k] is False:
                 probs.append(sympy.Integer(0))
                 continue
             suffix = "" if len(open_arms) == 1 else f"_{k + 1}"
-            probs.append(self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc, ways,
-                                                stmt))
+            probs.append(reached * self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc,
+                                                          ways, stmt))
         return probs
+
+    def _exact_prefix(self, stmt: ir.If, folded: list[bool | None], index: Index
+                      ) -> tuple[list[sympy.Expr], sympy.Expr]:
+        """The arms before the first whose condition is not known exactly, each an indicator (as
+        ``indicators``), and the indicator that none of them is taken: an ELSE IF chain that tests a loop index
+        first and data after (``if (i == 0) ...; else if (a[i] > 0) ...``) takes its first arm exactly, the
+        rest of the executions share the named probabilities of the later arms."""
+        first: list[sympy.Expr] = []
+        none_before: sympy.Basic = sympy.true
+        for k, arm in enumerate(stmt.arms):
+            cond = self.condition(arm.cond, index, stmt) if folded[k] is None else sympy.sympify(folded[k])
+            if cond is None:
+                break
+            taken = sympy.And(none_before, cond)
+            first.append(sympy.Integer(1) if taken is sympy.true else sympy.Integer(0) if taken is sympy.false
+                         else indicator(taken))
+            none_before = sympy.And(none_before, sympy.Not(cond))
+        reached = sympy.Integer(1) if none_before is sympy.true else sympy.Integer(0) if none_before is sympy.false \
+            else indicator(none_before)
+        return first, reached
 
     def fold(self, cond: ir.Expr, index: Index, at: ir.Stmt | None = None) -> bool | None:
         """True or False where the condition's value (just before statement `at`) is known statically,
