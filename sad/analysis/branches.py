@@ -125,19 +125,8 @@ class BranchProbabilities:
     def indicators(self, stmt: ir.If, folded: list[bool | None], index: Index) -> list[sympy.Expr] | None:
         """Every arm's condition known exactly (see `condition`): arm k is taken, 1 or 0, where its condition
         holds and no earlier arm's does."""
-        conds: list[sympy.Basic] = []
-        for k, arm in enumerate(stmt.arms):
-            cond = self.condition(arm.cond, index, stmt) if folded[k] is None else sympy.sympify(folded[k])
-            if cond is None:
-                return None
-            conds.append(cond)
-        probs, none_before = [], sympy.true
-        for cond in conds:
-            taken = sympy.And(none_before, cond)
-            probs.append(sympy.Integer(1) if taken is sympy.true else sympy.Integer(0) if taken is sympy.false
-                         else indicator(taken))
-            none_before = sympy.And(none_before, sympy.Not(cond))
-        return probs
+        first, _ = self._exact_prefix(stmt, folded, index)
+        return first if len(first) == len(stmt.arms) else None
 
     def condition(self, cond: ir.Expr, index: Index, at: ir.Stmt | None = None) -> sympy.Basic | None:
         """A condition on run-time values and constants only (at most one loop index, nothing that changes
