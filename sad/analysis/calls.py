@@ -23,6 +23,7 @@ from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
 from sad.analysis.sharedreplace import SharedReplace
 from sad.analysis.values import ValueResolver, path_to, resolve_name
+from sad.common.formulatext import add_sizes
 
 Index = dict[str, sympy.Symbol]
 
@@ -41,6 +42,15 @@ EXPANSION_BUDGET = 200_000
 # symbolic, has 547 884 nodes and binds in about 3 CPU s to a few hundred numbers at N = 100.
 BIND_LIMIT = 4 * EXPANSION_BUDGET
 _CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigned actual bound at a call
+
+
+class _PastBudget(Exception):
+    """A call's bound counts past what its caller may still take in (CallExpander._binding_limit)."""
+
+
+def _unrolls(count: sympy.Expr) -> bool:
+    """Whether _settled unrolls the calls into recursion a bound count of recursion events stands for."""
+    return recursion.starts(resum(count) if count.has(sympy.Sum) else count) is not None
 
 
 class CallExpander:
@@ -107,7 +117,11 @@ class CallExpander:
         traced = self._traced(key, callee.procedure, args, index)
         try:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
-                                                                           known), **traced})
+                                                                           known), **traced},
+                                        limit=self._binding_limit(key, subs, data))
+        except _PastBudget:
+            self._defer(key, subs, local, site)  # deferred: a formal is bound to what is not a number
+            return
         except Unbindable:
             if self._defer(key, subs, local, site):  # to where the values are numbers
                 return
@@ -226,11 +240,26 @@ class CallExpander:
                                       None if value not in (sympy.true, sympy.false) else value is sympy.true)
         return out
 
-    def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False, deferring: bool = False
-                      ) -> list[tuple[Event, sympy.Expr]]:
+    def _binding_limit(self, key: str, subs: dict, data: dict) -> int | None:
+        """The nodes of this call's bound counts past which the call is deferred (a marker, _defer) whatever
+        the rest of its counts bind to, or None. That holds where a formal is bound to what is not a number
+        (then both a binding past the budget and an undefined one end in _defer) and nothing between the
+        binding and the budget's test looks at the counts for its own ends: no function references deferred
+        to this call (_resolve_deferred) and no data decided for generic values (_generic_counts); calls into
+        recursion are checked as they are bound (_bound_counts). SORMHR bound 1.5 million nodes of SORMQR's
+        counts, a third of its unit, to throw them away."""
+        if key in self.ctx.deferred or (data and self.ctx.facts.generic_data):
+            return None
+        if all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key)):
+            return None  # every formal bound is a number: _defer may say no, and the call is then priced
+        return EXPANSION_BUDGET - self.taken
+
+    def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False, deferring: bool = False,
+                      limit: int | None = None) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`; of its
         deferring build, with `deferring`) with its formals bound to `subs` and its tests in `data` replaced
-        by their probabilities."""
+        by their probabilities. With `limit` (_binding_limit), _PastBudget as soon as the counts bound so far
+        are more nodes than that, unless a call into recursion among them could be unrolled (_settled)."""
         if subs and key in self.ctx.standins:
             subs = {**subs, **self.bound_standins(key, subs)}
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
@@ -239,9 +268,9 @@ class CallExpander:
                                                      ({}, {}))
         built = self.ctx.activations[key] if activation else self.ctx.deferring[key] if deferring \
             else self.ctx.built[key]
-        counts = []
         decided = SharedReplace(data)  # the tests replaced in all the counts, their shared parts once
-        for event, count in built.counts.items():
+
+        def bind(event: Event, count: sympy.Expr) -> tuple[Event, sympy.Expr]:
             if data:
                 count = decided(count)
             if subs and event.message is not None:
@@ -250,7 +279,21 @@ class CallExpander:
                 if count not in bound:
                     bound[count] = resum(substitute(count, subs, shared))
                 count = bound[count]
+            return event, count
+
+        if limit is not None and any(_unrolls(bind(event, count)[1]) for event, count in built.counts.items()
+                                     if event.role == "recurse"):
+            limit = None  # _settled would unroll it, with diagnostics of its own: every count is bound
+        counts = []
+        sizes: dict[sympy.Basic, int] = {}
+        nodes = 0
+        for event, count in built.counts.items():
+            event, count = bind(event, count)
             counts.append((event, count))
+            if limit is not None and event.role != "recurse":  # as _settled leaves it: the budget's lower bound
+                nodes += add_sizes([count], sizes)[count]
+                if nodes > limit:
+                    raise _PastBudget
         return counts
 
     def bound_standins(self, key: str, subs: dict) -> dict:

@@ -38,7 +38,12 @@ def written_sizes(exprs: Sequence[sympy.Basic], known: dict[sympy.Basic, int] | 
     """Every distinct subexpression's written size, each computed once (iteratively: a formula may be
     deeper than the interpreter's recursion limit), a node of `known` weighing what it gives. Also what
     sad.analysis.products.tree_size adds up."""
-    size: dict[sympy.Basic, int] = dict(known or {})
+    return add_sizes(exprs, dict(known or {}))
+
+
+def add_sizes(exprs: Sequence[sympy.Basic], size: dict[sympy.Basic, int]) -> dict[sympy.Basic, int]:
+    """written_sizes with `size` as the known sizes, filled in place and returned: sizes added up over many
+    calls (a callee's counts bound one by one) walk each distinct subexpression once in all."""
     stack: list[tuple[sympy.Basic, bool]] = [(expr, False) for expr in exprs]
     while stack:
         node, ready = stack.pop()
