@@ -12,9 +12,12 @@ tested where a compiled switch of many cases jumps through a table: a few cheap 
 """
 from __future__ import annotations
 
+import copy
+
 from sad import ir
 
-from .context import JumpFrame
+from . import typesys as ts
+from .context import JumpFrame, set_ctype
 
 _ENDS = (ir.Goto, ir.Return, ir.Stop)
 
@@ -82,10 +85,11 @@ def _only_final_breaks(segments: list[tuple[str, list[ir.Stmt]]], own: set[str])
 
 
 def _matches(selector: ir.Expr, values: list[ir.Expr]) -> ir.Expr:
-    """selector == v1 or selector == v2 ... (a case list's values)."""
+    """selector == v1 or selector == v2 ... (a case list's values), typed as C's comparisons are (int); each test
+    has a copy of the selector, as a written chain would."""
     test: ir.Expr | None = None
     for value in values:
-        eq = ir.BinOp("eq", selector, value)
-        test = eq if test is None else ir.BinOp("or", test, eq)
+        eq = set_ctype(ir.BinOp("eq", copy.deepcopy(selector), value), ts.INT)
+        test = eq if test is None else set_ctype(ir.BinOp("or", test, eq), ts.INT)
     assert test is not None
     return test
