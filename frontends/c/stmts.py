@@ -304,7 +304,7 @@ class StmtLowerer:
         loc = self.ctx.loc
         if not (fx.pre or fx.post or any(True for _ in ir.calls_in(selector))):
             # (a selector with effects or calls would be evaluated once per arm of an if chain)
-            pre, tested = self._switch_value(node, n)
+            pre, tested = self._switch_value(node, selector, n)
             chain = as_if_chain(tested, frame, body, loc)
             if chain is not None:
                 out.extend(pre + [chain])
@@ -316,12 +316,13 @@ class StmtLowerer:
         if frame.default is None or frame.brk_used:
             out.append(ir.Continue(loc=loc, label=frame.brk))
 
-    def _switch_value(self, node: c_ast.Switch, n: int) -> tuple[list[ir.Stmt], ir.Expr]:
-        """(statements to run first, the selector an if chain tests): a variable or constant as written, else a
-        hidden variable set once before the chain, so that each arm's test does not compute it again."""
+    def _switch_value(self, node: c_ast.Switch, selector: ir.Expr, n: int) -> tuple[list[ir.Stmt], ir.Expr]:
+        """(statements to run first, the selector an if chain tests): the lowered ``selector`` where the switch
+        names a variable or constant, else a hidden variable set once before the chain, so that each arm's test
+        does not compute it again."""
         pre: list[ir.Stmt] = []
         if isinstance(node.cond, (c_ast.ID, c_ast.Constant)):
-            return pre, self.ex.rvalue(node.cond, Effects())
+            return pre, selector
         coord = node.coord
         hidden = f"__sw{n}_value"
         int_type = c_ast.TypeDecl(hidden, [], None, c_ast.IdentifierType(["long"]), coord=coord)
@@ -658,7 +659,7 @@ def _tested_before(cond: ir.Expr | None, fx: Effects) -> tuple[ir.Expr | None, E
             continue
         name, op, amount = update
         back = ir.BinOp("sub" if op == "add" else "add", ir.Var(name, type="integer"), amount, type="integer")
-        cond = _normalized(_replaced(cond, name, back))
+        cond = _normalized(ir.substitute(cond, {name: back}))
         moved.append(stmt)
     return cond, Effects(fx.pre + moved, kept)
 
@@ -672,17 +673,6 @@ def _integer_update(stmt: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
             and value.left.name == v and not any(isinstance(n, ir.Var) and n.name == v for n in ir.walk(value.right)):
         return v, value.op, value.right
     return None
-
-
-def _replaced(expr: ir.Expr, name: str, by: ir.Expr) -> ir.Expr:
-    """``expr`` with the variable ``name`` read as ``by``."""
-    if isinstance(expr, ir.Var) and expr.name == name:
-        return copy.deepcopy(by)
-    if isinstance(expr, ir.BinOp):
-        return ir.BinOp(expr.op, _replaced(expr.left, name, by), _replaced(expr.right, name, by), type=expr.type)
-    if isinstance(expr, ir.UnOp):
-        return ir.UnOp(expr.op, _replaced(expr.operand, name, by), type=expr.type)
-    return expr
 
 
 _COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")

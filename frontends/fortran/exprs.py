@@ -7,11 +7,9 @@ intrinsic names onto generic names (frontends.intrinsics) and inlines statement 
 """
 from __future__ import annotations
 
-import copy
-import dataclasses
 from typing import Any
 
-from sad.ir import ArrayRef, BinOp, Cast, Const, Expr, FuncCall, Loc, Substring, UnOp, Var
+from sad.ir import ArrayRef, BinOp, Cast, Const, Expr, FuncCall, Loc, Substring, UnOp, Var, substitute
 
 from .. import intrinsics
 from .symbols import Scope, StatementFunction
@@ -69,20 +67,6 @@ def convert(expr: Expr, ty: str) -> Expr:
     if expr.type == ty or expr.type not in NUMERIC or ty not in NUMERIC:
         return expr
     return Cast(expr, type=ty)
-
-
-def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
-    """A copy of `expr` with Var(name) replaced by a copy of mapping[name] (statement function inlining)."""
-    if isinstance(expr, Var) and expr.name in mapping:
-        return copy.deepcopy(mapping[expr.name])
-    new = copy.copy(expr)
-    for f in dataclasses.fields(expr):
-        value = getattr(expr, f.name)
-        if isinstance(value, Expr):
-            setattr(new, f.name, substitute(value, mapping))
-        elif isinstance(value, list):
-            setattr(new, f.name, [substitute(v, mapping) if isinstance(v, Expr) else v for v in value])
-    return new
 
 
 class ExprBuilder:

@@ -9,6 +9,8 @@ a value returns it from its `visit_` methods (pycparser's `c_generator` style) a
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,6 +29,7 @@ from sad.ir.nodes import (
     Return,
     Stmt,
     Stop,
+    Var,
 )
 
 
@@ -145,3 +148,18 @@ def jumps_out(loop: Do) -> Iterator[Stmt]:
     for stmt in walk_stmts(loop.body):
         if isinstance(stmt, (Return, Stop)) or any(t not in inside for t in jump_targets(stmt)):
             yield stmt
+
+
+def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
+    """A copy of `expr` with Var(name) replaced by a copy of mapping[name], in every child field (a Fortran
+    statement function inlined with its actual arguments; a C do-while's test reading a variable's old value)."""
+    if isinstance(expr, Var) and expr.name in mapping:
+        return copy.deepcopy(mapping[expr.name])
+    new = copy.copy(expr)
+    for f in dataclasses.fields(expr):
+        value = getattr(expr, f.name)
+        if isinstance(value, Expr):
+            setattr(new, f.name, substitute(value, mapping))
+        elif isinstance(value, list):
+            setattr(new, f.name, [substitute(v, mapping) if isinstance(v, Expr) else v for v in value])
+    return new
