@@ -277,7 +277,7 @@ def cmd_check_counts(args) -> int:
     from sad.analysis.bindings import BindingError, parse_defines
     from sad.cli.common import check_params, load_params
     from sad.measure import gcov
-    from sad.measure.campaign import run_point
+    from sad.measure.campaign import run_point, run_values
     from sad.measure.profile import check, gcov_model, known_values
     try:
         _, defined = parse_defines(args.defines)
@@ -308,6 +308,7 @@ def cmd_check_counts(args) -> int:
         _err(str(exc))
         return 2
     rtol = args.rtol if args.rtol is not None else (0.05 if args.params else 0.0)
+    values = {**run_values(analysis, run), **values}
     if not run.by_rank:
         checks = check(model, run.counts, known_values(analysis, values), rtol, run.branches)
         return _check_status(_print_checks(checks, args, rtol), args)

@@ -97,11 +97,24 @@ def run_point(build: gcov.Build, command: str, point: SizePoint, template_text: 
     return gcov.run(build, cmd, Path.cwd(), timeout=timeout, stdin_text=stdin_text)
 
 
+def run_values(analysis: Analysis, run: gcov.Run) -> dict[str, sympy.Expr]:
+    """What the run itself tells: a C main's argument count (`int main(int argc, char **argv)`) is the
+    command's, so a test such as `if (argc > 42 && ...)` is decided rather than fitted to the counts."""
+    main = analysis.program.procedure("main")
+    if run.argc is None or main is None or main.language != "c" or not main.formals:
+        return {}
+    param = analysis.table.get(main.formals[0])
+    if param is None or param.cls != "unresolved" or param.kind != "value" or param.procedure != "main":
+        return {}
+    return {param.name: sympy.Integer(run.argc)}
+
+
 def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], build: gcov.Build,
                   campaign: Campaign, point: SizePoint, defined: dict[str, sympy.Expr]) -> PointResult:
     """One run and the parameters its counts determine (bound: the -D values and the point's sizes)."""
     run = run_point(build, campaign.command, point, campaign.template_text, campaign.timeout)
-    bound = dict(defined)
+    told = {n: v for n, v in run_values(analysis, run).items() if n not in defined and n not in point}
+    bound = {**told, **defined}
     bound.update({name: value for name, (_, value) in point.items()})
     if run.by_rank:  # an MPI run: derived from rank 0's counts, checked on every rank's
         bound.setdefault("NPROCS", sympy.Integer(len(run.by_rank)))
@@ -109,6 +122,9 @@ def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], b
     known = known_values(analysis, bound)
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
     derivation = derive(analysis, model, run.counts, known, unknowns, run.branches)
+    for name, value in told.items():  # written to the params file like a derived value
+        derivation.values[name] = float(value)
+        derivation.how[name] = "the program's argument count in the command that ran it"
     values = dict(known)
     values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
     mismatches = 0

@@ -60,6 +60,7 @@ class Run:
     gcov_version: str
     by_rank: dict[int, dict[tuple[str, int], int]] = field(default_factory=dict)  # MPI: every rank's counts
     branches: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # see read_gcov
+    argc: int | None = None  # the program's argument count (its name included), when the command tells it
 
 
 _MPI_USE = re.compile(r"^\s*(#\s*include\s*[<\"]mpi\.h[>\"]|include\s*['\"]mpif\.h['\"])", re.I | re.M)
@@ -205,6 +206,39 @@ def rewrite_command(command: str, user_cwd: Path, executable: str) -> str:
     return " ".join(words)
 
 
+_REDIRECTS = {"<", ">", ">>", "<>", ">&", "<&", ">|"}
+_EXPANDED = set("$`*?[~{")  # a word the shell may turn into several words, or none
+
+
+def argument_count(command: str, executable: str) -> int | None:
+    """C's argc of the program that COMMAND starts: its own name plus the words after it up to a pipe or
+    a list operator, redirections and their targets left out. None where the shell decides it (the
+    program named more than once or not at all, a word with $, `, a glob or a brace); the command is
+    never run for this."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:  # an unclosed quote: the shell would refuse it too
+        return None
+    starts = [i for i, w in enumerate(words) if w in (executable, f"./{executable}", "{exe}")]
+    if len(starts) != 1:
+        return None
+    after = words[starts[0] + 1:]
+    count, i = 1, 0
+    while i < len(after):
+        word, following = after[i], after[i + 1] if i + 1 < len(after) else ""
+        if word in _REDIRECTS or (word.isdigit() and following in _REDIRECTS):  # `< in`, `2> err`
+            i += 2 if word in _REDIRECTS else 3
+            continue
+        if word and set(word) <= _OPERATORS:
+            break
+        if set(word) & _EXPANDED:
+            return None
+        count, i = count + 1, i + 1
+    return count
+
+
 def reset_counters(b: Build) -> None:
     """Forget the counts of an earlier run, so that each run is measured on its own."""
     for gcda in b.directory.glob("*.gcda"):
@@ -232,10 +266,12 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
     if b.ranked:
         by_rank = _read_ranks(b)
         version = gcov_version()
-        return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank)
+        return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank,
+                   argc=argument_count(command, b.executable.name))
     branches: dict[tuple[str, int], tuple[int, int]] = {}
     counts, version = read_gcov(b, branches)
-    return Run(command, counts, proc.stdout, version, branches=branches)
+    return Run(command, counts, proc.stdout, version, branches=branches,
+               argc=argument_count(command, b.executable.name))
 
 
 def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:
