@@ -47,6 +47,9 @@ class Definition:
     value: ir.Expr | None = None
     procedure: str = ""
     stmt: ir.Stmt | None = None  # the statement that defines (calls: to tell where it can reach)
+    # a call inside the statement's expressions: `if (posix_memalign(&p, ...) != 0 || p == NULL)` reads
+    # the p the call wrote, so the write reaches the statement's own later reads
+    in_expression: bool = False
 
 
 @dataclass
@@ -114,7 +117,8 @@ class ProgramFacts:
         loop or backward jump carries control back, nor when it sits in an arm that ends in RETURN or STOP
         before the use, nor in another arm of an IF the use is in, with no loop around both. Anything else
         is assumed to reach."""
-        if definition.stmt is None or definition.procedure != proc.name:
+        if definition.stmt is None or definition.procedure != proc.name or \
+                (definition.in_expression and definition.stmt is use):
             return True
         places = self._places.get(proc.name)
         if places is None:
@@ -379,20 +383,27 @@ def _defs_of(stmt: ir.Stmt, proc: ir.Procedure, modified: ModifiedFormals):
     elif isinstance(stmt, ir.Message):
         yield from _message_defs(stmt, proc)
     elif isinstance(stmt, ir.CallStmt):
-        name = stmt.name
         for pos, arg in enumerate(stmt.args):
-            if isinstance(arg, ir.Var) and modified.may_modify(name, pos):
-                yield arg.name, Definition("call", stmt.loc, None, proc.name)
-            elif isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var) \
-                    and modified.may_modify(name, pos):
-                yield arg.operand.name, Definition("call", stmt.loc, None, proc.name)
+            var = _passed_variable(arg)
+            if var is not None and modified.may_modify(stmt.name, pos):
+                yield var, Definition("call", stmt.loc, None, proc.name)
     for expr in _exprs_of(stmt):
         for call in _user_calls(expr):
             for pos, arg in enumerate(call.args):
-                if isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var):
-                    arg = arg.operand  # `ret = posix_memalign(&p, ...)` writes p
-                if isinstance(arg, ir.Var) and modified.may_modify(call.name, pos):
-                    yield arg.name, Definition("call", stmt.loc, None, proc.name)
+                var = _passed_variable(arg)  # `ret = posix_memalign((void **)&p, ...)` writes p
+                if var is not None and modified.may_modify(call.name, pos):
+                    yield var, Definition("call", stmt.loc, None, proc.name, in_expression=True)
+
+
+def _passed_variable(arg: ir.Expr) -> str | None:
+    """The scalar variable an argument lets the callee write: `X` (Fortran, by reference), `&x`, `(void **)&p`."""
+    if isinstance(arg, ir.Var):
+        return arg.name
+    while isinstance(arg, ir.Cast):  # a cast of the address only: `(int)x` passes a copy
+        arg = arg.operand
+    if isinstance(arg, ir.UnOp) and arg.op == "addr" and isinstance(arg.operand, ir.Var):
+        return arg.operand.name
+    return None
 
 
 _SEND_BUFFER = {"send", "isend", "gather", "scatter", "allgather", "alltoall", "reduce", "allreduce", "scan",
@@ -1261,6 +1272,9 @@ class ValueResolver(ir.NodeVisitor):
             defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
         if ir_type == "character" and any(d.kind not in ("parameter", "data", "assign") for d in defs):
             return None  # a string read or returned at run time: no number a user would bind
+        use = self._use if self._use is not None else self._at
+        if use is not None and any(d.in_expression and d.stmt is use for d in defs):
+            return None  # `posix_memalign(&p, ...) != 0 || p == NULL`: p as the call left it, not known here
         integer = ir_type in ("integer", "character")
         if key in self.overrides and len(defs) == 1 and defs[0].kind in ("parameter", "data"):
             # -D on a constant of the source: the user's value replaces the one written there.
@@ -1269,7 +1283,6 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.storage == "formal" and resolve_name(self.proc.name) in self.facts.recursive \
                 and not self.activation:
             return None  # a recursive routine's arguments change from one activation to the next
-        use = self._use if self._use is not None else self._at
         if decl is not None and decl.storage == "formal" and defs and use is not None \
                 and not any(self.facts.reaches(d, use, self.proc) for d in defs):
             defs = []  # assigned only after the use (DLABAD's `LARGE = SQRT(LARGE)` past its test of LARGE)
