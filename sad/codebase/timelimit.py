@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from sad.common import strprinter
+
 
 class AnalysisTimeout(BaseException):
     """The analysis ran past its time limit."""
@@ -115,6 +117,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
                 continue
         done.set()
         thread.join()
+        if fired[0]:
+            strprinter.release_thread()  # a printing the exception interrupted in its clean-up
     if fired[0] or past():  # reached only when the block ended without an exception
         raise AnalysisTimeout
 

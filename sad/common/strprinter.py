@@ -62,23 +62,39 @@ def float_precedence(item: sympy.Float) -> int:
 
 _ATOM = _precedence.PRECEDENCE["Atom"]
 _LOCK = threading.Lock()
-_USERS = [0]
+_USERS: dict[int, int] = {}  # thread → printings under way in it: the rule is sympy's again when none is
 
 
 @contextmanager
 def _quick_rule() -> Iterator[None]:
+    me = threading.get_ident()
     with _LOCK:
-        _USERS[0] += 1
+        _USERS[me] = _USERS.get(me, 0) + 1
         _precedence.PRECEDENCE_FUNCTIONS["Mul"] = mul_precedence
         _precedence.PRECEDENCE_FUNCTIONS["Float"] = float_precedence
     try:
         yield
     finally:
-        with _LOCK:
-            _USERS[0] -= 1
-            if not _USERS[0]:
-                _precedence.PRECEDENCE_FUNCTIONS["Mul"] = _SYMPY_RULE
-                _precedence.PRECEDENCE_FUNCTIONS["Float"] = _SYMPY_FLOAT_RULE
+        _release(me, 1)
+
+
+def _release(thread: int, uses: int | None) -> None:
+    """End `uses` printings of a thread (None: all of them); the last one anywhere puts sympy's rule back."""
+    with _LOCK:
+        left = 0 if uses is None else _USERS.get(thread, 0) - uses
+        if left > 0:
+            _USERS[thread] = left
+        else:
+            _USERS.pop(thread, None)
+        if not _USERS:
+            _precedence.PRECEDENCE_FUNCTIONS["Mul"] = _SYMPY_RULE
+            _precedence.PRECEDENCE_FUNCTIONS["Float"] = _SYMPY_FLOAT_RULE
+
+
+def release_thread() -> None:
+    """Forget this thread's printings: an exception raised into the thread from outside (the time limit of
+    sad.codebase.timelimit) can land inside a printing's clean-up and leave it counted."""
+    _release(threading.get_ident(), None)
 
 
 class QuickStrPrinter(StrPrinter):

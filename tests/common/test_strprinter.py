@@ -121,3 +121,16 @@ def test_threads_sharing_a_printer_get_sympys_text_and_leave_no_memo_behind():
         thread.join()
     assert all(texts == want for texts in got.values())
     assert getattr(printer._local, "seen", None) is None
+
+
+def test_a_printing_interrupted_in_its_clean_up_is_released():
+    """An exception raised into the thread (the time limit's) inside the clean-up leaves a printing counted:
+    release_thread, called by the time limit, puts sympy's rule back."""
+    from sad.common import strprinter
+    left_open = strprinter._quick_rule()
+    left_open.__enter__()  # never exited, as when the clean-up was interrupted
+    assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is strprinter.mul_precedence
+    strprinter.release_thread()
+    assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is sympy_precedence.precedence_Mul
+    QuickStrPrinter().doprint(-2.0 * N * M)
+    assert sympy_precedence.PRECEDENCE_FUNCTIONS["Mul"] is sympy_precedence.precedence_Mul
