@@ -164,6 +164,9 @@ class Hierarchy:
     mispredict_s: float = 0.0
     """Seconds a mispredicted branch costs (a branch on random bits less one always taken, per misprediction:
     half the random tests); 0: not measured."""
+    first_read_s: float = 0.0
+    """Seconds per page of fresh memory read before anything writes it: the fault maps the kernel's shared zero
+    page, no page is allocated or zeroed (0: not measured; such a read is then priced as ``first_touch_s``)."""
 
     def tlb_geometry(self) -> tuple[int, int] | None:
         """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
@@ -325,11 +328,14 @@ int main(int argc, char **argv) {
         printf("%.9g\n", t0 / ((double)n * count));
         return acc == 42;
     }
-    if (mode[0] == 'p' || mode[0] == 'q') {   /* first touch: one write per page of fresh memory (p) or none (q) */
+    if (mode[0] == 'p' || mode[0] == 'q' || mode[0] == 'z') {
+        /* first touch: one write per page of fresh memory (p), one read (z: the zero page mapped) or none (q) */
         char *m = malloc(bytes);
+        long got = 0;
         if (mode[0] == 'p') for (long i = 0; i < bytes; i += n) m[i] = 1;
+        if (mode[0] == 'z') for (long i = 0; i < bytes; i += n) got += ((volatile char *)m)[i];
         __asm__ volatile("" ::: "memory");
-        return m[bytes / 2] == 42;
+        return m[bytes / 2] == 42 || got == 42;
     }
     if (mode[0] == 'T') {                 /* TLB: one line on each of `bytes` rows, pitch K pages + a line (TK) */
         long pages = bytes, k = mode[1] ? atol(mode + 1) : 1, pitch = (k * PAGE + LINE) / sizeof(double);
@@ -503,6 +509,7 @@ class HierarchyCalibration:
     copy: dict[str, Measured] = field(default_factory=dict)     # level name → seconds per line read + line written
     page_bytes: int = 4096
     first_touch: Measured | None = None                         # seconds per page touched first
+    first_read: Measured | None = None                          # seconds per page read first (the zero page)
     ops: dict[str, tuple[Measured, Measured]] = field(default_factory=dict)   # 'add.double' → latency, throughput
     tlb_pages: int = 0
     tlb_miss: Measured | None = None
@@ -657,9 +664,13 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
         result.page_bytes = page_size()
         result.first_touch = result.timed("hierarchy.first_touch",
                                           lambda: first_touch_samples(exe, cpu, result.page_bytes), per_figure, FAR)
+        result.first_read = result.timed("hierarchy.first_read",
+                                         lambda: first_touch_samples(exe, cpu, result.page_bytes, mode="z"),
+                                         per_figure, FAR)
         if progress:
             progress(f"first touch of a fresh page            {result.first_touch.seconds * 1e6:.3f} us "
-                     f"({result.page_bytes} B pages) ±{result.first_touch.spread * 50:.1f} %")
+                     f"({result.page_bytes} B pages) ±{result.first_touch.spread * 50:.1f} %, read first "
+                     f"{result.first_read.seconds * 1e6:.3f} us")
         for j, (op, kind, _) in enumerate(OP_CLASSES):
             n = 100_000 if op == "div" else 500_000
             lat, thr = (result.timed(f"hierarchy.ops.{op}.{kind}", functools.partial(op_samples, 2 * j + c, n),
@@ -717,7 +728,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
     for what, fig in [("clock", result.clock), ("hierarchy.forward", result.forward),
                       ("hierarchy.forward_fp", result.forward_fp), ("hierarchy.forward_folded", result.forward_folded),
                       ("hierarchy.mispredict", result.mispredict),
-                      ("hierarchy.first_touch", result.first_touch),
+                      ("hierarchy.first_touch", result.first_touch), ("hierarchy.first_read", result.first_read),
                       ("hierarchy.tlb.miss", result.tlb_miss), ("hierarchy.walk_latency", result.walk_latency)] \
             + [(f"hierarchy.tlb.ramp.{k}", v) for k, v in result.tlb_ramp.items()] \
             + [(f"hierarchy.ops.{k}.latency", v[0]) for k, v in result.ops.items()] \
@@ -1125,13 +1136,15 @@ def child_cpu_seconds(cmd: list[str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def first_touch_samples(exe: Path, cpu: int | None, page: int, nbytes: int = FIRST_TOUCH_BYTES) -> list[float]:
-    """Seconds per page: (a run that writes one byte per page of fresh memory − a run that allocates the same and
-    does not touch it) / pages, three pairs (interleaved, so both see the same load)."""
+def first_touch_samples(exe: Path, cpu: int | None, page: int, nbytes: int = FIRST_TOUCH_BYTES,
+                        mode: str = "p") -> list[float]:
+    """Seconds per page: (a run that writes (mode p) or reads (mode z) one byte per page of fresh memory − a run
+    that allocates the same and does not touch it) / pages, three pairs (interleaved, so both see the same
+    load)."""
     pages = nbytes // page
     out = []
     for _ in range(3):
-        touched = child_cpu_seconds(pin_command([str(exe), "p", str(page), str(nbytes), "1"], cpu))
+        touched = child_cpu_seconds(pin_command([str(exe), mode, str(page), str(nbytes), "1"], cpu))
         untouched = child_cpu_seconds(pin_command([str(exe), "q", str(page), str(nbytes), "1"], cpu))
         out.append((touched - untouched) / pages)
     return out
@@ -1174,6 +1187,10 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                      "of the column walks in pages of this size unless 'always')")
         lines.append(f"  first_touch: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory written first (fault, "
                      f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
+    if cal.first_read is not None and cal.first_read.seconds > 0:
+        fig = cal.first_read
+        lines.append(f"  first_read: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory read before any write "
+                     f"(a fault mapping the zero page), spread {fig.spread:.1%}{_flag(fig)}")
     if cal.tlb_miss is not None:
         flag = _flag(cal.tlb_miss)
         ramp = ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns" for p, f in sorted(cal.tlb_ramp.items()))
@@ -1280,7 +1297,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      tuple(sorted((int(pitch), tuple(sorted((int(k), parse_time(v)) for k, v in curve.items())))
                                   for pitch, curve in (tlb.get("pitches") or {}).items())),
                      forward_folded_s=parse_time(section.get("forward_folded", 0)),
-                     mispredict_s=parse_time(section.get("mispredict", 0)))
+                     mispredict_s=parse_time(section.get("mispredict", 0)),
+                     first_read_s=parse_time(section.get("first_read", 0)))
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

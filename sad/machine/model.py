@@ -8,7 +8,7 @@ Data flow: the cost counter emits cost vectors keyed by ``sad.ir.ops`` keys; ``l
 File format (three levels, see machine_db/schema.json and machine_db/sparc2.yaml; its versions and their
 changes are listed in sad.machine.versions)::
 
-    format_version: 3
+    format_version: 4
     name: sparc2
     source: where the numbers come from
     models: {compiler: GNU C 2.7, optimization: -O0}

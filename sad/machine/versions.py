@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 # (version, what changed relative to the version before)
 CHANGES: list[tuple[int, str]] = [
@@ -25,12 +25,16 @@ CHANGES: list[tuple[int, str]] = [
         "libm routines a compiled loop calls (exp: {call: ...}), libmvec's vector ones (exp_x2) and the cost of a "
         "call itself (same: {call: ...}; a loop calling routines on a file without it is warned about). A version 2 "
         "file loads unchanged (its loops are priced without those figures, with a warning where one is needed)."),
+    (4, "hierarchy.first_read, optional: the fault of a fresh page read before anything writes it (the kernel's "
+        "zero page mapped, no page zeroed). A version 3 file loads unchanged; such reads are then priced as "
+        "first_touch, and --explain says so."),
 ]
 
 # version → the step that turns a file of that version into one of the next
 _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: lambda data: data,
     2: lambda data: data,
+    3: lambda data: data,
 }
 
 

@@ -75,6 +75,7 @@ class LoopPrice:
     """(reference, footprint between reuses, lines per iteration, its walk if strided)"""
     touch_s: sympy.Expr = sympy.Integer(0)   # first touch of fresh pages, seconds per run of the program
     touch_bytes: sympy.Expr = sympy.Integer(0)
+    read_bytes: sympy.Expr = sympy.Integer(0)  # of them, the bytes only read (the zero page's faults)
     source: str = "compiled code"  # or "operation classes" (sad.predict.opmodel: no compiled loop to price)
     window: float | None = None    # iterations the core keeps in flight (reorder buffer / instructions per iteration)
     outer: bool = False            # vectorized along the enclosing loop (the data per iteration divided by vector)
@@ -517,12 +518,38 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
 
 
 def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy) -> None:
+    """The faults of the pages this loop is the first to touch: a page written first is allocated and zeroed
+    (``first_touch``); a page only read (calloc's memory summed, a never-written array) maps the kernel's
+    zero page, about a third of that on Zen 4 / Linux 6 (``first_read``)."""
     if loop.first_touch and hierarchy.first_touch_s > 0:
         price.touch_bytes = first_touch_bytes(loop, trips, hierarchy.line_bytes)
-        price.touch_s = price.touch_bytes / hierarchy.page_bytes * sympy.Float(hierarchy.first_touch_s, 6)
+        read = loop.read_first
+        price.read_bytes = first_touch_bytes(loop, trips, hierarchy.line_bytes, read) if read else sympy.Integer(0)
+        per_read = hierarchy.first_read_s or hierarchy.first_touch_s
+        price.touch_s = ((price.touch_bytes - price.read_bytes) * sympy.Float(hierarchy.first_touch_s, 6)
+                         + price.read_bytes * sympy.Float(per_read, 6)) / hierarchy.page_bytes
 
 
 # ------------------------------------------------------------------------------------------- explaining
+
+
+def _first_touch_lines(lp: LoopPrice, hierarchy: Hierarchy, bindings) -> list[str]:
+    """--explain's lines on the pages a loop touches first: written (allocated, zeroed) and only read."""
+    def pages(nbytes: sympy.Expr) -> str:
+        value = evaluate(bind(nbytes, bindings))
+        return f"{value / hierarchy.page_bytes:.4g} pages" if value is not None else "pages unbound"
+    read = lp.loop.read_first
+    written = [a for a in lp.loop.first_touch if a not in read]
+    out = []
+    if written:
+        out.append(f"      first touch of {', '.join(written)}: {pages(lp.touch_bytes - lp.read_bytes)} x "
+                   f"{hierarchy.first_touch_s * 1e6:.3g} us once per run")
+    if read:
+        how = "the zero page mapped" if hierarchy.first_read_s else \
+            "no first_read figure in the machine file: priced as a write's"
+        out.append(f"      first read of {', '.join(read)} ({how}): {pages(lp.read_bytes)} x "
+                   f"{(hierarchy.first_read_s or hierarchy.first_touch_s) * 1e6:.3g} us once per run")
+    return out
 
 
 def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Expr], hierarchy: Hierarchy | None,
@@ -572,10 +599,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
         if lp.touch_s != 0:
-            touched = evaluate(bind(lp.touch_bytes, bindings))
-            pages = f"{touched / hierarchy.page_bytes:.4g} pages" if touched is not None else "pages unbound"
-            out.append(f"      first touch of {', '.join(lp.loop.first_touch)}: {pages} x "
-                       f"{hierarchy.first_touch_s * 1e6:.3g} us once per run")
+            out.extend(_first_touch_lines(lp, hierarchy, bindings))
         for name, fp, lines, stride_walk in lp.levels:
             value = evaluate(bind(fp, bindings))
             pair = None

@@ -59,12 +59,14 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
     return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
 
 
-def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr:
-    """Bytes of the arrays this loop touches first, over one run of its whole nest (element granularity where
-    the nest walks an array's fastest subscript, a line per element otherwise)."""
-    refs = [r for r in loop.refs if r.array in loop.first_touch]
+def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int,
+                      arrays: list[str] | None = None) -> sympy.Expr:
+    """Bytes of the arrays this loop touches first (or of those of `arrays`), over one run of its whole nest
+    (element granularity where the nest walks an array's fastest subscript, a line per element otherwise)."""
+    names = loop.first_touch if arrays is None else [a for a in loop.first_touch if a in arrays]
+    refs = [r for r in loop.refs if r.array in names]
     total = sympy.Integer(0)
-    for name in loop.first_touch:
+    for name in names:
         total += footprint([r for r in refs if r.array == name], list(reversed(loop.nest)), trips, loop.fastest, line)
     return total
 

@@ -52,6 +52,8 @@ class SourceLoop:
     refs: list[Ref] = field(default_factory=list)
     fastest: str = "last"
     first_touch: list[str] = field(default_factory=list)   # arrays no earlier loop of the program touches
+    # of them, those nothing wrote before this loop and this loop only reads (their pages: the zero page's)
+    read_first: list[str] = field(default_factory=list)
     line_shares: dict[int, float] = field(default_factory=dict)
     """Source line → the share of the loop's iterations that run it, where less than all and known as a number
     (an arm of an IF: sad.predict.loopcost.statement_shares)."""
@@ -109,6 +111,7 @@ class FirstTouch:
         self.globals = set(program.globals)
         self.loops = {id(lp.nest[-1]): lp for lp in loops}
         self.touched: set[str] = set()
+        self.written: set[str] = set()   # storage some statement reached so far writes (inner loops or not)
         self.visited: set[str] = set()
         self.walked: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
         self.entry = next(iter(mains(program)), None)
@@ -132,6 +135,7 @@ class FirstTouch:
             loop = self.loops.get(id(stmt))
             if loop is not None:
                 self._touch(loop, proc, binding, first)
+            self._note_writes(stmt, proc, binding)
             for call in self._calls(stmt, seen):
                 callee = self.procedures.get(resolve_name(call.name))
                 if callee is None or callee.name in (*stack, proc.name):   # recursion: its first run took it
@@ -144,7 +148,27 @@ class FirstTouch:
         fresh = sorted(name for name, where in storage.items() if where is not None and where not in self.touched)
         if first:
             loop.first_touch = fresh
+            stored = {r.array for r in loop.refs if r.write}
+            loop.read_first = [name for name in fresh if name not in stored and storage[name] not in self.written]
         self.touched.update(where for where in storage.values() if where is not None)
+
+    def _note_writes(self, stmt: ir.Stmt, proc: ir.Procedure, binding: dict[str, str | None]) -> None:
+        """Storage a statement writes or may write: an element assigned, a READ's targets, an array passed to a
+        routine not followed here (memset, fread, an external routine; a compound statement's own calls
+        included, which errs towards a write)."""
+        targets: list[ir.Expr] = []
+        if isinstance(stmt, ir.Assign) and isinstance(stmt.target, ir.ArrayRef):
+            targets.append(stmt.target)
+        elif isinstance(stmt, ir.IO):
+            targets.extend(stmt.targets)
+        for call in ir.calls_in(stmt):
+            if not (isinstance(call, ir.FuncCall) and call.intrinsic) and \
+                    (call.indirect or resolve_name(call.name) not in self.procedures):
+                targets.extend(call.args)
+        for target in targets:
+            where = self._storage(target, proc, binding)
+            if where is not None:
+                self.written.add(where)
 
     def _storage(self, expr: ir.Expr, proc: ir.Procedure, binding: dict[str, str | None]) -> str | None:
         """The storage an actual argument or a reference names: the caller's for a formal (None where the caller

@@ -261,3 +261,20 @@ def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp
     assert not any(line.startswith("  mispredict:") for line in lines)
     assert any(line.startswith("  # mispredict: not isolated") for line in lines)
     assert _sparc2_with(tmp_path, lines).hierarchy.mispredict_s == 0.0
+
+
+def test_the_first_read_run_reads_a_byte_a_page_of_fresh_memory(tmp_path):
+    import shutil
+    import subprocess
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("no gcc")
+    src, exe = tmp_path / "hier.c", tmp_path / "hier"
+    src.write_text(hier.bench_source(), encoding="utf-8")
+    subprocess.run([gcc, "-O2", "-DLINE=64", "-DPITCH=33", "-DPAGE=4096", "-DSPAN=4096", str(src), "-o", str(exe)],
+                   check=True, capture_output=True)
+    for mode in ("p", "q", "z"):   # a write, nothing, a read per page: each exits 0 and prints nothing
+        done = subprocess.run([str(exe), mode, "4096", str(1 << 22), "1"], capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout == ""
+    samples = hier.first_touch_samples(exe, None, 4096, 1 << 22, mode="z")
+    assert len(samples) == 3 and all(isinstance(s, float) for s in samples)
