@@ -156,7 +156,8 @@ def test_the_copy_figure_written_by_calibrate_and_read_back(tmp_path):
     assert [lv.copy_s for lv in levels] == pytest.approx([0.0, 0.0, 3.3e-9])
 
 
-def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
+def _bench(tmp_path):
+    """The calibration's hierarchy benchmark, compiled (skipped without gcc)."""
     import shutil
     import subprocess
     gcc = shutil.which("gcc")
@@ -166,6 +167,12 @@ def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
     src.write_text(hier.bench_source(), encoding="utf-8")
     subprocess.run([gcc, "-O2", "-DLINE=64", "-DPITCH=33", "-DPAGE=4096", "-DSPAN=4096", str(src), "-o", str(exe)],
                    check=True, capture_output=True)
+    return exe
+
+
+def test_the_one_set_walk_benchmark_compiles_and_times_a_column(tmp_path):
+    import subprocess
+    exe = _bench(tmp_path)
     for mode in ("S", "U"):
         out = subprocess.run([str(exe), mode, "10", str(32 * 64), "3"], capture_output=True, text=True,
                              check=True).stdout.split()
@@ -264,15 +271,8 @@ def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp
 
 
 def test_the_first_read_run_reads_a_byte_a_page_of_fresh_memory(tmp_path):
-    import shutil
     import subprocess
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("no gcc")
-    src, exe = tmp_path / "hier.c", tmp_path / "hier"
-    src.write_text(hier.bench_source(), encoding="utf-8")
-    subprocess.run([gcc, "-O2", "-DLINE=64", "-DPITCH=33", "-DPAGE=4096", "-DSPAN=4096", str(src), "-o", str(exe)],
-                   check=True, capture_output=True)
+    exe = _bench(tmp_path)
     for mode in ("p", "q", "z"):   # a write, nothing, a read per page: each exits 0 and prints nothing
         done = subprocess.run([str(exe), mode, "4096", str(1 << 22), "1"], capture_output=True, text=True)
         assert done.returncode == 0 and done.stdout == ""
