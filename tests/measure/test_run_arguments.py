@@ -68,3 +68,33 @@ def test_the_guarded_dump_leaves_the_time_bound(tmp_path: Path) -> None:
     assert rc == 0, err.getvalue()
     report = json.loads(out.getvalue())
     assert report["unbound"] == [] and isinstance(report["time_s"], float), report["time"]
+
+
+SIZED = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    int n, i;
+    double s = 0, *a;
+    if (scanf("%d", &n) != 1) return 1;
+    a = malloc(n * sizeof(double));
+    for (i = 0; i < n; i++) a[i] = i * 0.5;
+    for (i = 0; i < n; i++) s += a[i];
+    if (argc > 42 && !strcmp(argv[0], "")) for (i = 0; i < n; i++) fprintf(stderr, "%g ", a[i]);
+    printf("%g\\n", s);
+    free(a);
+    return 0;
+}
+"""
+
+
+def test_validate_binds_argc_from_its_command(tmp_path: Path) -> None:
+    from sad.machine.model import load_machine
+    from sad.measure.validate import validate
+    source = tmp_path / "sized.c"
+    source.write_text(SIZED)
+    results = validate(source, load_machine("sparc2"), ["-O0"], "n", ["1000", "2000"], "echo {n} | ./sized",
+                       {}, {}, runs=1, cwd=tmp_path, profile=True)
+    for r in results:
+        assert r.predicted is not None and not r.unbound and r.profiled["argc"] == 1
