@@ -270,6 +270,22 @@ def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp
     assert _sparc2_with(tmp_path, lines).hierarchy.mispredict_s == 0.0
 
 
+def test_first_read_written_by_calibrate_and_read_back(tmp_path):
+    cal = _calibration()
+    cal.page_bytes = 4096
+    cal.first_touch = hier.Measured(2.6e-6, 0.05, 3)
+    cal.first_read = hier.Measured(0.96e-6, 0.05, 3)
+    lines = hier.render_yaml(cal)
+    machine = _sparc2_with(tmp_path, lines).hierarchy
+    assert machine.first_touch_s == pytest.approx(2.6e-6) and machine.first_read_s == pytest.approx(0.96e-6)
+    # a read no slower than no touch at all: no figure (never 0 ns), a comment says why; reads priced as writes
+    cal.first_read = hier.Measured(-0.01e-6, 0.3, 3)
+    lines = hier.render_yaml(cal)
+    assert not any(line.startswith("  first_read:") for line in lines)
+    assert any(line.startswith("  # first_read: not isolated") for line in lines)
+    assert _sparc2_with(tmp_path, lines).hierarchy.first_read_s == 0.0
+
+
 def test_the_first_read_run_reads_a_byte_a_page_of_fresh_memory(tmp_path):
     import subprocess
     exe = _bench(tmp_path)
