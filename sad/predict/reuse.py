@@ -805,12 +805,10 @@ def gap_points(streams: list, ref: Ref, walk: Walk, loop: SourceLoop) -> list[di
     no gap depends on an index; the two innermost indices a gap depends on get the four ``QUANTILES`` each."""
     names: list[str] = []
     for s in streams:
-        if s[3] is None or s[3] is walk or not same_rows(s[0], ref, loop.fastest):
+        gap = _column_gap(ref, s[0], loop.fastest) if s[3] is not None and s[3] is not walk else None
+        if gap is None:
             continue
-        fa, fb = opmodel.subscript(_fastest(ref, loop.fastest)), opmodel.subscript(_fastest(s[0], loop.fastest))
-        if fa is None or fb is None:
-            continue
-        symbols = {v.name for v in sympy.expand(fa - fb).free_symbols}
+        symbols = {v.name for v in gap.free_symbols}
         for enclosing in reversed(loop.nest[:-1]):
             if isinstance(enclosing, ir.Do) and enclosing.index in symbols and enclosing.index not in names:
                 names.append(enclosing.index)
@@ -819,6 +817,14 @@ def gap_points(streams: list, ref: Ref, walk: Walk, loop: SourceLoop) -> list[di
     for name in chosen:
         points = [{**point, name: q} for point in points for q in QUANTILES]
     return points
+
+
+def _column_gap(ref: Ref, other: Ref, fastest: str) -> sympy.Expr | None:
+    """Elements between two references' columns when they walk the same rows of one array, else None."""
+    if not same_rows(other, ref, fastest):
+        return None
+    fa, fb = opmodel.subscript(_fastest(ref, fastest)), opmodel.subscript(_fastest(other, fastest))
+    return None if fa is None or fb is None else sympy.expand(fa - fb)
 
 
 def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page: int,
@@ -834,12 +840,9 @@ def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page
     1600 pages put the onset of misses measured on an Ice Lake VM (``tlb_onset``) on each access, 0.54 s
     predicted at -O2 for 0.25-0.40 s measured. colpairs' ``d[k][i] * d[k][j + 600]``: 4800 B apart, every
     row on two pages."""
-    if not same_rows(other_ref, ref, loop.fastest):
+    gap = _column_gap(ref, other_ref, loop.fastest)
+    if gap is None:
         return other
-    fa, fb = opmodel.subscript(_fastest(ref, loop.fastest)), opmodel.subscript(_fastest(other_ref, loop.fastest))
-    if fa is None or fb is None:
-        return other
-    gap = sympy.expand(fa - fb)
     for enclosing in reversed(loop.nest[:-1]):
         if not isinstance(enclosing, ir.Do) or not gap.free_symbols:
             continue
