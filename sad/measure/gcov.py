@@ -187,15 +187,21 @@ def _tail(text: str, lines: int = 20) -> str:
     return "\n".join(parts[-lines:]) if parts else "(no output)"
 
 
+def _shell_words(command: str) -> list[str]:
+    """The words of a shell command as sh splits them, operators (<, >, |, ...) words of their own; raises
+    ValueError on an unclosed quote."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    return list(lexer)
+
+
 def rewrite_command(command: str, user_cwd: Path, executable: str) -> str:
     """Make a command written for the user's working directory run in the build directory: every word
     that names an existing file or directory relative to user_cwd becomes absolute, except the program
     itself (`./md1` must start the instrumented copy, not a binary of the same name in the user's tree).
     Shell operators (<, >, |) stay operators."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
     words = []
-    for word in lexer:
+    for word in _shell_words(command):
         if word and set(word) <= _OPERATORS:
             words.append(word)
             continue
@@ -215,10 +221,8 @@ def argument_count(command: str, executable: str) -> int | None:
     a list operator, redirections and their targets left out. None where the shell decides it (the
     program named more than once or not at all, a word with $, `, a glob or a brace); the command is
     never run for this."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
     try:
-        words = list(lexer)
+        words = _shell_words(command)
     except ValueError:  # an unclosed quote: the shell would refuse it too
         return None
     starts = [i for i, w in enumerate(words) if w in (executable, f"./{executable}", "{exe}")]
@@ -263,15 +267,14 @@ def run(b: Build, command: str, user_cwd: Path, timeout: float | None = None, st
     if not list(b.directory.glob("*.gcda")) and not list(b.directory.glob("rank*/*.gcda")):
         raise ToolError(f"the command did not run the instrumented program (no coverage data written); "
                         f"start it as ./{b.executable.name}: {command}")
+    argc = argument_count(command, b.executable.name)
     if b.ranked:
         by_rank = _read_ranks(b)
         version = gcov_version()
-        return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank,
-                   argc=argument_count(command, b.executable.name))
+        return Run(command, by_rank.get(0, {}), proc.stdout, version, by_rank, argc=argc)
     branches: dict[tuple[str, int], tuple[int, int]] = {}
     counts, version = read_gcov(b, branches)
-    return Run(command, counts, proc.stdout, version, branches=branches,
-               argc=argument_count(command, b.executable.name))
+    return Run(command, counts, proc.stdout, version, branches=branches, argc=argc)
 
 
 def _read_ranks(b: Build) -> dict[int, dict[tuple[str, int], int]]:
