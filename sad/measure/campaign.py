@@ -109,22 +109,31 @@ def run_values(analysis: Analysis, run: gcov.Run) -> dict[str, sympy.Expr]:
     return {param.name: sympy.Integer(run.argc)}
 
 
+def derive_run(analysis: Analysis, model: dict[tuple[str, int], LineModel], run: gcov.Run,
+               known: dict[str, sympy.Expr], unknowns: list[str], with_branches: bool = True) -> Derivation:
+    """The unknowns a run's counts determine (sad.measure.profile.derive), C's argc among them taken from the
+    run's command (run_values) rather than solved for."""
+    told = {n: v for n, v in run_values(analysis, run).items() if n in unknowns}
+    derivation = derive(analysis, model, run.counts, {**known, **told}, [n for n in unknowns if n not in told],
+                        run.branches if with_branches else None)
+    for name, value in told.items():  # written to the params file like a derived value
+        derivation.values[name] = float(value)
+        derivation.how[name] = "the program's argument count in the command that ran it"
+    return derivation
+
+
 def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], build: gcov.Build,
                   campaign: Campaign, point: SizePoint, defined: dict[str, sympy.Expr]) -> PointResult:
     """One run and the parameters its counts determine (bound: the -D values and the point's sizes)."""
     run = run_point(build, campaign.command, point, campaign.template_text, campaign.timeout)
-    told = {n: v for n, v in run_values(analysis, run).items() if n not in defined and n not in point}
-    bound = {**told, **defined}
+    bound = dict(defined)
     bound.update({name: value for name, (_, value) in point.items()})
     if run.by_rank:  # an MPI run: derived from rank 0's counts, checked on every rank's
         bound.setdefault("NPROCS", sympy.Integer(len(run.by_rank)))
         bound["RANK"] = sympy.Integer(0)
     known = known_values(analysis, bound)
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
-    derivation = derive(analysis, model, run.counts, known, unknowns, run.branches)
-    for name, value in told.items():  # written to the params file like a derived value
-        derivation.values[name] = float(value)
-        derivation.how[name] = "the program's argument count in the command that ran it"
+    derivation = derive_run(analysis, model, run, known, unknowns)
     values = dict(known)
     values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
     mismatches = 0

@@ -145,7 +145,7 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
     """Values of the unresolved parameters still open, from a gcov profile of COMMAND (sad.measure.gcov,
     sad.measure.profile)."""
     from sad.measure import gcov, profile
-    from sad.measure.campaign import PROFILED_KINDS, run_values
+    from sad.measure.campaign import PROFILED_KINDS, derive_run
     # counts, probabilities and values only: a call's seconds are no line count (a profile would "solve" a call
     # cost no equation mentions as 0, and the prediction would leave the call out without a word)
     open_names = [p.name for p in analysis.table.unresolved() if p.name not in values and p.kind in PROFILED_KINDS]
@@ -160,11 +160,9 @@ def profile_values(sources: Path | list[Path], analysis, values: dict[str, sympy
         raise ValidateError(f"profiling failed: {exc}") from None
     finally:
         gcov.cleanup(build)
-    told = {n: v for n, v in run_values(analysis, run).items() if n in open_names}  # C's argc: the command's
-    model = profile.gcov_model(analysis)
-    derivation = profile.derive(analysis, model, run.counts, profile.known_values(analysis, {**values, **told}),
-                                [n for n in open_names if n not in told])
-    return {**{n: float(v) for n, v in told.items()}, **derivation.values}
+    derivation = derive_run(analysis, profile.gcov_model(analysis), run, profile.known_values(analysis, values),
+                            open_names, with_branches=False)
+    return dict(derivation.values)
 
 
 def predict_seconds(analysis, machine, values: dict[str, sympy.Expr]) -> tuple[float | None, list[str]]:
