@@ -68,9 +68,9 @@ class BranchProbabilities:
                 folded[k] = False  # a test of data (a zero pivot), not of the arguments: a failure
                 self.ctx.note(arm.loc or stmt.loc, "branch to a failure return (INFO set, then RETURN) assumed "
                                                    "not taken")
-        open_arms = [k for k, f in enumerate(folded) if f is None]
-        if len(open_arms) == 1 and True not in folded and stmt.orelse and self.exits.ends_program(stmt.orelse, graph):
-            folded[open_arms[0]] = True  # C's assert(x): `if (x) ; else abort();`, the else an error exit
+        undecided = [k for k, f in enumerate(folded) if f is None]
+        if len(undecided) == 1 and True not in folded and stmt.orelse and self.exits.ends_program(stmt.orelse, graph):
+            folded[undecided[0]] = True  # C's assert(x): `if (x) ; else abort();`, the else an error exit
             self.ctx.note(stmt.loc, "else branch to an error exit (a failed assert, STOP, exit) assumed not taken")
         if all(f is not None for f in folded):
             probs, remaining = [], sympy.Integer(1)

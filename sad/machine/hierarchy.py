@@ -168,6 +168,11 @@ class Hierarchy:
     """Seconds per page of fresh memory read before anything writes it: the fault maps the kernel's shared zero
     page, no page is allocated or zeroed (0: not measured; such a read is then priced as ``first_touch_s``)."""
 
+    @property
+    def read_fault_s(self) -> float:
+        """Seconds per page read before any write: ``first_read_s``, or ``first_touch_s`` where not measured."""
+        return self.first_read_s or self.first_touch_s
+
     def tlb_geometry(self) -> tuple[int, int] | None:
         """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
         without pitch walks or a miss figure."""

@@ -525,9 +525,8 @@ def _add_first_touch(price: LoopPrice, loop: SourceLoop, trips: dict[int, sympy.
         price.touch_bytes = first_touch_bytes(loop, trips, hierarchy.line_bytes)
         read = loop.read_first
         price.read_bytes = first_touch_bytes(loop, trips, hierarchy.line_bytes, read) if read else sympy.Integer(0)
-        per_read = hierarchy.first_read_s or hierarchy.first_touch_s
         price.touch_s = ((price.touch_bytes - price.read_bytes) * sympy.Float(hierarchy.first_touch_s, 6)
-                         + price.read_bytes * sympy.Float(per_read, 6)) / hierarchy.page_bytes
+                         + price.read_bytes * sympy.Float(hierarchy.read_fault_s, 6)) / hierarchy.page_bytes
 
 
 # ------------------------------------------------------------------------------------------- explaining
@@ -548,7 +547,7 @@ def _first_touch_lines(lp: LoopPrice, hierarchy: Hierarchy, bindings) -> list[st
         how = "the zero page mapped" if hierarchy.first_read_s else \
             "no first_read figure in the machine file: priced as a write's"
         out.append(f"      first read of {', '.join(read)} ({how}): {pages(lp.read_bytes)} x "
-                   f"{(hierarchy.first_read_s or hierarchy.first_touch_s) * 1e6:.3g} us once per run")
+                   f"{hierarchy.read_fault_s * 1e6:.3g} us once per run")
     return out
 
 
