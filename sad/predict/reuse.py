@@ -39,12 +39,16 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
     one of the loops walks its fastest subscript, at line granularity otherwise. References of one array
     count once per region: the same rows (slow subscripts equal, or moved by these loops) once, rows these
     loops do not move but that differ (A[i][k] and A[j][k] over k, a stencil's A[i-1][j], A[i][j], A[i+1][j]
-    over j) each: the rows of the layer condition."""
+    over j) each: the rows of the layer condition. A loop stepping by s counts the lines between the elements it
+    visits (x[i] over i += 2 touches every line of x) and the rows its references' offsets fill (A[i][j] and
+    A[i+1][j] over i += 2: every row, not every other one: ``_rows_filled``)."""
     per_array: dict[tuple[str, ...], sympy.Expr] = {}
+    members: dict[tuple[str, ...], list[Ref]] = {}
     indices = [_index(lp) for lp in loops]
     for ref in refs:
         region = (ref.array, *("*" if any(_mentions(e, i) for i in indices) else repr(e)
                                for e in _slow(ref, fastest)))
+        members.setdefault(region, []).append(ref)
         used = [lp for lp in loops if moves(ref, lp, loops)]
         # element granularity only where a loop walks the fastest subscript by one element: A[i*n+j] over i
         # alone touches a line per row
@@ -53,10 +57,51 @@ def footprint(refs: list[Ref], loops: list[ir.Stmt], trips: dict[int, sympy.Expr
         size = sympy.Integer(ref.elem_bytes if unit else line)
         for lp in used:
             size *= trips[id(lp)]
+            idx = _index(lp)
+            if unit and idx is not None and unit_step(_fastest(ref, fastest), idx):
+                # the elements skipped lie on the lines visited (up to a line's worth)
+                size *= min(do_step(lp), max(1, line // ref.elem_bytes))
         size = _at_most_declared(size, ref)
         if region not in per_array or _bigger(size, per_array[region]):
             per_array[region] = size
+    for region, size in per_array.items():
+        filled = _rows_filled(members[region], loops, fastest)
+        if filled > 1:
+            per_array[region] = _at_most_declared(size * filled, members[region][0])
     return sympy.Add(*per_array.values()) if per_array else sympy.Integer(0)
+
+
+def _rows_filled(refs: list[Ref], loops: list[ir.Stmt], fastest: str) -> int:
+    """How many of the rows between two visited ones a region's references reach together: for each loop
+    stepping s > 1 over a slow subscript of the form index + c in all of them, the distinct c mod s (at most
+    s); a hand-unrolled A[i][j] + A[i+1][j] over i += 2 reads every row. 1 where no such loop."""
+    filled = 1
+    for lp in loops:
+        idx, step = _index(lp), do_step(lp)
+        if idx is None or step < 2:
+            continue
+        for position in range(len(refs[0].indices) - 1):
+            residues = _offsets_mod(refs, position, fastest, idx, step)
+            if residues:
+                filled *= min(step, len(residues))
+    return filled
+
+
+def _offsets_mod(refs: list[Ref], position: int, fastest: str, idx: str, step: int) -> set[int]:
+    """{c mod step} of the slow subscripts at ``position`` that are ``idx + c`` in every reference (empty
+    otherwise, or where none mentions idx)."""
+    symbol = sympy.Symbol(idx)
+    residues: set[int] = set()
+    for ref in refs:
+        slow = _slow(ref, fastest)
+        if len(slow) <= position or not _mentions(slow[position], idx):
+            return set()
+        value = opmodel.subscript(slow[position])
+        offset = sympy.expand(value - symbol) if value is not None else None
+        if offset is None or not offset.is_Integer:
+            return set()
+        residues.add(int(offset) % step)
+    return residues
 
 
 def first_touch_bytes(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int,
