@@ -228,3 +228,44 @@ def test_a_column_walk_from_l2_waits_for_its_lines_behind_the_loads(tmp_path):
     assert evaluate(price.transfers_s) == pytest.approx(3.0 * NS + 3 * 0.7 * NS / 8)
     assert evaluate(price.data_s) == pytest.approx(3.3 * NS + 3 * 1.0 * NS / 8)
     assert evaluate(price.seconds) == pytest.approx(price.loads_s + 3.2625 * NS)
+
+
+COLUMN_SUM_C = """#include <stdio.h>
+static double A[200][1100];
+int main(void) {
+    long i, j; double s = 0;
+    for (i = 0; i < 200; i++) for (j = 0; j < 1100; j++) A[i][j] = i + j;
+    for (j = 0; j < 1100; j++)
+        for (i = 0; i < 200; i++)
+            s += A[i][j];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_chain_through_memory_waits_for_a_columns_new_lines(tmp_path):
+    # s += A[i][j] over i: 200 lines (12.8 KB) between two uses of one, half of L1 holds them: L1, no wait; a
+    # line new to the walk every 8th j (8 doubles a line), last used a whole run of the nest ago (200 x 1100
+    # doubles, 1.76 MB): memory's column wait, 10 ns / 8 an iteration, where the chain is given the loop
+    loop, trips = inner_loop(tmp_path, COLUMN_SUM_C, 7)
+    streams = streams_of(loop, trips, HOST)[0]
+    assert evaluate(wait_seconds(streams, HOST)) == 0
+    assert evaluate(wait_seconds(streams, HOST, loop, trips)) == pytest.approx(10 * NS / 8)
+
+
+@needs_mca
+@pytest.mark.parametrize("level, waits", [("-O0", 10 * NS / 8), ("-O2", 0.0)])
+def test_only_a_chain_through_memory_waits_for_the_new_lines(tmp_path, level, waits):
+    # -O0 keeps s in memory (a store and a load each link): it waits for memory's column wait once every 8
+    # columns; -O2 keeps it in a register, whose waits the data part covers (sad.predict.overlap)
+    src = tmp_path / "colsum.c"
+    src.write_text(COLUMN_SUM_C)
+    analysis = analyze([str(src)])
+    machine = load_machine(host_machine(tmp_path, f"gcc {level}",
+                                        "  ops:\n    add.double: {latency: 1.2 ns, throughput: 0.3 ns}\n"
+                                        "  chain_wait: {L1: [0 ns, 0 ns], memory: [4 ns, 10 ns]}\n"))
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), machine)
+    price = next(lp for lp in explained if lp.loop.line == 7)
+    assert (price.chain_s > price.latency_s) == (level == "-O0")
+    assert evaluate(price.wait_s) == pytest.approx(waits)
