@@ -25,7 +25,7 @@ link) 1.6 and 3.3 ns, which the data part alone gives (1.6, 3.9) and these waits
 2 000 rows). The development kernels agree (re-timed, pinned): at -O0 mvt, gemver, colsum and symvlow -9, -8,
 -13, -3 % without them, +1, -1, +6, +8 % with; at -O2 colsum and symvlow +10 % and +1 % without, +22 % and
 +35 % with. A slow register chain (s = s * c + a, 2.1 ns a link) waits some (+0.4 ns at 2 000 rows): not
-modelled. The last is the ECM model's non-overlapping part (Hager et
+modelled. The last term, loads + transfers, is the ECM model's non-overlapping part (Hager et
 al.; Kerncraft's models/ecm.py): the L1 either serves the loop's loads or takes a line from L2, not both, so the
 load ports' cycles and the lines' transfers into L1 add up; memory's own bandwidth overlaps (the data term;
 which transfers overlap is the core's property, settled by measurement: sad.predict.reuse.transfer_seconds).
