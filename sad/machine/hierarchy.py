@@ -1163,6 +1163,17 @@ def _minus(chain: Measured, seconds: float) -> Measured:
     return Measured(value, chain.spread, chain.samples, chain.reliable)
 
 
+def _isolated(key: str, fig: Measured | None, comment: str, slower: str, instead: str) -> list[str]:
+    """The line of a figure measured as a difference of two runs (``key: N ns`` + ``comment``), or, where the
+    difference came out 0 or less, a comment saying why it is left out and how the model does without it:
+    never a 0 ns figure. [] where it was not measured."""
+    if fig is None:
+        return []
+    if fig.seconds > 0:
+        return [f"  {key}: {fig.seconds * 1e9:.4g} ns{comment}, spread {fig.spread:.1%}{_flag(fig)}"]
+    return [f"  # {key}: not isolated ({slower}, {fig.seconds * 1e9:.3g} ns): {instead}"]
+
+
 def render_yaml(cal: HierarchyCalibration) -> list[str]:
     """The ``hierarchy`` section of a machine database (YAML lines)."""
     clock_note = _flag(cal.clock)
@@ -1178,13 +1189,10 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
             flag = _flag(fig)
             lines.append(f"  {key}: {fig.seconds * 1e9:.4g} ns        # store-to-load forwarding "
                          f"({kinds[key]}), spread {fig.spread:.1%}{flag}")
-    if cal.mispredict is not None and cal.mispredict.seconds > 0:
-        fig = cal.mispredict
-        lines.append(f"  mispredict: {fig.seconds * 1e9:.4g} ns        # a mispredicted branch: a test of random bits "
-                     f"less one always taken, x2, spread {fig.spread:.1%}{_flag(fig)}")
-    elif cal.mispredict is not None:   # never a 0: left out, and a loop that needs it is warned about
-        lines.append(f"  # mispredict: not isolated (a test of random bits ran no slower than one always taken, "
-                     f"{cal.mispredict.seconds * 1e9:.3g} ns): branches of data priced without mispredictions")
+    # never a 0: left out where not isolated (a loop that needs it is warned about), a comment says why
+    lines += _isolated("mispredict", cal.mispredict, "        # a mispredicted branch: a test of random bits less "
+                       "one always taken, x2", "a test of random bits ran no slower than one always taken",
+                       "branches of data priced without mispredictions")
     if cal.first_touch is not None:
         fig = cal.first_touch
         flag = _flag(fig)
@@ -1192,13 +1200,9 @@ def render_yaml(cal: HierarchyCalibration) -> list[str]:
                      "of the column walks in pages of this size unless 'always')")
         lines.append(f"  first_touch: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory written first (fault, "
                      f"zeroing, unmap at exit), spread {fig.spread:.1%}{flag}")
-    if cal.first_read is not None and cal.first_read.seconds > 0:
-        fig = cal.first_read
-        lines.append(f"  first_read: {fig.seconds * 1e9:.4g} ns   # per page of fresh memory read before any write "
-                     f"(a fault mapping the zero page), spread {fig.spread:.1%}{_flag(fig)}")
-    elif cal.first_read is not None:   # never a 0: left out, and such reads are priced as first_touch, said so
-        lines.append(f"  # first_read: not isolated (reading a page per page of fresh memory ran no slower than "
-                     f"not touching it, {cal.first_read.seconds * 1e9:.3g} ns): such reads priced as first_touch")
+    lines += _isolated("first_read", cal.first_read, "   # per page of fresh memory read before any write (a fault "
+                       "mapping the zero page)", "reading a page per page of fresh memory ran no slower than not "
+                       "touching it", "such reads priced as first_touch")
     if cal.tlb_miss is not None:
         flag = _flag(cal.tlb_miss)
         ramp = ", ".join(f"{p}: {f.seconds * 1e9:.4g} ns" for p, f in sorted(cal.tlb_ramp.items()))
