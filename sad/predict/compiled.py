@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -273,22 +273,25 @@ class MemoryChain:
     folded: bool = False    # the chain's load is an operation's memory operand (xorl -12(%rbp), %eax), not a mov
 
 
-def memory_chains(body: list[str], latencies: tuple[float, ...]) -> list[MemoryChain]:
+def memory_chains(body: list[str], latencies: tuple[float, ...], load_cycles: int | None = None
+                  ) -> list[MemoryChain]:
     """Loop-carried dependency chains through a memory slot: a value loaded from a fixed address (a
     variable an unoptimized compile keeps on the stack: the loop index, a sum), changed and stored back to
     the same address, so the next iteration's load waits for store-to-load forwarding. llvm-mca assumes
-    loads and stores never alias and does not see these; they bound -O0 loops."""
+    loads and stores never alias and does not see these; they bound -O0 loops. ``load_cycles``: the load part
+    of an operation's latency that reads memory (``load_to_use``, the host model's, by default)."""
     if len(latencies) != len(body):
         return []
+    load = load_to_use() if load_cycles is None else load_cycles
     stored = {ops[-1] for ops in (_operands(i) for i in body) if ops and _MEM.match(ops[-1])}
     chains = []
     for slot in sorted(stored):
         if "," in slot or not any(base in slot for base in ("(%rip)", "(%rbp)", "(%rsp)")):
             continue        # indexed or through a pointer register: an array element, no fixed address
-        found = _chain(body, latencies, slot)
+        found = _chain(body, latencies, slot, load)
         if found is not None:
-            delay = _address_delay(body, latencies, slot)
-            chains.append(MemoryChain(found.slot, found.floating, found.cycles + delay) if delay else found)
+            delay = _address_delay(body, latencies, slot, load)
+            chains.append(replace(found, cycles=found.cycles + delay) if delay else found)
     return chains
 
 
@@ -501,7 +504,7 @@ def _chain_between(body: list[str], latencies: tuple[float, ...], load_at: int,
 
 
 
-def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> float:
+def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str, load: int) -> float:
     """Cycles from a load of ``slot`` to the address of a later store into an array (``y[i] = ...`` at -O0: i
     loaded, sign-extended, scaled, added to the base). The load that continues the chain in the next iteration
     waits for the addresses of the older stores (measured on Zen: the -O0 copy loop runs 11 cycles where the
@@ -535,7 +538,7 @@ def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> 
         if reads_dest:
             regs_in |= dest_regs
         inputs = [ready[r] for r in regs_in if r in ready]
-        own = max(1, lat - (LOAD_TO_USE if any(_MEM.match(o) for o in sources) else 0))
+        own = max(1, lat - (load if any(_MEM.match(o) for o in sources) else 0))
         for r in dest_regs:
             if inputs:
                 ready[r] = max(inputs) + own
@@ -544,7 +547,7 @@ def _address_delay(body: list[str], latencies: tuple[float, ...], slot: str) -> 
     return delay
 
 
-def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryChain | None:
+def _chain(body: list[str], latencies: tuple[float, ...], slot: str, load: int) -> MemoryChain | None:
     tainted: set[str] = set()
     cycles, started, floating, folded = 0.0, False, False, False
     for text, lat in zip(body, latencies):
@@ -567,14 +570,14 @@ def _chain(body: list[str], latencies: tuple[float, ...], slot: str) -> MemoryCh
             floating = "xmm" in dest
             tainted = {_canon(r) for r in _REG.findall(dest)}
             if not mnemonic.startswith("mov"):   # an operation with the slot as operand: its own latency
-                cycles += max(1, lat - LOAD_TO_USE)
+                cycles += max(1, lat - load)
                 folded = True
             continue
         if not started or _MEM.match(dest):
             continue
         dest_regs = {_canon(r) for r in _REG.findall(dest)}
         if regs_in & tainted:
-            cycles += max(1, lat - (LOAD_TO_USE if any(_MEM.match(o) for o in sources) else 0))
+            cycles += max(1, lat - (load if any(_MEM.match(o) for o in sources) else 0))
             tainted |= dest_regs
             floating = floating or "xmm" in dest
         else:
@@ -614,8 +617,18 @@ def register_chain(body: list[str]) -> int:
 
 
 LOAD_TO_USE = 4
-"""Cycles llvm-mca adds to an operation that reads memory (load-to-use, L1): taken off when the operation
-sits on a chain whose value comes through a register."""
+"""Cycles llvm-mca's Zen models add to an operation that reads memory (load-to-use, L1); ``load_to_use`` asks
+the model in use."""
+
+
+def load_to_use() -> int:
+    """Cycles the host's llvm-mca model adds to an operation that reads memory (load-to-use, L1): its latency of
+    a plain load, 4 in the Zen models and 5 in Intel's Ice Lake (so ``xorl -12(%rbp), %eax`` is 5 cycles in
+    the one and 6 in the other, 1 of them the xor's);
+    taken off when the operation sits on a chain whose value comes through a register. ``LOAD_TO_USE`` where
+    llvm-mca cannot tell."""
+    result = mca(("movq (%rsp), %rax",))
+    return int(result.latencies[0]) if result is not None and result.latencies else LOAD_TO_USE
 
 
 def _operands(instruction: str) -> list[str]:

@@ -67,7 +67,7 @@ def register_form_latencies(body: list[str], latencies: tuple[int, ...]) -> list
         form = ", ".join(spare if cc._MEM.match(op) else op for op in sources) + f", {ops[-1]}"
         result = cc.mca((f"{text.split()[0]}\t{form}",))
         out.append(float(result.latencies[0]) if result is not None and result.latencies
-                   else float(max(1, lat - cc.LOAD_TO_USE)))
+                   else float(max(1, lat - cc.load_to_use())))
     return out
 
 

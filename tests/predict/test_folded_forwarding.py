@@ -23,7 +23,7 @@ HOST = hier.Hierarchy(clock_hz=2.5e9, line_bytes=64, levels=(hier.Level("memory"
 
 
 def test_the_hash_chain_is_found_through_a_folded_load():
-    chains = {c.slot: c for c in cc.memory_chains(HASHMIX_O0, LATENCIES)}
+    chains = {c.slot: c for c in cc.memory_chains(HASHMIX_O0, LATENCIES, load_cycles=4)}
     # h: the xor's own cycle (5 - 4 of load-to-use) and the multiply's 3, its load folded into the xor
     assert chains["-12(%rbp)"] == cc.MemoryChain("-12(%rbp)", False, 4.0, True)
     # the index: a read-modify-write in one instruction, not a folded load of a chain
@@ -90,7 +90,7 @@ def test_a_three_operand_multiply_does_not_chain_the_addresses_of_a_sweep():
     # the index's chain: its step in memory (1 cycle) and the store's address from the index's load: sign
     # extension, the add of J's row and the scaling lea, 3 cycles. Taking imulq for a reader of %rdx carried
     # the first address into the second (9 cycles here; 35 on the sweep's five addresses, +103 % at -O0)
-    (chain,) = cc.memory_chains(JACOBI_O0, JACOBI_LATENCIES)
+    (chain,) = cc.memory_chains(JACOBI_O0, JACOBI_LATENCIES, load_cycles=4)
     assert chain == cc.MemoryChain("-4(%rbp)", False, 4.0)
     assert cc.reads_destination("addsd", ["%xmm0", "%xmm1"]) and cc.reads_destination("vfmadd231sd", ["a", "b", "c"])
     assert not cc.reads_destination("imulq", ["$1200", "%rax", "%rdx"])
