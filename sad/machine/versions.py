@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 # (version, what changed relative to the version before)
 CHANGES: list[tuple[int, str]] = [
@@ -28,6 +28,9 @@ CHANGES: list[tuple[int, str]] = [
     (4, "hierarchy.first_read, optional: the fault of a fresh page read before anything writes it (the kernel's "
         "zero page mapped, no page zeroed). A version 3 file loads unchanged; such reads are then priced as "
         "first_touch, and --explain says so."),
+    (5, "hierarchy.forward_rmw, optional: store-to-load forwarding into a read-modify-write of a register's value "
+        "(addq %rax, -24(%rbp)), which Intel's Golden Cove does not rename as it renames a plain load. A version 4 "
+        "file loads unchanged; such chains then pay the plain forwarding figure, with a warning."),
 ]
 
 # version → the step that turns a file of that version into one of the next
@@ -35,6 +38,7 @@ _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: lambda data: data,
     2: lambda data: data,
     3: lambda data: data,
+    4: lambda data: data,
 }
 
 

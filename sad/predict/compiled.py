@@ -271,6 +271,7 @@ class MemoryChain:
     floating: bool
     cycles: float           # latency of the operations on the chain, forwarding not included
     folded: bool = False    # the chain's load is an operation's memory operand (xorl -12(%rbp), %eax), not a mov
+    rmw: bool = False       # one read-modify-write of a register's value closes it (addq %rax, -24(%rbp))
 
 
 def memory_chains(body: list[str], latencies: tuple[float, ...], load_cycles: int | None = None
@@ -562,7 +563,9 @@ def _chain(body: list[str], latencies: tuple[float, ...], slot: str, load: int) 
             regs_in |= {_canon(r) for r in _REG.findall(dest)}
         loads_slot = slot in sources or (reads_dest and dest == slot)
         if dest == slot and loads_slot:          # read-modify-write in one instruction (addl $1, -8(%rbp))
-            return MemoryChain(slot, "xmm" in text, 1)
+            # of a constant or of a register's value: cores rename the first and may not the second
+            return MemoryChain(slot, "xmm" in text, 1, rmw=any(not o.startswith("$") and not _MEM.match(o)
+                                                               for o in sources))
         if dest == slot and regs_in & tainted:   # the store that closes the chain
             return MemoryChain(slot, floating, max(1, cycles), folded) if started else None
         if loads_slot and not started:

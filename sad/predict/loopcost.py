@@ -365,6 +365,10 @@ _MISSING = (
     ("hierarchy.forward_folded", "folded-load forwarding", "a chain through memory whose load is folded into an "
      "operation, and the machine database has no hierarchy.forward_folded: the plain forwarding figure stands in "
      "(Zen renames a plain load, not a folded one: the chain may be under-priced)"),
+    ("hierarchy.forward_rmw", "read-modify-write forwarding", "a chain through memory closed by a read-modify-write "
+     "of a register's value (addq %rax, -24(%rbp)), and the machine database has no hierarchy.forward_rmw: the "
+     "plain forwarding figure stands in (Intel's Golden Cove renames a plain load, not this form: the chain may be "
+     "under-priced)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"))
@@ -375,7 +379,8 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
     """A machine file calibrated before chain waits were measured (no ``hierarchy.chain_wait``): its loops are
     composed by the fully overlapping rule alone (sad.predict.overlap), which hides what a loop-carried chain
     waits for on L3 and memory. Said once, at the first loop priced, and in the report's line. Likewise a
-    loop's chain through a load folded into an operation on a machine without ``forward_folded``."""
+    loop's chain through a load folded into an operation on a machine without ``forward_folded``, or closed by a
+    read-modify-write of a register's value on one without ``forward_rmw``."""
     for figure, name, what in _MISSING:
         loops = [lp for lp in explained if figure in lp.unmeasured]
         if loops:

@@ -258,10 +258,12 @@ def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_p
 def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp_path):
     cal = _calibration()
     cal.forward_folded = hier.Measured(2.4e-9, 0.01, 5)
+    cal.forward_rmw = hier.Measured(2.07e-9, 0.01, 5)
     cal.mispredict = hier.Measured(4.0e-9, 0.04, 5)
     lines = hier.render_yaml(cal)
     machine = _sparc2_with(tmp_path, lines).hierarchy
     assert machine.forward_folded_s == pytest.approx(2.4e-9) and machine.mispredict_s == pytest.approx(4.0e-9)
+    assert machine.forward_rmw_s == pytest.approx(2.07e-9)
     # a random test no slower than a constant one: no figure (never 0 ns), a comment says why
     cal.mispredict = hier.Measured(-0.1e-9, 0.3, 5)
     lines = hier.render_yaml(cal)
