@@ -74,3 +74,17 @@ def host_machine(tmp_path: Path, compile_command: str = "gcc -O2", extra: str = 
     machine_file = tmp_path / "host.yaml"
     machine_file.write_text(text)
     return machine_file
+
+
+def explain_compiled(tmp_path: Path, name: str, source: str, compile_command: str, extra: str = "") -> tuple[str, str]:
+    """`sad analyze --explain` of ``source`` (written to ``name``) on ``host_machine`` with ``compile_command`` and
+    the hierarchy lines ``extra``: (stdout, stderr)."""
+    import io
+
+    from sad.cli.main import run
+    src = tmp_path / name
+    src.write_text(source)
+    out, err = io.StringIO(), io.StringIO()
+    machine = host_machine(tmp_path, compile_command, extra)
+    assert run(["analyze", str(src), "-m", str(machine), "--explain"], out, err) == 0
+    return out.getvalue(), err.getvalue()

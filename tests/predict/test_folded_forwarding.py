@@ -11,6 +11,7 @@ import pytest
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
 from sad.predict.incore import forwarding_seconds
+from tests.predict.loop_nests import explain_compiled
 
 HASHMIX_O0 = ["movl -8(%rbp), %eax", "cltq", "leaq 0(,%rax,4), %rdx", "leaq v(%rip), %rax",
               "movl (%rdx,%rax), %eax", "xorl -12(%rbp), %eax", "imull $16777619, %eax, %eax",
@@ -55,15 +56,7 @@ int main(void) {
 
 
 def _explain(tmp_path, extra: str) -> tuple[str, str]:
-    import io
-
-    from sad.cli.main import run
-    from tests.predict.loop_nests import host_machine
-    src = tmp_path / "hash.c"
-    src.write_text(HASHMIX_C)
-    out, err = io.StringIO(), io.StringIO()
-    assert run(["analyze", str(src), "-m", str(host_machine(tmp_path, "gcc -O0", extra)), "--explain"], out, err) == 0
-    return out.getvalue(), err.getvalue()
+    return explain_compiled(tmp_path, "hash.c", HASHMIX_C, "gcc -O0", extra)
 
 
 @pytest.mark.skipif(cc.available() is not None, reason="gcc and llvm-mca are needed for the compiled-code model")

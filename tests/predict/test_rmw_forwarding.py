@@ -6,13 +6,13 @@ iteration where the plain figure gave 1.6). Hand-derived; no timing."""
 from __future__ import annotations
 
 import dataclasses
-import io
 
 import pytest
 
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
 from sad.predict.incore import forwarding_seconds
+from tests.predict.loop_nests import explain_compiled
 
 # gcc -O0's `for (j = 0; j < N; j++) t = t + b[j];` with long t at -24(%rbp) and int j at -12(%rbp)
 SUM_O0 = ["movl -12(%rbp), %eax", "cltq", "leaq 0(,%rax,8), %rdx", "leaq b(%rip), %rax",
@@ -55,13 +55,7 @@ int main(void) {
 
 
 def _explain(tmp_path, extra: str) -> tuple[str, str]:
-    from sad.cli.main import run
-    from tests.predict.loop_nests import host_machine
-    src = tmp_path / "isum.c"
-    src.write_text(SUM_C)
-    out, err = io.StringIO(), io.StringIO()
-    assert run(["analyze", str(src), "-m", str(host_machine(tmp_path, "gcc -O0", extra)), "--explain"], out, err) == 0
-    return out.getvalue(), err.getvalue()
+    return explain_compiled(tmp_path, "isum.c", SUM_C, "gcc -O0", extra)
 
 
 @pytest.mark.skipif(cc.available() is not None, reason="gcc and llvm-mca are needed for the compiled-code model")
