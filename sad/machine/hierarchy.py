@@ -651,7 +651,7 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
             return [float(x) for x in out.split()]
 
         one_set_rows = {f"L{c.level}": rows for c in caches[1:] if (rows := one_set_rows_of(c, span))}
-        per_figure = budget_s / (9 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + len(TLB_PITCHES) * len(TLB_PITCH_PAGES)
+        per_figure = budget_s / (10 + 2 * len(OP_CLASSES) + len(TLB_PAGES) + len(TLB_PITCHES) * len(TLB_PITCH_PAGES)
                                  + 5 * (len(caches) + 1)
                                  + 2 * len(one_set_rows) + HOLDS_STEPS + 1)
         result = HierarchyCalibration(Measured(0.0, 0.0, 0), caches, guard=guard)
