@@ -440,7 +440,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     memory_chain = core.chain_s > core.latency_s
-    wait = wait_seconds(streams[0], hierarchy, *((loop, trips) if memory_chain else ()))
+    wait = wait_seconds(streams[0], hierarchy, memory_chain)
     transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
     seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
@@ -515,7 +515,7 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
     trips = _trips(loop, trips_by_line)
     streams = streams_of(loop, trips, hierarchy, bindings)
     data, shown = data_seconds(loop, trips, hierarchy, bindings, given=streams)
-    wait = wait_seconds(streams[0], hierarchy, *((loop, trips) if core.chain_s > 0 else ()))
+    wait = wait_seconds(streams[0], hierarchy, core.chain_s > 0)
     seconds = loop_seconds(core.core_s, core.chain_s, data, 0.0, wait)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
     price.wait_s = wait

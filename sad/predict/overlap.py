@@ -35,22 +35,20 @@ from __future__ import annotations
 import sympy
 
 from sad.machine.hierarchy import Hierarchy, Level
-from sad.predict.reuse import Stream, by_serving_level, fresh_lines
-from sad.predict.sourceloops import SourceLoop
+from sad.predict.reuse import Stream, by_serving_level
 
 
-def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, loop: SourceLoop | None = None,
-                 trips: dict[int, sympy.Expr] | None = None) -> sympy.Expr:
+def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False) -> sympy.Expr:
     """Seconds per iteration a loop-carried chain waits on the loop's read streams (``streams_of``): lines per
     iteration × the serving level's wait (a Piecewise in the footprints, like the data part); 0 where no level
-    has a measured wait. Given the ``loop`` and its ``trips`` (a chain through memory: see the module
-    docstring), a column walk's lines new to it (``fresh_lines``) are also waited for at the level that brings
-    them, as the data part prices them there."""
+    has a measured wait. For a ``memory_chain`` (see the module docstring), a column walk's lines new to it
+    (the stream's ``fresh_lines``) are also waited for at the level that brings them, as the data part prices
+    them there."""
     if not any(lv.wait_s > 0 or lv.column_wait_s > 0 for lv in hierarchy.levels):
         return sympy.Integer(0)
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    for ref, lines, fp, walk, _share, _when in streams:
+    for ref, lines, fp, walk, _share, _when, fresh in streams:
         if ref.write:
             continue
         stream = by_serving_level(fp, hierarchy, None, _stream_wait)
@@ -60,8 +58,7 @@ def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, loop: SourceLoop |
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines
         column = by_serving_level(fp, hierarchy, walk, _column_wait)
         total += lines * sympy.Piecewise((stream, sympy.Le(walk.pitch, line)), (column, True))
-        fresh = fresh_lines(ref, loop, trips, line) if loop is not None and trips is not None else None
-        if fresh is not None:
+        if memory_chain and fresh is not None:
             share, beyond = fresh
             farther = by_serving_level(beyond, hierarchy, None, _column_wait) - column
             total += lines * share * sympy.Piecewise((0, sympy.Le(walk.pitch, line)), (farther, True))

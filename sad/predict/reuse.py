@@ -406,9 +406,10 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
     return hierarchy.levels[-1].name
 
 
-Stream = tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic]
+Stream = tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic, tuple[float, sympy.Expr] | None]
 """One stream of an iteration: its reference, lines per iteration, footprint between reuses, its walk if strided,
-1/s of the L1 sets it crowds (0: none), and when it crowds them."""
+1/s of the L1 sets it crowds (0: none), when it crowds them, and a walk's lines new to it (``fresh_lines``; the
+data part prices them and a chain through memory waits for them, sad.predict.overlap)."""
 
 
 def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
@@ -449,7 +450,7 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             # in those iterations is its reuse distance (Kerncraft's layer conditions), not the whole nest's
             depth, k = trail
             fp = footprint(loop.refs, list(reversed(loop.nest))[:depth], trips, loop.fastest, line) * k
-            streams.append((ref, lines, fp, None, share, crowded_when))
+            streams.append((ref, lines, fp, None, share, crowded_when, None))
             shown.append((f"{ref.array} (after {ref.array}{_subscripts(trail_leader(ref, loop))})", fp, lines, None))
             continue
         if strided and not indirect(ref):  # a gather (x[col[k]]) has no pitch: no set conflicts of a walk
@@ -458,7 +459,8 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             shares = one_set_shares(pitch, hierarchy, window)
             share = sympy.sympify(shares[0][0]) if len(shares) == 1 else sympy.Piecewise(*shares)
             crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
-        streams.append((ref, lines, fp, walk, share, crowded_when))
+        fresh = fresh_lines(ref, loop, trips, line) if walk is not None else None
+        streams.append((ref, lines, fp, walk, share, crowded_when, fresh))
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
     return streams, shown
 
@@ -490,7 +492,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     for k in paired:
         shown[k] = (shown[k][0] + " beside a read (copy)", *shown[k][1:])
     for k, stream in enumerate(streams):
-        ref, lines, fp, walk, share, crowded_when = stream
+        ref, lines, fp, walk, share, crowded_when, fresh = stream
         if walk is None:
             # a gather's lines come in an order no prefetcher follows: each its own line, as a column walk's
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else
@@ -500,7 +502,6 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
         total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
                                          (level_cost, True))
-        fresh = fresh_lines(ref, loop, trips, line)
         if fresh is not None:
             # the lines new to the walk come from where the larger footprint fits, not from the serving level
             new_share, beyond = fresh

@@ -251,7 +251,7 @@ def test_a_chain_through_memory_waits_for_a_columns_new_lines(tmp_path):
     loop, trips = inner_loop(tmp_path, COLUMN_SUM_C, 7)
     streams = streams_of(loop, trips, HOST)[0]
     assert evaluate(wait_seconds(streams, HOST)) == 0
-    assert evaluate(wait_seconds(streams, HOST, loop, trips)) == pytest.approx(10 * NS / 8)
+    assert evaluate(wait_seconds(streams, HOST, memory_chain=True)) == pytest.approx(10 * NS / 8)
 
 
 @needs_mca
