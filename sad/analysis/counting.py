@@ -591,7 +591,9 @@ def _resummed(s: sympy.Sum) -> sympy.Expr:
     body, k, a, b = outer(s)
     body = resum(body)
     if a.is_Integer and b.is_Integer and int(b) - int(a) < _EXPLICIT_LIMIT:
-        return sympy.Add(*[body.subs(k, v) for v in range(int(a), int(b) + 1)])
+        terms = [body.subs(k, v) for v in range(int(a), int(b) + 1)]
+        # an inner sum left open whose bounds held k has numbers for them in each term: closed too
+        return sympy.Add(*([resum(t) for t in terms] if body.has(sympy.Sum) else terms))
     if a == 0 and polynomial_in(body, k):  # sympy's is_polynomial walks every open Sum in body by as_dummy
         closed = _polynomial_sum(body.subs(k, _K))
         if closed is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import sympy
 
-from sad.analysis.counting import open_sum
+from sad.analysis.counting import open_sum, resum
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
@@ -86,3 +86,12 @@ def test_resum_closes_each_distinct_sum_once_and_matches_sympys_replace():
     info = counting._resummed.cache_info()
     assert (info.misses, info.hits) == (2, 0)  # each distinct Sum closed once, not 40 times
 
+
+def test_an_inner_sum_bounded_by_the_outer_index_closes_term_by_term():
+    """Σ_{k=1..4} Σ_{j=1..k} min(j, 3) = 1 + 3 + 6 + 9: the inner sum stays open while k is a symbol; once the
+    outer sum is written out term by term its bounds are numbers, and it closes too (left open, a count bound
+    at a call kept sums of numbers that no later step adds up, and a report printed them as formulas)."""
+    j, k = sympy.Symbol("j", integer=True), sympy.Symbol("k", integer=True)
+    inner = open_sum(sympy.Min(j, 3), (j, 1, k))
+    assert resum(inner).has(sympy.Sum)
+    assert resum(open_sum(inner, (k, 1, 4))) == 19
