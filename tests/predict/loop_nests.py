@@ -88,3 +88,12 @@ def explain_compiled(tmp_path: Path, name: str, source: str, compile_command: st
     machine = host_machine(tmp_path, compile_command, extra)
     assert run(["analyze", str(src), "-m", str(machine), "--explain"], out, err) == 0
     return out.getvalue(), err.getvalue()
+
+
+def forwarding_runs(tmp_path: Path, name: str, source: str, figure: str, line: int) -> tuple[str, str, str]:
+    """``source`` compiled with gcc -O0 and explained twice: with the hierarchy's forwarding ``figure`` at 20 ns
+    (the --explain row of the innermost loop on ``line``, and that run's stderr), and without it (its stderr)."""
+    out, err = explain_compiled(tmp_path, name, source, "gcc -O0", f"  {figure}: 20 ns\n")
+    row = next(t for t in out.splitlines() if f"{name}:{line} " in t and "per iteration" in t)
+    _, missing = explain_compiled(tmp_path, name, source, "gcc -O0", "")
+    return row, err, missing

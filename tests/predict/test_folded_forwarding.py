@@ -11,7 +11,7 @@ import pytest
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
 from sad.predict.incore import forwarding_seconds
-from tests.predict.loop_nests import explain_compiled
+from tests.predict.loop_nests import forwarding_runs
 
 HASHMIX_O0 = ["movl -8(%rbp), %eax", "cltq", "leaq 0(,%rax,4), %rdx", "leaq v(%rip), %rax",
               "movl (%rdx,%rax), %eax", "xorl -12(%rbp), %eax", "imull $16777619, %eax, %eax",
@@ -55,18 +55,12 @@ int main(void) {
 """
 
 
-def _explain(tmp_path, extra: str) -> tuple[str, str]:
-    return explain_compiled(tmp_path, "hash.c", HASHMIX_C, "gcc -O0", extra)
-
-
 @pytest.mark.skipif(cc.available() is not None, reason="gcc and llvm-mca are needed for the compiled-code model")
 def test_the_compiled_hash_loop_waits_for_the_folded_forwarding(tmp_path):
     # gcc -O0 reads h with xorl -12(%rbp): 20 ns of folded forwarding + xor and imul (1 + 3 cycles at 2.5 GHz)
-    out, err = _explain(tmp_path, "  forward_folded: 20 ns\n")
-    line = next(t for t in out.splitlines() if "hash.c:7 " in t and "per iteration" in t)
-    assert "latency chain through memory 21.6 ns" in line and "hierarchy.forward_folded" not in err
-    _, err = _explain(tmp_path, "")
-    assert "hash.c:7: warning: 1 innermost loop (line 7): a chain through memory whose load is folded" in err
+    row, err, missing = forwarding_runs(tmp_path, "hash.c", HASHMIX_C, "forward_folded", 7)
+    assert "latency chain through memory 21.6 ns" in row and "hierarchy.forward_folded" not in err
+    assert "hash.c:7: warning: 1 innermost loop (line 7): a chain through memory whose load is folded" in missing
 
 
 # gfortran -O0's V(I, J) = U(I - 1, J) ... over I: each address is J * 1200 (imulq's three-operand form, which

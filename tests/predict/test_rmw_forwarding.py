@@ -12,7 +12,7 @@ import pytest
 from sad.machine import hierarchy as hier
 from sad.predict import compiled as cc
 from sad.predict.incore import forwarding_seconds
-from tests.predict.loop_nests import explain_compiled
+from tests.predict.loop_nests import forwarding_runs
 
 # gcc -O0's `for (j = 0; j < N; j++) t = t + b[j];` with long t at -24(%rbp) and int j at -12(%rbp)
 SUM_O0 = ["movl -12(%rbp), %eax", "cltq", "leaq 0(,%rax,8), %rdx", "leaq b(%rip), %rax",
@@ -54,16 +54,10 @@ int main(void) {
 """
 
 
-def _explain(tmp_path, extra: str) -> tuple[str, str]:
-    return explain_compiled(tmp_path, "isum.c", SUM_C, "gcc -O0", extra)
-
-
 @pytest.mark.skipif(cc.available() is not None, reason="gcc and llvm-mca are needed for the compiled-code model")
 def test_the_compiled_integer_sum_waits_for_the_read_modify_write_forwarding(tmp_path):
     # gcc -O0 adds b[j] into t with addq %rax, -24(%rbp): 20 ns of forwarding + the add's cycle at 2.5 GHz
-    out, err = _explain(tmp_path, "  forward_rmw: 20 ns\n")
-    line = next(t for t in out.splitlines() if "isum.c:8 " in t and "per iteration" in t)
-    assert "latency chain through memory 20.4 ns" in line and "hierarchy.forward_rmw" not in err
-    _, err = _explain(tmp_path, "")
+    row, err, missing = forwarding_runs(tmp_path, "isum.c", SUM_C, "forward_rmw", 8)
+    assert "latency chain through memory 20.4 ns" in row and "hierarchy.forward_rmw" not in err
     assert "isum.c:8: warning: 1 innermost loop (line 8): a chain through memory closed by a read-modify-write" \
-        in err
+        in missing
