@@ -238,6 +238,15 @@ class ProcedureBuilder:
         else:
             inner_index.pop(stmt.index, None)
         state = (Counter(self.names.ordinals), self.region_ids, len(self.ctx.diagnostics))
+        first: tuple[RegionResult, sympy.Expr] | str | None = None
+        if resolved and bounds[2] is not None and bounds[2].has(sympy.Piecewise):
+            # A step chosen in several places (a blocked loop's NB): summed with the choices stood in for
+            # first. Summed as they are, every count folds their Piecewise (DORMQL's file: 25 s, 5 s so).
+            first = self._with_standins(stmt, place, idx, index, inner_index, state)
+            if not isinstance(first, str):
+                self._entry(stmt, index, local, region_id)
+                self._add_summed(first, stmt, i, graph, local, region_id)
+                return
         body = self._in_loop(stmt.index, stmt.body, inner_index)
         summed = resolved  # the body's counts are summed over the index
         exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
@@ -253,17 +262,15 @@ class ProcedureBuilder:
             summed = False
             body = self._in_loop(stmt.index, stmt.body, inner_index)
             exits = {label: flow for label, flow in body.escapes.items() if label != "@stop"}
-        entry_cost = loop_entry_cost(stmt)
-        entry = self._event(stmt.loc, "loop_entry", entry_cost, region_id, False, stmt)
-        local.add(entry, sympy.Integer(1))
-        self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))  # DO I = 1, NB(N)
+        self._entry(stmt, index, local, region_id)
         if resolved and not exits:
             try:
                 trial, iterations = self._summed_trips(body, idx, bounds)
             except (ValueError, TypeError) as exc:
                 self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
                 del self.ctx.diagnostics[state[2]:]
-                retried = self._with_standins(stmt, place, idx, index, inner_index, state)
+                retried = first if first is not None else \
+                    self._with_standins(stmt, place, idx, index, inner_index, state)
                 if isinstance(retried, str):
                     # sympy met nan summing over bounds computed by functions (DGEQRF's DO I = 1, K - NX, NB
                     # with NB = ILAENV(...) and LWORK/N in its choices): built again without the index,
@@ -276,11 +283,7 @@ class ProcedureBuilder:
                 else:
                     trial, iterations = retried
             if resolved:
-                for event, count in trial.counts.items():
-                    local.add(event, count)
-                graph.add_edge(i, graph.successor(i), sympy.Integer(1))
-                it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
-                local.add(it, iterations)
+                self._add_summed((trial, iterations), stmt, i, graph, local, region_id)
                 return
         if not resolved:
             summed = False
@@ -305,6 +308,23 @@ class ProcedureBuilder:
         graph.add_edge(i, graph.successor(i), expanded(1 - left) if exits else sympy.Integer(1))
         it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
         local.add(it, x)
+
+    def _entry(self, stmt: ir.Do, index: Index, local: RegionResult, region_id: int) -> None:
+        """The loop's entry, once, with the calls its bounds make (DO I = 1, NB(N))."""
+        entry_cost = loop_entry_cost(stmt)
+        entry = self._event(stmt.loc, "loop_entry", entry_cost, region_id, False, stmt)
+        local.add(entry, sympy.Integer(1))
+        self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))
+
+    def _add_summed(self, summed: tuple[RegionResult, sympy.Expr], stmt: ir.Do, i: int, graph: RegionGraph,
+                    local: RegionResult, region_id: int) -> None:
+        """A loop whose body's counts were summed over its index: those counts, its trips, and its way on."""
+        trial, iterations = summed
+        for event, count in trial.counts.items():
+            local.add(event, count)
+        graph.add_edge(i, graph.successor(i), sympy.Integer(1))
+        it = self._event(stmt.loc, "loop_iter", loop_iteration_cost().ops, region_id, False, stmt)
+        local.add(it, iterations)
 
     def _left_on_first_trip(self, stmt: ir.Do, idx: sympy.Symbol, bounds: list[sympy.Expr], body: RegionResult,
                             exits: dict[str, sympy.Expr], graph: RegionGraph, i: int, local: RegionResult,
@@ -340,8 +360,8 @@ class ProcedureBuilder:
     def _with_standins(self, stmt: ir.Do, place: str, idx: sympy.Symbol, index: Index, inner_index: Index,
                        state: tuple) -> tuple[RegionResult, sympy.Expr] | str:
         """The loop summed with the invariant variables of its bounds whose values are choices (Piecewise)
-        stood in for by symbols (sad.analysis.standins), their values put back; else why not, for the note
-        (the names and notes of the attempt undone)."""
+        stood in for by symbols (sad.analysis.standins): kept where their values are functions of the formals,
+        else put back; else why not, for the note (the names and notes of the attempt undone)."""
         values: dict[sympy.Symbol, sympy.Expr] = {}
         stood: Index = {}
         modified = self.ctx.facts.modified
@@ -358,14 +378,22 @@ class ProcedureBuilder:
         names = ", ".join(stood)
         if any(b is None for b in bounds) or bounds[2] == 0:
             return f", and with {names} stood in its bounds are not known"
-        # the callee nodes this attempt expands and the callees it warns of, given back where it fails
-        taken, warned = self.calls.taken, set(self.calls.not_expanded)
+        # what the attempt's calls take (expansion budget, warnings, the stand-ins and deferred references
+        # they leave with this routine), given back where it fails
+        undo = (self.calls.taken, set(self.calls.not_expanded), {k: dict(v) for k, v in self.ctx.standins.items()},
+                {k: list(v) for k, v in self.ctx.deferred.items()})
         body = self._in_loop(stmt.index, stmt.body, {**inner_index, **stood})
         try:
+            if any(label != "@stop" for label in body.escapes):
+                raise ValueError("left early")  # a named trip count, as without the stand-ins
             trial, iterations = self._summed_trips(body, idx, bounds)
         except (ValueError, TypeError) as exc:
             why = f", and with {names} stood in as well ({exc})"
         else:
+            if standins.bindable(values.values(), self.ctx.formal_symbols(resolve_name(self.proc.name))):
+                # functions of the formals: kept, bound at each call (sad.analysis.calls), named at a root
+                self.ctx.standins.setdefault(resolve_name(self.proc.name), {}).update(values)
+                return trial, iterations
             size = standins.written_size([*trial.counts.values(), iterations], values)
             if size <= BIND_LIMIT:
                 memo: dict = {}
@@ -373,18 +401,11 @@ class ProcedureBuilder:
                 for event, count in trial.counts.items():
                     out.add(event, standins.put_back(count, values, memo))
                 return out, standins.put_back(iterations, values, memo)
-            if standins.bindable(values.values(), self.ctx.formal_symbols(resolve_name(self.proc.name))):
-                # too large put back, but functions of the formals: kept, and bound per call
-                self.ctx.standins.setdefault(resolve_name(self.proc.name), {}).update(values)
-                self.ctx.note(stmt.loc, f"DO {stmt.index}: summed with {names} stood in (their values put back, "
-                                        f"its counts would have {size} nodes); a call binds them to the values "
-                                        f"its arguments give")
-                return trial, iterations
             # too large for any call to bind (sad.analysis.calls): the named trip count costs no more
             why = f"; with {names} stood in, its counts would have {size} nodes, past the {BIND_LIMIT} a call binds"
         self.names.ordinals, self.region_ids = Counter(state[0]), state[1]
         del self.ctx.diagnostics[state[2]:]
-        self.calls.taken, self.calls.not_expanded = taken, warned
+        self.calls.taken, self.calls.not_expanded, self.ctx.standins, self.ctx.deferred = undo
         return why
 
     def _summed(self, body: RegionResult, idx: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, step: sympy.Expr,

@@ -669,5 +669,5 @@ def _outermost(expr: sympy.Basic, kind: type) -> list[sympy.Basic]:
 
 def _untraced(count: sympy.Expr) -> str:
     """Why calls into recursion were left to the root: the values they pass that no caller bound."""
-    names = recursion.passed(count)
+    names = [standins.shown(name) for name in recursion.passed(count)]
     return f"it depends on {', '.join(names)}" if names else "its arguments are not known"

@@ -621,6 +621,9 @@ def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -
             return done
         newargs = tuple([walk(a) for a in args])
         out = rv
+        if args != newargs and isinstance(rv, sympy.Sum):
+            out = memo[rv] = _rebuilt(newargs)
+            return out
         if args != newargs:
             out = rv.func(*newargs)
             if any(out == e and e != new for e, new in zip(args, newargs)):
@@ -633,7 +636,28 @@ def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -
         value = close(s)
         return value if value is not None and value != s else s
 
+    def _rebuilt(newargs: tuple) -> sympy.Basic:
+        # Closed as written first where the summand holds a Piecewise: sympy's Sum constructor folds it,
+        # which for a callee's blocked loop bound with formulas (its stand-ins' choices) took a driver past
+        # 5 minutes (DGERQF's); folded only where the sum stays open.
+        if newargs[0].has(sympy.Piecewise):
+            unfolded = unfolded_sum(newargs[0], list(newargs[1:]))
+            value = close(unfolded)
+            if value is not None and value != unfolded:
+                return value
+        return _closed(sympy.Sum(*newargs))
+
     return walk(expr)
+
+
+def unfolded_sum(summand: sympy.Expr, limits: list[sympy.Basic]) -> sympy.Sum:
+    """sympy.Sum(summand, *limits) without the Piecewise folding of its constructor (AddWithLimits.__new__
+    less _common_new): the same kind of object, its summand as given; sympy folds it where a binding
+    rebuilds it with numbers."""
+    obj = sympy.Expr.__new__(sympy.Sum)
+    obj._args = (summand, *limits)
+    obj.is_commutative = summand.is_commutative
+    return obj
 
 
 def _sum_with_indicators(f, index, lo, hi, step, trips):

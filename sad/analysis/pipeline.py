@@ -191,11 +191,12 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     return ctx, graph
 
 
-def root_counts(ctx: BuildContext, built: ProcedureSAD) -> dict[Event, sympy.Expr]:
+def root_counts(ctx: BuildContext, built: ProcedureSAD, put_back_within: int = 0) -> dict[Event, sympy.Expr]:
     """A routine's counts as the SAD of a root: calls into recursion that no caller bound, counted by the
-    activation counts of their routine's first build (sad.analysis.recursion)."""
+    activation counts of their routine's first build (sad.analysis.recursion); the stand-ins no call bound
+    put back within `put_back_within` nodes, else named (sad.analysis.standins.named)."""
     counts = ProcedureBuilder(ctx, built.procedure).calls.pending_recursion(built.counts)
-    return standins.named(ctx, built.procedure, counts)
+    return standins.named(ctx, built.procedure, counts, put_back_within)
 
 
 def _build_activations(ctx: BuildContext, name: str) -> None:
@@ -318,7 +319,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
         built = ctx.built.get(resolve_name(root.name))
         if built is None:
             continue
-        for event, count in root_counts(ctx, built).items():
+        for event, count in root_counts(ctx, built, expansion.BIND_LIMIT).items():
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
     failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]

@@ -1,6 +1,7 @@
 """Loop-invariant choices in a DO loop's bounds stood in for by symbols while the loop is summed.
 
-Data flow: called by the builder (sad.analysis.builder) for a DO loop whose sum over its index failed. A
+Data flow: called by the builder (sad.analysis.builder) for a DO loop whose step is a choice or whose sum
+over its index failed; its stand-ins bound by sad.analysis.calls, named by sad.analysis.pipeline. A
 blocked loop's step is often a variable chosen in several places (LAPACK's DGETRI: `NB = ILAENV(...)`,
 then `NB = LWORK / LDWORK` where the workspace is short), so its value is a Piecewise of the routine's
 formals, and so are the bounds computed from it (`NN = ((N-1)/NB)*NB + 1`). Summed over the index, every
@@ -11,17 +12,20 @@ program, which never divides by N = 0 there. The loop was then left with a named
 dropped, so the block sizes in its body (JB) had no value.
 
 Here each such variable of the bounds that nothing in the body changes is a plain integer symbol while the
-body is built and summed, as an unknown block size is (DGETRF's NB = ILAENV(...)), and its value is put back
-into the sums afterwards without folding them again: the counts are the same functions of the formals,
-exact where a call binds them (a driver's LWORK makes NB a number).
+body is built and summed, as an unknown block size is (DGETRF's NB = ILAENV(...)). The builder does so first
+wherever a loop's step is such a choice, before summing the loop as it stands, and only where that fails
+otherwise: summed with the Piecewise in its step, each of DORMQL's counts folded it (25 s for the file).
 
-Where the counts with the values put back would be too large for a call to bind (DGEQRF's blocked loop: 3.1
-million nodes, NB and NX each a Piecewise of ILAENV's results and LWORK/N), and the values are functions
-of the routine's formals alone, the stand-ins stay in the counts and their values are kept in the build
-context (BuildContext.standins): each call binds them with the formals (sad.analysis.calls), to numbers
-where the actual arguments are numbers, else to the caller's formals under a name of that call's own, passed
-on to the caller's callers. A routine analyzed as a root (library mode) has them as named values
-(pipeline.root_counts), with a note.
+Where the values are functions of the routine's formals alone, the stand-ins stay in the counts and their
+values are kept in the build context (BuildContext.standins): each call binds them with the formals
+(sad.analysis.calls), to numbers where the actual arguments are numbers, else to the caller's formals under
+a name of that call's own, passed on to the caller's callers. Putting the values back at every loop instead
+rebuilt each choice's conditions with formulas in them (a library run of LAPACK's sample went from 6 to over
+10 minutes), and DGEQRF's counts so written would have 3.1 million nodes. A routine analyzed as a root has
+them put back where its counts stay small enough (`sad analyze`: a formula of the formals), else (and in
+library mode) as named values, each an indirect parameter whose value is the choice it stands for, with a
+note (pipeline.root_counts). Values that depend on more than the formals are put back into the loop's
+counts where those stay small enough.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ import sympy
 from sad import ir
 from sad.analysis import whileloops
 from sad.analysis.buildstate import BuildContext
+from sad.analysis.counting import unfolded_sum
 from sad.analysis.description import Event
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter
@@ -56,6 +61,11 @@ def symbol(name: str, proc: str, place: str) -> sympy.Symbol:
     """The stand-in of variable `name` in the loop at `place`: an integer symbol that names no parameter
     (it never leaves the loop's build)."""
     return sympy.Symbol(f"_{name}_{proc}_{place}", integer=True)
+
+
+def shown(name: str) -> str:
+    """A stand-in's name as reports show it: the parameter it becomes at a root (`named`)."""
+    return name.lstrip("_")
 
 
 def bindable(values: Iterable[sympy.Expr], formals: tuple[sympy.Symbol, ...]) -> bool:
@@ -90,33 +100,34 @@ def put_back(expr: sympy.Expr, values: dict[sympy.Symbol, sympy.Expr],
     return walk(expr)
 
 
-def unfolded_sum(summand: sympy.Expr, limits: list[sympy.Basic]) -> sympy.Sum:
-    """sympy.Sum(summand, *limits) without the Piecewise folding of its constructor (AddWithLimits.__new__
-    less _common_new): the same kind of object, its summand as given; sympy folds it where a binding
-    rebuilds it with numbers."""
-    obj = sympy.Expr.__new__(sympy.Sum)
-    obj._args = (summand, *limits)
-    obj.is_commutative = summand.is_commutative
-    return obj
+DESCRIPTION = "a loop bound chosen in several places"
 
 
-def named(ctx: BuildContext, proc: ir.Procedure, counts: dict[Event, sympy.Expr]) -> dict[Event, sympy.Expr]:
-    """A root's counts with the stand-ins it keeps (no call binds its formals) as named values, each with a
-    note of the value it stands for (valued at a reference point as a size is)."""
+def named(ctx: BuildContext, proc: ir.Procedure, counts: dict[Event, sympy.Expr], put_back_within: int = 0
+          ) -> dict[Event, sympy.Expr]:
+    """A root's counts with the stand-ins it keeps (no call binds its formals): their values put back where
+    the counts so written have at most `put_back_within` nodes (a formula of the formals alone, as `sad
+    analyze` shows a routine), else named values, each an indirect parameter whose value is the choice it
+    stands for (a function of the formals: a reference point values it from theirs), with a note."""
     values = ctx.standins.get(resolve_name(proc.name))
     present = set().union(*(free_symbols(c) for c in counts.values())) & values.keys() if values else set()
     if not values or not present:
         return counts
+    mine = {symbol: values[symbol] for symbol in present}
+    if put_back_within and written_size(list(counts.values()), mine) <= put_back_within:
+        memo: dict[sympy.Basic, sympy.Basic] = {}
+        return {event: put_back(count, mine, memo) for event, count in counts.items()}
     names = {}
     for symbol in sorted(present, key=lambda s: s.name):
-        name = symbol.name.lstrip("_")
+        name = shown(symbol.name)
         if ctx.table.get(name) is None:
-            shown = str(values[symbol])
+            text = str(values[symbol])
             ctx.note(proc.loc, f"{proc.name}: {name} is a parameter: it stands for a value chosen in several "
-                               f"places ({shown[:100]}{' ...' if len(shown) > 100 else ''}), which a call "
-                               f"binds where its arguments are known")
-        names[symbol] = ctx.table.add(Parameter(name, "unresolved", "value", proc.loc.file, proc.loc.line,
-                                                proc.name, description="a loop bound chosen in several places"),
+                               f"places ({text[:100]}{' ...' if len(text) > 100 else ''}), which a call "
+                               f"binds where its arguments are known and a reference point values from "
+                               f"theirs")
+        names[symbol] = ctx.table.add(Parameter(name, "indirect", "value", proc.loc.file, proc.loc.line,
+                                                proc.name, value=values[symbol], description=DESCRIPTION),
                                       sympy.Symbol(name, integer=True))
     named_in = SharedReplace(names)  # one rule for all the counts: their shared parts renamed once
     return {event: named_in(count) for event, count in counts.items()}

@@ -448,14 +448,17 @@ def _sympy_value(expr: sympy.Expr, values: dict[str, float]) -> float | None:
         return None
 
 
-def complexity(expr: sympy.Expr, base: dict[str, float], sizes: list[str]) -> str:
+def complexity(expr: sympy.Expr, base: dict[str, float], sizes: list[str],
+               derive: Callable[[dict[str, float]], dict[str, float]] | None = None) -> str:
     """The growth of the formula when every size parameter grows together: `1`, `n`, `n^2`, … read off
     the ratio of its values at n = 1000 and n = 2000 (exponent rounded to the nearest integer), a sum walked
-    trip by trip estimated from _SAMPLED of its trips."""
+    trip by trip estimated from _SAMPLED of its trips. `derive` completes the values with those that
+    follow from the sizes (a blocked loop's chosen block size)."""
     if not sizes:
         return "1"
-    lo = evaluate(expr, {**base, **{name: _N1 for name in sizes}}, _SAMPLED)
-    hi = evaluate(expr, {**base, **{name: _N2 for name in sizes}}, _SAMPLED)
+    derive = derive or (lambda values: values)
+    lo = evaluate(expr, derive({**base, **{name: _N1 for name in sizes}}), _SAMPLED)
+    hi = evaluate(expr, derive({**base, **{name: _N2 for name in sizes}}), _SAMPLED)
     if lo is None or hi is None or lo <= 0 or hi <= 0:
         return "?"
     exponent = round(math.log2(hi / lo))

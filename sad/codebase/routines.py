@@ -12,6 +12,7 @@ between processes and compared with a baseline written by another version of the
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import pickle
 from functools import lru_cache
@@ -20,6 +21,7 @@ from pathlib import Path
 import sympy
 
 from sad import ir
+from sad.analysis import standins
 from sad.analysis.description import group_blocks
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.pipeline import build_procedures, load_file, load_program, root_counts, warm_up
@@ -89,10 +91,11 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     # its named call cost there (CTPRFB in CTPMLQT), which read before would have been priced as a size
     kinds_known = _kinds(ctx)
     leaving = _leaving(ctx)
+    derived = _derived(ctx)
     routines, unknown = [], []
     for proc, counts in roots:
         routine, names = _routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
-                                  ctx.facts.character_formals, ctx.facts.logical_formals(proc))
+                                  ctx.facts.character_formals, ctx.facts.logical_formals(proc), derived)
         routines.append(routine)
         unknown += [_unknown_symbol(proc, name) for name in names]
     prefix = unit.root.rstrip(os.sep) + os.sep if unit.root else None
@@ -207,6 +210,30 @@ def _leaving(ctx) -> dict[str, sympy.Expr]:
     return {p.name: p.leaving for p in params if p.kind == "loop_count" and p.leaving is not None}
 
 
+def _derived(ctx) -> dict[str, sympy.Expr]:
+    """The named stand-ins of the roots (sad.analysis.standins.named) → the choice each stands for, a function
+    of the routine's formals: a reference point values it from theirs, as the formula with the choice
+    written out would be."""
+    return {p.name: p.value for p in ctx.table if p.description == standins.DESCRIPTION and p.value is not None}
+
+
+class _Derive:
+    """Completes a point's values with the stand-ins' (from the values it gives their formulas)."""
+
+    def __init__(self, formulas: dict[str, sympy.Expr]) -> None:
+        self.formulas = formulas
+
+    def symbols(self) -> set[sympy.Symbol]:
+        """The symbols the stand-ins' formulas need values for."""
+        return set().union(*(free_symbols(f) for f in self.formulas.values())) if self.formulas else set()
+
+    def __call__(self, values: dict[str, float]) -> dict[str, float]:
+        for name, formula in self.formulas.items():
+            number = evaluate(formula, values)
+            values[name] = number if number is not None else math.nan  # nan: the time has no value there
+        return values
+
+
 def _point_values(point: Point, points: PointSet, kinds: dict, known: dict, leaving: dict) -> dict[str, float]:
     """Every symbol's value at a point (sad.codebase.points.values_at), the trips of loops left early
     derived from their exits where the point does not give them (formulas.early_trips)."""
@@ -231,8 +258,10 @@ def _unknown_symbol(proc: ir.Procedure, name: str) -> ir.Diagnostic:
 
 def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leaving: dict,
              points: PointSet, characters: set[str] | frozenset[str] = frozenset(),
-             logicals: frozenset[str] = frozenset()) -> tuple[Routine, list[str]]:
-    """The routine's time formula and its values; and the symbols of it that `known` lacks (valued as sizes)."""
+             logicals: frozenset[str] = frozenset(), derived: dict[str, sympy.Expr] | None = None
+             ) -> tuple[Routine, list[str]]:
+    """The routine's time formula and its values; and the symbols of it that `known` lacks (valued as sizes).
+    The symbols `derived` names are valued from their formulas (_Derive)."""
     missing: set[str] = set()
     per_count: dict[sympy.Expr, list[sympy.Expr]] = {}
     for block in group_blocks(counts):
@@ -241,8 +270,10 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
         per_count.setdefault(block.count, []).append(seconds)
     time = total([times(count, interned(sympy.Add(*each))) for count, each in per_count.items()])
     op_costs = {op_cost_name(k) for k in missing}
+    derive = _Derive({s.name: derived[s.name] for s in sorted(free_symbols(time), key=lambda s: s.name)
+                      if derived and s.name in derived})
     kinds, unknown = {}, []
-    for symbol in sorted(free_symbols(time), key=lambda s: s.name):
+    for symbol in sorted(free_symbols(time) | derive.symbols(), key=lambda s: s.name):
         if symbol.name in op_costs:
             kinds[symbol.name] = ("op_cost", None)
         elif symbol.name in known:
@@ -251,22 +282,27 @@ def _routine(proc: ir.Procedure, shown: str, counts, machine, known: dict, leavi
             kinds[symbol.name] = ("value", None)
             unknown.append(symbol.name)
     at = [_point_values(point, points, kinds, known, leaving) for point in points.points]
-    options = option_values(time, set(characters), logicals)
+    options = option_values(sympy.Tuple(time, *derive.formulas.values()), set(characters), logicals)
     for bound in at:  # an option's value: the first the routine tests it against, not a size's default
         bound.update({name: float(code_of(letters[0])) for name, letters in options.items()})
-    # at each point, the evaluations for the options' values share what the options do not change
-    varying = frozenset(s for s in free_symbols(time) if s.name in options)
+        derive(bound)
+    # at each point, the evaluations for the options' values share what the options do not change (and
+    # the stand-ins whose choices test an option)
+    varying = frozenset(s for s in free_symbols(time) if s.name in options or (
+        s.name in derive.formulas and {o.name for o in free_symbols(derive.formulas[s.name])} & options.keys()))
     families = [Family(varying) for _ in at]
     values = {point.name: evaluate(time, bound, family=family)
               for point, bound, family in zip(points.points, at, families)}
-    by_option = {label: {point.name: evaluate(time, {**bound, **codes}, family=family)
+    by_option = {label: {point.name: evaluate(time, derive({**bound, **codes}), family=family)
                          for point, bound, family in zip(points.points, at, families)}
                  for label, codes in combinations(options)}
     base = at[0]
-    sizes = [name for name, (kind, _) in kinds.items() if kind == "value" and name not in options]
+    sizes = [name for name, (kind, _) in kinds.items()
+             if kind == "value" and name not in options and name not in derive.formulas]
     text, parts = formula_text(time, _PRINTER, CHECK_LIMIT)
     return Routine(proc.name, shown, proc.loc.line, proc.language, proc.kind, text,
-                   {name: kind for name, (kind, _) in kinds.items()}, values, complexity(time, base, sizes),
+                   {name: kind for name, (kind, _) in kinds.items()}, values,
+                   complexity(time, base, sizes, derive),
                    sorted(name[2:] for name, (kind, _) in kinds.items()
                           if kind == "call_cost" and name.startswith("C_")),
                    [[name, value] for name, value in parts], options, by_option), unknown

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sad.analysis import builder
+from sad.analysis import calls
 from sad.analysis.description import line_counts
-from sad.analysis.pipeline import analyze
+from sad.analysis.pipeline import analyze, build_procedures, load_program
 from sad.cli.main import main
 
 HERE = Path(__file__).resolve().parent / "blocked"
@@ -98,29 +98,39 @@ def test_the_columns_a_blocked_loop_leaves_are_counted_at_each_call(capsys):
     assert rc == 0 and "MISMATCH" not in out, out
 
 
-def test_stand_ins_too_large_to_put_back_are_bound_at_each_call(monkeypatch):
-    """With the put-back budget below what INV's and QRB's blocked loops need (DGEQRF's needs 3.1 million
-    nodes, past any budget), the stand-ins NB, NX stay in the callee's counts and each call binds them
-    with the formals: the counts are the same exact numbers as above, where a named trip count and
-    unbound bodies were before."""
-    monkeypatch.setattr(builder, "BIND_LIMIT", 20)
-    counts, analysis = _lines(["blkinv.f", "inv.f"])
-    blocks = _blocks(50, 400) + _blocks(50, 100)
-    assert counts["inv.f", 26] == len(blocks) and counts["inv.f", 51] == _upd_updates(50, blocks)
-    assert any("a call binds them" in d.message for d in analysis.diagnostics)
-    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+def _kept(files: list[str]) -> dict[str, list[str]]:
+    """The stand-ins each routine's build keeps in its counts (their values bound at each call)."""
+    ctx, _graph = build_procedures(load_program([str(HERE / f) for f in files], [], {})[0])
+    return {name: sorted(s.name for s in kept) for name, kept in sorted(ctx.standins.items()) if kept}
+
+
+def test_stand_ins_are_kept_in_the_callee_and_bound_at_each_call():
+    """The stand-ins NB, NX of INV's and QRB's blocked loops stay in the callee's counts (put back at every
+    loop, DGEQRF's would need 3.1 million nodes, and rebuilding the choices' Piecewise made a library run
+    of LAPACK minutes slower); each call binds them with its arguments: the counts of the drivers above
+    are exact with them kept."""
+    assert _kept(["blkinv.f", "inv.f"]) == {"inv": ["_NB_INV_DO2", "_NN_INV_DO2"]}
+    kept = _kept(["blkqr.f", "qrb.f", "inv.f"])
+    assert kept["qrb"][:2] == ["_NB_QRB_DO1", "_NX_QRB_DO1"], kept
     counts, analysis = _lines(["blkqr.f", "qrb.f", "inv.f"])
     assert counts["inv.f", 51] == 21570 and counts["qrb.f", 28] == 5 + 12  # IB = MIN(K-I+1, NB)
     assert not [p.name for p in analysis.table if p.cls == "unresolved"]
 
 
 def test_stand_ins_no_call_binds_are_named_values(monkeypatch):
-    """INV alone (library mode) with stand-ins kept: they are named values of the root, with a note of the
-    choice each stands for, never a symbol no table knows; bound by hand they give the exact counts."""
-    monkeypatch.setattr(builder, "BIND_LIMIT", 20)
+    """INV alone with its counts too large to write out with the choices in them (below DGEQRF's 3.1
+    million nodes, with the limit lowered here): the stand-ins are named values of the root, indirect
+    parameters whose value is the choice, with a note, never a symbol no table knows; bound by hand they
+    give the exact counts."""
+    monkeypatch.setattr(calls, "BIND_LIMIT", 20)
     counts, analysis = _lines(["inv.f"])
-    named = sorted(p.name for p in analysis.table if p.description == "a loop bound chosen in several places")
-    assert named == ["NB_INV_DO2", "NN_INV_DO2"], named  # NN = ((N-1)/NB)*NB + 1 as well
+    named = {p.name: p for p in analysis.table if p.description == "a loop bound chosen in several places"}
+    assert sorted(named) == ["NB_INV_DO2", "NN_INV_DO2"], named  # NN = ((N-1)/NB)*NB + 1 as well
+    assert {p.cls for p in named.values()} == {"indirect"}
+    nb = named["NB_INV_DO2"].value
+    assert {s.name for s in nb.free_symbols} == {"INV.N", "INV.LWORK"}
+    assert [nb.subs({s: v for s in nb.free_symbols for v in [{"INV.N": 50, "INV.LWORK": lw}[s.name]]})
+            for lw in (400, 150, 100)] == [8, 3, 2]
     assert any(d.message.startswith("INV: NB_INV_DO2 is a parameter") for d in analysis.diagnostics)
     jb = counts["inv.f", 26]
     names = {s.name: s for s in jb.free_symbols}
