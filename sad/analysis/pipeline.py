@@ -191,6 +191,11 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
     return ctx, graph
 
 
+# Nodes up to which a root's counts are written with the choices its stand-ins keep put back (`sad analyze`
+# shows a routine as a formula of its formals), as many as a call binds
+ROOT_PUT_BACK = expansion.BIND_LIMIT
+
+
 def root_counts(ctx: BuildContext, built: ProcedureSAD, put_back_within: int = 0) -> dict[Event, sympy.Expr]:
     """A routine's counts as the SAD of a root: calls into recursion that no caller bound, counted by the
     activation counts of their routine's first build (sad.analysis.recursion); the stand-ins no call bound
@@ -319,7 +324,7 @@ def analyze_program(program: ir.Program, overrides: dict[str, sympy.Expr] | None
         built = ctx.built.get(resolve_name(root.name))
         if built is None:
             continue
-        for event, count in root_counts(ctx, built, expansion.BIND_LIMIT).items():
+        for event, count in root_counts(ctx, built, ROOT_PUT_BACK).items():
             counts[event] = counts.get(event, 0) + count
     _register_used(ctx, counts)
     failed = [p for key, p in sorted(ctx.facts.procs.items()) if key not in ctx.built and p.kind != "blockdata"]

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from sad.analysis import standins
+from sad.analysis.bindings import bind
 from sad.analysis.description import Analysis, Block
 from sad.analysis.params import Parameter
 from sad.analysis.pipeline import analyze
@@ -57,10 +59,24 @@ def run(files: list[str], options: Options, machine: Machine) -> Result:
     return predict_analysis(analysis, machine, respelled(options.bindings, analysis.program, analysis.table))
 
 
+def decided_choices(analysis: Analysis, bindings: dict[str, sympy.Expr]) -> dict[str, sympy.Expr]:
+    """The bindings with the value of every named choice they decide: a blocked loop's block size that a
+    routine analyzed alone keeps as a named value (sad.analysis.standins.named), a function of the
+    routine's formals, is a number once those are bound."""
+    out = dict(bindings)
+    for param in analysis.table:
+        if param.description == standins.DESCRIPTION and param.value is not None and param.name not in out:
+            value = bind(param.value, bindings)
+            if value.is_number:
+                out[param.name] = value
+    return out
+
+
 def predict_analysis(analysis: Analysis, machine: Machine, bindings: dict[str, sympy.Expr]) -> Result:
     """The prediction of an analysis already made (its bindings may have grown since, e.g. by profiling).
     On a machine calibrated on this host, innermost loops are priced from the compiled code
     (sad.predict.loopcost); elsewhere every block keeps the per-operation price."""
+    bindings = decided_choices(analysis, bindings)
     overrides: dict = {}
     loops: list = []
     coverage = None

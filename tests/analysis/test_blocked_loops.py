@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sad.analysis import calls
+from sad.analysis import pipeline
 from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze, build_procedures, load_program
 from sad.cli.main import main
@@ -122,7 +122,7 @@ def test_stand_ins_no_call_binds_are_named_values(monkeypatch):
     million nodes, with the limit lowered here): the stand-ins are named values of the root, indirect
     parameters whose value is the choice, with a note, never a symbol no table knows; bound by hand they
     give the exact counts."""
-    monkeypatch.setattr(calls, "BIND_LIMIT", 20)
+    monkeypatch.setattr(pipeline, "ROOT_PUT_BACK", 20)
     counts, analysis = _lines(["inv.f"])
     named = {p.name: p for p in analysis.table if p.description == "a loop bound chosen in several places"}
     assert sorted(named) == ["NB_INV_DO2", "NN_INV_DO2"], named  # NN = ((N-1)/NB)*NB + 1 as well

@@ -10,8 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sympy
 
-from sad.analysis import calls, pipeline
+from sad.analysis import pipeline
 from sad.codebase import routines
 from tests.codebase.test_check import sad_check
 
@@ -35,9 +36,31 @@ def test_a_named_block_size_is_valued_from_its_choice_at_each_point(tmp_path, mo
     assert named["points"]["wide"] != named["points"]["short"]
     # the same routine with the choices written out into its counts (as `sad analyze` shows it)
     monkeypatch.setattr(routines, "root_counts",
-                        lambda ctx, built: pipeline.root_counts(ctx, built, calls.BIND_LIMIT))
+                        lambda ctx, built: pipeline.root_counts(ctx, built, pipeline.ROOT_PUT_BACK))
     written = _inv(tmp_path / "written")
     assert "NB_INV_DO2" not in written["parameters"]
     for point in ("wide", "short", "small"):
         assert named["points"][point] == pytest.approx(written["points"][point], rel=1e-12), point
     assert named["complexity"] == written["complexity"] != "?"
+
+
+def test_a_prediction_binds_a_named_block_size_from_the_formals(monkeypatch):
+    """`sad analyze` of INV alone, with its counts too large to write out with the choices in them (the limit
+    lowered here): the time holds NB_INV_DO2 and NN_INV_DO2, and binding N and LWORK decides them; the
+    seconds equal those of the formula with the choices written out (NB = 8 at LWORK = 8N, 2 at 2N)."""
+    from sad.machine.files import resolve_path
+    from sad.machine.model import load_machine
+    from sad.predict.job import predict_analysis
+    machine = load_machine(str(resolve_path("sparc2")))
+    written = pipeline.analyze([str(BLOCKED / "inv.f")])
+    monkeypatch.setattr(pipeline, "ROOT_PUT_BACK", 20)
+    named = pipeline.analyze([str(BLOCKED / "inv.f")])
+    assert {"NB_INV_DO2", "NN_INV_DO2"} <= {s.name for c in named.counts.values() for s in c.free_symbols}
+    seconds = []
+    for lwork in (400, 100):
+        values = {"INV.N": sympy.Integer(50), "INV.LWORK": sympy.Integer(lwork)}
+        mine, theirs = (predict_analysis(a, machine, values).prediction for a in (named, written))
+        assert mine.unbound == [] and theirs.unbound == []
+        assert mine.time_value == pytest.approx(theirs.time_value, rel=1e-12)
+        seconds.append(mine.time_value)
+    assert seconds[0] != seconds[1]
