@@ -834,7 +834,7 @@ def polynomial_in(expr: sympy.Expr, k: sympy.Symbol) -> bool:
             if k in free_symbols(e.exp) or not (e.exp.is_Integer and e.exp >= 0):
                 return False
             stack.append(e.base)
-        elif e is not k:
+        elif e != k:  # equal, not identical: a symbol made again after sympy's cache dropped it is another object
             return False
     return True
 

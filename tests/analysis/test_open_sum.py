@@ -95,3 +95,19 @@ def test_an_inner_sum_bounded_by_the_outer_index_closes_term_by_term():
     inner = open_sum(sympy.Min(j, 3), (j, 1, k))
     assert resum(inner).has(sympy.Sum)
     assert resum(open_sum(inner, (k, 1, 4))) == 19
+
+
+def test_a_sum_closes_whichever_object_its_index_is():
+    """The index of a sum and the one in its summand can be equal symbols but two objects: sympy's cache of
+    symbols keeps so many, and one made again after it dropped the first is new. A test of identity took
+    the summand 30k + 30 for no polynomial in k, and the sum stayed open, Σ_{k=0}^{6} (30k + 30) as a
+    count, in whichever test ran after the cache had turned over (one full run in three)."""
+    from sympy.core.cache import clear_cache
+    k_summand = sympy.Symbol("k_open", integer=True, nonnegative=True)
+    clear_cache()
+    k_index = sympy.Symbol("k_open", integer=True, nonnegative=True)
+    assert k_summand == k_index and k_summand is not k_index
+    n = sympy.Symbol("NN_open", integer=True)
+    closed = resum(sympy.Sum(30 * k_summand + 30, (k_index, 0, n - 1)))
+    assert not closed.has(sympy.Sum)
+    assert closed.subs(n, 7) == sum(30 * k + 30 for k in range(7)) == 840
