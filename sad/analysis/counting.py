@@ -621,10 +621,10 @@ def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -
             return done
         newargs = tuple([walk(a) for a in args])
         out = rv
-        if args != newargs and isinstance(rv, sympy.Sum):
-            out = memo[rv] = _rebuilt(newargs)
-            return out
         if args != newargs:
+            if isinstance(rv, sympy.Sum):
+                out = memo[rv] = _rebuilt(newargs)
+                return out
             out = rv.func(*newargs)
             if any(out == e and e != new for e, new in zip(args, newargs)):
                 memo[rv] = out

@@ -103,6 +103,11 @@ def put_back(expr: sympy.Expr, values: dict[sympy.Symbol, sympy.Expr],
 DESCRIPTION = "a loop bound chosen in several places"
 
 
+def choices(params: Iterable[Parameter]) -> dict[str, sympy.Expr]:
+    """The named stand-ins among `params` (`named`) → the choice each stands for, a function of the formals."""
+    return {p.name: p.value for p in params if p.description == DESCRIPTION and p.value is not None}
+
+
 def named(ctx: BuildContext, proc: ir.Procedure, counts: dict[Event, sympy.Expr], put_back_within: int = 0
           ) -> dict[Event, sympy.Expr]:
     """A root's counts with the stand-ins it keeps (no call binds its formals): their values put back where

@@ -91,7 +91,7 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     # its named call cost there (CTPRFB in CTPMLQT), which read before would have been priced as a size
     kinds_known = _kinds(ctx)
     leaving = _leaving(ctx)
-    derived = _derived(ctx)
+    derived = standins.choices(ctx.table)
     routines, unknown = [], []
     for proc, counts in roots:
         routine, names = _routine(proc, unit.path, counts, machine, kinds_known, leaving, options.points,
@@ -210,15 +210,10 @@ def _leaving(ctx) -> dict[str, sympy.Expr]:
     return {p.name: p.leaving for p in params if p.kind == "loop_count" and p.leaving is not None}
 
 
-def _derived(ctx) -> dict[str, sympy.Expr]:
-    """The named stand-ins of the roots (sad.analysis.standins.named) → the choice each stands for, a function
-    of the routine's formals: a reference point values it from theirs, as the formula with the choice
-    written out would be."""
-    return {p.name: p.value for p in ctx.table if p.description == standins.DESCRIPTION and p.value is not None}
-
-
 class _Derive:
-    """Completes a point's values with the stand-ins' (from the values it gives their formulas)."""
+    """Completes a point's values with the named stand-ins' (sad.analysis.standins.choices): each choice a
+    function of the formals, valued from the values the point gives them, as the formula with the choice
+    written out would be."""
 
     def __init__(self, formulas: dict[str, sympy.Expr]) -> None:
         self.formulas = formulas

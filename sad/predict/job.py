@@ -64,11 +64,10 @@ def decided_choices(analysis: Analysis, bindings: dict[str, sympy.Expr]) -> dict
     routine analyzed alone keeps as a named value (sad.analysis.standins.named), a function of the
     routine's formals, is a number once those are bound."""
     out = dict(bindings)
-    for param in analysis.table:
-        if param.description == standins.DESCRIPTION and param.value is not None and param.name not in out:
-            value = bind(param.value, bindings)
-            if value.is_number:
-                out[param.name] = value
+    for name, choice in standins.choices(analysis.table).items():
+        value = bind(choice, bindings) if name not in out else None
+        if value is not None and value.is_number:
+            out[name] = value
     return out
 
 
