@@ -149,8 +149,7 @@ class BranchProbabilities:
         """For the arms whose indicator is in formal arguments: the named probability the arm stands for
         where a caller passes a value only a run can tell (an array element, a function result)."""
         formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
-        if self.ctx.facts.elements is not None:  # the first elements holding a stored constant, bound by calls
-            formals |= self.ctx.facts.elements.pseudo_names(self.proc)
+        formals |= self.ctx.facts.first_element_names(self.proc)  # the first elements holding a stored constant
         for k, prob in enumerate(probs):
             if not isinstance(prob, sympy.Piecewise) or not any(s.name in formals for s in prob.free_symbols):
                 continue

@@ -38,6 +38,10 @@ class BuildContext:
     formal_branches: dict[str, list[tuple[sympy.Expr, sympy.Symbol]]] = field(default_factory=dict)
     diagnostics: list[ir.Diagnostic] = field(default_factory=list)
     seq: int = 0
+    # per routine (linkage name): the call sites whose probabilities were named (P_X_IN_ROUTINE_n,
+    # sad.analysis.calls), numbered in the routine, not in the program, so that a name does not depend on
+    # what else the program holds (a summary taken into another program keeps its names)
+    site_names: dict[str, int] = field(default_factory=dict)
     # a callee's counts bound to one call's actual values, by (callee, formal → value) (sad.analysis.calls)
     bindings: dict[tuple[str, frozenset, bool], tuple[dict, dict]] = field(default_factory=dict)
     # the tree size of each built routine's counts, by linkage name (sad.analysis.calls' expansion budget)
@@ -81,7 +85,7 @@ class BuildContext:
         formals = [self.table.symbol(self.facts.storage_name(proc, f)) for f in proc.formals]
         # and the symbols a call binds for the first element of an array holding a stored constant
         # (sad.analysis.storedelements, once a test has asked for them): markers of deferred calls carry them
-        elements = self.facts.elements.zero_symbols(proc) if self.facts.elements is not None else []
+        elements = self.facts.first_element_symbols(proc)
         return tuple(s for s in formals if s is not None) + tuple(elements)
 
     def next_seq(self) -> int:

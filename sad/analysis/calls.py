@@ -178,9 +178,10 @@ class CallExpander:
         # arguments in the caller's formals (ILAENV(1, 'DGETRF', ' ', M, N, -1, -1) in DGETRF): this
         # reference's probabilities get names of their own, run when a call binds those formals
         site = {}
+        caller = resolve_name(self.proc.name)
         for symbol, param in sorted(params.items(), key=lambda kv: kv[0].name):
-            name = f"{symbol.name}_IN_{self.proc.name}_{self.ctx.next_seq()}"
-            site[symbol] = self.namer.site_probability(param, name)
+            number = self.ctx.site_names[caller] = self.ctx.site_names.get(caller, 0) + 1
+            site[symbol] = self.namer.site_probability(param, f"{symbol.name}_IN_{self.proc.name}_{number}")
         deferred = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
         deferred.append((key, tuple(values), {site[s]: params[s] for s in site}))
         return site
@@ -512,8 +513,7 @@ class CallExpander:
 
     def _element_symbols(self, callee: ir.Procedure) -> set[str]:
         """The names of the callee's first-element symbols (sad.analysis.storedelements), formals here."""
-        elements = self.ctx.facts.elements
-        return elements.pseudo_names(callee) if elements is not None else set()
+        return self.ctx.facts.first_element_names(callee)
 
     def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None
                       ) -> tuple[dict, dict, dict]:

@@ -175,9 +175,9 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
             builder = ProcedureBuilder(ctx, proc)
             with _deep_recursion():
                 ctx.built[name] = builder.build()
+            ctx.first_made[name] = builder.made  # outside a cycle, for a deferring build made where a caller needs it
             if reuse is not None and mark is not None:
                 reuse.record(name, mark)
-            ctx.first_made[name] = builder.made  # outside a cycle, for a deferring build made where a caller needs it
             if name in ctx.cycles:
                 _build_activations(ctx, name)
         except RecursionError:

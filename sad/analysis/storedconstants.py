@@ -45,6 +45,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import genericdata
+from sad.analysis.journal import Journal
 from sad.ir.languages import resolve_name
 
 StorageName = Callable[[ir.Procedure, str], str]
@@ -56,13 +57,15 @@ class StoredConstants:
     sad.analysis.values.ProgramFacts.storage_name), computed on first use."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], storage_name: StorageName,
-                 exit_constants: ExitConstants) -> None:
+                 exit_constants: ExitConstants, journal: Journal | None = None) -> None:
         self._program = program
+        self._journal = journal if journal is not None else Journal()  # answers noted for summaries
         self._procs = procs
         self._storage = storage_name
         self._exit = exit_constants
         self._written: dict[str, set[str]] = {}
         self._held: dict[str, frozenset[sympy.Number]] | None = None
+        self._settled = False  # _held is the propagation's result
         self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
         self._source_stores: dict[str, frozenset[int]] = {}
 
@@ -71,13 +74,20 @@ class StoredConstants:
         if self._held is None:
             self._held = {}  # a test met while following a source's exit value sees no stored constant
             self._held = self._propagate()
-        return self._held.get(self._storage(proc, name), frozenset())
+            self._settled = True
+        held = self._held.get(self._storage(proc, name), frozenset())
+        if self._settled:  # not the stand-in answer above
+            self._journal.note(("stored", resolve_name(proc.name), name), held)
+        return held
 
     def left(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants `proc` itself (or a routine it calls) may leave in its formal `name`, without
         those its callers pass in (DGEMV's Y holds what some caller's work array held, not DGEMV's)."""
         self.of(proc, name)
-        return self._left.get(self._storage(proc, name), frozenset())
+        left = self._left.get(self._storage(proc, name), frozenset())
+        if self._settled:
+            self._journal.note(("left", resolve_name(proc.name), name), left)
+        return left
 
     def _propagate(self) -> dict[str, frozenset[sympy.Number]]:
         """Up from the sources through copies and written formals to the callers (what a routine leaves is

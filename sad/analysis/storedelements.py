@@ -62,6 +62,7 @@ import sympy
 from sad import ir
 from sad.analysis import characters, genericdata
 from sad.analysis.freesymbols import free_symbols
+from sad.analysis.journal import Journal
 from sad.analysis.params import make_symbol
 from sad.analysis.products import tree_size
 from sad.analysis.storedconstants import StoredConstants, base_name, constant_of, written_formals
@@ -113,8 +114,9 @@ class StoredElements:
     """The element rules of a program's floating arrays, worked out on first use and kept."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], resolver: Resolver,
-                 stored: StoredConstants, sites: Callable[[], dict]) -> None:
+                 stored: StoredConstants, sites: Callable[[], dict], journal: Journal | None = None) -> None:
         self._program = program
+        self._journal = journal if journal is not None else Journal()  # answers noted for summaries
         self._procs = procs
         self._resolver = resolver
         self._stored = stored  # which constants each storage may hold, by whole array
@@ -127,7 +129,9 @@ class StoredElements:
     def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         """The rule of an array formal `proc` reads and never writes, its bound the symbol each call binds;
         None where no call can tell one."""
-        return _worked_out(self._read, proc, name, self._read_rule)
+        rule = _worked_out(self._read, proc, name, self._read_rule)
+        self._journal.note(("read rule", resolve_name(proc.name), name), rule)
+        return rule
 
     def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
         """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
@@ -333,7 +337,9 @@ class StoredElements:
         With `options` (CHARACTER formals a call passes as constants), only the writes on the arms those
         options take count: DSYTD2's TAU is zero up to element 1 where UPLO = 'U', from N - 1 on where 'L',
         and has no one rule for both."""
-        return _worked_out(self._own, proc, name, lambda p, n: self._own_rule(p, n, options), options)
+        rule = _worked_out(self._own, proc, name, lambda p, n: self._own_rule(p, n, options), options)
+        self._journal.note(("own rule", resolve_name(proc.name), name, options), rule)
+        return rule
 
     def _own_rule(self, proc: ir.Procedure, name: str, options: Options) -> Rule | None:
         decl = proc.variables.get(name)

@@ -16,7 +16,9 @@ It is keyed by the routine and, for itself and every routine it reaches, the con
 Only what depends on nothing else is reused: a program without a main program (a routine's values may then
 depend on how often its callers run it), without COMMON blocks or C globals anywhere in the routine's call
 tree, without recursion or message passing in it (sad.analysis.values.ProgramFacts reads those across the
-whole program).
+whole program). What a build asks of the rest of the program besides (the constants callers may store in
+its arrays, the element rules all its calls agree on) is noted with the answers (sad.analysis.journal), its
+callees' included, and a summary is taken in only where the program at hand gives the same answers.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from sad import ir
 from sad.analysis import recursion
 from sad.analysis.buildstate import BuildContext
 from sad.analysis.description import Event, ProcedureSAD
+from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter
 
 Canon = tuple[str, int]  # an event's place independent of the program: (its routine, seq within its build)
@@ -49,26 +52,38 @@ class Summary:
     index_lower: list[tuple[sympy.Symbol, sympy.Expr]]
     tags: dict[int, str]  # the routines its counts' markers of deferred calls name, by tag (sad.analysis.recursion)
     standins: dict[sympy.Symbol, sympy.Expr]  # the stand-ins its counts keep, with their values (BuildContext.standins)
+    # what its build (and its callees') asked of the rest of the program, with the answers
+    # (sad.analysis.journal): taken in only where this program answers the same
+    context: dict
+    made: dict[tuple[int, str], list[tuple[int, Event]]]  # its builder's events by statement (twins), by place
+    site_names: int  # the call sites it named probabilities for (BuildContext.site_names)
+    deferred: list[tuple[str, tuple, dict]]  # its references run where a call binds its formals (BuildContext)
 
 
 class SummaryStore:
-    """Summaries by key, the least recently used dropped past `limit` (they hold whole formulas)."""
+    """Summaries by key, the least recently used keys dropped past `limit` (they hold whole formulas). A key
+    keeps up to VARIANTS summaries, the latest first: one routine built in programs whose callers store
+    different constants (DGEMV under a caller that may leave a zero in its A, and under none) has one
+    summary for each, and each program takes the one built for programs like it."""
+
+    VARIANTS = 4
 
     def __init__(self, limit: int = 2000) -> None:
         self.limit = limit
-        self._entries: OrderedDict[tuple, Summary] = OrderedDict()
+        self._entries: OrderedDict[tuple, list[Summary]] = OrderedDict()
         self.reused = 0
 
-    def get(self, key: tuple) -> Summary | None:
-        """The summary stored under `key`, or None."""
-        found = self._entries.get(key)
-        if found is not None:
+    def get(self, key: tuple) -> list[Summary]:
+        """The summaries stored under `key`, the latest first."""
+        found = self._entries.get(key, [])
+        if found:
             self._entries.move_to_end(key)
         return found
 
     def put(self, key: tuple, summary: Summary) -> None:
-        """Keep `summary` under `key`."""
-        self._entries[key] = summary
+        """Keep `summary` under `key`, first, in place of one built where the program answered alike."""
+        others = [old for old in self._entries.get(key, []) if old.context != summary.context]
+        self._entries[key] = [summary, *others][:self.VARIANTS]
         self._entries.move_to_end(key)
         while len(self._entries) > self.limit:
             self._entries.popitem(last=False)
@@ -100,6 +115,7 @@ class Reuse:
         program = ctx.facts.program
         self.enabled = ctx.facts.main is None and not program.globals and not ctx.overrides
         self.places: dict[Event, Canon] = {}  # identity-hashed events → their places, and back
+        self.contexts: dict[str, dict] = {}  # what each routine's summary asked of the program (journal)
         self.events: dict[Canon, Event] = {}
         self._keys: dict[str, tuple | None] = {}
 
@@ -131,8 +147,9 @@ class Reuse:
         if proc.loc.file in self.fresh:
             return False
         key = self.key(name)
-        summary = self.store.get(key) if key is not None else None
-        if summary is None or any(place[0] != name and place not in self.events for place, _ in summary.counts):
+        summary = next((summary for summary in (self.store.get(key) if key is not None else [])
+                        if self._takes(name, summary)), None)
+        if summary is None:
             return False
         ctx = self.ctx
         base = ctx.seq
@@ -158,18 +175,44 @@ class Reuse:
         ctx.facts.index_lower.update(summary.index_lower)
         if summary.standins:
             ctx.standins[name] = dict(summary.standins)
+        ctx.first_made[name] = {statement: [self.events.get((name, rel)) or replace(template, seq=base + rel)
+                                            for rel, template in events]
+                                for statement, events in summary.made.items()}
+        if summary.site_names:
+            ctx.site_names[name] = summary.site_names
+        if summary.deferred:
+            ctx.deferred[name] = list(summary.deferred)
+        self.contexts[name] = summary.context
         self.store.reused += 1
         return True
+
+    def _takes(self, name: str, summary: Summary) -> bool:
+        """Whether the summary can be taken in here: the events its counts count are placed in this program,
+        and the program answers what its builds asked alike."""
+        return all(place[0] == name or place in self.events for place, _ in summary.counts) \
+            and self._same_answers(summary.context)
+
+    def _same_answers(self, context: dict) -> bool:
+        """Whether this program answers every question the summary's builds asked of theirs as they did."""
+        facts = self.ctx.facts
+        return all(facts.asked_again(question, self.ctx.table, self.ctx.overrides) == answer
+                   for question, answer in context.items())
 
     def mark(self) -> _Mark:
         """The shared state before a build (what `record` compares with)."""
         ctx = self.ctx
+        ctx.facts.journal.open()
         return _Mark(ctx.seq, len(ctx.diagnostics), len(ctx.table.entries()), len(ctx.candidates),
                      set(ctx.facts.character_formals), len(ctx.facts.index_lower))
 
     def record(self, name: str, mark: _Mark) -> None:
         """After a build: place its events, and keep its summary when it may be reused."""
         ctx = self.ctx
+        context = ctx.facts.journal.close()
+        for callee in sorted(nx.descendants(self.graph, name)):
+            for question, answer in self.contexts.get(callee, {}).items():
+                context.setdefault(question, answer)
+        self.contexts[name] = context
         built = ctx.built[name]
         seqs = ctx.seq - mark.seq
         own: list[tuple[int, Event]] = []
@@ -192,12 +235,21 @@ class Reuse:
         key = self.key(name)
         if key is None or not complete:
             return
+        entries = ctx.table.entries()
+        # the parameters its counts name that an earlier build registered (the first registration of a
+        # name wins: a build that finds its formal registered adds nothing), and those it registered
+        named = {symbol for count in built.counts.values() for symbol in free_symbols(count)}
+        params = [entry for entry in entries[:mark.params] if entry[1] in named] + entries[mark.params:]
+        names = {symbol.name for symbol in named}
         self.store.put(key, Summary(
-            own, counts, seqs, ctx.diagnostics[mark.diagnostics:], ctx.table.entries()[mark.params:],
+            own, counts, seqs, ctx.diagnostics[mark.diagnostics:], params,
             list(ctx.candidates.items())[mark.candidates:],
             list(ctx.formal_branches[name]) if name in ctx.formal_branches else None,
-            ctx.facts.character_formals - mark.character_formals,
+            (ctx.facts.character_formals - mark.character_formals) | (ctx.facts.character_formals & names),
             list(ctx.facts.index_lower.items())[mark.index_lower:],
             {tag: ctx.recursion_tags[tag][0] for event, count in built.counts.items() if event.role == "recurse"
              for tag in recursion.tags_in(count)},  # markers are counts of recursion events only
-            dict(ctx.standins.get(name, {}))))
+            dict(ctx.standins.get(name, {})), context,
+            {statement: [(event.seq - mark.seq, event) for event in events]
+             for statement, events in ctx.first_made.get(name, {}).items()}, ctx.site_names.get(name, 0),
+            list(ctx.deferred.get(name, []))))

@@ -23,6 +23,7 @@ from sad.analysis import characters, conditional, evaluate, extremes, genericdat
 from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.depthmemo import DepthMemo, Reach
 from sad.analysis.freesymbols import free_symbols
+from sad.analysis.journal import Journal
 from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.storedconstants import StoredConstants, constant_of
 from sad.analysis.storedelements import StoredElements, by_element
@@ -100,6 +101,9 @@ class ProgramFacts:
     stored: StoredConstants | None = None
     # which elements of an array hold its stored constant (sad.analysis.storedelements), built on first use
     elements: StoredElements | None = None
+    # the answers of those two that the build under way took (sad.analysis.summaries reuses a build only
+    # where the rest of the program answers the same)
+    journal: Journal = field(default_factory=Journal)
     functions: dict[str, type] = field(default_factory=dict)  # sympy functions that run a user function
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
@@ -211,6 +215,40 @@ class ProgramFacts:
         each call binds to the truth value it passes, and library mode makes it an option."""
         return frozenset(self.storage_name(proc, f) for f in proc.formals
                          if (decl := proc.variables.get(f)) is not None and decl.type == "logical" and not decl.dims)
+
+    def asked_again(self, question: tuple, table: ParameterTable, overrides: dict) -> object:
+        """The answer this program gives to a question a build noted in the journal (sad.analysis.journal),
+        None for a routine it does not hold. A rule asked for makes the element rules where no test has
+        yet: the build would have made them (sad.analysis.values' test of an element) as it asked."""
+        kind = question[0]
+        proc = self.procs.get(question[1])
+        if proc is None:
+            return None
+        if kind == "zero symbols":
+            return tuple(self.elements.zero_symbols(proc)) if self.elements is not None else ()
+        if kind == "zero names":
+            return frozenset(self.elements.pseudo_names(proc)) if self.elements is not None else frozenset()
+        resolver = ValueResolver(self, proc, table, overrides)
+        if kind in ("stored", "left"):
+            stored = resolver._stored()
+            return stored.of(proc, question[2]) if kind == "stored" else stored.left(proc, question[2])
+        if kind == "read rule":
+            return resolver.element_rules().read_rule(proc, question[2])
+        return resolver.element_rules().own_rule(proc, question[2], question[3])
+
+    def first_element_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
+        """The `@zero` symbols of `proc`'s formals (sad.analysis.storedelements), once a test has asked for
+        the element rules ([] before: no count holds one yet). Noted in the journal as answered: what a
+        routine's markers of deferred calls carry depends on it."""
+        symbols = self.elements.zero_symbols(proc) if self.elements is not None else []
+        self.journal.note(("zero symbols", resolve_name(proc.name)), tuple(symbols))
+        return symbols
+
+    def first_element_names(self, proc: ir.Procedure) -> set[str]:
+        """The names of those symbols, as formal arguments (the fallbacks of tests on formals)."""
+        names = self.elements.pseudo_names(proc) if self.elements is not None else set()
+        self.journal.note(("zero names", resolve_name(proc.name)), frozenset(names))
+        return names
 
     def storage_name(self, proc: ir.Procedure, var: str) -> str:
         """The program-wide name of a variable: COMMON and globals by canonical name, main-program
@@ -868,19 +906,25 @@ class ValueResolver(ir.NodeVisitor):
         """A comparison with an untraced floating-point side (data), decided by the generic-data model
         (sad.analysis.genericdata) and remembered for the note at the statement evaluated; None where the
         model leaves it open or an untraced side is no floating-point value."""
-        sides = self._data_sides(node, left, right, index)
-        if sides is None:
+        plain = self._data_sides(node, left, right, index, held=False)
+        if plain is None:
             return None
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
+        if genericdata.decide(node.op, plain[0], plain[1], kind) is None:
+            # open for data in general, so open whatever constants the program may store there besides
+            # (a choice is decided only where every value decides it alike): not asked, which would tie the
+            # routine's summary to what its callers store (an order of two data, DLASRT's D(I) > D(I-1))
+            return None
+        sides = self._held_sides(node, plain, index)
         decided = genericdata.decide(node.op, sides[0], sides[1], kind)
         if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(by_element, sides))):
             self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
 
-    def _data_sides(self, node: ir.BinOp, left, right, index) -> list[sympy.Expr] | None:
-        """The two sides of a comparison with the untraced floating-point ones as data (datums, or a choice of
-        data and the constants the program may have stored there); None where an untraced side is no
-        floating-point value."""
+    def _data_sides(self, node: ir.BinOp, left, right, index, held: bool = True) -> list[sympy.Expr] | None:
+        """The two sides of a comparison with the untraced floating-point ones as data (datums, or with
+        `held` a choice of data and the constants the program may have stored there); None where an
+        untraced side is no floating-point value."""
         sides = []
         for side, value in ((node.left, left), (node.right, right)):
             if value is None and not genericdata.floating(side.type):
@@ -890,6 +934,10 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
+        return self._held_sides(node, sides, index) if held else sides
+
+    def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index) -> list[sympy.Expr]:
+        """The sides with each plain datum as the choice of it and the constants stored where it reads."""
         return [self.held_value(side, value, index) if genericdata.plain_datum(value)
                 else value for side, value in zip((node.left, node.right), sides)]
 
@@ -927,7 +975,7 @@ class ValueResolver(ir.NodeVisitor):
             self.facts.elements = StoredElements(
                 self.facts.program, self.facts.procs,
                 lambda proc: ValueResolver(self.facts, proc, self.table, self.overrides), self._stored(),
-                self.facts._call_sites)
+                self.facts._call_sites, self.facts.journal)
         return self.facts.elements
 
     def element_bindings(self, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt, index
@@ -972,7 +1020,7 @@ class ValueResolver(ir.NodeVisitor):
     def _stored(self) -> StoredConstants:
         if self.facts.stored is None:
             self.facts.stored = StoredConstants(self.facts.program, self.facts.procs, self.facts.storage_name,
-                                                self._exit_constants)
+                                                self._exit_constants, self.facts.journal)
         return self.facts.stored
 
     def constants_reaching(self, node: ir.Expr, at: ir.Stmt) -> frozenset:

@@ -1,0 +1,157 @@
+"""A routine's summary is taken into another program only where the rest of that program answers what its
+build asked the same way (sad.analysis.journal): LEAF's test of X(I) against zero is decided for generic data
+where no caller may store a zero in X, and stays a probability where ZC's call of ZSET(X(1)) may. Before,
+the summary of whichever program came first was taken into the other (sad check's report of a file then
+depended on the files the same process had checked before it)."""
+from pathlib import Path
+
+import pytest
+
+from sad.analysis.pipeline import build_procedures, load_program
+from sad.analysis.summaries import SummaryStore
+
+SOURCES = {
+    "leaf.f": """\
+      SUBROUTINE LEAF(N, X)
+      INTEGER N, I
+      DOUBLE PRECISION X(*)
+      DO 10 I = 1, N
+         IF (X(I).NE.0.0D0) X(I) = 1.0D0/X(I)
+   10 CONTINUE
+      END
+""",
+    "zset.f": """\
+      SUBROUTINE ZSET(T)
+      DOUBLE PRECISION T
+      T = 0.0D0
+      END
+""",
+    "zc.f": """\
+      SUBROUTINE ZC(N, X)
+      INTEGER N
+      DOUBLE PRECISION X(*)
+      CALL ZSET(X(1))
+      CALL LEAF(N, X)
+      END
+""",
+    "pc.f": """\
+      SUBROUTINE PC(N, X)
+      INTEGER N
+      DOUBLE PRECISION X(*)
+      CALL LEAF(N, X)
+      END
+""",
+}
+ZERO_STORED = ["zc.f", "zset.f", "leaf.f"]  # a caller may leave a zero in LEAF's X
+DATA_ONLY = ["pc.f", "leaf.f"]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    for name, text in SOURCES.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _leaf(tree: Path, files: list[str], store: SummaryStore | None) -> list[tuple[int, str]]:
+    """LEAF's counts by line, built in the program of `files` (the first always built, the others taken
+    from `store` where they may be)."""
+    paths = [str(tree / f) for f in files]
+    program, failed = load_program(paths, [], {})
+    assert not failed
+    digests = {path: Path(path).read_text() for path in paths}
+    ctx = build_procedures(program, summaries=(store, digests, {paths[0]}) if store is not None else None)[0]
+    return sorted((event.loc.line, str(count)) for event, count in ctx.built["leaf"].counts.items())
+
+
+@pytest.mark.parametrize("first, second", [(ZERO_STORED, DATA_ONLY), (DATA_ONLY, ZERO_STORED)])
+def test_a_summary_is_not_taken_where_the_callers_store_other_constants(tree, first, second):
+    store = SummaryStore()
+    _leaf(tree, first, store)
+    reused = _leaf(tree, second, store)
+    assert store.reused == 0
+    assert reused == _leaf(tree, second, None)
+    # each program's summary kept: the first program again takes its callees in (LEAF, and ZSET where it is)
+    again = _leaf(tree, first, store)
+    assert store.reused == len(first) - 1
+    assert again == _leaf(tree, first, None)
+
+
+def test_the_test_of_data_goes_by_the_callers(tree):
+    """What makes the two programs differ: the IF's arm runs N times for data, P_LEAF_IF1·N where a zero
+    may be stored."""
+    arm = {count for line, count in _leaf(tree, ZERO_STORED, None) if line == 5}
+    assert arm == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
+    assert {count for line, count in _leaf(tree, DATA_ONLY, None) if line == 5} == {"Max(0, LEAF.N)"}
+
+
+def test_a_summary_is_taken_where_the_program_answers_alike(tree):
+    """The same callers in another program (another file calling PC): LEAF is taken in, and equals its
+    build there."""
+    (tree / "top.f").write_text("      SUBROUTINE TOP(X)\n      DOUBLE PRECISION X(*)\n"
+                                "      CALL PC(7, X)\n      END\n")
+    store = SummaryStore()
+    _leaf(tree, DATA_ONLY, store)
+    reused = _leaf(tree, ["top.f", *DATA_ONLY], store)
+    assert store.reused == 2  # LEAF and PC
+    assert reused == _leaf(tree, ["top.f", *DATA_ONLY], None)
+
+
+DEFERRED = {
+    "r.f": """\
+      SUBROUTINE R(N, X)
+      INTEGER N, NB, I, IBLK
+      DOUBLE PRECISION X(*)
+      EXTERNAL IBLK
+      NB = IBLK(N)
+      DO 10 I = 1, N
+         X(I) = X(I) + NB
+   10 CONTINUE
+      END
+""",
+    "iblk.f": """\
+      INTEGER FUNCTION IBLK(N)
+      INTEGER N, K, I
+      K = 0
+      DO 10 I = 1, N
+         K = K + I*I
+   10 CONTINUE
+      IF (K.GT.5000) THEN
+         IBLK = 32
+      ELSE
+         IBLK = 1
+      END IF
+      END
+""",
+    "top.f": """\
+      SUBROUTINE TOP(X)
+      DOUBLE PRECISION X(*)
+      CALL R(200, X)
+      END
+""",
+}
+
+
+def test_a_summary_keeps_the_references_run_where_a_call_binds_its_formals(tmp_path):
+    """R's IBLK(N) is run where a call binds N (its test's probability named P_IBLK_IF1_IN_R_1 in R's own
+    counts). R's summary, taken into TOP's program, still has that reference: TOP's R(200) runs IBLK(200),
+    K = 2 686 700 > 5 000: IBLK = 32 runs once, IBLK = 1 never, as in a fresh build (the summary lost it:
+    P_IBLK_IF1_IN_R_... stayed unbound in TOP)."""
+    for name, text in DEFERRED.items():
+        (tmp_path / name).write_text(text)
+
+    def top(files: list[str], store: SummaryStore | None) -> dict[tuple[str, int, str], str]:
+        paths = [str(tmp_path / f) for f in files]
+        program, _ = load_program(paths, [], {})
+        digests = {path: Path(path).read_text() for path in paths}
+        ctx = build_procedures(program, summaries=(store, digests, {paths[0]}) if store is not None else None)[0]
+        return {(Path(e.loc.file).name, e.loc.line, e.role): str(c)
+                for e, c in (ctx.built["top"].counts.items() if "top" in ctx.built else [])}
+
+    store = SummaryStore()
+    top(["r.f", "iblk.f"], store)
+    reused = top(["top.f", "r.f", "iblk.f"], store)
+    assert store.reused == 2  # R and IBLK
+    arms = {line: count for (name, line, _), count in reused.items() if name == "iblk.f" and line in (8, 10)}
+    assert arms == {8: "1"}  # the ELSE arm's count is 0, left out
+    assert reused == top(["top.f", "r.f", "iblk.f"], None)
