@@ -182,7 +182,7 @@ class CallExpander:
         for symbol, param in sorted(params.items(), key=lambda kv: kv[0].name):
             number = self.ctx.site_names[caller] = self.ctx.site_names.get(caller, 0) + 1
             site[symbol] = self.namer.site_probability(param, f"{symbol.name}_IN_{self.proc.name}_{number}")
-        deferred = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
+        deferred = self.ctx.deferred.setdefault(caller, [])
         deferred.append((key, tuple(values), {site[s]: params[s] for s in site}))
         return site
 

@@ -57,9 +57,9 @@ class StoredConstants:
     sad.analysis.values.ProgramFacts.storage_name), computed on first use."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], storage_name: StorageName,
-                 exit_constants: ExitConstants, journal: Journal | None = None) -> None:
+                 exit_constants: ExitConstants, journal: Journal) -> None:
         self._program = program
-        self._journal = journal if journal is not None else Journal()  # answers noted for summaries
+        self._journal = journal  # the answers a build takes, noted for summaries
         self._procs = procs
         self._storage = storage_name
         self._exit = exit_constants

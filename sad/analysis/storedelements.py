@@ -114,9 +114,9 @@ class StoredElements:
     """The element rules of a program's floating arrays, worked out on first use and kept."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], resolver: Resolver,
-                 stored: StoredConstants, sites: Callable[[], dict], journal: Journal | None = None) -> None:
+                 stored: StoredConstants, sites: Callable[[], dict], journal: Journal) -> None:
         self._program = program
-        self._journal = journal if journal is not None else Journal()  # answers noted for summaries
+        self._journal = journal  # the answers a build takes, noted for summaries
         self._procs = procs
         self._resolver = resolver
         self._stored = stored  # which constants each storage may hold, by whole array

@@ -225,9 +225,9 @@ class ProgramFacts:
         if proc is None:
             return None
         if kind == "zero symbols":
-            return tuple(self.elements.zero_symbols(proc)) if self.elements is not None else ()
+            return tuple(self.first_element_symbols(proc))
         if kind == "zero names":
-            return frozenset(self.elements.pseudo_names(proc)) if self.elements is not None else frozenset()
+            return frozenset(self.first_element_names(proc))
         resolver = ValueResolver(self, proc, table, overrides)
         if kind in ("stored", "left"):
             stored = resolver._stored()
