@@ -28,6 +28,7 @@ from sad.analysis import (
 )
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.products import expand, mul
+from sad.common.exactdiv import exact_divisions, numpy_functions
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
@@ -532,7 +533,7 @@ def evaluate_sums(expr: sympy.Expr) -> sympy.Expr:
             return sympy.Add(*[evaluate_sums(body.subs(k, v)) for v in range(a, b + 1)])
         ks = numpy.arange(int(a), int(b) + 1, dtype=numpy.int64)
         try:
-            terms = sympy.lambdify(k, body, modules="numpy")(ks)
+            terms = sympy.lambdify(k, exact_divisions(body), modules=[numpy_functions(), "numpy"])(ks)
         except (NameError, TypeError):  # a function numpy has not (a user function run on known arguments)
             if b - a >= _NESTED_TRIPS:
                 return s

@@ -26,6 +26,7 @@ import sympy
 
 from sad.analysis.counting import evaluate_sums, outer
 from sad.analysis.freesymbols import free_symbols
+from sad.common.exactdiv import exact_divisions, numpy_functions
 
 MAX_POINTS = 10_000_000
 """A grid larger than this is refused (memory: a few float64 columns of this length)."""
@@ -219,26 +220,7 @@ class Grid:
 
 # ------------------------------------------------------------------------------------------ compiled formulas
 
-class FloorDiv(sympy.Function):
-    """floor(num/den) for an integer numerator polynomial and an integer den, computed as numpy.floor_divide:
-    exact in float64 for integers below 2**53, where numpy.floor(n/3 + 2/3) can give 3.9999999999999996 → 3."""
-
-
-class CeilDiv(sympy.Function):
-    """ceiling(num/den), exactly, as FloorDiv."""
-
-
-_NUMPY_EXTRA = {"FloorDiv": numpy.floor_divide, "CeilDiv": lambda n, d: -numpy.floor_divide(-n, d)}
-
-
-def exact_divisions(expr: sympy.Expr) -> sympy.Expr:
-    """floor/ceiling of a ratio with integer coefficients → FloorDiv/CeilDiv of its numerator and denominator."""
-    def rewrite(e: sympy.Expr) -> sympy.Expr:
-        num, den = sympy.fraction(sympy.together(e.args[0]))
-        if not den.is_Integer or den <= 1 or not all(c.is_Integer for c in sympy.expand(num).atoms(sympy.Number)):
-            return e
-        return (FloorDiv if isinstance(e, sympy.floor) else CeilDiv)(sympy.expand(num), den)
-    return expr.replace(lambda e: isinstance(e, (sympy.floor, sympy.ceiling)), rewrite)
+_NUMPY_EXTRA = numpy_functions()
 
 
 def _lambdify(args: list, expr: sympy.Expr) -> Callable:

@@ -398,3 +398,14 @@ def test_terms_grouped_by_their_factors_of_k_add_up_as_one_at_a_time():
             one_at_a_time[dependent] = one_at_a_time.get(dependent, sympy.Integer(0)) + coeff
         assert [(sympy.srepr(c), d) for c, d in _by_terms(f_k)] == \
             [(sympy.srepr(c), d) for d, c in one_at_a_time.items()]
+
+
+def test_an_open_sum_of_floors_is_added_up_exactly():
+    # DO I = 1, 31 with IF (MOD(I/6, 3) .EQ. 0): I/6 = 0 for I < 6 (five trips), 3 for I = 18..23 (six):
+    # 11. As k/6 + 1/6 in floating point, floor(11/6 + 1/6) was 1.9999999999999998 -> 1, and the sum 12.
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    test = sympy.Piecewise((1, sympy.Eq(sympy.Mod(sympy.floor(k / 6 + sympy.Rational(1, 6)), 3), 0)), (0, True))
+    assert evaluate_sums(sympy.Sum(test, (k, 0, 30))) == 11
+    ceiling = sympy.ceiling(k / 6 - sympy.Rational(5, 6))  # = floor(k / 6) for whole k
+    assert evaluate_sums(sympy.Sum(ceiling, (k, 0, 30))) == sum(i // 6 for i in range(31))
+
