@@ -400,6 +400,42 @@ def test_terms_grouped_by_their_factors_of_k_add_up_as_one_at_a_time():
             [(sympy.srepr(c), d) for d, c in one_at_a_time.items()]
 
 
+
+def test_a_bodys_probabilities_and_option_tests_multiply_its_sum():
+    # DO I = 1, N / IF (P1) / IF (.NOT. P2) / IF (LSAME(HOWMNY, 'S')) then DO J = I, N and two statements
+    p1, p2 = sympy.symbols("P_A_IF1 P_A_IF2", positive=True)
+    howmny = sympy.Symbol("A.HOWMNY", integer=True)
+    coefficient = p1 * (1 - p2) * sympy.Piecewise((1, sympy.Eq(howmny, 83)), (0, True))
+    total = sum_over_index(coefficient * (trip_count(I, N, 1) + 2), I, 1, N, 1)
+    assert not total.has(sympy.Sum)
+    # outside the closed form, as written (not multiplied out into it and factored again)
+    assert set(sympy.Mul.make_args(coefficient)) <= set(sympy.Mul.make_args(total))
+    for n, a, b, h in [(0, 0.5, 0.25, 83), (1, 0.5, 0.25, 83), (7, 0.3, 0.9, 83), (7, 0.3, 0.9, 82),
+                       (40, 1, 0, 83)]:
+        by_hand = a * (1 - b) * (h == 83) * (n * (n + 1) / 2 + 2 * n)
+        got = float(total.subs({N: n, p1: a, p2: b, howmny: h}))
+        assert abs(got - by_hand) < 1e-9 * max(1.0, by_hand)
+
+
+def test_an_open_sum_keeps_its_probabilities_unexpanded_and_exact():
+    # six tests of the index whose sum has no closed form (Mod of a quotient), each under a product of
+    # probabilities: grouped by test, the coefficients as written, the value that of the loop run by hand
+    p = sympy.symbols("P_B_IF1:7", positive=True)
+    tests = [sympy.Piecewise((1, sympy.Eq(sympy.Mod(sympy.floor(I / (j + 2)), 3), 0)), (0, True))
+             for j in range(6)]
+    body = sum(((1 - p[j]) * p[(j + 1) % 6] * tests[j] for j in range(6)), sympy.Integer(0))
+    total = sum_over_index(body, I, 1, N, 1)
+    assert total.has(sympy.Sum)
+    assert (1 - p[0]) * p[1] in [term.as_independent(sympy.Sum, as_Add=False)[0]
+                                 for term in sympy.Add.make_args(total)]
+    values = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+    for n in (0, 5, 31):
+        by_hand = sum((1 - values[j]) * values[(j + 1) % 6] * ((i // (j + 2)) % 3 == 0)
+                      for i in range(1, n + 1) for j in range(6))
+        got = float(evaluate_sums(total.subs({N: n, **dict(zip(p, values))})))
+        assert abs(got - by_hand) < 1e-9 * max(1.0, by_hand)
+
+
 def test_an_open_sum_of_floors_is_added_up_exactly():
     # DO I = 1, 31 with IF (MOD(I/6, 3) .EQ. 0): I/6 = 0 for I < 6 (five trips), 3 for I = 18..23 (six):
     # 11. As k/6 + 1/6 in floating point, floor(11/6 + 1/6) was 1.9999999999999998 -> 1, and the sum 12.
@@ -409,3 +445,13 @@ def test_an_open_sum_of_floors_is_added_up_exactly():
     ceiling = sympy.ceiling(k / 6 - sympy.Rational(5, 6))  # = floor(k / 6) for whole k
     assert evaluate_sums(sympy.Sum(ceiling, (k, 0, 30))) == sum(i // 6 for i in range(31))
 
+
+def test_nothing_summed_is_zero_not_a_sum_holding_the_loops_symbols():
+    # a callee's count under IF (X .EQ. 1), bound where X is 0: the loop's count is 0, and the symbols of
+    # its limits (and the probabilities a caller multiplies it by) leave the count
+    x = sympy.Symbol("X", integer=True)
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    count = sympy.Sum(sympy.Piecewise((1, sympy.Eq(x, 1)), (0, True)) * k, (k, 0, N - 1))
+    assert counting.substitute(count, {x: 0}) == 0
+    assert counting.substitute(count, {x: 1}).free_symbols == {N}
+    assert counting.open_sum(sympy.Piecewise((0, k < M), (0, True)), (k, 0, N - 1)) == 0
