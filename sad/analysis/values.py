@@ -993,16 +993,19 @@ class ValueResolver(ir.NodeVisitor):
         alone (X's sign is unknown), together they ask for data below the ordinary magnitudes: decided for
         generic data where both sides are comparisons of one datum with numbers
         (genericdata.decide_jointly). None otherwise."""
-        relations = []
+        plain = []
         for side in (node.left, node.right):
             if not (isinstance(side, ir.BinOp) and side.op in genericdata.RELATIONS):
                 return None
             values = [self._as_data(self.expr(part, index, depth + 1), part) for part in (side.left, side.right)]
-            sides = self._data_sides(side, values[0], values[1], index)
+            sides = self._data_sides(side, values[0], values[1], index, held=False)
             if sides is None:
                 return None
             kind = side.left.type if genericdata.floating(side.left.type) else side.right.type
-            relations.append((side.op, sides[0], sides[1], kind))
+            plain.append((side, side.op, sides, kind))
+        if genericdata.decide_jointly(node.op, [(op, *sides, kind) for _, op, sides, kind in plain]) is None:
+            return None  # open for data, so open whatever constants may be stored there: not asked (_generic)
+        relations = [(op, *self._held_sides(side, sides, index), kind) for side, op, sides, kind in plain]
         decided = genericdata.decide_jointly(node.op, relations)
         if decided is not None:
             self._decided_for_data(node, decided)

@@ -155,3 +155,21 @@ def test_a_summary_keeps_the_references_run_where_a_call_binds_its_formals(tmp_p
     arms = {line: count for (name, line, _), count in reused.items() if name == "iblk.f" and line in (8, 10)}
     assert arms == {8: "1"}  # the ELSE arm's count is 0, left out
     assert reused == top(["top.f", "r.f", "iblk.f"], None)
+
+
+def test_a_joined_test_open_for_data_does_not_tie_a_summary_to_its_callers(tree):
+    """BAND's `X(I).GT.0 .AND. X(I).LT.1` is open for data (their sign and size are not known), so open
+    whatever constants a caller may store in X: the join asks nothing of the program, and BAND's summary
+    from the program where ZSET may leave a zero in X is taken into the one where nothing is stored (before,
+    the join asked both comparisons' stored constants, and the two programs' answers differed)."""
+    band = ("      SUBROUTINE LEAF(N, X)\n      INTEGER N, I\n      DOUBLE PRECISION X(*)\n"
+            "      DO 10 I = 1, N\n"
+            "         IF (X(I).GT.0.0D0 .AND. X(I).LT.1.0D0) X(I) = 2.0D0*X(I)\n"
+            "   10 CONTINUE\n      END\n")
+    (tree / "leaf.f").write_text(band)
+    store = SummaryStore()
+    first = _leaf(tree, ZERO_STORED, store)
+    reused = _leaf(tree, DATA_ONLY, store)
+    assert store.reused == 1
+    assert reused == _leaf(tree, DATA_ONLY, None)
+    assert {count for line, count in first if line == 5} == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
