@@ -226,6 +226,11 @@ def decide_relations(expr: sympy.Basic, data: dict[sympy.Symbol, str], values: d
             continue
         kind = data[sorted(symbols, key=lambda s: s.name)[0]]
         bound = rel.xreplace(marks)
+        if bound in (sympy.true, sympy.false):
+            found[rel] = bound  # sympy decided it once the marks went in (AMOS's ZUOIK: an internal error)
+            continue
+        if not isinstance(bound, sympy.core.relational.Relational):
+            continue
         value = decide(op, bound.lhs, bound.rhs, kind)
         if value is not None:
             found[rel] = value

@@ -1995,10 +1995,13 @@ def _model_number(name: str, arg_type: str):
 
 
 def _intrinsic(name: str, args: list, arg_type: str):
-    if name == "MAX":
-        return extremes.maximum(*args)
-    if name == "MIN":
-        return extremes.minimum(*args)
+    if name in ("MAX", "MIN"):
+        try:
+            return extremes.maximum(*args) if name == "MAX" else extremes.minimum(*args)
+        except ValueError:
+            # sympy orders only what it knows to be real: DMIN1(IPMPAR(3), 1/SPMPAR(1)) in cdflib's PSI,
+            # a function's result kept as its call, was an internal error; its value is not traced
+            return None
     if name == "ABS":
         return sympy.Abs(args[0])
     if name == "MOD" and len(args) == 2:

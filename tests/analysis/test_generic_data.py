@@ -149,3 +149,34 @@ def test_a_pivot_tested_in_the_loop_that_sets_it_is_followed_once(capsys):
     assert not analysis.table.unresolved()
     rows = gcov_rows(capsys, fixture, "./band")
     assert rows[32] == ["8", "8"] and rows[61] == ["26", "26"], rows
+
+
+def test_a_relation_sympy_decides_once_the_calls_values_go_in():
+    # AMOS's AZABS(ZR, ZI) called with ZR = 1, ZI = 0 known: ABS(ZR) + ABS(ZI) .EQ. 0 becomes False itself
+    # (it was an internal error: the bound relation has no sides to decide for data)
+    zr, zi = sympy.Symbol("AZABS.ZR", real=True), sympy.Symbol("AZABS.ZI", real=True)
+    zero = sympy.Eq(sympy.Abs(zr) + sympy.Abs(zi), 0)
+    smaller = sympy.Abs(zi) < sympy.Abs(zr)
+    found = genericdata.decide_relations(zero & smaller, {zr: "double", zi: "double"},
+                                         {zr: sympy.Integer(1), zi: sympy.Integer(0)})
+    assert found == {zero: sympy.false, smaller: sympy.true}
+
+
+def test_min_of_a_function_result_kept_as_its_call_is_untraced(tmp_path):
+    # cdflib's PSI: XMAX = IPMPAR(3); XMAX = DMIN1(XMAX, 1/SPMPAR(1)), IPMPAR's result kept as its call
+    # (its RETURN before END): sympy cannot order IPMPAR(3), and the routine was an internal error
+    files = {
+        "top.f": "      DOUBLE PRECISION FUNCTION TOP(X)\n      DOUBLE PRECISION X, XMAX, TINY\n"
+                 "      INTEGER MPAR\n      EXTERNAL TINY, MPAR\n      XMAX = MPAR(3)\n"
+                 "      XMAX = DMIN1(XMAX, 1.0D0/TINY(1))\n      TOP = 0.0D0\n"
+                 "      IF (X .GE. XMAX) RETURN\n      TOP = X\n      END\n",
+        "mpar.f": "      INTEGER FUNCTION MPAR(I)\n      INTEGER I, TABLE(4)\n"
+                  "      DATA TABLE / 2, 53, 2147483647, -1021 /\n      MPAR = TABLE(I)\n      RETURN\n      END\n",
+        "tiny.f": "      DOUBLE PRECISION FUNCTION TINY(I)\n      INTEGER I, MPAR, M\n      DOUBLE PRECISION B\n"
+                  "      EXTERNAL MPAR\n      IF (I .GT. 1) GO TO 10\n      B = MPAR(1)\n      M = MPAR(2)\n"
+                  "      TINY = B**(1 - M)\n      RETURN\n   10 TINY = 1.0D0\n      END\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    sad = analyze([str(tmp_path / name) for name in files])
+    assert sad.internal_errors == [] and sad.errors == []
+    assert "TOP" in {event.procedure for event in sad.counts}
