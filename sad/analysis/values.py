@@ -906,7 +906,7 @@ class ValueResolver(ir.NodeVisitor):
         """A comparison with an untraced floating-point side (data), decided by the generic-data model
         (sad.analysis.genericdata) and remembered for the note at the statement evaluated; None where the
         model leaves it open or an untraced side is no floating-point value."""
-        plain = self._data_sides(node, left, right, index, held=False)
+        plain = self._data_sides(node, left, right, index)
         if plain is None:
             return None
         kind = node.left.type if genericdata.floating(node.left.type) else node.right.type
@@ -921,9 +921,9 @@ class ValueResolver(ir.NodeVisitor):
             self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
 
-    def _data_sides(self, node: ir.BinOp, left, right, index, held: bool = True) -> list[sympy.Expr] | None:
-        """The two sides of a comparison with the untraced floating-point ones as data (datums, or with
-        `held` a choice of data and the constants the program may have stored there); None where an
+    def _data_sides(self, node: ir.BinOp, left, right, index) -> list[sympy.Expr] | None:
+        """The two sides of a comparison with the untraced floating-point ones as data (datums; `_held_sides`
+        makes them a choice of data and the constants the program may have stored there); None where an
         untraced side is no floating-point value."""
         sides = []
         for side, value in ((node.left, left), (node.right, right)):
@@ -934,7 +934,7 @@ class ValueResolver(ir.NodeVisitor):
             if value is None:
                 value = self._with_data(side)
             sides.append(value if value is not None else self._untraced(side))
-        return self._held_sides(node, sides, index) if held else sides
+        return sides
 
     def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index) -> list[sympy.Expr]:
         """The sides with each plain datum as the choice of it and the constants stored where it reads."""
@@ -998,7 +998,7 @@ class ValueResolver(ir.NodeVisitor):
             if not (isinstance(side, ir.BinOp) and side.op in genericdata.RELATIONS):
                 return None
             values = [self._as_data(self.expr(part, index, depth + 1), part) for part in (side.left, side.right)]
-            sides = self._data_sides(side, values[0], values[1], index, held=False)
+            sides = self._data_sides(side, values[0], values[1], index)
             if sides is None:
                 return None
             kind = side.left.type if genericdata.floating(side.left.type) else side.right.type
