@@ -54,7 +54,13 @@ ExitConstants = Callable[[ir.Procedure, str], "frozenset[sympy.Number] | None"]
 
 class StoredConstants:
     """Which constants each floating storage of a program may hold (storage by its program-wide name,
-    sad.analysis.values.ProgramFacts.storage_name), computed on first use."""
+    sad.analysis.values.ProgramFacts.storage_name), computed on demand.
+
+    Following a source's value to the routine's exit is the costly part (a routine's whole value analysis),
+    so it is done only for the sources an asked storage depends on: those that reach it through the flows,
+    and those that reach the tests of the guarded stores that reach it (_Flows.depends_on). The least
+    fixpoint over the sources followed so far is then exact for every storage whose sources were all
+    followed: the sources left out reach neither it nor a test that could open a store that does."""
 
     def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], storage_name: StorageName,
                  exit_constants: ExitConstants, journal: Journal) -> None:
@@ -63,105 +69,147 @@ class StoredConstants:
         self._procs = procs
         self._storage = storage_name
         self._exit = exit_constants
-        self._written: dict[str, set[str]] = {}
-        self._held: dict[str, frozenset[sympy.Number]] | None = None
-        self._settled = False  # _held is the propagation's result
+        self._flows: _Flows | None = None
+        self._seeds: dict[str, set[sympy.Number]] = defaultdict(set)  # the sources followed so far
+        self._followed: set[str] = set()
+        self._following = False  # a source's exit value is being followed
+        self._held: dict[str, frozenset[sympy.Number]] = {}
         self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
         self._source_stores: dict[str, frozenset[int]] = {}
 
     def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
-        if self._held is None:
-            self._held = {}  # a test met while following a source's exit value sees no stored constant
-            self._held = self._propagate()
-            self._settled = True
-        held = self._held.get(self._storage(proc, name), frozenset())
-        if self._settled:  # not the stand-in answer above
-            self._journal.note(("stored", resolve_name(proc.name), name), held)
+        if self._following:  # a test met while following a source's exit value sees no stored constant
+            return frozenset()
+        storage = self._storage(proc, name)
+        self._settle(storage)
+        held = self._held.get(storage, frozenset())
+        self._journal.note(("stored", resolve_name(proc.name), name), held)
         return held
 
     def left(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
         """The constants `proc` itself (or a routine it calls) may leave in its formal `name`, without
         those its callers pass in (DGEMV's Y holds what some caller's work array held, not DGEMV's)."""
+        if self._following:
+            return frozenset()
         self.of(proc, name)
         left = self._left.get(self._storage(proc, name), frozenset())
-        if self._settled:
-            self._journal.note(("left", resolve_name(proc.name), name), left)
+        self._journal.note(("left", resolve_name(proc.name), name), left)
         return left
 
-    def _propagate(self) -> dict[str, frozenset[sympy.Number]]:
+    def _settle(self, storage: str) -> None:
+        """Follow the sources `storage` depends on that are not followed yet, and propagate again."""
+        flows = self._graph()
+        missing = sorted(flows.depends_on(storage) - self._followed)
+        if not missing:
+            return
+        self._following = True
+        try:
+            for source in missing:
+                self._followed.add(source)
+                for proc, formal, written in flows.sources[source]:
+                    at_exit = self._exit(proc, formal)
+                    # a value that cannot be followed keeps every constant written (the safe side)
+                    self._seeds[source] |= written if at_exit is None else at_exit
+        finally:
+            self._following = False
+        self._held, self._left = self._propagate(flows)
+
+    def _graph(self) -> _Flows:
+        if self._flows is None:
+            self._flows = _Flows(self._program, self._procs, self._storage)
+        return self._flows
+
+    def _propagate(self, flows: _Flows) -> tuple[dict[str, frozenset[sympy.Number]],
+                                                 dict[str, frozenset[sympy.Number]]]:
         """Up from the sources through copies and written formals to the callers (what a routine leaves is
         summed up once for every caller), then down through arguments to the callees (what a caller passes
         reaches that callee only: never up again, into the other callers of a routine that many call, such
-        as DGEMV's Y). Copies are followed up only: what a callee copies into its own work is its own."""
-        self._written = written_formals(self._program, self._procs)
-        up: dict[str, set[str]] = defaultdict(set)
-        down: dict[str, set[str]] = defaultdict(set)
-        read_only: dict[str, set[str]] = defaultdict(set)  # down, into formals the callee does not write
-        seeds: dict[str, set[sympy.Number]] = defaultdict(set)
-        for proc in self._program.procedures:
-            for kind, source, target in self._flows(proc):
-                if kind in ("copy", "up"):
-                    up[source].add(target)
-                if kind in ("down", "down read-only"):
-                    down[source].add(target)
-                if kind == "down read-only":
-                    read_only[source].add(target)
-            for formal, constants in self._sources(proc):
-                seeds[self._storage(proc, formal)] |= constants
+        as DGEMV's Y). Copies are followed up only: what a callee copies into its own work is its own.
+        The storages' constants, and what each routine leaves (up only)."""
+        seeds = {name: constants for name, constants in self._seeds.items() if constants}
         guarded: dict[str, set[sympy.Number]] = defaultdict(set)
         while True:
-            held = _reach(_reach(seeds, up), down)
-            for name, reached in _reach(_reach(guarded, up), read_only).items():
+            held = _reach(_reach(seeds, flows.up), flows.down)
+            for name, reached in _reach(_reach(guarded, flows.up), flows.read_only).items():
                 held[name] = held.get(name, set()) | reached
             more = False
-            for name, stored in self._guarded_stores(held):
-                if not stored <= guarded[name]:
-                    guarded[name] |= stored
+            for tests, array, constant in flows.guarded:
+                if constant not in guarded[array] and any(held.get(test) for test in tests):
+                    guarded[array].add(constant)
                     more = True
             if not more:
-                left = _reach(seeds, up)
-                for name, reached in _reach(guarded, up).items():
+                left = _reach(seeds, flows.up)
+                for name, reached in _reach(guarded, flows.up).items():
                     left[name] = left.get(name, set()) | reached
-                self._left = {name: frozenset(values) for name, values in left.items()}
-                return {name: frozenset(values) for name, values in held.items()}
-
-    def _guarded_stores(self, held: dict[str, set[sympy.Number]]) -> Iterator[tuple[str, set[sympy.Number]]]:
-        """Constants a routine stores in an element of a floating array formal in the arms of an IF whose test
-        reads storage that may hold a stored constant (DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`):
-        the test is open there, the arm runs where the constant is, and what it stores reaches the callers,
-        and from them the callees that only read it (DLARFB's T, then DTRMM's `A(K,J).NE.ZERO`): a callee
-        that writes the array uses it as work it fills (DGEQRF's WORK, T in one pass, DLARF's product of
-        DGEMV with BETA = 0 in DGEQR2's next), so the zero does not go down into it."""
-        for proc in self._program.procedures:
-            def holds(name: str, proc: ir.Procedure = proc) -> bool:
-                return bool(held.get(self._storage(proc, name)))
-            for _, array, constant in _stores_under_tests(proc, holds):
-                yield self._storage(proc, array), {constant}
+                return ({name: frozenset(values) for name, values in held.items()},
+                        {name: frozenset(values) for name, values in left.items()})
 
     def source_stores(self, proc: ir.Procedure) -> frozenset[int]:
         """The statements (by id) of `proc`'s stores of a constant that are sources of stored constants
-        (_guarded_stores' with what the storage finally holds); any other store of a constant is not one."""
+        (the guarded stores, with what the storage finally holds); any other store of a constant is not one."""
         found = self._source_stores.get(proc.name)
         if found is None:
             found = self._source_stores[proc.name] = frozenset(
                 id(store) for store, _, _ in _stores_under_tests(proc, lambda name: bool(self.of(proc, name))))
         return found
 
-    def _sources(self, proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
-        """The scalar floating formals `proc` assigns a constant, with the constants it may return."""
-        stored: dict[str, set[sympy.Number]] = defaultdict(set)
-        for stmt in ir.walk_stmts(proc.body):
-            if isinstance(stmt, ir.Assign) and _leaves(proc, stmt.target):
-                constant = constant_of(stmt.value, proc)
-                if constant is not None:
-                    stored[base_name(stmt.target) or ""].add(constant)
-        for formal in sorted(stored):
-            at_exit = self._exit(proc, formal)
-            # a value that cannot be followed keeps every constant written (the safe side)
-            constants = frozenset(stored[formal]) if at_exit is None else at_exit
-            if constants:
-                yield formal, constants
+
+class _Flows:
+    """The program's flows of stored constants, by storage name, and the candidate sources, read once: the
+    part of the propagation that needs no routine's values."""
+
+    def __init__(self, program: ir.Program, procs: dict[str, ir.Procedure], storage: StorageName) -> None:
+        self._procs = procs
+        self._storage = storage
+        self._written = written_formals(program, procs)
+        self.up: dict[str, set[str]] = defaultdict(set)
+        self.down: dict[str, set[str]] = defaultdict(set)
+        self.read_only: dict[str, set[str]] = defaultdict(set)  # down, into formals the callee does not write
+        # by storage: the routine, its scalar floating formal assigned a constant, the constants written
+        self.sources: dict[str, list[tuple[ir.Procedure, str, frozenset[sympy.Number]]]] = defaultdict(list)
+        # DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`: the tests' storages, the array's, the constant
+        self.guarded: list[tuple[frozenset[str], str, sympy.Number]] = []
+        for proc in program.procedures:
+            for kind, source, target in self._flows(proc):
+                if kind in ("copy", "up"):
+                    self.up[source].add(target)
+                if kind in ("down", "down read-only"):
+                    self.down[source].add(target)
+                if kind == "down read-only":
+                    self.read_only[source].add(target)
+            for formal, written in _written_constants(proc):
+                self.sources[storage(proc, formal)].append((proc, formal, written))
+            self.guarded.extend(self._guarded(proc))
+        self._back = _reverse(self.up), _reverse(self.down), _reverse(self.read_only)
+        self._depends: dict[str, frozenset[str]] = {}
+
+    def depends_on(self, storage: str) -> frozenset[str]:
+        """The source storages whose constants may reach `storage`: through up then down, or through a
+        guarded store whose array reaches it (up then read-only) and whose test reads storage that some
+        source reaches (and so on, to a fixpoint)."""
+        found = self._depends.get(storage)
+        if found is not None:
+            return found
+        back_up, back_down, back_read_only = self._back
+        sources: set[str] = set()
+        asked, queue = {storage}, deque([storage])
+        while queue:
+            node = queue.popleft()
+            sources |= {name for name in _reach_set({node}, back_down, back_up) if name in self.sources}
+            arrays = _reach_set({node}, back_read_only, back_up)
+            for tests, array, _ in self.guarded:
+                if array in arrays:
+                    for test in sorted(tests - asked):
+                        asked.add(test)
+                        queue.append(test)
+        found = self._depends[storage] = frozenset(sources)
+        return found
+
+    def _guarded(self, proc: ir.Procedure) -> Iterator[tuple[frozenset[str], str, sympy.Number]]:
+        """_stores_under_tests' stores of `proc` for every test that reads storage, by storage names."""
+        for tests, _, array, constant in _stores_under_tests_of(proc):
+            yield frozenset(self._storage(proc, name) for name in tests), self._storage(proc, array), constant
 
     def _flows(self, proc: ir.Procedure) -> Iterator[tuple[str, str, str]]:
         """(kind, from, to) storage triples of `proc`'s copies and calls: copy, down (an actual to its
@@ -194,10 +242,20 @@ def _stores_under_tests(proc: ir.Procedure, holds: Callable[[str], bool]
     """The stores of a constant into an element of a floating array formal in any arm (ELSE too) of an IF
     whose test reads storage that may hold a stored constant (`holds`, by a name of `proc`), with the
     array's name and the constant; a store under several such IFs comes once for each."""
+    for tests, store, array, constant in _stores_under_tests_of(proc):
+        if any(holds(name) for name in sorted(tests)):
+            yield store, array, constant
+
+
+def _stores_under_tests_of(proc: ir.Procedure) -> Iterator[tuple[frozenset[str], ir.Assign, str, sympy.Number]]:
+    """The stores of a constant into an element of a floating array formal in any arm of an IF, with the
+    names the IF's tests read, for each IF that reads some."""
     for stmt in ir.walk_stmts(proc.body):
-        if not isinstance(stmt, ir.If) or not any(holds(node.name) for arm in stmt.arms if arm.cond is not None
-                                                  for node in ir.walk(arm.cond)
-                                                  if isinstance(node, (ir.Var, ir.ArrayRef))):
+        if not isinstance(stmt, ir.If):
+            continue
+        tests = frozenset(node.name for arm in stmt.arms if arm.cond is not None for node in ir.walk(arm.cond)
+                          if isinstance(node, (ir.Var, ir.ArrayRef)))
+        if not tests:
             continue
         for body in [*(arm.body for arm in stmt.arms), stmt.orelse or []]:
             for inner in ir.walk_stmts(body):
@@ -205,7 +263,43 @@ def _stores_under_tests(proc: ir.Procedure, holds: Callable[[str], bool]
                         and inner.target.name in proc.formals and _floating(proc, inner.target):
                     constant = constant_of(inner.value, proc)
                     if constant is not None:
-                        yield inner, inner.target.name, constant
+                        yield tests, inner, inner.target.name, constant
+
+
+def _written_constants(proc: ir.Procedure) -> Iterator[tuple[str, frozenset[sympy.Number]]]:
+    """The scalar floating formals `proc` assigns a constant, with the constants written (the candidate
+    sources: which of them the routine may return is its value at exit, followed on demand)."""
+    stored: dict[str, set[sympy.Number]] = defaultdict(set)
+    for stmt in ir.walk_stmts(proc.body):
+        if isinstance(stmt, ir.Assign) and _leaves(proc, stmt.target):
+            constant = constant_of(stmt.value, proc)
+            if constant is not None:
+                stored[base_name(stmt.target) or ""].add(constant)
+    for formal in sorted(stored):
+        yield formal, frozenset(stored[formal])
+
+
+def _reverse(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    back: dict[str, set[str]] = defaultdict(set)
+    for source, targets in edges.items():
+        for target in targets:
+            back[target].add(source)
+    return back
+
+
+def _reach_set(start: set[str], first: dict[str, set[str]], then: dict[str, set[str]]) -> set[str]:
+    """The nodes reached from `start` along `first` edges (none too), then along `then` edges."""
+    return _closure(_closure(start, first), then)
+
+
+def _closure(start: set[str], edges: dict[str, set[str]]) -> set[str]:
+    seen, queue = set(start), deque(start)
+    while queue:
+        for nxt in edges.get(queue.popleft(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def _reach(held: dict[str, set[sympy.Number]], edges: dict[str, set[str]]) -> dict[str, set[sympy.Number]]:
