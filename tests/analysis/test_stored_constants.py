@@ -9,12 +9,12 @@ from pathlib import Path
 
 import sympy
 
-from frontends import load_file
 from sad.analysis import genericdata
 from sad.analysis.journal import Journal
 from sad.analysis.pipeline import analyze
 from sad.analysis.storedconstants import StoredConstants
 from sad.cli.main import main
+from sad.frontends import load_file
 from sad.ir import nodes as ir
 from sad.ir.languages import resolve_name
 from tests.analysis.fixtures import gcov_rows, line_of
