@@ -306,14 +306,8 @@ def _reach(held: dict[str, set[sympy.Number]], edges: dict[str, set[str]]) -> di
     """Each node's constants and those of every node it is reached from, along `edges`."""
     out: dict[str, set[sympy.Number]] = defaultdict(set)
     for start in sorted(held):
-        queue, seen = deque([start]), {start}
-        while queue:
-            node = queue.popleft()
+        for node in sorted(_closure({start}, edges)):
             out[node] |= held[start]
-            for nxt in sorted(edges.get(node, ())):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
     return out
 
 
