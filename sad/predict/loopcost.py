@@ -23,6 +23,7 @@ Where the machine has no hierarchy, nothing changes.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from sad.analysis.counting import evaluate_sums
 from sad.ir.walk import walk_stmts
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
+from sad.predict import tripspread
 from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
 from sad.predict.overlap import loop_seconds as loop_seconds
@@ -90,6 +92,7 @@ class LoopPrice:
     call_s: float = 0.0            # what those calls cost as calls (InCore.call_s)
     unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()   # arms with a free branch probability (InCore.arms)
+    trip_points: int = 0           # points its trips per entry were taken at (sad.predict.tripspread; 0: the mean)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -428,7 +431,7 @@ def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[
 
 def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
                spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None,
-               library: LibraryFigure | None = None) -> LoopPrice | None:
+               library: LibraryFigure | None = None, spread: bool = True) -> LoopPrice | None:
     """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
@@ -436,13 +439,8 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value, library)
     if core is None:
         return None
-    streams = streams_of(loop, trips, hierarchy, bindings, core.window)
-    data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
-    # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
-    memory_chain = core.chain_s > core.latency_s
-    wait = wait_seconds(streams[0], hierarchy, memory_chain)
-    transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
-    seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
+    (seconds, data, wait, transfers), shown, points = _spread(
+        loop, trips, bindings, lambda at: _memory_side(loop, at, hierarchy, bindings, core), spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.latency_s, price.wait_s = core.latency_s, wait
     price.loads_s, price.transfers_s = core.loads_s, transfers
@@ -453,14 +451,47 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.calls, price.call_s = core.calls, core.call_s
     price.unmeasured = core.unmeasured
     price.arms = core.arms
-    if core.outer:
-        price.data_s = outer_vectorized_data(data, core.width)
-        price.wait_s = outer_vectorized_data(wait, core.width)
-        price.transfers_s = outer_vectorized_data(transfers, core.width)
-        price.seconds = loop_seconds(core_with_arms(core), core.chain_s, price.data_s, core.latency_s, price.wait_s,
-                                     core.loads_s, price.transfers_s)
+    price.trip_points = points
     _add_first_touch(price, loop, trips, hierarchy)
     return price
+
+
+Side = tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Expr | int]   # seconds, data, wait, transfers per iteration
+Shown = list[tuple[str, sympy.Expr, float, Walk | None]]               # the streams --explain lists
+
+
+def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                 bindings: dict[str, sympy.Expr] | None, core: InCore) -> tuple[Side, Shown]:
+    """A compiled loop's seconds per iteration at the given trips per entry, with the data, the chain's waits and
+    the transfers into L1 that go into them (each per source iteration: divided by the vector where gcc
+    vectorized the enclosing loop), and the streams --explain shows."""
+    streams = streams_of(loop, trips, hierarchy, bindings, core.window)
+    data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
+    # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
+    wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s)
+    transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
+    if core.outer:
+        data, wait, transfers = (outer_vectorized_data(x, core.width) for x in (data, wait, transfers))
+    seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
+    return (seconds, data, wait, transfers), shown
+
+
+def _spread(loop: SourceLoop, trips: dict[int, sympy.Expr], bindings: dict[str, sympy.Expr] | None,
+            side: Callable[[dict[int, sympy.Expr]], tuple[Side, Shown]], spread: bool = True
+            ) -> tuple[Side, Shown, int]:
+    """``side`` at the mean trips per entry, or, where the innermost loop's trips differ between entries
+    (sad.predict.tripspread), its mean over ``trip_points`` weighed by the iterations each stands for (the
+    cost of an iteration is convex in the rows a walk covers: its value at the mean trips is too low); with the
+    streams at the mean trips and the number of points (0: the mean alone)."""
+    mean, shown = side(trips)
+    points = tripspread.trip_points(loop, bindings, trips) if spread else []
+    if not points:
+        return mean, shown, 0
+    inner = id(loop.nest[-1])
+    parts = [(share, side({**trips, inner: sympy.Integer(t)})[0]) for t, share in points]
+    seconds, data, wait, transfers = (sympy.Add(*(sympy.Float(share, 6) * part[k] for share, part in parts))
+                                      for k in range(4))
+    return (seconds, data, wait, transfers), shown, len(points)
 
 
 def core_with_arms(core: InCore) -> sympy.Expr | float:
@@ -478,17 +509,19 @@ def core_with_arms(core: InCore) -> sympy.Expr | float:
 
 
 def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
-               compiled: cc.CompiledFile | str | None = None, bindings: dict[str, sympy.Expr] | None = None
-               ) -> LoopPrice | None:
+               compiled: cc.CompiledFile | str | None = None, bindings: dict[str, sympy.Expr] | None = None,
+               spread: bool = True) -> LoopPrice | None:
     """One innermost loop's price as `price_loops` gives it: from its compiled code where `compiled` is the
     file's compile and holds the loop, else from the operation classes where the hierarchy has them; None
-    where neither can price it. `trips_by_line`: trips per entry of the nest's loops, by (file, line)."""
+    where neither can price it. `trips_by_line`: trips per entry of the nest's loops, by (file, line), the
+    mean over the entries; ``spread``: a loop whose trips differ between entries is priced at points of them
+    (``_spread``); False where the trips given are one entry's own (sad.predict.traceloops)."""
     priced = None
     if isinstance(compiled, cc.CompiledFile):
         priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings,
-                            lambda name: machine.op_cost(f"lib.{name}"))
+                            lambda name: machine.op_cost(f"lib.{name}"), spread)
     if priced is None and hierarchy.ops:
-        priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings)
+        priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
     return priced
 
 
@@ -508,17 +541,22 @@ def _trips(loop: SourceLoop, trips_by_line) -> dict[int, sympy.Expr]:
 
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
-                    bindings: dict[str, sympy.Expr] | None = None) -> LoopPrice:
+                    bindings: dict[str, sympy.Expr] | None = None, spread: bool = True) -> LoopPrice:
     """A loop the compiled-code model cannot price: the operation classes (sad.predict.incore.operation_bounds)
     composed with the same data part by the same rule."""
     core = operation_bounds(loop, hierarchy, machine, spec)
     trips = _trips(loop, trips_by_line)
-    streams = streams_of(loop, trips, hierarchy, bindings)
-    data, shown = data_seconds(loop, trips, hierarchy, bindings, given=streams)
-    wait = wait_seconds(streams[0], hierarchy, core.chain_s > 0)
-    seconds = loop_seconds(core.core_s, core.chain_s, data, 0.0, wait)
+
+    def side(at: dict[int, sympy.Expr]) -> tuple[Side, Shown]:
+        streams = streams_of(loop, at, hierarchy, bindings)
+        data, shown = data_seconds(loop, at, hierarchy, bindings, given=streams)
+        wait = wait_seconds(streams[0], hierarchy, core.chain_s > 0)
+        return (loop_seconds(core.core_s, core.chain_s, data, 0.0, wait), data, wait, 0), shown
+
+    (seconds, data, wait, _), shown, points = _spread(loop, trips, bindings, side, spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
     price.wait_s = wait
+    price.trip_points = points
     price.guessed = core.guessed
     _add_first_touch(price, loop, trips, hierarchy)
     return price
@@ -604,6 +642,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
                     + " per iteration (processor.library), added to the core's cycles without its divisions")
         else:
             out.append("      core: not compiled here; calibrated latency and throughput of the operation classes")
+        if lp.trip_points:
+            out.append(f"      trips per entry differ between entries (a triangular nest): priced at {lp.trip_points} "
+                       "points of them, each weighed by the iterations it stands for; the streams below at the mean")
         if lp.touch_s != 0:
             out.extend(_first_touch_lines(lp, hierarchy, bindings))
         for name, fp, lines, stride_walk in lp.levels:

@@ -107,7 +107,8 @@ class LoopModel:
         assert self.hierarchy is not None  # no loops without one
         by_line = {(resolved_path(lp.loc.file), lp.loc.line): sympy.Integer(n) for lp, n in zip(loop.nest, nest)}
         cf = self._compiled(loop) if self.compiling else None
-        priced = loopcost.price_loop(loop, by_line, self.hierarchy, self.machine, self.spec, cf, {})
+        # the trips of one traced nest, not a mean over entries: priced at them alone
+        priced = loopcost.price_loop(loop, by_line, self.hierarchy, self.machine, self.spec, cf, {}, spread=False)
         if priced is None:
             return None
         self.sources[priced.source] = self.sources.get(priced.source, 0) + 1

@@ -1,0 +1,124 @@
+"""An innermost loop whose trips differ from entry to entry is priced at points of its trips, each weighed by the
+iterations it stands for (sad.predict.tripspread): hand-counted nests, small enough that every entry is taken."""
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from sad.predict import loopcost, tripspread
+from tests.predict.loop_nests import inner_loop
+
+TRIANGLE = """#include <stdio.h>
+static double a[16][16];
+int main(void) {
+    int i, k; double s = 0;
+    for (i = 0; i < 16; i++)
+        for (k = i + 1; k < 16; k++)
+            s += a[k][i];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+# LU's second nest: n - i entries of i trips each
+WEIGHTED = """#include <stdio.h>
+static double a[16][16];
+int main(void) {
+    int i, j, k; double s = 0;
+    for (i = 0; i < 16; i++)
+        for (j = i; j < 16; j++)
+            for (k = 0; k < i; k++)
+                s += a[k][j];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def _mean_trips(points: list[tuple[int, float]]) -> float:
+    return sum(t * share for t, share in points)
+
+
+def test_a_triangle_is_cut_into_equal_shares_of_its_iterations(tmp_path):
+    loop, trips = inner_loop(tmp_path, TRIANGLE, 6)
+    points = tripspread.trip_points(loop)
+    assert len(points) == tripspread.POINTS
+    assert sum(share for _, share in points) == pytest.approx(1.0)
+    assert all(share == pytest.approx(0.25) for _, share in points)
+    # entries of 15, 14, ..., 0 trips: the mean per entry is 7.5 (what the SAD gives), the mean over the
+    # iterations Σt² / Σt = 1240 / 120 = 10.33 (each point rounded: within half a trip)
+    assert float(trips[id(loop.nest[-1])]) == 7.5
+    assert _mean_trips(points) == pytest.approx(1240 / 120, abs=0.5)
+    assert [t for t, _ in points] == sorted(t for t, _ in points)
+
+
+def test_an_enclosing_loop_the_trips_do_not_mention_multiplies_the_entries(tmp_path):
+    loop, _ = inner_loop(tmp_path, WEIGHTED, 7)
+    points = tripspread.trip_points(loop)
+    # i trips at each of 16 - i entries: iterations i(16 - i), mean Σi²(16 - i) / Σi(16 - i) = 5440 / 680 = 8
+    # (without the j loop's entries it would be 1240 / 120 = 10.33)
+    assert _mean_trips(points) == pytest.approx(8.0, abs=0.5)
+
+
+def test_trips_the_same_at_every_entry_or_told_by_a_run_give_no_points(tmp_path):
+    square = TRIANGLE.replace("k = i + 1", "k = 0")
+    loop, _ = inner_loop(tmp_path, square, 6)
+    assert tripspread.trip_points(loop) == []
+    unknown = TRIANGLE.replace("int i, k; double s = 0;", "int i, k, m; double s = 0; scanf(\"%d\", &m);") \
+        .replace("k < 16", "k < m")
+    loop, _ = inner_loop(tmp_path, unknown, 6, "unknown.c")
+    assert tripspread.trip_points(loop) == []                 # m unbound: the mean, as before
+    assert tripspread.trip_points(loop, {"m": sympy.Integer(16)}) != []
+
+
+def test_the_price_is_the_mean_of_the_points_prices(tmp_path):
+    loop, trips = inner_loop(tmp_path, TRIANGLE, 6)
+    inner = id(loop.nest[-1])
+
+    def side(at):   # a cost per iteration of the square of the trips: convex, as a TLB's
+        t = at[inner]
+        return (t * t, t, sympy.Integer(0), 0), []
+
+    (seconds, data, _, _), _, count = loopcost._spread(loop, trips, None, side)
+    points = tripspread.trip_points(loop)
+    assert count == len(points)
+    assert float(seconds) == pytest.approx(sum(share * t * t for t, share in points), rel=1e-5)
+    assert float(seconds) > float(trips[inner]) ** 2           # above the cost at the mean trips
+    assert float(data) == pytest.approx(_mean_trips(points), rel=1e-5)
+
+
+def test_one_traced_nests_trips_are_priced_as_given(tmp_path):
+    # sad.predict.traceloops prices each traced nest at its own trips: no points taken over them
+    loop, trips = inner_loop(tmp_path, TRIANGLE, 6)
+    inner = id(loop.nest[-1])
+
+    def side(at):
+        t = at[inner]
+        return (t * t, t, sympy.Integer(0), 0), []
+
+    (seconds, _, _, _), _, count = loopcost._spread(loop, trips, None, side, spread=False)
+    assert count == 0 and seconds == trips[inner] ** 2
+
+
+POLYBENCH_STYLE = """#include <stdio.h>
+static double a[16][16];
+static double kernel(int n) {
+    int i, k; double s = 0;
+    for (i = 0; i < n; i++)
+        for (k = i + 1; k < n; k++)
+            s += a[k][i];
+    return s;
+}
+int main(void) {
+    printf("%g\\n", kernel(16));
+    return 0;
+}
+"""
+
+
+def test_a_size_passed_as_an_argument_is_read_off_the_outer_loops_trips(tmp_path):
+    # the loops' bounds name the formal n; the counts know n = 16 from the call: the outer loop runs 16 times
+    loop, trips = inner_loop(tmp_path, POLYBENCH_STYLE, 6)
+    assert tripspread.trip_points(loop) == []                 # n alone is not known
+    points = tripspread.trip_points(loop, None, trips)
+    assert _mean_trips(points) == pytest.approx(1240 / 120, abs=0.5)   # as TRIANGLE's, where 16 is written
