@@ -13,16 +13,13 @@ and not monotonically: about 1536 rows at 4160 B and 5600 B, 768 at 8256 B, 1536
 doubles); give others with ``--pitches``.
 
 With ``--machine FILE`` (a calibrated machine database) each walk's measured extra over the pitch's smallest walk is
-printed beside the prediction's (the one-page curve read at the walk's pages plus the pitch shift the machine fits
-to its calibrated pitch walks, ``Hierarchy.tlb_pitch_shift``), the one-page curve alone and a set-conflict
-candidate (the larger of the one-page curve and the set conflicts of the TLB geometry fitted to the calibrated
-pitches: sad.machine.hierarchy.tlb_conflicts x the miss figure), with the median and mean absolute difference of
-each. Measured on an Emerald Rapids VM (pinned, best of 3, 64 to 4096 rows; 4160 B, eight pitches of 1.95 to 5.5
-pages that are no power of two, 8192 B and 16384 B; the machine's pitch shift 128 pages): the prediction median
-0.36 ns, mean 0.78; the one-page curve 0.57 / 1.00; the set-conflict candidate 0.64 / 1.06; without the two powers
-of two 0.28 / 0.50, 0.34 / 0.70, 0.45 / 0.73. The powers of two miss from 512 rows on (4-5 ns an access where
-every model says none); such walks crowd a few cache sets as well, and the prediction prices them by their sets
-(sad.predict.reuse: no TLB term where a walk is crowded).
+printed beside a candidate model's (the larger of sad.predict.reuse.miss_seconds, the one-page curve the
+prediction uses, and the set conflicts of the TLB geometry fitted to the calibrated pitches:
+sad.machine.hierarchy.tlb_conflicts x the miss figure) and beside the one-page curve alone, with the median and
+mean absolute difference of each. Measured on this host: the candidate is closer at pitches of whole pages
+plus a line it was not fitted to (5600 B, 12352 B, 24640 B: mean 0.56 ns against 0.82 over six pitches) and
+farther at exact powers of two (8192 B, 16384 B: 3.0 ns against 2.2; no TLB thrashing at 1280-1536 rows where
+page-number-modulo indexing puts it), so the prediction does not use it.
 
 Usage: python3 benchmarks/tlb_pitch.py [--pitches 4160,8256,...] [--rows 64,512,...] [--repeats 3] [--cpu N]
        [--machine FILE]
@@ -92,39 +89,33 @@ def onset(costs: dict[int, float]) -> int:
     return last
 
 
-def modelled(hierarchy: Hierarchy, pitch: int, rows: int) -> dict[str, float]:
-    """Extra ns per access of a walk over ``rows`` rows ``pitch`` bytes apart: the prediction's (the one-page curve
-    at the pages plus the pitch's shift, sad.predict.reuse.pitch_shift), the one-page curve alone, and the
-    set-conflict candidate (the larger of the one-page curve and the conflicts of the TLB geometry fitted to the
-    calibrated pitches, sad.machine.hierarchy.tlb_conflicts x the miss figure)."""
+def modelled(hierarchy: Hierarchy, pitch: int, rows: int) -> tuple[float, float]:
+    """(the set-conflict candidate's extra ns per access of a walk over ``rows`` rows ``pitch`` bytes apart, the
+    one-page curve's: what the prediction uses)."""
     import sympy
 
     from sad.machine.hierarchy import tlb_conflicts
-    from sad.predict.reuse import miss_seconds, pitch_shift
-    pages = sympy.Integer(rows) * min(1.0, pitch / hierarchy.page_bytes)
-    one_page = float(miss_seconds(pages, hierarchy)) * 1e9
-    shifted = float(miss_seconds(pages + pitch_shift(sympy.Integer(pitch), hierarchy), hierarchy)) * 1e9
+    from sad.predict.reuse import miss_seconds
+    one_page = float(miss_seconds(sympy.Integer(rows) * min(1.0, pitch / hierarchy.page_bytes), hierarchy)) * 1e9
     geometry = hierarchy.tlb_geometry()
-    conflicts = one_page
-    if geometry is not None and pitch >= hierarchy.page_bytes:
-        conflicts = max(one_page, tlb_conflicts(pitch, rows, *geometry, hierarchy.page_bytes) * hierarchy.tlb_miss_s
-                        * 1e9)
-    return {"prediction": shifted, "one-page": one_page, "set-conflict": conflicts}
+    if geometry is None or pitch < hierarchy.page_bytes:
+        return one_page, one_page
+    share = tlb_conflicts(pitch, rows, *geometry, hierarchy.page_bytes)
+    return max(one_page, share * hierarchy.tlb_miss_s * 1e9), one_page
 
 
 def compare(hierarchy: Hierarchy, table: dict[int, dict[int, float]]) -> None:
-    """Measured extra per access (over the pitch's smallest walk) beside each model's."""
-    errors: dict[str, list[float]] = {"prediction": [], "one-page": [], "set-conflict": []}
-    print(f"\nextra ns per access: measured / prediction (pitch shift {hierarchy.tlb_pitch_shift()} pages) / "
-          "one-page curve / set-conflict candidate")
+    """Measured extra per access (over the pitch's smallest walk) beside the model's and the one-page curve's."""
+    errors: dict[str, list[float]] = {"set-conflict": [], "one-page": []}
+    print("\nextra ns per access: measured / set-conflict candidate / one-page curve (the prediction's)")
     for pitch, costs in table.items():
         base = costs[min(costs)]
         cells = []
         for rows, ns in sorted(costs.items()):
-            models = modelled(hierarchy, pitch, rows)
-            for name, value in models.items():
-                errors[name].append(abs(value - (ns - base)))
-            cells.append(f"{rows}: {ns - base:.2f}/" + "/".join(f"{v:.2f}" for v in models.values()))
+            model, old = modelled(hierarchy, pitch, rows)
+            errors["set-conflict"].append(abs(model - (ns - base)))
+            errors["one-page"].append(abs(old - (ns - base)))
+            cells.append(f"{rows}: {ns - base:.2f}/{model:.2f}/{old:.2f}")
         print(f"{pitch:9d}  " + "  ".join(cells))
     print("|model - measured|: " + ", ".join(
         f"{k} median {statistics.median(v):.2f} ns, mean {statistics.mean(v):.2f} ns" for k, v in errors.items()))

@@ -155,9 +155,9 @@ class Hierarchy:
     tlb_pitches: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = ()
     """(row pitch in bytes, ((pages walked, extra seconds per access), ...)) of one-line-per-row walks at pitches
     of several pages (``TLB_PITCHES``, ``tlb_pitch_curve``): where the misses set in depends on the pitch, not
-    only on the pages. The prediction reads them as one shift of the one-page curve (``tlb_pitch_shift``); the
-    TLB's sets and ways fitted to them (``tlb_geometry``) are a candidate benchmarks/tlb_pitch.py checks and the
-    prediction does not use (exact power-of-two pitches contradict it). () : not measured."""
+    only on the pages; the TLB's sets and ways are fitted to them (``tlb_geometry``), a candidate model
+    benchmarks/tlb_pitch.py checks and the prediction does not use (exact power-of-two pitches contradict it).
+    () : not measured."""
     forward_folded_s: float = 0.0
     """Store-to-load forwarding, integer, into a load folded into an operation (``addq -8(%rbp), %rax``), which
     a core that renames plain loads from a slot just stored (AMD Zen) does not rename (0: not measured)."""
@@ -177,23 +177,6 @@ class Hierarchy:
     def read_fault_s(self) -> float:
         """Seconds per page read before any write: ``first_read_s``, or ``first_touch_s`` where not measured."""
         return self.first_read_s or self.first_touch_s
-
-    def tlb_curve(self) -> tuple[tuple[int, float], ...]:
-        """(pages walked, extra seconds per access) of one-page-pitch walks, in order: the onset of misses
-        (``tlb_onset``), the calibrated miss at the largest ``TLB_PAGES`` walk, the ramp beyond (``tlb_ramp``); the
-        extra between two points is linear, below the first the first's, beyond the last the last's. () without
-        onset and ramp: ``tlb_miss_s`` for every walk beyond the reach."""
-        if not self.tlb_ramp and not self.tlb_onset:
-            return ()
-        return (*self.tlb_onset, (TLB_PAGES[-1], self.tlb_miss_s), *self.tlb_ramp)
-
-    def tlb_pitch_shift(self) -> int:
-        """Pages by which the misses of a walk whose rows are two pages or more apart set in earlier than the
-        one-page curve (``tlb_curve``) says: fitted to the calibrated pitch walks (``tlb_pitches``,
-        ``fit_pitch_shift``); 0 without them."""
-        if not self.tlb_pitches or not self.tlb_curve():
-            return 0
-        return fit_pitch_shift(self.tlb_curve(), self.tlb_pitches)
 
     def tlb_geometry(self) -> tuple[int, int] | None:
         """(sets, ways) of the second-level TLB, fitted to the calibrated walks (``fit_tlb_geometry``); None
@@ -1041,9 +1024,8 @@ TLB_PITCHES = (2, 4, 8)
 onset of misses is not a function of the pages alone. Measured on this host (benchmarks/tlb_pitch.py, Ice Lake-SP
 VM, transparent huge pages off for these arrays: 'madvise' and no madvise, AnonHugePages 0): a walk stays within
 1.25 x its in-TLB cost up to 1536 rows at 4160 B and 16448 B pitches, 768-1024 at 8256 B, 64-512 at 33024 B."""
-TLB_PITCH_PAGES = (256, 512, 768, 1024, 1536, 1792, 2048, 2304, 2560, 3072, 4096)
-"""Rows (pages) of the walks at each of ``TLB_PITCHES``: dense from 1536 to 2560, where their misses set in and
-``fit_pitch_shift`` is decided."""
+TLB_PITCH_PAGES = (256, 512, 768, 1024, 1536, 2048, 3072, 4096)
+"""Rows (pages) of the walks at each of ``TLB_PITCHES``."""
 
 
 def tlb_pitch_curve(walks: dict[int, Measured], base: Measured) -> dict[int, Measured]:
@@ -1058,45 +1040,6 @@ def tlb_pitch_curve(walks: dict[int, Measured], base: Measured) -> dict[int, Mea
         out[pages] = Measured(last, max(fig.spread, base.spread), fig.samples, fig.reliable and base.reliable,
                               host_ratio=fig.host_ratio)
     return out
-
-
-def curve_extra(curve: tuple[tuple[int, float], ...], pages: float) -> float:
-    """The extra seconds per access of ``Hierarchy.tlb_curve`` at ``pages``: linear between two points, the
-    first's below the first, the last's beyond the last."""
-    if pages <= curve[0][0]:
-        return curve[0][1]
-    for (p0, s0), (p1, s1) in zip(curve, curve[1:]):
-        if pages <= p1:
-            return s0 + (s1 - s0) * (pages - p0) / (p1 - p0)
-    return curve[-1][1]
-
-
-PITCH_SHIFTS = range(0, 1025, 32)
-"""Shifts (pages) tried when fitting where the misses of multi-page pitches set in (``fit_pitch_shift``)."""
-
-
-@functools.lru_cache(maxsize=16)
-def fit_pitch_shift(curve: tuple[tuple[int, float], ...],
-                    pitches: tuple[tuple[int, tuple[tuple[int, float], ...]], ...]) -> int:
-    """The shift (pages) that brings the one-page curve closest to the calibrated walks at pitches of several
-    pages (``TLB_PITCHES``): the least sum of absolute differences between each of their figures at p pages and
-    the curve at p + shift, the smaller shift on a tie (absolute differences: one noisy walk does not move it).
-    Why: rows two pages or more apart miss the TLBs from fewer pages than rows a page apart (measured here, an
-    Emerald Rapids VM, benchmarks/tlb_pitch.py: 3.4 ns more per access at 2048 rows over eight pitches of 2 to
-    5.5 pages, none a power of two, where rows a page and a line apart take 1.4; 1.3 against 0.2 at 1792), and
-    the curves of all such pitches are about the one-page curve moved by the same number of pages (128 on that
-    host), while each one's figures scatter by several ns between calibrations."""
-    def error(shift: int) -> float:
-        return sum(abs(curve_extra(curve, pages + shift) - extra)
-                   for _, walks in pitches for pages, extra in walks)
-    return min(PITCH_SHIFTS, key=lambda shift: (error(shift), shift))
-
-
-def pitch_weight(pitch: float, page: int, line: int) -> float:
-    """How much of ``Hierarchy.tlb_pitch_shift`` a walk with rows ``pitch`` bytes apart takes: none at the one-page
-    curve's pitch (a page and a line) or below, all from two pages and a line (the first ``TLB_PITCHES`` walk),
-    linear between."""
-    return min(1.0, max(0.0, (pitch - page - line) / page))
 
 
 TLB_WAYS = (2, 4, 8, 16, 32)

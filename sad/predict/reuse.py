@@ -27,7 +27,7 @@ from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import walk
-from sad.machine.hierarchy import FIT_FRACTION, Hierarchy, Level, pitch_weight
+from sad.machine.hierarchy import FIT_FRACTION, TLB_PAGES, Hierarchy, Level
 from sad.predict import opmodel
 from sad.predict.sourceloops import Ref, SourceLoop, _as_ir, _fastest, _index, _mentions, _slow
 
@@ -738,7 +738,7 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     page = hierarchy.page_bytes
     pitch = row_pitch(ref, loop, trips, hierarchy.line_bytes)
     share = sympy.Min(1, pitch / page)
-    pages = pages_between_reuses(fp, share, walk, others or [], hierarchy) + pitch_shift(pitch, hierarchy)
+    pages = pages_between_reuses(fp, share, walk, others or [], hierarchy)
     caches = hierarchy.caches()
     largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
     # no extra up to the baseline of the measured onset of misses (``Hierarchy.tlb_onset``), else the reach
@@ -753,28 +753,16 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     return sympy.Piecewise(*pieces)
 
 
-def pitch_shift(pitch: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr:
-    """Pages added to a walk's before its TLB extra is read off the one-page curve: rows several pages apart miss
-    from fewer pages than rows a page apart (``Hierarchy.tlb_pitch_shift``, taken in full from two pages and a
-    line, ``pitch_weight``)."""
-    shift = hierarchy.tlb_pitch_shift()
-    if not shift:
-        return sympy.Integer(0)
-    page, line = hierarchy.page_bytes, hierarchy.line_bytes
-    if pitch.is_number:
-        return sympy.Integer(round(shift * pitch_weight(float(pitch), page, line)))
-    return shift * sympy.Min(1, sympy.Max(0, (pitch - page - line) / page))
-
-
 def miss_seconds(pages: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr:
     """Extra seconds of an access to a page for a walk over ``pages`` pages between reuses: the measured onset of
     misses below the reach (``tlb_onset``, from its baseline), the calibrated ``tlb_miss_s`` at the walk it was
     measured on (``TLB_PAGES``' largest), then the larger walks' figures (``tlb_ramp``: page-table entries of more
     pages than the L1 keeps), linear between two, the last beyond them. Without onset and ramp, ``tlb_miss_s``
     for every walk."""
-    points = hierarchy.tlb_curve()
-    if not points:
-        return sympy.Float(hierarchy.tlb_miss_s, 6)
+    miss = sympy.Float(hierarchy.tlb_miss_s, 6)
+    if not hierarchy.tlb_ramp and not hierarchy.tlb_onset:
+        return miss
+    points = [*hierarchy.tlb_onset, (TLB_PAGES[-1], hierarchy.tlb_miss_s), *hierarchy.tlb_ramp]
     pieces = [(sympy.Float(points[0][1], 6), sympy.Le(pages, points[0][0]))]
     for (p0, s0), (p1, s1) in zip(points, points[1:]):
         pieces.append((sympy.Float(s0, 6) + sympy.Float((s1 - s0) / (p1 - p0), 6) * (pages - p0),

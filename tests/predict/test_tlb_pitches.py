@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-import sympy
 
 from sad.machine import hierarchy as hier
 from tests.predict.test_tlb_ramp import HOST, _m, _written_and_read
@@ -56,38 +55,3 @@ def test_calibrate_writes_the_pitches_and_the_database_reads_them(tmp_path):
                                         tlb_pitches={8256: {512: _m(0.0), 1024: _m(1.6)}})
     assert "  tlb: {pages: 2048, miss: 9.5 ns, pitches: {8256: {512: 0 ns, 1024: 1.6 ns}}}" in text
     assert hierarchy.tlb_pitches == ((8256, ((512, 0.0), (1024, pytest.approx(1.6e-9)))),)
-
-
-def _shifted(curve: tuple[tuple[int, float], ...], shift: int, rows: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-    """The figures a walk whose misses set in ``shift`` pages earlier than the one-page curve's has at ``rows``."""
-    return tuple((r, hier.curve_extra(curve, r + shift)) for r in rows)
-
-
-def test_the_pitch_shift_is_the_one_that_moved_the_multi_page_walks():
-    rows = (256, 512, 768, 1024, 1536, 1792, 2048, 2304, 2560, 3072, 4096)
-    curve = REFERENCE.tlb_curve()
-    # the one-page curve in order: onset, the miss at the largest TLB_PAGES walk (4096), the ramp
-    assert curve == ((1024, 0.0), (2048, 2.1e-9), (4096, 9.5e-9), (8192, 11e-9))
-    # by hand: 1536 pages on the one-page curve are halfway from 1024 to 2048 (1.05 ns), 1792 three quarters
-    assert hier.curve_extra(curve, 1536) == pytest.approx(1.05e-9)
-    assert hier.curve_extra(curve, 1792) == pytest.approx(1.575e-9)
-    pitches = tuple((4096 * k + 64, _shifted(curve, 256, rows)) for k in (2, 4, 8))
-    host = dataclasses.replace(REFERENCE, tlb_pitches=pitches)
-    assert host.tlb_pitch_shift() == 256
-    # one walk far off (a noisy calibration) does not move it: the absolute differences
-    noisy = ((8256, tuple((r, e + (5e-9 if r == 1536 else 0.0)) for r, e in pitches[0][1])), *pitches[1:])
-    assert dataclasses.replace(REFERENCE, tlb_pitches=noisy).tlb_pitch_shift() == 256
-    assert REFERENCE.tlb_pitch_shift() == 0                    # no pitch walks: the one-page curve for all
-
-
-def test_a_walk_takes_the_shift_from_two_pages_and_a_line_and_none_at_one_page():
-    from sad.predict.reuse import pitch_shift
-    rows = (256, 512, 1024, 1536, 1792, 2048, 2304, 2560, 3072, 4096)
-    curve = REFERENCE.tlb_curve()
-    host = dataclasses.replace(REFERENCE, tlb_pitches=tuple((4096 * k + 64, _shifted(curve, 256, rows))
-                                                            for k in (2, 4, 8)))
-    assert pitch_shift(sympy.Integer(4160), host) == 0         # the one-page curve's own pitch
-    assert pitch_shift(sympy.Integer(16000), host) == 256      # 2 000 doubles a row: more than two pages
-    assert pitch_shift(sympy.Integer(4160 + 2048), host) == 128    # halfway to two pages and a line
-    n = sympy.Symbol("n", positive=True)
-    assert pitch_shift(8 * n, host).subs(n, 2000) == 256       # a pitch a run tells: the same rule as a formula
