@@ -294,10 +294,21 @@ def serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, write:
             return sympy.Float(level.store_line_s if write else level.line_s, 6)
         column = level.column_store_s if write else level.column_s
         one = level.one_set_store_s if write else level.one_set_s
+        figure = sympy.Float(column, 6)
+        if walk is not None and not write and level.column_even_s:
+            figure = even_lines(walk.pitch, hierarchy.line_bytes, sympy.Float(level.column_even_s, 6), figure)
         if not one or one <= column or weight == 0:
-            return sympy.Float(column, 6)
-        return sympy.Float(column, 6) + weight * sympy.Float(one - column, 6)
+            return figure
+        return figure + weight * sympy.Float(one - column, 6)
     return by_serving_level(bytes_between_reuses, hierarchy, walk, cost)
+
+
+def even_lines(pitch: sympy.Expr, line: int, even: sympy.Expr, odd: sympy.Expr) -> sympy.Expr:
+    """``even`` for rows an even number of lines apart (every access of the walk on a line of one parity:
+    ``Level.column_even_s``), else ``odd``; a Piecewise where the pitch is a formula."""
+    if pitch.is_number:
+        return even if float(pitch) % (2 * line) == 0 else odd
+    return sympy.Piecewise((even, sympy.Eq(sympy.Mod(pitch, 2 * line), 0)), (odd, True))
 
 
 def by_serving_level(bytes_between_reuses: sympy.Expr, hierarchy: Hierarchy, walk: Walk | None,
@@ -554,6 +565,7 @@ def into_l1(hierarchy: Hierarchy) -> Hierarchy:
             return max(0.0, own - getattr(l1, l1_field or field)) if own else 0.0
         return dataclasses.replace(level, line_s=less("line_s"), store_line_s=less("store_line_s"),
                                    column_s=less("column_s"), column_store_s=less("column_store_s"),
+                                   column_even_s=less("column_even_s", "column_s"),
                                    one_set_s=less("one_set_s", "column_s"),
                                    one_set_store_s=less("one_set_store_s", "column_store_s"), copy_s=less("copy_s"))
     return dataclasses.replace(hierarchy, levels=tuple(beyond(lv) for lv in hierarchy.levels))
