@@ -737,13 +737,15 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                      f"±{result.walk_latency.spread * 50:.1f} %")
         late: list[tuple[str, dict[str, Measured], str, Callable[[], list[float]], tuple[str, ...]]] = []
         for name, nbytes, column_bytes in level_footprints(caches, result.tlb_pages, result.page_bytes):
-            for mode, table in (("r", result.read), ("w", result.write), ("R", result.column),
-                                ("W", result.column_write), ("k", result.copy)):
+            for mode, table, binary, what in (("r", result.read, exe, "read"), ("w", result.write, exe, "write"),
+                                              ("R", result.column, exe, "column read"),
+                                              ("W", result.column_write, exe, "column update"),
+                                              ("k", result.copy, exe, "copy"),
+                                              ("R", result.column_even, even, "column read even")):
                 size = column_bytes if mode in "RW" else nbytes
                 passes = max(1, (8 * 1024 ** 2) // size)   # at least ~8 MB touched per timed run
-                what = {"r": "read", "w": "write", "R": "column read", "W": "column update", "k": "copy"}[mode]
                 key = f"hierarchy.{name}.{what.replace(' ', '_')}"
-                sample = functools.partial(run, streaming_mode(mode, name), passes, size, 4)
+                sample = functools.partial(run, streaming_mode(mode, name), passes, size, 4, binary)
                 table[name] = result.timed(key, sample, per_figure, slowed_by(name, caches))
                 if table[name].slow_host:
                     late.append((key, table, name, sample, slowed_by(name, caches)))
@@ -752,15 +754,6 @@ def measure(budget_s: float = 40.0, progress: Callable[[str], None] | None = Non
                     how = "every element" if streaming_mode(mode, name) != mode else "one line per element"
                     progress(f"{what:13s} {how}, {name:6s} "
                              f"({size // 1024} KB) {f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
-            key = f"hierarchy.{name}.column_read_even"
-            sample = functools.partial(run, "R", max(1, (8 * 1024 ** 2) // column_bytes), column_bytes, 4, even)
-            result.column_even[name] = result.timed(key, sample, per_figure, slowed_by(name, caches))
-            if result.column_even[name].slow_host:
-                late.append((key, result.column_even, name, sample, slowed_by(name, caches)))
-            if progress:
-                f = result.column_even[name]
-                progress(f"column read, rows {PITCH_LINES + 1} lines apart, {name:6s} ({column_bytes // 1024} KB) "
-                         f"{f.seconds * 1e9:7.3f} ns/line ±{f.spread * 50:.1f} %")
         retime_late(result, late, per_figure, progress)
         measure_holds(run, result, per_figure, progress)
         one_set_rows = {f"L{c.level}": rows for prev, c in zip(caches, caches[1:])

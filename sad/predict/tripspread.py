@@ -22,6 +22,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
+from sad.analysis.counting import trip_count
 from sad.predict import opmodel
 from sad.predict.sourceloops import SourceLoop
 
@@ -47,8 +48,7 @@ def trip_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
     bounds = _bounds(inner, bindings)
     if bounds is None or not bounds[2].is_number or bounds[2] == 0:
         return []
-    lo, hi, step = bounds
-    count = sympy.Max(0, sympy.floor((hi - lo) / step) + 1)
+    count = trip_count(*bounds)
     referenced = _referenced(count, enclosing, bindings)
     if not referenced or not {s.name for s in count.free_symbols} & referenced:
         return []
