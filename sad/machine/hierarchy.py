@@ -178,6 +178,10 @@ class Hierarchy:
     first_read_s: float = 0.0
     """Seconds per page of fresh memory read before anything writes it: the fault maps the kernel's shared zero
     page, no page is allocated or zeroed (0: not measured; such a read is then priced as ``first_touch_s``)."""
+    column_walks_measured: bool = False
+    """A level of the file has its ``column_read`` (timed by `sad calibrate`): with no ``column_read_even`` in any
+    level, the file was calibrated before such walks were timed apart, which the report says where it matters
+    (a file written by hand without column figures prices every walk at its read figure, as it asks)."""
 
     @property
     def read_fault_s(self) -> float:
@@ -1347,7 +1351,8 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      forward_folded_s=parse_time(section.get("forward_folded", 0)),
                      forward_rmw_s=parse_time(section.get("forward_rmw", 0)),
                      mispredict_s=parse_time(section.get("mispredict", 0)),
-                     first_read_s=parse_time(section.get("first_read", 0)))
+                     first_read_s=parse_time(section.get("first_read", 0)),
+                     column_walks_measured=any("column_read" in entry for entry in section["levels"]))
 
 
 def _with_ramp(level: Level, entry: dict, beyond_s: float, parse_time: Callable[[object], float]) -> Level:

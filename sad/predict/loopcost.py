@@ -43,6 +43,7 @@ from sad.predict.overlap import wait_seconds
 from sad.predict.reuse import (
     Walk,
     data_seconds,
+    even_lines,
     first_touch_bytes,
     level_name,
     one_set_shares,
@@ -372,6 +373,10 @@ _MISSING = (
      "of a register's value (addq %rax, -24(%rbp)), and the machine database has no hierarchy.forward_rmw: the "
      "plain forwarding figure stands in (Intel's Golden Cove renames a plain load, not this form: the chain may be "
      "under-priced)"),
+    ("hierarchy.column_read_even", "column walks an even number of lines apart", "a column walk whose rows are "
+     "an even number of lines apart, and the machine database has no column_read_even (calibrated before such "
+     "walks were timed apart): the column read figure stands in (on an Emerald Rapids VM such walks served "
+     "from L2 and beyond took about twice as long: the loop may be under-priced)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"))
@@ -522,7 +527,22 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
                             lambda name: machine.op_cost(f"lib.{name}"), spread)
     if priced is None and hierarchy.ops:
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
+    if priced is not None and _even_walk_unmeasured(loop, trips_by_line, hierarchy, bindings):
+        priced.unmeasured += ("hierarchy.column_read_even",)
     return priced
+
+
+def _even_walk_unmeasured(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,
+                          bindings: dict[str, sympy.Expr] | None) -> bool:
+    """Whether the loop reads a column walk whose rows may be an even number of lines apart on a machine file
+    calibrated before such walks were timed apart (``Hierarchy.column_walks_measured`` without any level's
+    ``column_read_even``): the odd figure stands in for them."""
+    if not hierarchy.column_walks_measured or any(lv.column_even_s for lv in hierarchy.levels):
+        return False
+    streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
+    return any(walk is not None and not ref.write
+               and even_lines(walk.pitch, hierarchy.line_bytes, sympy.true, sympy.false) is not sympy.false
+               for ref, _, _, walk, *_ in streams)
 
 
 def outer_vectorized_data(data: sympy.Expr, width: int) -> sympy.Expr:

@@ -52,3 +52,52 @@ def test_calibrate_writes_the_even_figure_and_the_database_reads_it(tmp_path):
     assert [lv.column_even_s for lv in hierarchy.levels] == [pytest.approx(0.3e-9), pytest.approx(2.5e-9)]
     _, without = _written_and_read(tmp_path)           # calibrated before it was timed: not measured
     assert [lv.column_even_s for lv in without.levels] == [0.0, 0.0]
+
+
+COLUMN_SUM_C = """\
+double A[512][ROW], s;
+int main(void) {
+    for (int j = 0; j < 8; j++)
+        for (int k = 0; k < 512; k++)
+            s += A[k][j];
+    return s > 0;
+}
+"""
+
+
+def _unmeasured_warnings(tmp_path, row: int, level_line: str) -> tuple[list, str]:
+    """The warnings and the report's loop line of a column sum over rows of ``row`` doubles, on the test host
+    whose L1 entry is ``level_line``."""
+    from sad.analysis.description import group_blocks
+    from sad.analysis.pipeline import analyze
+    from sad.machine.model import load_machine
+    from sad.predict.loopcost import LoopCoverage, price_loops
+    from tests.predict.loop_nests import host_machine
+    src = tmp_path / "colsum.c"
+    src.write_text(COLUMN_SUM_C.replace("ROW", str(row)))
+    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n")
+    machine_file.write_text(machine_file.read_text().replace(
+        "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n", level_line))
+    analysis = analyze([str(src)])
+    coverage = LoopCoverage()
+    price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file), coverage=coverage)
+    return [d for d in coverage.warnings if "column_read_even" in d.message], coverage.summary()
+
+
+@pytest.mark.skipif(not __import__("shutil").which("gcc"), reason="needs gcc")
+def test_a_file_calibrated_before_even_walks_says_so_where_a_walk_is_even(tmp_path):
+    """Columns timed (``column_read``) but no ``column_read_even``: a walk over rows of 2 000 doubles (250 lines)
+    is priced at the odd figure, said once at its loop (line 4) and in the report's line; rows of 2 008 doubles
+    (251 lines) need no even figure; a file with the figure, or one written without any column figure, says
+    nothing."""
+    old = "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns, column_read: 0.35 ns}\n"
+    said, summary = _unmeasured_warnings(tmp_path, 2000, old)
+    assert [(d.loc.line, d.severity) for d in said] == [(4, "warning")]
+    assert "the column read figure stands in" in said[0].message
+    assert summary.endswith("; recalibrate: column walks an even number of lines apart not measured")
+    assert _unmeasured_warnings(tmp_path, 2008, old) == ([], "1 of 1 innermost loops priced from the compiled "
+                                                          "code (gcc -O2)")
+    new = old.replace("column_read: 0.35 ns", "column_read: 0.35 ns, column_read_even: 0.5 ns")
+    assert _unmeasured_warnings(tmp_path, 2000, new)[0] == []
+    by_hand = "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
+    assert _unmeasured_warnings(tmp_path, 2000, by_hand)[0] == []
