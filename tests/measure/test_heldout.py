@@ -35,6 +35,18 @@ def test_figures_of_a_level():
     assert (s["close_pairs"], s["close_pairs_right"]) == (1, 0)   # a, b measured 1.2x apart: ranked the wrong way
 
 
+def test_several_earlier_reports_give_each_kernel_its_fastest_time(tmp_path: Path):
+    """--measured repeated: a kernel in both reports keeps the faster time (a shared host only slows a program),
+    one in either keeps its own, per level."""
+    import json
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps({"levels": {"-O0": {"rows": [{"name": "lu", "measured": 23.3, "predicted": 10.2},
+                                                             {"name": "mvt", "measured": 0.41, "predicted": 0.3}]}}}))
+    second.write_text(json.dumps({"levels": {"-O0": {"rows": [{"name": "lu", "measured": 14.3, "predicted": 10.2}]},
+                                             "-O2": {"rows": [{"name": "lu", "measured": 4.0, "predicted": 2.0}]}}}))
+    assert heldout.earlier_times([str(first), str(second)]) == {"-O0": {"lu": 14.3, "mvt": 0.41}, "-O2": {"lu": 4.0}}
+
+
 def test_manifest_errors_name_the_entry(tmp_path: Path):
     (tmp_path / "heldout.yaml").write_text("kernels:\n  - name: k1\n    source: missing.c\n")
     with pytest.raises(heldout.ManifestError, match=r"heldout.yaml: error: kernels\[0\] \(k1\): no such source"):
