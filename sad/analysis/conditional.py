@@ -13,10 +13,11 @@ M = MMAX` and `IF (MMAX .LT. M) M = MMAX` are both Min(M, MMAX)).
 
 It gives up (the caller keeps the variable unresolved) where straight-line reasoning would be wrong or
 cannot decide: a use inside a loop that changes the variable (or after such a loop, with no plain
-definition between them), a routine with backward jumps, a jump on the way or a label
-jumped to from elsewhere, a condition the backtracer cannot turn into a relational (an array element that
-is written at run time, a function's result), a value not defined on some path. A logical value chosen in
-IFs is the condition under which it is true. A condition
+definition between them), a backward jump over an assignment of it (one that comes back over none brings
+the value it left with), a jump on the way or a label jumped to from elsewhere, a condition the
+backtracer cannot turn into a relational (an array element that is written at run time, a function's
+result), a value not defined on some path. A logical value chosen in IFs is the condition under which it
+is true. A condition
 on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
 it is exact once the value is bound.
 """
@@ -161,12 +162,15 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
         if stmt is run.use:
             raise _Found(value)
         if stmt.label is not None and stmt.label in run.jumps_to:
-            # Control may arrive here from a jump: fine only for the jumps out of the statement just passed
-            # (a loop's EXIT, C's break) or from inside this one (a DO loop's terminal label).
+            # Control may arrive here from a jump: fine for the jumps out of the statement just passed (a
+            # loop's EXIT, C's break), from inside this one (a DO loop's terminal label), and from later
+            # statements of this list that nothing on the way back assigns (DLASCL's `10 CONTINUE ... IF
+            # (.NOT.DONE) GO TO 10` for its ITYPE, set before it): every arrival brings the same value.
             allowed = {id(stmt)} | {id(s) for s in _inside(stmt, run)}
             if previous is not None:
                 allowed |= {id(previous)} | {id(s) for s in _inside(previous, run)}
-            if any(id(j) not in allowed for j in run.jumps_to[stmt.label]):
+            others = [j for j in run.jumps_to[stmt.label] if id(j) not in allowed]
+            if others and not _back_unchanged(stmts, k, others, run):
                 raise Unknown
         if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
             done, value = _exit(stmt, value, run)
@@ -229,6 +233,44 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             return ENDED
         previous = stmt
     return value
+
+
+def _back_unchanged(stmts: list[ir.Stmt], k: int, jumps: list[ir.Stmt], run: Run) -> bool:
+    """Whether each of `jumps` comes back to stmts[k] from stmts[k:] (itself or nested) and no statement
+    from stmts[k] to the last of them assigns the variable (nor holds a statement that does)."""
+    last = k
+    for jump in jumps:
+        found = next((i for i in range(k, len(stmts)) if stmts[i] is jump
+                      or any(s is jump for s in _inside(stmts[i], run))), None)
+        if found is None:
+            return False
+        last = max(last, found)
+    return not any(id(s) in run.definitions or any(id(t) in run.definitions for t in _inside(s, run))
+                   for s in stmts[k:last + 1])
+
+
+def looped_back(proc: ir.Procedure) -> frozenset[int] | None:
+    """The statements (by id) a backward jump may run again: for each label that a later statement of its
+    list jumps back to, the statements from the label's to that jump's, and those they hold. None where a
+    jump's target cannot be told (an assigned GOTO) or a jump enters a statement list from outside it."""
+    nested = nesting(proc)
+    if any(isinstance(s, ir.AssignedGoto) for s in nested.statements):
+        return None
+    found: set[int] = set()
+    lists = [proc.body, *(body for stmt in nested.statements for body in ir.child_bodies(stmt))]
+    for stmts in lists:
+        for k, stmt in enumerate(stmts):
+            if stmt.label is None or stmt.label not in nested.jumps_to:
+                continue
+            for jump in nested.jumps_to[stmt.label]:
+                at = next((i for i, s in enumerate(stmts) if s is jump or any(t is jump for t in nested.inside(s))),
+                          None)
+                if at is None:
+                    return None
+                for s in stmts[k:at + 1]:
+                    found.add(id(s))
+                    found.update(id(t) for t in nested.inside(s))
+    return frozenset(found)
 
 
 def _kept_from_entry(loop: ir.Do, value, run: Run) -> bool:

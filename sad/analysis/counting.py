@@ -210,7 +210,7 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
             out = memo[e] = _piecewise_subs(e, walk)
             return out
         if not as_subs and isinstance(e, sympy.Piecewise):
-            out = memo[e] = _chosen(_piecewise_subs(e, walk), e)
+            out = memo[e] = _chosen(_rebuilt(e, walk), e)
             return out
         if not as_subs and isinstance(e, sympy.Mul):
             out = memo[e] = _product(e, walk)
@@ -241,6 +241,19 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
         return out
 
     return walk(expr)
+
+
+def _rebuilt(e: sympy.Piecewise, walk) -> sympy.Expr:
+    """_piecewise_subs, with sympy's errors in folding the bound choice Unbindable, as for any other node
+    (walk): its simplify of a bound condition puts 0 for every symbol (Expr.equals), and DSYTRF's block size
+    `MAX(1, LWORK/N) < 8` bound in DLASYF's counts met Max(1, nan) there ("not comparable"), which made
+    DSYTRF's whole build an internal error."""
+    try:
+        return _piecewise_subs(e, walk)
+    except Unbindable:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise Unbindable(str(exc)) from exc
 
 
 def _chosen(out: sympy.Expr, e: sympy.Piecewise) -> sympy.Expr:

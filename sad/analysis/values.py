@@ -71,6 +71,7 @@ class ProgramFacts:
     opaque_arrays: set[str] = field(default_factory=set)
     _places: dict[str, dict[int, Place]] = field(default_factory=dict)
     _arm_jumps: dict[str, bool] = field(default_factory=dict)  # _jumps_back_in_arms by routine, as _places
+    _looped_back: dict[str, frozenset[int] | None] = field(default_factory=dict)  # conditional.looped_back
     # the statement whose values are being evaluated, and the quotients resolved there by taking operands
     # of unknown sign as non-negative: (where, quotient), in order, each once (notes for the user)
     at_loc: ir.Loc | None = None
@@ -1589,12 +1590,21 @@ class ValueResolver(ir.NodeVisitor):
             in_arms = self.facts._arm_jumps.get(owner.name)
             if in_arms is None:  # a function of the routine alone, asked for at every conditional use in it
                 in_arms = self.facts._arm_jumps[owner.name] = _jumps_back_in_arms(owner)
-            if not in_arms:
+            if not in_arms and not self._assigned_outside_loops_back(owner, by_proc[owner.name]):
                 return None
         rest = others + [d for name, ds in by_proc.items() if name != owner.name for d in ds]
         if len(rest) > 1 or (rest and rest[0].kind not in ("read", "assign", "data", "parameter")):
             return None
         return owner, by_proc[owner.name], (rest[0] if rest else None)
+
+    def _assigned_outside_loops_back(self, owner: ir.Procedure, defs: list[Definition]) -> bool:
+        """Whether none of a variable's definitions in `owner` is in a statement a backward jump may run
+        again (DLASCL's ITYPE, set before its `10 CONTINUE ... GO TO 10` scaling loop, is the same on every
+        pass; sad.analysis.conditional checks each label it meets)."""
+        if owner.name not in self.facts._looped_back:
+            self.facts._looped_back[owner.name] = conditional.looped_back(owner)
+        again = self.facts._looped_back[owner.name]
+        return again is not None and not any(d.stmt is None or id(d.stmt) in again for d in defs)
 
     def _entry_value(self, key: str, owner: ir.Procedure, inside: list[Definition], entry_def: Definition | None,
                      integer: bool, depth: int) -> sympy.Expr | None:

@@ -10,6 +10,7 @@ import sympy
 
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
+from tests.analysis.fixtures import gcov_rows, line_of
 
 N = sympy.Symbol("N", integer=True)
 K = sympy.Symbol("K", integer=True)
@@ -251,3 +252,53 @@ def test_log10_of_a_known_value_decides_its_test(tmp_path):
     line = next(k for k, text in enumerate(source.splitlines(), 1) if "S = S - 1" in text)
     assert sum(c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt") == 0
     assert not [p for p in analysis.table if p.kind == "branch_probability"]
+
+
+_BACKJUMP = Path(__file__).resolve().parent / "blas" / "backjump.f"
+
+
+def test_a_value_set_before_a_backward_goto_loop_is_known_in_it(capsys):
+    """DLASCL's shape: ITYPE is chosen from the option before `10 CONTINUE ... IF (...) GO TO 10`, and tested
+    in the loop. Nothing on the way back assigns ITYPE, so every pass sees the value it entered with: the
+    test is exact for each call's option ('G': the column loop, 'U': one element), with nothing bound, and
+    every line equals gcov's (before: the whole routine's conditional values refused for the backward jump,
+    P_SCALE_IF2 a probability)."""
+    fixture = str(_BACKJUMP)
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    rows = gcov_rows(capsys, fixture, "./backjump")
+    assert rows[line_of(fixture, "A(I) = A(I) * MUL")] == ["16", "16"]
+    assert rows[line_of(fixture, "A(1) = A(1) * MUL")] == ["2", "2"]
+
+
+@pytest.mark.parametrize("where, old, new", [
+    ("on the way back", "      IF (PASS .LT. 2) GO TO 10\n",
+     "      ITYPE = 1 - ITYPE\n      IF (PASS .LT. 2) GO TO 10\n"),
+    ("before the test", "      MUL = CTO / CFROM\n", "      IF (PASS .EQ. 2) ITYPE = 0\n      MUL = CTO / CFROM\n")])
+def test_a_value_assigned_between_the_label_and_the_backward_goto_stays_unknown(tmp_path, where, old, new):
+    """The same routine with ITYPE also assigned inside the GOTO loop (after the test, or before it): a
+    pass may see the value an earlier pass left, which one run in source order does not tell. The test
+    on ITYPE stays a probability, as before backward jumps were let through."""
+    path = tmp_path / "toggled.f"
+    source = _BACKJUMP.read_text()
+    assert old in source
+    path.write_text(source.replace(old, new))
+    analysis = analyze([str(path)])
+    line = line_of(str(path), "A(I) = A(I) * MUL")
+    count = sum(c for e, c in analysis.counts.items() if e.loc.line == line and e.role == "stmt")
+    probabilities = {analysis.table.symbol(p.name) for p in analysis.table.unresolved()
+                     if p.kind == "branch_probability" and p.procedure == "SCALE"}
+    assert count.free_symbols and count.free_symbols <= probabilities, (where, count)
+
+
+def test_a_value_assigned_past_the_backward_goto_is_known_in_the_loop(tmp_path):
+    """An assignment after the GO TO is not on the way back: every pass of the loop still sees the
+    value set before it (the counts are the fixture's, 16 and 2, nothing unbound)."""
+    path = tmp_path / "after.f"
+    old = "      IF (PASS .LT. 2) GO TO 10\n"
+    path.write_text(_BACKJUMP.read_text().replace(old, old + "      ITYPE = 7\n      PRINT *, ITYPE\n"))
+    analysis = analyze([str(path)])
+    assert not analysis.table.unresolved()
+    counts = {e.loc.line: c for e, c in analysis.counts.items() if e.role == "stmt"}
+    assert counts[line_of(str(path), "A(I) = A(I) * MUL")] == 16
+    assert counts[line_of(str(path), "A(1) = A(1) * MUL")] == 2

@@ -1,6 +1,7 @@
 """Exact loop counting against hand-derived closed forms (Fortran 77 trip-count rule, exact sums)."""
 from __future__ import annotations
 
+import pytest
 import sympy
 
 from sad.analysis import counting
@@ -455,3 +456,17 @@ def test_nothing_summed_is_zero_not_a_sum_holding_the_loops_symbols():
     assert counting.substitute(count, {x: 0}) == 0
     assert counting.substitute(count, {x: 1}).free_symbols == {N}
     assert counting.open_sum(sympy.Piecewise((0, k < M), (0, True)), (k, 0, N - 1)) == 0
+
+
+def test_a_choice_sympy_fails_to_fold_once_bound_is_unbindable_not_an_error():
+    """DLASYF's counts bound to DSYTRF's block size NB (MAX(1, LWORK/N) under tests of N and LWORK): sympy
+    folds the bound choice by simplifying `Max(1, floor(LWORK/N)) < 8`, puts 0 for every symbol in it and
+    refuses Max(1, nan) with a ValueError, which took DSYTRF's whole build down as an internal error. It is
+    Unbindable, as any other undefined binding, so the call is deferred to where the values are numbers."""
+    lwork, n, k, nb, big = sympy.symbols("LWORK N k NB K", integer=True)
+    small = sympy.Max(1, sympy.floor(lwork / n)) < 8
+    bound = sympy.Piecewise((n, sympy.ITE((n > 64) & (lwork < 64 * n), small, False)), (64, True))
+    count = sympy.Piecewise((1, k * nb - nb * sympy.floor((big - 1) / nb) > 0), (0, True))
+    with pytest.raises(counting.Unbindable, match="not comparable"):
+        counting.substitute(count, {nb: bound})
+    assert counting.substitute(count, {nb: 64, k: 2, big: 65}) == 1
