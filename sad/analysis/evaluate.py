@@ -4,7 +4,7 @@ where every argument is a known scalar.
 Data flow: the value backtracer (sad.analysis.values) asks here for a user function's result at a reference
 whose actual arguments are all known numbers, logicals or character strings, when the result is no single
 formula of the arguments. The function's IR is executed here, statement by statement, on exact values
-(integers, rationals for REAL and DOUBLE PRECISION, Python floats only from LOG and EXP, strings for
+(integers, rationals for REAL and DOUBLE PRECISION, Python floats only from LOG and SQRT, strings for
 CHARACTER with Fortran's blank padding, substrings, ICHAR and CHAR); the functions it references are run
 the same way. The result is exact where the run finishes; where it meets something it does not follow (an
 array, an I/O statement, a subroutine call, a value never set, a division by zero, more than STEPS
@@ -485,7 +485,12 @@ def function_class(procs: dict[str, ir.Procedure], proc: ir.Procedure) -> type:
         from sad.analysis import characters
         args = [characters.shown(a) if i in characters_at else printer._print(a) for i, a in enumerate(self.args)]
         return f"{proc.name}({', '.join(args)})"
-    return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True, "_sympystr": shown})
+    # not a number where the run cannot finish (an intrinsic it does not have, an I/O statement, an array):
+    # MSTA1(7/2, 200) stays a reference, and sympy's Max compares no "number" it cannot evaluate ("MSTA1(7/2,
+    # 200) is not comparable" ended `sad analyze` of specfun's CJYVB with its arguments bound); the report
+    # names it (is_user_function)
+    return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True, "is_number": False,
+                                               "is_user_function": True, "_sympystr": shown})
 
 
 def known(values: list[sympy.Basic], proc: ir.Procedure) -> list[Value] | None:

@@ -63,6 +63,9 @@ class Prediction:
     rank: ranks.RankChoice | None = None  # SPMD: the rank the numbers are for (the slowest), or why none
     excluded: list[str] = field(default_factory=list)  # unpriced calls whose seconds the numbers leave out
     loop_coverage: Any = None  # sad.predict.loopcost.LoopCoverage: how the innermost loops were priced
+    unevaluated: list[str] = field(default_factory=list)
+    """References to functions the analysis could not run on the values bound (``MSTA8(7/2, 200)``: an I/O
+    statement in it) left in the bound time: why a time with every parameter bound has no number."""
 
 
 def excluded_text(excluded: list[str]) -> str:
@@ -181,6 +184,9 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     bound_total = bind(total, bindings)
     unbound = sorted({s.name for s in free_symbols(bound_total)})
     value = evaluate(bound_total)
+    unevaluated = [] if value is not None else sorted(
+        {str(f) for f in bound_total.atoms(sympy.Function)
+         if getattr(f, "is_user_function", False) and not free_symbols(f)})
     # every number that can be computed is given, whether or not other parts of the program are bound
     counts: dict[sympy.Expr, float | None] = {}
     for bt in timed:
@@ -198,7 +204,7 @@ def predict(blocks: list[Block], machine, bindings: dict[str, sympy.Expr],
     return Prediction(total, value, timed, unbound, sorted(missing), dict(sorted(by_proc.items())),
                       operation_totals(blocks), startup, computation=total - comm, communication=comm,
                       computation_value=None if value is None or comm_value is None else value - comm_value,
-                      communication_value=comm_value, rank=rank, excluded=excluded)
+                      communication_value=comm_value, rank=rank, excluded=excluded, unevaluated=unevaluated)
 
 
 # The exactness check expands a derivative: on the terms of one probability written out up to this many nodes.

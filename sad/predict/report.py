@@ -195,6 +195,7 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         "rank": _rank_json(prediction) if model != "timeline" else _simulated_rank_json(simulated),
         "timeline": _timeline_json(simulated),
         "unbound": prediction.unbound,
+        **({"unevaluated": prediction.unevaluated} if prediction.unevaluated else {}),
         **({"excluded_calls": prediction.excluded} if prediction.excluded else {}),  # unpriced, left out of time_s
         "startup_s": prediction.startup,
         "parameters": parameter_rows(analysis, bindings, extra, origins),
@@ -379,8 +380,13 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
         note = excluded_text(prediction.excluded) if prediction.excluded else "all parameters bound"
         out.append(f"  T = {seconds(prediction.time_value)}  ({note})")
     else:
-        out.append(f"  unbound: {', '.join(prediction.unbound)}")
-        out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
+        if prediction.unbound:
+            out.append(f"  unbound: {', '.join(prediction.unbound)}")
+            out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
+        if prediction.unevaluated:
+            out.append(f"  not evaluated: {', '.join(prediction.unevaluated)}: a function's result sad could not "
+                       "work out at these values (sad.analysis.evaluate runs it up to an I/O statement, an array, an "
+                       "intrinsic it does not have); no number")
         if prediction.excluded:
             out.append(f"  and the {excluded_text(prediction.excluded)}")
     out.extend(_spmd_lines(prediction))

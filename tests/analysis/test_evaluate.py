@@ -58,6 +58,24 @@ def test_a_run_that_cannot_finish_says_why():
         evaluate.Evaluator(procs).call("BLOCKS", [])
 
 
+def test_a_bound_time_with_a_result_not_worked_out_says_so(capsys):
+    """RECUR's loop runs MAX(N, MSTA1(X, 200)) times; MSTA1 takes DLOG10, which the evaluator does not run, so
+    with N and X bound the time has no number, and the report names the reference instead of ending in
+    sympy's "MSTA1(7/2, 200) is not comparable" (as `sad analyze` of specfun's CJYVB did). With X left
+    unbound the reference has a free symbol: unbound, not "not evaluated"."""
+    with pytest.raises(evaluate.Unevaluated, match="intrinsic LOG10"):
+        evaluate.Evaluator(_procs("msta.f")).call("MSTA1", [Fraction(7, 2), 200])
+    src = str(BLAS / "msta.f")
+    params = ["-D", "P_MSTA1_IF1_IN_RECUR_1=0.5", "-D", "X_MSTA1_DO1=3"]
+    assert main(["analyze", src, "-m", "sparc2", "-D", "RECUR.N=100", "-D", "RECUR.X=3.5", *params]) == 0
+    out = capsys.readouterr().out
+    assert "  not evaluated: MSTA1(7/2, 200): a function's result sad could not work out at these values" in out
+    assert main(["analyze", src, "-m", "sparc2", "-D", "RECUR.N=100", *params, "--format", "json"]) == 0
+    import json
+    report = json.loads(capsys.readouterr().out)
+    assert report["unbound"] == ["RECUR.X"] and "unevaluated" not in report
+
+
 def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
     """The loops run NBLOCK(1,'dgetrf',100) = 64 and 32 + 2 times; NBLOCK's own lines are counted as its
     runs on those arguments took them (its tests are no probabilities). In BLKED, NBLOCK(1,'DPOTRF',N) is 32
