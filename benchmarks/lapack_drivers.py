@@ -227,7 +227,17 @@ def run(name: str, lapack: Path, work: Path) -> dict:
     unbound = sorted({p for line in proc.stdout.splitlines() if " unbound " in line
                       for p in re.findall(r"\b[PXC]_[A-Za-z0-9_]+", line)})
     return {"rc": proc.returncode, "figures": figures, "unbound": unbound, "wall": wall, "cpu": cpu,
-            "error": proc.stderr.strip().splitlines()[-1] if proc.returncode == 2 else ""}
+            "error": _error_of(proc.returncode, proc.stderr)}
+
+
+def _error_of(rc: int, stderr: str) -> str:
+    """What the row shows of the check's stderr: the last line where it failed (exit 2), and any internal error
+    whatever the exit (check-counts --require-bound exits 1 when a routine's build failed: session 22's
+    DSYTRF build error looked like its expansion budget)."""
+    internal = [t for t in stderr.splitlines() if "internal error" in t]
+    if internal:
+        return internal[0]
+    return stderr.strip().splitlines()[-1] if rc == 2 and stderr.strip() else ""
 
 
 def main() -> int:
@@ -246,7 +256,7 @@ def main() -> int:
             f = r["figures"]
             left = ", ".join(r["unbound"][:6]) + (" ..." if len(r["unbound"]) > 6 else "")
             print(f"{name:11} {f.get('lines', 0):5d} {f.get('ok', 0):5d} {f.get('unbound', 0):7d} "
-                  f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {left or r['error']}", flush=True)
+                  f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {r['error'] or left}", flush=True)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
