@@ -385,7 +385,7 @@ def to_text(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
             out.append("  bind them with -D NAME=VALUE (or --params FILE) for a number")
         if prediction.unevaluated:
             out.append(f"  not evaluated: {', '.join(prediction.unevaluated)}: a function's result sad could not "
-                       "work out at these values (sad.analysis.evaluate runs it up to an I/O statement, an array, an "
+                       "work out at these values (sad runs a function only up to an I/O statement, an array or an "
                        "intrinsic it does not have); no number")
         if prediction.excluded:
             out.append(f"  and the {excluded_text(prediction.excluded)}")
