@@ -312,11 +312,14 @@ def earlier_times(paths: list[str]) -> dict[str, dict[str, float]]:
     nearest a quiet host."""
     times: dict[str, dict[str, float]] = {}
     for path in paths:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        for level, figures in data["levels"].items():
-            mine = times.setdefault(level, {})
-            for row in figures["rows"]:
-                mine[row["name"]] = min(float(row["measured"]), mine.get(row["name"], math.inf))
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            for level, figures in data["levels"].items():
+                mine = times.setdefault(level, {})
+                for row in figures["rows"]:
+                    mine[row["name"]] = min(float(row["measured"]), mine.get(row["name"], math.inf))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ManifestError(f"{path}: error: no earlier --json report: {type(exc).__name__}: {exc}") from exc
     return times
 
 
@@ -343,6 +346,7 @@ def run_dirs(args) -> int:
     from sad.machine.hierarchy import pinned_cpu
     try:
         kernels = [k for d in args.dirs for k in read_manifest(Path(d).resolve())]
+        earlier = earlier_times(args.measured)
     except ManifestError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -352,7 +356,6 @@ def run_dirs(args) -> int:
     cpu = args.cpu if args.cpu is not None else pinned_cpu()
     levels = [lv for lv in args.levels.split(",") if lv]
     report: dict[str, object] = {"load_before": os.getloadavg(), "levels": {}}
-    earlier = earlier_times(args.measured) if args.measured else {}
     with tempfile.TemporaryDirectory(prefix="sad-heldout-") as tmp:
         work = Path(tmp)
         sentinel = Sentinel.build(work, cpu)

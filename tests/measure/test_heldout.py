@@ -45,6 +45,11 @@ def test_several_earlier_reports_give_each_kernel_its_fastest_time(tmp_path: Pat
     second.write_text(json.dumps({"levels": {"-O0": {"rows": [{"name": "lu", "measured": 14.3, "predicted": 10.2}]},
                                              "-O2": {"rows": [{"name": "lu", "measured": 4.0, "predicted": 2.0}]}}}))
     assert heldout.earlier_times([str(first), str(second)]) == {"-O0": {"lu": 14.3, "mvt": 0.41}, "-O2": {"lu": 4.0}}
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"levels": 3')
+    for bad, why in ((broken, "JSONDecodeError"), (tmp_path / "missing.json", "FileNotFoundError")):
+        with pytest.raises(heldout.ManifestError, match=rf"^{bad}: error: no earlier --json report: {why}"):
+            heldout.earlier_times([str(first), str(bad)])
 
 
 def test_manifest_errors_name_the_entry(tmp_path: Path):
