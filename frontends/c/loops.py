@@ -10,6 +10,11 @@ with OP in < <= > >= !=, increment i++ / ++i / i-- / --i / i += s / i -= s / i =
 i = i - s (other comma-separated increments allowed). The step must move towards the bound (< and <= need
 a positive step, > and >= a negative one; an unknown `+= s` counts as positive, `-= s` as negative); != is
 canonical only for a constant step of +1 or -1.
+
+An index shifted by a term free of it on its side of the comparison, `i + 3 < n`, `3 + i < n`, `i - 2 >= 0`
+(hand-unrolled loops, tests of a neighbour `i + 1 < n`), is the same loop as `i < n - 3`: the term moves to
+the bound's side (`ForShape.shifted`; `stmts` keeps such a loop only for a signed index, where `i + c` does
+not wrap).
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ class ForShape:
     step: c_ast.Node | None = None  # None: magnitude 1
     step_const: int | None = None  # the signed step when constant
     other_next: list[c_ast.Node] = field(default_factory=list)
+    shifted: bool = False  # the condition was `index ± term OP bound`, the term moved to the bound
 
 
 def _int_const(node: c_ast.Node | None) -> int | None:
@@ -107,10 +113,15 @@ def match_for(node: c_ast.For) -> ForShape | None:
             candidates[item.lvalue.name] = (item.rvalue, None)
     if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
         return None
+    shifted = False
     if isinstance(cond.left, c_ast.ID) and cond.left.name in candidates:
         index, op, bound = cond.left.name, cond.op, cond.right
     elif isinstance(cond.right, c_ast.ID) and cond.right.name in candidates:
         index, op, bound = cond.right.name, _FLIP[cond.op], cond.left
+    elif cond.op != "!=" and (moved := _unshifted(cond.left, cond.right, candidates)) is not None:
+        (index, bound), op, shifted = moved, cond.op, True
+    elif cond.op != "!=" and (moved := _unshifted(cond.right, cond.left, candidates)) is not None:
+        (index, bound), op, shifted = moved, _FLIP[cond.op], True
     else:
         return None
     if index in names_in(bound):
@@ -135,7 +146,24 @@ def match_for(node: c_ast.For) -> ForShape | None:
                                                             and _is_id(it.lvalue, index)))]
     if len([it for it in items if isinstance(it, c_ast.Assignment) and _is_id(it.lvalue, index)]) > 1:
         return None
-    return ForShape(index, lo, decl, other_init, op, bound, sign, step, step_const, others)
+    return ForShape(index, lo, decl, other_init, op, bound, sign, step, step_const, others, shifted)
+
+
+def _unshifted(side: c_ast.Node, other: c_ast.Node, candidates: dict) -> tuple[str, c_ast.Node] | None:
+    """(index, bound) of a condition whose `side` is a candidate index plus or minus a term free of it
+    (`i + 3`, `3 + i`, `i - 2`) compared with `other`: the bound is `other` minus (plus) the term."""
+    if not isinstance(side, c_ast.BinaryOp) or side.op not in ("+", "-"):
+        return None
+    if isinstance(side.left, c_ast.ID) and side.left.name in candidates:
+        index, term = side.left.name, side.right
+    elif side.op == "+" and isinstance(side.right, c_ast.ID) and side.right.name in candidates:
+        index, term = side.right.name, side.left
+    else:
+        return None
+    if index in names_in(term):
+        return None
+    back = "-" if side.op == "+" else "+"
+    return index, c_ast.BinaryOp(back, other, term, coord=side.coord)
 
 
 @dataclass

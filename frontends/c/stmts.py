@@ -467,6 +467,12 @@ class StmtLowerer:
             return sym is not None and ts.is_integer(sym.ctype)
         return ts.is_integer(self.ctx.types.convert(decl.type))
 
+    def _signed_index(self, index: str, decl: c_ast.Decl | None) -> bool:
+        """Whether a for loop's index is of a signed integer type (its arithmetic does not wrap)."""
+        ctype = self.ctx.types.convert(decl.type) if decl is not None else getattr(
+            self.ctx.symbols.get(index), "ctype", None)
+        return ts.is_integer(ctype) and not getattr(ctype, "unsigned", True)
+
     def _do_loop(self, node: c_ast.For, shape: loops.ForShape, out: list[ir.Stmt]) -> bool:
         """Lower a syntactically canonical loop to Do if the semantic checks pass; False to fall back."""
         written = loops.written_names([node.stmt] + list(shape.other_next))
@@ -478,6 +484,8 @@ class StmtLowerer:
             return False
         if not self._integer_index(shape.index, shape.index_decl):
             return False
+        if shape.shifted and not self._signed_index(shape.index, shape.index_decl):
+            return False   # `i - 1 < n` at an unsigned i = 0 wraps: not `i < n + 1`
         # the bound must be an integer expression
         probe = self.ex.lower_silent(shape.bound)
         if probe.type != "integer":

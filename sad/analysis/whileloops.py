@@ -47,9 +47,9 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     cond = loop.cond
     if not isinstance(cond, ir.BinOp) or cond.op not in _FLIPPED:
         return None
-    var, bound, op = cond.left, cond.right, cond.op
+    (var, bound), op = _unshifted(cond.left, cond.right), cond.op
     if not isinstance(var, ir.Var):
-        var, bound, op = cond.right, cond.left, _FLIPPED[cond.op]
+        (var, bound), op = _unshifted(cond.right, cond.left), _FLIPPED[cond.op]
     if not isinstance(var, ir.Var) or var.type != "integer" or bound.type != "integer":
         return None
     updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, var.name)]
@@ -64,6 +64,18 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     if not _untouched(loop.body, watched, moved, proc):
         return None
     return Induction(var, op, bound, step[0], step[1], partner[1] if partner is not None else None)
+
+
+def _unshifted(side: ir.Expr, other: ir.Expr) -> tuple[ir.Expr, ir.Expr]:
+    """(side, other), or (v, other - c) where `side` is an integer variable plus a constant c >= 0 (``while (i + 3
+    < n)`` of a hand-unrolled loop is ``while (i < n - 3)``). Only a constant added: the IR does not say whether a
+    C variable is unsigned, and ``u - 1 < n`` wraps at u = 0 where ``u < n + 1`` does not."""
+    if isinstance(side, ir.BinOp) and side.op == "add" and side.type == "integer":
+        for v, c in ((side.left, side.right), (side.right, side.left)):
+            if isinstance(v, ir.Var) and isinstance(c, ir.Const) and isinstance(c.value, int) \
+                    and not isinstance(c.value, bool) and c.value >= 0:
+                return v, ir.BinOp("sub", other, c, type="integer")
+    return side, other
 
 
 def _partner(loop: ir.While, bound: ir.Var, step: ir.Expr) -> tuple[ir.Assign, int] | None:
