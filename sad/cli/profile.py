@@ -113,6 +113,15 @@ def _analysis(args, extra_values: dict | None = None):
     return raw, values, analysis
 
 
+def _incomplete(analysis, what: str) -> bool:
+    """Whether the analysis itself failed on a procedure (a defect of sad, reported above as an internal
+    error): then `what` is not done, as `sad analyze` prints no time (exit status 3, README)."""
+    if not analysis.internal_errors:
+        return False
+    _err(f"{what}: {', '.join(analysis.internal_errors)} could not be analyzed (errors above)")
+    return True
+
+
 # ------------------------------------------------------------------------------------------ sad params
 def cmd_params(args) -> int:
     """`sad params`: the unresolved parameters as a params file to fill in."""
@@ -127,6 +136,8 @@ def cmd_params(args) -> int:
     if not analysis.program.procedures:
         _err("no file could be analyzed")
         return exit_status(args.files, args.files)
+    if _incomplete(analysis, "no params file"):
+        return 3
     entries = [e for e in export_entries(analysis) if e["name"] not in values]
     header = {"source": {"files": list(args.files), "defines": dict(sorted(raw.items()))}}
     text = render(entries, args.format, header)
@@ -166,6 +177,8 @@ def cmd_profile(args) -> int:
     if got is None:
         return 2
     raw, defined, analysis = got
+    if _incomplete(analysis, "not profiled"):
+        return 3
     if analysis.failed_files:
         _err("the sources have errors; fix them before profiling")
         return 1
@@ -311,7 +324,8 @@ def cmd_check_counts(args) -> int:
     values = {**run_values(analysis, run), **values}
     if not run.by_rank:
         checks = check(model, run.counts, known_values(analysis, values), rtol, run.branches)
-        return _check_status(_print_checks(checks, args, rtol), args)
+        status = _check_status(_print_checks(checks, args, rtol), args)
+        return 3 if _incomplete(analysis, "counts incomplete") else status
     # An MPI program: every rank's counts against the SAD at that rank (RANK = r, NPROCS = ranks run).
     import sympy
     statuses = []
@@ -322,7 +336,7 @@ def cmd_check_counts(args) -> int:
         tally = _print_checks(check(model, counts, known_values(analysis, at_rank), rtol), args, rtol)
         statuses.append(_check_status(tally, args))
         print()
-    return max(statuses)
+    return 3 if _incomplete(analysis, "counts incomplete") else max(statuses)
 
 
 def _print_checks(checks, args, rtol: float) -> dict[str, int]:
