@@ -14,7 +14,7 @@ canonical only for a constant step of +1 or -1.
 An index shifted by a term free of it on its side of the comparison, `i + 3 < n`, `3 + i < n`, `i - 2 >= 0`
 (hand-unrolled loops, tests of a neighbour `i + 1 < n`), is the same loop as `i < n - 3`: the term moves to
 the bound's side (`ForShape.shifted`; `stmts` keeps such a loop only for a signed index, where `i + c` does
-not wrap).
+not wrap). Two bounds on the index joined by `&&`, `i < n && i < m`, are the nearer one (`_both`).
 """
 from __future__ import annotations
 
@@ -111,19 +111,10 @@ def match_for(node: c_ast.For) -> ForShape | None:
             candidates[item.name] = (item.init, item)
         elif isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID):
             candidates[item.lvalue.name] = (item.rvalue, None)
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+    test = _comparison(cond, candidates) or _both(cond, candidates)
+    if test is None:
         return None
-    shifted = False
-    if isinstance(cond.left, c_ast.ID) and cond.left.name in candidates:
-        index, op, bound = cond.left.name, cond.op, cond.right
-    elif isinstance(cond.right, c_ast.ID) and cond.right.name in candidates:
-        index, op, bound = cond.right.name, _FLIP[cond.op], cond.left
-    elif cond.op != "!=" and (moved := _unshifted(cond.left, cond.right, candidates)) is not None:
-        (index, bound), op, shifted = moved, cond.op, True
-    elif cond.op != "!=" and (moved := _unshifted(cond.right, cond.left, candidates)) is not None:
-        (index, bound), op, shifted = moved, _FLIP[cond.op], True
-    else:
-        return None
+    index, op, bound, shifted = test
     if index in names_in(bound):
         return None
     lo, decl = candidates[index]
@@ -147,6 +138,45 @@ def match_for(node: c_ast.For) -> ForShape | None:
     if len([it for it in items if isinstance(it, c_ast.Assignment) and _is_id(it.lvalue, index)]) > 1:
         return None
     return ForShape(index, lo, decl, other_init, op, bound, sign, step, step_const, others, shifted)
+
+
+def _comparison(cond: c_ast.Node, candidates: dict) -> tuple[str, str, c_ast.Node, bool] | None:
+    """(index, comparison with the index on the left, bound, shifted) of a condition `i OP b`, `b OP i`, or
+    one whose index side is shifted (`i + 3 < n`, ``_unshifted``); None for any other condition."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+        return None
+    if isinstance(cond.left, c_ast.ID) and cond.left.name in candidates:
+        return cond.left.name, cond.op, cond.right, False
+    if isinstance(cond.right, c_ast.ID) and cond.right.name in candidates:
+        return cond.right.name, _FLIP[cond.op], cond.left, False
+    if cond.op != "!=" and (moved := _unshifted(cond.left, cond.right, candidates)) is not None:
+        return moved[0], cond.op, moved[1], True
+    if cond.op != "!=" and (moved := _unshifted(cond.right, cond.left, candidates)) is not None:
+        return moved[0], _FLIP[cond.op], moved[1], True
+    return None
+
+
+def _both(cond: c_ast.Node, candidates: dict) -> tuple[str, str, c_ast.Node, bool] | None:
+    """A conjunction of two bounds on one index in one direction, `i < n && i < m` (`i <= n && i + 1 < m`;
+    `i > a && i >= b` downwards), as the loop it is: `i < (n < m ? n : m)`, a `<=` bound taken as `<` its
+    bound + 1 (`>=`: `>` its bound - 1). None for any other `&&` (a test of data, `i < n && a[i] != 0`, stays
+    a while loop)."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op != "&&":
+        return None
+    first, second = _comparison(cond.left, candidates), _comparison(cond.right, candidates)
+    if first is None or second is None or first[0] != second[0]:
+        return None
+    up = first[1] in ("<", "<=")
+    if "!=" in (first[1], second[1]) or up != (second[1] in ("<", "<=")):
+        return None
+    strict = "<" if up else ">"
+    bounds = [bound if op == strict else c_ast.BinaryOp("+" if up else "-", bound,
+                                                         c_ast.Constant("int", "1", coord=cond.coord),
+                                                         coord=cond.coord)
+              for _, op, bound, _ in (first, second)]
+    nearer = c_ast.TernaryOp(c_ast.BinaryOp(strict, bounds[0], bounds[1], coord=cond.coord), bounds[0], bounds[1],
+                             coord=cond.coord)
+    return first[0], strict, nearer, first[3] or second[3]
 
 
 def _unshifted(side: c_ast.Node, other: c_ast.Node, candidates: dict) -> tuple[str, c_ast.Node] | None:
