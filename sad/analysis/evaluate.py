@@ -4,7 +4,7 @@ where every argument is a known scalar.
 Data flow: the value backtracer (sad.analysis.values) asks here for a user function's result at a reference
 whose actual arguments are all known numbers, logicals or character strings, when the result is no single
 formula of the arguments. The function's IR is executed here, statement by statement, on exact values
-(integers, rationals for REAL and DOUBLE PRECISION, Python floats only from LOG and SQRT, strings for
+(integers, rationals for REAL and DOUBLE PRECISION, Python floats only from LOG, LOG10, EXP and SQRT, strings for
 CHARACTER with Fortran's blank padding, substrings, ICHAR and CHAR); the functions it references are run
 the same way. The result is exact where the run finishes; where it meets something it does not follow (an
 array, an I/O statement, a subroutine call, a value never set, a division by zero, more than STEPS
@@ -404,6 +404,13 @@ def _numeric(name: str, args: list[Any]) -> Value:
         return math.log(args[0])
     if name in ("SQRT", "DSQRT") and args[0] >= 0:
         return math.sqrt(args[0])
+    if name in ("LOG10", "ALOG10", "DLOG10") and args[0] > 0:
+        return math.log10(args[0])
+    if name in ("EXP", "DEXP"):
+        try:
+            return math.exp(args[0])
+        except OverflowError:
+            raise Unevaluated(f"{name} overflows") from None
     raise Unevaluated(f"intrinsic {name}")
 
 
@@ -486,8 +493,8 @@ def function_class(procs: dict[str, ir.Procedure], proc: ir.Procedure) -> type:
         args = [characters.shown(a) if i in characters_at else printer._print(a) for i, a in enumerate(self.args)]
         return f"{proc.name}({', '.join(args)})"
     # not a number where the run cannot finish (an intrinsic it does not have, an I/O statement, an array):
-    # MSTA1(7/2, 200) stays a reference, and sympy's Max compares no "number" it cannot evaluate ("MSTA1(7/2,
-    # 200) is not comparable" ended `sad analyze` of specfun's CJYVB with its arguments bound); the report
+    # a reference stays, and sympy's Max compares no "number" it cannot evaluate ("MSTA1(7/2, 200) is not
+    # comparable" ended `sad analyze` of specfun's CJYVB with its arguments bound, before LOG10); the report
     # names it (is_user_function)
     return type(proc.name, (sympy.Function,), {"eval": classmethod(run), "is_integer": True, "is_number": False,
                                                "is_user_function": True, "_sympystr": shown})

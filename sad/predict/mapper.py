@@ -64,7 +64,7 @@ class Prediction:
     excluded: list[str] = field(default_factory=list)  # unpriced calls whose seconds the numbers leave out
     loop_coverage: Any = None  # sad.predict.loopcost.LoopCoverage: how the innermost loops were priced
     unevaluated: list[str] = field(default_factory=list)
-    """References to functions the analysis could not run on the values bound (``MSTA1(7/2, 200)``: DLOG10, an I/O
+    """References to functions the analysis could not run on the values bound (``KTURN(7/2, 20)``: DATAN, an I/O
     statement or an array in it) left in the bound time: why a time with every parameter bound has no number."""
 
 

@@ -58,22 +58,42 @@ def test_a_run_that_cannot_finish_says_why():
         evaluate.Evaluator(procs).call("BLOCKS", [])
 
 
-def test_a_bound_time_with_a_result_not_worked_out_says_so(capsys):
-    """RECUR's loop runs MAX(N, MSTA1(X, 200)) times; MSTA1 takes DLOG10, which the evaluator does not run, so
-    with N and X bound the time has no number, and the report names the reference instead of ending in
-    sympy's "MSTA1(7/2, 200) is not comparable" (as `sad analyze` of specfun's CJYVB did). With X left
-    unbound the reference has a free symbol: unbound, not "not evaluated"."""
-    with pytest.raises(evaluate.Unevaluated, match="intrinsic LOG10"):
-        evaluate.Evaluator(_procs("msta.f")).call("MSTA1", [Fraction(7, 2), 200])
+def test_a_search_on_logs_of_base_10_runs_as_gfortran_runs_it():
+    """scipy's specfun MSTA1 (a secant search on 0.5 LOG10(6.28 N) - N LOG10(1.36 X / N)): the evaluator takes
+    LOG10 and EXP in double precision, and its results are gfortran's (WRITE of MSTA1(3.5D0, 200),
+    MSTA1(10D0, 15), MSTA1(0.5D0, 200): 136, 34, 92). RECUR's loop runs MAX(N, 136) times: with N and X
+    bound, its time is a number (the next test)."""
+    assert [evaluate.Evaluator(_procs("msta.f")).call("MSTA1", [x, mp])
+            for x, mp in ((Fraction(7, 2), 200), (Fraction(10), 15), (Fraction(1, 2), 200))] == [136, 34, 92]
+    assert evaluate.Evaluator(_procs("msta.f")).call("ENVJ", [3, 1.0]) == pytest.approx(
+        0.5 * __import__("math").log10(6.28 * 3) - 3 * __import__("math").log10(1.36 / 3))
+
+def test_a_loop_bound_by_such_a_search_has_its_count(capsys):
     src = str(BLAS / "msta.f")
     params = ["-D", "P_MSTA1_IF1_IN_RECUR_1=0.5", "-D", "X_MSTA1_DO1=3"]
     assert main(["analyze", src, "-m", "sparc2", "-D", "RECUR.N=100", "-D", "RECUR.X=3.5", *params]) == 0
     out = capsys.readouterr().out
-    assert "  not evaluated: MSTA1(7/2, 200): a function's result sad could not work out at these values" in out
-    assert main(["analyze", src, "-m", "sparc2", "-D", "RECUR.N=100", *params, "--format", "json"]) == 0
+    assert "(all parameters bound)" in out and "not evaluated" not in out
+    loop = next(line for line in out.splitlines() if line.endswith("msta.f:8 RECUR (loop_iter)"))
+    assert loop.split()[3] == "136"                 # share, time (two words), count: MAX(100, 136) trips
+
+
+def test_a_bound_time_with_a_result_not_worked_out_says_so(capsys):
+    """TURN's loop runs MAX(N, KTURN(X, 20)) times; KTURN searches on DATAN, which the evaluator does not run,
+    so with N and X bound the time has no number, and the report names the reference instead of ending in
+    sympy's "KTURN(7/2, 20) is not comparable" (as `sad analyze` of specfun's CJYVB did before LOG10 was
+    taken). With X left unbound the reference has a free symbol: unbound, not "not evaluated"."""
+    with pytest.raises(evaluate.Unevaluated, match="intrinsic ATAN"):
+        evaluate.Evaluator(_procs("turns.f")).call("KTURN", [Fraction(7, 2), 20])
+    src = str(BLAS / "turns.f")
+    params = ["-D", "P_KTURN_IF1_IN_TURN_1=0.5", "-D", "X_KTURN_DO1=3"]
+    assert main(["analyze", src, "-m", "sparc2", "-D", "TURN.N=100", "-D", "TURN.X=3.5", *params]) == 0
+    out = capsys.readouterr().out
+    assert "  not evaluated: KTURN(7/2, 20): a function's result sad could not work out at these values" in out
+    assert main(["analyze", src, "-m", "sparc2", "-D", "TURN.N=100", *params, "--format", "json"]) == 0
     import json
     report = json.loads(capsys.readouterr().out)
-    assert report["unbound"] == ["RECUR.X"] and "unevaluated" not in report
+    assert report["unbound"] == ["TURN.X"] and "unevaluated" not in report
 
 
 def test_block_sizes_bound_loops_and_the_functions_lines_equal_gcov(capsys):
