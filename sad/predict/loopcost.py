@@ -436,12 +436,14 @@ def _compile(file: str, spec: str, include_dirs: tuple[str, ...], defines: dict[
 
 def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, hierarchy: Hierarchy,
                spec: str | None = None, bindings: dict[str, sympy.Expr] | None = None,
-               library: LibraryFigure | None = None, spread: bool = True) -> LoopPrice | None:
-    """A loop priced from its compiled code (None where the assembly has no loop that is this one)."""
+               library: LibraryFigure | None = None, spread: bool = True, control_s: float = 0.0
+               ) -> LoopPrice | None:
+    """A loop priced from its compiled code (None where the assembly has no loop that is this one);
+    ``control_s``: the machine's measured empty counted loop (sad.predict.incore.index_chain)."""
     trips = _trips(loop, trips_by_line)
     own = trips[id(loop.nest[-1])]
     own_value = evaluate(bind(own, bindings) if bindings else own)
-    core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value, library)
+    core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value, library, control_s)
     if core is None:
         return None
     (seconds, data, wait, transfers), shown, points = _spread(
@@ -524,7 +526,8 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
     priced = None
     if isinstance(compiled, cc.CompiledFile):
         priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings,
-                            lambda name: machine.op_cost(f"lib.{name}"), spread)
+                            lambda name: machine.op_cost(f"lib.{name}"), spread,
+                            machine.op_cost("loop_iter") or 0.0)
     if priced is None and hierarchy.ops:
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
     if priced is not None and _even_walk_unmeasured(loop, trips_by_line, hierarchy, bindings):
