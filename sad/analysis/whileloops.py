@@ -3,7 +3,8 @@
 Data flow: the SAD builder (sad.analysis.builder) asks, for each structured while loop (DO WHILE, C while and
 do-while, a C for that is not canonical), whether its trips can be counted instead of named (X_...). Here the
 loop is read syntactically (`induction`): its condition compares an integer variable with a bound (v < B,
-v <= B, v > B, v >= B, either side; v != B where the step is one, ``while (n--)``), its body adds a constant
+v <= B, v > B, v >= B, either side, v + c for v; v != B where the step is one, ``while (n--)``; two bounds in
+one direction joined by a logical and, the nearer one), its body adds a constant
 to the variable once per iteration (one assignment v = v + c or v = v - c among the body's own statements, not
 under an IF), and nothing else in the
 body can change the variable, the bound or the step: no other assignment, READ, call or message that is given
@@ -44,13 +45,11 @@ class Induction:
 
 def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     """The loop's induction variable, bound and step, or None when its trips cannot be counted so."""
-    cond = loop.cond
-    if not isinstance(cond, ir.BinOp) or cond.op not in _FLIPPED:
+    test = _comparison(loop.cond) or _both(loop.cond)
+    if test is None:
         return None
-    (var, bound), op = _unshifted(cond.left, cond.right), cond.op
-    if not isinstance(var, ir.Var):
-        (var, bound), op = _unshifted(cond.right, cond.left), _FLIPPED[cond.op]
-    if not isinstance(var, ir.Var) or var.type != "integer" or bound.type != "integer":
+    var, op, bound = test
+    if var.type != "integer" or bound.type != "integer":
         return None
     updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, var.name)]
     step = _step(updates[0].value, var.name) if len(updates) == 1 else None
@@ -64,6 +63,35 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     if not _untouched(loop.body, watched, moved, proc):
         return None
     return Induction(var, op, bound, step[0], step[1], partner[1] if partner is not None else None)
+
+
+def _comparison(cond: ir.Expr | None) -> tuple[ir.Var, str, ir.Expr] | None:
+    """(v, OP, bound) of a condition `v OP bound` or `bound OP v` (v possibly plus a constant, ``_unshifted``), OP
+    turned to have v on the left; None for any other condition."""
+    if not isinstance(cond, ir.BinOp) or cond.op not in _FLIPPED:
+        return None
+    (var, bound), op = _unshifted(cond.left, cond.right), cond.op
+    if not isinstance(var, ir.Var):
+        (var, bound), op = _unshifted(cond.right, cond.left), _FLIPPED[cond.op]
+    return (var, op, bound) if isinstance(var, ir.Var) else None
+
+
+def _both(cond: ir.Expr | None) -> tuple[ir.Var, str, ir.Expr] | None:
+    """Two bounds on one variable in one direction joined by a logical and (``while (i < n && i < m)``, ``DO WHILE
+    (I .LE. N .AND. I .LE. M)``) as the nearer one: (v, lt, MIN(n, m + 1)) with a le bound taken as lt its bound
+    + 1 (gt and ge downwards, MAX). None for any other condition."""
+    if not isinstance(cond, ir.BinOp) or cond.op != "and":
+        return None
+    first, second = _comparison(cond.left), _comparison(cond.right)
+    if first is None or second is None or first[0] != second[0] or "ne" in (first[1], second[1]):
+        return None
+    up = first[1] in ("lt", "le")
+    if up != (second[1] in ("lt", "le")):
+        return None
+    strict = "lt" if up else "gt"
+    bounds = [b if op == strict else ir.BinOp("add" if up else "sub", b, ir.Const(1, type="integer"), type="integer")
+              for _, op, b in (first, second)]
+    return first[0], strict, ir.FuncCall("MIN" if up else "MAX", bounds, intrinsic=True, type="integer")
 
 
 def _unshifted(side: ir.Expr, other: ir.Expr) -> tuple[ir.Expr, ir.Expr]:
