@@ -65,6 +65,16 @@ int main(void)
         s += 2;
         i--;
     }
+    i = 0;
+    while (i < n && i <= 40) {
+        s += i;
+        i += 3;
+    }
+    k = n;
+    while (k > 2 && k >= 20) {
+        s -= k;
+        k--;
+    }
     printf("%ld\\n", s);
     return 0;
 }
@@ -115,6 +125,11 @@ F_LOOPS = """\
       DO WHILE (J .GE. 1)
          S = S - 1
          J = J - 1
+      END DO
+      I = 1
+      DO WHILE (I .LE. N .AND. I .LT. 30)
+         S = S + I
+         I = I + 2
       END DO
       PRINT *, S
       END
@@ -214,49 +229,14 @@ def test_a_switch_after_the_loop_leaves_its_count_known(tmp_path):
     assert counts[8] == 6                                      # i = 2, 5, ..., 17
 
 
-JOINED_C = """\
-#include <stdio.h>
-int main(void)
-{
-    int n, m = 40, i = 0, k, s = 0;
-    if (scanf("%d", &n) != 1) return 1;
-    while (i < n && i <= m) {
-        s += i;
-        i += 3;
-    }
-    k = n;
-    while (k > 2 && k >= m - 20) {
-        s -= k;
-        k--;
-    }
-    printf("%d\\n", s);
-    return 0;
-}
-"""
-
-JOINED_F = """\
-      PROGRAM JW
-      INTEGER I, N, M, S
-      READ (5, *) N
-      M = 30
-      S = 0
-      I = 1
-      DO WHILE (I .LE. N .AND. I .LT. M)
-         S = S + I
-         I = I + 2
-      END DO
-      PRINT *, S
-      END
-"""
-
 
 def test_two_bounds_joined_by_and_are_the_nearer_one(capsys, tmp_path):
-    """C: i < n && i <= 40 by 3 is i < MIN(n, 41): 0, 3, ..., 39 at n = 53 (14 trips, 15 tests); k from 53
-    down while k > 2 && k >= 20: 53 ... 20 (34 trips, 35 tests). Fortran: I <= N .AND. I < 30 by 2 from 1:
-    1, 3, ..., 29 at N = 53 (15 trips). Every line equal to gcov's."""
-    counts = _counts(tmp_path, "joined.c", JOINED_C)
-    assert _at(counts[7], n=53) == 14 and _at(counts[7], n=7) == 3 and _at(counts[12], n=53) == 34
-    out = _gcov_agrees(capsys, tmp_path, "joined.c", JOINED_C, "n=53")
-    assert " 14 " in out.split("joined.c:7 ")[1].splitlines()[0], out
-    out = _gcov_agrees(capsys, tmp_path, "jw.f", JOINED_F, "N=53")
-    assert " 15 " in out.split("jw.f:8 ")[1].splitlines()[0], out
+    """C (C_LOOPS' last two whiles): i < n && i <= 40 by 3 is i < MIN(n, 41): 0, 3, ..., 39 at n = 53 (14
+    trips); k from 53 down while k > 2 && k >= 20: 53 ... 20 (34 trips). Fortran (F_LOOPS' last DO WHILE):
+    I <= N .AND. I < 30 by 2 from 1: 1, 3, ..., 29 at N = 53 (15 trips). Every line equal to gcov's."""
+    counts = _counts(tmp_path, "loops.c", C_LOOPS)
+    assert _at(counts[32], n=53) == 14 and _at(counts[32], n=7) == 3 and _at(counts[37], n=53) == 34
+    out = _gcov_agrees(capsys, tmp_path, "loops.c", C_LOOPS, "n=53")
+    assert " 14 " in out.split("loops.c:32 ")[1].splitlines()[0], out
+    out = _gcov_agrees(capsys, tmp_path, "wh.f", F_LOOPS, "N=53")
+    assert " 15 " in out.split("wh.f:21 ")[1].splitlines()[0], out
