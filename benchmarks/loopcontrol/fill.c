@@ -1,0 +1,13 @@
+/* a store of a constant per iteration: the index's chain and one store */
+#include <stdio.h>
+#define N 2000
+#define R 40000
+static double c[N];
+int main(void) {
+    int i, r;
+    for (r = 0; r < R; r++)
+        for (i = 0; i < N; i++)
+            c[i] = 1.0;
+    printf("%g\n", c[N / 2]);
+    return 0;
+}

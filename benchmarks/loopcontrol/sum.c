@@ -1,0 +1,15 @@
+/* a scalar sum: at -O0 the accumulator's chain through its slot beside the index's */
+#include <stdio.h>
+#define N 2000
+#define R 20000
+static double a[N];
+int main(void) {
+    int i, r;
+    double s = 0.0;
+    for (i = 0; i < N; i++) a[i] = i * 1e-3;
+    for (r = 0; r < R; r++)
+        for (i = 0; i < N; i++)
+            s = s + a[i];
+    printf("%g\n", s);
+    return 0;
+}
