@@ -84,6 +84,14 @@ class CompiledFile:
             asm_path.write_text(self.asm)
             return linked_spans(asm_path, self.asm, self.compiler, Path(tmp))
 
+    @cached_property
+    def code_lines(self) -> frozenset[tuple[str, int]] | None:
+        """The (file, line) pairs that at least one instruction of the assembly comes from (its ``.loc``
+        directives); None where the assembly was not kept."""
+        if not self.asm:
+            return None
+        return frozenset(where for _, where, _ in asm_instructions(self.asm)[0] if where is not None)
+
     def fetch_lines(self, loop: AsmLoop, line: int = 64) -> int | None:
         """How many aligned `line`-byte blocks the loop's code spans in the linked program; None unknown."""
         span = self.spans.get(loop.head)
@@ -154,10 +162,14 @@ def jump_target(text: str) -> str | None:
     return found.group(2) if found else None
 
 
-def asm_loops(asm: str) -> list[AsmLoop]:
-    """The loops of an assembly listing (GNU as syntax, one function after another)."""
+Instruction = tuple[str, tuple[str, int] | None, str]   # (text, (file, line) of its .loc, function)
+
+
+def asm_instructions(asm: str) -> tuple[list[Instruction], dict[str, int]]:
+    """The instructions of an assembly listing (GNU as syntax), each with the source line its ``.loc`` gives
+    and its function, and the index of the instruction each label stands before."""
     files: dict[str, str] = {}
-    instructions: list[tuple[str, tuple[str, int] | None, str]] = []   # (text, (file, line), function)
+    instructions: list[Instruction] = []
     labels: dict[str, int] = {}
     where: tuple[str, int] | None = None
     function = ""
@@ -178,6 +190,12 @@ def asm_loops(asm: str) -> list[AsmLoop]:
         if not text or text.startswith("."):
             continue
         instructions.append((text, where if where and where[1] else None, function))
+    return instructions, labels
+
+
+def asm_loops(asm: str) -> list[AsmLoop]:
+    """The loops of an assembly listing (GNU as syntax, one function after another)."""
+    instructions, labels = asm_instructions(asm)
     loops = []
     for k, (text, _, function) in enumerate(instructions):
         m = _JUMP.match(text)

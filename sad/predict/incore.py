@@ -66,6 +66,8 @@ class InCore:
     """Arms of an IF whose share of the iterations is a branch probability no run has told: (that share, the
     seconds per iteration the arm adds to ``core_s``, which counts it in every iteration, the seconds a
     misprediction costs where a test of data runs it, else 0); sad.predict.loopcost.core_with_arms folds them."""
+    removed: bool = False
+    """No instruction comes from the loop's lines (``removed_bounds``): its iterations cost nothing, data too."""
 
 
 LibraryFigure = Callable[[str], "float | None"]
@@ -125,7 +127,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     pass whose index is kept in memory takes (``index_chain``)."""
     found = compiled_loop(loop, cf, file)
     if found is None:
-        return straight_line_bounds(loop, cf, file, hierarchy, trips)
+        return straight_line_bounds(loop, cf, file, hierarchy, trips) or removed_bounds(loop, cf, file)
     chosen, vector_bytes = found
     result = cc.mca(tuple(chosen.instructions))
     if result is None:
@@ -511,6 +513,18 @@ the compiler replaced by the call."""
 SET_16 = ("movups %xmm0, (%rdi,%rax)", "addq $16, %rax", "cmpq %rdx, %rax", "jne 0")
 """16 bytes of a library fill (memset)."""
 _LIBRARY = {"memcpy": COPY_16, "memmove": COPY_16, "memset": SET_16}
+
+
+def removed_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> InCore | None:
+    """A source loop no instruction of the compiled file comes from (none of its lines in the ``.loc``
+    directives): the compiler removed it (gcc -O2 deletes an empty loop, or one whose results nothing reads),
+    and its iterations cost nothing at this optimization level. None where some instruction is on its lines or
+    the assembly was not kept."""
+    lines = cf.code_lines
+    if lines is None or any(resolved_path(f) == file and loop.line <= ln <= loop.last_line for f, ln in lines):
+        return None
+    return InCore(0.0, 0.0, 1, 0, scaled="no instruction comes from its lines: the compiler removed the loop",
+                  removed=True)
 
 
 def straight_line_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy: Hierarchy,

@@ -446,6 +446,10 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     core = compiled_bounds(loop, cf, file, hierarchy, spec, own_value, library, control_s)
     if core is None:
         return None
+    if core.removed:   # nothing runs: no core, no data (its references are the source's, not the program's)
+        price = LoopPrice(loop, sympy.Integer(0), 0.0, 0.0, sympy.Integer(0), "", 1, 0, [])
+        price.scaled = core.scaled
+        return price
     (seconds, data, wait, transfers), shown, points = _spread(
         loop, trips, bindings, lambda at: _memory_side(loop, at, hierarchy, bindings, core), spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)

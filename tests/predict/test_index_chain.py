@@ -51,3 +51,36 @@ def test_an_o0_pass_costs_at_least_the_measured_empty_loop(tmp_path):
     assert "latency chain through memory 10 ns" in row and row.endswith("bound: latency chain through memory")
     assert "latency chain through memory 4 ns" in _row(tmp_path, "gcc -O0", "0.4 ns")
     assert "latency chain through memory 10 ns" not in _row(tmp_path, "gcc -O2", "10 ns")
+
+
+EMPTY = """#include <stdio.h>
+int main(void) {
+    int i, r;
+    volatile int seen = 0;
+    for (r = 0; r < 1000; r++) {
+        for (i = 0; i < 2000; i++)
+            ;
+        seen = seen + i;
+    }
+    printf("%d\\n", seen);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(cc.available() is not None, reason="gcc and llvm-mca are needed for the compiled-code model")
+def test_a_loop_the_compiler_removed_costs_nothing(tmp_path):
+    """gcc -O2 deletes the empty loop (no instruction comes from lines 6-7): its 2 000 000 iterations cost 0,
+    where the operation classes priced them before; at -O0 the loop is there and priced from its code."""
+    src = tmp_path / "empty.c"
+    src.write_text(EMPTY)
+    rows = {}
+    for level in ("gcc -O2", "gcc -O0"):
+        out, err = io.StringIO(), io.StringIO()
+        assert run(["analyze", str(src), "-m", str(host_machine(tmp_path, level)), "--explain"], out, err) == 0
+        rows[level] = out.getvalue()
+    removed = rows["gcc -O2"]
+    assert "empty.c:6  0 s; per iteration core (llvm-mca) 0 ns" in removed
+    assert "no instruction comes from its lines: the compiler removed the loop" in removed
+    assert "1 of 1 innermost loops priced from the compiled code" in removed
+    assert "the compiler removed the loop" not in rows["gcc -O0"]
