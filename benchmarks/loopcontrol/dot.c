@@ -1,7 +1,7 @@
 /* a dot product: the accumulator's chain with a multiply off it */
 #include <stdio.h>
-#define N 2000
-#define R 20000
+#define N 600
+#define R 66000
 static double a[N], b[N];
 int main(void) {
     int i, r;

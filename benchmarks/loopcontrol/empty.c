@@ -1,7 +1,7 @@
 /* an empty counted loop: at -O0 the index incremented and compared through its stack slot, nothing else */
 #include <stdio.h>
-#define N 2000
-#define R 40000
+#define N 600
+#define R 130000
 int main(void) {
     int i, r;
     volatile int seen = 0;

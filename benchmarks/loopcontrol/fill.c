@@ -1,7 +1,7 @@
 /* a store of a constant per iteration: the index's chain and one store */
 #include <stdio.h>
-#define N 2000
-#define R 40000
+#define N 600
+#define R 130000
 static double c[N];
 int main(void) {
     int i, r;

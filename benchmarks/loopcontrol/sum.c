@@ -1,7 +1,7 @@
 /* a scalar sum: at -O0 the accumulator's chain through its slot beside the index's */
 #include <stdio.h>
-#define N 2000
-#define R 20000
+#define N 600
+#define R 66000
 static double a[N];
 int main(void) {
     int i, r;

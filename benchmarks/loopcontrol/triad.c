@@ -1,7 +1,7 @@
 /* an element updated in place, no chain between iterations but the index's */
 #include <stdio.h>
-#define N 2000
-#define R 20000
+#define N 600
+#define R 66000
 static double a[N], b[N], c[N];
 int main(void) {
     int i, r;
