@@ -240,13 +240,19 @@ def _back_unchanged(stmts: list[ir.Stmt], k: int, jumps: list[ir.Stmt], run: Run
     from stmts[k] to the last of them assigns the variable (nor holds a statement that does)."""
     last = k
     for jump in jumps:
-        found = next((i for i in range(k, len(stmts)) if stmts[i] is jump
-                      or any(s is jump for s in _inside(stmts[i], run))), None)
+        found = _holding(stmts, jump, lambda s: _inside(s, run), k)
         if found is None:
             return False
         last = max(last, found)
     return not any(id(s) in run.definitions or any(id(t) in run.definitions for t in _inside(s, run))
                    for s in stmts[k:last + 1])
+
+
+def _holding(stmts: list[ir.Stmt], target: ir.Stmt, inside: Callable[[ir.Stmt], tuple[ir.Stmt, ...]],
+             start: int = 0) -> int | None:
+    """The index in `stmts` (from `start`) of the statement that is `target` or holds it, None where none does."""
+    return next((i for i in range(start, len(stmts)) if stmts[i] is target
+                 or any(s is target for s in inside(stmts[i]))), None)
 
 
 def looped_back(proc: ir.Procedure) -> frozenset[int] | None:
@@ -263,8 +269,7 @@ def looped_back(proc: ir.Procedure) -> frozenset[int] | None:
             if stmt.label is None or stmt.label not in nested.jumps_to:
                 continue
             for jump in nested.jumps_to[stmt.label]:
-                at = next((i for i, s in enumerate(stmts) if s is jump or any(t is jump for t in nested.inside(s))),
-                          None)
+                at = _holding(stmts, jump, nested.inside)
                 if at is None:
                     return None
                 for s in stmts[k:at + 1]:

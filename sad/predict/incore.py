@@ -86,6 +86,12 @@ def opt_level_keeps_memory(spec: str | None) -> bool:
     return not spec or not any(f.startswith("-O") and f not in ("-O0", "-Og") for f in str(spec).split())
 
 
+def on_loop_lines(where: tuple[str, int] | None, loop: SourceLoop, file: str) -> bool:
+    """Whether an instruction's source place (the ``.loc``'s file and line) is one of the loop's lines in
+    ``file``."""
+    return where is not None and resolved_path(where[0]) == file and loop.line <= where[1] <= loop.last_line
+
+
 def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.AsmLoop, int] | None:
     """The innermost loop of the assembly that runs ``loop`` (more than half of its instructions on the loop's
     lines; the packed one where gcc vectorized the loop, the longest of those) and its vector width in bytes,
@@ -94,8 +100,7 @@ def compiled_loop(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> tuple[cc.
     for asm in cf.loops:
         if not asm.innermost:
             continue
-        inside = sum(n for (f, ln), n in asm.lines.items()
-                     if resolved_path(f) == file and loop.line <= ln <= loop.last_line)
+        inside = sum(n for where, n in asm.lines.items() if on_loop_lines(where, loop, file))
         if inside * 2 > sum(asm.lines.values()):
             candidates.append(asm)
     if not candidates:
@@ -521,7 +526,7 @@ def removed_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str) -> InCore |
     and its iterations cost nothing at this optimization level. None where some instruction is on its lines or
     the assembly was not kept."""
     lines = cf.code_lines
-    if lines is None or any(resolved_path(f) == file and loop.line <= ln <= loop.last_line for f, ln in lines):
+    if lines is None or any(on_loop_lines(where, loop, file) for where in lines):
         return None
     return InCore(0.0, 0.0, 1, 0, scaled="no instruction comes from its lines: the compiler removed the loop",
                   removed=True)
@@ -536,16 +541,14 @@ def straight_line_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hiera
     entry of the source loop: llvm-mca's cycles for them / iterations per entry; a library call: llvm-mca's
     cycles for an SSE loop moving the bytes the source loop writes. None when neither is found or the trips
     are not a number."""
-    def on_lines(where) -> bool:
-        return where is not None and resolved_path(where[0]) == file and loop.line <= where[1] <= loop.last_line
-    holders = [a for a in cf.loops if any(on_lines(w) for w in a.where)]
+    holders = [a for a in cf.loops if any(on_loop_lines(w, loop, file) for w in a.where)]
     if not holders or not trips or trips < 1:
         return None
     holder = min(holders, key=lambda a: len(a.instructions))
     nested = [(o.start, o.end) for o in cf.loops if o.function == holder.function and holder.start <= o.start
               and o.end <= holder.end and (o.start, o.end) != (holder.start, holder.end)]
     body = [text for k, (text, where) in enumerate(zip(holder.instructions, holder.where))
-            if on_lines(where) and not any(a <= holder.start + k <= b for a, b in nested)]
+            if on_loop_lines(where, loop, file) and not any(a <= holder.start + k <= b for a, b in nested)]
     calls = [name for text in body if text.split()[0] in ("call", "jmp")
              for name in _LIBRARY if text.split()[-1].split("@")[0] == name]
     # the same copy or fill inline as a string instruction (rep movsq / rep stosq), which llvm-mca prices
