@@ -94,6 +94,7 @@ class LoopPrice:
     unmeasured: tuple[str, ...] = ()  # figures the machine lacks for this loop (the nearest stood in, a warning)
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()   # arms with a free branch probability (InCore.arms)
     trip_points: int = 0           # points its trips per entry were taken at (sad.predict.tripspread; 0: the mean)
+    removed: bool = False          # no instruction comes from its lines: priced as none (sad.predict.incore)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -133,12 +134,15 @@ class LoopCoverage:
     scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
+    removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
 
     def summary(self) -> str:
         """One line for the report."""
         text = f"{self.compiled} of {self.total} innermost loops priced from the compiled code" + \
             (f" ({self.command}{'; llvm-mca -mcpu=' + self.model if self.model else ''}"
              f"{' scaled to this core per resource class (mca_scale)' if self.scaled else ''})" if self.command else "")
+        if self.removed:
+            text += f", {self.removed} of them removed by the compiler (no time)"
         if self.operation_classes:
             text += f", {self.operation_classes} from the calibrated operation classes"
             if self.guessed:
@@ -176,6 +180,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     failed: dict[str, tuple[str, list[SourceLoop]]] = {}       # file → why it did not compile, its loops
     guessed: dict[str, list[LoopPrice]] = defaultdict(list)    # file → loops priced with guessed figures
     unpriced: dict[str, list[LoopPrice]] = defaultdict(list)   # file → compiled loops calling unpriced routines
+    removed: dict[str, list[LoopPrice]] = defaultdict(list)    # file → loops no instruction comes from
     include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
     defines = dict(getattr(analysis, "defines", {}) or {})
     skipped: list[tuple[ir.Loc, str]] = []
@@ -196,6 +201,9 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             continue
         if priced.source == "compiled code":
             coverage.compiled += 1
+            if priced.removed:
+                coverage.removed += 1
+                removed[loop.file].append(priced)
             if any(seconds is None for _, seconds in priced.calls):
                 unpriced[loop.file].append(priced)
         else:
@@ -242,6 +250,10 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
             f"{', '.join(what)} in the compiled code, which the machine does not price "
             f"(processor.library.<name>.call; `sad calibrate` measures the math library): the core figure "
             f"counts each call as one instruction")))
+    for name, prices in removed.items():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(name, prices[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in prices])} not in the code `{spec}` generates (no instruction comes "
+            f"from {'its' if len(prices) == 1 else 'their'} lines): removed by the compiler, priced as none")))
     for name, loops in unmatched.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, loops[0].line), "warning", (
             f"{_loops_text(loops)} not found in the code `{spec}` generates (no loop of the assembly has most of its "
@@ -447,9 +459,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     if core is None:
         return None
     if core.removed:   # nothing runs: no core, no data (its references are the source's, not the program's)
-        price = LoopPrice(loop, sympy.Integer(0), 0.0, 0.0, sympy.Integer(0), "", 1, 0, [])
-        price.scaled = core.scaled
-        return price
+        return LoopPrice(loop, sympy.Integer(0), 0.0, 0.0, sympy.Integer(0), "", scaled=core.scaled, removed=True)
     (seconds, data, wait, transfers), shown, points = _spread(
         loop, trips, bindings, lambda at: _memory_side(loop, at, hierarchy, bindings, core), spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)

@@ -213,7 +213,8 @@ def to_json(analysis: Analysis, prediction: Prediction, machine, bindings: dict[
                        for name, t in prediction.by_procedure.items()],
         "operations": {k: slots.add(v) for k, v in prediction.operations.items()},
         **({"innermost_loops": {"total": cov.total, "compiled_code": cov.compiled,
-                                "operation_classes": cov.operation_classes, "command": cov.command,
+                                "operation_classes": cov.operation_classes, "removed_by_compiler": cov.removed,
+                                "command": cov.command,
                                 "summary": cov.summary()}}
            if (cov := prediction.loop_coverage) is not None else {}),
         "subexpressions": [],

@@ -74,13 +74,17 @@ def test_a_loop_the_compiler_removed_costs_nothing(tmp_path):
     where the operation classes priced them before; at -O0 the loop is there and priced from its code."""
     src = tmp_path / "empty.c"
     src.write_text(EMPTY)
-    rows = {}
+    rows, warned = {}, {}
     for level in ("gcc -O2", "gcc -O0"):
         out, err = io.StringIO(), io.StringIO()
         assert run(["analyze", str(src), "-m", str(host_machine(tmp_path, level)), "--explain"], out, err) == 0
-        rows[level] = out.getvalue()
+        rows[level], warned[level] = out.getvalue(), err.getvalue()
     removed = rows["gcc -O2"]
+    assert "empty.c:6: warning: 1 innermost loop (line 6) not in the code `gcc -O2` generates (no instruction " \
+        "comes from its lines): removed by the compiler, priced as none" in warned["gcc -O2"]
+    assert "removed by the compiler" not in warned["gcc -O0"]
     assert "empty.c:6  0 s; per iteration core (llvm-mca) 0 ns" in removed
     assert "no instruction comes from its lines: the compiler removed the loop" in removed
-    assert "1 of 1 innermost loops priced from the compiled code" in removed
-    assert "the compiler removed the loop" not in rows["gcc -O0"]
+    assert "1 of 1 innermost loops priced from the compiled code (gcc -O2), 1 of them removed by the compiler" \
+        in removed
+    assert "the compiler removed the loop" not in rows["gcc -O0"] and "removed by the compiler" not in rows["gcc -O0"]
