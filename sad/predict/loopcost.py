@@ -38,8 +38,8 @@ from sad.predict import compiled as cc
 from sad.predict import tripspread
 from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
+from sad.predict.overlap import CHAIN_SHARE, chained, wait_seconds
 from sad.predict.overlap import loop_seconds as loop_seconds
-from sad.predict.overlap import wait_seconds
 from sad.predict.reuse import (
     Walk,
     data_seconds,
@@ -650,6 +650,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         compiled = lp.source == "compiled code"
         bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
+        if lp.chain_s > 0 and lp.core_s > 0:
+            # the two overlap only partly (sad.predict.overlap.chained)
+            bounds[f"core and chain (the longer + {CHAIN_SHARE:g} x the shorter)"] = chained(lp.core_s, lp.chain_s)
         if data is not None:
             bounds["data"] = data
         wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0

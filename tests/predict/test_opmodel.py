@@ -87,7 +87,9 @@ def test_machine_without_a_compiler_prices_innermost_loops_from_operation_classe
     assert loop.chain_s == pytest.approx(30.0032e-6)
     block = next(b for b in blocks if b.kind == "loop_iter" and b.first_line == 3)
     at = {s: 100 for s in overrides[id(block)].free_symbols}
-    assert float(sympy.sympify(overrides[id(block)]).xreplace(at)) == pytest.approx(30.0032e-6)
+    # + half the core's figure, the shorter (sad.predict.overlap.chained)
+    assert 0.5e-6 < loop.core_s < 2e-6
+    assert float(sympy.sympify(overrides[id(block)]).xreplace(at)) == pytest.approx(30.0032e-6 + 0.5 * loop.core_s)
 
 
 COLSUM = """void colsum(double *a, double *x, double *y, int n) {

@@ -1,5 +1,6 @@
-"""The composition of a loop's in-core and data parts (sad.predict.overlap): max(core, chain, data, the
-loop-carried chain + what it waits for on its read streams, the load ports' cycles + the lines into L1), the
+"""The composition of a loop's in-core and data parts (sad.predict.overlap): max(core & chain, data, the
+loop-carried chain + what it waits for on its read streams, the load ports' cycles + the lines into L1), where
+core & chain is the core, or beside a chain through memory the longer of the two + half the shorter; the
 waits from the levels' calibrated chain waits (sad.machine.chainwait). Hand-derived figures; the end-to-end
 cases compile a serial sum and a column walk with gcc -O2 and price them with llvm-mca."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sad.analysis.pipeline import analyze
 from sad.machine import hierarchy as hier
 from sad.machine.model import MachineError, load_machine
 from sad.predict.loopcost import LoopCoverage, price_loops
-from sad.predict.overlap import loop_seconds, wait_seconds
+from sad.predict.overlap import chained, loop_seconds, wait_seconds
 from sad.predict.reuse import into_l1, streams_of, transfer_seconds
 from tests.predict.loop_nests import column_loop, host_machine, inner_loop
 
@@ -152,6 +153,24 @@ def test_a_machine_calibrated_before_chain_waits_is_told_to_recalibrate(tmp_path
     new = _coverage_of(tmp_path, "  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n")
     assert not [d for d in new.warnings if "chain_wait" in d.message]
     assert "recalibrate" not in new.summary()
+
+
+def test_a_chain_through_memory_hides_only_half_the_shorter_of_it_and_the_core():
+    # -O0: the index's chain 2.0 ns beside a body of 1.6 ns: 2.0 + 0.8; a body of 3.5 ns beside it: 3.5 + 1.0
+    assert chained(1.6 * NS, 2.0 * NS) == pytest.approx(2.8 * NS)
+    assert chained(3.5 * NS, 2.0 * NS) == pytest.approx(4.5 * NS)
+    assert chained(1.6 * NS, 0.0) == 1.6 * NS                # no chain through memory: the core alone
+    assert float(loop_seconds(1.6 * NS, 2.0 * NS, sympy.Float(0.1 * NS))) == pytest.approx(2.8 * NS)
+    # the data still binds where it is the larger: max(2.8, 3.0)
+    assert float(loop_seconds(1.6 * NS, 2.0 * NS, sympy.Float(3.0 * NS))) == pytest.approx(3.0 * NS)
+    # a register chain (-O2's accumulator: latency, chain 0) keeps the fully overlapping max(1.6, 1.2)
+    assert float(loop_seconds(1.6 * NS, 0.0, sympy.Float(1.2 * NS), 1.0 * NS)) == pytest.approx(1.6 * NS)
+    # a core with an arm's probability P (a formula): at P = 1 the body 1.6 ns, at P = 0 0.6 ns, both + chain 2 ns
+    p = sympy.Symbol("P")
+    both = loop_seconds(0.6 * NS + p * 1.0 * NS, 2.0 * NS, sympy.Float(0.1 * NS))
+    assert float(both.subs(p, 1)) == pytest.approx(2.8 * NS)
+    assert float(both.subs(p, 0)) == pytest.approx(2.3 * NS)
+
 
 
 # ------------------------------------------------------------------ the load ports and the lines into L1 (ECM)
