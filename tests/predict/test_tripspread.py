@@ -44,12 +44,16 @@ def test_a_triangle_is_cut_into_equal_shares_of_its_iterations(tmp_path):
     points = tripspread.trip_points(loop)
     assert len(points) == tripspread.POINTS
     assert sum(share for _, share in points) == pytest.approx(1.0)
-    assert all(share == pytest.approx(0.25) for _, share in points)
+    assert all(share == pytest.approx(1 / tripspread.POINTS) for _, share in points)
     # entries of 15, 14, ..., 0 trips: the mean per entry is 7.5 (what the SAD gives), the mean over the
     # iterations Σt² / Σt = 1240 / 120 = 10.33 (each point rounded: within half a trip)
     assert float(trips[id(loop.nest[-1])]) == 7.5
     assert _mean_trips(points) == pytest.approx(1240 / 120, abs=0.5)
     assert [t for t, _ in points] == sorted(t for t, _ in points)
+    # eighths of the 120 iterations, 15 each: the fewest are the entries of 1..5 trips (1 + 2 + 3 + 4 + 5 = 15
+    # iterations, mean trips Σt² / Σt = 55 / 15 = 3.67 -> 4), the most the entry of 15 trips alone
+    assert tripspread.POINTS == 8
+    assert points[0] == (4, pytest.approx(0.125)) and points[-1] == (15, pytest.approx(0.125))
 
 
 def test_an_enclosing_loop_the_trips_do_not_mention_multiplies_the_entries(tmp_path):
