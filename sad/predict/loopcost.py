@@ -41,6 +41,7 @@ from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
 from sad.predict.overlap import CHAIN_SHARE, chained, wait_seconds
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.reuse import (
+    Stream,
     Walk,
     data_seconds,
     even_lines,
@@ -88,6 +89,7 @@ class LoopPrice:
     wait_s: sympy.Expr = sympy.Integer(0)   # what that chain waits on the read streams per iteration
     loads_s: float = 0.0           # the load ports' busy time (ECM's non-overlapping in-core part, sad.predict.overlap)
     transfers_s: sympy.Expr | int = 0   # the lines' transfers into L1 through the caches that add to it
+    walk_fills_s: sympy.Expr | int = 0  # the column walks' share of them, which a chain through memory waits for
     guessed: tuple[str, ...] = ()  # operations the operation classes priced without a figure (a warning says which)
     calls: tuple[tuple[str, float | None], ...] = ()  # library routines a compiled iteration calls, their seconds
     call_s: float = 0.0            # what those calls cost as calls (InCore.call_s)
@@ -460,11 +462,11 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
         return None
     if core.removed:   # nothing runs: no core, no data (its references are the source's, not the program's)
         return LoopPrice(loop, sympy.Integer(0), 0.0, 0.0, sympy.Integer(0), "", scaled=core.scaled, removed=True)
-    (seconds, data, wait, transfers), shown, points = _spread(
+    (seconds, data, wait, transfers, walk_fills), shown, points = _spread(
         loop, trips, bindings, lambda at: _memory_side(loop, at, hierarchy, bindings, core), spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
     price.latency_s, price.wait_s = core.latency_s, wait
-    price.loads_s, price.transfers_s = core.loads_s, transfers
+    price.loads_s, price.transfers_s, price.walk_fills_s = core.loads_s, transfers, walk_fills
     price.window = core.window
     price.outer = core.outer
     price.scaled = core.scaled
@@ -477,7 +479,8 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     return price
 
 
-Side = tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Expr | int]   # seconds, data, wait, transfers per iteration
+Side = tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Expr | int, sympy.Expr | int]
+"""Per iteration: seconds, data, the chain's wait, the transfers into L1 and the column walks' part of those."""
 Shown = list[tuple[str, sympy.Expr, float, Walk | None]]               # the streams --explain lists
 
 
@@ -491,10 +494,24 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s)
     transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
+    walk_fills = _walk_fills(loop, trips, hierarchy, bindings, core, streams)
     if core.outer:
-        data, wait, transfers = (outer_vectorized_data(x, core.width) for x in (data, wait, transfers))
-    seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers)
-    return (seconds, data, wait, transfers), shown
+        data, wait, transfers, walk_fills = (outer_vectorized_data(x, core.width)
+                                             for x in (data, wait, transfers, walk_fills))
+    seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers,
+                           walk_fills)
+    return (seconds, data, wait, transfers, walk_fills), shown
+
+
+def _walk_fills(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                bindings: dict[str, sympy.Expr] | None, core: InCore,
+                streams: tuple[list[Stream], list[tuple]]) -> sympy.Expr | int:
+    """The transfers into L1 of the loop's column walks (``transfer_seconds`` of the streams with a walk), which a
+    chain through memory does not overlap (sad.predict.overlap); 0 with no such chain or no walk."""
+    if core.chain_s <= 0 or not core.loads_s:
+        return 0
+    walks = [stream for stream in streams[0] if stream[3] is not None]
+    return transfer_seconds(loop, trips, hierarchy, bindings, core.window, (walks, streams[1])) if walks else 0
 
 
 def _spread(loop: SourceLoop, trips: dict[int, sympy.Expr], bindings: dict[str, sympy.Expr] | None,
@@ -510,9 +527,9 @@ def _spread(loop: SourceLoop, trips: dict[int, sympy.Expr], bindings: dict[str, 
         return mean, shown, 0
     inner = id(loop.nest[-1])
     parts = [(share, side({**trips, inner: sympy.Integer(t)})[0]) for t, share in points]
-    seconds, data, wait, transfers = (sympy.Add(*(sympy.Float(share, 6) * part[k] for share, part in parts))
-                                      for k in range(4))
-    return (seconds, data, wait, transfers), shown, len(points)
+    seconds, data, wait, transfers, walk_fills = (
+        sympy.Add(*(sympy.Float(share, 6) * part[k] for share, part in parts)) for k in range(5))
+    return (seconds, data, wait, transfers, walk_fills), shown, len(points)
 
 
 def core_with_arms(core: InCore) -> sympy.Expr | float:
@@ -588,9 +605,9 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
         streams = streams_of(loop, at, hierarchy, bindings)
         data, shown = data_seconds(loop, at, hierarchy, bindings, given=streams)
         wait = wait_seconds(streams[0], hierarchy, core.chain_s > 0)
-        return (loop_seconds(core.core_s, core.chain_s, data, 0.0, wait), data, wait, 0), shown
+        return (loop_seconds(core.core_s, core.chain_s, data, 0.0, wait), data, wait, 0, 0), shown
 
-    (seconds, data, wait, _), shown, points = _spread(loop, trips, bindings, side, spread)
+    (seconds, data, wait, _, _), shown, points = _spread(loop, trips, bindings, side, spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
     price.wait_s = wait
     price.trip_points = points
@@ -661,6 +678,9 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         fills = evaluate(bind(lp.transfers_s, bindings)) if lp.loads_s and lp.transfers_s != 0 else 0.0
         if fills:
             bounds["load ports + lines into L1"] = lp.loads_s + fills
+        walk_fills = evaluate(bind(lp.walk_fills_s, bindings)) if lp.walk_fills_s != 0 else 0.0
+        if walk_fills and lp.chain_s > 0:
+            bounds["core and chain + the column walks' lines into L1"] = chained(lp.core_s, lp.chain_s) + walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

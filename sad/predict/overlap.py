@@ -8,7 +8,9 @@ brings lines into L1 through the caches) and its streams with the level serving 
 (``Level.wait_s`` per line streaming, ``Level.column_wait_s`` per access of a column walk;
 sad.machine.chainwait) → ``loop_seconds``: seconds per iteration, one rule at every optimization level:
 
-    max(core & chain, data, max(latency, chain) + wait, loads + transfers)
+    max(core & chain, data, max(latency, chain) + wait, loads + transfers, core & chain + walk fills)
+
+(the last only where a chain runs through memory: ``walks``, the column walks' part of the transfers).
 
 ``core & chain`` (``chained``) is the core where no chain runs through memory, else the longer of the two +
 half the shorter: a loop whose iterations are linked through memory (a variable kept in a stack slot at -O0,
@@ -43,6 +45,20 @@ modelled. The last term, loads + transfers, is the ECM model's non-overlapping p
 al.; Kerncraft's models/ecm.py): the L1 either serves the loop's loads or takes a line from L2, not both, so the
 load ports' cycles and the lines' transfers into L1 add up; memory's own bandwidth overlaps (the data term;
 which transfers overlap is the core's property, settled by measurement: sad.predict.reuse.transfer_seconds).
+
+The fifth term is the same non-overlap where the loop's iterations are linked through memory: each link is a
+store and a load of the L1 (a stack slot at -O0), so the lines a column walk brings into L1 wait behind the
+links and the body, not beside them. Only the column walks' lines: a walk a row or more apart per access is
+fetched on demand (no prefetcher follows a stride across pages), while a unit-stride stream's lines are
+prefetched ahead of the links. Predicted with the development suites' measured times (session 25's -O0
+calibration): the large sizes' median error 20.5 -> 14.1 %, within 25 % 13 -> 17 of 21 (trmm -39 -> -18 %,
+symm -38 -> -14 %, gramschmidt -31 -> -5 %, lu -22 -> -8 %, syr2k -28 -> -10 %); the smaller sizes 11.7 -> 15.3 %,
+within 25 % 26 -> 27 of 34, close pairs 71 -> 74 %, where it overshoots (gramschmidt +4 -> +34 %, colpairs
++46 -> +64 %, trmm +3 -> +19 %); the 47 kernels of both sizes 15.5 -> 14.3 %, within 25 % 33 -> 38. Adding every
+transfer instead (streams too) overshoots the streaming kernels (gesummv +19 -> +35 %, adi +9 -> +27 %,
+gemver +1 -> +26 %); adding the walks' fills to the chain alone, not to the body, moves the large sizes only to
+18.2 %. At -O2 a chain runs through memory only where an element is updated in place, and no development kernel's
+prediction moved.
 """
 from __future__ import annotations
 
@@ -92,9 +108,11 @@ def _column_wait(level: Level) -> sympy.Expr:
 
 
 def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
-                 wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0) -> sympy.Expr:
-    """Seconds per iteration: max(core & chain, data, max(latency, chain) + wait, loads + transfers) (the module
-    docstring). The whole core added to all the transfers is what held-out kernels of benchmarks/devkernels
+                 wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0,
+                 walks: sympy.Expr | int = 0) -> sympy.Expr:
+    """Seconds per iteration: max(core & chain, data, max(latency, chain) + wait, loads + transfers, core & chain
+    + walks) (the module docstring; ``walks``: the column walks' transfers into L1, added only beside a chain
+    through memory). The whole core added to all the transfers is what held-out kernels of benchmarks/devkernels
     reject (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %,
     +159 % overlapped): only the load ports' share of the core waits for the lines into L1 (nussinov's
     column walk from L2 at -O2, re-measured 0.15-0.16 s: 0.101 s fully overlapped, 0.146 s with the loads and
@@ -108,6 +126,9 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
     if chain > 0:
         core_term = chained(core_term, chain)
     terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
+    if chain > 0 and walks != 0:
+        # a chain through memory is the L1's traffic: the walks' lines wait behind its links (module docstring)
+        terms.append(core_term + sympy.sympify(walks))
     return sympy.Max(*terms)
 
 

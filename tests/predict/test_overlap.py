@@ -185,6 +185,17 @@ def test_the_load_ports_and_the_lines_into_l1_add_up():
                               transfers=sympy.Float(0.6 * NS))) == pytest.approx(1.0 * NS)
 
 
+def test_a_chain_through_memory_does_not_overlap_the_column_walks_lines_into_l1():
+    # core 1.6 ns beside a chain through memory of 2.0 ns: 2.8 (chained); the column walks bring 1.5 ns of lines
+    # into L1 (of 1.7 ns of transfers, a stream's 0.2 the rest): 2.8 + 1.5 = 4.3, above the load ports' 0.4 + 1.7
+    # and the data's 3.0
+    assert float(loop_seconds(1.6 * NS, 2.0 * NS, sympy.Float(3.0 * NS), loads=0.4 * NS,
+                              transfers=sympy.Float(1.7 * NS), walks=sympy.Float(1.5 * NS))) == pytest.approx(4.3 * NS)
+    # a register chain (-O2, chain through memory 0): the walks' lines overlap as before, max(1.6, 3.0, 0.4 + 1.7)
+    assert float(loop_seconds(1.6 * NS, 0.0, sympy.Float(3.0 * NS), 1.0 * NS, loads=0.4 * NS,
+                              transfers=sympy.Float(1.7 * NS), walks=sympy.Float(1.5 * NS))) == pytest.approx(3.0 * NS)
+
+
 def test_into_l1_keeps_what_each_level_adds_to_l1():
     # HOST: L1 read 0.3 write 0.4 column 0.3/0.4; L2 0.5/0.9 and 0.5/0.9; memory 6/8 and 12/14 ns a line. Beyond
     # L1: L2 0.2/0.5 (column 0.2/0.5); memory takes L2's (the line passes L2), its own bandwidth stays in the data
@@ -247,6 +258,32 @@ def test_a_column_walk_from_l2_waits_for_its_lines_behind_the_loads(tmp_path):
     assert evaluate(price.transfers_s) == pytest.approx(3.0 * NS + 3 * 0.7 * NS / 8)
     assert evaluate(price.data_s) == pytest.approx(3.3 * NS + 3 * 1.0 * NS / 8)
     assert evaluate(price.seconds) == pytest.approx(price.loads_s + 3.2625 * NS)
+
+
+@needs_mca
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_the_column_walks_lines_wait_behind_a_chain_through_memory(tmp_path, level):
+    """L2_WALK_C's a[i][j] is its one column walk: 3.3 - 0.3 = 3.0 ns of lines into L1 an iteration (b, c and d
+    stream, an eighth of a line each). At -O0 (s and i in stack slots: a chain through memory) they wait behind
+    the core and the chain: the iteration costs chained(core, chain) + 3.0 ns; at -O2 no chain runs through
+    memory and the walk's lines are the ECM term's as before (the test above)."""
+    src = tmp_path / "walk.c"
+    src.write_text(L2_WALK_C)
+    analysis = analyze([str(src)])
+    text = host_machine(tmp_path, f"gcc {level} -fno-tree-vectorize").read_text().replace(
+        "    - {name: memory, read: 6 ns, write: 8 ns}\n",
+        "    - {name: L2, size: 2048 KiB, read: 1 ns, write: 1 ns, column_read: 3.3 ns, column_update: 3.3 ns}\n"
+        "    - {name: memory, read: 6 ns, write: 8 ns, column_read: 12 ns, column_update: 14 ns}\n")
+    machine_file = tmp_path / "l2.yaml"
+    machine_file.write_text(text)
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file))
+    price = next(lp for lp in explained if lp.loop.line == 9)
+    if level == "-O2":
+        assert price.chain_s == 0 and price.walk_fills_s == 0
+        return
+    assert price.chain_s > 0
+    assert evaluate(price.walk_fills_s) == pytest.approx(3.0 * NS)
+    assert evaluate(price.seconds) == pytest.approx(chained(price.core_s, price.chain_s) + 3.0 * NS)
 
 
 COLUMN_SUM_C = """#include <stdio.h>

@@ -81,9 +81,9 @@ def test_the_price_is_the_mean_of_the_points_prices(tmp_path):
 
     def side(at):   # a cost per iteration of the square of the trips: convex, as a TLB's
         t = at[inner]
-        return (t * t, t, sympy.Integer(0), 0), []
+        return (t * t, t, sympy.Integer(0), 0, 0), []
 
-    (seconds, data, _, _), _, count = loopcost._spread(loop, trips, None, side)
+    (seconds, data, _, _, _), _, count = loopcost._spread(loop, trips, None, side)
     points = tripspread.trip_points(loop)
     assert count == len(points)
     assert float(seconds) == pytest.approx(sum(share * t * t for t, share in points), rel=1e-5)
@@ -98,9 +98,9 @@ def test_one_traced_nests_trips_are_priced_as_given(tmp_path):
 
     def side(at):
         t = at[inner]
-        return (t * t, t, sympy.Integer(0), 0), []
+        return (t * t, t, sympy.Integer(0), 0, 0), []
 
-    (seconds, _, _, _), _, count = loopcost._spread(loop, trips, None, side, spread=False)
+    (seconds, _, _, _, _), _, count = loopcost._spread(loop, trips, None, side, spread=False)
     assert count == 0 and seconds == trips[inner] ** 2
 
 
