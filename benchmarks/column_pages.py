@@ -4,10 +4,11 @@
 Data flow: one C program per (row pitch, rows) of ``GRID`` (``acc -= row[k] * A[k][c]``: a column walk of R
 rows P doubles apart, a row read along, the sum in a register; the next walk one column over, so eight walks
 share each line; or, with ``--sums 4``, four sums over the same walk: what the walk alone costs when no chain
-bounds it) compiled with gcc -O2 → run pinned to one CPU ``--runs`` times, ns per iteration of the walk, the
-median and the spread (largest / smallest) → ``sad analyze --explain`` of the same file on ``--machine FILE``
-(a database `sad calibrate` wrote at -O2 on this host): the walk's loop seconds over its iterations → per case
-measured, model, measured / model, and the median of that ratio per pitch.
+bounds it) compiled with gcc at ``--level`` (-O2; at -O0 the sum and the index live in stack slots, a chain
+through memory) → run pinned to one CPU ``--runs`` times, ns per iteration of the walk, the median and the
+spread (largest / smallest) → ``sad analyze --explain`` of the same file on ``--machine FILE`` (a database `sad
+calibrate` wrote at that level on this host): the walk's loop seconds over its iterations → per case measured,
+model, measured / model, and the median of that ratio per pitch.
 
 Pitches: 4160 B (a page and a line: every L1 set), 16 000 B (LU at n = 2 000: rows fall in 32 of 64 L1 sets) and
 16 064 B (the same number of pages, every set). Rows 256 to 1900: from L1 and the first-level TLB's reach to
@@ -17,7 +18,8 @@ the sum's chain; the column's lines priced from L2 as sad calibrate's column wal
 misses no first-level TLB entry) and with four sums 1.90, 2.82, 1.67 (the walk alone is slower than the model's
 figure for it); at 1 900 rows, beyond the TLBs' reach, the model is over at 4160 and 16 064 B (0.37, 0.63).
 Figures, not tests; the host's state moves them by up to 1.5x: compare runs taken in the same minutes.
-Usage: python3 benchmarks/column_pages.py --machine FILE [--runs 5] [--cpu N] [--sums 1|4] [--keep DIR]
+Usage: python3 benchmarks/column_pages.py --machine FILE [--level=-O2] [--runs 5] [--cpu N] [--sums 1|4]
+[--keep DIR]
 """
 from __future__ import annotations
 
@@ -107,7 +109,8 @@ def modelled(src: Path, machine: str, defines: list[str], line: int, iterations:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--machine", required=True, help="a machine database calibrated at -O2 on this host")
+    ap.add_argument("--machine", required=True, help="a machine database calibrated at --level on this host")
+    ap.add_argument("--level", default="-O2", help="gcc's optimization level (the machine file's)")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the calibration's)")
     ap.add_argument("--sums", type=int, choices=sorted(WALKS), default=1, help="sums over the walk (1: LU's)")
@@ -130,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             walks = ITERATIONS // rows
             defines = [f"-DP={pitch}", f"-DR={rows}", f"-DJ={walks}"]
             exe = where / f"column_pages_{pitch}_{rows}"
-            subprocess.run([gcc, "-O2", *defines, str(src), "-o", str(exe)], check=True)
+            subprocess.run([gcc, args.level, *defines, str(src), "-o", str(exe)], check=True)
             ns, spread = measured(exe, args.runs, cpu)
             model = modelled(src, args.machine, defines, line, walks * rows)
             if model is None:
