@@ -746,22 +746,29 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     array's footprint over the whole nest over the trips of the innermost loop; pages between reuses
     (``pages_between_reuses``): the walk's lines × min(1, pitch / page), the same for the loop's ``others``
     walks, the rest of the footprint in whole pages. Served from memory, the calibrated column-walk cost
-    already contains the misses: no extra there."""
+    already contains the misses: no extra there. With the first-level TLB measured (``Hierarchy.tlb_first``),
+    a walk over more pages than it holds pays its miss from there on, and beyond the onset's baseline on top of
+    the onset's figures (their baseline walk pays it already)."""
     page = hierarchy.page_bytes
     pitch = row_pitch(ref, loop, trips, hierarchy.line_bytes)
     share = sympy.Min(1, pitch / page)
     pages = pages_between_reuses(fp, share, walk, others or [], hierarchy)
     caches = hierarchy.caches()
     largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
-    # no extra up to the baseline of the measured onset of misses (``Hierarchy.tlb_onset``), else the reach
+    # no extra up to the baseline of the measured onset of misses (``Hierarchy.tlb_onset``), else the reach;
+    # the first-level TLB's misses from its reach on (``Hierarchy.tlb_first``: the onset's baseline pays them)
     free = hierarchy.tlb_onset[0][0] if hierarchy.tlb_onset else hierarchy.tlb_pages
-    pieces = [(sympy.Integer(0), sympy.Le(pages, free))]
+    first_pages, first_s = hierarchy.tlb_first
+    first = sympy.Float(first_s, 6) if first_pages and first_s > 0 else sympy.Integer(0)
+    pieces = [(sympy.Integer(0), sympy.Le(pages, first_pages if first != 0 else free))]
     if largest is not None:
         pieces.append((sympy.Integer(0), sympy.Gt(fp, largest)))
         if walk is not None:     # set conflicts keep the walk out of the last cache: from memory as well
             pieces.append((sympy.Integer(0), sympy.Not(_holds(caches[-1], fp, walk, hierarchy.line_bytes,
                                                               hierarchy.page_bytes))))
-    pieces.append((miss_seconds(pages, hierarchy) * share, True))
+    if first != 0:
+        pieces.append((first * share, sympy.Le(pages, free)))
+    pieces.append(((miss_seconds(pages, hierarchy) + first) * share, True))
     return sympy.Piecewise(*pieces)
 
 

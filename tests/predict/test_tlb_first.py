@@ -1,0 +1,73 @@
+"""The first-level TLB: a column walk over more pages than it holds pays a second-level hit at every page change,
+also within the second level's reach. `sad calibrate` reads the miss off its one-line-per-page walks
+(``tlb.first``: the 256-page walk against the 16 and 64-page ones, all with their lines in L1), and the data part
+adds it to the walk's accesses from that reach on, and to the onset's figures beyond it (their baseline walk
+pays it already)."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sad.machine import hierarchy as hier
+from sad.machine.model import load_machine
+from sad.predict.reuse import data_seconds
+from tests.predict.loop_nests import column_loop
+from tests.predict.test_block_model import HIER
+from tests.predict.test_compile_options import _machine
+from tests.predict.test_tlb_ramp import _m, _written_and_read
+
+WALKS = {16: _m(0.37), 64: _m(0.36), 256: _m(0.55), 512: _m(0.59), 768: _m(0.77), 1024: _m(0.8),
+         1536: _m(0.83), 2048: _m(5.0), 3072: _m(9.0), 4096: _m(9.4)}
+"""ns per access of one-line-per-page walks timed on an Emerald Rapids VM (16-96 pages
+0.36-0.40, 256 pages 0.55; the walks from 2048 on invented to give a reach)."""
+
+
+def test_the_first_level_miss_is_the_256_page_walk_less_the_smaller_base():
+    reach, miss = hier.tlb_first(WALKS, 48 * 1024, 64)
+    # 0.55 - min(0.37, 0.36) = 0.19 ns; the 64-page walk stays under 0.36 + 0.19 / 2: the reach is 64 pages
+    assert reach == 64
+    assert miss.seconds == pytest.approx(0.19e-9)
+
+
+def test_a_64_page_walk_already_slowed_puts_the_reach_at_16():
+    walks = {**WALKS, 64: _m(0.5)}
+    reach, miss = hier.tlb_first(walks, 48 * 1024, 64)
+    assert reach == 16 and miss.seconds == pytest.approx(0.18e-9)
+
+
+def test_no_step_no_probe_or_a_small_l1_give_no_figure():
+    assert hier.tlb_first({**WALKS, 256: _m(0.38)}, 48 * 1024, 64) is None      # 0.02 ns: under a tenth of 0.36
+    assert hier.tlb_first({p: f for p, f in WALKS.items() if p != 256}, 48 * 1024, 64) is None
+    assert hier.tlb_first(WALKS, 16 * 1024, 64) is None     # 256 lines (16 KiB) over half a 16 KiB L1
+
+
+def test_calibrate_writes_it_into_the_tlb_line_and_the_database_reads_it(tmp_path):
+    text, hierarchy = _written_and_read(tmp_path, tlb_pages=1536, tlb_miss=_m(8.2), tlb_first=(64, _m(0.19)))
+    assert "  tlb: {pages: 1536, miss: 8.2 ns, first: {pages: 64, miss: 0.19 ns}}" in text
+    assert hierarchy.tlb_first == (64, pytest.approx(0.19e-9))
+
+
+def test_a_file_without_it_has_none(tmp_path):
+    path = _machine(tmp_path, "gcc -O2")
+    path.write_text(path.read_text().replace("  levels:\n", "  tlb: {pages: 1536, miss: 8.2 ns}\n  levels:\n", 1))
+    assert load_machine(path).hierarchy.tlb_first == (0, 0.0)
+
+
+@pytest.mark.parametrize("n, extra", [(48, 0.0), (128, 0.0), (256, 0.095), (512, 0.19), (1536, 0.19),
+                                      (1537, 0.19), (4096, 0.19), (4097, 0.0)])
+def test_a_walk_pays_it_from_the_first_levels_reach_on(tmp_path, n, extra):
+    # the walk of test_column_walk_beyond_the_tlb_reach_steps_up_where_pages_exceed_it: a[i*n+j] over i, n rows
+    # 8n bytes apart, a page change every min(1, 8n / 4096) accesses: n x that many pages between two uses of a
+    # line (the next j), 2 at n = 48, 32 at 128, 128 at 256, n from 512 on. Beyond 64 pages the walk pays
+    # 0.19 ns x that share more than without the first level (0.095 at 256, 0.19 from 512), beyond 1536 on top
+    # of the 11 ns miss (the onset's baseline pays it); at 4097 the lines leave half of L2, and memory's column
+    # cost, which contains its misses, stands alone
+    loop, trips = column_loop(tmp_path)
+    base = dataclasses.replace(HIER, tlb_pages=1536, tlb_miss_s=11e-9, page_bytes=4096)
+    first = dataclasses.replace(base, tlb_first=(64, 0.19e-9))
+    values = []
+    for machine in (base, first):
+        data, _ = data_seconds(loop, trips, machine)
+        values.append(float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})))
+    assert values[1] - values[0] == pytest.approx(extra * 1e-9, abs=1e-15)
