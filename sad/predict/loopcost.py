@@ -679,7 +679,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         if fills:
             bounds["load ports + lines into L1"] = lp.loads_s + fills
         walk_fills = evaluate(bind(lp.walk_fills_s, bindings)) if lp.walk_fills_s != 0 else 0.0
-        if walk_fills and lp.chain_s > 0:
+        if walk_fills:   # only beside a chain through memory (_walk_fills)
             bounds["core and chain + the column walks' lines into L1"] = chained(lp.core_s, lp.chain_s) + walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"

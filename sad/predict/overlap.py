@@ -123,8 +123,7 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
     fills = sympy.Float(loads, 6) + sympy.sympify(transfers) if loads > 0 and transfers != 0 else sympy.Integer(0)
     if data == 0 and waited == 0 and fills == 0 and not core_term.free_symbols:
         return sympy.Float(chained(float(core_term), chain), 6)
-    if chain > 0:
-        core_term = chained(core_term, chain)
+    core_term = chained(core_term, chain)
     terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
     if chain > 0 and walks != 0:
         # a chain through memory is the L1's traffic: the walks' lines wait behind its links (module docstring)
