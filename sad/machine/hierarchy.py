@@ -1070,8 +1070,10 @@ def tlb_first(walks: dict[int, Measured], l1_bytes: int, line: int) -> tuple[int
     which pays this miss already, so the model adds it to the onset's figures (sad.predict.reuse.tlb_seconds).
     Timed on an Emerald Rapids VM (first-level TLB of 96 entries): 0.37 ns an access at 16-96 pages, 0.48 at
     128, 0.55 at 256, the lines in L1 throughout; LU's column walk at n = 2 000, 256 to 1 536 rows a page or
-    more apart, ran 1.4-2.2x the model without it (benchmarks/column_pages.py). None where there is no probe,
-    its lines would not fit half the L1 (``l1_bytes``; 0: not known) or the step is under a tenth of the base."""
+    more apart, ran 1.4-2.2x the model without it (benchmarks/column_pages.py). Where the step is under a tenth
+    of the base: no miss up to the probe's pages, (``FIRST_TLB_PROBE``, 0 s), written so that the file says it
+    was measured. None where there is no probe or its lines would not fit half the L1 (``l1_bytes``; 0: not
+    known)."""
     bases = [p for p in (16, 64) if p in walks]
     probe = walks.get(FIRST_TLB_PROBE)
     if probe is None or not bases or (l1_bytes and FIRST_TLB_PROBE * line > l1_bytes * FIT_FRACTION):
@@ -1079,7 +1081,9 @@ def tlb_first(walks: dict[int, Measured], l1_bytes: int, line: int) -> tuple[int
     base = min((walks[p] for p in bases), key=lambda m: m.seconds)
     extra = probe.seconds - base.seconds
     if extra <= 0.1 * base.seconds:
-        return None
+        return FIRST_TLB_PROBE, Measured(0.0, max(probe.spread, base.spread), probe.samples,
+                                         probe.reliable and base.reliable,
+                                         host_ratio=max(probe.host_ratio, base.host_ratio))
     reach = max((p for p in bases if walks[p].seconds < base.seconds + extra / 2), default=bases[0])
     return reach, Measured(extra, max(probe.spread, base.spread), probe.samples, probe.reliable and base.reliable,
                            host_ratio=max(probe.host_ratio, base.host_ratio))

@@ -36,8 +36,10 @@ def test_a_64_page_walk_already_slowed_puts_the_reach_at_16():
     assert reach == 16 and miss.seconds == pytest.approx(0.18e-9)
 
 
-def test_no_step_no_probe_or_a_small_l1_give_no_figure():
-    assert hier.tlb_first({**WALKS, 256: _m(0.38)}, 48 * 1024, 64) is None      # 0.02 ns: under a tenth of 0.36
+def test_no_step_is_no_miss_up_to_the_probe_and_no_probe_or_a_small_l1_no_figure():
+    # 0.02 ns: under a tenth of 0.36, written as measured: no miss up to 256 pages
+    reach, miss = hier.tlb_first({**WALKS, 256: _m(0.38)}, 48 * 1024, 64)
+    assert (reach, miss.seconds) == (256, 0.0)
     assert hier.tlb_first({p: f for p, f in WALKS.items() if p != 256}, 48 * 1024, 64) is None
     assert hier.tlb_first(WALKS, 16 * 1024, 64) is None     # 256 lines (16 KiB) over half a 16 KiB L1
 
@@ -71,3 +73,45 @@ def test_a_walk_pays_it_from_the_first_levels_reach_on(tmp_path, n, extra):
         data, _ = data_seconds(loop, trips, machine)
         values.append(float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})))
     assert values[1] - values[0] == pytest.approx(extra * 1e-9, abs=1e-15)
+
+
+COLUMN_SUM_C = """\
+double A[512][2008], s;
+int main(void) {
+    for (int j = 0; j < 8; j++)
+        for (int k = 0; k < 512; k++)
+            s += A[k][j];
+    return s > 0;
+}
+"""
+
+
+def _first_warnings(tmp_path, tlb_line: str) -> tuple[list, str]:
+    """The warnings naming tlb.first and the report's loop line of a column sum (512 rows 16 064 B apart) on the
+    test host with ``tlb_line`` in its hierarchy."""
+    from sad.analysis.description import group_blocks
+    from sad.analysis.pipeline import analyze
+    from sad.predict.loopcost import LoopCoverage, price_loops
+    from tests.predict.loop_nests import host_machine
+    src = tmp_path / "colsum.c"
+    src.write_text(COLUMN_SUM_C)
+    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n" + tlb_line)
+    analysis = analyze([str(src)])
+    coverage = LoopCoverage()
+    price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file), coverage=coverage)
+    return [d for d in coverage.warnings if "tlb.first" in d.message], coverage.summary()
+
+
+@pytest.mark.skipif(not __import__("shutil").which("gcc"), reason="needs gcc")
+def test_a_file_calibrated_before_the_first_level_tlb_says_so_where_a_column_is_walked(tmp_path):
+    """The TLBs' reach measured but no ``tlb.first``: the column sum's loop (line 4) is said to leave the
+    first-level misses out, once, and the report's line says to recalibrate; a file with the figure (also one
+    that measured no miss) or without any TLB figure says nothing."""
+    said, summary = _first_warnings(tmp_path, "  tlb: {pages: 1536, miss: 8 ns}\n")
+    assert [(d.loc.line, d.severity) for d in said] == [(4, "warning")]
+    assert "pays no miss below the second level's onset" in said[0].message
+    assert summary.endswith("; recalibrate: first-level TLB misses not measured")
+    for line in ("  tlb: {pages: 1536, miss: 8 ns, first: {pages: 64, miss: 0.2 ns}}\n",
+                 "  tlb: {pages: 1536, miss: 8 ns, first: {pages: 256, miss: 0 ns}}\n", ""):
+        assert _first_warnings(tmp_path, line) == ([], "1 of 1 innermost loops priced from the compiled code "
+                                                       "(gcc -O2)")
