@@ -69,7 +69,8 @@ def osaca_arch() -> str | None:
     if vendor == "AuthenticAMD":
         return {23: "ZEN1" if model < 0x30 else "ZEN2", 25: "ZEN3", 26: "ZEN4"}.get(family)
     if vendor == "GenuineIntel" and family == 6:      # a few well-known models; others: not modelled here
-        return {0x3F: "HSW", 0x4F: "BDW", 0x55: "SKX", 0x6A: "ICX", 0x8F: "SPR"}.get(model)
+        # Emerald Rapids (0xCF) has Sapphire Rapids' core (Raptor Cove, Golden Cove's ports and latencies)
+        return {0x3F: "HSW", 0x4F: "BDW", 0x55: "SKX", 0x6A: "ICX", 0x8F: "SPR", 0xCF: "SPR"}.get(model)
     return None
 
 

@@ -22,7 +22,13 @@ saying so (LLVM 14 calls a Zen 4, AMD family 25 model 17, "znver3"; there four s
 the model says 4.0, ratio 0.57), and a model that fits its core comes out near 1 in every class. On a
 virtual machine the ratios also carry what a busy sibling hyperthread of another guest takes from the core's
 throughput (that Zen 4 guest: the dispatch loop 0.97 one minute, 1.72 the next, while a dependent chain kept
-its time): the same state the calibration's other figures are measured in.
+its time; an Emerald Rapids guest: 0.84, 1.62 and 0.90 in three measurements within one minute). Such a
+neighbour comes and goes within seconds, so the loops are timed in interleaved passes spread over several
+seconds (``MIN_SPAN_S``) and each figure is the fastest pass: a host cannot run a fixed loop faster than its
+core can (the host-speed sentinel's rule, sad.machine.hostspeed), while a figure of whatever state one moment
+was in made every compiled loop's core time wrong by that factor (a calibration that met the neighbour at
+the dispatch loop alone wrote 1.85 with a spread of 1.4 %, and -O2 dscal came out +147 % against a run
+minutes later). The spread written is how much slower the median pass ran.
 The loops are the calibration's own, not any kernel's. The ratios are for throughput: a loop that llvm-mca finds
 bound by a latency chain (its cycles more than ``THROUGHPUT_SLACK`` above its busiest resource) keeps its cycles;
 its chain is timed with the host's measured latencies elsewhere (sad.predict.regchain).
@@ -33,8 +39,10 @@ import functools
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +116,7 @@ class CoreScale:
     ratios: Mapping[str, float]
     loops: Mapping[str, LoopFigure] = field(default_factory=dict)
     checks: Mapping[str, tuple[float, float]] = field(default_factory=dict)   # name → (measured, scaled model)
+    clock_hz: float = 0.0   # the clock chain's fastest pass (sad calibrate's clock takes it where faster; 0: not timed)
 
     def ratio_of(self, resource: str) -> float:
         """The ratio of the class a model's resource belongs to, 1 for a resource of no class."""
@@ -230,40 +239,62 @@ def applies_here() -> str | None:
     return mcacpu.host_model().mcpu
 
 
-def measure(converge: Callable[[Callable[[], list[float]], float], tuple[float, float]],
-            run: Callable[[Path, int, int], float], budget_s: float) -> CoreScale | None:
-    """Time the loops (``run(exe, case, iterations)`` → seconds per iteration, pinned; ``converge`` → median,
-    spread) and price them with the stand-in model; None where ``applies_here`` says no or gcc is missing."""
+PASSES = 5
+"""Passes over every loop at least (``measure``), each loop's fastest of ``RUNS`` runs in each."""
+MIN_SPAN_S = 8.0
+"""Seconds the passes are spread over at least: longer than the neighbour's bursts seen on these guests."""
+RUNS = 3
+ITERATIONS = 5_000_000
+"""Iterations of one run of a loop (5-10 ms: many short runs catch the moments the core is free)."""
+
+
+def measure(run: Callable[[Path, int, int], float], budget_s: float) -> CoreScale | None:
+    """Time the loops (``run(exe, case, iterations)`` → seconds per iteration, pinned) in passes over all of
+    them, the clock's chain among them, until ``PASSES`` passes and ``max(budget_s, MIN_SPAN_S)`` seconds are
+    done; per loop the fastest pass (see the module docstring). Priced with the stand-in model; None where
+    ``applies_here`` says no or gcc is missing."""
     mcpu = applies_here()
     gcc = shutil.which("gcc") or shutil.which("cc")
     if mcpu is None or gcc is None:
         return None
     named = bodies()
-    per_figure = budget_s / (len(named) + 1)
     with tempfile.TemporaryDirectory(prefix="sad-corescale-") as tmp:
         src, exe = Path(tmp) / "scale.c", Path(tmp) / "scale"
         src.write_text(c_source(), encoding="utf-8")
         subprocess.run([gcc, "-O1", str(src), "-o", str(exe)], check=True, capture_output=True)
-        clock, _ = converge(lambda: [run(exe, 0, 20_000_000) for _ in range(3)], per_figure)
-        figures = {}
-        for k, (name, body) in enumerate(named.items(), start=1):
-            seconds, spread = converge(functools.partial(lambda c: [run(exe, c, 20_000_000) for _ in range(3)], k),
-                                       per_figure)
-            result = mcacpu.run("\n".join(body) + "\n", mcpu)
-            if result is None or result.cycles <= 0:
-                return None
-            figures[name] = (LoopFigure(seconds / clock, result.cycles, spread), result)
+        passes = _passes(lambda case: min(run(exe, case, ITERATIONS) for _ in range(RUNS)), len(named),
+                         max(budget_s, MIN_SPAN_S))
+    clock = min(passes[0])
+    figures = {}
+    for k, (name, body) in enumerate(named.items(), start=1):
+        result = mcacpu.run("\n".join(body) + "\n", mcpu)
+        if result is None or result.cycles <= 0:
+            return None
+        fastest = min(passes[k])
+        figures[name] = (LoopFigure(fastest / clock, result.cycles, statistics.median(passes[k]) / fastest - 1),
+                         result)
     ratios = {name: figures[name][0].measured / figures[name][0].model for name in LOOPS}
     scale = CoreScale(mcpu, ratios, {name: fig for name, (fig, _) in figures.items() if name in LOOPS})
     checks = {name: (fig.measured, scaled_cycles(result, scale)[0]) for name, (fig, result) in figures.items()
               if name in CHECKS}
-    return CoreScale(mcpu, ratios, scale.loops, checks)
+    return CoreScale(mcpu, ratios, scale.loops, checks, 1 / clock)
+
+
+def _passes(timed: Callable[[int], float], loops: int, span_s: float) -> list[list[float]]:
+    """Per case (0 the clock, 1.. the loops) its seconds per iteration in each pass over all cases."""
+    passes: list[list[float]] = [[] for _ in range(loops + 1)]
+    started = time.monotonic()
+    while len(passes[0]) < PASSES or time.monotonic() - started < span_s:
+        for case in range(loops + 1):
+            passes[case].append(timed(case))
+    return passes
 
 
 def render_yaml(scale: CoreScale) -> list[str]:
     """The ``mca_scale`` entry of the hierarchy section (YAML lines, indented for it)."""
     lines = [f"  mca_scale:                    # llvm-mca -mcpu={scale.mcpu} against this core "
-             "(sad.machine.corescale): cycles per iteration of loops bound by one resource class, measured / model",
+             "(sad.machine.corescale): cycles per iteration of loops bound by one resource class, measured (fastest "
+             "pass; spread: how much slower the median pass ran) / model",
              f"    mcpu: {scale.mcpu}"]
     for name in CLASSES:
         if name in scale.ratios:

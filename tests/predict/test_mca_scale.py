@@ -183,3 +183,30 @@ def test_calibrate_measures_every_class_against_the_stand_in_model():
         # a core of the same line is within a factor of three of its predecessor's model, either way
         assert 1 / 3 < scale.ratios[name] < 3
     assert set(scale.checks) == set(corescale.CHECKS)
+
+
+@needs_mca
+@pytest.mark.skipif(corescale.applies_here() is None, reason="no llvm-mca on an x86-64 host: nothing to calibrate")
+def test_a_neighbours_burst_in_some_passes_leaves_the_fastest_figures(monkeypatch):
+    # the real program and llvm-mca; the seconds scripted: 0.4 ns a clock cycle, loop k runs (k + 1) cycles,
+    # and a busy sibling makes every run of the first three passes of six twice as slow (the clock's too)
+    monkeypatch.setattr(corescale, "MIN_SPAN_S", 0.0)
+    monkeypatch.setattr(corescale, "PASSES", 6)
+    calls: dict[int, int] = {}
+
+    def run(exe: Path, case: int, n: int) -> float:
+        assert exe.exists() and n == corescale.ITERATIONS
+        calls[case] = calls.get(case, 0) + 1
+        slow = 2.0 if calls[case] <= 3 * corescale.RUNS else 1.0
+        return slow * 0.4e-9 * (1 if case == 0 else case + 1)
+
+    scale = corescale.measure(run, 0.0)
+    assert scale is not None and all(count == 6 * corescale.RUNS for count in calls.values())
+    for k, name in enumerate(corescale.bodies(), start=1):
+        fig = scale.loops.get(name)
+        if fig is None:   # a check loop: (measured, scaled model)
+            assert scale.checks[name][0] == pytest.approx(k + 1)
+            continue
+        assert fig.measured == pytest.approx(k + 1)          # the fast passes' cycles, not a mixture
+        assert fig.spread == pytest.approx(0.5)              # median of 0.8, 0.8, 0.8, 1.6, 1.6, 1.6 ns: 1.2 / 0.8 - 1
+        assert scale.ratios[name] == pytest.approx((k + 1) / fig.model)
