@@ -4,10 +4,11 @@
 Data flow: a C program written here (``LOOPS``: 24 loops over arrays in L1, each the inner loop of a repeat
 loop, timed in one process one after the other, ``REPS`` rounds) compiled with gcc -O0 (every variable in a
 stack slot: the index's chain through memory in every loop, an accumulator's or an element's in some) → run
-pinned to one CPU ``--runs`` times, ns per iteration, the median of the runs per loop → ``sad analyze
---explain`` of the same file on ``--machine FILE`` (a database `sad calibrate` wrote at -O0 on this host): each
-loop's core (llvm-mca) and chain figures → per loop the measured time beside max(core, chain) and the longer +
-a share of the shorter, and per share (0, 0.25, 0.5, 0.75, 1) the median of measured / model and the median
+pinned to one CPU ``--runs`` times, ns of CPU time per iteration (the process's CPU clock, as sad calibrate
+times its figures; the twenty-sixth session's figures were wall time), the median of the runs per loop →
+``sad analyze --explain`` of the same file on ``--machine FILE`` (a database `sad calibrate` wrote at -O0 on this
+host): each loop's core (llvm-mca) and chain figures → per loop the measured time beside max(core, chain) and the
+longer + a share of the shorter, and per share (0, 0.25, 0.5, 0.75, 1) the median of measured / model and the median
 absolute deviation of its log over the loops (the empty loop left out: its time is the index floor itself).
 
 The scale of the ratios follows the host's state (calibrated in one state, timed in another); the deviation is
@@ -80,7 +81,9 @@ def source() -> str:
 #define R 12000
 static double a[N], b[N], c[N + 1], d[N], A[N][8], B[N][8], A2[8][N];
 static int ia[N];
-static double now(void) {{ struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }}
+static double now(void) {{
+    struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + 1e-9 * t.tv_nsec;
+}}
 int main(void) {{
     int i, r, rep, is = 0, ii = 3, jj = 5, j = 7;
     double s = 0.0, t = 0.5, t0, tm[{len(LOOPS)}] = {{0}};

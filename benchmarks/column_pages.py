@@ -5,7 +5,9 @@ Data flow: one C program per (row pitch, rows) of ``GRID`` (``acc -= row[k] * A[
 rows P doubles apart, a row read along, the sum in a register; the next walk one column over, so eight walks
 share each line; or, with ``--sums 4``, four sums over the same walk: what the walk alone costs when no chain
 bounds it) compiled with gcc at ``--level`` (-O2; at -O0 the sum and the index live in stack slots, a chain
-through memory) → run pinned to one CPU ``--runs`` times, ns per iteration of the walk, the median and the
+through memory) → run pinned to one CPU ``--runs`` times, ns of CPU time per iteration of the walk (the
+process's CPU clock, as sad calibrate times its figures: on this VM a pinned program's wall time ran 1.2-2x its
+CPU time; the twenty-seventh session's figures below are wall time), the median and the
 spread (largest / smallest) → ``sad analyze --explain`` of the same file on ``--machine FILE`` (a database `sad
 calibrate` wrote at that level on this host): the walk's loop seconds over its iterations → per case measured,
 model, measured / model, and the median of that ratio per pitch.
@@ -17,6 +19,7 @@ median measured / model per pitch with one sum 1.05, 2.21, 1.37 (16 000 B, 1 024
 the sum's chain; the column's lines priced from L2 as sad calibrate's column walk, which covers 54 pages and
 misses no first-level TLB entry) and with four sums 1.90, 2.82, 1.67 (the walk alone is slower than the model's
 figure for it); at 1 900 rows, beyond the TLBs' reach, the model is over at 4160 and 16 064 B (0.37, 0.63).
+In CPU time (the twenty-eighth session, its own calibration): 1.14, 2.11, 1.30; 16 064 B at 1 900 rows 0.99.
 Figures, not tests; the host's state moves them by up to 1.5x: compare runs taken in the same minutes.
 Usage: python3 benchmarks/column_pages.py --machine FILE [--level=-O2] [--runs 5] [--cpu N] [--sums 1|4]
 [--keep DIR]
@@ -55,14 +58,14 @@ int main(void) {
             A[k][j] = 1e-3 * ((k + j) % 7);
     for (k = 0; k < R; k++)
         row[k] = 1e-3 * (k % 5);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     for (j = 0; j < J; j++) {
         long c = j % (P - 8);
         acc = out; a1 = a2 = a3 = 0;
 @WALK@
         out = (acc + a1 + a2 + a3) * 1e-9;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     fprintf(stderr, "%.4f\\n", ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / ((double)J * R));
     printf("%g\\n", out);
     return 0;
