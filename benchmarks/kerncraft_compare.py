@@ -15,8 +15,10 @@ predictor) in cycles per cache line → seconds of the kernel = cycles per itera
 
 Measured kernel time = CPU time of the suite's program with its repetitions minus the same program with none
 (allocation, initialization, start and exit are not the kernel's), each the median of 5 runs of the program
-alone, pinned to one CPU; sad's kernel time is its prediction of the two runs' difference, the same way. Per
-case: measured, sad, Kerncraft and both errors; per model the median absolute error and the count within 25 %.
+alone, pinned to one CPU, between two samples of the host-speed sentinel (sad.machine.hostspeed; timed again
+while the host is slow, the cases still timed slow named); sad's kernel time is its prediction of the two runs'
+difference, the same way. Per case: measured, sad, Kerncraft and both errors; per model the median absolute
+error and the count within 25 %.
 
 Kerncraft is an optional dependency (``pip install kerncraft`` or the ``kerncraft`` extra, which brings OSACA);
 without it this script says so and exits 0. Its in-core model here is OSACA: Kerncraft 0.8's LLVM-MCA path
@@ -51,6 +53,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import kernelsuite as ks  # noqa: E402
 from accuracy import LEVELS, machine_for, program_runs  # noqa: E402
 
+from sad.machine import hostspeed  # noqa: E402
 from sad.machine.hierarchy import Hierarchy, pinned_cpu  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
 from sad.measure.validate import analyze_file, compile_program, predict_seconds, profile_values  # noqa: E402
@@ -216,11 +219,19 @@ def kerncraft_cycles_per_iteration(kernel_c: Path, machine: Path, n: int, workdi
 # ------------------------------------------------------------------------------------------- measuring
 
 
-def measured_kernel(exe: Path, n: int, reps: int, cpu: int | None, runs: int) -> tuple[float, float]:
-    """(median CPU seconds of the program with the repetitions, with none): the program alone, pinned."""
-    full = statistics.median(program_runs(exe, f"{n} {reps}\n", cpu, runs))
-    empty = statistics.median(program_runs(exe, f"{n} 0\n", cpu, runs))
-    return full, empty
+def measured_kernel(exe: Path, n: int, reps: int, cpu: int | None, runs: int,
+                    guard: hostspeed.Guard | None = None, what: str = "") -> tuple[float, float, float]:
+    """(median CPU seconds of the program with the repetitions, with none, the host-speed sentinel's ratio
+    around them): the program alone, pinned; with a ``guard``, timed again while the host is slow (the try on
+    the fastest host kept; 0: not watched)."""
+    def both() -> tuple[float, float]:
+        return (statistics.median(program_runs(exe, f"{n} {reps}\n", cpu, runs)),
+                statistics.median(program_runs(exe, f"{n} 0\n", cpu, runs)))
+
+    if guard is None:
+        return (*both(), 0.0)
+    watched = guard.measure(what or exe.name, both)
+    return (*watched.value, watched.ratio)
 
 
 def sad_kernel(src: Path, n: int, reps: int, machine, work: Path) -> float | None:
@@ -269,6 +280,8 @@ def main() -> int:
     print(f"load average before {os.getloadavg()}; clock {h.clock_hz / 1e9:.3f} GHz (sad calibrate), OSACA {arch}")
     with tempfile.TemporaryDirectory(prefix="sad-kerncraft-") as tmp:
         work = Path(tmp)
+        guard = hostspeed.Guard(hostspeed.Sentinel.build(work, cpu))
+        guard.settle()
         mfile = work / "machine.yml"
         write_machine(machine_file(h, arch, " ".join(LEVELS[args.level])), mfile)
         for k in kernels:
@@ -283,14 +296,21 @@ def main() -> int:
                     skipped[k.name] = why
                     print(f"{k.name:14s} {cache:6s} n={n:<8d} kerncraft: {why}", flush=True)
                     break
-                full, empty = measured_kernel(exe, n, reps, cpu, max(3, args.runs))
+                full, empty, ratio = measured_kernel(exe, n, reps, cpu, max(3, args.runs), guard,
+                                                     f"{k.name} {cache}")
                 measured = full - empty
                 iterations = ks.WORK[k.work](n) * reps
                 kerncraft = cy_it * iterations / h.clock_hz
                 sad = sad_kernel(src, n, reps, db, work)
                 rows.append((k.name, cache, n, measured, sad, kerncraft))
+                slow = f"  host {ratio:.2f}x" if ratio > hostspeed.SLOW else ""
                 print(f"{k.name:14s} {cache:6s} n={n:<8d} measured {measured:9.4g} s  sad {_fmt(sad)} "
-                      f"{_err(sad, measured)}  kerncraft {_fmt(kerncraft)} {_err(kerncraft, measured)}", flush=True)
+                      f"{_err(sad, measured)}  kerncraft {_fmt(kerncraft)} {_err(kerncraft, measured)}{slow}",
+                      flush=True)
+        print(guard.sentinel.spread_text())
+        if guard.slowed:
+            print(f"timed while the host was slow (sentinel > {hostspeed.SLOW:.2f}x its fastest, after "
+                  f"{1 + guard.retries} tries): " + ", ".join(f"{k} {v:.2f}x" for k, v in sorted(guard.slowed.items())))
     _summary(rows, skipped)
     print(f"load average after {os.getloadavg()}")
     if args.save:
