@@ -99,3 +99,34 @@ def forwarding_runs(tmp_path: Path, name: str, source: str, figure: str, line: i
     row = next(t for t in out.splitlines() if f"{name}:{line} " in t and "per iteration" in t)
     _, missing = explain_compiled(tmp_path, name, source, "gcc -O0", "")
     return row, err, missing
+
+
+COLUMN_SUM_C = """\
+double A[512][ROW], s;
+int main(void) {
+    for (int j = 0; j < 8; j++)
+        for (int k = 0; k < 512; k++)
+            s += A[k][j];
+    return s > 0;
+}
+"""
+"""A column sum (line 4) over 512 rows of ``ROW`` doubles, eight columns."""
+
+
+def column_sum_warnings(tmp_path: Path, naming: str, row: int, extra: str = "",
+                        level_line: str | None = None) -> tuple[list, str]:
+    """The warnings whose message names ``naming`` and the report's loop line of ``COLUMN_SUM_C`` over rows of
+    ``row`` doubles, priced on ``host_machine`` with no chain waits, the hierarchy lines ``extra`` and, where
+    given, ``level_line`` as its L1 entry."""
+    from sad.machine.model import load_machine
+    from sad.predict.loopcost import LoopCoverage, price_loops
+    src = tmp_path / "colsum.c"
+    src.write_text(COLUMN_SUM_C.replace("ROW", str(row)))
+    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n" + extra)
+    if level_line is not None:
+        machine_file.write_text(machine_file.read_text().replace(
+            "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n", level_line))
+    analysis = analyze([str(src)])
+    coverage = LoopCoverage()
+    price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file), coverage=coverage)
+    return [d for d in coverage.warnings if naming in d.message], coverage.summary()

@@ -11,6 +11,7 @@ import sympy
 from sad.machine import hierarchy as hier
 from sad.predict.loopcost import Walk, serving_level
 from sad.predict.reuse import even_lines, into_l1
+from tests.predict.loop_nests import column_sum_warnings
 from tests.predict.test_one_set import ZEN
 
 # ZEN's L2 with an even-line column figure of 1.6 ns against its column read of 0.8 ns
@@ -54,34 +55,10 @@ def test_calibrate_writes_the_even_figure_and_the_database_reads_it(tmp_path):
     assert [lv.column_even_s for lv in without.levels] == [0.0, 0.0]
 
 
-COLUMN_SUM_C = """\
-double A[512][ROW], s;
-int main(void) {
-    for (int j = 0; j < 8; j++)
-        for (int k = 0; k < 512; k++)
-            s += A[k][j];
-    return s > 0;
-}
-"""
-
-
 def _unmeasured_warnings(tmp_path, row: int, level_line: str) -> tuple[list, str]:
     """The warnings and the report's loop line of a column sum over rows of ``row`` doubles, on the test host
     whose L1 entry is ``level_line``."""
-    from sad.analysis.description import group_blocks
-    from sad.analysis.pipeline import analyze
-    from sad.machine.model import load_machine
-    from sad.predict.loopcost import LoopCoverage, price_loops
-    from tests.predict.loop_nests import host_machine
-    src = tmp_path / "colsum.c"
-    src.write_text(COLUMN_SUM_C.replace("ROW", str(row)))
-    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n")
-    machine_file.write_text(machine_file.read_text().replace(
-        "    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n", level_line))
-    analysis = analyze([str(src)])
-    coverage = LoopCoverage()
-    price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file), coverage=coverage)
-    return [d for d in coverage.warnings if "column_read_even" in d.message], coverage.summary()
+    return column_sum_warnings(tmp_path, "column_read_even", row, level_line=level_line)
 
 
 @pytest.mark.skipif(not __import__("shutil").which("gcc"), reason="needs gcc")

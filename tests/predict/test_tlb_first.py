@@ -12,7 +12,7 @@ import pytest
 from sad.machine import hierarchy as hier
 from sad.machine.model import load_machine
 from sad.predict.reuse import data_seconds
-from tests.predict.loop_nests import column_loop
+from tests.predict.loop_nests import column_loop, column_sum_warnings
 from tests.predict.test_block_model import HIER
 from tests.predict.test_compile_options import _machine
 from tests.predict.test_tlb_ramp import _m, _written_and_read
@@ -75,31 +75,10 @@ def test_a_walk_pays_it_from_the_first_levels_reach_on(tmp_path, n, extra):
     assert values[1] - values[0] == pytest.approx(extra * 1e-9, abs=1e-15)
 
 
-COLUMN_SUM_C = """\
-double A[512][2008], s;
-int main(void) {
-    for (int j = 0; j < 8; j++)
-        for (int k = 0; k < 512; k++)
-            s += A[k][j];
-    return s > 0;
-}
-"""
-
-
 def _first_warnings(tmp_path, tlb_line: str) -> tuple[list, str]:
     """The warnings naming tlb.first and the report's loop line of a column sum (512 rows 16 064 B apart) on the
     test host with ``tlb_line`` in its hierarchy."""
-    from sad.analysis.description import group_blocks
-    from sad.analysis.pipeline import analyze
-    from sad.predict.loopcost import LoopCoverage, price_loops
-    from tests.predict.loop_nests import host_machine
-    src = tmp_path / "colsum.c"
-    src.write_text(COLUMN_SUM_C)
-    machine_file = host_machine(tmp_path, extra="  chain_wait: {L1: [0 ns, 0 ns], memory: [0 ns, 0 ns]}\n" + tlb_line)
-    analysis = analyze([str(src)])
-    coverage = LoopCoverage()
-    price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file), coverage=coverage)
-    return [d for d in coverage.warnings if "tlb.first" in d.message], coverage.summary()
+    return column_sum_warnings(tmp_path, "tlb.first", 2008, extra=tlb_line)
 
 
 @pytest.mark.skipif(not __import__("shutil").which("gcc"), reason="needs gcc")
