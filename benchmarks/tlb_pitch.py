@@ -6,20 +6,24 @@ sums, -O2, repeated to 40 M accesses, CPU time) → run pinned to one CPU for ev
 ``--repeats`` runs → per pitch the ns per access at each row count and the onset: the largest row count whose
 cost stays within ``ONSET`` x the pitch's smallest walk (all rows in L1 and in the first-level TLB).
 
-Why: `sad calibrate` times the TLB onset (``tlb.onset``) at one pitch, a page and a line (4160 B), and the
-prediction applies it to every walk. Measured here (Ice Lake-SP VM, pinned) the onset depends on the pitch,
-and not monotonically: about 1536 rows at 4160 B and 5600 B, 768 at 8256 B, 1536 at 16448 B, 64-512 at
-33024 B. The pitches default to a page, two, four and eight pages, each plus a line (and 5600 B, a row of 700
-doubles); give others with ``--pitches``.
+Why: `sad calibrate` times the TLB onset (``tlb.onset``) at one pitch, a page and a line (4160 B), and walks at 2,
+4 and 8 pages and a line (``tlb.pitches``) from which the machine fits the second-level TLB's sets and ways.
+Measured here the onset depends on the pitch, and not monotonically (Ice Lake-SP VM: about 1536 rows at 4160 B
+and 5600 B, 768 at 8256 B, 1536 at 16448 B, 64-512 at 33024 B). The pitches default to a page, two, four and
+eight pages, each plus a line (and 5600 B, a row of 700 doubles); give others with ``--pitches``.
 
 With ``--machine FILE`` (a calibrated machine database) each walk's measured extra over the pitch's smallest walk is
-printed beside a candidate model's (the larger of sad.predict.reuse.miss_seconds, the one-page curve the
-prediction uses, and the set conflicts of the TLB geometry fitted to the calibrated pitches:
-sad.machine.hierarchy.tlb_conflicts x the miss figure) and beside the one-page curve alone, with the median and
-mean absolute difference of each. Measured on this host: the candidate is closer at pitches of whole pages
-plus a line it was not fitted to (5600 B, 12352 B, 24640 B: mean 0.56 ns against 0.82 over six pitches) and
-farther at exact powers of two (8192 B, 16384 B: 3.0 ns against 2.2; no TLB thrashing at 1280-1536 rows where
-page-number-modulo indexing puts it), so the prediction does not use it.
+printed beside the prediction's (the larger of the one-page curve, sad.predict.reuse.miss_seconds, and the set
+conflicts of the fitted geometry, sad.predict.reuse.conflict_seconds) and beside the one-page curve alone, with
+the median and mean absolute difference of each. On the Ice Lake-SP VM the conflicts were closer at pitches of
+whole pages plus a line (mean 0.56 ns against 0.82 over six pitches) and farther at exact powers of two (3.0 ns
+against 2.2). On an Emerald Rapids VM (twenty-ninth session, that day's -O2 calibration: 256 sets of 8 ways)
+over 4160, 5600, 8256, 16448, 12352 B and the rows of PolyBench's LARGE sizes (8000, 8800, 9600, 10400, 11200,
+16000, 16800 B): median 0.29 ns, mean 0.65 against 0.37 and 0.91 for the curve alone; at 8192, 12288, 16384 and
+24640 B 1.97 / 2.50 against 2.90 / 3.79 (at whole pages the lines crowd the caches' sets as well, which the
+data term prices, not this one); at 4224, 6000, 7000, 8320, 9664, 12416, 14000, 16064, 18000 and 20000 B 0.35 /
+1.04 against 0.35 / 1.15, with a false alarm at 8320 B (3.3-3.8 ns modelled at 1280-1536 rows, 0.4-0.5
+measured).
 
 Usage: python3 benchmarks/tlb_pitch.py [--pitches 4160,8256,...] [--rows 64,512,...] [--repeats 3] [--cpu N]
        [--machine FILE]
@@ -90,31 +94,27 @@ def onset(costs: dict[int, float]) -> int:
 
 
 def modelled(hierarchy: Hierarchy, pitch: int, rows: int) -> tuple[float, float]:
-    """(the set-conflict candidate's extra ns per access of a walk over ``rows`` rows ``pitch`` bytes apart, the
-    one-page curve's: what the prediction uses)."""
+    """(the prediction's extra ns per access of a walk over ``rows`` rows ``pitch`` bytes apart, the one-page
+    curve's alone)."""
     import sympy
 
-    from sad.machine.hierarchy import tlb_conflicts
-    from sad.predict.reuse import miss_seconds
+    from sad.predict.reuse import Walk, conflict_seconds, miss_seconds
     one_page = float(miss_seconds(sympy.Integer(rows) * min(1.0, pitch / hierarchy.page_bytes), hierarchy)) * 1e9
-    geometry = hierarchy.tlb_geometry()
-    if geometry is None or pitch < hierarchy.page_bytes:
-        return one_page, one_page
-    share = tlb_conflicts(pitch, rows, *geometry, hierarchy.page_bytes)
-    return max(one_page, share * hierarchy.tlb_miss_s * 1e9), one_page
+    walk = Walk(sympy.Integer(pitch), sympy.Integer(rows * hierarchy.line_bytes))
+    return max(one_page, float(conflict_seconds(sympy.Integer(pitch), walk, hierarchy)) * 1e9), one_page
 
 
 def compare(hierarchy: Hierarchy, table: dict[int, dict[int, float]]) -> None:
     """Measured extra per access (over the pitch's smallest walk) beside the model's and the one-page curve's."""
-    errors: dict[str, list[float]] = {"set-conflict": [], "one-page": []}
-    print("\nextra ns per access: measured / set-conflict candidate / one-page curve (the prediction's)")
+    errors: dict[str, list[float]] = {"prediction": [], "one-page curve alone": []}
+    print("\nextra ns per access: measured / the prediction (with set conflicts) / the one-page curve alone")
     for pitch, costs in table.items():
         base = costs[min(costs)]
         cells = []
         for rows, ns in sorted(costs.items()):
             model, old = modelled(hierarchy, pitch, rows)
-            errors["set-conflict"].append(abs(model - (ns - base)))
-            errors["one-page"].append(abs(old - (ns - base)))
+            errors["prediction"].append(abs(model - (ns - base)))
+            errors["one-page curve alone"].append(abs(old - (ns - base)))
             cells.append(f"{rows}: {ns - base:.2f}/{model:.2f}/{old:.2f}")
         print(f"{pitch:9d}  " + "  ".join(cells))
     print("|model - measured|: " + ", ".join(

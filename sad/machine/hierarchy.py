@@ -161,9 +161,8 @@ class Hierarchy:
     tlb_pitches: tuple[tuple[int, tuple[tuple[int, float], ...]], ...] = ()
     """(row pitch in bytes, ((pages walked, extra seconds per access), ...)) of one-line-per-row walks at pitches
     of several pages (``TLB_PITCHES``, ``tlb_pitch_curve``): where the misses set in depends on the pitch, not
-    only on the pages; the TLB's sets and ways are fitted to them (``tlb_geometry``), a candidate model
-    benchmarks/tlb_pitch.py checks and the prediction does not use (exact power-of-two pitches contradict it).
-    () : not measured."""
+    only on the pages; the TLB's sets and ways are fitted to them (``tlb_geometry``), and a walk whose pages crowd
+    some sets pays the miss there (sad.predict.reuse.conflict_seconds). () : not measured."""
     forward_folded_s: float = 0.0
     """Store-to-load forwarding, integer, into a load folded into an operation (``addq -8(%rbp), %rax``), which
     a core that renames plain loads from a slot just stored (AMD Zen) does not rename (0: not measured)."""
@@ -1136,6 +1135,7 @@ TLB_WAYS = (2, 4, 8, 16, 32)
 """Associativities tried when fitting the TLB's geometry (``fit_tlb_geometry``)."""
 
 
+@functools.lru_cache(maxsize=256)
 def tlb_conflicts(pitch: int, rows: int, sets: int, ways: int, page: int) -> float:
     """Share of the accesses of a walk over ``rows`` rows ``pitch`` bytes apart (a new page each, pitch >= page),
     repeated, that miss a set-associative TLB of ``sets`` sets of ``ways`` entries indexed by the page number
@@ -1157,11 +1157,12 @@ def fit_tlb_geometry(entries: int, page: int, miss_s: float, walks: tuple[tuple[
     """(sets, ways) with sets x ways = ``entries`` (the measured reach) whose conflicts (``tlb_conflicts`` x
     ``miss_s``) come closest to the calibrated walks' extra seconds ((pitch, rows, extra) of the one-page walks and
     of ``TLB_PITCHES``'): the sum of absolute differences, the fewer ways on a tie. CPUID leaf 0x18 (the TLB's
-    geometry) is empty in the VMs this was measured on, so the walks are what says it. Fitted on this host
-    (Ice Lake-SP VM, 2048 entries): 256 sets of 8 ways, which puts the early misses of a 2-page-and-a-line pitch
-    where benchmarks/tlb_pitch.py measures them and predicts the walks at 5600 B, 3 and 6 pages and a line it
-    was not fitted to (mean 0.56 ns per access, the one-page curve 0.82), but not those at exact powers of two
-    (8192 B, 16384 B: no thrashing at 1280-1536 rows where it puts it; a hashed index?): a candidate only."""
+    geometry) is empty in the VMs this was measured on, so the walks are what says it. Fitted on an Ice Lake-SP
+    VM and on an Emerald Rapids VM (2048 entries both): 256 sets of 8 ways, which puts the early misses of a
+    2-page-and-a-line pitch where benchmarks/tlb_pitch.py measures them. On the Emerald Rapids VM it predicts
+    the walks at twelve pitches it was not fitted to (5 600-24 640 B, among them rows of 1 000-2 100 doubles)
+    0.29 ns per access off (median; the one-page curve 0.37), at exact multiples of a page 2.0 ns (the curve
+    2.9: their lines crowd the caches' sets too, which the data term prices)."""
     best: tuple[float, int, int] | None = None
     for ways in TLB_WAYS:
         if entries % ways:

@@ -395,6 +395,11 @@ _MISSING = (
      "hierarchy.tlb.first (calibrated before the first-level TLB was timed): a walk over more pages than that TLB "
      "holds pays no miss below the second level's onset (0.2 ns an access on an Emerald Rapids VM: the loop may "
      "be under-priced)"),
+    ("hierarchy.tlb.pitches", "TLB set conflicts", "a column walk with rows a page or more apart, and the machine "
+     "database has no hierarchy.tlb.pitches (calibrated before walks at several pitches were timed): the TLB's sets "
+     "and ways are not known, so a walk whose pages crowd some sets pays no miss before the one-page walk's onset "
+     "(two pages and a line apart, such a walk missed from about 1 100 rows on an Emerald Rapids VM, the one-page "
+     "walk from 2 048: the loop may be under-priced)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"))
@@ -576,10 +581,12 @@ def _walk_figures_unmeasured(loop: SourceLoop, trips_by_line, hierarchy: Hierarc
     ``hierarchy.column_read_even`` where it reads a walk whose rows may be an even number of lines apart and the
     file has column walks (``Hierarchy.column_walks_measured``) but no level's ``column_read_even`` (the odd
     figure stands in); ``hierarchy.tlb.first`` where it walks a column and the file has the TLBs' reach but no
-    first-level figure (no miss below the onset)."""
+    first-level figure (no miss below the onset); ``hierarchy.tlb.pitches`` where a walk's rows may be a page or more
+    apart and the file has the TLBs' reach but no walks at other pitches (no set conflicts: the one-page curve)."""
     even = hierarchy.column_walks_measured and not any(lv.column_even_s for lv in hierarchy.levels)
     first = hierarchy.tlb_pages > 0 and not hierarchy.tlb_first[0]
-    if not even and not first:
+    pitches = hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and not hierarchy.tlb_pitches
+    if not even and not first and not pitches:
         return ()
     streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
     walks = [(ref, walk) for ref, _, _, walk, *_ in streams if walk is not None]
@@ -589,6 +596,8 @@ def _walk_figures_unmeasured(loop: SourceLoop, trips_by_line, hierarchy: Hierarc
         missing += ("hierarchy.column_read_even",)
     if first and walks:
         missing += ("hierarchy.tlb.first",)
+    if pitches and any(sympy.Ge(walk.pitch, hierarchy.page_bytes) is not sympy.false for _, walk in walks):
+        missing += ("hierarchy.tlb.pitches",)
     return missing
 
 

@@ -75,6 +75,10 @@ def test_a_walk_pays_it_from_the_first_levels_reach_on(tmp_path, n, extra):
     assert values[1] - values[0] == pytest.approx(extra * 1e-9, abs=1e-15)
 
 
+PITCHES = "pitches: {8256: {512: 0 ns, 1024: 1.6 ns}}"
+"""A walk at another pitch, so that the TLB's geometry is known (tests/predict/test_tlb_pitches.py)."""
+
+
 def _first_warnings(tmp_path, tlb_line: str) -> tuple[list, str]:
     """The warnings naming tlb.first and the report's loop line of a column sum (512 rows 16 064 B apart) on the
     test host with ``tlb_line`` in its hierarchy."""
@@ -86,11 +90,24 @@ def test_a_file_calibrated_before_the_first_level_tlb_says_so_where_a_column_is_
     """The TLBs' reach measured but no ``tlb.first``: the column sum's loop (line 4) is said to leave the
     first-level misses out, once, and the report's line says to recalibrate; a file with the figure (also one
     that measured no miss) or without any TLB figure says nothing."""
-    said, summary = _first_warnings(tmp_path, "  tlb: {pages: 1536, miss: 8 ns}\n")
+    said, summary = _first_warnings(tmp_path, f"  tlb: {{pages: 1536, miss: 8 ns, {PITCHES}}}\n")
     assert [(d.loc.line, d.severity) for d in said] == [(4, "warning")]
     assert "pays no miss below the second level's onset" in said[0].message
     assert summary.endswith("; recalibrate: first-level TLB misses not measured")
-    for line in ("  tlb: {pages: 1536, miss: 8 ns, first: {pages: 64, miss: 0.2 ns}}\n",
-                 "  tlb: {pages: 1536, miss: 8 ns, first: {pages: 256, miss: 0 ns}}\n", ""):
+    for line in (f"  tlb: {{pages: 1536, miss: 8 ns, first: {{pages: 64, miss: 0.2 ns}}, {PITCHES}}}\n",
+                 f"  tlb: {{pages: 1536, miss: 8 ns, first: {{pages: 256, miss: 0 ns}}, {PITCHES}}}\n", ""):
         assert _first_warnings(tmp_path, line) == ([], "1 of 1 innermost loops priced from the compiled code "
                                                        "(gcc -O2)")
+
+
+@pytest.mark.skipif(not __import__("shutil").which("gcc"), reason="needs gcc")
+@pytest.mark.parametrize("row, tlb_line, said", [
+    (2008, "  tlb: {pages: 1536, miss: 8 ns, first: {pages: 64, miss: 0.2 ns}}\n", True),
+    (2008, f"  tlb: {{pages: 1536, miss: 8 ns, first: {{pages: 64, miss: 0.2 ns}}, {PITCHES}}}\n", False),
+    (256, "  tlb: {pages: 1536, miss: 8 ns, first: {pages: 64, miss: 0.2 ns}}\n", False)])
+def test_a_file_without_pitch_walks_says_so_where_rows_are_a_page_apart(tmp_path, row, tlb_line, said):
+    """Rows of 2008 doubles (16 064 B) on a file without ``tlb.pitches``: the TLB's sets are not known, said once
+    with the loop's line; with the walks, or rows of 2 048 B (less than a page apart), nothing is said."""
+    warned, summary = column_sum_warnings(tmp_path, "tlb.pitches", row, extra=tlb_line)
+    assert [(d.loc.line, d.severity) for d in warned] == ([(4, "warning")] if said else [])
+    assert summary.endswith("; recalibrate: TLB set conflicts not measured") == said
