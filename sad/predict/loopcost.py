@@ -97,6 +97,7 @@ class LoopPrice:
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()   # arms with a free branch probability (InCore.arms)
     trip_points: int = 0           # points its trips per entry were taken at (sad.predict.tripspread; 0: the mean)
     removed: bool = False          # no instruction comes from its lines: priced as none (sad.predict.incore)
+    near_reach: int = 0            # rows of a column walk near what the TLBs hold (_walk_near_reach; 0: none)
 
 
 # ------------------------------------------------------------------------------------------- matching
@@ -136,6 +137,7 @@ class LoopCoverage:
     scaled: bool = False                    # its cycles scaled to this core (the machine's mca_scale)
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
+    near_reach: int = 0                     # loops with a column walk near the TLBs' reach (uncertain, warned)
     removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
 
     def summary(self) -> str:
@@ -152,6 +154,8 @@ class LoopCoverage:
         rest = self.total - self.compiled - self.operation_classes
         if rest:
             text += f", {rest} per operation"
+        if self.near_reach:
+            text += f"; {self.near_reach} with a column walk near the TLBs' reach (uncertain: see the warnings)"
         if self.unmeasured:
             text += f"; recalibrate: {', '.join(self.unmeasured)} not measured"
         return text
@@ -232,6 +236,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     _note_unmodeled(coverage, skipped)
     _note_model(coverage, explained)
     _note_unmeasured(coverage, explained, hierarchy)
+    _note_near_reach(coverage, explained, hierarchy)
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
             f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
@@ -428,6 +433,49 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
         "waiting on L3 or memory; recalibrate with `sad calibrate`")))
 
 
+NEAR_REACH = (0.75, 1.125)
+"""Rows of a column walk, as shares of the pages the TLBs hold (``Hierarchy.tlb_pages``), between which its cost
+per access swings with the row pitch more than the TLB model follows. benchmarks/tlb_pitch.py on an Emerald
+Rapids VM (2 048 entries), 22 pitches of 4 160-24 640 B: at 1 536 rows 0.1-2.8 ns more an access than in the
+first-level TLB, at 2 048 rows 1.5-5.4 (the model 1.6-4.3), at 2 560 rows 5.8-8.6 (the model 5.3-6.0); the
+development suite's mvt (a column walk over 2 000 rows 16 000 B apart) ran 2.2x its prediction, at n = 1 544
+1.1x."""
+
+
+def _walk_near_reach(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,
+                     bindings: dict[str, sympy.Expr] | None) -> int:
+    """The rows of the loop's first column walk (rows a page or more apart, their number known) that lies within
+    ``NEAR_REACH`` of the TLBs' reach; 0 where none does or the machine has no TLB figures."""
+    if hierarchy.tlb_pages <= 0 or hierarchy.tlb_miss_s <= 0 or not hierarchy.page_bytes:
+        return 0
+    streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
+    low, high = (share * hierarchy.tlb_pages for share in NEAR_REACH)
+    for _, _, _, walk, *_ in streams:
+        if walk is None:
+            continue
+        rows = walk.bytes / hierarchy.line_bytes
+        if rows.is_Integer and walk.pitch.is_Integer and walk.pitch >= hierarchy.page_bytes and low <= rows <= high:
+            return int(rows)
+    return 0
+
+
+def _note_near_reach(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
+    """One warning per file naming its loops whose column walk lies near the TLBs' reach (``NEAR_REACH``), and
+    their number in the report's line: there the model's figure may be off by up to 2x, either way."""
+    by_file: dict[str, list[LoopPrice]] = defaultdict(list)
+    for lp in explained:
+        if lp.near_reach:
+            by_file[lp.loop.file].append(lp)
+    for loops in by_file.values():
+        coverage.near_reach += len(loops)
+        rows = ", ".join(str(lp.near_reach) for lp in loops)
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(loops[0].loop.file, loops[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in loops])}: a column walk over {rows} rows a page or more apart, near "
+            f"the {hierarchy.tlb_pages} pages the TLBs hold: there the cost of an access swings with the rows' "
+            "pitch more than the model follows (on an Emerald Rapids VM 1.5-5.4 ns more at 2 048 rows over 22 "
+            "pitches, 0.1-2.8 at 1 536), and the loop's time may be off by up to 2x")))
+
+
 def _note_unmodeled(coverage: LoopCoverage, skipped: list[tuple[ir.Loc, str]]) -> None:
     """Innermost loops the compiled-code model does not take (sourceloops.source_loops' `skipped`): counted in the
     report's line among those priced per operation, and named in one warning per file with why."""
@@ -572,6 +620,7 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
     if priced is not None:
         priced.unmeasured += _walk_figures_unmeasured(loop, trips_by_line, hierarchy, bindings)
+        priced.near_reach = _walk_near_reach(loop, trips_by_line, hierarchy, bindings)
     return priced
 
 
