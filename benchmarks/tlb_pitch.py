@@ -17,7 +17,7 @@ printed beside the prediction's (the larger of the one-page curve, sad.predict.r
 conflicts of the fitted geometry, sad.predict.reuse.conflict_seconds) and beside the one-page curve alone, with
 the median and mean absolute difference of each. On the Ice Lake-SP VM the conflicts were closer at pitches of
 whole pages plus a line (mean 0.56 ns against 0.82 over six pitches) and farther at exact powers of two (3.0 ns
-against 2.2). On an Emerald Rapids VM (twenty-ninth session, that day's -O2 calibration: 256 sets of 8 ways)
+against 2.2). On a Sapphire Rapids-class Xeon VM (twenty-ninth session, that day's -O2 calibration: 256 sets of 8 ways)
 over 4160, 5600, 8256, 16448, 12352 B and the rows of PolyBench's LARGE sizes (8000, 8800, 9600, 10400, 11200,
 16000, 16800 B): median 0.29 ns, mean 0.65 against 0.37 and 0.91 for the curve alone; at 8192, 12288, 16384 and
 24640 B 1.97 / 2.50 against 2.90 / 3.79 (at whole pages the lines crowd the caches' sets as well, which the

@@ -1158,8 +1158,8 @@ def fit_tlb_geometry(entries: int, page: int, miss_s: float, walks: tuple[tuple[
     ``miss_s``) come closest to the calibrated walks' extra seconds ((pitch, rows, extra) of the one-page walks and
     of ``TLB_PITCHES``'): the sum of absolute differences, the fewer ways on a tie. CPUID leaf 0x18 (the TLB's
     geometry) is empty in the VMs this was measured on, so the walks are what says it. Fitted on an Ice Lake-SP
-    VM and on an Emerald Rapids VM (2048 entries both): 256 sets of 8 ways, which puts the early misses of a
-    2-page-and-a-line pitch where benchmarks/tlb_pitch.py measures them. On the Emerald Rapids VM it predicts
+    VM and on a Sapphire Rapids-class VM (2048 entries both): 256 sets of 8 ways, which puts the early misses of a
+    2-page-and-a-line pitch where benchmarks/tlb_pitch.py measures them. On the latter it predicts
     the walks at twelve pitches it was not fitted to (5 600-24 640 B, among them rows of 1 000-2 100 doubles)
     0.29 ns per access off (median; the one-page curve 0.37), at exact multiples of a page 2.0 ns (the curve
     2.9: their lines crowd the caches' sets too, which the data term prices)."""

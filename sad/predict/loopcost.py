@@ -403,8 +403,8 @@ _MISSING = (
     ("hierarchy.tlb.pitches", "TLB set conflicts", "a column walk with rows a page or more apart, and the machine "
      "database has no hierarchy.tlb.pitches (calibrated before walks at several pitches were timed): the TLB's sets "
      "and ways are not known, so a walk whose pages crowd some sets pays no miss before the one-page walk's onset "
-     "(two pages and a line apart, such a walk missed from about 1 100 rows on an Emerald Rapids VM, the one-page "
-     "walk from 2 048: the loop may be under-priced)"),
+     "(two pages and a line apart, such a walk missed from about 1 100 rows on a Sapphire Rapids-class VM, the "
+     "one-page walk from 2 048: the loop may be under-priced)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"))
@@ -435,8 +435,8 @@ def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
 
 NEAR_REACH = (0.75, 1.125)
 """Rows of a column walk, as shares of the pages the TLBs hold (``Hierarchy.tlb_pages``), between which its cost
-per access swings with the row pitch more than the TLB model follows. benchmarks/tlb_pitch.py on an Emerald
-Rapids VM (2 048 entries), 22 pitches of 4 160-24 640 B: at 1 536 rows 0.1-2.8 ns more an access than in the
+per access swings with the row pitch more than the TLB model follows. benchmarks/tlb_pitch.py on a Sapphire
+Rapids-class VM (2 048 entries), 22 pitches of 4 160-24 640 B: at 1 536 rows 0.1-2.8 ns more an access than in the
 first-level TLB, at 2 048 rows 1.5-5.4 (the model 1.6-4.3), at 2 560 rows 5.8-8.6 (the model 5.3-6.0); the
 development suite's mvt (a column walk over 2 000 rows 16 000 B apart) ran 2.2x its prediction, at n = 1 544
 1.1x."""
@@ -472,7 +472,7 @@ def _note_near_reach(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
         coverage.warnings.append(ir.Diagnostic(ir.Loc(loops[0].loop.file, loops[0].loop.line), "warning", (
             f"{_loops_text([lp.loop for lp in loops])}: a column walk over {rows} rows a page or more apart, near "
             f"the {hierarchy.tlb_pages} pages the TLBs hold: there the cost of an access swings with the rows' "
-            "pitch more than the model follows (on an Emerald Rapids VM 1.5-5.4 ns more at 2 048 rows over 22 "
+            "pitch more than the model follows (on a Sapphire Rapids-class VM 1.5-5.4 ns more at 2 048 rows over 22 "
             "pitches, 0.1-2.8 at 1 536), and the loop's time may be off by up to 2x")))
 
 

@@ -779,7 +779,7 @@ def conflict_seconds(pitch: sympy.Expr, walk: Walk | None, hierarchy: Hierarchy)
     of its accesses to sets holding more of its pages than they have ways (``tlb_conflicts``, with the geometry
     fitted to the calibrated walks at several pitches, ``Hierarchy.tlb_geometry``) times the miss figure. A walk
     two pages and a line apart (8 256 B) puts its pages in half the sets and misses from about 1 100 rows, long
-    before the reach that a walk a page apart shows. Measured on an Emerald Rapids VM
+    before the reach that a walk a page apart shows. Measured on a Sapphire Rapids-class VM
     (benchmarks/tlb_pitch.py, 16 pitches of 4 160-24 640 B, 64-4 096 rows, among them the rows of PolyBench's
     LARGE sizes, 8 000-16 800 B): this with the one-page curve (``miss_seconds``) is 0.29 ns per access off
     (median; mean 0.65) where the curve alone is 0.37 (0.91); at pitches of whole pages it is off by 2.0 ns
