@@ -442,17 +442,17 @@ development suite's mvt (a column walk over 2 000 rows 16 000 B apart) ran 2.2x 
 1.1x."""
 
 
-def _walk_near_reach(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,
-                     bindings: dict[str, sympy.Expr] | None) -> int:
-    """The rows of the loop's first column walk (rows a page or more apart, their number known) that lies within
+def _near_reach_applies(hierarchy: Hierarchy) -> bool:
+    return hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and bool(hierarchy.page_bytes)
+
+
+def _walk_near_reach(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> int:
+    """The rows of the first of a loop's ``walks`` (rows a page or more apart, their number known) that lies within
     ``NEAR_REACH`` of the TLBs' reach; 0 where none does or the machine has no TLB figures."""
-    if hierarchy.tlb_pages <= 0 or hierarchy.tlb_miss_s <= 0 or not hierarchy.page_bytes:
+    if not _near_reach_applies(hierarchy):
         return 0
-    streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
     low, high = (share * hierarchy.tlb_pages for share in NEAR_REACH)
-    for _, _, _, walk, *_ in streams:
-        if walk is None:
-            continue
+    for _, walk in walks:
         rows = walk.bytes / hierarchy.line_bytes
         if rows.is_Integer and walk.pitch.is_Integer and walk.pitch >= hierarchy.page_bytes and low <= rows <= high:
             return int(rows)
@@ -619,26 +619,38 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
     if priced is None and hierarchy.ops:
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
     if priced is not None:
-        priced.unmeasured += _walk_figures_unmeasured(loop, trips_by_line, hierarchy, bindings)
-        priced.near_reach = _walk_near_reach(loop, trips_by_line, hierarchy, bindings)
+        walks = _column_walks(loop, trips_by_line, hierarchy, bindings)
+        priced.unmeasured += _walk_figures_unmeasured(walks, hierarchy)
+        priced.near_reach = _walk_near_reach(walks, hierarchy)
     return priced
 
 
-def _walk_figures_unmeasured(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,
-                             bindings: dict[str, sympy.Expr] | None) -> tuple[str, ...]:
-    """The column-walk figures a machine file calibrated before they were timed lacks for this loop:
+def _column_walks(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,
+                  bindings: dict[str, sympy.Expr] | None) -> list[tuple[Ref, Walk]]:
+    """The loop's strided references with their walks, for the checks below; found only where one of them
+    can say something (a machine with TLB figures, or a file lacking a column-walk figure)."""
+    if not (any(_walk_checks(hierarchy)) or _near_reach_applies(hierarchy)):
+        return []
+    streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
+    return [(ref, walk) for ref, _, _, walk, *_ in streams if walk is not None]
+
+
+def _walk_checks(hierarchy: Hierarchy) -> tuple[bool, bool, bool]:
+    """Whether the file lacks each column-walk figure: (``column_read_even``, ``tlb.first``, ``tlb.pitches``)."""
+    even = hierarchy.column_walks_measured and not any(lv.column_even_s for lv in hierarchy.levels)
+    first = hierarchy.tlb_pages > 0 and not hierarchy.tlb_first[0]
+    pitches = hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and not hierarchy.tlb_pitches
+    return even, first, pitches
+
+
+def _walk_figures_unmeasured(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> tuple[str, ...]:
+    """The column-walk figures a machine file calibrated before they were timed lacks for the loop of ``walks``:
     ``hierarchy.column_read_even`` where it reads a walk whose rows may be an even number of lines apart and the
     file has column walks (``Hierarchy.column_walks_measured``) but no level's ``column_read_even`` (the odd
     figure stands in); ``hierarchy.tlb.first`` where it walks a column and the file has the TLBs' reach but no
     first-level figure (no miss below the onset); ``hierarchy.tlb.pitches`` where a walk's rows may be a page or more
     apart and the file has the TLBs' reach but no walks at other pitches (no set conflicts: the one-page curve)."""
-    even = hierarchy.column_walks_measured and not any(lv.column_even_s for lv in hierarchy.levels)
-    first = hierarchy.tlb_pages > 0 and not hierarchy.tlb_first[0]
-    pitches = hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and not hierarchy.tlb_pitches
-    if not even and not first and not pitches:
-        return ()
-    streams, _ = streams_of(loop, _trips(loop, trips_by_line), hierarchy, bindings)
-    walks = [(ref, walk) for ref, _, _, walk, *_ in streams if walk is not None]
+    even, first, pitches = _walk_checks(hierarchy)
     missing: tuple[str, ...] = ()
     if even and any(not ref.write and even_lines(walk.pitch, hierarchy.line_bytes, sympy.true, sympy.false)
                     is not sympy.false for ref, walk in walks):
