@@ -22,6 +22,7 @@ Where the machine has no hierarchy, nothing changes.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.counting import evaluate_sums
 from sad.ir.walk import walk_stmts
+from sad.machine import walkprobe
 from sad.machine.hierarchy import Hierarchy
 from sad.predict import compiled as cc
 from sad.predict import tripspread
@@ -138,6 +140,7 @@ class LoopCoverage:
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
     near_reach: int = 0                     # loops with a column walk near the TLBs' reach (uncertain, warned)
+    probed: dict[tuple[int, int], float] = field(default_factory=dict)  # walks timed here: (pitch, rows) → s
     removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
 
     def summary(self) -> str:
@@ -156,6 +159,9 @@ class LoopCoverage:
             text += f", {rest} per operation"
         if self.near_reach:
             text += f"; {self.near_reach} with a column walk near the TLBs' reach (uncertain: see the warnings)"
+        if self.probed:
+            n = len(self.probed)
+            text += f"; {n} column walk{'s' if n > 1 else ''} timed on this host (walk probe)"
         if self.unmeasured:
             text += f"; recalibrate: {', '.join(self.unmeasured)} not measured"
         return text
@@ -178,6 +184,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     if not compiling and not hierarchy.ops:
         return {}, []
     coverage.command = str(spec) if compiling else ""
+    hierarchy = _with_walk_probe(hierarchy, machine, coverage)
     trips_by_line = loop_trips(blocks)
     overrides: dict[int, sympy.Expr] = {}
     explained: list[LoopPrice] = []
@@ -443,7 +450,31 @@ development suite's mvt (a column walk over 2 000 rows 16 000 B apart) ran 2.2x 
 
 
 def _near_reach_applies(hierarchy: Hierarchy) -> bool:
-    return hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and bool(hierarchy.page_bytes)
+    """A machine with TLB figures whose walks are priced by the model (a walk probe times them instead)."""
+    return hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and bool(hierarchy.page_bytes) \
+        and hierarchy.walk_probe is None
+
+
+def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> Hierarchy:
+    """The hierarchy with this host's walk probe (sad.machine.walkprobe) where the machine file was calibrated on
+    this host and has TLB figures; the walks it times are noted in ``coverage.probed``. A probe that cannot run
+    here is said in a warning, and the TLB model prices the walks."""
+    if not (hierarchy.tlb_pages and hierarchy.page_bytes):
+        return hierarchy
+    probe = walkprobe.for_machine(getattr(machine, "models", None))
+    if probe is None:
+        return hierarchy
+    if not probe.ready():
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(str(getattr(machine, "path", "machine")), 0), "warning", (
+            f"column walks' TLB misses priced by the model, not timed on this host: {probe.failed}")))
+        return hierarchy
+
+    def timed(pitch: int, rows: int) -> float | None:
+        seconds = probe.extra_seconds(pitch, rows)
+        if seconds is not None:
+            coverage.probed[(pitch, rows)] = seconds
+        return seconds
+    return dataclasses.replace(hierarchy, walk_probe=timed)
 
 
 def _walk_near_reach(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> int:

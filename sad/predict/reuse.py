@@ -509,6 +509,12 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else
                               serving_level(fp, hierarchy, ref.write, indirect(ref)))
             continue
+        probed = _probed_at_gaps(streams, ref, walk, loop, trips, fp, hierarchy)
+        if probed is not None:   # timed on this host: the lines, the new ones and the pages of the walk
+            total += lines * probed
+            shown[k] = (f"{shown[k][0]} timed on this host (rows {walk.pitch} B apart: {float(probed) * 1e9:.3g} "
+                        f"ns an access)", *shown[k][1:])
+            continue
         level_cost = serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0)
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
         total += lines * sympy.Piecewise((serving_level(fp, hierarchy, ref.write), sympy.Le(walk.pitch, line)),
@@ -772,6 +778,46 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     curve = miss_seconds(pages, hierarchy)
     pieces.append((((curve if conflict == 0 else sympy.Max(curve, conflict)) + first) * share, True))
     return sympy.Piecewise(*pieces)
+
+
+def probed_seconds(walk: Walk, fp: sympy.Expr, hierarchy: Hierarchy, others: list[Walk] | None = None
+                   ) -> sympy.Expr | None:
+    """Seconds per access of a column walk timed on this host (``Hierarchy.walk_probe``, sad.machine.walkprobe):
+    its lines and its pages together, over the same walk within L1 and the first-level TLB. The walk timed has
+    its pitch and as many rows as the pages between two reuses (``pages_between_reuses``: its own rows, the
+    loop's ``others`` walks' pages and the rest of the footprint, taken as more rows at the same pitch:
+    correlation's two walks over 1 400 rows miss the TLBs where one does not). None where there is no probe,
+    the pitch is under a page (the caches' model), the pitch or the rows are not numbers, the bytes between
+    reuses exceed the last cache (the calibrated memory walk prices it), or the probe could not time the walk."""
+    probe, page = hierarchy.walk_probe, hierarchy.page_bytes
+    if probe is None or not page or not walk.pitch.is_Integer or walk.pitch < page:
+        return None
+    caches = hierarchy.caches()
+    largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
+    if largest is None or not fp.is_number or fp > largest:
+        return None
+    rows = sympy.ceiling(pages_between_reuses(fp, sympy.Integer(1), walk, others or [], hierarchy))
+    if not rows.is_Integer:
+        return None
+    seconds = probe(int(walk.pitch), int(rows))
+    return None if seconds is None else sympy.Float(seconds, 6)
+
+
+def _probed_at_gaps(streams: list, ref: Ref, walk: Walk, loop: SourceLoop, trips: dict[int, sympy.Expr],
+                    fp: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr | None:
+    """``probed_seconds`` with the loop's other walks as the TLB term sees them (``gap_points``, the mean over
+    them); None where any point is not timed."""
+    if hierarchy.walk_probe is None:
+        return None
+    figures = []
+    for at in gap_points(streams, ref, walk, loop):
+        others = [on_other_pages(s[3], s[0], ref, loop, hierarchy.page_bytes, trips, at)
+                  for s in streams if s[3] is not None and s[3] is not walk]
+        figure = probed_seconds(walk, fp, hierarchy, others)
+        if figure is None:
+            return None
+        figures.append(figure)
+    return sympy.Add(*figures) / len(figures) if figures else None
 
 
 def conflict_seconds(pitch: sympy.Expr, walk: Walk | None, hierarchy: Hierarchy) -> sympy.Expr:
