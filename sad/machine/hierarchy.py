@@ -185,9 +185,9 @@ class Hierarchy:
     """(pages, extra seconds per access) of the first-level TLB (``tlb_first``): a walk over more pages than it
     holds pays the extra at every page change, also within the second level's reach; (0, 0.0): not measured."""
     walk_probe: Callable[[int, int], float | None] | None = field(default=None, compare=False, repr=False)
-    """(pitch bytes, rows) → extra seconds per access of that column walk's pages, timed on this host
+    """(pitch bytes, rows) → seconds per access of that column walk's lines and pages, timed on this host
     (sad.machine.walkprobe; None from it: not timed). Set by the prediction where the machine file was
-    calibrated on the host it runs on; None: the TLB model prices every walk."""
+    calibrated on the host it runs on; None: the model prices every walk."""
 
     @property
     def read_fault_s(self) -> float:

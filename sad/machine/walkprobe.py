@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
 
 
 class WalkProbe:
-    """The walks timed on one host, by (pitch, rows): extra seconds per access of 4 KiB pages over 2 MiB ones."""
+    """The walks timed on one host, by (pitch, rows): seconds per access over the baseline walk's."""
 
     def __init__(self, host: str, cpu: int | None) -> None:
         self.host = host
@@ -90,7 +90,6 @@ class WalkProbe:
         self._exe: Path | None = None
         self._work: tempfile.TemporaryDirectory | None = None
         self.failed = ""                       # why the probe cannot run here (the first failure)
-        self.used: dict[tuple[int, int], float] = {}   # the walks a prediction took, for the report
         self._known: dict | None = None        # the cache file's figures of this host, read once
         self._checked: bool | None = None      # ready()'s answer
         self._base: dict[int, float | None] = {}   # the baseline walk's ns by pitch
@@ -103,7 +102,8 @@ class WalkProbe:
         return self._checked
 
     def extra_seconds(self, pitch: int, rows: int) -> float | None:
-        """Extra seconds per access of the walk's pages (None: not timed, the model prices it)."""
+        """Seconds per access of the walk's lines and pages over the baseline's (None: not timed, the model
+        prices it)."""
         if self.failed or pitch * rows > MAX_BYTES or rows < 2:
             return None
         key = f"{pitch},{rows}"
@@ -116,9 +116,7 @@ class WalkProbe:
                 return None
             self._known[key] = known
             _store(self.host, key, known)
-        seconds = float(known) * 1e-9
-        self.used[(pitch, rows)] = seconds
-        return seconds
+        return float(known) * 1e-9
 
     def _measure(self, pitch: int, rows: int) -> float | None:
         """ns per access: the walk's best run less the best run of the same walk over ``BASE_ROWS`` rows (its

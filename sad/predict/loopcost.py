@@ -466,7 +466,7 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
         return hierarchy
     if not probe.ready():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(str(getattr(machine, "path", "machine")), 0), "warning", (
-            f"column walks' TLB misses priced by the model, not timed on this host: {probe.failed}")))
+            f"column walks priced by the model, not timed on this host: {probe.failed}")))
         return hierarchy
 
     def timed(pitch: int, rows: int) -> float | None:

@@ -509,7 +509,7 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else
                               serving_level(fp, hierarchy, ref.write, indirect(ref)))
             continue
-        probed = _probed_at_gaps(streams, ref, walk, loop, trips, fp, hierarchy)
+        probed = probed_seconds(streams, walk, fp, hierarchy)
         if probed is not None:   # timed on this host: the lines, the new ones and the pages of the walk
             total += lines * probed
             shown[k] = (f"{shown[k][0]} timed on this host (rows {walk.pitch} B apart: {float(probed) * 1e9:.3g} "
@@ -760,7 +760,7 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     share = sympy.Min(1, pitch / page)
     pages = pages_between_reuses(fp, share, walk, others or [], hierarchy)
     caches = hierarchy.caches()
-    largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
+    largest = _last_cache_bytes(hierarchy)
     # no extra up to the baseline of the measured onset of misses (``Hierarchy.tlb_onset``), else the reach;
     # the first-level TLB's misses from its reach on (``Hierarchy.tlb_first``: the onset's baseline pays them)
     free = hierarchy.tlb_onset[0][0] if hierarchy.tlb_onset else hierarchy.tlb_pages
@@ -780,46 +780,34 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     return sympy.Piecewise(*pieces)
 
 
-def probed_seconds(walk: Walk, fp: sympy.Expr, hierarchy: Hierarchy, others: list[Walk] | None = None
-                   ) -> sympy.Expr | None:
-    """Seconds per access of a column walk timed on this host (``Hierarchy.walk_probe``, sad.machine.walkprobe):
-    its lines and its pages together, over the same walk within L1 and the first-level TLB. The walk timed has
-    its pitch and as many rows as the pages between two reuses (``pages_between_reuses``: its own rows, the
-    loop's ``others`` walks' pages and the rest of the footprint, taken as more rows at the same pitch:
-    correlation's two walks over 1 400 rows miss the TLBs where one does not). None where there is no probe,
-    the pitch is under a page (the caches' model), the pitch or the rows are not numbers, the bytes between
-    reuses exceed the last cache (the calibrated memory walk prices it), or the probe could not time the walk."""
+def probed_seconds(streams: list, walk: Walk, fp: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr | None:
+    """Seconds per access of a loop's column walk timed on this host (``Hierarchy.walk_probe``,
+    sad.machine.walkprobe): its lines and its pages together, over the same walk within L1 and the first-level
+    TLB. The walk timed has its pitch and as many rows as the pages between two reuses (``pages_between_reuses``:
+    its own rows and the rest of the footprint, taken as more rows at the same pitch). None where there is no
+    probe, the loop walks another column among its ``streams`` (the probe's one walk is not two interleaved
+    ones: correlation at LARGE, two walks over 1 400 rows 9 600 B apart, timed as one walk of 1 400 rows 2.3 s
+    predicted, as one of 2 800 rows 11.1 s, measured 7.1-10.2 s; the model 7.1 s), the pitch is under a page (the
+    caches' model), the pitch or the rows are not numbers, the bytes between reuses exceed the last cache (the
+    calibrated memory walk prices it), or the probe could not time the walk."""
     probe, page = hierarchy.walk_probe, hierarchy.page_bytes
-    if probe is None or not page or not walk.pitch.is_Integer or walk.pitch < page:
+    if probe is None or not page or not walk.pitch.is_Integer or walk.pitch < page \
+            or any(s[3] is not None and s[3] is not walk for s in streams):
         return None
-    caches = hierarchy.caches()
-    largest = caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
+    largest = _last_cache_bytes(hierarchy)
     if largest is None or not fp.is_number or fp > largest:
         return None
-    rows = sympy.ceiling(pages_between_reuses(fp, sympy.Integer(1), walk, others or [], hierarchy))
+    rows = sympy.ceiling(pages_between_reuses(fp, sympy.Integer(1), walk, [], hierarchy))
     if not rows.is_Integer:
         return None
     seconds = probe(int(walk.pitch), int(rows))
     return None if seconds is None else sympy.Float(seconds, 6)
 
 
-def _probed_at_gaps(streams: list, ref: Ref, walk: Walk, loop: SourceLoop, trips: dict[int, sympy.Expr],
-                    fp: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr | None:
-    """``probed_seconds`` with the rest of the loop's footprint as the TLB term sees it (``gap_points``, the mean
-    over them); None where any point is not timed, or where the loop walks another column: the probe's one walk
-    is not two interleaved ones (correlation at LARGE, two walks over 1 400 rows 9 600 B apart: timed as one
-    walk of 1 400 rows 2.3 s predicted, as one of 2 800 rows 11.1 s, measured 7.1-10.2 s; the model 7.1 s)."""
-    if hierarchy.walk_probe is None or any(s[3] is not None and s[3] is not walk for s in streams):
-        return None
-    figures = []
-    for at in gap_points(streams, ref, walk, loop):
-        others = [on_other_pages(s[3], s[0], ref, loop, hierarchy.page_bytes, trips, at)
-                  for s in streams if s[3] is not None and s[3] is not walk]
-        figure = probed_seconds(walk, fp, hierarchy, others)
-        if figure is None:
-            return None
-        figures.append(figure)
-    return sympy.Add(*figures) / len(figures) if figures else None
+def _last_cache_bytes(hierarchy: Hierarchy) -> int | None:
+    """What the last cache holds of a footprint (``Level.fit_bytes``); None where its size is not known."""
+    caches = hierarchy.caches()
+    return caches[-1].fit_bytes() if caches and caches[-1].size_bytes else None
 
 
 def conflict_seconds(pitch: sympy.Expr, walk: Walk | None, hierarchy: Hierarchy) -> sympy.Expr:

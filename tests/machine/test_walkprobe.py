@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import sympy
@@ -15,6 +16,7 @@ from sad.common.cachefiles import cache_home
 from sad.machine import walkprobe
 from sad.machine.calibrate import cpu_info
 from sad.machine.hierarchy import pinned_cpu
+from sad.predict.loopcost import LoopCoverage, _with_walk_probe
 from sad.predict.reuse import Walk, data_seconds, probed_seconds
 from tests.predict.loop_nests import inner_loop
 from tests.predict.test_block_model import HIER
@@ -34,15 +36,16 @@ def test_a_walk_in_a_loop_is_priced_at_its_timed_figure_and_the_figure_is_kept(t
     """CROWDED's column walk: 1280 rows 8256 B apart, the loop's one reference and one line an iteration, so
     its whole data term is the probe's figure for (8256, 1280), as the cache file holds it."""
     loop, trips = inner_loop(tmp_path, CROWDED, 5, "crowded.c")
-    probe = walkprobe.WalkProbe("test host A", pinned_cpu())
-    assert probe.ready()
-    host = dataclasses.replace(_fitted(HIER), walk_probe=probe.extra_seconds)
+    here = cpu_info()[0]
+    coverage = LoopCoverage()
+    host = _with_walk_probe(_fitted(HIER), SimpleNamespace(models={"cpu": here}, path="host.yaml"), coverage)
     priced = float(data_seconds(loop, trips, host)[0])
-    ns = _figures("test host A")["8256,1280"]
+    ns = _figures(here)["8256,1280"]
     assert ns >= 0 and priced == pytest.approx(ns * 1e-9, rel=1e-5)
-    assert probe.used == {(8256, 1280): pytest.approx(ns * 1e-9)}
+    assert coverage.probed == {(8256, 1280): pytest.approx(ns * 1e-9)}
+    assert coverage.summary().endswith("; 1 column walk timed on this host (walk probe)")
     # another process reads the figure instead of timing the walk again: one that could not run has it too
-    again = walkprobe.WalkProbe("test host A", pinned_cpu())
+    again = walkprobe.WalkProbe(here, pinned_cpu())
     again._exe = tmp_path / "no-such-probe"
     assert again.extra_seconds(8256, 1280) == pytest.approx(ns * 1e-9)
     assert again.extra_seconds(8256, 1290) is None          # not in the cache: it would have to run
@@ -58,15 +61,18 @@ def test_the_probe_is_asked_only_for_walks_it_can_time():
 
     host = dataclasses.replace(_fitted(HIER), walk_probe=probe)
     rows = 1280 * 64
-    assert probed_seconds(Walk(sympy.Integer(8256), sympy.Integer(rows)), sympy.Integer(rows), host) == \
-        pytest.approx(2e-9)
+    walk = Walk(sympy.Integer(8256), sympy.Integer(rows))
+    alone = [(None, 1, rows, walk)]
+    assert probed_seconds(alone, walk, sympy.Integer(rows), host) == pytest.approx(2e-9)
     # rows 2 000 B apart (under a page: the caches' model), rows not a number, bytes beyond the last cache
     largest = host.caches()[-1].fit_bytes()
-    assert probed_seconds(Walk(sympy.Integer(2000), sympy.Integer(rows)), sympy.Integer(rows), host) is None
-    assert probed_seconds(Walk(sympy.Integer(8256), sympy.Symbol("n") * 64), sympy.Integer(rows), host) is None
-    assert probed_seconds(Walk(sympy.Integer(8256), sympy.Integer(rows)), sympy.Integer(largest + 1), host) is None
-    assert probed_seconds(Walk(sympy.Integer(8256), sympy.Integer(rows)), sympy.Integer(rows),
-                          dataclasses.replace(host, walk_probe=None)) is None
+    assert probed_seconds([], Walk(sympy.Integer(2000), sympy.Integer(rows)), sympy.Integer(rows), host) is None
+    assert probed_seconds([], Walk(sympy.Integer(8256), sympy.Symbol("n") * 64), sympy.Integer(rows), host) is None
+    assert probed_seconds(alone, walk, sympy.Integer(largest + 1), host) is None
+    assert probed_seconds(alone, walk, sympy.Integer(rows), dataclasses.replace(host, walk_probe=None)) is None
+    # another column walked in the same loop: two interleaved walks are not the probe's one
+    other = Walk(sympy.Integer(8256), sympy.Integer(rows))
+    assert probed_seconds([*alone, (None, 1, rows, other)], walk, sympy.Integer(rows), host) is None
     assert asked == [(8256, 1280)]
 
 
