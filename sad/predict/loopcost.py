@@ -450,9 +450,7 @@ development suite's mvt (a column walk over 2 000 rows 16 000 B apart) ran 2.2x 
 
 
 def _near_reach_applies(hierarchy: Hierarchy) -> bool:
-    """A machine with TLB figures whose walks are priced by the model (a walk probe times them instead)."""
-    return hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and bool(hierarchy.page_bytes) \
-        and hierarchy.walk_probe is None
+    return hierarchy.tlb_pages > 0 and hierarchy.tlb_miss_s > 0 and bool(hierarchy.page_bytes)
 
 
 def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> Hierarchy:
@@ -479,8 +477,9 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
 
 def _walk_near_reach(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> int:
     """The rows of the first of a loop's ``walks`` (rows a page or more apart, their number known) that lies within
-    ``NEAR_REACH`` of the TLBs' reach; 0 where none does or the machine has no TLB figures."""
-    if not _near_reach_applies(hierarchy):
+    ``NEAR_REACH`` of the TLBs' reach; 0 where none does, the machine has no TLB figures, or a walk probe times
+    the loop's one walk (sad.predict.reuse.probed_seconds: the model's figure is not used there)."""
+    if not _near_reach_applies(hierarchy) or (hierarchy.walk_probe is not None and len(walks) == 1):
         return 0
     low, high = (share * hierarchy.tlb_pages for share in NEAR_REACH)
     for _, walk in walks:

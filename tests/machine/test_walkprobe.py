@@ -16,7 +16,7 @@ from sad.common.cachefiles import cache_home
 from sad.machine import walkprobe
 from sad.machine.calibrate import cpu_info
 from sad.machine.hierarchy import pinned_cpu
-from sad.predict.loopcost import LoopCoverage, _with_walk_probe
+from sad.predict.loopcost import LoopCoverage, _walk_near_reach, _with_walk_probe
 from sad.predict.reuse import Walk, data_seconds, probed_seconds
 from tests.predict.loop_nests import inner_loop
 from tests.predict.test_block_model import HIER
@@ -95,3 +95,13 @@ def test_the_probe_program_times_a_walk(tmp_path, probe_on):
     assert base is not None and walk is not None
     assert 0 < base < 5 and walk > base
     assert Path(probe._built()).exists()
+
+
+def test_a_loop_whose_walk_is_timed_is_not_called_uncertain_one_with_two_walks_is():
+    """The near-reach warning (sad.predict.loopcost.NEAR_REACH) stays for loops the model prices: a probe times
+    a loop's one walk, not two (1 800 rows 8 256 B apart, within 3/4 to 9/8 of 2 048 pages)."""
+    host = dataclasses.replace(_fitted(HIER), walk_probe=lambda pitch, rows: 1e-9)
+    walk = (None, Walk(sympy.Integer(8256), sympy.Integer(1800 * 64)))
+    assert _walk_near_reach([walk], host) == 0
+    assert _walk_near_reach([walk, walk], host) == 1800
+    assert _walk_near_reach([walk], dataclasses.replace(host, walk_probe=None)) == 1800
