@@ -28,6 +28,15 @@ constants flow, flow-insensitively, along
   `T(I,I) = TAU(I)`, the triangular factor later calls multiply), whose zero the routine's own test on
   TAU(I) keeps from those calls, and following them would leave open every test on the many arrays a
   work array is passed as.
+An array passed to array formals at several starts is several parts, as LAPACK partitions its work arrays
+(DGELS passes WORK(1) to DGEQRF as TAU and WORK(MN+1) to DORMQR as workspace; sad.analysis.storedelements
+treats them so too): a part is named by its start, where the start is fixed (the first element and a start
+that changes in a loop, DGEQRF's TAU(I), stand for the whole array). What a callee leaves in a part goes up
+to the array's callers and is seen by the array's own tests, not down into its other parts; what the array
+holds from its callers and its own copies reaches every part. An element passed to a scalar formal is the
+whole array's (which part holds it is not known). What a routine left in its formal does not come back down
+into that formal from a caller that calls it once, outside loops: DGELS's zero TAU, left in the driver's
+array, is not in DGELS's workspace part at the driver's one call.
 Constants a routine stores in its own locals or arrays (accumulators set to ZERO, DLASET's fill) are not
 sources: a later update usually replaces them, and taking them would leave most tests of data open. One
 stored in an element of an array formal in an arm of a test left open by a stored constant is (DLARFT's
@@ -47,6 +56,8 @@ from sad import ir
 from sad.analysis import genericdata
 from sad.analysis.journal import Journal
 from sad.ir.languages import resolve_name
+
+PARTS = "^"  # suffix of the node an array's parts passed to callees leave their constants in (_Flows)
 
 StorageName = Callable[[ir.Procedure, str], str]
 ExitConstants = Callable[[ir.Procedure, str], "frozenset[sympy.Number] | None"]
@@ -78,12 +89,15 @@ class StoredConstants:
         self._source_stores: dict[str, frozenset[int]] = {}
 
     def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
-        """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only)."""
+        """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only): the
+        array's own and those its parts passed to callees hold (_Flows: `S` and `S^`)."""
         if self._following:  # a test met while following a source's exit value sees no stored constant
             return frozenset()
         storage = self._storage(proc, name)
-        self._settle(storage)
-        held = self._held.get(storage, frozenset())
+        held: frozenset[sympy.Number] = frozenset()
+        for node in (storage, storage + PARTS):
+            self._settle(node)
+            held |= self._held.get(node, frozenset())
         self._journal.note(("stored", resolve_name(proc.name), name), held)
         return held
 
@@ -93,7 +107,8 @@ class StoredConstants:
         if self._following:
             return frozenset()
         self.of(proc, name)
-        left = self._left.get(self._storage(proc, name), frozenset())
+        storage = self._storage(proc, name)
+        left = self._left.get(storage, frozenset()) | self._left.get(storage + PARTS, frozenset())
         self._journal.note(("left", resolve_name(proc.name), name), left)
         return left
 
@@ -130,8 +145,8 @@ class StoredConstants:
         seeds = {name: constants for name, constants in self._seeds.items() if constants}
         guarded: dict[str, set[sympy.Number]] = defaultdict(set)
         while True:
-            held = _reach(_reach(seeds, flows.up), flows.down)
-            for name, reached in _reach(_reach(guarded, flows.up), flows.read_only).items():
+            held = _up_then_down(seeds, flows.up, flows.down, flows.once)
+            for name, reached in _up_then_down(guarded, flows.up, flows.read_only, flows.once).items():
                 held[name] = held.get(name, set()) | reached
             more = False
             for tests, array, constant in flows.guarded:
@@ -166,12 +181,20 @@ class _Flows:
         self.up: dict[str, set[str]] = defaultdict(set)
         self.down: dict[str, set[str]] = defaultdict(set)
         self.read_only: dict[str, set[str]] = defaultdict(set)  # down, into formals the callee does not write
+        self.once: set[tuple[str, str]] = set()  # (actual, formal) down edges of calls outside loops only
+        looped: set[tuple[str, str]] = set()
         # by storage: the routine, its scalar floating formal assigned a constant, the constants written
         self.sources: dict[str, list[tuple[ir.Procedure, str, frozenset[sympy.Number]]]] = defaultdict(list)
         # DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`: the tests' storages, the array's, the constant
         self.guarded: list[tuple[frozenset[str], str, sympy.Number]] = []
+        self._parts: dict[str, set[str]] = defaultdict(set)  # an array's storage -> its parts' nodes
         for proc in program.procedures:
             for kind, source, target in self._flows(proc):
+                if kind.endswith(" in a loop"):
+                    kind = kind.removesuffix(" in a loop")
+                    looped.add((source, target))
+                elif kind.startswith("down"):
+                    self.once.add((source, target))
                 if kind in ("copy", "up"):
                     self.up[source].add(target)
                 if kind in ("down", "down read-only"):
@@ -181,6 +204,8 @@ class _Flows:
             for formal, written in _written_constants(proc):
                 self.sources[storage(proc, formal)].append((proc, formal, written))
             self.guarded.extend(self._guarded(proc))
+        self.once -= looped
+        self._join_parts()
         self._back = _reverse(self.up), _reverse(self.down), _reverse(self.read_only)
         self._depends: dict[str, frozenset[str]] = {}
 
@@ -206,6 +231,32 @@ class _Flows:
         found = self._depends[storage] = frozenset(sources)
         return found
 
+    def _join_parts(self) -> None:
+        """Each part of an array passed to callees: what the array holds reaches it (down, read-only too: the
+        caller's callers' constants and its own copies); what a callee leaves in it reaches the array's
+        `S^`, which goes up to the array's callers as the array does, but not down into the other parts."""
+        for whole in sorted(self._parts):
+            above = whole + PARTS
+            for part in sorted(self._parts[whole]):
+                self.down[whole].add(part)
+                self.read_only[whole].add(part)
+                self.up[part].add(above)
+            self.up[above] |= self.up.get(whole, set())
+
+    def _part(self, proc: ir.Procedure, arg: ir.Expr, name: str, varying: frozenset[str]) -> str:
+        """The node of the storage a call's actual `arg` passes to an array formal: a scalar's own storage; for
+        an array (whole or from an element) the part it starts: the whole array (`S@`) where it starts at the
+        first element or at a start that changes in a loop (DGEQRF's TAU(I): its parts cover the array), else
+        its own part (`S@(MN add 1)`: DGELS's WORK(MN+1), the workspace after the TAU it passed as WORK(1))."""
+        storage = self._storage(proc, name)
+        decl = proc.variables.get(name)
+        is_array = decl is not None and (bool(decl.dims) or decl.type == "pointer")
+        if not is_array:
+            return storage
+        key = _start_key(arg, proc.language, varying)
+        self._parts[storage].add(f"{storage}@{key}")
+        return f"{storage}@{key}"
+
     def _guarded(self, proc: ir.Procedure) -> Iterator[tuple[frozenset[str], str, sympy.Number]]:
         """_stores_under_tests' stores of `proc` for every test that reads storage, by storage names."""
         for tests, _, array, constant in _stores_under_tests_of(proc):
@@ -215,6 +266,9 @@ class _Flows:
         """(kind, from, to) storage triples of `proc`'s copies and calls: copy, down (an actual to its
         formal; "down read-only" where the callee never writes the formal), up (a formal the callee may
         write to its actual)."""
+        varying = _loop_varying(proc)
+        in_loops = {id(inner) for stmt in ir.walk_stmts(proc.body) if isinstance(stmt, (ir.Do, ir.While))
+                    for inner in ir.walk_stmts(stmt.body)}
         for stmt in ir.walk_stmts(proc.body):
             if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
                     and _floating_scalar(proc, stmt.value.name):
@@ -229,10 +283,14 @@ class _Flows:
                     actual = base_name(arg)
                     if actual is None or not _floating(callee, ir.Var(formal)):
                         continue
-                    mine, theirs = self._storage(proc, actual), self._storage(callee, formal)
+                    theirs = self._storage(callee, formal)
+                    # an element passed as a scalar lies in whichever part holds it: the whole array's storage
+                    mine = self._storage(proc, actual) if _floating_scalar(callee, formal) \
+                        else self._part(proc, arg, actual, varying)
                     by_value = callee.language == "c" and _floating_scalar(callee, formal)
                     writes = formal in self._written.get(resolve_name(callee.name), ())
-                    yield "down" if writes else "down read-only", mine, theirs
+                    looped = " in a loop" if id(stmt) in in_loops else ""
+                    yield ("down" if writes else "down read-only") + looped, mine, theirs
                     if not by_value and writes:
                         yield "up", theirs, mine
 
@@ -279,6 +337,47 @@ def _written_constants(proc: ir.Procedure) -> Iterator[tuple[str, frozenset[symp
         yield formal, frozenset(stored[formal])
 
 
+def _loop_varying(proc: ir.Procedure) -> frozenset[str]:
+    """The variables that change inside a loop of `proc`: loop indices and what a loop's body assigns."""
+    found: set[str] = set()
+    for stmt in ir.walk_stmts(proc.body):
+        if isinstance(stmt, ir.Do):
+            found.add(stmt.index)
+        if isinstance(stmt, (ir.Do, ir.While)):
+            found.update(name for inner in ir.walk_stmts(stmt.body) if isinstance(inner, ir.Assign)
+                         for name in [base_name(inner.target)] if name is not None)
+    return frozenset(found)
+
+
+def _start_key(arg: ir.Expr, language: str, varying: frozenset[str]) -> str:
+    """The part of an array an actual starts: "" for the whole array (passed by name, from its first element,
+    or from a start that changes in a loop), else the start's subscripts as text."""
+    if isinstance(arg, ir.UnOp) and arg.op == "addr":
+        arg = arg.operand
+    if not isinstance(arg, ir.ArrayRef) or not arg.indices:
+        return ""
+    first = 0 if language == "c" else 1
+    if all(isinstance(index, ir.Const) and index.value == first for index in arg.indices):
+        return ""
+    names = {node.name for index in arg.indices for node in ir.walk(index) if isinstance(node, (ir.Var, ir.ArrayRef))}
+    if names & varying:
+        return ""
+    return ", ".join(_text(index) for index in arg.indices)
+
+
+def _text(expr: ir.Expr) -> str:
+    """A start subscript as text, to name its part (the same subscript written twice names one part)."""
+    if isinstance(expr, ir.Var):
+        return expr.name
+    if isinstance(expr, ir.Const):
+        return str(expr.value)
+    if isinstance(expr, ir.BinOp):
+        return f"({_text(expr.left)} {expr.op} {_text(expr.right)})"
+    if isinstance(expr, ir.UnOp):
+        return f"{expr.op}({_text(expr.operand)})"
+    return repr(expr)
+
+
 def _reverse(edges: dict[str, set[str]]) -> dict[str, set[str]]:
     back: dict[str, set[str]] = defaultdict(set)
     for source, targets in edges.items():
@@ -299,6 +398,43 @@ def _closure(start: set[str], edges: dict[str, set[str]]) -> set[str]:
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
+    return seen
+
+
+def _up_then_down(held: dict[str, set[sympy.Number]], up: dict[str, set[str]], down: dict[str, set[str]],
+                  once: set[tuple[str, str]]) -> dict[str, set[sympy.Number]]:
+    """Each node's constants reached from `held` along `up` edges, then along `down` edges; except that
+    what reached a caller's actual only from the formal of a callee it calls once (no loop around the call,
+    `once`) does not go down into that formal again (DGELS's WORK holds the TAU of DGEQRF in WORK(1): the
+    driver's array it left them in is not DGELS's WORK again, the workspace at WORK(MN+1) of DORMQR)."""
+    out: dict[str, set[sympy.Number]] = defaultdict(set)
+    for start in sorted(held):
+        reached = _closure({start}, up)
+        came_from: dict[str, set[str]] = defaultdict(set)
+        for node in reached:
+            for nxt in up.get(node, ()):
+                came_from[nxt].add(node.removesuffix(PARTS))
+        for node in _closure_but(reached, down, came_from, once):
+            out[node] |= held[start]
+    return out
+
+
+def _closure_but(start: set[str], edges: dict[str, set[str]], came_from: dict[str, set[str]],
+                 once: set[tuple[str, str]]) -> set[str]:
+    """The nodes reached from `start` along `edges`, where a start node does not follow an edge to the one
+    formal it was reached from (`came_from`) if that edge is a call's outside loops (`once`); a node
+    reached along `edges` follows all of its own."""
+    seen, free = set(start), set()
+    queue = deque((node, True) for node in sorted(start))
+    while queue:
+        node, bound = queue.popleft()
+        for nxt in sorted(edges.get(node, ())):
+            if bound and came_from.get(node) == {nxt} and (node, nxt) in once:
+                continue
+            if nxt not in free:
+                seen.add(nxt)
+                free.add(nxt)
+                queue.append((nxt, False))
     return seen
 
 

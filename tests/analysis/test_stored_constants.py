@@ -250,3 +250,36 @@ def test_stored_constants_follow_only_the_sources_an_asked_storage_depends_on(tm
     assert stored.of(procs[resolve_name("MAIN")], "V") == {1}
     assert followed == ["REFL.T", "ONE.U"]
     assert stored.of(procs[resolve_name("USE")], "N") == frozenset()
+
+
+def _stored(source: Path) -> tuple[StoredConstants, dict[str, ir.Procedure]]:
+    program = load_file(str(source))
+    procs = {resolve_name(p.name): p for p in program.procedures}
+    return StoredConstants(program, procs, lambda proc, name: f"{proc.name}.{name}", lambda proc, formal: None,
+                           Journal()), procs
+
+
+def test_a_work_array_passed_at_two_starts_is_two_parts(capsys):
+    """SOLVE passes WORK(1) to FACTOR as its TAU (REFL's zero lands there) and WORK(K+1) to APPLY as its
+    workspace: the zero stays in the first part, so APPLY's `W(I).NE.0` is decided true for data (5 of 5, as
+    gcov counts), where following the whole array left it a probability (DGELS's DGER and DTRMV tests in
+    LAPACK). What FACTOR left is not handed back to SOLVE by the main program's one call either."""
+    fixture = Path(FIXTURE).with_name("parts.f")
+    stored, procs = _stored(fixture)
+    assert stored.of(procs[resolve_name("APPLY")], "W") == frozenset()
+    assert stored.of(procs[resolve_name("SOLVE")], "WORK") == {0}  # SOLVE's own tests see both parts
+    assert stored.left(procs[resolve_name("SOLVE")], "WORK") == {0}
+    assert stored.of(procs[resolve_name("PARTS")], "WORK") == {0}
+    tested = line_of(str(fixture), "IF (W(I) .NE. 0.0D0)")
+    _equals_gcov(capsys, str(fixture), [], "./parts", tested, "5")
+
+
+def test_a_part_called_again_in_a_loop_may_get_back_what_it_left(tmp_path):
+    """Called in a loop, SOLVE's second call may see in its WORK what the first left there (a flow-insensitive
+    analysis does not know which part): APPLY's test stays open, the safe side."""
+    fixture = Path(FIXTURE).with_name("parts.f").read_text().replace(
+        "      CALL SOLVE(N, X, WORK)\n", "      DO 20 I = 1, 2\n      CALL SOLVE(N, X, WORK)\n   20 CONTINUE\n")
+    source = tmp_path / "looped.f"
+    source.write_text(fixture)
+    stored, procs = _stored(source)
+    assert stored.of(procs[resolve_name("APPLY")], "W") == {0}
