@@ -1,9 +1,9 @@
-"""Walk probe: a column walk timed on this host at the walk's own pitch and rows.
+"""Walk probe: a loop's column walks timed together on this host at their own pitches and rows.
 
 Data flow: machine layer, beside sad.machine.calibrate; asked by the prediction's data term
-(sad.predict.reuse.data_seconds, ``probed_seconds``) for a walk whose pitch (a page or more) and rows are
-numbers, where the machine file describes the host sad runs on (its ``cpu`` as `sad calibrate` wrote it,
-``for_machine``).
+(sad.predict.reuse.data_seconds, ``probed_seconds``) for the column walks of one loop (``Column``: pitch a page
+or more, rows, step per pass, array) whose pitches and rows are numbers, where the machine file describes the
+host sad runs on (its ``cpu`` as `sad calibrate` wrote it, ``for_machine``).
 
 Why timed and not modelled: what a column walk costs an access depends on its pitch in ways that neither the
 caches' set mapping nor a TLB geometry fitted to a few pitches follows. On a Sapphire Rapids-class VM, -O2, the
@@ -11,12 +11,21 @@ best of several pinned runs, ns per access over 2 000 rows: 16 000 B apart 6.6-7
 11 200 B 1.0 (1 400 rows); over 1 536 rows 16 000 B apart 3.7-4.0, 16 256 B 8.1-9.5, 8 128 B 8.0. The same walks
 over 2 MiB pages (no page misses) still spread 0.75-4.9 ns: the caches' part is as irregular as the pages'. The
 model put mvt's 16 000 B walk over 2 000 rows at 1.6 ns a source iteration (0.104 s predicted, 0.20 s
-measured). The probe runs that walk: down ROWS rows PITCH bytes apart, each pass one double to the right (the
-next column, as x[i] += A[j][i] * y[j] runs), over memory as the OS gives a program; its best of ``REPEATS``
-pinned runs (a busy host only ever slows a run down) less the best of the same walk over ``BASE_ROWS`` rows
-(the loads and adds alone) is the walk's data cost per access, lines and pages together, at least 0.
+measured). Several walks of one loop share the TLB and the caches: they are timed interleaved, each in its own
+array or beside another column of the same one, not as one walk of their rows summed (correlation at LARGE,
+two walks of 1 400 rows 9 600 B apart, timed as one of 2 800 rows: 11.1 s predicted, 7.1-10.2 s measured).
 
-The figures are kept in $XDG_CACHE_HOME/sad/walkprobe.json by host, so that the same input gives the same
+The probe runs the walks as the loop nest does: for each pass, down their rows together, each access one load
+(a read-modify-write for a written walk), the next pass each walk ``advance`` bytes to the right. Its loop adds
+each load into a sum of its own (eight rows a step), so no chain of adds holds the loads back: the probe's time
+is the data's, not its loop's. Its best of ``REPEATS`` pinned runs (a busy host only ever slows a run down)
+less the best run of the same passes over rows 8 bytes apart (the same loads from L1, no page changes: the
+loop's own work and the loads' issue) is the walks' cost per access beyond L1, lines and pages together, at
+least 0: what the data term and the transfers into L1 (sad.predict.reuse.transfer_seconds) take for a walk's
+line. The first probe (one walk, its loop a chain of adds, less the same walk over 16 rows) kept its figures
+in another file: they are not of this measure.
+
+The figures are kept in $XDG_CACHE_HOME/sad/walkprobe2.json by host, so that the same input gives the same
 output after the first run; deleting the file times the walks again. ``SAD_WALK_PROBE=0`` switches the probe
 off (the model's figures everywhere, the same on every host).
 """
@@ -28,17 +37,41 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 from sad.common import cachefiles
 from sad.machine.hierarchy import pin_command, pinned_cpu
 
-CACHE = "walkprobe.json"
+CACHE = "walkprobe2.json"  # the first probe's walkprobe.json holds figures of another measure
 REPEATS = 3
 ACCESSES = 4_000_000      # per timed run: 15-40 ms at 4-10 ns an access
 MAX_BYTES = 1 << 29       # walks larger than this (rows x pitch) are not timed: the model prices them
 ENV = "SAD_WALK_PROBE"
 PAGE = 4096
-BASE_ROWS = 16            # the baseline walk: 16 lines in L1, 16 pages in the first-level TLB
+READY_ROWS = 16           # the walk ready() runs once: the probe builds and runs here
+MAX_COLUMNS = 4           # a loop walking more columns than this is priced by the model (the program's MAXW)
+
+
+class Column(NamedTuple):
+    """One column walk of a loop as the probe runs it: ``rows`` rows ``pitch`` bytes apart, the next pass
+    ``advance`` bytes to the right (8: x[i] += A[j][i] * y[j] over i; 0: the same column again, as trmm's
+    A[k][i] over j), written where ``write`` (read, changed and stored back). ``shares``: the index of an
+    earlier column of the same call whose array and rows this one walks, ``gap`` bytes to the right of it
+    (covariance's data[k][i] and data[k][j]: their accesses of a row share its page unless a page boundary lies
+    between); None: an array of its own."""
+    pitch: int
+    rows: int
+    advance: int = 8
+    write: bool = False
+    shares: int | None = None
+    gap: int = 0
+
+    def spec(self) -> str:
+        """The probe program's argument for this walk, and its part of the cache file's key:
+        PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP (SHARES -1: an array of its own)."""
+        return f"{self.pitch},{self.rows},{self.advance},{int(self.write)}," \
+            f"{-1 if self.shares is None else self.shares},{self.gap}"
+
 
 SOURCE = r"""
 #include <stdio.h>
@@ -46,43 +79,98 @@ SOURCE = r"""
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
-/* walkprobe PITCH ROWS ACCESSES: ns per access of a walk down a column of ROWS rows PITCH bytes apart, each pass
-   one double to the right of the last (x[i] += A[j][i] * y[j]: j, then i), over memory as the OS gives a program
-   (anonymous pages, no advice) */
+#define MAXW 4
+#define UNROLL 8
+/* walkprobe ACCESSES WALK...: ns per access of WALKs interleaved, each down a column, then the next pass (as a
+   loop nest runs them: for each pass, for each row k, each walk's row k), over memory as the OS gives a program
+   (anonymous pages, no advice). WALK = PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP: ROWS rows PITCH bytes apart, each
+   pass ADVANCE bytes right of the last (over at most 512 columns, then again), read, or read and stored where
+   WRITE; SHARES -1: its own array, else the index of an earlier walk whose array it walks GAP bytes to the
+   right: where it moves and that one does not, it sweeps its columns around that gap (covariance's data[k][j]
+   beside data[k][i]), where both move it stays GAP bytes right of it. UNROLL rows a step, a sum per walk and
+   row of the step: no chain of adds holds the loads back (the data's time, not the loop's). */
+static long field[MAXW][6];
+static double acc[UNROLL][MAXW];      /* the sums, kept between passes: no chain of adds at a pass's end */
+
+#define PASS(N)                                                                                             \
+static long pass##N(char **col, long common) {                                                              \
+    double s[UNROLL][N];                                                                                    \
+    long k, w, r;                                                                                           \
+    for (r = 0; r < UNROLL; r++) for (w = 0; w < N; w++) s[r][w] = acc[r][w];                               \
+    for (k = 0; k + UNROLL <= common; k += UNROLL)                                                          \
+        _Pragma("GCC unroll 8") for (r = 0; r < UNROLL; r++)                                                \
+            _Pragma("GCC unroll 4") for (w = 0; w < N; w++) {                                               \
+                double *p = (double *)(col[w] + (k + r) * field[w][0]);                                     \
+                if (field[w][3]) *p += 1.0; else s[r][w] += *p;                                             \
+            }                                                                                               \
+    for (; k < common; k++)                                                                                 \
+        for (w = 0; w < N; w++) {                                                                           \
+            double *p = (double *)(col[w] + k * field[w][0]);                                               \
+            if (field[w][3]) *p += 1.0; else s[0][w] += *p;                                                 \
+        }                                                                                                   \
+    for (r = 0; r < UNROLL; r++) for (w = 0; w < N; w++) acc[r][w] = s[r][w];                               \
+    return common * N;                                                                                      \
+}
+PASS(1) PASS(2) PASS(3) PASS(4)
+
 int main(int argc, char **argv) {
-    long pitch, rows, accesses, cols, k, c, done = 0;
-    size_t len;
-    char *a;
-    double s0 = 0, s1 = 0, t;
+    long n = argc - 2, w, v, k, r, done = 0, accesses, common, cycles[MAXW], start[MAXW], at[MAXW];
+    char *base[MAXW], *col[MAXW];
+    double sum = 0, t;
     struct timespec t0, t1;
-    if (argc != 4) return 2;
-    pitch = atol(argv[1]); rows = atol(argv[2]); accesses = atol(argv[3]);
-    if (pitch < 16 || rows < 2) return 2;
-    cols = pitch / 8 < 512 ? pitch / 8 : 512;
-    len = (size_t)pitch * rows;
-    a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (a == MAP_FAILED) return 3;
-    memset(a, 1, len);
-    for (k = 0; k < rows; k++) s0 += *(double *)(a + k * pitch);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-    while (done < accesses)
-        for (c = 0; c < cols; c++) {
-            const char *col = a + c * 8;
-            for (k = 0; k + 1 < rows; k += 2) {
-                s0 += *(double *)(col + k * pitch); s1 += *(double *)(col + (k + 1) * pitch);
-            }
-            done += rows & ~1L;
+    if (n < 1 || n > MAXW) return 2;
+    accesses = atol(argv[1]);
+    for (w = 0; w < n; w++) {
+        long *f = field[w];
+        if (sscanf(argv[w + 2], "%ld,%ld,%ld,%ld,%ld,%ld", f, f + 1, f + 2, f + 3, f + 4, f + 5) != 6) return 2;
+        if (f[0] < 8 || f[1] < 2 || f[2] < 0 || f[4] >= w || f[5] < 0) return 2;
+        cycles[w] = f[2] == 0 ? 1 : (f[0] / f[2] < 512 ? f[0] / f[2] : 512);
+        start[w] = at[w] = 0;
+    }
+    for (w = 0; w < n; w++) {
+        long rows = field[w][1], *f = field[w];
+        size_t len;
+        if (f[4] >= 0) {
+            long *o = field[f[4]];
+            base[w] = base[f[4]];
+            start[w] = f[2] && !o[2] ? f[5] - cycles[w] * f[2] / 2 : f[5];
+            start[w] = ((start[w] % f[0]) + f[0]) % f[0] / 8 * 8;
+            continue;
         }
+        for (v = w + 1; v < n; v++) if (field[v][4] == w && field[v][1] > rows) rows = field[v][1];
+        len = (size_t)f[0] * rows;
+        base[w] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base[w] == MAP_FAILED) return 3;
+        memset(base[w], 1, len);
+        for (k = 0; k < rows; k++) sum += *(double *)(base[w] + k * f[0]);
+    }
+    common = field[0][1];
+    for (w = 1; w < n; w++) if (field[w][1] < common) common = field[w][1];
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    while (done < accesses) {
+        for (w = 0; w < n; w++) {     /* this pass's column: ADVANCE on from the last, back after CYCLES */
+            col[w] = base[w] + (start[w] + at[w] * field[w][2]) % field[w][0] / 8 * 8;
+            at[w] = at[w] + 1 == cycles[w] ? 0 : at[w] + 1;
+        }
+        done += n == 1 ? pass1(col, common) : n == 2 ? pass2(col, common)
+              : n == 3 ? pass3(col, common) : pass4(col, common);
+        for (w = 0; w < n; w++)       /* the rows a walk has beyond the others' */
+            for (k = common; k < field[w][1]; k++, done++) {
+                double *p = (double *)(col[w] + k * field[w][0]);
+                if (field[w][3]) *p += 1.0; else sum += *p;
+            }
+    }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     t = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
-    printf("%.4f %g\n", t / done, s0 + s1);
+    for (r = 0; r < UNROLL; r++) for (w = 0; w < n; w++) sum += acc[r][w];
+    printf("%.4f %g\n", t / done, sum);
     return 0;
 }
 """
 
 
 class WalkProbe:
-    """The walks timed on one host, by (pitch, rows): seconds per access over the baseline walk's."""
+    """The walks timed on one host, by their columns (``Column``): seconds per access beyond L1."""
 
     def __init__(self, host: str, cpu: int | None) -> None:
         self.host = host
@@ -92,51 +180,56 @@ class WalkProbe:
         self.failed = ""                       # why the probe cannot run here (the first failure)
         self._known: dict | None = None        # the cache file's figures of this host, read once
         self._checked: bool | None = None      # ready()'s answer
-        self._base: dict[int, float | None] = {}   # the baseline walk's ns by pitch
+        self._base: dict[tuple[Column, ...], float | None] = {}   # the passes' ns from L1, by their columns
 
     def ready(self) -> bool:
-        """Whether walks can be timed here: the probe builds and runs (its baseline walk once; ``failed`` says
-        why not)."""
+        """Whether walks can be timed here: the probe builds and runs (a short walk once; ``failed`` says why
+        not)."""
         if self._checked is None:
-            self._checked = not self.failed and self._best(PAGE, BASE_ROWS, repeats=1) is not None
+            self._checked = not self.failed and self._best((Column(PAGE, READY_ROWS),), repeats=1) is not None
         return self._checked
 
-    def extra_seconds(self, pitch: int, rows: int) -> float | None:
-        """Seconds per access of the walk's lines and pages over the baseline's (None: not timed, the model
-        prices it)."""
-        if self.failed or pitch * rows > MAX_BYTES or rows < 2:
+    def extra_seconds(self, columns: tuple[Column, ...]) -> float | None:
+        """Seconds per access of the columns' walks, interleaved, their lines and pages beyond L1 (None: not
+        timed, the model prices them)."""
+        if self.failed or not 0 < len(columns) <= MAX_COLUMNS or any(
+                c.rows < 2 or c.pitch < 16 or c.pitch * c.rows > MAX_BYTES or c.advance < 0 for c in columns) \
+                or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)):
             return None
-        key = f"{pitch},{rows}"
+        key = ";".join(c.spec() for c in columns)
         if self._known is None:
             self._known = _cached(self.host)
         known = self._known.get(key)
         if not isinstance(known, (int, float)) or isinstance(known, bool):
-            known = self._measure(pitch, rows)
+            known = self._measure(columns)
             if known is None:
                 return None
             self._known[key] = known
             _store(self.host, key, known)
         return float(known) * 1e-9
 
-    def _measure(self, pitch: int, rows: int) -> float | None:
-        """ns per access: the walk's best run less the best run of the same walk over ``BASE_ROWS`` rows (its
-        lines in L1, its pages in the first-level TLB: the loads and adds alone), at least 0, to 3 decimals."""
-        walk = self._best(pitch, rows)
-        if pitch not in self._base:       # one baseline per pitch and process: the spread points share it
-            self._base[pitch] = self._best(pitch, BASE_ROWS)
-        base = self._base[pitch]
+    def _measure(self, columns: tuple[Column, ...]) -> float | None:
+        """ns per access: the walks' best run less the best run of the same passes over rows 8 bytes apart
+        (the loads from L1, no page changes, the loop's own work: also its per-pass work, which a short walk
+        spreads over few accesses), at least 0, to 3 decimals."""
+        walk = self._best(columns)
+        base_columns = tuple(c._replace(pitch=8, gap=0) for c in columns)   # in L1 a gap changes nothing
+        if base_columns not in self._base:   # one per shape and process: the gap points and pitches share it
+            self._base[base_columns] = self._best(base_columns)
+        base = self._base[base_columns]
         if walk is None or base is None:
             return None
         return round(max(0.0, walk - base), 3)
 
-    def _best(self, pitch: int, rows: int, repeats: int = REPEATS) -> float | None:
+    def _best(self, columns: tuple[Column, ...], repeats: int = REPEATS) -> float | None:
         exe = self._built()
         if exe is None:
             return None
         best = float("inf")
-        accesses = ACCESSES if repeats > 1 else rows
+        accesses = ACCESSES if repeats > 1 else sum(c.rows for c in columns)
+        specs = [c.spec() for c in columns]
         for _ in range(repeats):
-            cmd = pin_command([str(exe), str(pitch), str(rows), str(accesses)], self._cpu)
+            cmd = pin_command([str(exe), str(accesses), *specs], self._cpu)
             run = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
             fields = run.stdout.split()
             if run.returncode != 0 or not fields:

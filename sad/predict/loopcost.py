@@ -140,7 +140,7 @@ class LoopCoverage:
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
     near_reach: int = 0                     # loops with a column walk near the TLBs' reach (uncertain, warned)
-    probed: dict[tuple[int, int], float] = field(default_factory=dict)  # walks timed here: (pitch, rows) → s
+    probed: dict[tuple[walkprobe.Column, ...], float] = field(default_factory=dict)  # walks timed here → s
     removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
 
     def summary(self) -> str:
@@ -160,7 +160,7 @@ class LoopCoverage:
         if self.near_reach:
             text += f"; {self.near_reach} with a column walk near the TLBs' reach (uncertain: see the warnings)"
         if self.probed:
-            n = len(self.probed)
+            n = sum(len(columns) for columns in self.probed)
             text += f"; {n} column walk{'s' if n > 1 else ''} timed on this host (walk probe)"
         if self.unmeasured:
             text += f"; recalibrate: {', '.join(self.unmeasured)} not measured"
@@ -467,10 +467,10 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
             f"column walks priced by the model, not timed on this host: {probe.failed}")))
         return hierarchy
 
-    def timed(pitch: int, rows: int) -> float | None:
-        seconds = probe.extra_seconds(pitch, rows)
+    def timed(columns: tuple[walkprobe.Column, ...]) -> float | None:
+        seconds = probe.extra_seconds(columns)
         if seconds is not None:
-            coverage.probed[(pitch, rows)] = seconds
+            coverage.probed[columns] = seconds
         return seconds
     return dataclasses.replace(hierarchy, walk_probe=timed)
 
@@ -478,8 +478,10 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
 def _walk_near_reach(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> int:
     """The rows of the first of a loop's ``walks`` (rows a page or more apart, their number known) that lies within
     ``NEAR_REACH`` of the TLBs' reach; 0 where none does, the machine has no TLB figures, or a walk probe times
-    the loop's one walk (sad.predict.reuse.probed_seconds: the model's figure is not used there)."""
-    if not _near_reach_applies(hierarchy) or (hierarchy.walk_probe is not None and len(walks) == 1):
+    the loop's walks (no more than ``walkprobe.MAX_COLUMNS``, sad.predict.reuse.probed_seconds: the model's
+    figure is not used there)."""
+    if not _near_reach_applies(hierarchy) or (
+            hierarchy.walk_probe is not None and len(walks) <= walkprobe.MAX_COLUMNS):
         return 0
     low, high = (share * hierarchy.tlb_pages for share in NEAR_REACH)
     for _, walk in walks:

@@ -20,6 +20,7 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sympy
 
@@ -27,6 +28,7 @@ from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.cost import Layout, is_strided, unit_step
 from sad.ir.walk import walk
+from sad.machine import walkprobe
 from sad.machine.hierarchy import FIT_FRACTION, TLB_PAGES, Hierarchy, Level, tlb_conflicts
 from sad.predict import opmodel
 from sad.predict.sourceloops import Ref, SourceLoop, _as_ir, _fastest, _index, _mentions, _slow
@@ -502,6 +504,10 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     paired = beside_reads(streams)
     for k in paired:
         shown[k] = (shown[k][0] + " beside a read (copy)", *shown[k][1:])
+    # the loop's column walks timed together on this host (None: the model prices them): each access once
+    probed = probed_seconds(streams, loop, trips, hierarchy)
+    walks = sum(s[3] is not None for s in streams)
+    together = f", with {walks - 1} other walk{'s' if walks > 2 else ''}" if walks > 1 else ""
     for k, stream in enumerate(streams):
         ref, lines, fp, walk, share, crowded_when, fresh = stream
         if walk is None:
@@ -509,11 +515,10 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else
                               serving_level(fp, hierarchy, ref.write, indirect(ref)))
             continue
-        probed = probed_seconds(streams, walk, fp, hierarchy)
-        if probed is not None:   # timed on this host: the lines, the new ones and the pages of the walk
+        if probed is not None:   # timed on this host: the lines, the new ones and the pages of the walks
             total += lines * probed
-            shown[k] = (f"{shown[k][0]} timed on this host (rows {walk.pitch} B apart: {float(probed) * 1e9:.3g} "
-                        f"ns an access)", *shown[k][1:])
+            shown[k] = (f"{shown[k][0]} timed on this host (rows {walk.pitch} B apart{together}: "
+                        f"{float(probed) * 1e9:.3g} ns an access)", *shown[k][1:])
             continue
         level_cost = serving_level(fp, hierarchy, ref.write, True, walk, share if stream is chosen else 0)
         # a pitch of one line (x[8*i] of doubles) is a stream of consecutive lines: prefetched
@@ -780,28 +785,80 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     return sympy.Piecewise(*pieces)
 
 
-def probed_seconds(streams: list, walk: Walk, fp: sympy.Expr, hierarchy: Hierarchy) -> sympy.Expr | None:
-    """Seconds per access of a loop's column walk timed on this host (``Hierarchy.walk_probe``,
-    sad.machine.walkprobe): its lines and its pages together, over the same walk within L1 and the first-level
-    TLB. The walk timed has its pitch and as many rows as the pages between two reuses (``pages_between_reuses``:
-    its own rows and the rest of the footprint, taken as more rows at the same pitch). None where there is no
-    probe, the loop walks another column among its ``streams`` (the probe's one walk is not two interleaved
-    ones: correlation at LARGE, two walks over 1 400 rows 9 600 B apart, timed as one walk of 1 400 rows 2.3 s
-    predicted, as one of 2 800 rows 11.1 s, measured 7.1-10.2 s; the model 7.1 s), the pitch is under a page (the
-    caches' model), the pitch or the rows are not numbers, the bytes between reuses exceed the last cache (the
-    calibrated memory walk prices it), or the probe could not time the walk."""
-    probe, page = hierarchy.walk_probe, hierarchy.page_bytes
-    if probe is None or not page or not walk.pitch.is_Integer or walk.pitch < page \
-            or any(s[3] is not None and s[3] is not walk for s in streams):
+def probed_seconds(streams: list[Stream], loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy
+                   ) -> sympy.Expr | None:
+    """Seconds per access of a loop's column walks timed together on this host (``Hierarchy.walk_probe``,
+    sad.machine.walkprobe): their lines and pages beyond L1, charged to each walk's lines of an iteration in
+    place of the model's lines, new lines and TLB misses, in the data term and in the transfers into L1 alike
+    (``transfer_seconds``: a figure beyond L1 already). Each walk (``probe_columns``) has its pitch, its rows
+    between reuses, its step per pass of the loop that reuses its lines (none where that loop does not move it:
+    trmm's A[k][i] over j) and its array (two columns of one array share the pages of their rows: covariance's
+    data[k][i] and data[k][j]); the walks of one loop are timed interleaved, not as one walk of their rows
+    summed (correlation at LARGE, two walks over 1 400 rows 9 600 B apart, timed as one of 2 800 rows: 11.1 s
+    predicted, 7.1-10.2 s measured). Where two columns of one array lie a gap apart that the enclosing loops
+    change, the figure is the mean over the model's points of that gap (``gap_points``). On this host's
+    development suites at -O2 (stored measurements, four fresh probe caches): LARGE, 29 kernels, median error
+    19.2 % by the model, 18.1-19.2 % timing a loop's one walk only, 15.4-17.4 % timing all (trmm -46.9 -> -13 to
+    -26 %, symm -19.2 -> -3 to -16 %; worse: correlation -3.9 -> -16 to -34 %, syr2k -8.2 -> +14 to +43 %); the
+    smaller sizes, 34 kernels, 16.8 % / 16.6 % / 10.1-13.3 %. None where there is no probe, a walk's pitch is
+    under a page (the caches' model) or its pitch or rows are not numbers, a footprint exceeds the last cache
+    (the calibrated memory walk prices it), the loop walks more than ``MAX_COLUMNS`` columns, or the probe could
+    not time them."""
+    probe = hierarchy.walk_probe
+    walked = [Walked(s[0], s[2], s[3], s[6]) for s in streams if s[3] is not None]
+    if probe is None or not walked or len(walked) > walkprobe.MAX_COLUMNS:
         return None
+    points = max((gap_points(streams, w.ref, w.walk, loop) for w in walked), key=len)
+    figures = []
+    for at in points:
+        columns = probe_columns(walked, loop, trips, hierarchy, at)
+        seconds = None if columns is None else probe(columns)
+        if seconds is None:
+            return None
+        figures.append(seconds)
+    return sympy.Float(sum(figures) / len(figures), 6)
+
+
+class Walked(NamedTuple):
+    """A stream with a walk, as the probe needs it: its reference, footprint between reuses, walk and the share of
+    its lines new to it (``Stream``'s fields)."""
+    ref: Ref
+    fp: sympy.Expr
+    walk: Walk
+    fresh: tuple[float, sympy.Expr] | None
+
+
+def probe_columns(walked: list[Walked], loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                  at: dict[str, float] | None = None) -> tuple[walkprobe.Column, ...] | None:
+    """The probe's columns (sad.machine.walkprobe.Column) of a loop's column walks (``walked``), with the
+    gaps between columns of one array taken at ``at`` (``on_other_pages``' points); None where one cannot be
+    timed (see ``probed_seconds``). A walk's rows are its lines between reuses, and the rest of its footprint
+    (rows read along, invariant data) in pages, shared among the walks (one walk: all of it as its rows)."""
+    page, line = hierarchy.page_bytes, hierarchy.line_bytes
     largest = _last_cache_bytes(hierarchy)
-    if largest is None or not fp.is_number or fp > largest:
+    if not page or largest is None:
         return None
-    rows = sympy.ceiling(pages_between_reuses(fp, sympy.Integer(1), walk, [], hierarchy))
-    if not rows.is_Integer:
-        return None
-    seconds = probe(int(walk.pitch), int(rows))
-    return None if seconds is None else sympy.Float(seconds, 6)
+    walked_bytes = sum((w.walk.bytes for w in walked), sympy.Integer(0))
+    columns: list[walkprobe.Column] = []
+    for k, (ref, fp, column, fresh) in enumerate(walked):
+        if not column.pitch.is_Integer or column.pitch < page or not fp.is_number or fp > largest:
+            return None
+        rows = sympy.ceiling(column.bytes / line + sympy.Max(0, fp - walked_bytes) / page / len(walked))
+        if not rows.is_Integer:
+            return None
+        # the next pass of the loop that reuses its lines moves it (``fresh_lines``) or reads its column again
+        advance = round(fresh[0] * line) if fresh is not None else 0
+        shares, gap = None, 0
+        for j, other in enumerate(walked[:k]):
+            between = _column_gap(ref, other.ref, loop.fastest)
+            if between is not None and other.walk.pitch == column.pitch:
+                between = abs(_gap_at(between, loop, trips, at)) * ref.elem_bytes
+                if not between.is_number:
+                    return None
+                shares, gap = j, int(sympy.floor(between))
+                break
+        columns.append(walkprobe.Column(int(column.pitch), int(rows), advance, ref.write, shares, gap))
+    return tuple(columns)
 
 
 def _last_cache_bytes(hierarchy: Hierarchy) -> int | None:
@@ -972,6 +1029,14 @@ def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page
     gap = _column_gap(ref, other_ref, loop.fastest)
     if gap is None:
         return other
+    share = sympy.Min(1, abs(_gap_at(gap, loop, trips, at)) * ref.elem_bytes / page)
+    return Walk(other.pitch, other.bytes * share)
+
+
+def _gap_at(gap: sympy.Expr, loop: SourceLoop, trips: dict[int, sympy.Expr],
+            at: dict[str, float] | None) -> sympy.Expr:
+    """Elements between two columns (``_column_gap``) with each enclosing index at its point ``at`` of its
+    range (the middle where not given; ``on_other_pages``)."""
     for enclosing in reversed(loop.nest[:-1]):
         if not isinstance(enclosing, ir.Do) or not gap.free_symbols:
             continue
@@ -982,8 +1047,7 @@ def on_other_pages(other: Walk, other_ref: Ref, ref: Ref, loop: SourceLoop, page
             where = sympy.Rational((at or {}).get(enclosing.index, 0.5))
             middle = lo + step * (trips.get(id(enclosing), sympy.Integer(1)) - 1) * where
             gap = sympy.expand(gap.subs(index, middle))
-    share = sympy.Min(1, abs(gap) * ref.elem_bytes / page)
-    return Walk(other.pitch, other.bytes * share)
+    return gap
 
 
 def _one_line(a: Ref, b: Ref, fastest: str, line: int) -> bool:
