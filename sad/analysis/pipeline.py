@@ -168,10 +168,13 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                                                  f"{proc.name} not analyzed: statements nested {depth} deep, "
                                                  f"more than the {_NESTING_LIMIT} sad handles"))
             continue
-        if reuse is not None and reuse.inject(name, proc):
-            continue
-        mark = reuse.mark() if reuse is not None else None
         try:
+            # whether a summary may be taken in asks the value backtracer as deep as a build does (DLARRE's
+            # element rules followed 55 conditional definitions: past Python's default limit)
+            with _deep_recursion():
+                if reuse is not None and reuse.inject(name, proc):
+                    continue
+            mark = reuse.mark() if reuse is not None else None
             builder = ProcedureBuilder(ctx, proc)
             with _deep_recursion():
                 ctx.built[name] = builder.build()
