@@ -189,12 +189,9 @@ class _Flows:
         self.guarded: list[tuple[frozenset[str], str, sympy.Number]] = []
         self._parts: dict[str, set[str]] = defaultdict(set)  # an array's storage -> its parts' nodes
         for proc in program.procedures:
-            for kind, source, target in self._flows(proc):
-                if kind.endswith(" in a loop"):
-                    kind = kind.removesuffix(" in a loop")
-                    looped.add((source, target))
-                elif kind.startswith("down"):
-                    self.once.add((source, target))
+            for kind, source, target, in_loop in self._flows(proc):
+                if kind.startswith("down"):
+                    (looped if in_loop else self.once).add((source, target))
                 if kind in ("copy", "up"):
                     self.up[source].add(target)
                 if kind in ("down", "down read-only"):
@@ -247,7 +244,7 @@ class _Flows:
         """The node of the storage a call's actual `arg` passes to an array formal: a scalar's own storage; for
         an array (whole or from an element) the part it starts: the whole array (`S@`) where it starts at the
         first element or at a start that changes in a loop (DGEQRF's TAU(I): its parts cover the array), else
-        its own part (`S@(MN add 1)`: DGELS's WORK(MN+1), the workspace after the TAU it passed as WORK(1))."""
+        its own part (`S@(MN+1)`: DGELS's WORK(MN+1), the workspace after the TAU it passed as WORK(1))."""
         storage = self._storage(proc, name)
         decl = proc.variables.get(name)
         is_array = decl is not None and (bool(decl.dims) or decl.type == "pointer")
@@ -262,19 +259,17 @@ class _Flows:
         for tests, _, array, constant in _stores_under_tests_of(proc):
             yield frozenset(self._storage(proc, name) for name in tests), self._storage(proc, array), constant
 
-    def _flows(self, proc: ir.Procedure) -> Iterator[tuple[str, str, str]]:
-        """(kind, from, to) storage triples of `proc`'s copies and calls: copy, down (an actual to its
+    def _flows(self, proc: ir.Procedure) -> Iterator[tuple[str, str, str, bool]]:
+        """(kind, from, to, in a loop) of `proc`'s copies and calls, by storage: copy, down (an actual to its
         formal; "down read-only" where the callee never writes the formal), up (a formal the callee may
-        write to its actual)."""
-        varying = _loop_varying(proc)
-        in_loops = {id(inner) for stmt in ir.walk_stmts(proc.body) if isinstance(stmt, (ir.Do, ir.While))
-                    for inner in ir.walk_stmts(stmt.body)}
+        write to its actual); whether the statement is inside a loop."""
+        in_loops, varying = _in_loops(proc)
         for stmt in ir.walk_stmts(proc.body):
             if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
                     and _floating_scalar(proc, stmt.value.name):
                 target = base_name(stmt.target)
                 if target is not None:
-                    yield "copy", self._storage(proc, stmt.value.name), self._storage(proc, target)
+                    yield "copy", self._storage(proc, stmt.value.name), self._storage(proc, target), False
             for name, args in _calls(stmt):
                 callee = self._procs.get(resolve_name(name))
                 if callee is None:
@@ -289,10 +284,10 @@ class _Flows:
                         else self._part(proc, arg, actual, varying)
                     by_value = callee.language == "c" and _floating_scalar(callee, formal)
                     writes = formal in self._written.get(resolve_name(callee.name), ())
-                    looped = " in a loop" if id(stmt) in in_loops else ""
-                    yield ("down" if writes else "down read-only") + looped, mine, theirs
+                    in_loop = id(stmt) in in_loops
+                    yield "down" if writes else "down read-only", mine, theirs, in_loop
                     if not by_value and writes:
-                        yield "up", theirs, mine
+                        yield "up", theirs, mine, in_loop
 
 
 def _stores_under_tests(proc: ir.Procedure, holds: Callable[[str], bool]
@@ -337,16 +332,21 @@ def _written_constants(proc: ir.Procedure) -> Iterator[tuple[str, frozenset[symp
         yield formal, frozenset(stored[formal])
 
 
-def _loop_varying(proc: ir.Procedure) -> frozenset[str]:
-    """The variables that change inside a loop of `proc`: loop indices and what a loop's body assigns."""
-    found: set[str] = set()
+def _in_loops(proc: ir.Procedure) -> tuple[frozenset[int], frozenset[str]]:
+    """The statements (by id) inside a loop of `proc`, and the variables that change in one: loop indices and
+    what a loop's body assigns."""
+    inside: set[int] = set()
+    varying: set[str] = set()
     for stmt in ir.walk_stmts(proc.body):
         if isinstance(stmt, ir.Do):
-            found.add(stmt.index)
+            varying.add(stmt.index)
         if isinstance(stmt, (ir.Do, ir.While)):
-            found.update(name for inner in ir.walk_stmts(stmt.body) if isinstance(inner, ir.Assign)
-                         for name in [base_name(inner.target)] if name is not None)
-    return frozenset(found)
+            for inner in ir.walk_stmts(stmt.body):
+                inside.add(id(inner))
+                name = base_name(inner.target) if isinstance(inner, ir.Assign) else None
+                if name is not None:
+                    varying.add(name)
+    return frozenset(inside), frozenset(varying)
 
 
 def _start_key(arg: ir.Expr, language: str, varying: frozenset[str]) -> str:
@@ -362,20 +362,9 @@ def _start_key(arg: ir.Expr, language: str, varying: frozenset[str]) -> str:
     names = {node.name for index in arg.indices for node in ir.walk(index) if isinstance(node, (ir.Var, ir.ArrayRef))}
     if names & varying:
         return ""
-    return ", ".join(_text(index) for index in arg.indices)
-
-
-def _text(expr: ir.Expr) -> str:
-    """A start subscript as text, to name its part (the same subscript written twice names one part)."""
-    if isinstance(expr, ir.Var):
-        return expr.name
-    if isinstance(expr, ir.Const):
-        return str(expr.value)
-    if isinstance(expr, ir.BinOp):
-        return f"({_text(expr.left)} {expr.op} {_text(expr.right)})"
-    if isinstance(expr, ir.UnOp):
-        return f"{expr.op}({_text(expr.operand)})"
-    return repr(expr)
+    # as the source writes them: the same subscript written twice names one part (one printed "..." merges
+    # parts, the safe side)
+    return ",".join(genericdata.shown(index, language) for index in arg.indices)
 
 
 def _reverse(edges: dict[str, set[str]]) -> dict[str, set[str]]:

@@ -277,17 +277,19 @@ def _probe(host: str) -> WalkProbe:
     return WalkProbe(host, pinned_cpu())
 
 
-def _cached(host: str) -> dict:
+def _hosts() -> dict:
+    """The cache file's figures by host (empty where it is missing or not a mapping)."""
     doc = cachefiles.read_json(CACHE)
-    hosts = doc if isinstance(doc, dict) else {}
-    walks = hosts.get(host)
+    return doc if isinstance(doc, dict) else {}
+
+
+def _cached(host: str, hosts: dict | None = None) -> dict:
+    walks = (_hosts() if hosts is None else hosts).get(host)
     return walks if isinstance(walks, dict) else {}
 
 
 def _store(host: str, key: str, ns: float) -> None:
     """Add one walk's figure to the cache file (read again first: another process may have added others)."""
-    doc = cachefiles.read_json(CACHE)
-    hosts = doc if isinstance(doc, dict) else {}
-    walks = hosts.get(host)
-    hosts[host] = {**(walks if isinstance(walks, dict) else {}), key: ns}
+    hosts = _hosts()
+    hosts[host] = {**_cached(host, hosts), key: ns}
     cachefiles.write_json(CACHE, hosts)
