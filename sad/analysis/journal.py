@@ -14,7 +14,8 @@ gives the same answers.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 
 
 class Journal:
@@ -22,6 +23,7 @@ class Journal:
 
     def __init__(self) -> None:
         self._entries: dict[Hashable, object] | None = None
+        self._quiet = 0  # depth of the derived answers being worked out (`deriving`)
 
     def open(self) -> None:
         """Start noting (a build begins); what was noted before is dropped."""
@@ -34,5 +36,18 @@ class Journal:
 
     def note(self, question: Hashable, answer: object) -> None:
         """Note an answer, where a build is under way (the first answer to each question stands)."""
-        if self._entries is not None:
+        if self._entries is not None and not self._quiet:
             self._entries.setdefault(question, answer)
+
+    @contextmanager
+    def deriving(self) -> Iterator[None]:
+        """While an answer that is itself noted is worked out (an element rule, what a routine leaves in its
+        formal), the questions asked on the way are not noted: the build takes only the derived answer, and
+        a program that derives the same one serves the build alike. DGEMM's read rule for A asks whether
+        each caller's actual may hold a stored constant; noting those sets tied DGEMM's summary to them
+        (SGEHRD's WORK {0} in one program, {0, 1} in another) though both gave DGEMM no rule."""
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1

@@ -106,7 +106,8 @@ class StoredConstants:
         those its callers pass in (DGEMV's Y holds what some caller's work array held, not DGEMV's)."""
         if self._following:
             return frozenset()
-        self.of(proc, name)
+        with self._journal.deriving():
+            self.of(proc, name)  # settles the storage's flows; the build takes only what is left
         storage = self._storage(proc, name)
         left = self._left.get(storage, frozenset()) | self._left.get(storage + PARTS, frozenset())
         self._journal.note(("left", resolve_name(proc.name), name), left)

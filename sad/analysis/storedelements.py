@@ -129,7 +129,8 @@ class StoredElements:
     def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
         """The rule of an array formal `proc` reads and never writes, its bound the symbol each call binds;
         None where no call can tell one."""
-        rule = _worked_out(self._read, proc, name, self._read_rule)
+        with self._journal.deriving():
+            rule = _worked_out(self._read, proc, name, self._read_rule)
         self._journal.note(("read rule", resolve_name(proc.name), name), rule)
         return rule
 
@@ -337,7 +338,8 @@ class StoredElements:
         With `options` (CHARACTER formals a call passes as constants), only the writes on the arms those
         options take count: DSYTD2's TAU is zero up to element 1 where UPLO = 'U', from N - 1 on where 'L',
         and has no one rule for both."""
-        rule = _worked_out(self._own, proc, name, lambda p, n: self._own_rule(p, n, options), options)
+        with self._journal.deriving():
+            rule = _worked_out(self._own, proc, name, lambda p, n: self._own_rule(p, n, options), options)
         self._journal.note(("own rule", resolve_name(proc.name), name, options), rule)
         return rule
 

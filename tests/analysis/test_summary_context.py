@@ -173,3 +173,74 @@ def test_a_joined_test_open_for_data_does_not_tie_a_summary_to_its_callers(tree)
     assert store.reused == 1
     assert reused == _leaf(tree, DATA_ONLY, None)
     assert {count for line, count in first if line == 5} == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
+
+
+DERIVED = {
+    "sumx.f": """\
+      SUBROUTINE SUMX(N, X, S)
+      INTEGER N, I
+      DOUBLE PRECISION X(*), S
+      S = 0.0D0
+      DO 10 I = 1, N
+         S = S + X(I)
+   10 CONTINUE
+      END
+""",
+    "mid.f": """\
+      SUBROUTINE MID(N, X, S)
+      INTEGER N
+      DOUBLE PRECISION X(*), S
+      CALL SUMX(N, X, S)
+      END
+""",
+    "zset.f": SOURCES["zset.f"],
+    "oset.f": """\
+      SUBROUTINE OSET(T)
+      DOUBLE PRECISION T
+      T = 1.0D0
+      END
+""",
+    "t1.f": """\
+      SUBROUTINE T1(N, X, S)
+      INTEGER N
+      DOUBLE PRECISION X(*), S
+      CALL ZSET(X(1))
+      CALL MID(N, X, S)
+      END
+""",
+    "t2.f": """\
+      SUBROUTINE T2(N, X, S)
+      INTEGER N
+      DOUBLE PRECISION X(*), S
+      CALL ZSET(X(1))
+      CALL OSET(X(2))
+      CALL MID(N, X, S)
+      END
+""",
+}
+
+
+def test_a_summary_notes_the_derived_answer_not_what_deriving_it_asked(tmp_path):
+    """MID's call of SUMX asks SUMX's element rule for X (whether every call tells which elements hold a
+    stored constant), and working it out asks which constants MID's and SUMX's X may hold: {0} under T1,
+    {0, 1} under T2. SUMX has no rule in either program, and that is all MID's build takes: MID's and SUMX's
+    summaries from T1's program are taken into T2's (before, the sets asked on the way were noted too, and
+    both were built again), with the counts of a fresh build."""
+    for name, text in DERIVED.items():
+        (tmp_path / name).write_text(text)
+
+    def counts(files: list[str], store: SummaryStore | None) -> list[tuple[str, int, str]]:
+        paths = [str(tmp_path / f) for f in files]
+        program, failed = load_program(paths, [], {})
+        assert not failed
+        digests = {path: Path(path).read_text() for path in paths}
+        ctx = build_procedures(program, summaries=(store, digests, {paths[0]}) if store is not None else None)[0]
+        return sorted((Path(e.loc.file).name, e.loc.line, str(c)) for name in ("mid", "sumx")
+                      for e, c in ctx.built[name].counts.items())
+
+    store = SummaryStore()
+    counts(["t1.f", "mid.f", "sumx.f", "zset.f"], store)
+    reused = counts(["t2.f", "mid.f", "sumx.f", "zset.f", "oset.f"], store)
+    assert store.reused == 3  # MID, SUMX and ZSET
+    assert reused == counts(["t2.f", "mid.f", "sumx.f", "zset.f", "oset.f"], None)
+    assert ("sumx.f", 6, "Max(0, MID.N)") in reused
