@@ -39,9 +39,16 @@ A routine whose writes give different rules on the arms of its options (DSYTD2's
 passes on its caller's, so known) gets the rule of the arms that option takes (DSYTRD('U') calling
 DLATRD and DSYTD2 with its UPLO).
 
+A routine that reads an array is called with the rules its callers' actuals carry, one symbol for all of
+them: each call binds it by the rule its own actual carries. A statement of the routine (a test, a call
+passing the array on) has the rule of the calls that run it, those whose CHARACTER options take the arms it
+is in: DORGTR called after DSYTD2('U') and again after DSYTD2('L') calls DORGQL only where UPLO = 'U', so
+DORGQL's TAU has the rule of the 'U' call, "up to B", and DORGQR's that of the 'L' call, "from B on".
+
 Known limits: a rule has one of two forms, "from B on" or "up to B" along one axis; other conditions (one
-element, every other one) give no rule. A routine that reads an array with a rule has one form for all its
-calls: DORGTR called after DSYTD2('U') and again after DSYTD2('L') has none. It says nothing of the other
+element, every other one) give no rule. A statement run by calls whose rules differ has none (a routine
+that passes the array on from one place under both options), nor does a routine whose calls carry rules of
+two forms where another passes data only. It says nothing of the other
 subscripts: DLARFT's zero column is rows 1 to I of column I, the triangle DTRMM reads of it; the rows below
 are taken as zero too.
 Elements of a rule's axis past those the routine writes are taken as the rule says (TAU past
@@ -124,23 +131,34 @@ class StoredElements:
         self._written = written_formals(program, procs)
         self._own: dict[tuple, object] = {}  # (routine, array, options) → its rule, None or _PENDING
         self._read: dict[tuple, object] = {}
+        self._sites_of: dict[tuple[str, str], object] = {}  # (routine, array) → its calls' rules (_site_rules)
+        self._runs: dict[tuple, frozenset[int]] = {}  # (routine, options) → the statements they run
 
     # ------------------------------------------------------------------ what values and calls ask
-    def read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+    def read_rule(self, proc: ir.Procedure, name: str, at: ir.Stmt | None = None) -> Rule | None:
         """The rule of an array formal `proc` reads and never writes, its bound the symbol each call binds;
-        None where no call can tell one."""
+        None where no call can tell one. With `at`, a statement of `proc`: the rule of the calls that run it
+        (those whose CHARACTER options take the arms it is in), so that DORGTR's call of DORGQL, run where
+        UPLO = 'U', has the rule of the calls that pass 'U' even where another call passes 'L'."""
+        running = self._running(proc, at) if at is not None else None
         with self._journal.deriving():
-            rule = _worked_out(self._read, proc, name, self._read_rule)
-        self._journal.note(("read rule", resolve_name(proc.name), name), rule)
+            rule = _worked_out(self._read, proc, name, lambda p, n: self._read_rule(p, n, running), running or ())
+        self._journal.note(("read rule", resolve_name(proc.name), name, _place(at)), rule)
         return rule
+
+    def statement_at(self, proc: ir.Procedure, place: tuple | None) -> ir.Stmt | None:
+        """The statement of `proc` at a place `_place` gave (the journal's questions name statements so)."""
+        if place is None:
+            return None
+        return next((stmt for stmt, _, _ in _statements(proc.body) if _place(stmt) == place), None)
 
     def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
         """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
-        return [zero_symbol(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None]
+        return [zero_symbol(proc, f) for f in proc.formals if self._site_rules(proc, f) is not None]
 
     def pseudo_names(self, proc: ir.Procedure) -> set[str]:
         """The names of the `@zero` symbols of `proc`'s formals (formal arguments for the fallbacks)."""
-        return {zero_name(proc, f) for f in proc.formals if self.read_rule(proc, f) is not None}
+        return {zero_name(proc, f) for f in proc.formals if self._site_rules(proc, f) is not None}
 
     def bindings(self, caller: ir.Procedure, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt,
                  index: dict) -> dict[sympy.Symbol, sympy.Expr]:
@@ -148,7 +166,7 @@ class StoredElements:
         as the builder names them); the symbols a call cannot tell are left out."""
         out = {}
         for pos, formal in enumerate(callee.formals):
-            if pos >= len(args) or self.read_rule(callee, formal) is None:
+            if pos >= len(args) or self._site_rules(callee, formal) is None:
                 continue
             value = self.bound_at(caller, at, args[pos], callee, formal, index)
             if value is not None:
@@ -156,32 +174,106 @@ class StoredElements:
         return out
 
     # ------------------------------------------------------------------ rules of arrays a routine reads
-    def _read_rule(self, proc: ir.Procedure, name: str) -> Rule | None:
+    def _read_rule(self, proc: ir.Procedure, name: str, running: tuple[int, ...] | None) -> Rule | None:
+        """The rule of the calls `running` names (by their place among the routine's calls; None: all)."""
+        rules = self._site_rules(proc, name)
+        if rules is None:
+            return None
+        found = {rule.shape() for i, rule in enumerate(rules)
+                 if rule is not None and (running is None or i in running)}
+        if not found:  # the calls that run it pass data only: bound beyond every element, as all the calls
+            found = {rule.shape() for rule in rules if rule is not None}
+        if len(found) != 1:
+            return None  # calls that differ
+        constant, axis, upward = found.pop()
+        return Rule(constant, axis, zero_symbol(proc, name), upward)
+
+    def _site_rules(self, proc: ir.Procedure, name: str) -> list[Rule | None] | None:
+        """For each call of `proc`, in the order of `_sites`, the rule its actual carries into the formal
+        `name` (None: it passes storage that holds no stored constant), bound in the routine's `@zero`
+        symbol; None where the formal has none: no array formal it only reads, a call that carries no rule,
+        or one that cannot bind the symbol."""
+        key = (resolve_name(proc.name), name)
+        if key not in self._sites_of:
+            self._sites_of[key] = _PENDING
+            with self._journal.deriving():
+                self._sites_of[key] = self._worked_out_sites(proc, name)
+        found = self._sites_of[key]
+        rules = tuple(found) if isinstance(found, list) else None
+        self._journal.note(("site rules", *key), rules)
+        return list(rules) if rules is not None else None
+
+    def site_rules(self, proc: ir.Procedure, name: str) -> tuple[Rule | None, ...] | None:
+        """`_site_rules` as the journal notes it (sad.analysis.values.ProgramFacts.asked_again)."""
+        rules = self._site_rules(proc, name)
+        return tuple(rules) if rules is not None else None
+
+    def _worked_out_sites(self, proc: ir.Procedure, name: str) -> list[Rule | None] | None:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or name not in proc.formals or not genericdata.floating(decl.type) \
                 or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran" \
                 or not self._stored.of(proc, name):
             return None  # no array formal it only reads, or one that holds no stored constant at all
         pos = proc.formals.index(name)
-        sites = [(caller, stmt) for caller, stmt, _ in self._sites().get(resolve_name(proc.name), [])]
-        if not sites or not all(isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) == resolve_name(proc.name)
-                                and pos < len(stmt.args) for _, stmt in sites):
+        sites = self._calls_of(proc)
+        if not sites or not all(pos < len(stmt.args) for _, stmt in sites):
             return None  # a routine no one calls, or one passed as a function: no call binds the symbol
-        found = {self._passed_shape(caller, stmt, stmt.args[pos], proc, name) for caller, stmt in sites
-                 if not self._no_constant(caller, stmt.args[pos])}
-        shape = found.pop() if len(found) == 1 else None
-        if shape is None:
-            return None  # a call that tells none (the test stays open at every call), or calls that differ
-        constant, axis, upward = shape
-        rule = Rule(constant, axis, zero_symbol(proc, name), upward)
+        symbol = zero_symbol(proc, name)
+        shapes = [None if self._no_constant(caller, stmt.args[pos])
+                  else self._passed_shape(caller, stmt, stmt.args[pos], proc, name) for caller, stmt in sites]
+        carried = {shape for shape in shapes if shape is not None}
+        if not carried or any(shape is None and not self._no_constant(caller, stmt.args[pos])
+                              for shape, (caller, stmt) in zip(shapes, sites)):
+            return None  # a call that tells none (the test stays open at every call)
+        if len(carried) > 1 and None in shapes:
+            return None  # data only at one call: bound beyond every element, which way depends on the rule
+        rules = [Rule(shape[0], shape[1], symbol, shape[2]) if shape is not None else None for shape in shapes]
+        anyone = Rule(*next(iter(carried))[:2], symbol, next(iter(carried))[2])
         # every call must be able to bind the symbol: one left free would leave the counts unbound where
         # the test's probability was (a summed index test keeps no arm for that probability to replace)
-        for caller, stmt in sites:
-            assert isinstance(stmt, ir.CallStmt)
+        for rule, (caller, stmt) in zip(rules, sites):
             index = _opaque(_loops_of(caller, stmt), stmt.args[pos])
-            if self._bound_with(rule, caller, stmt, stmt.args[pos], proc, name, index) is None:
+            if self._bound_with(rule or anyone, caller, stmt, stmt.args[pos], proc, name, index) is None:
                 return None
-        return rule
+        return rules
+
+    def _calls_of(self, proc: ir.Procedure) -> list[tuple[ir.Procedure, ir.CallStmt]]:
+        """The routine's call sites (CALL statements), in program order; [] where one is not a CALL (a
+        routine passed as a function: no call binds its symbols)."""
+        sites = [(caller, stmt) for caller, stmt, _ in self._sites().get(resolve_name(proc.name), [])]
+        if not all(isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) == resolve_name(proc.name)
+                   for _, stmt in sites):
+            return []
+        return sites
+
+    def _running(self, proc: ir.Procedure, at: ir.Stmt) -> tuple[int, ...] | None:
+        """The calls of `proc` (by place in `_calls_of`) whose CHARACTER options let `at` run; None where
+        every call may."""
+        sites = self._calls_of(proc)
+        running = []
+        for i, (caller, stmt) in enumerate(sites):
+            options = self.options_at(caller, stmt, proc)
+            if not options or id(at) in self._run_under(proc, options):
+                running.append(i)
+        return None if len(running) == len(sites) else tuple(running)
+
+    def _run_under(self, proc: ir.Procedure, options: Options) -> frozenset[int]:
+        """The statements (by id) of `proc` that may run with the options' values."""
+        key = (resolve_name(proc.name), options)
+        if key not in self._runs:
+            arms = self._arms_taken(proc, dict(options))
+            self._runs[key] = frozenset(id(stmt) for stmt, _, _ in _statements(proc.body, arms=arms))
+        return self._runs[key]
+
+    def _call_rule(self, callee: ir.Procedure, formal: str, caller: ir.Procedure, at: ir.Stmt) -> Rule | None:
+        """The rule this call of `callee` binds its `@zero` of `formal` for: its own actual's."""
+        rules = self._site_rules(callee, formal)
+        if rules is None:
+            return None
+        place = next((i for i, (c, stmt) in enumerate(self._calls_of(callee)) if stmt is at), None)
+        if place is None or rules[place] is None:
+            return self.read_rule(callee, formal)
+        return rules[place]
 
     def _passed_shape(self, caller: ir.Procedure, stmt: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                       formal: str) -> tuple[sympy.Number, int, bool] | None:
@@ -204,7 +296,7 @@ class StoredElements:
         name = base_name(arg)
         if name is None:
             return None
-        read = self.read_rule(caller, name)
+        read = self.read_rule(caller, name, stmt)
         if read is not None:
             return read, _rank(caller, arg, self._procs)
         filled = self._filler(caller, stmt, arg)
@@ -223,7 +315,7 @@ class StoredElements:
                  index: dict) -> sympy.Expr | None:
         """The value of the callee's `@zero` of `formal` at this call, in the caller's symbols; None where the
         call cannot tell it."""
-        rule = self.read_rule(callee, formal)
+        rule = self._call_rule(callee, formal, caller, at)
         return self._bound_with(rule, caller, at, arg, callee, formal, index) if rule is not None else None
 
     def _bound_with(self, rule: Rule, caller: ir.Procedure, at: ir.Stmt, arg: ir.Expr, callee: ir.Procedure,
@@ -235,7 +327,7 @@ class StoredElements:
             # data only (DLARFB's V passed to DTRMM's A where others pass T): no element
             return sympy.oo if rule.upward else -sympy.oo
         resolver = self._resolver(caller)
-        read = self.read_rule(caller, name)
+        read = self.read_rule(caller, name, at)
         if read is not None:
             return self._shifted(read, rule, resolver, caller, at, arg, callee, formal, index)
         filled = self._filler(caller, at, arg)
@@ -601,7 +693,7 @@ def by_element(value: sympy.Basic) -> bool:
 
 
 def _worked_out(table: dict[tuple, object], proc: ir.Procedure, name: str,
-                work: Callable[[ir.Procedure, str], Rule | None], options: Options = ()) -> Rule | None:
+                work: Callable[[ir.Procedure, str], Rule | None], options: tuple = ()) -> Rule | None:
     """A rule from `table`, worked out by `work` the first time it is asked for; a cycle of calls that asks
     for it again while it is worked out meets _PENDING there and gets no rule."""
     key = (resolve_name(proc.name), name, options)
@@ -610,6 +702,11 @@ def _worked_out(table: dict[tuple, object], proc: ir.Procedure, name: str,
         table[key] = work(proc, name)
     found = table[key]
     return found if isinstance(found, Rule) else None
+
+
+def _place(stmt: ir.Stmt | None) -> tuple | None:
+    """A statement's place in its routine's source, the same in every program that holds the routine."""
+    return None if stmt is None else (stmt.loc.line, stmt.loc.col, type(stmt).__name__)
 
 
 def zero_symbol(proc: ir.Procedure, formal: str) -> sympy.Symbol:

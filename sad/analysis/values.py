@@ -233,8 +233,14 @@ class ProgramFacts:
         if kind in ("stored", "left"):
             stored = resolver._stored()
             return stored.of(proc, question[2]) if kind == "stored" else stored.left(proc, question[2])
+        if kind == "site rules":
+            return resolver.element_rules().site_rules(proc, question[2])
         if kind == "read rule":
-            return resolver.element_rules().read_rule(proc, question[2])
+            rules = resolver.element_rules()
+            at = rules.statement_at(proc, question[3])
+            if question[3] is not None and at is None:
+                return None
+            return rules.read_rule(proc, question[2], at)
         return resolver.element_rules().own_rule(proc, question[2], question[3])
 
     def first_element_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:

@@ -283,3 +283,17 @@ def test_a_part_called_again_in_a_loop_may_get_back_what_it_left(tmp_path):
     source.write_text(fixture)
     stored, procs = _stored(source)
     assert stored.of(procs[resolve_name("APPLY")], "W") == {0}
+
+
+def test_a_reader_called_with_both_options_binds_each_calls_rule(capsys):
+    """tests/analysis/blas/orgtr.f, DSYTD2 then DORGTR with 'U' and again with 'L' in one program: GEN's
+    TAU holds the zero in element 1 after RED('U') and from element N - 1 on after RED('L'), so the calls of
+    GEN carry rules of two forms. GEN's call of USEUP runs only where UPLO = 'U', so it carries the rule of
+    the 'U' call, USELO's that of the 'L' call; each call of GEN binds GEN's symbol by its own rule. Both
+    tests are exact: once in 5 each, as gcov counts. Before: no rule for GEN's TAU (its calls differ), and
+    both tests stayed open (DORGTR after DSYTD2 in both options: 77 lines unbound)."""
+    fixture = str(Path(FIXTURE).with_name("orgtr.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    _equals_gcov(capsys, fixture, [], "./orgtr", line_of(fixture, "S = S + 1.0D0"), "1")
+    _equals_gcov(capsys, fixture, [], "./orgtr", line_of(fixture, "S = S + 2.0D0"), "1")
