@@ -940,8 +940,24 @@ class ValueResolver(ir.NodeVisitor):
                 value = self.left_by_call(side, self._use, index)
             if value is None:
                 value = self._with_data(side)
-            sides.append(value if value is not None else self._untraced(side))
+            sides.append(value if value is not None else self._assigned_or_data(side))
         return sides
+
+    def _assigned_or_data(self, side: ir.Expr) -> sympy.Expr:
+        """An untraced side as data, or a choice of data and the constants this routine assigned it that
+        may reach the test: DLATRS's TSCAL, ONE where TMAX <= BIGNUM and data elsewhere, is not followed
+        there (a path of its own leaves it unset), and taken for data alone its `TSCAL.NE.ONE` was
+        decided true, where the run, TMAX being ordinary, takes it false every time."""
+        value = self._untraced(side)
+        use = self._use if self._use is not None else self._at
+        if not isinstance(side, ir.Var) or use is None:
+            return value
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
+        found = (constant_of(d.value, self.proc) for d in defs if d.kind == "assign"
+                 and d.procedure == self.proc.name and d.value is not None and d.stmt is not None
+                 and self.facts.reaches(d, use, self.proc) and _ahead(self.proc, d.stmt, use)
+                 and not _refilled(self.proc, d.stmt, use, side.name))
+        return genericdata.with_constants(value, frozenset(c for c in found if c is not None))
 
     def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index) -> list[sympy.Expr]:
         """The sides with each plain datum as the choice of it and the constants stored where it reads."""
@@ -2068,6 +2084,44 @@ def _written_at(call: ir.CallStmt, node: ir.Expr, modified: ModifiedFormals | No
     """The position where a CALL passes `node` (as written) to an argument the callee may write, or None."""
     return next((pos for pos, a in enumerate(call.args)
                  if a == node and (modified is None or modified.may_modify(call.name, pos))), None)
+
+
+_ORDERS: dict[int, tuple[ir.Procedure, dict[int, int]]] = {}  # id(routine) → (it, its statements' order)
+
+
+def _source_order(proc: ir.Procedure) -> dict[int, int]:
+    """Each statement's place (by id) in the routine's source order, made once per routine."""
+    found = _ORDERS.get(id(proc))
+    if found is None or found[0] is not proc:
+        if len(_ORDERS) > 512:
+            _ORDERS.clear()
+        found = _ORDERS[id(proc)] = (proc, {id(stmt): k for k, stmt in enumerate(ir.walk_stmts(proc.body))})
+    return found[1]
+
+
+def _ahead(proc: ir.Procedure, start: ir.Stmt, use: ir.Stmt) -> bool:
+    """Whether `start` comes before `use` in the source, or both are in one DO loop (its next trip): the
+    reach of an assignment after the use through a backward GO TO (DLASQ2's `E = ZERO` of its later
+    phase, taken to reach the test of the first) is not counted as a constant the use may see."""
+    order = _source_order(proc)
+    if order.get(id(start), -1) < order.get(id(use), -1):
+        return True
+    around = {id(stmts[k]) for stmts, k in path_to(proc.body, use) or [] if isinstance(stmts[k], ir.Do)}
+    return any(id(stmts[k]) in around for stmts, k in path_to(proc.body, start) or [])
+
+
+def _refilled(proc: ir.Procedure, start: ir.Stmt, use: ir.Stmt, name: str) -> bool:
+    """Whether a DO loop on the way from `start` to `use` (in a statement list around `use`, after `start`)
+    assigns `name` on every trip: an accumulator set before its loop (SPBRFS's `LSTRES = ZERO`, then
+    `LSTRES = MAX(LSTRES, ABS(X(I,J)))`) holds what the loop left, its first value only where the loop
+    runs no trip, which sizes, taken as positive, do not make."""
+    loops = [loop for stmts, k in path_to(proc.body, use) or [] for loop in stmts[:k]
+             if isinstance(loop, ir.Do) and any(isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)
+                                                and s.target.name == name for s in loop.body)]
+    if not loops:
+        return False
+    order = _source_order(proc)
+    return id(start) in order and any(order[id(loop)] > order[id(start)] for loop in loops)
 
 
 def path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:

@@ -180,3 +180,18 @@ def test_min_of_a_function_result_kept_as_its_call_is_untraced(tmp_path):
     sad = analyze([str(tmp_path / name) for name in files])
     assert sad.internal_errors == [] and sad.errors == []
     assert "TOP" in {event.procedure for event in sad.counts}
+
+
+def test_a_variable_that_may_hold_an_assigned_constant_is_not_data_alone(capsys):
+    """tests/analysis/blas/tscal.f: T is ONE or data, and where its value is not followed (a GO TO in the
+    other arm of the IF around the test) the test `T.NE.1.0` is a choice of data and ONE: open, not decided
+    true as for data alone (which counted the loop the run takes 0 times: DLATRS in DGECON and DTRCON, 17
+    and 11 lines differing from gcov). With its probability bound as the run takes it, every line equals
+    gcov's."""
+    fixture = str(Path(FIXTURE).with_name("tscal.f"))
+    analysis = analyze([fixture])
+    decided = line_of(fixture, "IF (TM .LE. 1.0D100)")
+    assert [(loc.line, text) for loc, text, _ in analysis.generic_decisions] == [(decided, "TM.LE.1e+100")]
+    assert [p.name for p in analysis.table.unresolved()] == ["P_SCALE_IF4"]
+    rows = gcov_rows(capsys, fixture, "./tscal", ("-D", "P_SCALE_IF4=0"))
+    assert rows[line_of(fixture, "S = S + X(I)")] == ["5", "5"]
