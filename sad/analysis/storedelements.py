@@ -228,7 +228,8 @@ class StoredElements:
         if len(carried) > 1 and None in shapes:
             return None  # data only at one call: bound beyond every element, which way depends on the rule
         rules = [Rule(shape[0], shape[1], symbol, shape[2]) if shape is not None else None for shape in shapes]
-        anyone = Rule(*next(iter(carried))[:2], symbol, next(iter(carried))[2])
+        constant, axis, upward = next(iter(carried))
+        anyone = Rule(constant, axis, symbol, upward)  # a call passing data binds beyond every element
         # every call must be able to bind the symbol: one left free would leave the counts unbound where
         # the test's probability was (a summed index test keeps no arm for that probability to replace)
         for rule, (caller, stmt) in zip(rules, sites):
