@@ -131,7 +131,8 @@ class StoredElements:
         self._written = written_formals(program, procs)
         self._own: dict[tuple, object] = {}  # (routine, array, options) → its rule, None or _PENDING
         self._read: dict[tuple, object] = {}
-        self._sites_of: dict[tuple[str, str], object] = {}  # (routine, array) → its calls' rules (_site_rules)
+        self._sites_of: dict[tuple[str, str], object] = {}  # (routine, array) → its calls' rules (site_rules)
+        self._running_at: dict[tuple[str, int], tuple[int, ...] | None] = {}  # (routine, id(statement)) → _running
         self._runs: dict[tuple, frozenset[int]] = {}  # (routine, options) → the statements they run
 
     # ------------------------------------------------------------------ what values and calls ask
@@ -154,11 +155,11 @@ class StoredElements:
 
     def zero_symbols(self, proc: ir.Procedure) -> list[sympy.Symbol]:
         """The `@zero` symbols of `proc`'s formals, in the order of its formals."""
-        return [zero_symbol(proc, f) for f in proc.formals if self._site_rules(proc, f) is not None]
+        return [zero_symbol(proc, f) for f in proc.formals if self.site_rules(proc, f) is not None]
 
     def pseudo_names(self, proc: ir.Procedure) -> set[str]:
         """The names of the `@zero` symbols of `proc`'s formals (formal arguments for the fallbacks)."""
-        return {zero_name(proc, f) for f in proc.formals if self._site_rules(proc, f) is not None}
+        return {zero_name(proc, f) for f in proc.formals if self.site_rules(proc, f) is not None}
 
     def bindings(self, caller: ir.Procedure, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt,
                  index: dict) -> dict[sympy.Symbol, sympy.Expr]:
@@ -166,7 +167,7 @@ class StoredElements:
         as the builder names them); the symbols a call cannot tell are left out."""
         out = {}
         for pos, formal in enumerate(callee.formals):
-            if pos >= len(args) or self._site_rules(callee, formal) is None:
+            if pos >= len(args) or self.site_rules(callee, formal) is None:
                 continue
             value = self.bound_at(caller, at, args[pos], callee, formal, index)
             if value is not None:
@@ -176,7 +177,7 @@ class StoredElements:
     # ------------------------------------------------------------------ rules of arrays a routine reads
     def _read_rule(self, proc: ir.Procedure, name: str, running: tuple[int, ...] | None) -> Rule | None:
         """The rule of the calls `running` names (by their place among the routine's calls; None: all)."""
-        rules = self._site_rules(proc, name)
+        rules = self.site_rules(proc, name)
         if rules is None:
             return None
         found = {rule.shape() for i, rule in enumerate(rules)
@@ -188,27 +189,22 @@ class StoredElements:
         constant, axis, upward = found.pop()
         return Rule(constant, axis, zero_symbol(proc, name), upward)
 
-    def _site_rules(self, proc: ir.Procedure, name: str) -> list[Rule | None] | None:
-        """For each call of `proc`, in the order of `_sites`, the rule its actual carries into the formal
+    def site_rules(self, proc: ir.Procedure, name: str) -> tuple[Rule | None, ...] | None:
+        """For each call of `proc`, in the order of `_calls_of`, the rule its actual carries into the formal
         `name` (None: it passes storage that holds no stored constant), bound in the routine's `@zero`
         symbol; None where the formal has none: no array formal it only reads, a call that carries no rule,
-        or one that cannot bind the symbol."""
+        or one that cannot bind the symbol. Noted in the journal (ProgramFacts.asked_again asks again)."""
         key = (resolve_name(proc.name), name)
         if key not in self._sites_of:
             self._sites_of[key] = _PENDING
             with self._journal.deriving():
                 self._sites_of[key] = self._worked_out_sites(proc, name)
         found = self._sites_of[key]
-        rules = tuple(found) if isinstance(found, list) else None
+        rules = found if isinstance(found, tuple) else None
         self._journal.note(("site rules", *key), rules)
-        return list(rules) if rules is not None else None
+        return rules
 
-    def site_rules(self, proc: ir.Procedure, name: str) -> tuple[Rule | None, ...] | None:
-        """`_site_rules` as the journal notes it (sad.analysis.values.ProgramFacts.asked_again)."""
-        rules = self._site_rules(proc, name)
-        return tuple(rules) if rules is not None else None
-
-    def _worked_out_sites(self, proc: ir.Procedure, name: str) -> list[Rule | None] | None:
+    def _worked_out_sites(self, proc: ir.Procedure, name: str) -> tuple[Rule | None, ...] | None:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or name not in proc.formals or not genericdata.floating(decl.type) \
                 or name in self._written.get(resolve_name(proc.name), ()) or proc.language != "fortran" \
@@ -227,7 +223,7 @@ class StoredElements:
             return None  # a call that tells none (the test stays open at every call)
         if len(carried) > 1 and None in shapes:
             return None  # data only at one call: bound beyond every element, which way depends on the rule
-        rules = [Rule(shape[0], shape[1], symbol, shape[2]) if shape is not None else None for shape in shapes]
+        rules = tuple(Rule(shape[0], shape[1], symbol, shape[2]) if shape is not None else None for shape in shapes)
         constant, axis, upward = next(iter(carried))
         anyone = Rule(constant, axis, symbol, upward)  # a call passing data binds beyond every element
         # every call must be able to bind the symbol: one left free would leave the counts unbound where
@@ -250,6 +246,12 @@ class StoredElements:
     def _running(self, proc: ir.Procedure, at: ir.Stmt) -> tuple[int, ...] | None:
         """The calls of `proc` (by place in `_calls_of`) whose CHARACTER options let `at` run; None where
         every call may."""
+        key = (resolve_name(proc.name), id(at))
+        if key not in self._running_at:
+            self._running_at[key] = self._worked_out_running(proc, at)
+        return self._running_at[key]
+
+    def _worked_out_running(self, proc: ir.Procedure, at: ir.Stmt) -> tuple[int, ...] | None:
         sites = self._calls_of(proc)
         running = []
         for i, (caller, stmt) in enumerate(sites):
@@ -268,10 +270,10 @@ class StoredElements:
 
     def _call_rule(self, callee: ir.Procedure, formal: str, caller: ir.Procedure, at: ir.Stmt) -> Rule | None:
         """The rule this call of `callee` binds its `@zero` of `formal` for: its own actual's."""
-        rules = self._site_rules(callee, formal)
+        rules = self.site_rules(callee, formal)
         if rules is None:
             return None
-        place = next((i for i, (c, stmt) in enumerate(self._calls_of(callee)) if stmt is at), None)
+        place = next((i for i, (_, stmt) in enumerate(self._calls_of(callee)) if stmt is at), None)
         if place is None or rules[place] is None:
             return self.read_rule(callee, formal)
         return rules[place]

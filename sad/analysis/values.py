@@ -125,9 +125,7 @@ class ProgramFacts:
         if definition.stmt is None or definition.procedure != proc.name or \
                 (definition.in_expression and definition.stmt is use):
             return True
-        places = self._places.get(proc.name)
-        if places is None:
-            places = self._places[proc.name] = _places_of(proc)
+        places = self.places_of(proc)
         d, u = places.get(id(definition.stmt)), places.get(id(use))
         if d is None or u is None or d.backward_jumps:
             return True
@@ -174,6 +172,13 @@ class ProgramFacts:
                     canonical = slot_name.setdefault((block, pos), var)
                     self.common_names[(proc.name, var)] = canonical
 
+    def places_of(self, proc: ir.Procedure) -> dict[int, Place]:
+        """Where each statement of `proc` sits (by id), made once per routine."""
+        places = self._places.get(proc.name)
+        if places is None:
+            places = self._places[proc.name] = _places_of(proc)
+        return places
+
     def runs_once(self, proc: ir.Procedure) -> bool:
         """Whether a routine runs at most once per run of the program: the main program, or a routine with
         one call site, outside any loop of a caller that runs once."""
@@ -192,9 +197,7 @@ class ProgramFacts:
         if len(sites) != 1:
             return False
         caller, stmt, looped = sites[0]
-        places = self._places.get(caller.name)
-        if places is None:
-            places = self._places[caller.name] = _places_of(caller)
+        places = self.places_of(caller)
         if looped or any(p.backward_jumps for p in places.values()):
             return False
         return sum(1 for name in _called_names(stmt) if resolve_name(name) == key) == 1 \
@@ -952,12 +955,10 @@ class ValueResolver(ir.NodeVisitor):
         use = self._use if self._use is not None else self._at
         if not isinstance(side, ir.Var) or use is None:
             return value
-        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, side.name), [])
-        found = (constant_of(d.value, self.proc) for d in defs if d.kind == "assign"
-                 and d.procedure == self.proc.name and d.value is not None and d.stmt is not None
-                 and self.facts.reaches(d, use, self.proc) and _ahead(self.proc, d.stmt, use)
-                 and not _refilled(self.proc, d.stmt, use, side.name))
-        return genericdata.with_constants(value, frozenset(c for c in found if c is not None))
+        places = self.facts.places_of(self.proc)
+        return genericdata.with_constants(value, self._assigned_constants(
+            side.name, use, lambda d: d.stmt is not None and _ahead(self.proc, places, d.stmt, use)
+            and not _refilled(self.proc, places, d.stmt, use, side.name)))
 
     def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index) -> list[sympy.Expr]:
         """The sides with each plain datum as the choice of it and the constants stored where it reads."""
@@ -1056,9 +1057,15 @@ class ValueResolver(ir.NodeVisitor):
         go the same way as data (sad.analysis.genericdata.Either)."""
         if not isinstance(node, ir.Var):
             return frozenset()
-        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, node.name), [])
+        return self._assigned_constants(node.name, at, lambda d: True)
+
+    def _assigned_constants(self, name: str, at: ir.Stmt, counts: Callable[[Definition], bool]) -> frozenset:
+        """The constants this routine assigns the variable `name` in assignments that may reach `at` and
+        that `counts` keeps."""
+        defs = self.facts.definitions.get(self.facts.storage_name(self.proc, name), [])
         found = (constant_of(d.value, self.proc) for d in defs if d.kind == "assign"
-                 and d.procedure == self.proc.name and d.value is not None and self.facts.reaches(d, at, self.proc))
+                 and d.procedure == self.proc.name and d.value is not None and self.facts.reaches(d, at, self.proc)
+                 and counts(d))
         return frozenset(c for c in found if c is not None)
 
     def _exit_constants(self, proc: ir.Procedure, formal: str) -> frozenset | None:
@@ -1228,9 +1235,7 @@ class ValueResolver(ir.NodeVisitor):
         the last non-zero column is N), bound to this reference's arguments."""
         if not defs or any(d.kind not in ("assign", "index") or d.procedure != callee.name for d in defs):
             return None
-        places = self.facts._places.get(callee.name)
-        if places is None:
-            places = self.facts._places[callee.name] = _places_of(callee)
+        places = self.facts.places_of(callee)
         if any(p.backward_jumps for p in places.values()):
             return None
         resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
@@ -1403,9 +1408,7 @@ class ValueResolver(ir.NodeVisitor):
         that runs before the use on every pass of the loops around both, with no other between them: the
         value the use sees. None where there is no such one."""
         at = self._at or self._use or self._call
-        places = self.facts._places.get(self.proc.name)
-        if places is None:
-            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        places = self.facts.places_of(self.proc)
         up = places.get(id(at)) if at is not None else None
         if up is None or up.backward_jumps or any(d.procedure != self.proc.name or d.stmt is None for d in defs):
             return None
@@ -1433,9 +1436,7 @@ class ValueResolver(ir.NodeVisitor):
         at = self._at or ((self._use or self._call) if integer else None)
         if at is None or d.stmt is None or d.procedure != self.proc.name:
             return None
-        places = self.facts._places.get(self.proc.name)
-        if places is None:
-            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        places = self.facts.places_of(self.proc)
         dp, up = places.get(id(d.stmt)), places.get(id(at))
         if dp is None or up is None or dp.backward_jumps or not dp.lists <= up.lists or dp.order >= up.order:
             return None
@@ -1503,9 +1504,7 @@ class ValueResolver(ir.NodeVisitor):
         # made the LAPACK sample a third slower
         if not isinstance(use, ir.CallStmt) or any(d.procedure != self.proc.name or d.stmt is None for d in defs):
             return None
-        places = self.facts._places.get(self.proc.name)
-        if places is None:
-            places = self.facts._places[self.proc.name] = _places_of(self.proc)
+        places = self.facts.places_of(self.proc)
         up = places.get(id(use))
         if up is None or up.backward_jumps or not up.loops:
             return None
@@ -1605,9 +1604,7 @@ class ValueResolver(ir.NodeVisitor):
         if owner is None or (resolve_name(owner.name) in self.facts.recursive
                              and not (self.activation and owner.name == self.proc.name)):
             return None  # a recursive routine's values change from one activation to the next
-        places = self.facts._places.get(owner.name)
-        if places is None:
-            places = self.facts._places[owner.name] = _places_of(owner)
+        places = self.facts.places_of(owner)
         if any(p.backward_jumps for p in places.values()):
             in_arms = self.facts._arm_jumps.get(owner.name)
             if in_arms is None:  # a function of the routine alone, asked for at every conditional use in it
@@ -2086,31 +2083,18 @@ def _written_at(call: ir.CallStmt, node: ir.Expr, modified: ModifiedFormals | No
                  if a == node and (modified is None or modified.may_modify(call.name, pos))), None)
 
 
-_ORDERS: dict[int, tuple[ir.Procedure, dict[int, int]]] = {}  # id(routine) → (it, its statements' order)
-
-
-def _source_order(proc: ir.Procedure) -> dict[int, int]:
-    """Each statement's place (by id) in the routine's source order, made once per routine."""
-    found = _ORDERS.get(id(proc))
-    if found is None or found[0] is not proc:
-        if len(_ORDERS) > 512:
-            _ORDERS.clear()
-        found = _ORDERS[id(proc)] = (proc, {id(stmt): k for k, stmt in enumerate(ir.walk_stmts(proc.body))})
-    return found[1]
-
-
-def _ahead(proc: ir.Procedure, start: ir.Stmt, use: ir.Stmt) -> bool:
+def _ahead(proc: ir.Procedure, places: dict[int, Place], start: ir.Stmt, use: ir.Stmt) -> bool:
     """Whether `start` comes before `use` in the source, or both are in one DO loop (its next trip): the
     reach of an assignment after the use through a backward GO TO (DLASQ2's `E = ZERO` of its later
     phase, taken to reach the test of the first) is not counted as a constant the use may see."""
-    order = _source_order(proc)
-    if order.get(id(start), -1) < order.get(id(use), -1):
+    first, then = places.get(id(start)), places.get(id(use))
+    if first is not None and then is not None and first.order < then.order:
         return True
     around = {id(stmts[k]) for stmts, k in path_to(proc.body, use) or [] if isinstance(stmts[k], ir.Do)}
     return any(id(stmts[k]) in around for stmts, k in path_to(proc.body, start) or [])
 
 
-def _refilled(proc: ir.Procedure, start: ir.Stmt, use: ir.Stmt, name: str) -> bool:
+def _refilled(proc: ir.Procedure, places: dict[int, Place], start: ir.Stmt, use: ir.Stmt, name: str) -> bool:
     """Whether a DO loop on the way from `start` to `use` (in a statement list around `use`, after `start`)
     assigns `name` on every trip: an accumulator set before its loop (SPBRFS's `LSTRES = ZERO`, then
     `LSTRES = MAX(LSTRES, ABS(X(I,J)))`) holds what the loop left, its first value only where the loop
@@ -2118,10 +2102,8 @@ def _refilled(proc: ir.Procedure, start: ir.Stmt, use: ir.Stmt, name: str) -> bo
     loops = [loop for stmts, k in path_to(proc.body, use) or [] for loop in stmts[:k]
              if isinstance(loop, ir.Do) and any(isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)
                                                 and s.target.name == name for s in loop.body)]
-    if not loops:
-        return False
-    order = _source_order(proc)
-    return id(start) in order and any(order[id(loop)] > order[id(start)] for loop in loops)
+    first = places.get(id(start))
+    return first is not None and any(places[id(loop)].order > first.order for loop in loops)
 
 
 def path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:
