@@ -14,18 +14,20 @@ M = MMAX` and `IF (MMAX .LT. M) M = MMAX` are both Min(M, MMAX)).
 It gives up (the caller keeps the variable unresolved) where straight-line reasoning would be wrong or
 cannot decide: a use inside a loop that changes the variable (or after such a loop, with no plain
 definition between them), a backward jump over an assignment of it (one that comes back over none brings
-the value it left with), a jump on the way or a label jumped to from elsewhere, a condition the
-backtracer cannot turn into a relational (an array element that is written at run time, a function's
-result), a value not defined on some path. A logical value chosen in IFs is the condition under which it
-is true. A condition
-on a named run-time value (read from input, a formal argument) stays in the Piecewise as that named unknown:
-it is exact once the value is bound.
+the value it left with), a jump on the way or a label jumped to from elsewhere (except a jump that brings
+the value the run arrives with, and Fortran 66's ELSE, `IF (c) GO TO 40` over assignments: a choice by c,
+see `_arrived`), a condition the backtracer cannot turn into a relational (an array element that is
+written at run time, a function's result), a value not defined on some path. A logical value chosen in
+IFs is the condition under which it is true. A condition on a named run-time value (read from input, a
+formal argument, a LOGICAL argument itself) stays in the Piecewise as that named unknown: it is exact once
+the value is bound.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import islice
 
 import sympy
 
@@ -153,25 +155,18 @@ def _inside(stmt: ir.Stmt, run: Run) -> tuple[ir.Stmt, ...]:
 def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
     previous: ir.Stmt | None = None
     skip_to: str | None = None  # a forward GOTO taken: the statements up to its label are not run
+    entering: dict[int, object] = {}  # index in stmts → the value before that statement, as run
     for k, stmt in enumerate(stmts):
         if skip_to is not None and stmt.label != skip_to:
             continue
         skip_to = None
+        entering[k] = value
         if top and run.done():
             return _checked(stmts[k:], value, run) if run.at_exit else value
         if stmt is run.use:
             raise _Found(value)
         if stmt.label is not None and stmt.label in run.jumps_to:
-            # Control may arrive here from a jump: fine for the jumps out of the statement just passed (a
-            # loop's EXIT, C's break), from inside this one (a DO loop's terminal label), and from later
-            # statements of this list that nothing on the way back assigns (DLASCL's `10 CONTINUE ... IF
-            # (.NOT.DONE) GO TO 10` for its ITYPE, set before it): every arrival brings the same value.
-            allowed = {id(stmt)} | {id(s) for s in _inside(stmt, run)}
-            if previous is not None:
-                allowed |= {id(previous)} | {id(s) for s in _inside(previous, run)}
-            others = [j for j in run.jumps_to[stmt.label] if id(j) not in allowed]
-            if others and not _back_unchanged(stmts, k, others, run):
-                raise Unknown
+            value = entering[k] = _arrived(stmts, k, previous, entering, run)
         if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
             done, value = _exit(stmt, value, run)
             if done:
@@ -246,6 +241,80 @@ def _back_unchanged(stmts: list[ir.Stmt], k: int, jumps: list[ir.Stmt], run: Run
         last = max(last, found)
     return not any(id(s) in run.definitions or any(id(t) in run.definitions for t in _inside(s, run))
                    for s in stmts[k:last + 1])
+
+
+def _arrived(stmts: list[ir.Stmt], k: int, previous: ir.Stmt | None, entering: dict[int, object], run: Run):
+    """The value at stmts[k], a label that jumps arrive at, from the value the run falls through with.
+
+    Fine are the jumps out of the statement just passed (a loop's EXIT, C's break), from inside this one (a
+    DO loop's terminal label), from later statements of this list that nothing on the way back assigns
+    (DLASCL's `10 CONTINUE ... IF (.NOT.DONE) GO TO 10` for its ITYPE, set before it), and from earlier
+    statements that assign nothing of the variable and were entered with the value the run arrives with
+    (DLATRS's `IF (TSCAL.NE.ONE) THEN; GROW = ZERO; GO TO 50` over statements that read TSCAL): each
+    brings the same value. A jump from an earlier IF that always ends in it (`IF (TM.LE.BIG) GO TO 40`
+    over `T = ONE / TM`, Fortran 66's ELSE) brings the value that IF was entered with, where its test
+    holds: a choice. Any other jump (one past an IF that narrowed the value, say) gives up."""
+    stmt, value = stmts[k], entering[k]
+    allowed = {id(stmt)} | {id(s) for s in _inside(stmt, run)}
+    if previous is not None:
+        allowed |= {id(previous)} | {id(s) for s in _inside(previous, run)}
+    others: list[ir.Stmt] = []
+    same: list[int] = []  # the earlier statements whose jumps bring the value fallen through with
+    chosen: list[tuple[int, sympy.Basic]] = []  # earlier IFs whose jumps bring the value before them
+    for jump in run.jumps_to.get(stmt.label or "", []):
+        if id(jump) in allowed:
+            continue
+        held = _holding(stmts[:k], jump, lambda s: _inside(s, run))
+        if held is None or held not in entering or _assigns(stmts[held], run):
+            others.append(jump)
+        elif entering[held] == value:
+            same.append(held)
+        elif (cond := _jump_condition(stmts[held], jump, run)) is not None:
+            chosen.append((held, cond))
+        else:
+            others.append(jump)
+    if others and not _back_unchanged(stmts, k, others, run):
+        raise Unknown
+    if not chosen:
+        return value
+    if any(h < max(held for held, _ in chosen) for h in same):
+        raise Unknown  # a path that left before the last test, which the choice would still ask
+    merged = choose([*((entering[held], cond) for held, cond in sorted(chosen, key=lambda c: c[0])),
+                     (value, sympy.true)])
+    if not _small(merged):
+        raise Unknown  # a chain of such ELSEs over one accumulator triples the choice at every label
+    return merged
+
+
+_MOST_NODES = 400
+
+
+def _small(value: sympy.Basic) -> bool:
+    """Whether an expression has at most _MOST_NODES nodes (counted up to one past the limit)."""
+    return next(islice(sympy.preorder_traversal(value), _MOST_NODES, None), None) is None
+
+
+def _assigns(stmt: ir.Stmt, run: Run) -> bool:
+    """Whether a statement assigns the variable, or holds one that does."""
+    return id(stmt) in run.definitions or any(id(s) in run.definitions for s in _inside(stmt, run))
+
+
+def _jump_condition(stmt: ir.Stmt, jump: ir.Stmt, run: Run) -> sympy.Basic | None:
+    """The condition of a one-armed IF whose arm ends in `jump` and cannot leave before it (no jump, RETURN
+    or STOP on the way): the jump is taken exactly where it holds. None for any other statement, or a
+    condition that cannot be told."""
+    if not isinstance(stmt, ir.If) or len(stmt.arms) != 1 or stmt.orelse is not None \
+            or not isinstance(jump, ir.Goto):
+        return None
+    body = stmt.arms[0].body
+    if not body or body[-1] is not jump or any(
+            isinstance(s, (*_JUMPS, ir.Return, ir.Stop)) or (isinstance(s, ir.IO) and ir.jump_targets(s))
+            for s in ir.walk_stmts(body[:-1])):
+        return None
+    try:
+        return _arm_condition(stmt.arms[0], stmt, run)
+    except Unknown:
+        return None
 
 
 def _holding(stmts: list[ir.Stmt], target: ir.Stmt, inside: Callable[[ir.Stmt], tuple[ir.Stmt, ...]],
@@ -396,8 +465,9 @@ def _arm_condition(arm: ir.IfArm, stmt: ir.If, run: Run) -> sympy.Basic:
     if cond is not sympy.true and run.proc is not None and (
             failures.error_return(run.proc, arm.body) or (cond is None and _ends(arm.body, run) == "program")):
         return sympy.false
-    if cond is None or not is_condition(cond):
-        raise Unknown
+    if cond is None or not (is_condition(cond) or (cond.is_Symbol and arm.cond is not None
+                                                    and arm.cond.type == "logical")):
+        raise Unknown  # (a LOGICAL argument's symbol, `IF (UPPER)`, is a proposition each call binds)
     return cond
 
 

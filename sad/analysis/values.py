@@ -29,6 +29,7 @@ from sad.analysis.storedconstants import StoredConstants, constant_of
 from sad.analysis.storedelements import StoredElements, by_element
 from sad.ir import msgcalls
 from sad.ir.languages import resolve_name, result_variable
+from sad.ir.nesting import nesting
 
 Unresolvable = None
 SPMD_DEFINITIONS = ("nprocs", "rank", "ntasks")
@@ -1110,15 +1111,43 @@ class ValueResolver(ir.NodeVisitor):
 
     def _never_runs(self, d: Definition, depth: int) -> bool:
         """Whether an assignment of this routine sits in the arm of an IF whose condition is false wherever
-        the IF stands (decided on constants, or on generic data: `IF (AX > TBIG)` with TBIG = 2**486)."""
+        the IF stands (decided on constants, or on generic data: `IF (AX > TBIG)` with TBIG = 2**486), or in
+        a later arm (or the ELSE) of one whose earlier arm is always taken (DLATRS's `IF (TMAX.LE.BIGNUM)
+        THEN; TSCAL = ONE; ELSE ... TSCAL = ONE / (SMLNUM*TMAX)`: ONE, copied, on data)."""
         if d.kind != "assign" or d.stmt is None or d.procedure != self.proc.name:
             return False
         path = path_to(self.proc.body, d.stmt) or []
+        if any(self._jumped_over(stmts, k, depth) for stmts, k in path):
+            return True
         for (stmts, k), (inner, _) in zip(path, path[1:]):
             stmt = stmts[k]
-            arm = next((a for a in stmt.arms if a.body is inner), None) if isinstance(stmt, ir.If) else None
-            if arm is not None and self._at_statement(arm.cond, stmt, depth + 1) is sympy.false:
+            if not isinstance(stmt, ir.If):
+                continue
+            taken = next((i for i, a in enumerate(stmt.arms) if a.body is inner),
+                         len(stmt.arms) if stmt.orelse is inner else None)
+            if taken is None:
+                continue
+            if taken < len(stmt.arms) and self._at_statement(stmt.arms[taken].cond, stmt, depth + 1) is sympy.false:
                 return True
+            if any(self._at_statement(a.cond, stmt, depth + 1) is sympy.true for a in stmt.arms[:taken]):
+                return True
+        return False
+
+    def _jumped_over(self, stmts: list[ir.Stmt], k: int, depth: int) -> bool:
+        """Whether stmts[k] is passed by a jump always taken: an earlier `IF (c) GO TO L` of its list, c true
+        where it stands, L after it, and no label jumped to between them (Fortran 66's ELSE: `T = ONE; IF
+        (TM.LE.BIGNUM) GO TO 40; T = ONE / TM; 40 ...`)."""
+        jumps_to = nesting(self.proc).jumps_to
+        for h in range(k, -1, -1):
+            stmt = stmts[h]
+            if h < k and isinstance(stmt, ir.If) and len(stmt.arms) == 1 and stmt.orelse is None \
+                    and len(stmt.arms[0].body) == 1 and isinstance(stmt.arms[0].body[0], ir.Goto):
+                target = stmt.arms[0].body[0].target
+                if any(s.label == target for s in stmts[k + 1:]) \
+                        and self._at_statement(stmt.arms[0].cond, stmt, depth + 1) is sympy.true:
+                    return True
+            if any(s.label is not None and s.label in jumps_to for s in (stmt, *nesting(self.proc).inside(stmt))):
+                return False  # a way in past the earlier statements
         return False
 
     def visit_FuncCall(self, node: ir.FuncCall, index, depth):

@@ -302,3 +302,32 @@ def test_a_value_assigned_past_the_backward_goto_is_known_in_the_loop(tmp_path):
     counts = {e.loc.line: c for e, c in analysis.counts.items() if e.role == "stmt"}
     assert counts[line_of(str(path), "A(I) = A(I) * MUL")] == 16
     assert counts[line_of(str(path), "A(1) = A(1) * MUL")] == 2
+
+
+@pytest.mark.parametrize("form", ["M = N\nIF (N .GT. K) GO TO 40\nM = K\n40 CONTINUE",
+                                  "M = N\nIF (K .LT. N) THEN\nGO TO 40\nEND IF\nM = K\n40 CONTINUE"])
+def test_fortran_66_else_is_the_value_before_the_jump_where_its_test_holds(tmp_path, form):
+    """`M = N; IF (N .GT. K) GO TO 40; M = K; 40 ...`: the jump brings N where N > K, the run falls
+    through with K elsewhere: Max(N, K), as the block IF would give."""
+    count, analysis = _body_count(tmp_path, _fortran(form))
+    assert count.has(sympy.Max) and not count.has(sympy.Piecewise)
+    assert _values(count, POINTS) == [max(0, n, k) for n, k in POINTS]
+    assert {p.name for p in analysis.table.unresolved()} == {"N", "K"}
+
+
+def test_two_forward_jumps_choose_in_the_order_of_their_tests(tmp_path):
+    """Two Fortran 66 ELSEs to one label: the first test that holds chooses (N where N > 100, else 7
+    where K > 3, else K); the value it brings is the one before its own test."""
+    form = "M = N\nIF (N .GT. 100) GO TO 40\nM = 7\nIF (K .GT. 3) GO TO 40\nM = K\n40 CONTINUE"
+    count, _ = _body_count(tmp_path, _fortran(form))
+    assert _values(count, POINTS) == [max(0, n if n > 100 else 7 if k > 3 else k) for n, k in POINTS]
+
+
+def test_a_jump_that_leaves_before_the_last_chosen_test_stays_unknown(tmp_path):
+    """A jump that brings the value the run falls through with (N, from `IF (K .EQ. 0) GO TO 40`) from
+    before a Fortran 66 ELSE's test (`IF (N .GT. K) GO TO 40`, which brings K): on its path the later test
+    never ran, and the choice of K where N > K would be wrong there (K = 0 < N gives N, not 0). The value is
+    not followed: the loop's count is no formula in N and K alone."""
+    form = "M = N\nIF (K .EQ. 0) GO TO 40\nM = K\nIF (N .GT. K) GO TO 40\nM = N\n40 CONTINUE"
+    count, _ = _body_count(tmp_path, _fortran(form))
+    assert not count.free_symbols <= {N, K}

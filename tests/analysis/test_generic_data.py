@@ -183,15 +183,31 @@ def test_min_of_a_function_result_kept_as_its_call_is_untraced(tmp_path):
 
 
 def test_a_variable_that_may_hold_an_assigned_constant_is_not_data_alone(capsys):
-    """tests/analysis/blas/tscal.f: T is ONE or data, and where its value is not followed (a GO TO in the
-    other arm of the IF around the test) the test `T.NE.1.0` is a choice of data and ONE: open, not decided
-    true as for data alone (which counted the loop the run takes 0 times: DLATRS in DGECON and DTRCON, 17
-    and 11 lines differing from gcov). With its probability bound as the run takes it, every line equals
-    gcov's."""
+    """tests/analysis/blas/tscalopen.f: T is ONE or a quotient of data, and its value is not followed to the
+    test (a search loop jumps into the routine's middle): `T.NE.1.0` is a choice of data and ONE, open, not
+    decided true as for data alone (which counted the loop the run takes 0 times: DLATRS in DGECON and
+    DTRCON, 17 and 11 lines differing from gcov). With its probability bound as the run takes it, every line
+    equals gcov's."""
+    fixture = str(Path(FIXTURE).with_name("tscalopen.f"))
+    analysis = analyze([fixture])
+    decided = line_of(fixture, "IF (X(I) .GT. 1.0D100)")
+    assert [(loc.line, text) for loc, text, _ in analysis.generic_decisions] == [(decided, "X(I).GT.1e+100")]
+    assert [p.name for p in analysis.table.unresolved()] == ["P_SCALO_IF2"]
+    rows = gcov_rows(capsys, fixture, "./tscalopen", ("-D", "P_SCALO_IF2=0"))
+    assert rows[line_of(fixture, "S = S + X(I)")] == ["5", "5"]
+
+
+def test_a_value_chosen_past_jumps_is_followed_to_its_test(capsys):
+    """tests/analysis/blas/tscal.f: DLATRS's TSCAL, ONE on data, in two forms whose value the conditional
+    run now follows: a test in the ELSE arm of `IF (UP)` (a LOGICAL argument) whose THEN arm jumps to a
+    label of its own, and Fortran 66's ELSE (`IF (TM.LE.1.0D100) GO TO 40` over the quotient). T is ONE at
+    both tests, copied (the quotient never runs), so `T.NE.1.0` is false: nothing is left unbound, every
+    line equals gcov's (the loops run 5 times each)."""
     fixture = str(Path(FIXTURE).with_name("tscal.f"))
     analysis = analyze([fixture])
-    decided = line_of(fixture, "IF (TM .LE. 1.0D100)")
-    assert [(loc.line, text) for loc, text, _ in analysis.generic_decisions] == [(decided, "TM.LE.1e+100")]
-    assert [p.name for p in analysis.table.unresolved()] == ["P_SCALE_IF4"]
-    rows = gcov_rows(capsys, fixture, "./tscal", ("-D", "P_SCALE_IF4=0"))
+    assert sorted(text for _, text, _ in analysis.generic_decisions) == ["TM.LE.1e+100"] * 2
+    assert analysis.table.unresolved() == []
+    rows = gcov_rows(capsys, fixture, "./tscal")
     assert rows[line_of(fixture, "S = S + X(I)")] == ["5", "5"]
+    assert rows[line_of(fixture, "   70 CONTINUE") - 1] == ["5", "5"]
+    assert rows[line_of(fixture, "T = 1.0D0 / TM")] == ["0", "0"]

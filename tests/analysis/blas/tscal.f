@@ -1,7 +1,10 @@
 C     DLATRS's TSCAL: ONE where TMAX is below BIGNUM (always, for data),
-C     else data. Its value is not followed at the test in the ELSE arm
-C     (the THEN arm's GO TO 50), and taken for data alone `T.NE.1.0`
-C     was decided true: the loop below counted 0 where it runs 5 times.
+C     else a quotient of data, in three forms. SCALE: a block IF, the
+C     test in the ELSE arm of `IF (UP)`, a LOGICAL argument, whose THEN
+C     arm jumps to a label of its own (GO TO 50). SCALF: Fortran 66's
+C     ELSE, a GO TO over the quotient. Taken for data, `T.NE.1.0` was
+C     decided true (the loop counted 0 times where it runs 5); then left
+C     open as a choice of data and ONE; T is ONE: the test is false.
       PROGRAM TSCAL
       INTEGER I
       DOUBLE PRECISION X(5), S
@@ -10,6 +13,7 @@ C     was decided true: the loop below counted 0 where it runs 5 times.
    10 CONTINUE
       S = 0.0D0
       CALL SCALE(5, X, S, .FALSE.)
+      CALL SCALF(5, X, S)
       PRINT *, S
       END
 
@@ -34,4 +38,18 @@ C     was decided true: the loop below counted 0 where it runs 5 times.
    60    CONTINUE
    80    CONTINUE
       END IF
+      END
+
+      SUBROUTINE SCALF(N, X, S)
+      INTEGER N, I
+      DOUBLE PRECISION X(N), S, T, TM
+      TM = X(2)
+      T = 1.0D0
+      IF (TM .LE. 1.0D100) GO TO 40
+      T = 1.0D0 / TM
+   40 CONTINUE
+      IF (T .NE. 1.0D0) RETURN
+      DO 70 I = 1, N
+         S = S + X(I)
+   70 CONTINUE
       END
