@@ -88,6 +88,8 @@ def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Bas
     (Piecewise) between data and known values (what DLARFG leaves in TAU: ZERO where N <= 1, else data);
     None where the model leaves it open."""
     left, right = sympy.sympify(left), sympy.sympify(right)
+    if _undefined(left) or _undefined(right):
+        return None
     either = next(iter(left.atoms(Either) | right.atoms(Either)), None)
     if either is not None:
         answers = {decide(op, left.xreplace({either: choice}), right.xreplace({either: choice}), kind)
@@ -123,6 +125,13 @@ def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Bas
     return None
 
 
+def _undefined(value: sympy.Basic) -> bool:
+    """Whether a side has no value to compare: a constant the program may have stored, put in for the data,
+    divides by zero (DBDSQR's callee tests on a quotient of what may be ZERO: 1/0 is zoo, 0/0 nan, and
+    sympy refuses to order either)."""
+    return value.has(sympy.nan, sympy.zoo)
+
+
 def plain_datum(value: sympy.Basic | None) -> bool:
     """Whether a value is one datum or its absolute value (what an untraced variable or element stands for)."""
     if isinstance(value, sympy.Abs):
@@ -141,7 +150,7 @@ def with_constants(value: sympy.Expr, constants: frozenset) -> sympy.Expr:
 
 def _compared(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
     """`decide` where data are among the sides, the relation's value where both are numbers."""
-    if _has_datum(left) or _has_datum(right):
+    if _has_datum(left) or _has_datum(right) or _undefined(left) or _undefined(right):
         return decide(op, left, right, kind)
     value = RELATIONS[op](left, right)
     return value if value in (sympy.true, sympy.false) else None
