@@ -849,13 +849,40 @@ class ValueResolver(ir.NodeVisitor):
         return self._with_actuals(callee, value, actual)
 
     def _data_step(self, d: Definition, where: str):
-        """A definition's value for `left_by_call` and `_with_data`: traced, or a datum where it is data."""
+        """A definition's value for `left_by_call` and `_with_data`: traced, what a function of the program
+        returns for the call's arguments, or a datum where it is data."""
         def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
             value = self._at_statement(d.value, stmt, 1) if d.value is not None else None
+            if value is None and isinstance(d.value, ir.FuncCall):
+                value = self._returned(d.value, stmt)
             if value is None and d.value is not None:
                 return genericdata.datum(d.value, where)
             return value
         return step
+
+    def _returned(self, node: ir.FuncCall, at: ir.Stmt) -> sympy.Expr | None:
+        """What a floating function of the program returns for a call's arguments where that is a choice of
+        a known value and data: DNRM2 is ZERO where its N <= 0, so DLARFGP's `XNORM = DNRM2(N-1, X, INCX)`
+        is ZERO at N = 1 (its last call in DGEQR2P), where `XNORM.EQ.ZERO` holds; as data alone it was
+        decided false. None where the result is data alone, or cannot be followed."""
+        callee = self.facts.procs.get(resolve_name(node.name))
+        if node.intrinsic or callee is None or callee.kind != "function" or not genericdata.floating(node.type) \
+                or resolve_name(callee.name) in self.facts.recursive:
+            return None
+        key = (id(node), id(at), "returned")
+        if key not in self.facts.evaluated:
+            resolver = ValueResolver(self.facts, callee, self.table, self.overrides)
+            value = resolver._followed(result_variable(callee.name, callee.variables), None, f"{at.loc}",
+                                       at_exit=True)
+            known = isinstance(value, sympy.Piecewise) and any(v.is_Number for v, _ in value.args)
+
+            def actual(p: int, decl: ir.Variable | None) -> sympy.Expr | None:
+                passed = self.argument(node.args[p], at, {}) if p < len(node.args) else None
+                if passed is None and p < len(node.args) and decl is not None and genericdata.floating(decl.type):
+                    return genericdata.datum(node.args[p])
+                return passed
+            self.facts.evaluated[key] = self._with_actuals(callee, value, actual) if known else None
+        return self.facts.evaluated[key]
 
     def _with_data(self, side: ir.Expr) -> sympy.Expr | None:
         """An untraced floating variable of this routine at the test being evaluated, as a choice of known

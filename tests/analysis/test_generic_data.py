@@ -221,3 +221,16 @@ def test_a_stored_constant_that_leaves_a_side_undefined_leaves_the_test_open():
     assert genericdata.decide("gt", 1 / x, sympy.Integer(1), "double") is None
     assert genericdata.decide("eq", x / x, sympy.Integer(1), "double") is None
     assert genericdata.decide("lt", x, sympy.Integer(10) ** 400, "double") is sympy.true
+
+
+def test_a_function_that_returns_zero_for_some_arguments_is_not_data_alone(capsys):
+    """tests/analysis/blas/fnzero.f: XNRM (DNRM2's shape) returns ZERO where its N <= 0, else a norm of
+    data, and REFL tests `XNORM.EQ.ZERO` on XNRM(N - 1, X) (DLARFGP's test in DGEQR2P, 54 lines differing
+    from gcov there). The test is `N - 1 <= 0`, exact at each call: the THEN arm once (N = 1), the ELSE
+    four times, every line equal to gcov's with nothing bound."""
+    fixture = str(Path(FIXTURE).with_name("fnzero.f"))
+    analysis = analyze([fixture])
+    assert analysis.table.unresolved() == []
+    rows = gcov_rows(capsys, fixture, "./fnzero")
+    assert rows[line_of(fixture, "S = S + 1.0D0")] == ["1", "1"]
+    assert rows[line_of(fixture, "S = S + XNORM")] == ["4", "4"]
