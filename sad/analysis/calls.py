@@ -413,7 +413,8 @@ class CallExpander:
 
     def _unrolled(self, first: list[recursion.Start]) -> list[tuple[Event, sympy.Expr]]:
         """The events of the trees of activations the calls `first` start, each counted exactly."""
-        totals = recursion.unroll(first, self._activation_counts)
+        totals = recursion.unroll(first, self._activation_counts,
+                                  stuck=lambda event, count, why: self._not_unrolled(count, event, why, True))
         formals = {s for _, symbols in self.ctx.recursion_tags for s in symbols}
         for count in totals.values():
             left = {s for s in count.free_symbols if s in formals or is_sum_index(s)}
@@ -434,9 +435,10 @@ class CallExpander:
                                     deferring)
         return self._resolve_deferred(key, subs, counts) if key in self.ctx.deferred else counts
 
-    def _not_unrolled(self, count: sympy.Expr, at: Event, why: str) -> list[tuple[Event, sympy.Expr]]:
+    def _not_unrolled(self, count: sympy.Expr, at: Event, why: str, inner: bool = False
+                      ) -> list[tuple[Event, sympy.Expr]]:
         """Calls into recursion that are not unrolled: the activation counts of each routine's first build,
-        with a note."""
+        with a note. `inner`: a call met while unrolling another (the rest of which is unrolled)."""
         out: list[tuple[Event, sympy.Expr]] = []
         loc = at.loc
         for tag, calls in recursion.calls_per_tag(count).items():
@@ -444,8 +446,9 @@ class CallExpander:
             name = self.ctx.built[key].procedure.name
             if key not in self.ctx.cycles:  # a deferred call: its cost per call named, as for any callee
                 event = Event(at.procedure, loc, "library", Counter(), at.region, self.ctx.next_seq())
-                self._not_expanded(name, loc, event, f"its counts are too large or undefined for the values "
-                                                     f"{self.proc.name} passes, and {why}", f"{name} not expanded")
+                reason = why if inner else f"its counts are too large or undefined for the values " \
+                                           f"{self.proc.name} passes, and {why}"
+                self._not_expanded(name, loc, event, reason, f"{name} not expanded")
                 out.append((event, calls))
                 continue
             self.ctx.note(loc, f"the recursion of {name} is not unrolled: {why}; its activations per call are a "

@@ -48,6 +48,7 @@ ACTIVATION_LIMIT = 4096
 
 Counts = list[tuple[Event, sympy.Expr]]
 Start = tuple[int, tuple[sympy.Expr, ...], sympy.Expr]  # (tag, arguments, how many such calls)
+Stuck = Callable[[Event, sympy.Expr, str], Counts]  # a call that cannot be unrolled → the events standing for it
 
 
 class NotUnrolled(Exception):
@@ -95,9 +96,13 @@ def retagged(count: sympy.Expr, tags: dict[int, int]) -> sympy.Expr:
 
 
 def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
-           limit: int = ACTIVATION_LIMIT) -> dict[Event, sympy.Expr]:
+           limit: int = ACTIVATION_LIMIT, stuck: Stuck | None = None) -> dict[Event, sympy.Expr]:
     """Every event's count over the trees of activations that the calls `first` start.
-    `counts_of(tag, arguments)` gives one activation's counts bound to its arguments."""
+    `counts_of(tag, arguments)` gives one activation's counts bound to its arguments. A call whose
+    arguments are not all known where it stands is given to `stuck` (the event, its count times the
+    activation's, why), whose events stand for it (DGESVD's call of DORGBR passes a LWORK not known there, and
+    DORGBR passes it on to DORGLQ: that one call priced per call, not the whole of DGESVD); without
+    `stuck` the unrolling stops there."""
     totals: dict[Event, sympy.Expr] = {}
     pending = list(reversed(first))
     activations = 0
@@ -113,8 +118,14 @@ def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
                 continue
             more = starts(count)
             if more is None:
-                raise NotUnrolled(f"the call at {event.loc.file}:{event.loc.line} passes values that are not "
-                                  f"known there ({_symbols(count)})")
+                why = f"the call at {event.loc.file}:{event.loc.line} passes values that are not known there " \
+                      f"({_symbols(count)})"
+                if stuck is None:
+                    raise NotUnrolled(why)
+                for standing, n in stuck(event, times * count, why):
+                    known = totals.get(standing)
+                    totals[standing] = n if known is None else known + n
+                continue
             pending.extend((t, a, times * n) for t, a, n in reversed(more) if n != 0)
     return totals
 

@@ -3,12 +3,15 @@ arguments, checked against hand-derived totals and gcov; calls whose arguments o
 named activation count, with a note."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
+import pytest
 import sympy
 
+from sad import ir
 from sad.analysis import recursion
-from sad.analysis.description import line_counts
+from sad.analysis.description import Event, line_counts
 from sad.analysis.pipeline import analyze
 from sad.cli.main import main
 
@@ -51,7 +54,7 @@ def test_a_recursion_on_a_value_read_at_run_time_keeps_its_activation_count():
 def test_a_tree_past_the_activation_limit_is_not_unrolled(monkeypatch):
     """A limit of 3 activations: FACT(5) needs 5, so its count stays the parameter, with a note."""
     monkeypatch.setattr(recursion, "ACTIVATION_LIMIT", 3)
-    monkeypatch.setattr(recursion.unroll, "__defaults__", (3,))
+    monkeypatch.setattr(recursion.unroll, "__defaults__", (3, None))
     counts, analysis = counts_of(HERE.parent / "realcode" / "f90features.f")
     assert counts[3] == sympy.Symbol("X_FACT_CALLS", nonnegative=True)
     assert any("more than 3 activations" in d.message for d in analysis.diagnostics)
@@ -76,3 +79,30 @@ def test_a_value_carried_from_the_pass_before_is_not_taken_as_set_in_this_one():
     counts, _ = counts_of(HERE / "accum.f")
     igl = sympy.Symbol("ACC.IGL", integer=True)
     assert counts[11] == 12 * sympy.Max(0, 49 - igl)
+
+
+def test_a_call_passing_values_not_known_there_stands_alone_where_stuck_is_given():
+    """Activation 0 (N = 5) runs its statement twice and calls activation 1 with K, which is known nowhere
+    (DGESVD's DORGBR passing its LWORK on to DORGLQ). With `stuck`, that call's events are the ones `stuck`
+    gives for it, times how often it runs (3 calls per activation, 2 such activations: 6), and the rest is
+    unrolled; without, the whole unrolling stops."""
+    loc = ir.Loc("t.f", 1)
+    statement = Event("A", loc, "stmt", Counter(), 0, 1)
+    inner = Event("A", ir.Loc("t.f", 2), "recurse", Counter(), 0, 2)
+    standing = Event("A", ir.Loc("t.f", 2), "library", Counter(), 0, 3)
+    k = sympy.Symbol("K")
+
+    def counts_of(tag: int, args: tuple) -> list[tuple[Event, sympy.Expr]]:
+        return [(statement, sympy.Integer(2)), (inner, 3 * recursion.ACTIVATIONS(sympy.Integer(1), k))]
+
+    given: list[tuple[sympy.Expr, str]] = []
+
+    def stuck(event: Event, count: sympy.Expr, why: str) -> list[tuple[Event, sympy.Expr]]:
+        given.append((count, why))
+        return [(standing, count.xreplace({m: 1 for m in recursion.markers(count)}))]
+
+    first = [(0, (sympy.Integer(5),), sympy.Integer(2))]
+    assert recursion.unroll(first, counts_of, stuck=stuck) == {statement: 4, standing: 6}
+    assert given[0][1] == "the call at t.f:2 passes values that are not known there (K)"
+    with pytest.raises(recursion.NotUnrolled, match=r"not known there \(K\)"):
+        recursion.unroll(first, counts_of)
