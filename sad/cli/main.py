@@ -107,10 +107,12 @@ def console() -> NoReturn:
     else is skipped: standard streams and logging handlers are flushed here, and the process must have no
     thread but the main one and no multiprocessing child (whose atexit hook joins it), else the normal
     exit runs. When a flush fails (a closed pipe, a full disk), the interpreter's own exit handles
-    it as it always has. The garbage collector's thresholds are the ones for an analysis process
-    (sad.common.collector). main() and run() do neither: tests and embedding callers call them."""
-    from sad.common import collector
+    it as it always has. The garbage collector's thresholds and sympy's cache size are the ones for an
+    analysis process (sad.common.collector, sad.common.symcache). main() and run() do neither: tests and
+    embedding callers call them."""
+    from sad.common import collector, symcache
     collector.tune()
+    symcache.use()
     argv = sys.argv[1:]
     try:
         code = main(argv)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import importlib
 import io
+import os
 import subprocess
 import sys
 import tomllib
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sad.cli.main import run
-from sad.common import collector
+from sad.common import collector, symcache
 
 cli = importlib.import_module("sad.cli.main")  # the module (the package's `main` attribute is a function)
 
@@ -165,6 +166,21 @@ def test_the_command_process_gets_the_analysis_collector_thresholds(monkeypatch,
     finally:
         gc.set_threshold(*before)
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("set_by_user", [None, "500"])
+def test_the_command_process_gets_the_analysis_sympy_cache_size(set_by_user):
+    """sympy, imported after console() starts, keeps symcache.SIZE entries per cached function, unless the
+    user's environment sets SYMPY_CACHE_SIZE; this test process's sympy is left as it is."""
+    env = {k: v for k, v in os.environ.items() if k != "SYMPY_CACHE_SIZE"}
+    if set_by_user is not None:
+        env["SYMPY_CACHE_SIZE"] = set_by_user
+    size = "__import__('sympy.core.cache').core.cache.SYMPY_CACHE_SIZE"
+    report = f"import atexit; atexit.register(lambda: print({size})); "
+    done = subprocess.run([sys.executable, "-c", report + CONSOLE_SCRIPT, "--version"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == (set_by_user or str(symcache.SIZE))
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes fail)")
