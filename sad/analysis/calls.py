@@ -564,11 +564,15 @@ class CallExpander:
     def _conditional_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index) -> sympy.Expr | None:
         """An integer actual assigned in several places, as the call statement sees it (DLARF's LASTV and
         LASTC, set through IFs before DGEMV(..., LASTV, LASTC, ...)), where that value is a small formula
-        (large Piecewise values made the sums of some callers slow: those stay unbound)."""
-        if not isinstance(arg, ir.Var):
+        (large Piecewise values made the sums of some callers slow: those stay unbound). A formula of such
+        variables (DGESVD's LWORK-IWORK+1 at its calls of DORGBR, IWORK set in each of its paths) is bound
+        where its value there is no choice (LWORK - 3*N): bound to choices as well, they took the LAPACK
+        sample's SLAQR0 family into expansions 15 % of the sample's time longer."""
+        if not isinstance(arg, (ir.Var, ir.BinOp, ir.UnOp)):
             return None
         value = self.values.expr_at(arg, at, index)
-        if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES:
+        if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES \
+                or (not isinstance(arg, ir.Var) and value.has(sympy.Piecewise)):
             return None
         return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
 

@@ -103,3 +103,45 @@ def test_a_routine_past_the_limit_is_expanded_call_by_call_where_a_caller_passes
     rc = main(["check-counts", fixture, "--require-bound", "--", "./deep"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+_WIDE = """      PROGRAM WIDE
+      INTEGER N, J
+      PARAMETER (N = 60)
+      DOUBLE PRECISION X(N)
+      DO 10 J = 1, N
+         X(J) = 1.0D0
+   10 CONTINUE
+      DO 20 J = 1, 20
+         CALL ROUTW(J + 2, MOD(J, 2) .EQ. 0, X)
+   20 CONTINUE
+      PRINT *, X(1)
+      END
+
+      SUBROUTINE ROUTW(M, WIDE, X)
+      INTEGER M, IW
+      LOGICAL WIDE
+      DOUBLE PRECISION X(*)
+      IF (WIDE) THEN
+         IW = M
+         CALL LEAF(IW + 1, X)
+      ELSE
+         IW = M / 2
+         CALL LEAF(IW + 2, X)
+      END IF
+      END
+"""
+
+
+def test_a_deferred_call_passing_an_expression_of_a_variable_set_in_several_places(small_limit, tmp_path, capsys):
+    """ROUTW passes LEAF IW + 1 and IW + 2, IW set in two arms (DGESVD's LWORK-IWORK+1 at its calls of
+    DORGBR, IWORK set in each of its paths): the value at each call, M + 1 and M/2 + 2, binds the deferred
+    LEAF at each of the 20 calls, so every line equals gcov's with nothing bound. Taken as not known, the
+    arguments left ROUTW its cost per call, C_ROUTW."""
+    (tmp_path / "wide.f").write_text(_WIDE)
+    analysis = analyze([str(tmp_path / "wide.f"), str(HERE / "rout.f")])
+    assert not [d.message for d in analysis.diagnostics if "not expanded" in d.message]
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", str(tmp_path / "wide.f"), str(HERE / "rout.f"), "--require-bound", "--", "./wide"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
