@@ -174,7 +174,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             previous = stmt
             continue
         inner = _inside(stmt, run)
-        defines = id(stmt) in run.definitions or any(id(s) in run.definitions for s in inner)
+        defines = _assigns(stmt, run)
         holds_use = run.use is not None and any(s is run.use for s in inner)
         if id(stmt) in run.definitions:
             if holds_use:
@@ -216,7 +216,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             raise _Found(value)  # in a loop that does not change the variable
         elif isinstance(stmt, ir.Goto) and _over_failures(stmts, k, stmt, run):
             skip_to = stmt.target
-        elif isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and ir.jump_targets(stmt)):
+        elif _jumps(stmt):
             raise Unknown
         elif isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) in run.terminating:
             return ENDED  # a routine that never returns (XERBLA): the program ends here
@@ -239,8 +239,7 @@ def _back_unchanged(stmts: list[ir.Stmt], k: int, jumps: list[ir.Stmt], run: Run
         if found is None:
             return False
         last = max(last, found)
-    return not any(id(s) in run.definitions or any(id(t) in run.definitions for t in _inside(s, run))
-                   for s in stmts[k:last + 1])
+    return not any(_assigns(s, run) for s in stmts[k:last + 1])
 
 
 def _arrived(stmts: list[ir.Stmt], k: int, previous: ir.Stmt | None, entering: dict[int, object], run: Run):
@@ -299,6 +298,11 @@ def _assigns(stmt: ir.Stmt, run: Run) -> bool:
     return id(stmt) in run.definitions or any(id(s) in run.definitions for s in _inside(stmt, run))
 
 
+def _jumps(stmt: ir.Stmt) -> bool:
+    """Whether a simple statement jumps: a GO TO of any kind, an arithmetic IF, I/O with ERR= or END=."""
+    return isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and bool(ir.jump_targets(stmt)))
+
+
 def _jump_condition(stmt: ir.Stmt, jump: ir.Stmt, run: Run) -> sympy.Basic | None:
     """The condition of a one-armed IF whose arm ends in `jump` and cannot leave before it (no jump, RETURN
     or STOP on the way): the jump is taken exactly where it holds. None for any other statement, or a
@@ -307,9 +311,8 @@ def _jump_condition(stmt: ir.Stmt, jump: ir.Stmt, run: Run) -> sympy.Basic | Non
             or not isinstance(jump, ir.Goto):
         return None
     body = stmt.arms[0].body
-    if not body or body[-1] is not jump or any(
-            isinstance(s, (*_JUMPS, ir.Return, ir.Stop)) or (isinstance(s, ir.IO) and ir.jump_targets(s))
-            for s in ir.walk_stmts(body[:-1])):
+    if not body or body[-1] is not jump or any(_jumps(s) or isinstance(s, (ir.Return, ir.Stop))
+                                               for s in ir.walk_stmts(body[:-1])):
         return None
     try:
         return _arm_condition(stmt.arms[0], stmt, run)

@@ -149,8 +149,11 @@ def with_constants(value: sympy.Expr, constants: frozenset) -> sympy.Expr:
 
 
 def _compared(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
-    """`decide` where data are among the sides, the relation's value where both are numbers."""
-    if _has_datum(left) or _has_datum(right) or _undefined(left) or _undefined(right):
+    """`decide` where data are among the sides, the relation's value where both are numbers (None where one
+    is undefined)."""
+    if _undefined(left) or _undefined(right):
+        return None
+    if _has_datum(left) or _has_datum(right):
         return decide(op, left, right, kind)
     value = RELATIONS[op](left, right)
     return value if value in (sympy.true, sympy.false) else None

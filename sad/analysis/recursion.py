@@ -113,8 +113,7 @@ def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
             raise NotUnrolled(f"more than {limit} activations")
         for event, count in counts_of(tag, args):
             if event.role != "recurse":
-                known = totals.get(event)
-                totals[event] = times * count if known is None else known + times * count
+                _add(totals, event, times * count)
                 continue
             more = starts(count)
             if more is None:
@@ -123,11 +122,16 @@ def unroll(first: list[Start], counts_of: Callable[[int, tuple], Counts],
                 if stuck is None:
                     raise NotUnrolled(why)
                 for standing, n in stuck(event, times * count, why):
-                    known = totals.get(standing)
-                    totals[standing] = n if known is None else known + n
+                    _add(totals, standing, n)
                 continue
             pending.extend((t, a, times * n) for t, a, n in reversed(more) if n != 0)
     return totals
+
+
+def _add(totals: dict[Event, sympy.Expr], event: Event, n: sympy.Expr) -> None:
+    """Count `n` more of `event` (first seen: `n` itself, so that a lone count stays as it was built)."""
+    known = totals.get(event)
+    totals[event] = n if known is None else known + n
 
 
 def passed(count: sympy.Expr) -> list[str]:

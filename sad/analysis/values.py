@@ -841,12 +841,18 @@ class ValueResolver(ir.NodeVisitor):
         value = resolver._followed(formal, None, f"{call.loc}", at_exit=True)
         if value is None:
             return None
+        return self._with_actuals(callee, value, self._passed_or_data(call.args, call, index))
+
+    def _passed_or_data(self, args: list[ir.Expr], at: ir.Stmt, index
+                        ) -> Callable[[int, ir.Variable | None], sympy.Expr | None]:
+        """The value a call passes at a position, or a datum where an untraced floating value is passed
+        (`_with_actuals`'s `actual`, for what the callee leaves or returns in generic-data terms)."""
         def actual(p: int, decl: ir.Variable | None) -> sympy.Expr | None:
-            passed = self.argument(call.args[p], call, index) if p < len(call.args) else None
-            if passed is None and p < len(call.args) and decl is not None and genericdata.floating(decl.type):
-                return genericdata.datum(call.args[p])
+            passed = self.argument(args[p], at, index) if p < len(args) else None
+            if passed is None and p < len(args) and decl is not None and genericdata.floating(decl.type):
+                return genericdata.datum(args[p])
             return passed
-        return self._with_actuals(callee, value, actual)
+        return actual
 
     def _data_step(self, d: Definition, where: str):
         """A definition's value for `left_by_call` and `_with_data`: traced, what a function of the program
@@ -875,13 +881,8 @@ class ValueResolver(ir.NodeVisitor):
             value = resolver._followed(result_variable(callee.name, callee.variables), None, f"{at.loc}",
                                        at_exit=True)
             known = isinstance(value, sympy.Piecewise) and any(v.is_Number for v, _ in value.args)
-
-            def actual(p: int, decl: ir.Variable | None) -> sympy.Expr | None:
-                passed = self.argument(node.args[p], at, {}) if p < len(node.args) else None
-                if passed is None and p < len(node.args) and decl is not None and genericdata.floating(decl.type):
-                    return genericdata.datum(node.args[p])
-                return passed
-            self.facts.evaluated[key] = self._with_actuals(callee, value, actual) if known else None
+            self.facts.evaluated[key] = self._with_actuals(callee, value, self._passed_or_data(node.args, at, {})) \
+                if known else None
         return self.facts.evaluated[key]
 
     def _with_data(self, side: ir.Expr) -> sympy.Expr | None:
