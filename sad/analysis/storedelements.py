@@ -20,7 +20,10 @@ Where the rules come from (a routine's "own" rule for an array formal it writes)
   call had been passed A(I) (DSYTD2's `TAU(I) = TAUI` after DLARFG(I, ..., TAUI));
 - a call that passes A or A(J) (one-dimensional) to an array formal the callee has a rule for: the callee's
   B bound to the call's actuals, shifted by J - 1 (DGEQRF's TAU from DGEQR2's at TAU(I): (M - I + 1) + I - 1
-  = M), where that does not depend on the caller's loop indices; all such calls must agree;
+  = M), where that does not depend on the caller's loop indices once the Min and Max that only seem to are
+  settled (sad.analysis.settle: DGERQF's blocks of DGERQ2, each K - N + 1 since I >= 1 for TAU(I)), the
+  callee's formals taken as the call sees them where they are set in several places (DGERQF's MU and NU);
+  all such calls must agree;
 - a constant stored in the arm of `IF (X(I).EQ.C)` where X has a rule and C is its constant, into elements
   whose subscript on one axis is I (DLARFT's `T(J,I) = ZERO`: T's columns from B on hold zero).
 Every other write of the array must be data: a computed value, or a call whose callee leaves no stored
@@ -72,6 +75,7 @@ from sad.analysis.freesymbols import free_symbols
 from sad.analysis.journal import Journal
 from sad.analysis.params import make_symbol
 from sad.analysis.products import tree_size
+from sad.analysis.settle import settled
 from sad.analysis.storedconstants import StoredConstants, base_name, constant_of, written_formals
 from sad.ir.languages import resolve_name
 
@@ -82,8 +86,12 @@ _ELEMENT = sympy.Symbol("element@", integer=True)  # the subscript a rule is sol
 _ZERO = "@zero"  # the suffix of a first-zero-element symbol's name
 _PENDING = object()  # a rule being worked out: a cycle of calls asks for it again (no rule there)
 # the largest choice of values a start passed in several places is bound as (DORGLQ's KK + 1, 0 or where its
-# blocked loop ends with the block size chosen by ILAENV and the workspace: 176 nodes)
+# blocked loop ends with the block size chosen by ILAENV and the workspace: 176 nodes); the largest bound a
+# rule keeps
 _START_NODES = 400
+# the largest such value a callee's bound is bound to before it is simplified (DGERQF's MU: 560 nodes, M or
+# M plus where its blocked loop stopped, the bound K - N + 1 in the end)
+_PASSED_NODES = 2000
 
 
 @dataclass(frozen=True)
@@ -357,20 +365,16 @@ class StoredElements:
         if mine.axis > 0 and not self._leading_matches(resolver, caller, at, arg, callee, formal, index):
             return None
         start = _subscript(arg, mine.axis)
-        offset = resolver.argument(start, at, index) if start is not None else sympy.Integer(1)
-        if offset is None and start is not None:
-            # a start assigned in several places: its value at the call, a choice (DORGLQ's TAU(KK + 1))
-            # but one value at the call, as the rule's check of every call (_opaque) takes it
-            offset = resolver.expr_at(start, at, index)
-            if offset is not None and tree_size([offset]) > _START_NODES:
-                offset = None
+        offset = _passed(resolver, start, at, index) if start is not None else sympy.Integer(1)
         if offset is None:
             return None
         return mine.bound - offset + 1
 
     def _at_call(self, bound: sympy.Expr, caller: ir.Procedure, call: ir.CallStmt, callee: ir.Procedure,
-                 index: dict) -> sympy.Expr | None:
-        """A callee's bound with its formals (and its own `@zero` symbols) as the call passes them."""
+                 index: dict, chosen: int = 0) -> sympy.Expr | None:
+        """A callee's bound with its formals (and its own `@zero` symbols) as the call passes them; a formal
+        passed a variable assigned in several places, as its value at the call where that has at most
+        `chosen` nodes (else not known)."""
         resolver = self._resolver(caller)
         subs = {}
         named = {s.name: s for s in bound.free_symbols}
@@ -380,7 +384,7 @@ class StoredElements:
             mine = named.get(_storage(callee, formal))
             zero = zero_symbol(callee, formal)
             if mine is not None:
-                value = resolver.argument(call.args[pos], call, index)
+                value = _passed(resolver, call.args[pos], call, index, chosen)
                 if value is None:
                     return None
                 subs[mine] = value
@@ -543,15 +547,35 @@ class StoredElements:
         if theirs is None or theirs.axis != 0 or len(decl.dims) != 1 or _rank(proc, arg, self._procs) != 1:
             return None
         index = _opaque(loops, arg)
-        bound = self._at_call(theirs.bound, proc, call, callee, index)
+        bound = self._at_call(theirs.bound, proc, call, callee, index, _PASSED_NODES)
         start = _subscript(arg, 0)
         offset = self._resolver(proc).argument(start, call, index) if start is not None else sympy.Integer(1)
         if bound is None or offset is None:
             return None
         bound = sympy.expand(bound + offset - 1)
+        if bound.free_symbols & set(index.values()) or bound.has(sympy.Piecewise):
+            # a bound that seems to vary with the loop, or with the arm the actuals were set in, may be one
+            # value: DGERQF's calls of DGERQ2 bind K - N + 1 in its blocked loop and after it
+            floor = self._subscript_floor(proc, arg, offset, index)
+            bound = sympy.expand(settled(sympy.piecewise_fold(bound), floor))
+        if tree_size([bound]) > _START_NODES:
+            return None
         if bound.free_symbols & set(index.values()):
             return None  # which elements depends on the caller's loop: no one rule
         return Rule(theirs.constant, 0, bound, theirs.upward)
+
+    def _subscript_floor(self, proc: ir.Procedure, arg: ir.Expr, offset: sympy.Expr, index: dict
+                         ) -> dict[sympy.Symbol, sympy.Expr]:
+        """What the start passed tells of the loop index in it: the subscript I + c of a valid element is at
+        least its array's lower bound L, so I >= L - c (DGERQF's TAU(I): I >= 1)."""
+        decl = proc.variables.get(base_name(arg) or "")
+        low = decl.dims[0][0] if decl is not None and decl.dims else None
+        floor = self._resolver(proc).expr(low, index) if low is not None else sympy.Integer(1)
+        loops = [s for s in offset.free_symbols if s in set(index.values()) and offset.coeff(s) == 1]
+        if len(loops) != 1 or not isinstance(floor, sympy.Expr):
+            return {}
+        rest = sympy.expand(offset - loops[0])
+        return {} if rest.has(loops[0]) else {loops[0]: floor - rest}
 
     def _from_scalar(self, proc: ir.Procedure, call: ir.CallStmt, arg: ir.Expr, callee: ir.Procedure,
                      formal: str, loops: list[ir.Do]) -> Rule | None:
@@ -683,6 +707,19 @@ class StoredElements:
                 if seen_at or around & {id(loop) for loop in loops}:
                     return False
         return seen_at
+
+
+def _passed(resolver, actual: ir.Expr, call: ir.Stmt, index: dict, limit: int = _START_NODES
+            ) -> sympy.Expr | None:
+    """An actual's value as the call passes it; for a variable assigned in several places, its value at the
+    call, a choice (DORGLQ's start TAU(KK + 1); DGERQF's MU and NU, set by its blocked loop or not) but one
+    value at the call, as the rule's check of every call (_opaque) takes it."""
+    value = resolver.argument(actual, call, index)
+    if value is None and limit:
+        value = resolver.expr_at(actual, call, index)
+        if value is not None and tree_size([value]) > limit:
+            return None
+    return value
 
 
 def zero_name(proc: ir.Procedure, formal: str) -> str:

@@ -162,6 +162,18 @@ def test_a_stored_zero_up_to_an_element_is_tested_going_down(capsys):
     _equals_gcov(capsys, fixture, [], "./backward", taken, "10")
 
 
+def test_a_blocked_factorization_leaves_the_rule_of_its_unblocked_one(capsys):
+    """tests/analysis/blas/blocked.f, DGERQF's shape: FACTBL calls FACTB on blocks going down, then on what
+    is left with MU and NU set in either arm. Each block's bound, Min(IB, N - K + I + IB - 1) - (N - K + I +
+    IB - 1) + 1 shifted by I - 1, is K - N + 1 on every trip (I >= 1 for TAU(I), MIN(M, N) <= N), and the
+    last call's, with MU and NU as they are at the call, is K - N + 1 in both arms: one rule, "up to 1".
+    USE's `TAU(I).EQ.0` after a blocked and an unblocked factorization: once in 6 each, as gcov counts.
+    Before: FACTBL had no rule and the test was a probability (2 lines unbound)."""
+    fixture = str(Path(FIXTURE).with_name("blocked.f"))
+    zero_arm = line_of(fixture, "S = S + 1.0D0")
+    _equals_gcov(capsys, fixture, [], "./blocked", zero_arm, "2")
+
+
 def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
     """tests/analysis/blas/copied.f, DSYTD2's upper reduction: REFL leaves 0 in the scalar TAUI where its
     length I <= 1, and RED copies TAUI into TAU(I) going down, so the zero is in element 1 (a rule "up to
