@@ -148,6 +148,11 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     # reads it has set it), and the generators, packed and band forms a caller reaches through options
     "dgerqf": (["dgerqf"], 200, "      CALL DGERQF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dgeqlf": (["dgeqlf"], 200, "      CALL DGEQLF(N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    # the blocked factorizations' TAU read by their appliers: DLARF's `TAU.NE.ZERO` in DORMR2 and DORG2L
+    "dormrq": (["dgerqf", "dormrq"], 200, "      CALL DGERQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                          "      CALL DORMRQ('L','N',N,N,N,A,N,TAU,B,N,WORK,64*N,INFO)"),
+    "dorgql": (["dgeqlf", "dorgql"], 200, "      CALL DGEQLF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                          "      CALL DORGQL(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dorglq": (["dgelqf", "dorglq"], 80, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
                                          "      CALL DORGLQ(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dorghr": (["dgehrd", "dorghr"], 80, "      CALL DGEHRD(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)\n"

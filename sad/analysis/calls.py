@@ -42,6 +42,7 @@ EXPANSION_BUDGET = 200_000
 # symbolic, has 547 884 nodes and binds in about 3 CPU s to a few hundred numbers at N = 100.
 BIND_LIMIT = 4 * EXPANSION_BUDGET
 _CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigned actual bound at a call
+_MARKER_ARGUMENT_NODES = 400  # ... carried in a deferred call's marker (_marker_bindings)
 
 
 class _PastBudget(Exception):
@@ -107,11 +108,13 @@ class CallExpander:
             return
         size = self._size(key)
         subs, data, known = self._bind_formals(callee.procedure, args, index, at)
+        marked = (lambda: self._marker_bindings(callee.procedure, subs, args, index, at)) if at is not None \
+            else (lambda: subs)
         if self.deferring and at is not None and callee.procedure.kind == "subroutine" \
-                and self._defer(key, subs, local, site):
+                and self._defer(key, marked(), local, site):
             return
         if size > BIND_LIMIT or self.taken >= EXPANSION_BUDGET:
-            if not self._defer(key, subs, local, site):
+            if not self._defer(key, marked(), local, site):
                 self._over_budget(name, size, loc, site)
             return
         traced = self._traced(key, callee.procedure, args, index)
@@ -120,10 +123,10 @@ class CallExpander:
                                                                            known), **traced},
                                         limit=self._binding_limit(key, subs, data))
         except _PastBudget:
-            self._defer(key, subs, local, site)  # deferred: a formal is bound to what is not a number
+            self._defer(key, marked(), local, site)  # deferred: a formal is bound to what is not a number
             return
         except Unbindable:
-            if self._defer(key, subs, local, site):  # to where the values are numbers
+            if self._defer(key, marked(), local, site):  # to where the values are numbers
                 return
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
                 counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
@@ -575,6 +578,24 @@ class CallExpander:
                 or (not isinstance(arg, ir.Var) and value.has(sympy.Piecewise)):
             return None
         return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+
+    def _marker_bindings(self, callee: ir.Procedure, subs: dict, args: list[ir.Expr], index: Index,
+                         at: ir.Stmt) -> dict:
+        """`subs` with the integer variables assigned in several places that are too large to bind into counts
+        (_conditional_argument) but not to carry in a deferred call's marker, bound only where a caller's
+        numbers unroll it: DORMRQ's NI, N where SIDE is 'L' and a formula of its blocked loop where 'R' (102
+        nodes), passed to DLARFB."""
+        wide = dict(subs)
+        for pos, formal in enumerate(callee.formals[:len(args)]):
+            symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
+            decl = callee.variables.get(formal)
+            if symbol is None or symbol in wide or not isinstance(args[pos], ir.Var) or decl is None \
+                    or decl.type != "integer" or decl.dims:
+                continue
+            value = self.values.expr_at(args[pos], at, index)
+            if value is not None and not is_logical(value) and tree_size([value]) <= _MARKER_ARGUMENT_NODES:
+                wide[symbol] = self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+        return wide
 
     def _standin_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index, name: str) -> sympy.Expr | None:
         """An integer actual whose value at the call is a choice too large to bind here (DGEQRF's last

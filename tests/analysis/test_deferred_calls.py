@@ -145,3 +145,54 @@ def test_a_deferred_call_passing_an_expression_of_a_variable_set_in_several_plac
     rc = main(["check-counts", str(tmp_path / "wide.f"), str(HERE / "rout.f"), "--require-bound", "--", "./wide"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+_SIDES = """      PROGRAM SIDES
+      INTEGER N, J
+      PARAMETER (N = 60)
+      DOUBLE PRECISION X(N)
+      DO 10 J = 1, N
+         X(J) = 1.0D0
+   10 CONTINUE
+      DO 20 J = 1, 10
+         CALL ROUTS(J + 2, MOD(J, 2) .EQ. 0, X)
+   20 CONTINUE
+      PRINT *, X(1)
+      END
+
+      SUBROUTINE ROUTS(M, LEFT, X)
+      INTEGER M, I, MI, NI
+      LOGICAL LEFT
+      DOUBLE PRECISION X(*)
+      IF (LEFT) THEN
+         NI = M
+      ELSE
+         MI = M
+      END IF
+      DO 30 I = 1, M, 2
+         IF (LEFT) THEN
+            MI = M - I + 1
+         ELSE
+            NI = M - I + 1
+         END IF
+         CALL LEAF(NI, X)
+         X(1) = X(1) + MI
+   30 CONTINUE
+      END
+"""
+
+
+def test_a_deferred_call_carries_a_choice_too_large_to_bind_into_counts(small_limit, monkeypatch, tmp_path, capsys):
+    """ROUTS passes LEAF NI: M set before its loop where LEFT holds, M - I + 1 set in it where not (DORMRQ's
+    NI, 102 nodes, passed to DLARFB). With the largest choice bound into counts set below that one, the choice is
+    still carried in LEAF's deferred marker and bound where SIDES passes numbers: every line equals gcov's
+    with nothing bound. Before, NI was not known there and ROUTS's calls of LEAF were its cost, C_LEAF."""
+    monkeypatch.setattr(calls, "_CONDITIONAL_ARGUMENT_NODES", 1)
+    (tmp_path / "sides.f").write_text(_SIDES)
+    analysis = analyze([str(tmp_path / "sides.f"), str(HERE / "rout.f")])
+    assert not [d.message for d in analysis.diagnostics if "not expanded" in d.message]
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", str(tmp_path / "sides.f"), str(HERE / "rout.f"), "--require-bound", "--",
+               "./sides"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
