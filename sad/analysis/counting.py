@@ -620,12 +620,26 @@ def _resummed(s: sympy.Sum) -> sympy.Expr:
         # an inner sum left open whose bounds held k has numbers for them in each term: closed too
         return sympy.Add(*([resum(t) for t in terms] if body.has(sympy.Sum) else terms))
     if a == 0 and polynomial_in(body, k):  # sympy's is_polynomial walks every open Sum in body by as_dummy
-        closed = _polynomial_sum(body.subs(k, _K))
+        closed = _polynomial_sum_over(body, k)
         if closed is not None:
             return closed.subs(_TAU, b + 1)
     if a.is_Integer and b.is_Integer:
         return evaluate_sums(open_sum(body, (k, a, b)))
     return open_sum(body, (k, a, b))
+
+
+def _polynomial_sum_over(body: sympy.Expr, k: sympy.Symbol) -> sympy.Expr | None:
+    """Σ_{k=0}^{τ-1} body, body a polynomial in the sum's index k (_polynomial_sum, which sums over _K). An
+    inner sum's index is k1, k2, ... (_own_inner_indices), and its summand may hold the outer sum's index,
+    which is _K itself: renamed out of the way while k is _K, else the inner index replaced by _K is that
+    outer index (DORGRQ's blocked loop over DORGR2's DSCAL calls, Σ_k Σ_k1 (32k + k1 + 104), summed as
+    Σ_k Σ (33k + 104): 59 088 iterations, not 14 544)."""
+    if k == _K:
+        return _polynomial_sum(body)
+    outer_index = sympy.Dummy("k_outer", integer=True, nonnegative=True)
+    hidden = body.xreplace({_K: outer_index}) if _K in free_symbols(body) else body
+    closed = _polynomial_sum(hidden.subs(k, _K))
+    return closed if closed is None or hidden is body else closed.xreplace({outer_index: _K})
 
 
 def _sums_replaced(expr: sympy.Expr, close: Callable[[sympy.Sum], sympy.Expr]) -> sympy.Expr:

@@ -10,6 +10,7 @@ from sad.analysis import pipeline
 from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze, build_procedures, load_program
 from sad.cli.main import main
+from tests.analysis.fixtures import gcov_rows, line_of
 
 HERE = Path(__file__).resolve().parent / "blocked"
 
@@ -164,3 +165,25 @@ def test_a_callee_sized_by_the_index_and_a_chosen_block_size_is_counted_per_call
     rc = main(["check-counts", str(HERE / "blktrd.f"), str(HERE / "trd.f"), "--require-bound", "--", "./blktrd"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
+
+
+def _rqb_scaled(n: int, nb: int = 8, nx: int = 10) -> int:
+    """Executions of SCL's X(I) = 2 * X(I) over RQ(N, N, N, ..., 8N)'s calls of R2, as the Fortran runs it."""
+    kk = min(n, ((n - nx + nb - 1) // nb) * nb)
+
+    def r2(m: int, cols: int, k: int) -> int:  # R2's calls of SCL(N - M + II - 1, ...), their trips
+        return sum(max(0, cols - m + ii - 1) for ii in range(m - k + 1, m + 1))
+
+    blocks = [(min(nb, n - i + 1), i) for i in range(n - kk + 1, n + 1, nb)]
+    return r2(n - kk, n - kk, n - kk) + sum(r2(ib, i + ib - 1, ib) for ib, i in blocks)
+
+
+def test_a_sum_over_blocks_of_a_sum_over_rows_closes_exactly_at_the_call(capsys):
+    """RQB calls RQ (DORGRQ's shape: NB chosen in two places, a first unblocked call of R2, then one per
+    block of NB rows); R2 calls SCL with a length that grows with its row. RQ's count of SCL's loop is a
+    sum over the blocks (k) of a sum over each block's rows (k1), closed where RQB's numbers are bound
+    (counting.resum): the inner one, summed over its own index replaced by k, added up 33k + ... where the
+    summand is 32k + k1 + ... (1292 where gcov counts 780; LAPACK's DORGRQ at N = 200: 64444, not 19900)."""
+    fixture = str(HERE / "rqb.f")
+    rows = gcov_rows(capsys, fixture, "./rqb")
+    assert rows[line_of(fixture, "X(I) = 2.0D0 * X(I)")] == [str(_rqb_scaled(40))] * 2 == ["780", "780"]

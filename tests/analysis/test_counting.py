@@ -470,3 +470,15 @@ def test_a_choice_sympy_fails_to_fold_once_bound_is_unbindable_not_an_error():
     with pytest.raises(counting.Unbindable, match="not comparable"):
         counting.substitute(count, {nb: bound})
     assert counting.substitute(count, {nb: 64, k: 2, big: 65}) == 1
+
+
+def test_resum_keeps_an_inner_sums_index_apart_from_the_outer_one():
+    """An inner sum over k1 whose summand holds the outer index k (a callee's loop bound in its caller's
+    blocked loop, summed over each block): closed as a polynomial in its own index, which _polynomial_sum
+    calls k, the outer k must not be taken for it (Σ_k Σ_k1 (32k + k1 + 104) came out as Σ (33k + 104))."""
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    k1 = sympy.Symbol("k1", integer=True, nonnegative=True)
+    rows = sympy.Max(0, sympy.Min(32, 96 - 32 * k))
+    nest = sympy.Sum(sympy.Sum(32 * k + k1 + 104, (k1, 0, rows - 1)), (k, 0, 2))
+    by_hand = sum(32 * b + r + 104 for b in range(3) for r in range(32))
+    assert counting.resum(nest) == nest.doit() == by_hand == 14544
