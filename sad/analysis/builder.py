@@ -193,7 +193,7 @@ class ProcedureBuilder:
             loc = arm.loc or stmt.loc
             cond = self._event(loc, "cond", decide(arm.cond, self.layout), region_id, False, stmt)
             local.add(cond, remaining)
-            self.calls.calls_in(condition_cost(arm.cond), loc, index, local, cond, remaining)
+            self.calls.calls_in(condition_cost(arm.cond), loc, index, local, cond, remaining, stmt)
             fallthrough += self._arm(arm.body, p, index, local, escapes, graph)
             remaining = remaining - p
         p_else = remaining
@@ -314,7 +314,7 @@ class ProcedureBuilder:
         entry_cost = loop_entry_cost(stmt)
         entry = self._event(stmt.loc, "loop_entry", entry_cost, region_id, False, stmt)
         local.add(entry, sympy.Integer(1))
-        self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1))
+        self.calls.calls_in(entry_cost, stmt.loc, index, local, entry, sympy.Integer(1), stmt)
 
     def _add_summed(self, summed: tuple[RegionResult, sympy.Expr], stmt: ir.Do, i: int, graph: RegionGraph,
                     local: RegionResult, region_id: int) -> None:

@@ -71,11 +71,13 @@ class CallExpander:
         self.not_expanded: set[str] = set()  # call costs named for callees not expanded (warned once)
 
     def calls_in(self, cost: Cost, loc: ir.Loc, index: Index, local: RegionResult, event: Event,
-                 times: sympy.Expr) -> None:
-        """The function references of an expression evaluated `times` times per execution."""
+                 times: sympy.Expr, at: ir.Stmt | None = None) -> None:
+        """The function references of an expression evaluated `times` times per execution, their arguments
+        taken as they are just before the statement `at` where given (an IF's test: `LSAME(EQUED, 'Y')`
+        after `IF (LSAME(FACT, 'N')) EQUED = 'N'` passes EQUED's value there, not its last assignment)."""
         for call in cost.calls:
             scratch = RegionResult()
-            self.expand(call.name, call.args, loc, index, scratch, event, call.indirect)
+            self.expand(call.name, call.args, loc, index, scratch, event, call.indirect, at)
             for ev, count in scratch.counts.items():
                 local.add(ev, mul(times, count))
 

@@ -71,6 +71,7 @@ class ProgramFacts:
         default_factory=lambda: defaultdict(list))
     opaque_arrays: set[str] = field(default_factory=set)
     _places: dict[str, dict[int, Place]] = field(default_factory=dict)
+    _jumps: dict[str, bool] = field(default_factory=dict)
     _arm_jumps: dict[str, bool] = field(default_factory=dict)  # _jumps_back_in_arms by routine, as _places
     _looped_back: dict[str, frozenset[int] | None] = field(default_factory=dict)  # conditional.looped_back
     # the statement whose values are being evaluated, and the quotients resolved there by taking operands
@@ -179,6 +180,14 @@ class ProgramFacts:
         if places is None:
             places = self._places[proc.name] = _places_of(proc)
         return places
+
+    def jumps_in(self, proc: ir.Procedure) -> bool:
+        """Whether the routine jumps anywhere (a GO TO may pass any statement), found once per routine."""
+        found = self._jumps.get(proc.name)
+        if found is None:
+            jumps = (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf, ir.AssignedGoto)
+            found = self._jumps[proc.name] = any(isinstance(s, jumps) for s in ir.walk_stmts(proc.body))
+        return found
 
     def runs_once(self, proc: ir.Procedure) -> bool:
         """Whether a routine runs at most once per run of the program: the main program, or a routine with
@@ -1426,6 +1435,12 @@ class ValueResolver(ir.NodeVisitor):
             if ir_type == "character":
                 self.facts.character_formals.add(key)
             return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
+        where = use if use is not None else self._call
+        if decl is not None and decl.storage == "formal" and len(defs) == 1 and where is not None \
+                and not self._dominates(defs[0], where):
+            # `IF (IFACT.EQ.2) M = 3` before `DO I = 1, M`: M is the argument where the test fails, so the
+            # entry value is a definition too (sad.analysis.conditional); not 3 on every call
+            return self._conditional(key, defs, integer, depth)
         if len(defs) != 1:
             latest = self._latest_in_iteration(defs) if index and ir_type == "integer" else None
             if latest is not None and latest.kind == "index" and isinstance(latest.stmt, ir.Do):
@@ -1459,6 +1474,16 @@ class ValueResolver(ir.NodeVisitor):
             # `DO 30 I = 1, MINMN - NX, NB`): the first value past the last trip, as where it is also assigned
             return self._conditional(key, defs, integer, depth)
         return self._from_definition(key, defs[0], integer, depth)
+
+    def _dominates(self, definition: Definition, use: ir.Stmt) -> bool:
+        """Whether every path from the routine's entry to `use` runs `definition` first: it comes earlier,
+        outside any IF arm or loop the use is not in, and no jump can pass it."""
+        places = self.facts.places_of(self.proc)
+        d = places.get(id(definition.stmt)) if definition.stmt is not None else None
+        u = places.get(id(use))
+        if d is None or u is None or d.backward_jumps or definition.procedure != self.proc.name:
+            return False
+        return d.order < u.order and d.arms <= u.arms and d.loops <= u.loops and not self.facts.jumps_in(self.proc)
 
     def _latest_in_iteration(self, defs: list[Definition]) -> Definition | None:
         """Of several assignments (DPOTRF's `JB = MIN(NB, N-J+1)` in its upper and its lower loop), the one

@@ -331,3 +331,16 @@ def test_a_jump_that_leaves_before_the_last_chosen_test_stays_unknown(tmp_path):
     form = "M = N\nIF (K .EQ. 0) GO TO 40\nM = K\nIF (N .GT. K) GO TO 40\nM = N\n40 CONTINUE"
     count, _ = _body_count(tmp_path, _fortran(form))
     assert not count.free_symbols <= {N, K}
+
+
+def test_an_argument_set_on_some_paths_keeps_the_callers_value_on_the_others(capsys):
+    """tests/analysis/blas/inout.f: `IF (IFACT .EQ. 2) M = 3` before `DO 10 I = 1, M`, M an argument. The
+    one assignment was taken as M's value wherever it is used after it, so both calls ran 3 trips (6, where
+    gcov counts 7 + 3 = 10); and LSAME was passed EQUED = 'N' at both calls of PICKC, its quick return
+    counted once where it is taken twice. The caller's value reaches the use where the test fails: every
+    line equals gcov's with nothing bound."""
+    fixture = str(Path(__file__).resolve().parent / "blas" / "inout.f")
+    lsame = str(Path(__file__).resolve().parent / "blas" / "lsame.f")
+    rows = gcov_rows(capsys, fixture, "./inout", (lsame,))
+    assert rows[line_of(fixture, "K = K + 1")] == ["10", "10"]
+    assert rows[line_of(fixture, "IF (LSAME(EQUED, 'Y'))")] == ["2", "2"]
