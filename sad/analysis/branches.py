@@ -92,9 +92,34 @@ class BranchProbabilities:
                 probs.append(sympy.Integer(0))
                 continue
             suffix = "" if len(open_arms) == 1 else f"_{k + 1}"
-            probs.append(reached * self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc,
-                                                          ways, stmt))
+            p = self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", arm.loc or stmt.loc, ways, stmt)
+            probs.append(reached * self._partly_known(arm.cond, index, stmt, p, k == len(first)))
         return probs
+
+    def _partly_known(self, cond: ir.Expr, index: Index, at: ir.Stmt, p: sympy.Symbol, first: bool) -> sympy.Expr:
+        """An open arm's share `p`, with what is known of its condition where a part of it is not: `A .AND.
+        X`, A known exactly, is taken only where A holds ([A] p: DPOSVX's `LSAME(FACT, 'F') .AND. .NOT.(RCEQU
+        .OR. LSAME(EQUED, 'N'))` is never taken for FACT = 'E', so its ELSE is exact there); `A .OR. X` is
+        taken wherever A holds ([A] + (1 - [A]) p), where no open arm before it took a share of the executions
+        (`first`). A caller passing data for A's formals falls back to `p`."""
+        op = cond.op if isinstance(cond, ir.BinOp) and cond.op in ("and", "or") else None
+        if op is None or (op == "or" and not first):
+            return p
+        parts = [self.condition(part, index, at) for part in _operands(cond, op)]
+        known = [c for c in parts if c is not None]
+        whole = (sympy.And if op == "and" else sympy.Or)(*known)
+        if not known or len(known) == len(parts) or whole in (sympy.true, sympy.false) or not is_logical(whole):
+            return p  # nothing known, or all of it after an open arm: the arm's share as before
+        gate = indicator(whole)
+        self._gate_fallback(gate, sympy.Integer(1) if op == "and" else sympy.Integer(0))
+        return gate * p if op == "and" else gate + (1 - gate) * p
+
+    def _gate_fallback(self, gate: sympy.Expr, neutral: sympy.Integer) -> None:
+        """What a known part of a condition in formal arguments is where a caller passes data for them: nothing
+        known, the arm's share alone (sad.analysis.calls' `_data_branches`)."""
+        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
+        if isinstance(gate, sympy.Piecewise) and any(s.name in formals for s in gate.free_symbols):
+            self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((gate, neutral))
 
     def _exact_prefix(self, stmt: ir.If, folded: list[bool | None], index: Index
                       ) -> tuple[list[sympy.Expr], sympy.Expr]:
@@ -157,6 +182,13 @@ class BranchProbabilities:
             p = self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", stmt.arms[k].loc or stmt.loc,
                                        len(stmt.arms) + 1, stmt)
             self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((prob, p))
+
+
+def _operands(cond: ir.Expr, op: str) -> list[ir.Expr]:
+    """The operands of a chain of one logical operator: `A .AND. B .AND. C` as [A, B, C]."""
+    if isinstance(cond, ir.BinOp) and cond.op == op:
+        return _operands(cond.left, op) + _operands(cond.right, op)
+    return [cond]
 
 
 def record_decision(graph: RegionGraph, node: int, p: sympy.Expr, escapes: dict[Target, sympy.Expr],

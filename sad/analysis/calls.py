@@ -503,7 +503,8 @@ class CallExpander:
             if not free_symbols(prob) & unbound:
                 continue
             replaced[prob] = p
-            if not self.ctx.facts.generic_data or p.name in self.ctx.overrides or not isinstance(prob, sympy.Piecewise):
+            if not self.ctx.facts.generic_data or getattr(p, "name", None) in self.ctx.overrides \
+                    or not isinstance(prob, sympy.Piecewise):
                 continue
             found = genericdata.decide_formals(prob.args[0][1], {s: k for s, k in data.items() if s in unbound},
                                                known)
@@ -512,12 +513,12 @@ class CallExpander:
             decided, relations = found
             replaced[prob] = indicator(decided) if decided not in (sympy.true, sympy.false) \
                 else sympy.Integer(decided is sympy.true)
-            param = self.ctx.table.get(p.name) or self.ctx.candidates.get(p)
+            param = (self.ctx.table.get(p.name) or self.ctx.candidates.get(p)) if isinstance(p, sympy.Symbol) else None
             where = f" at {param.file}:{param.line}" if param is not None else ""
             for rel, value in sorted(relations, key=str):
                 self.ctx.generic_decision(loc, f"{callee.name}'s test {rel}{where}, on the data this call passes",
                                           value)
-        return replaced
+        return {**{_expanded(prob): v for prob, v in replaced.items()}, **replaced}
 
     def _element_symbols(self, callee: ir.Procedure) -> set[str]:
         """The names of the callee's first-element symbols (sad.analysis.storedelements), formals here."""
@@ -695,6 +696,16 @@ def _outermost(expr: sympy.Basic, kind: type) -> list[sympy.Basic]:
     for arg in expr.args:
         out.extend(e for e in _outermost(arg, kind) if e not in out)
     return out
+
+
+def _expanded(indicator_: sympy.Expr) -> sympy.Expr:
+    """An indicator with its relations' sides multiplied out: the form it takes in counts summed or multiplied
+    after it was made (DLASQ5's `TAU < EPS*(SIGMA + TAU)/2` is also `TAU < EPS*SIGMA/2 + EPS*TAU/2` there), so
+    that a call replacing the test replaces both."""
+    if not isinstance(indicator_, sympy.Piecewise):
+        return indicator_
+    return indicator_.replace(lambda e: isinstance(e, sympy.core.relational.Relational),
+                              lambda r: r.func(sympy.expand(r.lhs), sympy.expand(r.rhs), evaluate=False))
 
 
 def _untraced(count: sympy.Expr) -> str:

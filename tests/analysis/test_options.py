@@ -171,3 +171,68 @@ def test_a_failure_return_through_info_is_assumed_not_taken(capsys):
     rc = main(["check-counts", *files, "--require-bound", "--", "./cholesky"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out, out
+
+
+_GATES = """      PROGRAM GATES
+      INTEGER N
+      PARAMETER (N = 8)
+      CHARACTER EQ
+      INTEGER K
+      K = 0
+      EQ = 'Y'
+      CALL PICK('E', EQ, N, K)
+      CALL PICK('N', EQ, N, K)
+      WRITE (6, *) K
+      END
+
+      SUBROUTINE PICK(FACT, EQUED, N, K)
+      CHARACTER FACT, EQUED
+      INTEGER N, K, I
+      LOGICAL LSAME, RCEQU, NOFACT, EQUIL
+      EXTERNAL LSAME
+      NOFACT = LSAME(FACT, 'N')
+      EQUIL = LSAME(FACT, 'E')
+      IF (NOFACT .OR. EQUIL) THEN
+         EQUED = 'N'
+         RCEQU = .FALSE.
+      ELSE
+         RCEQU = LSAME(EQUED, 'Y')
+      END IF
+      IF (.NOT.NOFACT .AND. .NOT.EQUIL .AND. .NOT.LSAME(FACT, 'F')) THEN
+         K = -3
+      ELSE IF (N .LT. 0) THEN
+         K = -1
+      ELSE IF (LSAME(FACT, 'F') .AND.
+     $         .NOT.(RCEQU .OR. LSAME(EQUED, 'N'))) THEN
+         K = -2
+      ELSE
+         DO 20 I = 1, N
+            K = K + 1
+   20    CONTINUE
+      END IF
+      IF (EQUIL) CALL SETEQ(EQUED)
+      END
+
+      SUBROUTINE SETEQ(EQUED)
+      CHARACTER EQUED
+      EQUED = 'Y'
+      END
+"""
+
+
+def test_a_test_joined_to_a_known_option_is_decided_by_the_option(tmp_path):
+    """DPOSVX's `ELSE IF (LSAME(FACT, 'F') .AND. .NOT.(RCEQU .OR. LSAME(EQUED, 'N')))`: the right side is not
+    known (EQUED is set on some paths and passed to a routine that writes it), but the arm is taken only where
+    FACT is 'F', so for 'E' and 'N' its ELSE runs every time: K = K + 1 counted 2 x 8 times, PICK's tests all
+    exact. Before: the arm was a named probability (P_PICK_IF2) and the ELSE's loop unbound. (Not compared
+    with gcov: gfortran skips the right side's LSAME call where the left is false, which these counts do not
+    model.)"""
+    source = tmp_path / "gates.f"
+    source.write_text(_GATES)
+    analysis = analyze([str(source), str(BLAS / "lsame.f")])
+    counts = {line: c for (f, line), c in line_counts(analysis.counts).items() if f.endswith("gates.f")}
+    # LSAME's own tests of the EQUED it is passed in the condition stay open (its call is counted there)
+    assert [p.name for p in analysis.table.unresolved() if p.procedure == "PICK"] == []
+    loop_body = _GATES.splitlines().index("            K = K + 1") + 1
+    assert counts[loop_body] == 16
+    assert counts.get(loop_body - 3, 0) == 0  # K = -2, never
