@@ -558,6 +558,10 @@ class CallExpander:
                     # TAU(I), ...) after DSYTD2's upper reduction left TAU(1) = ZERO; by element where a rule
                     # tells which elements hold it (sad.analysis.storedelements), else open
                     known[symbol] = self.values.held_value(args[pos], genericdata.formal_datum(symbol.name), index)
+                elif isinstance(args[pos], ir.Var) and (stored := self.values.stored_constants(args[pos])):
+                    # a scalar copied from storage that may hold one (DGEQRT2's ALPHA = -T(I, 1), passed to
+                    # DGEMV, which returns at once where ALPHA is zero): data or that constant, open
+                    known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(stored))
             if value is not None and not is_logical(value) and symbol not in data:
                 subs[symbol] = value
             elif value is not None and is_logical(value) and symbol.name in self.ctx.facts.logical_formals(callee):

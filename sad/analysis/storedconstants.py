@@ -98,6 +98,8 @@ class StoredConstants:
         for node in (storage, storage + PARTS):
             self._settle(node)
             held |= self._held.get(node, frozenset())
+        if held and self._graph().signless(storage):
+            held |= frozenset(-c for c in held)
         self._journal.note(("stored", resolve_name(proc.name), name), held)
         return held
 
@@ -189,12 +191,16 @@ class _Flows:
         # DLARFT's `IF (TAU(I).EQ.ZERO)` then `T(J,I) = ZERO`: the tests' storages, the array's, the constant
         self.guarded: list[tuple[frozenset[str], str, sympy.Number]] = []
         self._parts: dict[str, set[str]] = defaultdict(set)  # an array's storage -> its parts' nodes
+        self.negated: set[str] = set()  # the targets of copies of a negation (`ALPHA = -T(I,1)`)
+        self._signless: set[str] | None = None
         for proc in program.procedures:
             for kind, source, target, in_loop in self._flows(proc):
                 if kind.startswith("down"):
                     (looped if in_loop else self.once).add((source, target))
-                if kind in ("copy", "up"):
+                if kind in ("copy", "negated copy", "up"):
                     self.up[source].add(target)
+                if kind == "negated copy":
+                    self.negated.add(target)
                 if kind in ("down", "down read-only"):
                     self.down[source].add(target)
                 if kind == "down read-only":
@@ -206,6 +212,13 @@ class _Flows:
         self._join_parts()
         self._back = _reverse(self.up), _reverse(self.down), _reverse(self.read_only)
         self._depends: dict[str, frozenset[str]] = {}
+
+    def signless(self, storage: str) -> bool:
+        """Whether what `storage` holds may have passed a negated copy (up, then down), so that its constants
+        hold with either sign: -0 is 0, but a copy of -ONE's source would hold -1, not 1."""
+        if self._signless is None:
+            self._signless = _closure(_closure(self.negated, self.up), self.down)
+        return storage in self._signless
 
     def depends_on(self, storage: str) -> frozenset[str]:
         """The source storages whose constants may reach `storage`: through up then down, or through a
@@ -266,11 +279,11 @@ class _Flows:
         write to its actual); whether the statement is inside a loop."""
         in_loops, varying = _in_loops(proc)
         for stmt in ir.walk_stmts(proc.body):
-            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Var) and _floating(proc, stmt.target) \
-                    and _floating_scalar(proc, stmt.value.name):
-                target = base_name(stmt.target)
-                if target is not None:
-                    yield "copy", self._storage(proc, stmt.value.name), self._storage(proc, target), False
+            copied = _copied(proc, stmt)
+            if copied is not None:
+                source, target, negated = copied
+                yield "negated copy" if negated else "copy", self._storage(proc, source), \
+                    self._storage(proc, target), False
             for name, args in _calls(stmt):
                 callee = self._procs.get(resolve_name(name))
                 if callee is None:
@@ -506,6 +519,28 @@ def _leaves(proc: ir.Procedure, target: ir.Expr) -> bool:
         return isinstance(target, ir.ArrayRef) and not target.indices and target.name in proc.formals \
             and genericdata.floating(target.type)
     return isinstance(target, ir.Var) and target.name in proc.formals and _floating_scalar(proc, target.name)
+
+
+def _copied(proc: ir.Procedure, stmt: ir.Stmt) -> tuple[str, str, bool] | None:
+    """(source, target, negated) of an assignment that copies floating storage into floating storage: a
+    scalar or an element, or its negation (DGEQRT2's `ALPHA = -T(I, 1)`, T's column 1 holding the TAU
+    DLARFG may leave zero, then passed to DGEMV, which returns at once where ALPHA is zero)."""
+    if not isinstance(stmt, ir.Assign) or not _floating(proc, stmt.target):
+        return None
+    value, negated = stmt.value, False
+    if isinstance(value, ir.UnOp) and value.op == "neg":
+        value, negated = value.operand, True
+    target = base_name(stmt.target)
+    if target is None:
+        return None
+    if isinstance(value, ir.Var) and _floating_scalar(proc, value.name):
+        return value.name, target, negated
+    if isinstance(value, ir.ArrayRef) and value.indices and _floating(proc, value) \
+            and _floating_scalar(proc, target):
+        # into a scalar only: an element copied into another array's element (DLAHR2's T(I, I) = TAU(I))
+        # is that array's data, told apart by element (sad.analysis.storedelements)
+        return value.name, target, negated
+    return None
 
 
 def _floating(proc: ir.Procedure, expr: ir.Expr) -> bool:
