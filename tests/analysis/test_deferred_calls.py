@@ -105,20 +105,25 @@ def test_a_routine_past_the_limit_is_expanded_call_by_call_where_a_caller_passes
     assert rc == 0 and "MISMATCH" not in out, out
 
 
-_WIDE = """      PROGRAM WIDE
+def _driver(name: str, calls: int, routine: str) -> str:
+    """A program calling `routine(J + 2, MOD(J, 2) .EQ. 0, X)` for J = 1 ... calls, LEAF's X of 60."""
+    return f"""      PROGRAM {name}
       INTEGER N, J
       PARAMETER (N = 60)
       DOUBLE PRECISION X(N)
       DO 10 J = 1, N
          X(J) = 1.0D0
    10 CONTINUE
-      DO 20 J = 1, 20
-         CALL ROUTW(J + 2, MOD(J, 2) .EQ. 0, X)
+      DO 20 J = 1, {calls}
+         CALL {routine}(J + 2, MOD(J, 2) .EQ. 0, X)
    20 CONTINUE
       PRINT *, X(1)
       END
 
-      SUBROUTINE ROUTW(M, WIDE, X)
+"""
+
+
+_WIDE = _driver("WIDE", 20, "ROUTW") + """      SUBROUTINE ROUTW(M, WIDE, X)
       INTEGER M, IW
       LOGICAL WIDE
       DOUBLE PRECISION X(*)
@@ -147,20 +152,7 @@ def test_a_deferred_call_passing_an_expression_of_a_variable_set_in_several_plac
     assert rc == 0 and "MISMATCH" not in out, out
 
 
-_SIDES = """      PROGRAM SIDES
-      INTEGER N, J
-      PARAMETER (N = 60)
-      DOUBLE PRECISION X(N)
-      DO 10 J = 1, N
-         X(J) = 1.0D0
-   10 CONTINUE
-      DO 20 J = 1, 10
-         CALL ROUTS(J + 2, MOD(J, 2) .EQ. 0, X)
-   20 CONTINUE
-      PRINT *, X(1)
-      END
-
-      SUBROUTINE ROUTS(M, LEFT, X)
+_SIDES = _driver("SIDES", 10, "ROUTS") + """      SUBROUTINE ROUTS(M, LEFT, X)
       INTEGER M, I, MI, NI
       LOGICAL LEFT
       DOUBLE PRECISION X(*)
