@@ -581,8 +581,14 @@ class CallExpander:
         if not isinstance(arg, (ir.Var, ir.BinOp, ir.UnOp)):
             return None
         value = self.values.expr_at(arg, at, index)
-        if value is None or tree_size([value]) > _CONDITIONAL_ARGUMENT_NODES \
-                or (not isinstance(arg, ir.Var) and value.has(sympy.Piecewise)):
+        if value is None or (not isinstance(arg, ir.Var) and value.has(sympy.Piecewise)):
+            return None
+        return self._chosen_at(value, at, index, _CONDITIONAL_ARGUMENT_NODES)
+
+    def _chosen_at(self, value: sympy.Expr, at: ir.Stmt, index: Index, limit: int) -> sympy.Expr | None:
+        """A value at a call statement of at most `limit` nodes, its choices as the IF arms around the call
+        leave them (_within); None past the limit."""
+        if tree_size([value]) > limit:
             return None
         return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
 
@@ -600,8 +606,10 @@ class CallExpander:
                     or decl.type != "integer" or decl.dims:
                 continue
             value = self.values.expr_at(args[pos], at, index)
-            if value is not None and not is_logical(value) and tree_size([value]) <= _MARKER_ARGUMENT_NODES:
-                wide[symbol] = self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+            chosen = self._chosen_at(value, at, index, _MARKER_ARGUMENT_NODES) \
+                if value is not None and not is_logical(value) else None
+            if chosen is not None:
+                wide[symbol] = chosen
         return wide
 
     def _standin_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index, name: str) -> sympy.Expr | None:
