@@ -216,7 +216,7 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
             raise _Found(value)  # in a loop that does not change the variable
         elif isinstance(stmt, ir.Goto) and _over_failures(stmts, k, stmt, run):
             skip_to = stmt.target
-        elif _jumps(stmt):
+        elif jumps(stmt):
             raise Unknown
         elif isinstance(stmt, ir.CallStmt) and resolve_name(stmt.name) in run.terminating:
             return ENDED  # a routine that never returns (XERBLA): the program ends here
@@ -298,7 +298,7 @@ def _assigns(stmt: ir.Stmt, run: Run) -> bool:
     return id(stmt) in run.definitions or any(id(s) in run.definitions for s in _inside(stmt, run))
 
 
-def _jumps(stmt: ir.Stmt) -> bool:
+def jumps(stmt: ir.Stmt) -> bool:
     """Whether a simple statement jumps: a GO TO of any kind, an arithmetic IF, I/O with ERR= or END=."""
     return isinstance(stmt, _JUMPS) or (isinstance(stmt, ir.IO) and bool(ir.jump_targets(stmt)))
 
@@ -311,7 +311,7 @@ def _jump_condition(stmt: ir.Stmt, jump: ir.Stmt, run: Run) -> sympy.Basic | Non
             or not isinstance(jump, ir.Goto):
         return None
     body = stmt.arms[0].body
-    if not body or body[-1] is not jump or any(_jumps(s) or isinstance(s, (ir.Return, ir.Stop))
+    if not body or body[-1] is not jump or any(jumps(s) or isinstance(s, (ir.Return, ir.Stop))
                                                for s in ir.walk_stmts(body[:-1])):
         return None
     try:

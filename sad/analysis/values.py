@@ -182,11 +182,11 @@ class ProgramFacts:
         return places
 
     def jumps_in(self, proc: ir.Procedure) -> bool:
-        """Whether the routine jumps anywhere (a GO TO may pass any statement), found once per routine."""
+        """Whether the routine jumps anywhere (a GO TO, or I/O's ERR= or END=, may pass any statement), found
+        once per routine."""
         found = self._jumps.get(proc.name)
         if found is None:
-            jumps = (ir.Goto, ir.ComputedGoto, ir.ArithmeticIf, ir.AssignedGoto)
-            found = self._jumps[proc.name] = any(isinstance(s, jumps) for s in ir.walk_stmts(proc.body))
+            found = self._jumps[proc.name] = any(conditional.jumps(s) for s in ir.walk_stmts(proc.body))
         return found
 
     def runs_once(self, proc: ir.Procedure) -> bool:
