@@ -117,9 +117,19 @@ class BranchProbabilities:
     def _gate_fallback(self, gate: sympy.Expr, neutral: sympy.Integer) -> None:
         """What a known part of a condition in formal arguments is where a caller passes data for them: nothing
         known, the arm's share alone (sad.analysis.calls' `_data_branches`)."""
+        if self._in_formals(gate):
+            self._fall_back(gate, neutral)
+
+    def _in_formals(self, prob: sympy.Expr) -> bool:
+        """Whether an indicator is a condition on formal arguments (or the first elements holding a stored
+        constant, bound like them), which each call binds."""
         formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
-        if isinstance(gate, sympy.Piecewise) and any(s.name in formals for s in gate.free_symbols):
-            self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((gate, neutral))
+        formals |= self.ctx.facts.first_element_names(self.proc)
+        return isinstance(prob, sympy.Piecewise) and any(s.name in formals for s in prob.free_symbols)
+
+    def _fall_back(self, prob: sympy.Expr, instead: sympy.Expr) -> None:
+        """What `prob` becomes where a caller cannot bind the formals it is in (sad.analysis.calls)."""
+        self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((prob, instead))
 
     def _exact_prefix(self, stmt: ir.If, folded: list[bool | None], index: Index
                       ) -> tuple[list[sympy.Expr], sympy.Expr]:
@@ -173,15 +183,13 @@ class BranchProbabilities:
     def _formal_fallbacks(self, stmt: ir.If, place: str, probs: list[sympy.Expr]) -> None:
         """For the arms whose indicator is in formal arguments: the named probability the arm stands for
         where a caller passes a value only a run can tell (an array element, a function result)."""
-        formals = {self.ctx.facts.storage_name(self.proc, f) for f in self.proc.formals}
-        formals |= self.ctx.facts.first_element_names(self.proc)  # the first elements holding a stored constant
         for k, prob in enumerate(probs):
-            if not isinstance(prob, sympy.Piecewise) or not any(s.name in formals for s in prob.free_symbols):
+            if not self._in_formals(prob):
                 continue
             suffix = "" if len(stmt.arms) == 1 else f"_{k + 1}"
             p = self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", stmt.arms[k].loc or stmt.loc,
                                        len(stmt.arms) + 1, stmt)
-            self.ctx.formal_branches.setdefault(resolve_name(self.proc.name), []).append((prob, p))
+            self._fall_back(prob, p)
 
 
 def _operands(cond: ir.Expr, op: str) -> list[ir.Expr]:
