@@ -29,6 +29,9 @@ Where the rules come from (a routine's "own" rule for an array formal it writes)
 Every other write of the array must be data: a computed value, or a call whose callee leaves no stored
 constant in that formal (sad.analysis.storedconstants); one constant stored anywhere else, a copy of a
 scalar that may hold one with no such call before it, or rules that differ, and the array has no rule.
+Rules that differ only between the arms of one IF outside the loops, each arm's writes agreeing, are one
+rule whose bound is chosen by the arm: DGEBD2's TAUP, zero from N - 1 on where M >= N, from N on where
+M < N, is "from Piecewise((N - 1, M >= N), (N, True)) on"; a caller binds the choice like any bound.
 
 What a caller binds a callee's `@zero` symbol to, for the actual X or X(J): the caller's own `@zero` of X
 shifted by J - 1 where X is an array it only reads; else the rule an earlier call in the same loops left in
@@ -446,19 +449,61 @@ class StoredElements:
         decl = proc.variables.get(name)
         if decl is None or not decl.dims or not genericdata.floating(decl.type) or proc.language != "fortran":
             return None
+        arms = self._arms_taken(proc, dict(options)) if options else _every_arm
+        rules = self._rules_in(proc, name, proc.body, arms, options)
+        if rules is None or not rules:
+            return None
+        first = _agreed(rules)
+        return first if first is not None else self._by_arm(proc, name, arms, options)
+
+    def _rules_in(self, proc: ir.Procedure, name: str, body: list[ir.Stmt], arms: ArmsOf, options: Options,
+                  guard: ir.IfArm | None = None) -> list[Rule] | None:
+        """The rules the writes of `name` in `body` give; None where one stores a constant no rule tells."""
         rules: list[Rule] = []
-        walk = _statements(proc.body, arms=self._arms_taken(proc, dict(options)) if options else _every_arm)
-        for stmt, loops, guard in walk:
-            found = self._writes(proc, name, stmt, loops, guard, options)
+        for stmt, loops, inner in _statements(body, guard=guard, arms=arms):
+            found = self._writes(proc, name, stmt, loops, inner, options)
             if found is None:
                 return None  # a constant stored where no rule tells which elements
             rules.extend(found)
-        if not rules:
+        return rules
+
+    def _by_arm(self, proc: ir.Procedure, name: str, arms: ArmsOf, options: Options) -> Rule | None:
+        """One rule whose bound is chosen by the arm of an IF outside the loops that the writes take, where
+        each arm's writes agree but the arms differ (DGEBD2's TAUP: from N - 1 on where M >= N, from N on
+        where M < N): the bound a Piecewise of the arms' conditions. Every rule-giving write must be in that
+        IF, and every path through it must write one (an ELSE)."""
+        outside: list[ir.Stmt] = []
+        split: ir.If | None = None
+        for stmt in proc.body:
+            if isinstance(stmt, ir.If) and self._rules_in(proc, name, [stmt], arms, options):
+                if split is not None:
+                    return None  # two IFs that write it: no one choice
+                split = stmt
+            else:
+                outside.append(stmt)
+        if split is None or self._rules_in(proc, name, outside, arms, options):
             return None
-        first = rules[0]
-        if any(r.shape() != first.shape() or sympy.expand(r.bound - first.bound) != 0 for r in rules[1:]):
+        pieces: list[tuple[sympy.Expr, sympy.Basic]] = []
+        shapes = set()
+        for body, arm in arms(split):
+            rule = _agreed(self._rules_in(proc, name, body, arms, options, arm) or [])
+            cond = sympy.true if arm is None else self._arm_condition(proc, arm, split)
+            if rule is None or cond is None:
+                return None
+            shapes.add(rule.shape())
+            pieces.append((rule.bound, cond))
+        if len(shapes) != 1 or pieces[-1][1] is not sympy.true:
+            return None  # arms of other forms, or a path with no write (no ELSE)
+        constant, axis, upward = shapes.pop()
+        return Rule(constant, axis, sympy.Piecewise(*pieces), upward)
+
+    def _arm_condition(self, proc: ir.Procedure, arm: ir.IfArm, at: ir.If) -> sympy.Basic | None:
+        """An arm's test as a condition on the routine's integer values (M >= N), or None."""
+        value = self._resolver(proc).expr_at(arm.cond, at, {})
+        if not isinstance(value, (sympy.Rel, sympy.And, sympy.Or, sympy.Not)) \
+                or not all(s.is_integer for s in value.free_symbols):
             return None
-        return first
+        return value
 
     def _arms_taken(self, proc: ir.Procedure, options: dict[str, int]) -> ArmsOf:
         """The arms an IF runs with the options' values: the one they decide true (none after it), not those
@@ -557,7 +602,7 @@ class StoredElements:
             # a bound that seems to vary with the loop, or with the arm the actuals were set in, may be one
             # value: DGERQF's calls of DGERQ2 bind K - N + 1 in its blocked loop and after it
             floor = self._subscript_floor(proc, arg, offset, index)
-            bound = sympy.expand(settled(sympy.piecewise_fold(bound), floor))
+            bound = sympy.expand(settled(_on_zero(sympy.piecewise_fold(bound)), floor))
         if tree_size([bound]) > _START_NODES:
             return None
         if bound.free_symbols & set(index.values()):
@@ -707,6 +752,23 @@ class StoredElements:
                 if seen_at or around & {id(loop) for loop in loops}:
                     return False
         return seen_at
+
+
+def _on_zero(expr: sympy.Expr) -> sympy.Expr:
+    """`expr` with each relation written as one side against 0, so that terms both sides share cancel (a
+    callee's `M >= N` bound at `CALL DGEBD2(M-I+1, N-I+1, ...)` is M - N >= 0 on every trip)."""
+    relations = {r: r.func(sympy.expand(r.lhs - r.rhs), 0) for r in expr.atoms(sympy.Rel)}
+    return expr.xreplace(relations) if relations else expr
+
+
+def _agreed(rules: list[Rule]) -> Rule | None:
+    """The one rule all of `rules` are, or None (none, or rules that differ)."""
+    if not rules:
+        return None
+    first = rules[0]
+    if any(r.shape() != first.shape() or sympy.expand(r.bound - first.bound) != 0 for r in rules[1:]):
+        return None
+    return first
 
 
 def _passed(resolver, actual: ir.Expr, call: ir.Stmt, index: dict, limit: int = _START_NODES

@@ -174,6 +174,19 @@ def test_a_blocked_factorization_leaves_the_rule_of_its_unblocked_one(capsys):
     _equals_gcov(capsys, fixture, [], "./blocked", zero_arm, "2")
 
 
+def test_the_elements_holding_a_stored_zero_may_start_where_an_arm_says(capsys):
+    """tests/analysis/blas/bidiag.f, DGEBRD's shape: PANEL and BIDIAG leave REFL's zero in TAUP from N - 1
+    on where M >= N and from N on where M < N, each arm's writes agreeing: one rule, its bound chosen by
+    the arm (a Piecewise of M >= N). BIDBLK's calls bind it at M - I + 1, N - I + 1, the same on every
+    block once the test is written as M - N >= 0. USE's `TAUP(I).EQ.0`: twice after the square call, never
+    after the wide one (gcov agrees). Before: the arms' rules differed, so none, and the test stayed open."""
+    fixture = str(Path(FIXTURE).with_name("bidiag.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    zero_arm = line_of(fixture, "S = S + 1.0D0")
+    _equals_gcov(capsys, fixture, [], "./bidiag", zero_arm, "2")
+
+
 def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
     """tests/analysis/blas/copied.f, DSYTD2's upper reduction: REFL leaves 0 in the scalar TAUI where its
     length I <= 1, and RED copies TAUI into TAU(I) going down, so the zero is in element 1 (a rule "up to
