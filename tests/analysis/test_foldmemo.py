@@ -47,3 +47,16 @@ def test_a_large_relation_is_its_difference_with_zero_even_at_the_size_limit():
     big = sympy.Max(*sympy.symbols("n0:30", integer=True))
     simplified = foldmemo._remembered_simplify(sympy.Gt(big + difference, big))
     assert simplified == sympy.simplify(sympy.Gt(difference, 0))
+
+
+def test_a_relation_sympy_cannot_simplify_is_kept_as_it_is():
+    """DGEMLQT's backward blocked loop `DO I = KF, 1, -MB`, KF = ((K - 1)/MB)*MB + 1, passes IB = MIN(MB,
+    K - I + 1) to DLARFB: its trips' sign test over the resummed index k. sympy.simplify tests the sides'
+    difference by putting 0 for every symbol, where floor((K - 1)/MB) is nan and Min raises "not
+    comparable"; the whole sum failed and the loop's trips became a named count (155 unbound lines in a
+    DGELQT + DGEMLQT driver). The relation comes back unsimplified, and a fold over it works."""
+    k_, mb, k = sympy.symbols("K MB k", integer=True)
+    relation = sympy.Min(mb, k_ + mb * k - mb * sympy.floor((k_ - 1) / mb)) >= 0
+    assert foldmemo._remembered_simplify(relation) == relation
+    x = sympy.Symbol("x", integer=True)
+    assert foldmemo.simplify_logic(sympy.And(relation, x > 0)) == sympy.And(relation, x > 0)
