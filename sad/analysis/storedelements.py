@@ -35,8 +35,9 @@ M < N, is "from Piecewise((N - 1, M >= N), (N, True)) on"; a caller binds the ch
 
 What a caller binds a callee's `@zero` symbol to, for the actual X or X(J): the caller's own `@zero` of X
 shifted by J - 1 where X is an array it only reads; else the rule an earlier call in the same loops left in
-the very same actual (DGELS's WORK(1), filled by DGEQRF as TAU, passed to DORMQR as TAU; DORMQR's
-WORK(IWT), DLARFT's T, then DLARFB's); else the caller's own rule of X shifted by J - 1 where every write
+the very same actual, an array and its first element being the same (DGELS's WORK(1), filled by DGEQRF
+as TAU, passed to DORMQR as TAU; DORMQR's WORK(IWT), DLARFT's T, then DLARFB's; DGGLSE's WORK, DGGRQF's
+TAUA, then DORMRQ's WORK(1)); else the caller's own rule of X shifted by J - 1 where every write
 of X that gives a rule comes before the call. Axes other than the first are bound only between arrays of
 the same leading dimension, at the same column offset.
 
@@ -730,7 +731,7 @@ class StoredElements:
             if callee is None:
                 continue
             for pos, a in enumerate(stmt.args):
-                if a != arg or pos >= len(callee.formals) \
+                if not _same_start(proc, a, arg) or pos >= len(callee.formals) \
                         or callee.formals[pos] not in self._written.get(resolve_name(callee.name), ()):
                     continue
                 # a later call that writes the same actual without a rule leaves what no rule tells
@@ -759,6 +760,26 @@ def _on_zero(expr: sympy.Expr) -> sympy.Expr:
     callee's `M >= N` bound at `CALL DGEBD2(M-I+1, N-I+1, ...)` is M - N >= 0 on every trip)."""
     relations = {r: r.func(sympy.expand(r.lhs - r.rhs), 0) for r in expr.atoms(sympy.Rel)}
     return expr.xreplace(relations) if relations else expr
+
+
+def _same_start(proc: ir.Procedure, first: ir.Expr, second: ir.Expr) -> bool:
+    """Whether two actuals pass the same storage from the same element: the same expression, or an array
+    and its first element (DGGLSE fills WORK through DGGRQF's TAUA and reads it as DORMRQ's WORK(1))."""
+    return first == second or _first_element(proc, first) == _first_element(proc, second) is not None
+
+
+def _first_element(proc: ir.Procedure, arg: ir.Expr) -> str | None:
+    """The array's name where an actual is the array or its first element, else None."""
+    decl = proc.variables.get(base_name(arg) or "")
+    if decl is None or not decl.dims:
+        return None
+    if isinstance(arg, ir.Var):
+        return arg.name
+    if not isinstance(arg, ir.ArrayRef) or len(arg.indices) != len(decl.dims):
+        return None
+    lows = [1 if low is None else low.value if isinstance(low, ir.Const) else None for low, _ in decl.dims]
+    firsts = all(isinstance(i, ir.Const) and i.value == low for i, low in zip(arg.indices, lows))
+    return arg.name if firsts else None
 
 
 def _agreed(rules: list[Rule]) -> Rule | None:

@@ -187,6 +187,18 @@ def test_the_elements_holding_a_stored_zero_may_start_where_an_arm_says(capsys):
     _equals_gcov(capsys, fixture, [], "./bidiag", zero_arm, "2")
 
 
+def test_an_array_and_its_first_element_are_the_same_start(capsys):
+    """tests/analysis/blas/firstel.f, DGGLSE's shape: WRAP fills WORK (passed whole) with FACT's rule, "from
+    M on"; USE reads it as WORK(1), and ZAP writes another part after, so LSE has no rule of its own. WORK and
+    WORK(1) pass the same storage from the same element: USE's `TAU(I).EQ.0` holds once in 6 (gcov agrees).
+    Before: they were different actuals, no earlier call had filled WORK(1), and the test stayed open."""
+    fixture = str(Path(FIXTURE).with_name("firstel.f"))
+    analysis = analyze([fixture])
+    assert not analysis.table.unresolved()
+    zero_arm = line_of(fixture, "S = S + 1.0D0")
+    _equals_gcov(capsys, fixture, [], "./firstel", zero_arm, "1")
+
+
 def test_a_stored_zero_copied_from_a_scalar_into_an_element_has_a_rule(capsys):
     """tests/analysis/blas/copied.f, DSYTD2's upper reduction: REFL leaves 0 in the scalar TAUI where its
     length I <= 1, and RED copies TAUI into TAU(I) going down, so the zero is in element 1 (a rule "up to
