@@ -319,16 +319,26 @@ def _end_do_exit(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, Line
     loop's exit is charged to the line of the body's last statement, an IF block's or inner DO's first line
     included (GCC 12: `DO I = 1, N; K = K + I; END DO` shows 11 on both lines at N = 10). Not where the
     trip count is precomputed (a step other than 1 or -1, bounds not constants) and the last statement is
-    a simple one."""
-    if _do_label(stmt) is not None or not stmt.body:
+    a simple one that makes no call (_ends_compound: `DO I = 1, K, MB; CALL BUMP(S); END DO` shows the
+    trips plus the entries on both lines, as a unit step does)."""
+    if _do_label(stmt) is not None or not stmt.body or _ends_routine_with_returns(stmt, proc):
         return
     last = stmt.body[-1]
-    if not (_unit_step(stmt) or _constant_bounds(stmt, proc) or ir.child_bodies(last)):
+    if not (_unit_step(stmt) or _constant_bounds(stmt, proc) or _ends_compound(stmt, None)):
         return
     key = (last.loc.file, last.loc.line)
     if key in model and key != (stmt.loc.file, stmt.loc.line):
         roles = by_role[(stmt.loc.file, stmt.loc.line)]
         model[key].gcov = model[key].gcov + roles["loop_entry"] - _jumps_out(stmt, by_role)
+
+
+def _ends_routine_with_returns(stmt: ir.Do, proc: ir.Procedure) -> bool:
+    """The loop is the routine's last statement and the routine has a RETURN: gfortran then jumps from the
+    loop's exit to the return block, whose line is END, not the body's last (GCC 12: `IF (N .LE. 0) RETURN`
+    then `DO J = 1, N; S = S + J; END DO` as the last statement shows 35 on the body's line for 35 trips in
+    5 calls, and 40 with any statement after the loop, an explicit RETURN included)."""
+    return bool(proc.body) and proc.body[-1] is stmt \
+        and any(isinstance(s, ir.Return) for s in ir.walk_stmts(proc.body))
 
 
 def _do_line(stmt: ir.Do, proc: ir.Procedure, by_role, model: dict[Key, LineModel], parent) -> None:

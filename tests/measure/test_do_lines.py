@@ -55,3 +55,81 @@ def test_do_lines_with_step_minus_one_and_end_do_equal_gcov(tmp_path, capsys, mo
     assert rows["doline.f:18"] == ["11", "11"]     # ... a logical IF as well
     assert rows["doline.f:21"] == ["4", "4"]       # step 3: no exit test on the body's line
     assert rows["doline.f:28"] == ["11", "11"]     # an IF block last: its IF line
+
+
+CALL_LAST = """      PROGRAM CALLST
+      INTEGER S, K
+      S = 0
+      DO K = 5, 9
+         CALL EVERY(K, 2, S)
+      END DO
+      PRINT *, S
+      END
+      SUBROUTINE EVERY(K, MB, S)
+      INTEGER K, MB, S, I
+      DO I = 1, K, MB
+         CALL BUMP(S)
+      END DO
+      END
+      SUBROUTINE BUMP(S)
+      INTEGER S
+      S = S + 1
+      END
+"""
+
+
+def test_a_call_last_in_an_end_do_loop_of_a_step_carries_its_exit(tmp_path, capsys, monkeypatch):
+    """`DO I = 1, K, MB; CALL BUMP(S); END DO` (DGEMLQT's blocked loops end so): a call ends its basic block,
+    so gfortran tests the precomputed trip count on the DO line at each trip and charges the exit to the
+    call's line, as for a unit step. K = 5 to 9, MB = 2: 3+3+4+4+5 = 19 calls, 5 entries; gcov shows 24 on
+    both lines. Before: the call line was modelled as its 19 runs (a MISMATCH)."""
+    (tmp_path / "callst.f").write_text(CALL_LAST)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["check-counts", "callst.f", "--require-bound", "--", "./callst"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("callst.f:")}
+    assert rows["callst.f:11"] == ["24", "24"]     # the DO line: trips and entries
+    assert rows["callst.f:12"] == ["24", "24"]     # the call: its runs and the loop's exits
+
+
+EARLY_RETURN = """      PROGRAM RETLST
+      INTEGER S, K
+      S = 0
+      DO K = 5, 9
+         CALL LAST(K, S)
+         CALL NEXT(K, S)
+      END DO
+      PRINT *, S
+      END
+      SUBROUTINE LAST(N, S)
+      INTEGER N, S, J
+      IF (N .LE. 0) RETURN
+      DO J = 1, N
+         S = S + J
+      END DO
+      END
+      SUBROUTINE NEXT(N, S)
+      INTEGER N, S, J
+      IF (N .LE. 0) RETURN
+      DO J = 1, N
+         S = S + J
+      END DO
+      RETURN
+      END
+"""
+
+
+def test_an_end_do_loop_ending_a_routine_with_a_return_leaves_by_its_end(tmp_path, capsys, monkeypatch):
+    """A routine with a RETURN (`IF (N .LE. 0) RETURN`) whose last statement is an END DO loop: gfortran jumps
+    from the loop's exit to the return block, on the END line, so the body's last line shows its 35 trips
+    (N = 5 to 9); with a statement after the loop (an explicit RETURN, as LAPACK writes) it shows 35 + 5
+    exits. Before: both were modelled as 40 (a MISMATCH in the first)."""
+    (tmp_path / "retlst.f").write_text(EARLY_RETURN)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["check-counts", "retlst.f", "--require-bound", "--", "./retlst"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("retlst.f:")}
+    assert rows["retlst.f:14"] == ["35", "35"]     # the loop ends the routine: its exit is not here
+    assert rows["retlst.f:21"] == ["40", "40"]     # a RETURN after the loop: the exit on the body's line
