@@ -1,7 +1,6 @@
 """Exact loop counting against hand-derived closed forms (Fortran 77 trip-count rule, exact sums)."""
 from __future__ import annotations
 
-import pytest
 import sympy
 
 from sad.analysis import counting
@@ -458,17 +457,21 @@ def test_nothing_summed_is_zero_not_a_sum_holding_the_loops_symbols():
     assert counting.open_sum(sympy.Piecewise((0, k < M), (0, True)), (k, 0, N - 1)) == 0
 
 
-def test_a_choice_sympy_fails_to_fold_once_bound_is_unbindable_not_an_error():
+def test_a_choice_sympy_cannot_simplify_once_bound_is_folded_as_it_is():
     """DLASYF's counts bound to DSYTRF's block size NB (MAX(1, LWORK/N) under tests of N and LWORK): sympy
     folds the bound choice by simplifying `Max(1, floor(LWORK/N)) < 8`, puts 0 for every symbol in it and
-    refuses Max(1, nan) with a ValueError, which took DSYTRF's whole build down as an internal error. It is
-    Unbindable, as any other undefined binding, so the call is deferred to where the values are numbers."""
+    refuses Max(1, nan) with a ValueError, which once took DSYTRF's whole build down as an internal error,
+    and later made the call Unbindable (deferred to where the values are numbers). sad.analysis.foldmemo now
+    keeps such a relation as it is, and the fold binds: at each point the count NB's value there gives."""
     lwork, n, k, nb, big = sympy.symbols("LWORK N k NB K", integer=True)
     small = sympy.Max(1, sympy.floor(lwork / n)) < 8
     bound = sympy.Piecewise((n, sympy.ITE((n > 64) & (lwork < 64 * n), small, False)), (64, True))
     count = sympy.Piecewise((1, k * nb - nb * sympy.floor((big - 1) / nb) > 0), (0, True))
-    with pytest.raises(counting.Unbindable, match="not comparable"):
-        counting.substitute(count, {nb: bound})
+    bound_count = counting.substitute(count, {nb: bound})
+    points = [{lwork: 280, n: 70, k: 2, big: 65}, {lwork: 280, n: 70, k: 0, big: 65},
+              {lwork: 10 ** 4, n: 70, k: 2, big: 65}, {lwork: 10 ** 4, n: 70, k: 1, big: 65}]
+    values = [bound_count.subs(point) for point in points]
+    assert values == [count.subs({nb: bound.subs(point)}).subs(point) for point in points] == [1, 0, 1, 0]
     assert counting.substitute(count, {nb: 64, k: 2, big: 65}) == 1
 
 
