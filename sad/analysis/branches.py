@@ -114,6 +114,29 @@ class BranchProbabilities:
         self._gate_fallback(gate, sympy.Integer(1) if op == "and" else sympy.Integer(0))
         return gate * p if op == "and" else gate + (1 - gate) * p
 
+    def selections(self, stmt: ir.ComputedGoto, index: Index) -> list[sympy.Basic] | None:
+        """Per target of a computed GOTO (or a C switch's cases), the condition that the selector picks it,
+        where every such test is known exactly as an IF's is (`condition`): DLARFX's `GO TO (10, 30, ...,
+        190) M` on its formal M, which each call binds; None where one is not."""
+        picks = []
+        for k in range(len(stmt.targets)):
+            values = stmt.cases[k] if stmt.cases is not None else [ir.Const(k + 1, type="integer")]
+            tests = []
+            for value in values:
+                test = ir.BinOp("eq", stmt.selector, value, type="logical")
+                folded = self.fold(test, index, stmt)
+                known = sympy.sympify(folded) if folded is not None else self.condition(test, index, stmt)
+                if known is None:
+                    return None
+                tests.append(known)
+            picks.append(sympy.Or(*tests))
+        return picks
+
+    def fall_back(self, prob: sympy.Expr, instead: sympy.Symbol) -> None:
+        """Where a caller passes data for the formals an exact weight is in, the named probability instead."""
+        if self._in_formals(prob):
+            self._fall_back(prob, instead)
+
     def _gate_fallback(self, gate: sympy.Expr, neutral: sympy.Integer) -> None:
         """What a known part of a condition in formal arguments is where a caller passes data for them: nothing
         known, the arm's share alone (sad.analysis.calls' `_data_branches`)."""

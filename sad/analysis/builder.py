@@ -156,7 +156,8 @@ class ProcedureBuilder:
             self._while(stmt, i, graph, index, local, region_id)
         else:
             self._simple(stmt, local, index, region_id)
-            for tgt, weight in self.jumps.edges(stmt, i, graph):
+            picks = self.branches.selections(stmt, index) if isinstance(stmt, ir.ComputedGoto) else None
+            for tgt, weight in self.jumps.edges(stmt, i, graph, picks, self.branches.fall_back):
                 graph.add_edge(i, tgt, weight)
             if isinstance(stmt, ir.Unsupported):
                 self.ctx.warn(stmt.loc, f"unsupported construct, costed as an unresolved parameter: "

@@ -9,12 +9,15 @@ straight-line code that reports and stops) are assumed not taken.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sympy
 
 from sad import ir
 from sad.analysis import failures
 from sad.analysis.buildstate import BuildContext, Target
 from sad.analysis.cfg import Decision, RegionGraph
+from sad.analysis.counting import indicator
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.values import resolve_name
 
@@ -74,6 +77,9 @@ def target(label: str, graph: RegionGraph) -> Target:
     return ("esc", label)
 
 
+FallBack = Callable[[sympy.Expr, sympy.Symbol], None]  # an exact weight and the probability it falls back to
+
+
 class JumpEdges:
     """Adds the out-edges of one procedure's simple statements to their region graphs."""
 
@@ -84,8 +90,11 @@ class JumpEdges:
         self.exits = exits
         self.assigned_labels = _assigned_labels(proc)
 
-    def edges(self, stmt: ir.Stmt, node: int, graph: RegionGraph) -> list[tuple[Target, sympy.Expr]]:
-        """(target, weight) out-edges of the simple statement at `node`; targets outside the list are escapes."""
+    def edges(self, stmt: ir.Stmt, node: int, graph: RegionGraph, picks: list[sympy.Basic] | None = None,
+              fall_back: FallBack | None = None) -> list[tuple[Target, sympy.Expr]]:
+        """(target, weight) out-edges of the simple statement at `node`; targets outside the list are escapes.
+        `picks`: for a computed GOTO whose selector is known, each target's condition (its weight is then an
+        exact indicator; `fall_back` learns the named probability it stands for where a caller passes data)."""
         if isinstance(stmt, ir.Goto):
             return [(target(stmt.target, graph), sympy.Integer(1))]
         if isinstance(stmt, ir.Return):
@@ -97,7 +106,7 @@ class JumpEdges:
             return self._multiway(stmt, node, arms, graph, "AIF", None)
         if isinstance(stmt, ir.ComputedGoto):
             arms = [(str(k + 1), t) for k, t in enumerate(stmt.targets)]
-            return self._multiway(stmt, node, arms, graph, "CGOTO", stmt.default)
+            return self._multiway(stmt, node, arms, graph, "CGOTO", stmt.default, picks, fall_back)
         if isinstance(stmt, ir.AssignedGoto):
             targets = stmt.targets or self.assigned_labels.get(stmt.var, [])
             arms = [(str(k + 1), t) for k, t in enumerate(targets)]
@@ -110,9 +119,11 @@ class JumpEdges:
         return [(graph.successor(node), sympy.Integer(1))]
 
     def _multiway(self, stmt: ir.Stmt, node: int, arms: list[tuple[str, str]], graph: RegionGraph, kind: str,
-                  default: str | None) -> list[tuple[Target, sympy.Expr]]:
+                  default: str | None, picks: list[sympy.Basic] | None = None,
+                  fall_back: FallBack | None = None) -> list[tuple[Target, sympy.Expr]]:
         """A decision among labelled targets: one probability per distinct target, the last (or the
-        fall-through / default) takes the rest. Targets listed twice share one arm."""
+        fall-through / default) takes the rest. Targets listed twice share one arm. With `picks` (each arm's
+        condition), each distinct target's weight is the indicator that one of its arms is picked."""
         place = self.namer.place(stmt, kind)
         distinct: list[tuple[str, str]] = []
         for name, label in arms:
@@ -122,9 +133,10 @@ class JumpEdges:
         if default in graph.error_labels:
             fallback = None  # the default arm is an error exit: the last real arm takes the rest
         errors = [label for _, label in distinct if label in graph.error_labels]
-        if errors:
+        if errors and picks is None:
             self.ctx.note(stmt.loc, "jumps to error exits assumed not taken")
-        distinct = [(name, label) for name, label in distinct if label not in graph.error_labels] or distinct
+        if picks is None:
+            distinct = [(name, label) for name, label in distinct if label not in graph.error_labels] or distinct
         out = [(target(label, graph), name) for name, label in distinct]
         if default is None and kind == "AIF":
             fallback = None  # an arithmetic IF always jumps: its last arm takes the rest
@@ -137,10 +149,30 @@ class JumpEdges:
             suffix = "" if len(named) == 1 else f"_{name}"
             symbols.append(self.namer.probability(f"P_{self.proc.name}_{place}{suffix}", stmt.loc,
                                                   len(named) + 1, stmt))
+        if picks is not None:
+            return self._picked(arms, picks, distinct, named, symbols, last_target, fall_back)
         edges: list[tuple[Target, sympy.Expr]] = [(tgt, sym) for (tgt, _), sym in zip(named, symbols)]
         edges.append((last_target, 1 - sum(symbols)))
         if len(symbols) == 1:
             graph.decisions[node] = Decision(symbols[0], named[0][0], last_target)
+        return edges
+
+    @staticmethod
+    def _picked(arms: list[tuple[str, str]], picks: list[sympy.Basic], distinct: list[tuple[str, str]],
+                named: list[tuple[Target, str]], symbols: list[sympy.Symbol], last_target: Target,
+                fall_back: FallBack | None) -> list[tuple[Target, sympy.Expr]]:
+        """The edges of a decision whose arms' conditions are known: each named target 1 where one of its
+        arms is picked, the last target the rest (the fall-through where none is)."""
+        by_name = {name: label for name, label in distinct}
+        edges: list[tuple[Target, sympy.Expr]] = []
+        for (tgt, name), symbol in zip(named, symbols):
+            taken = sympy.Or(*[pick for (_, label), pick in zip(arms, picks) if label == by_name[name]])
+            weight = sympy.Integer(1) if taken is sympy.true else sympy.Integer(0) if taken is sympy.false \
+                else indicator(taken)
+            if fall_back is not None:
+                fall_back(weight, symbol)
+            edges.append((tgt, weight))
+        edges.append((last_target, 1 - sum(w for _, w in edges)))
         return edges
 
 
