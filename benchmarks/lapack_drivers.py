@@ -69,6 +69,12 @@ _BAND = "      DO 40 J = 1, N\n         DO 35 I = MAX(1, J - 4), J\n" \
         "            WORK(5 + I - J + (J - 1) * 5) = A(I, J)\n   35    CONTINUE\n   40 CONTINUE\n"
 _COPY_TO_C = "      DO 50 J = 1, N\n         DO 45 I = 1, N\n            C(I, J) = A(I, J)\n" \
              "   45    CONTINUE\n   50 CONTINUE\n"
+# a right-hand side in TAU, a vector in C's second column, and B full of pseudo-random entries, as A is
+# (DGGLSE's constraint matrix: B = 1 everywhere is of rank one, and its RQ factorization met exact zeros)
+_VECTORS = "      DO 60 I = 1, N\n         TAU(I) = DBLE(I)\n         C(I, 2) = DBLE(2 * I + 1)\n" \
+           "   60 CONTINUE\n      DO 70 J = 1, N\n         DO 65 I = 1, N\n" \
+           "            S = MOD(S * 1103 + 12345, 65536)\n            B(I, J) = DBLE(S + 1) / 65537.0D0\n" \
+           "   65    CONTINUE\n   70 CONTINUE\n"
 
 # name: (entry routines, size, the calls)
 DRIVERS: dict[str, tuple[list[str], int, str]] = {
@@ -153,6 +159,14 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
                                           "      CALL DORMRQ('L','N',N,N,N,A,N,TAU,B,N,WORK,64*N,INFO)"),
     "dorgql": (["dgeqlf", "dorgql"], 200, "      CALL DGEQLF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
                                           "      CALL DORGQL(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dorgbr-p": (["dgebrd", "dorgbr"], 30, "      CALL DGEBRD(N,N,A,N,B(1,1),B(1,2),C,TAU,WORK,64*N,INFO)\n"
+                                           "      CALL DORGBR('P',N,N,N,A,N,TAU,WORK,64*N,INFO)"),
+    "dgglse": (["dgglse"], 30, _VECTORS + "      CALL DGGLSE(N,N,N/2,A,N,B,N,TAU,C(1,2),C(1,3),WORK,64*N,INFO)"),
+    "dgemlqt": (["dgelqt", "dgemlqt"], 40, "      CALL DGELQT(N,N,16,A,N,C,N,WORK,INFO)\n"
+                                           "      CALL DGEMLQT('R','N',N,N,N,16,A,N,C,N,B,N,WORK,INFO)"),
+    "dlarfx": (["dlarfx"], 12, "      DO 60 I = 1, N\n         TAU(I) = 1.0D0 / DBLE(I + 1)\n   60 CONTINUE\n"
+                               "      DO 61 I = 1, 11\n         CALL DLARFX('L',I,N,TAU,0.5D0,B,N,WORK)\n"
+                               "         CALL DLARFX('R',N,I,TAU,0.5D0,B,N,WORK)\n   61 CONTINUE"),
     "dorglq": (["dgelqf", "dorglq"], 80, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
                                          "      CALL DORGLQ(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
     "dorghr": (["dgehrd", "dorghr"], 80, "      CALL DGEHRD(N, 1, N, A, N, TAU, WORK, 64 * N, INFO)\n"
