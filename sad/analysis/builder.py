@@ -278,7 +278,8 @@ class ProcedureBuilder:
                     # under the same names, with a named trip count
                     inner_index.pop(stmt.index, None)
                     body = self._in_loop(stmt.index, stmt.body, inner_index)
-                    self.ctx.note(stmt.loc, f"DO {stmt.index}: the sum over its bounds failed ({exc}){retried}; "
+                    # a fallback the user must hear of: the trips are a parameter where they had a formula
+                    self.ctx.warn(stmt.loc, f"DO {stmt.index}: the sum over its bounds failed ({exc}){retried}; "
                                             f"its trips are a named count")
                     resolved = False
                 else:
