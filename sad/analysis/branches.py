@@ -111,7 +111,9 @@ class BranchProbabilities:
         if not known or len(known) == len(parts) or whole in (sympy.true, sympy.false) or not is_logical(whole):
             return p  # nothing known, or all of it after an open arm: the arm's share as before
         gate = indicator(whole)
-        self._gate_fallback(gate, sympy.Integer(1) if op == "and" else sympy.Integer(0))
+        # where a caller passes data for A's formals nothing is known: the arm's share alone
+        # (sad.analysis.calls' `_data_branches`)
+        self.fall_back(gate, sympy.Integer(1) if op == "and" else sympy.Integer(0))
         return gate * p if op == "and" else gate + (1 - gate) * p
 
     def selections(self, stmt: ir.ComputedGoto, index: Index) -> list[sympy.Basic] | None:
@@ -132,16 +134,12 @@ class BranchProbabilities:
             picks.append(sympy.Or(*tests))
         return picks
 
-    def fall_back(self, prob: sympy.Expr, instead: sympy.Symbol) -> None:
-        """Where a caller passes data for the formals an exact weight is in, the named probability instead."""
+    def fall_back(self, prob: sympy.Expr, instead: sympy.Expr) -> None:
+        """What an exact weight in formal arguments becomes where a caller passes data for them: the named
+        probability it stands for (a computed GOTO's target), or the neutral 1 or 0 of a known part of a
+        condition (`_partly_known`); a weight in no formal is left as it is."""
         if self._in_formals(prob):
             self._fall_back(prob, instead)
-
-    def _gate_fallback(self, gate: sympy.Expr, neutral: sympy.Integer) -> None:
-        """What a known part of a condition in formal arguments is where a caller passes data for them: nothing
-        known, the arm's share alone (sad.analysis.calls' `_data_branches`)."""
-        if self._in_formals(gate):
-            self._fall_back(gate, neutral)
 
     def _in_formals(self, prob: sympy.Expr) -> bool:
         """Whether an indicator is a condition on formal arguments (or the first elements holding a stored

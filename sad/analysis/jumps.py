@@ -77,7 +77,7 @@ def target(label: str, graph: RegionGraph) -> Target:
     return ("esc", label)
 
 
-FallBack = Callable[[sympy.Expr, sympy.Symbol], None]  # an exact weight and the probability it falls back to
+FallBack = Callable[[sympy.Expr, sympy.Expr], None]  # an exact weight and the probability it falls back to
 
 
 class JumpEdges:
