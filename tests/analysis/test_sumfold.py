@@ -49,3 +49,53 @@ def test_a_conjunction_of_choices_on_one_test_folds_as_sympy_does_without_the_pr
     assert _fold(test).args[0].cond == left
     mixed = sympy.And(nq < k, sympy.Piecewise((m, k > 2), (nh, True)) > 1)  # two tests: sympy's product
     assert _fold(mixed) == _sympys(mixed)
+
+
+def _body(terms: int, test: sympy.Basic) -> sympy.Expr:
+    """A loop body of `terms` counts c_j·(j + [test]·N): each term's indicator folds to its own choice."""
+    return sympy.Add(*[sympy.Symbol(f"c{j}") * (j + N * sympy.Piecewise((1, test), (0, True)))
+                       for j in range(terms)])
+
+
+def test_terms_under_one_test_fold_as_sympy_does():
+    """Four terms, each a product holding the same indicator (sympy's 2**4 combinations collapse to two):
+    the same choice as sympy's, tree for tree."""
+    from sad.analysis.sumfold import _fold
+    body = _body(4, K >= N)
+    assert _fold(body) == _sympys(body)
+    assert _fold(body).args[0].cond == sympy.Le(N, K)
+
+
+def test_many_terms_under_one_test_fold_to_two_pieces():
+    """DTPQRT's blocked loop over DTPRFB: 40 terms under `I >= L` (2**40 combinations for sympy's product).
+    Joined piece by piece: Σ c_j·(j + N) where the test holds, Σ c_j·j elsewhere."""
+    from sad.analysis.sumfold import _fold
+    folded = _fold(_body(40, K >= N))
+    c = [sympy.Symbol(f"c{j}") for j in range(40)]
+    assert folded == sympy.Piecewise((sum(cj * (j + N) for j, cj in enumerate(c)), K >= N),
+                                     (sum(cj * j for j, cj in enumerate(c)), True))
+
+
+def test_terms_under_two_tests_fold_as_sympy_does():
+    """Terms under two different tests, interleaved: the joined choices combine in sympy's order."""
+    from sad.analysis.sumfold import _fold
+    a, b = _body(3, K >= N), _body(2, K < 3).subs({sympy.Symbol(f"c{j}"): sympy.Symbol(f"d{j}") for j in range(2)})
+    body = a + b + 5 * sympy.Piecewise((K, K >= N), (1, True))
+    assert _fold(body) == _sympys(body)
+    assert len(_fold(body).args) == 4  # both tests, the first alone, the second alone, neither
+
+
+def test_terms_with_three_pieces_fold_to_the_same_values():
+    """Two terms with a choice of three pieces on the same tests, beside a choice on other tests: sympy's
+    product also keeps a combination no value reaches (`Eq(M, 0) & (N <= K) & (N < K + M)`, after
+    `Eq(M, 0) & (N <= K)` and with the first term's second piece); the joined fold leaves it out, with the
+    same value everywhere."""
+    from sad.analysis.sumfold import _fold
+    m = sympy.Symbol("M", integer=True)
+    three = sympy.Piecewise((5, sympy.Eq(m, 0)), (N - K, K + m > N), (m, True))
+    other = sympy.Piecewise((K, N <= K), (1, sympy.Eq(m, 0)), (m, True))
+    body = N * three + 2 * (m + 1) * three + (m + 1) * other
+    folded, sympys = _fold(body), _sympys(body)
+    assert len(folded.args) == 6 < len(sympys.args) == 7
+    for point in [{K: k, N: n, m: v} for k in range(-2, 4) for n in range(-2, 4) for v in range(-1, 2)]:
+        assert folded.subs(point) == sympys.subs(point) == body.subs(point)
