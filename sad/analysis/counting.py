@@ -772,7 +772,7 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
             return max0(floor(b / k) - floor((a - 1) / k))
     if isinstance(cond, sympy.And):
         return _indices_where_all(cond.args, i, a, b)
-    solved = _solved(cond, i)
+    solved = solved_relation(cond, i)
     if solved is None:
         return None
     op, bound = solved
@@ -786,7 +786,7 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
     return max0(b - extremes.maximum(a, low) + 1)
 
 
-def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
+def solved_relation(cond, i) -> tuple[type, sympy.Expr] | None:
     """A relation `i <op> bound` equivalent to cond (linear in i with coefficient ±1), or None."""
     if not isinstance(cond, (sympy.Eq, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
         return None
@@ -803,7 +803,7 @@ def _solved(cond, i) -> tuple[type, sympy.Expr] | None:
 def _indices_where_all(conds, i, a, b):
     """How many integers i in [a, b] satisfy every condition of a conjunction: an equality i == E pins the
     index (then E must be a whole number in [a, b] and satisfy the others); bounds intersect the range."""
-    solved = [_solved(c, i) for c in conds]
+    solved = [solved_relation(c, i) for c in conds]
     if any(s is None for s in solved):
         if not any(s is not None and s[0] is sympy.Eq for s in solved):
             return None

@@ -75,6 +75,7 @@ import sympy
 
 from sad import ir
 from sad.analysis import characters, genericdata
+from sad.analysis.counting import solved_relation
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.journal import Journal
 from sad.analysis.params import make_symbol
@@ -847,16 +848,12 @@ def _solved(cond: sympy.Basic) -> tuple[sympy.Expr, bool] | None:
     <= 1`, DGEQR2's), (B, False) where it is `element <= B` (`N - K + element <= 1`, DGERQ2's)."""
     if not isinstance(cond, (sympy.LessThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.StrictGreaterThan)):
         return None
-    diff = sympy.expand(cond.lhs - cond.rhs)  # diff REL 0
-    slope = diff.coeff(_ELEMENT)
-    rest = sympy.expand(diff - slope * _ELEMENT)
-    if rest.has(_ELEMENT) or slope not in (1, -1):
+    solved = solved_relation(cond, _ELEMENT)
+    if solved is None:
         return None
-    # element >= B or element <= B, as each relation and slope write it
-    upward = isinstance(cond, (sympy.GreaterThan, sympy.StrictGreaterThan)) == (slope == 1)
-    bound = -rest if slope == 1 else rest
-    strict = isinstance(cond, (sympy.StrictLessThan, sympy.StrictGreaterThan))
-    if strict:
+    op, bound = solved
+    upward = op in (sympy.Ge, sympy.Gt)
+    if op in (sympy.Lt, sympy.Gt):  # integers: element > B is element >= B + 1
         bound = bound + 1 if upward else bound - 1
     return bound, upward
 
