@@ -133,3 +133,53 @@ def test_an_end_do_loop_ending_a_routine_with_a_return_leaves_by_its_end(tmp_pat
     rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("retlst.f:")}
     assert rows["retlst.f:14"] == ["35", "35"]     # the loop ends the routine: its exit is not here
     assert rows["retlst.f:21"] == ["40", "40"]     # a RETURN after the loop: the exit on the body's line
+
+
+LOCAL_PASSED = """      PROGRAM LOCPAS
+      INTEGER K
+      DOUBLE PRECISION A(10)
+      DO K = 5, 9
+         CALL BYLOC(K, A)
+         CALL BYFORM(K, A)
+      END DO
+      PRINT *, A(1)
+      END
+      SUBROUTINE BYLOC(N, A)
+      INTEGER N, J
+      DOUBLE PRECISION A(*), S
+      IF (N .LE. 0) RETURN
+      DO J = 2, N
+         S = A(J)
+         CALL BUMP(S)
+         A(J) = S
+      END DO
+      END
+      SUBROUTINE BYFORM(N, A)
+      INTEGER N, J
+      DOUBLE PRECISION A(*)
+      IF (N .LE. 0) RETURN
+      DO J = 2, N
+         CALL BUMP(A(J))
+         A(J) = 2.0D0*A(J)
+      END DO
+      END
+      SUBROUTINE BUMP(S)
+      DOUBLE PRECISION S
+      S = S + 1.0D0
+      END
+"""
+
+
+def test_a_routine_passing_its_own_variable_charges_the_exit_to_the_body(tmp_path, capsys, monkeypatch):
+    """The same last loop with a RETURN before it (30 trips of J = 2 .. N for N = 5 to 9): where the routine
+    passes its own S to a call, gfortran ends S's life at the return and the exit comes back to the body's
+    last line (30 + 5, DTPQRT2's form); where it passes only its formal's elements, the line shows the 30
+    trips. Before: both 30 (a MISMATCH in the first)."""
+    (tmp_path / "locpas.f").write_text(LOCAL_PASSED)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["check-counts", "locpas.f", "--require-bound", "--", "./locpas"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("locpas.f:")}
+    assert rows["locpas.f:17"] == ["35", "35"]     # S passed to BUMP: the exit on the body's last line
+    assert rows["locpas.f:26"] == ["30", "30"]     # only A(J) passed: the trips alone
