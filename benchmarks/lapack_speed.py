@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sad check's speed on Reference LAPACK: lines per CPU second, the slowest file, the files stopped.
 
-Usage: python3 benchmarks/lapack_speed.py LAPACK_DIR [--set dgeev|sample|whole ...] [--seed 29] [--size 150]
+Usage: python3 benchmarks/lapack_speed.py LAPACK_DIR [--set dgeev|tsqr|sample|whole ...] [--seed 29] [--size 150]
                                           [-j 1] [--timeout 60] [--keep DIR]
 
 LAPACK_DIR is an unpacked Reference LAPACK source tree (its SRC and BLAS/SRC directories; e.g. the netlib
@@ -9,6 +9,9 @@ release or a distribution's source package); nothing of it is kept here. The set
 scratch directory and checked with `sad check DIR -j J --no-cache --timeout T` in a child process:
 - dgeev: DGEEV and every routine it reaches (SRC and BLAS/SRC files), the eigenvalue driver whose Schur
   routines (DHSEQR, DLAQR0-5) were stopped by the time limit before routine summaries;
+- tsqr: DGETSLS and every routine it reaches (the tall-skinny QR and LQ family: DGEQR, DLATSQR, DTPQRT,
+  DTPMQRT, ...), whose blocked loops pass sizes chosen by a test of the loop index (DTPQRT did not finish
+  in 30 minutes before such terms were folded together);
 - sample: SIZE files of SRC drawn with a fixed seed, with every file they reach;
 - whole: all of SRC with BLAS/SRC (about 870 000 lines).
 Figures, not tests: the CPU seconds are the child's (user + system), so pin the run (`taskset -c 1`) and
@@ -42,6 +45,9 @@ def closure(chosen: list[Path], index: dict, scanned: dict) -> list[str]:
     return sorted(files)
 
 
+_ROOTS = {"dgeev": "dgeev.f", "tsqr": "dgetsls.f"}  # the sets made of one routine and what it reaches
+
+
 def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str, list[str]]:
     """The files of each set named."""
     src = sorted((lapack / "SRC").glob("*.f"))
@@ -52,8 +58,8 @@ def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str,
     index = definers(list(scanned.values()))
     sets: dict[str, list[str]] = {}
     for name in names:
-        if name == "dgeev":
-            sets[name] = closure([lapack / "SRC" / "dgeev.f"], index, scanned)
+        if name in _ROOTS:
+            sets[name] = closure([lapack / "SRC" / _ROOTS[name]], index, scanned)
         elif name == "sample":
             sets[name] = closure(random.Random(seed).sample(src, min(size, len(src))), index, scanned)
         else:
@@ -97,7 +103,7 @@ def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree (SRC, BLAS/SRC)")
-    ap.add_argument("--set", dest="sets", action="append", choices=["dgeev", "sample", "whole"],
+    ap.add_argument("--set", dest="sets", action="append", choices=[*_ROOTS, "sample", "whole"],
                     help="file sets to check (repeatable; default: dgeev and sample)")
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--size", type=int, default=150, help="SRC files drawn for the sample set")

@@ -22,7 +22,6 @@ import sympy.concrete.expr_with_limits as _with_limits
 import sympy.functions.elementary.piecewise as _piecewise
 from sympy.core.sorting import ordered
 from sympy.functions.elementary.piecewise import ExprCondPair
-from sympy.utilities.iterables import common_prefix
 
 _sympy_fold = _piecewise.piecewise_fold
 
@@ -72,16 +71,10 @@ def _fold_operands(expr: sympy.Expr) -> sympy.Expr:
     condition an earlier combination met and is dropped by Piecewise's own collapse. The joined choice
     stands where its first operand stood, so the combinations left come in the order sympy's product gives
     them."""
-    operands = [_piecewise.piecewise_fold(a) for a in _sympy_order(expr)]
-    joined: dict[tuple, list[int]] = {}
-    for n, a in enumerate(operands):
-        if isinstance(a, sympy.Piecewise):
-            joined.setdefault(tuple(c for _, c in a.args), []).append(n)
-    for conditions, at in joined.items():
+    operands: list[sympy.Expr | None] = [_piecewise.piecewise_fold(a) for a in _sympy_order(expr)]
+    for at in _by_conditions(enumerate(operands)).values():
         if len(at) > 1:
-            pieces = [[operands[n].args[i].expr for n in at] for i in range(len(conditions))]
-            operands[at[0]] = sympy.Piecewise(*[(expr.func(*e), c) for e, c in zip(pieces, conditions)],
-                                              evaluate=False)
+            operands[at[0]] = _joined([operands[n] for n in at], expr.func)
             for n in at[1:]:
                 operands[n] = None
     choices = [a.args if isinstance(a, sympy.Piecewise) else [(a, sympy.true)] for a in operands if a is not None]
@@ -97,33 +90,28 @@ def _fold_operands(expr: sympy.Expr) -> sympy.Expr:
 
 def _sympy_order(expr: sympy.Expr) -> list[sympy.Expr]:
     """The operands of a sum or a product in the order sympy's piecewise_fold combines them: those that are
-    not choices as they stand, then the choices by their conditions (sympy's `ordered`), the choices whose
-    conditions start alike joined over that common start as sympy joins them."""
+    not choices as they stand, then the choices, joined where their conditions are the same, by their
+    conditions (sympy's `ordered`)."""
     plain = [a for a in expr.args if not isinstance(a, sympy.Piecewise)]
-    by_conditions: dict[tuple, list[sympy.Piecewise]] = {}
-    for a in expr.args:
+    groups = _by_conditions(enumerate(expr.args))
+    return plain + [expr.args[at[0]] if len(at) == 1 else _joined([expr.args[n] for n in at], expr.func)
+                    for at in (groups[conditions] for conditions in ordered(groups))]
+
+
+def _by_conditions(operands) -> dict[tuple, list[int]]:
+    """The places of the choices among numbered operands, by their conditions, in the order first met."""
+    places: dict[tuple, list[int]] = {}
+    for n, a in operands:
         if isinstance(a, sympy.Piecewise):
-            by_conditions.setdefault(tuple(c for _, c in a.args), []).append(a)
-    for conditions in ordered(by_conditions):
-        group = by_conditions[conditions]
-        plain.append(group[0] if len(group) == 1 else _joined_over_start([list(p.args) for p in group], expr.func))
-    return plain
+            places.setdefault(tuple(c for _, c in a.args), []).append(n)
+    return places
 
 
-def _joined_over_start(pieces: list[list[ExprCondPair]], func) -> sympy.Piecewise:
-    """Choices joined over the conditions they start with (all of them the same up to some piece): those
-    pieces taken together, the rest of each a choice of its own under True (sympy's joining)."""
-    start = common_prefix(*[[p.cond for p in choice] for choice in pieces])
-    joined = [(func(*[choice[i].expr for choice in pieces]), start[i]) for i in range(len(start))]
-    rest = []
-    for choice in pieces:
-        if len(choice) == len(start):
-            continue
-        tail = choice[len(start):]
-        rest.append(tail[0].expr if tail[0].cond == True else sympy.Piecewise(*tail, evaluate=False))  # noqa: E712
-    if rest:
-        joined.append((func(*rest), sympy.true))
-    return sympy.Piecewise(*joined, evaluate=False)
+def _joined(choices: list, func) -> sympy.Piecewise:
+    """Choices on the same conditions as one choice, their values under each condition taken together."""
+    conditions = [c for _, c in choices[0].args]
+    return sympy.Piecewise(*[(func(*[choice.args[i].expr for choice in choices]), c)
+                             for i, c in enumerate(conditions)], evaluate=False)
 
 
 def _binds_a_condition(s: sympy.Sum) -> bool:
