@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from sad.cli.main import main
 
+
+def _checked(tmp_path, capsys, monkeypatch, name: str, source: str, options: tuple[str, ...] = ()) -> dict:
+    """`sad check-counts NAME.f --require-bound -- ./NAME` on the program (exit 0, no MISMATCH): per line of
+    the table, the modelled and the measured count as printed."""
+    (tmp_path / f"{name}.f").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["check-counts", f"{name}.f", *options, "--require-bound", "--", f"./{name}"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    return {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith(f"{name}.f:")}
+
+
 SOURCE = """      PROGRAM DOLINE
       CALL S(10)
       END
@@ -43,12 +55,7 @@ SOURCE = """      PROGRAM DOLINE
 def test_do_lines_with_step_minus_one_and_end_do_equal_gcov(tmp_path, capsys, monkeypatch):
     """Before: the DO line of `DO 10 I = N-1, 1, -1` was modelled as 1 (gcov: 10), and the last line of an
     END DO body as its trips (gcov: trips + 1, `K = K + I` 11 at N = 10)."""
-    (tmp_path / "doline.f").write_text(SOURCE)
-    monkeypatch.chdir(tmp_path)
-    rc = main(["check-counts", "doline.f", "-D", "P_S_IF2=0", "--require-bound", "--", "./doline"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("doline.f:")}
+    rows = _checked(tmp_path, capsys, monkeypatch, "doline", SOURCE, ("-D", "P_S_IF2=0"))
     assert rows["doline.f:7"] == ["10", "10"]      # DO 10 I = N - 1, 1, -1: entry + 9 trips
     assert rows["doline.f:10"] == ["1", "1"]       # step -2: the trip count is precomputed
     assert rows["doline.f:14"] == ["11", "11"]     # the END DO loop's exit on its last line
@@ -83,12 +90,7 @@ def test_a_call_last_in_an_end_do_loop_of_a_step_carries_its_exit(tmp_path, caps
     so gfortran tests the precomputed trip count on the DO line at each trip and charges the exit to the
     call's line, as for a unit step. K = 5 to 9, MB = 2: 3+3+4+4+5 = 19 calls, 5 entries; gcov shows 24 on
     both lines. Before: the call line was modelled as its 19 runs (a MISMATCH)."""
-    (tmp_path / "callst.f").write_text(CALL_LAST)
-    monkeypatch.chdir(tmp_path)
-    rc = main(["check-counts", "callst.f", "--require-bound", "--", "./callst"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("callst.f:")}
+    rows = _checked(tmp_path, capsys, monkeypatch, "callst", CALL_LAST)
     assert rows["callst.f:11"] == ["24", "24"]     # the DO line: trips and entries
     assert rows["callst.f:12"] == ["24", "24"]     # the call: its runs and the loop's exits
 
@@ -125,12 +127,7 @@ def test_an_end_do_loop_ending_a_routine_with_a_return_leaves_by_its_end(tmp_pat
     from the loop's exit to the return block, on the END line, so the body's last line shows its 35 trips
     (N = 5 to 9); with a statement after the loop (an explicit RETURN, as LAPACK writes) it shows 35 + 5
     exits. Before: both were modelled as 40 (a MISMATCH in the first)."""
-    (tmp_path / "retlst.f").write_text(EARLY_RETURN)
-    monkeypatch.chdir(tmp_path)
-    rc = main(["check-counts", "retlst.f", "--require-bound", "--", "./retlst"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("retlst.f:")}
+    rows = _checked(tmp_path, capsys, monkeypatch, "retlst", EARLY_RETURN)
     assert rows["retlst.f:14"] == ["35", "35"]     # the loop ends the routine: its exit is not here
     assert rows["retlst.f:21"] == ["40", "40"]     # a RETURN after the loop: the exit on the body's line
 
@@ -175,11 +172,6 @@ def test_a_routine_passing_its_own_variable_charges_the_exit_to_the_body(tmp_pat
     passes its own S to a call, gfortran ends S's life at the return and the exit comes back to the body's
     last line (30 + 5, DTPQRT2's form); where it passes only its formal's elements, the line shows the 30
     trips. Before: both 30 (a MISMATCH in the first)."""
-    (tmp_path / "locpas.f").write_text(LOCAL_PASSED)
-    monkeypatch.chdir(tmp_path)
-    rc = main(["check-counts", "locpas.f", "--require-bound", "--", "./locpas"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
-    rows = {r.split()[0]: r.split()[1:3] for r in out.splitlines() if r.startswith("locpas.f:")}
+    rows = _checked(tmp_path, capsys, monkeypatch, "locpas", LOCAL_PASSED)
     assert rows["locpas.f:17"] == ["35", "35"]     # S passed to BUMP: the exit on the body's last line
     assert rows["locpas.f:26"] == ["30", "30"]     # only A(J) passed: the trips alone
