@@ -212,35 +212,46 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
         if not as_subs and isinstance(e, sympy.Piecewise):
             out = memo[e] = _chosen(_rebuilt(e, walk), e)
             return out
-        if not as_subs and isinstance(e, sympy.Mul):
-            out = memo[e] = _product(e, walk)
+        if isinstance(e, sympy.Mul):
+            out = memo[e] = _product(e, walk, as_subs)
+            return out
+        if isinstance(e, (sympy.And, sympy.Or)):
+            out = memo[e] = _connective(e, walk)
             return out
         args = [walk(a) for a in e.args]
         if all(new is old for new, old in zip(args, e.args)):
             out = e
-        elif isinstance(e, sympy.Max) and len(args) == 2 and sympy.S.Zero in args:
-            out = max0(args[1] if args[0] == 0 else args[0])
-        elif isinstance(e, sympy.floor):
-            out = floor(args[0])
-        elif isinstance(e, sympy.Mod):
-            out = mod(*args)
-        elif isinstance(e, sympy.Sum) and args[0] == 0:
-            out = sympy.S.Zero  # nothing summed: not a Sum of 0 holding the limits' symbols
         elif as_subs:
-            out = e.func(*args)
+            out = _rebuilt_node(e, args)
         else:
             try:
-                out = e.func(*args)
+                out = _rebuilt_node(e, args)
             except Unbindable:
                 raise
-            except (TypeError, ValueError) as exc:  # sympy: "Invalid comparison of non-real zoo", "The
-                raise Unbindable(str(exc)) from exc   # argument 'nan' is not comparable" (a Max at 0/0)
+            except (TypeError, ValueError, ZeroDivisionError) as exc:  # sympy: "Invalid comparison of
+                # non-real zoo", "The argument 'nan' is not comparable" (a Max at 0/0), "Modulo by zero"
+                # (DGEQR's MOD(M - N, MB - N) under its test MB > N, bound where MB = N)
+                raise Unbindable(str(exc)) from exc
         if not as_subs and (out is sympy.zoo or out is sympy.nan):
             raise Unbindable(f"{e} is undefined there")
         memo[e] = out
         return out
 
     return walk(expr)
+
+
+def _rebuilt_node(e: sympy.Basic, args: list) -> sympy.Basic:
+    """A node with new arguments, Max(0, x), floor and Mod by this module's constructors (max0, floor, mod),
+    a Sum of nothing as 0 (not a Sum of 0 holding the limits' symbols), anything else by its class."""
+    if isinstance(e, sympy.Max) and len(args) == 2 and sympy.S.Zero in args:
+        return max0(args[1] if args[0] == 0 else args[0])
+    if isinstance(e, sympy.floor):
+        return floor(args[0])
+    if isinstance(e, sympy.Mod):
+        return mod(*args)
+    if isinstance(e, sympy.Sum) and args[0] == 0:
+        return sympy.S.Zero
+    return e.func(*args)
 
 
 def _rebuilt(e: sympy.Piecewise, walk) -> sympy.Expr:
@@ -264,20 +275,24 @@ def _chosen(out: sympy.Expr, e: sympy.Piecewise) -> sympy.Expr:
     return out
 
 
-def _product(e: sympy.Mul, walk) -> sympy.Expr:
+def _product(e: sympy.Mul, walk, as_subs: bool = False) -> sympy.Expr:
     """A product bound factor by factor, 0 where one factor is 0 whatever the others are: a count is the
     indicator of its path times the path's trip counts, and where the indicator is 0 the path's arithmetic
-    is never done (DGERQF's NB = LWORK/LDWORK, LDWORK = M, on the path a call with M = 0 returns before)."""
-    args, failed = [], None
+    is never done (DGERQF's NB = LWORK/LDWORK, LDWORK = M, on the path a call with M = 0 returns before).
+    With `as_subs` an undefined factor stays as sympy's subs leaves it (zoo, nan), and only a factor that
+    raises (sympy's Mod by 0: the indicator of DGEQR's `MOD(M - N, MB - N) .EQ. 0` times that of its guard
+    MB > N, where MB = N) is dropped for a 0 beside it."""
+    args: list[sympy.Basic] = []
+    failed: Exception | None = None
     for arg in e.args:
         try:
             value = walk(arg)
-        except Unbindable as exc:
+        except (Unbindable, ZeroDivisionError) as exc:
             failed = exc
             continue
         if value == 0:
             return sympy.Integer(0)
-        if value is sympy.zoo or value is sympy.nan:
+        if not as_subs and (value is sympy.zoo or value is sympy.nan):
             failed = Unbindable(f"{arg} is undefined there")
             continue
         args.append(value)
@@ -285,10 +300,36 @@ def _product(e: sympy.Mul, walk) -> sympy.Expr:
         raise failed
     if all(new is old for new, old in zip(args, e.args)):
         return e
+    if as_subs:
+        return e.func(*args)
     try:
         return e.func(*args)
     except (TypeError, ValueError) as exc:
         raise Unbindable(str(exc)) from exc
+
+
+def _connective(e: sympy.Basic, walk) -> sympy.Basic:
+    """An And (an Or) bound operand by operand, false (true) where one operand is whatever the others are, as
+    `_product` binds a product: a test guarded by another (DGEQR's `MOD(M - N, MB - N) .EQ. 0`, reached
+    only where MB > N) is undefined where the guard is false, and the conjunction of both is false there.
+    Also where substituting as sympy's subs does, which would raise on the undefined operand."""
+    absorbing = sympy.false if isinstance(e, sympy.And) else sympy.true
+    args: list[sympy.Basic] = []
+    failed: Exception | None = None
+    for arg in e.args:
+        try:
+            value = walk(arg)
+        except (Unbindable, ZeroDivisionError) as exc:  # (sympy's Mod by 0, where substituting as subs does)
+            failed = exc
+            continue
+        if value is absorbing:
+            return absorbing
+        args.append(value)
+    if failed is not None:
+        raise failed
+    if all(new is old for new, old in zip(args, e.args)):
+        return e
+    return e.func(*args)
 
 
 def _piecewise_subs(e: sympy.Piecewise, walk) -> sympy.Expr:
