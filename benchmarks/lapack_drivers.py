@@ -191,6 +191,15 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dgeqrt": (["dgeqrt"], 80, "      CALL DGEQRT(N, N, 16, A, N, C, N, WORK, INFO)"),
     "dlascl": (["dlascl"], 60, "      CALL DLASCL('G', 0, 0, 1.0D0, 2.0D0, N, N, A, N, INFO)\n"
                                "      CALL DLASCL('U', 0, 0, 3.0D0, 1.0D0, N, N, A, N, INFO)"),
+    # the triangular-pentagonal QR (DGETSLS' tall-skinny QR reaches it): a blocked loop whose size to DTPRFB
+    # a test of its index chooses; WORK's first N*N elements serve DTPMQRT as an N x N matrix
+    "dtpqrt": (["dtpqrt", "dtpmqrt"], 32, "      CALL DTPQRT(N, N, N/3, 8, A, N, B, N, C, N, WORK, INFO)\n"
+                                          "      CALL DTPMQRT('L','T',N,N,N,N/3,8,B,N,C,N,A,N,WORK,N,\n"
+                                          "     $             WORK(N*N+1),INFO)"),
+    # the QR of the newer interface: DGEQR keeps its block sizes in T(2) and T(3), where DGEMQR reads them
+    "dgeqr": (["dgeqr", "dgemqr"], 40, "      CALL DGEQR(N, N, A, N, WORK, 32*N, TAU, N, INFO)\n"
+                                       "      CALL DGEMQR('L','T',N,N,N,A,N,WORK,32*N,B,N,WORK(32*N+1),\n"
+                                       "     $            32*N,INFO)"),
     "blas2-opts": (["dgemv", "dsymv", "dtrmv", "dtrsv", "dger", "dsyr", "dsyr2", "dtbsv", "dgbmv"], 60,
                    "      CALL DGEMV('N', N, N, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
                    "      CALL DGEMV('T', N, N, 2.0D0, A, N, B, 1, 1.0D0, C, 1)\n"
