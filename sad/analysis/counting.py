@@ -212,11 +212,8 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
         if not as_subs and isinstance(e, sympy.Piecewise):
             out = memo[e] = _chosen(_rebuilt(e, walk), e)
             return out
-        if isinstance(e, sympy.Mul):
-            out = memo[e] = _product(e, walk, as_subs)
-            return out
-        if isinstance(e, (sympy.And, sympy.Or)):
-            out = memo[e] = _connective(e, walk)
+        if isinstance(e, (sympy.Mul, sympy.And, sympy.Or)):
+            out = memo[e] = _short_circuit(e, walk, as_subs)
             return out
         args = [walk(a) for a in e.args]
         if all(new is old for new, old in zip(args, e.args)):
@@ -275,13 +272,19 @@ def _chosen(out: sympy.Expr, e: sympy.Piecewise) -> sympy.Expr:
     return out
 
 
-def _product(e: sympy.Mul, walk, as_subs: bool = False) -> sympy.Expr:
-    """A product bound factor by factor, 0 where one factor is 0 whatever the others are: a count is the
-    indicator of its path times the path's trip counts, and where the indicator is 0 the path's arithmetic
-    is never done (DGERQF's NB = LWORK/LDWORK, LDWORK = M, on the path a call with M = 0 returns before).
-    With `as_subs` an undefined factor stays as sympy's subs leaves it (zoo, nan), and only a factor that
-    raises (sympy's Mod by 0: the indicator of DGEQR's `MOD(M - N, MB - N) .EQ. 0` times that of its guard
-    MB > N, where MB = N) is dropped for a 0 beside it."""
+_ABSORBING = {sympy.Mul: sympy.S.Zero, sympy.And: sympy.false, sympy.Or: sympy.true}
+
+
+def _short_circuit(e: sympy.Basic, walk, as_subs: bool = False) -> sympy.Basic:
+    """A product (an And, an Or) bound operand by operand: 0 (false, true) where one operand is, whatever the
+    others are. A count is the indicator of its path times the path's trip counts, and where the indicator
+    is 0 the path's arithmetic is never done (DGERQF's NB = LWORK/LDWORK, LDWORK = M, on the path a call
+    with M = 0 returns before); a test guarded by another (DGEQR's `MOD(M - N, MB - N) .EQ. 0`, reached only
+    where MB > N) is undefined where the guard is false, and the conjunction of both is false there. With
+    `as_subs` an undefined operand stays as sympy's subs leaves it (zoo, nan), and only one that raises
+    (sympy's Mod by 0, the indicator of that MOD's test beside the indicator of its guard) is dropped for
+    the absorbing value beside it."""
+    absorbing = _ABSORBING[type(e)]
     args: list[sympy.Basic] = []
     failed: Exception | None = None
     for arg in e.args:
@@ -290,8 +293,8 @@ def _product(e: sympy.Mul, walk, as_subs: bool = False) -> sympy.Expr:
         except (Unbindable, ZeroDivisionError) as exc:
             failed = exc
             continue
-        if value == 0:
-            return sympy.Integer(0)
+        if value == absorbing:
+            return absorbing
         if not as_subs and (value is sympy.zoo or value is sympy.nan):
             failed = Unbindable(f"{arg} is undefined there")
             continue
@@ -306,30 +309,6 @@ def _product(e: sympy.Mul, walk, as_subs: bool = False) -> sympy.Expr:
         return e.func(*args)
     except (TypeError, ValueError) as exc:
         raise Unbindable(str(exc)) from exc
-
-
-def _connective(e: sympy.Basic, walk) -> sympy.Basic:
-    """An And (an Or) bound operand by operand, false (true) where one operand is whatever the others are, as
-    `_product` binds a product: a test guarded by another (DGEQR's `MOD(M - N, MB - N) .EQ. 0`, reached
-    only where MB > N) is undefined where the guard is false, and the conjunction of both is false there.
-    Also where substituting as sympy's subs does, which would raise on the undefined operand."""
-    absorbing = sympy.false if isinstance(e, sympy.And) else sympy.true
-    args: list[sympy.Basic] = []
-    failed: Exception | None = None
-    for arg in e.args:
-        try:
-            value = walk(arg)
-        except (Unbindable, ZeroDivisionError) as exc:  # (sympy's Mod by 0, where substituting as subs does)
-            failed = exc
-            continue
-        if value is absorbing:
-            return absorbing
-        args.append(value)
-    if failed is not None:
-        raise failed
-    if all(new is old for new, old in zip(args, e.args)):
-        return e
-    return e.func(*args)
 
 
 def _piecewise_subs(e: sympy.Piecewise, walk) -> sympy.Expr:

@@ -42,7 +42,7 @@ def _fold(expr, evaluate=True):
     if expr.is_Add or expr.is_Mul:
         return _fold_operands(expr) if expr.is_commutative else _sympy_fold(expr, evaluate)
     folded = list(map(_piecewise.piecewise_fold, expr.args))  # sympy's recursion, through the installed fold
-    choices = [f.args if isinstance(f, sympy.Piecewise) else [(f, sympy.true)] for f in folded]
+    choices = [_pieces(f) for f in folded]
     test = next((c[0][1] for c in choices if len(c) > 1), None)
     if test is not None and all(len(c) == 1 or (len(c) == 2 and c[0][1] == test and c[1][1] is sympy.true)
                                 for c in choices):
@@ -50,14 +50,7 @@ def _fold(expr, evaluate=True):
         combinations = [tuple(c[0] for c in choices), tuple(c[1] for c in choices)]
     else:
         combinations = list(product(*choices))
-    new_args = []
-    for ec in combinations:
-        e, c = zip(*ec)
-        new_args.append((expr.func(*e), sympy.And(*c)))
-    rv = sympy.Piecewise(*new_args, evaluate=evaluate)
-    if any(s.expr.has(sympy.Piecewise) for p in rv.atoms(sympy.Piecewise) for s in p.args):
-        return _piecewise.piecewise_fold(rv)
-    return rv
+    return _combined(expr.func, combinations)
 
 
 def _fold_operands(expr: sympy.Expr) -> sympy.Expr:
@@ -77,11 +70,21 @@ def _fold_operands(expr: sympy.Expr) -> sympy.Expr:
             operands[at[0]] = _joined([operands[n] for n in at], expr.func)
             for n in at[1:]:
                 operands[n] = None
-    choices = [a.args if isinstance(a, sympy.Piecewise) else [(a, sympy.true)] for a in operands if a is not None]
+    return _combined(expr.func, product(*[_pieces(a) for a in operands if a is not None]))
+
+
+def _pieces(operand) -> tuple | list:
+    """An operand's pieces as (value, condition): a choice's own, anything else one piece under True."""
+    return operand.args if isinstance(operand, sympy.Piecewise) else [(operand, sympy.true)]
+
+
+def _combined(func, combinations) -> sympy.Expr:
+    """The choice of `func` over combinations of the operands' pieces, each under the conjunction of their
+    conditions, folded again where a value still holds a choice (the end of sympy's piecewise_fold)."""
     new_args = []
-    for ec in product(*choices):
+    for ec in combinations:
         e, c = zip(*ec)
-        new_args.append((expr.func(*e), sympy.And(*c)))
+        new_args.append((func(*e), sympy.And(*c)))
     rv = sympy.Piecewise(*new_args)
     if any(s.expr.has(sympy.Piecewise) for p in rv.atoms(sympy.Piecewise) for s in p.args):
         return _piecewise.piecewise_fold(rv)
