@@ -215,6 +215,9 @@ def substitute(expr: sympy.Expr, subs: dict, memo: dict | None = None, *, as_sub
         if isinstance(e, (sympy.Mul, sympy.And, sympy.Or)):
             out = memo[e] = _short_circuit(e, walk, as_subs)
             return out
+        if isinstance(e, sympy.ITE):
+            out = memo[e] = _chosen_branch(e, walk, as_subs)
+            return out
         args = [walk(a) for a in e.args]
         if all(new is old for new, old in zip(args, e.args)):
             out = e
@@ -307,6 +310,25 @@ def _short_circuit(e: sympy.Basic, walk, as_subs: bool = False) -> sympy.Basic:
         return e.func(*args)
     try:
         return e.func(*args)
+    except (TypeError, ValueError) as exc:
+        raise Unbindable(str(exc)) from exc
+
+
+def _chosen_branch(e: sympy.ITE, walk, as_subs: bool = False) -> sympy.Basic:
+    """An if-then-else of tests (sympy's form of a choice inside a relation) bound test first: where the test
+    is decided, only the branch it takes, as a Piecewise binds only the pieces whose conditions hold; the
+    other branch may be undefined there (DGEQR's `TSIZE < MAX(1, NB*N*NBLCKS + 5)`, NBLCKS = (M - N)/(MB - N)
+    only where MB > N, bound where MB = N). With `as_subs` sympy's errors are passed on as subs passes them."""
+    test = walk(e.args[0])
+    if test is sympy.true or test is sympy.false:
+        return walk(e.args[1] if test is sympy.true else e.args[2])
+    branches = [walk(a) for a in e.args[1:]]
+    if test is e.args[0] and all(new is old for new, old in zip(branches, e.args[1:])):
+        return e
+    if as_subs:
+        return sympy.ITE(test, *branches)
+    try:
+        return sympy.ITE(test, *branches)
     except (TypeError, ValueError) as exc:
         raise Unbindable(str(exc)) from exc
 

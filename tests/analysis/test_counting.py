@@ -485,3 +485,15 @@ def test_resum_keeps_an_inner_sums_index_apart_from_the_outer_one():
     nest = sympy.Sum(sympy.Sum(32 * k + k1 + 104, (k1, 0, rows - 1)), (k, 0, 2))
     by_hand = sum(32 * b + r + 104 for b in range(3) for r in range(32))
     assert counting.resum(nest) == nest.doit() == by_hand == 14544
+
+
+def test_an_if_then_else_of_tests_binds_only_the_branch_its_test_takes():
+    """sympy writes a choice inside a relation as ITE(test, then, else). DGEQR's `TSIZE < MAX(1, NB*N*NBLCKS
+    + 5)` with NBLCKS = (M - N)/(MB - N) only where MB > N became such a choice; bound where MB = N, the branch
+    not taken divides by 0. Bound test first it is the other branch; before, the whole count was Unbindable."""
+    mb, tsize = sympy.symbols("MB TSIZE", integer=True)
+    test = sympy.ITE(mb > N, tsize < N * (M - N) / (mb - N) + 5, tsize < N + 5)
+    assert counting.substitute(test, {mb: 40, N: 40, M: 42, tsize: 44}) is sympy.true    # 80/0 not taken
+    assert counting.substitute(test, {mb: 40, N: 40, M: 42, tsize: 45}) is sympy.false
+    assert counting.substitute(test, {mb: 41, N: 40, M: 42, tsize: 84}) is sympy.true    # 84 < 40*2/1 + 5
+    assert counting.substitute(test, {mb: 41, N: 40, M: 42, tsize: 85}) is sympy.false
