@@ -200,6 +200,11 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dgeqr": (["dgeqr", "dgemqr"], 40, "      CALL DGEQR(N, N, A, N, WORK, 32*N, TAU, N, INFO)\n"
                                        "      CALL DGEMQR('L','T',N,N,N,A,N,WORK,32*N,B,N,WORK(32*N+1),\n"
                                        "     $            32*N,INFO)"),
+    # its LQ twin, and the least-squares driver over both: DGETSLS passes WORK(LW2+1) to DGEQR then DGEMQR
+    "dgelq": (["dgelq", "dgemlq"], 40, "      CALL DGELQ(N, N, A, N, WORK, 32*N, TAU, N, INFO)\n"
+                                       "      CALL DGEMLQ('L','T',N,N,N,A,N,WORK,32*N,B,N,WORK(32*N+1),\n"
+                                       "     $            32*N,INFO)"),
+    "dgetsls": (["dgetsls"], 40, "      CALL DGETSLS('N', N, N, 2, A, N, B, N, WORK, 64*N, INFO)"),
     "blas2-opts": (["dgemv", "dsymv", "dtrmv", "dtrsv", "dger", "dsyr", "dsyr2", "dtbsv", "dgbmv"], 60,
                    "      CALL DGEMV('N', N, N, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
                    "      CALL DGEMV('T', N, N, 2.0D0, A, N, B, 1, 1.0D0, C, 1)\n"

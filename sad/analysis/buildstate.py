@@ -86,7 +86,9 @@ class BuildContext:
         # and the symbols a call binds for the first element of an array holding a stored constant
         # (sad.analysis.storedelements, once a test has asked for them): markers of deferred calls carry them
         elements = self.facts.first_element_symbols(proc)
-        return tuple(s for s in formals if s is not None) + tuple(elements)
+        # and those of the elements at constant subscripts it reads of an array formal (DGEMQR's T(2))
+        passed = [symbol for _, _, symbol in self.facts.passed_element_symbols(proc, self.table)]
+        return tuple(s for s in formals if s is not None) + tuple(elements) + tuple(passed)
 
     def next_seq(self) -> int:
         """The next sequence number of this analysis (unique parameter places)."""

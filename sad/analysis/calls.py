@@ -569,6 +569,9 @@ class CallExpander:
         if at is not None and self.ctx.facts.generic_data:
             # where the callee's tests of an array's elements are tests of the element (storedelements)
             subs.update(self.values.element_bindings(callee, args, at, index))
+        if at is not None:  # DGEMQR's T(2) as DGEQR left it: bound where it is a small formula
+            subs.update({symbol: value for symbol, value in self.values.passed_elements(callee, args, at, index).items()
+                         if tree_size([value]) <= _CONDITIONAL_ARGUMENT_NODES})
         return subs, data, known
 
     def _conditional_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index) -> sympy.Expr | None:

@@ -113,11 +113,11 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
         return None
     if isinstance(value, _Ended):
         return None
-    value = _defined(value)
+    value = defined(value)
     if value.has(UNDEFINED, CLOBBERED):
         return None
     if run.exits:
-        run.exits = [(_defined(v), c) for v, c in run.exits]
+        run.exits = [(defined(v), c) for v, c in run.exits]
         if any(v.has(UNDEFINED, CLOBBERED) for v, _ in run.exits):
             return None
         try:
@@ -127,7 +127,7 @@ def value_at(proc: ir.Procedure, definitions: dict[int, Callable[[ir.Stmt, sympy
     return value
 
 
-def _defined(value: sympy.Expr) -> sympy.Expr:
+def defined(value: sympy.Expr) -> sympy.Expr:
     """A choice without its pieces where the variable was never assigned: a standard-conforming program
     does not read an undefined variable (Fortran 77, 2.11; C's indeterminate value), so the paths that reach
     the use are those that assigned it (DGELS's TPSD, set under `IF (INFO.EQ.0 .OR. INFO.EQ.-10)` and read
@@ -137,7 +137,7 @@ def _defined(value: sympy.Expr) -> sympy.Expr:
     past `IF (INFO.NE.0) RETURN` and `IF (K.EQ.0) RETURN`)."""
     if not isinstance(value, sympy.Piecewise) or not value.has(UNDEFINED):
         return value
-    kept = [(inner, c) for inner, c in ((_defined(v), c) for v, c in value.args) if inner != UNDEFINED]
+    kept = [(inner, c) for inner, c in ((defined(v), c) for v, c in value.args) if inner != UNDEFINED]
     if not kept:
         return UNDEFINED
     try:
@@ -168,9 +168,10 @@ def _run(stmts: list[ir.Stmt], value, run: Run, top: bool = False):
         if stmt.label is not None and stmt.label in run.jumps_to:
             value = entering[k] = _arrived(stmts, k, previous, entering, run)
         if run.at_exit and top and isinstance(stmt, ir.If) and _early_return(stmt):
-            done, value = _exit(stmt, value, run)
-            if done:
-                return value
+            for arm in stmt.arms:  # as one IF each: an arm is reached where the ones before are false
+                done, value = _exit(arm, stmt, value, run)
+                if done:
+                    return value
             previous = stmt
             continue
         inner = _inside(stmt, run)
@@ -520,21 +521,21 @@ def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> boo
 
 
 def _early_return(stmt: ir.If) -> bool:
-    """`IF (cond) THEN ... RETURN END IF` with no other RETURN in it: a way out before the end."""
-    if len(stmt.arms) != 1 or stmt.orelse is not None:
-        return False
-    body = stmt.arms[0].body
-    return bool(body) and isinstance(body[-1], ir.Return) and \
-        not any(isinstance(s, (ir.Return, ir.Stop)) for s in ir.walk_stmts(body[:-1]))
+    """`IF (cond) THEN ... RETURN END IF` with no other RETURN in it, or IF ... ELSE IF ... with no ELSE whose
+    every arm is one (DGEQR's `IF (INFO.NE.0) THEN; CALL XERBLA(...); RETURN; ELSE IF (LQUERY) THEN; RETURN`):
+    ways out before the end."""
+    return stmt.orelse is None and all(
+        arm.body and isinstance(arm.body[-1], ir.Return)
+        and not any(isinstance(s, (ir.Return, ir.Stop)) for s in ir.walk_stmts(arm.body[:-1])) for arm in stmt.arms)
 
 
-def _exit(stmt: ir.If, value, run: Run) -> tuple[bool, sympy.Expr]:
+def _exit(arm: ir.IfArm, stmt: ir.If, value, run: Run) -> tuple[bool, sympy.Expr]:
     """An early return's value, recorded with its condition: (True, the value to end with) where it is always
     taken, else (False, the value the paths that go on carry, where the condition is false)."""
-    cond = _arm_condition(stmt.arms[0], stmt, run)
+    cond = _arm_condition(arm, stmt, run)
     if cond is sympy.false:
-        return False, _without(value, run.evaluate(stmt.arms[0].cond, stmt))
-    after = _run(stmt.arms[0].body[:-1], value, run)
+        return False, _without(value, run.evaluate(arm.cond, stmt))
+    after = _run(arm.body[:-1], value, run)
     if isinstance(after, _Ended):  # the program ends on the way (XERBLA's STOP): no return through it
         if cond is sympy.true:
             raise Unknown

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls
-from sad.analysis.counting import mod, takes_both_signs, takes_zero_and_other, trip_count
+from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls, passedelements
+from sad.analysis.counting import Unbindable, mod, substitute, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.depthmemo import DepthMemo, Reach
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.journal import Journal
@@ -111,6 +111,10 @@ class ProgramFacts:
     # what routines leave in their integer formals (ValueResolver.left_in_formal): (routine, formal) → value,
     # the value a formal came with standing as entry_symbol; and the hypotheses of an induction under way
     left_values: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
+    # what routines leave in an element of a one-dimensional array formal (ValueResolver.left_in_element):
+    # (routine, formal, subscript) → value
+    left_elements: dict[tuple[str, str, int], sympy.Expr | None] = field(default_factory=dict)
+    _read_elements: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)  # passed_element_symbols
     hypotheses: dict[tuple[str, str], sympy.Expr | None] = field(default_factory=dict)
     entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
@@ -269,6 +273,21 @@ class ProgramFacts:
         names = self.elements.pseudo_names(proc) if self.elements is not None else set()
         self.journal.note(("zero names", resolve_name(proc.name)), frozenset(names))
         return names
+
+    def passed_element_symbols(self, proc: ir.Procedure, table: ParameterTable
+                               ) -> list[tuple[int, int, sympy.Symbol]]:
+        """(formal's position, subscript, symbol) of the elements at constant subscripts that `proc` reads
+        of its one-dimensional array formals and never writes (`DGEMQR.T_2`, sad.analysis.values' element rule,
+        registered once its build met them): the element read is the one each call passes, which the call
+        binds (ValueResolver.passed_elements), as it binds a formal."""
+        if proc.name not in self._read_elements:  # the routine's statements scanned once, not at every call
+            self._read_elements[proc.name] = [
+                (pos, offset, f"{key}_{offset}") for pos, formal in enumerate(proc.formals)
+                if not (self.definitions.get(key := self.storage_name(proc, formal)) or self.element_writes.get(key)
+                        or key in self.opaque_arrays)
+                for offset in passedelements.read_offsets(proc, formal)]
+        return [(pos, offset, symbol) for pos, offset, name in self._read_elements[proc.name]
+                if (symbol := table.symbol(name)) is not None]
 
     def storage_name(self, proc: ir.Procedure, var: str) -> str:
         """The program-wide name of a variable: COMMON and globals by canonical name, main-program
@@ -727,6 +746,10 @@ class ValueResolver(ir.NodeVisitor):
         initial = _data_element(decl, subscripts, self.proc.language)
         if initial is not None and not runtime:
             found.append(("data", decl.loc, initial, self.proc.name))
+        left = self._left_by_call(node, decl, subscripts, index, depth)
+        if left is not None:
+            return left if left is not conditional.CLOBBERED else \
+                self._register(name, "unresolved", integer, decl.loc, "array element set at run time", None)
         if runtime or len(found) != 1:
             if len(found) > 1 and not self._loose:
                 return None
@@ -744,6 +767,21 @@ class ValueResolver(ir.NodeVisitor):
         what = "DATA/initial value of an array element" if kind == "data" else "assignment to an array element"
         return self._register(name, "direct" if kind == "data" else "indirect", integer, loc, what, value,
                               procedure)
+
+    def _left_by_call(self, node: ir.ArrayRef, decl: ir.Variable, subscripts: list, index, depth: int):
+        """An element of a one-dimensional array read after a call that was passed the whole array (DGETSLS'
+        `TSZO = INT(TQ(1))` after its workspace query `CALL DGEQR(..., TQ, -1, ...)`): what that call left
+        there (`_passed_element`), or CLOBBERED where that cannot be told (the value before the call is no longer
+        the one read: DSTEBZ's `IWORK(6) = IU` before DLAEBZ reorders it); None where no call passing the array
+        comes straight before the statement evaluated."""
+        use = self._use if self._use is not None else self._at
+        if use is None or len(subscripts) != 1 or not passedelements.one_dimensional(self.proc, node.name, True):
+            return None
+        whole = ir.Var(node.name, type=decl.type)
+        if _call_before(self.proc, use, whole, None) is None:
+            return None
+        value = self._passed_element(use, whole, int(subscripts[0]), index, depth)
+        return conditional.CLOBBERED if value is None else value
 
     def visit_Cast(self, node: ir.Cast, index, depth):
         """The operand's value, floored when converted from a real to an integer."""
@@ -1045,6 +1083,106 @@ class ValueResolver(ir.NodeVisitor):
         """The callee's first-element symbols of its element rules, as this call passes them."""
         return self.element_rules().bindings(self.proc, callee, args, at, index)
 
+    def passed_elements(self, callee: ir.Procedure, args: list[ir.Expr], at: ir.Stmt, index
+                        ) -> dict[sympy.Symbol, sympy.Expr]:
+        """The callee's run-time elements of its one-dimensional array formals (`DGEMQR.T_2`, for `MB =
+        INT(T(2))`, `ProgramFacts.passed_element_symbols`) that this call tells: what the nearest earlier call
+        passing the very same actual left in that element (sad.analysis.passedelements: DGEQR's `T(2) = MB`)."""
+        found: dict[sympy.Symbol, sympy.Expr] = {}
+        for pos, offset, symbol in self.facts.passed_element_symbols(callee, self.table):
+            if pos < len(args):
+                value = self._passed_element(at, args[pos], offset, index, 0)
+                if value is not None:
+                    found[symbol] = value
+        return found
+
+    def _passed_element(self, at: ir.Stmt, actual: ir.Expr, offset: int, index, depth: int) -> sympy.Expr | None:
+        """Element `offset` of what the call `at` passes as `actual`, as the nearest earlier call passing the very
+        same actual left it, bound to that call's arguments (where that call leaves it as it came, what the call
+        before it left); None where no such call comes straight before, or what it leaves is not known."""
+        call = _call_before(self.proc, at, actual, None) if depth < _MAX_DEPTH // 4 else None
+        pos = _written_at(call, actual, None) if isinstance(call, ir.CallStmt) else None
+        callee = self.facts.procs.get(resolve_name(call.name)) if call is not None else None
+        if call is None or pos is None or callee is None or callee.kind != "subroutine" \
+                or pos >= len(callee.formals) or resolve_name(callee.name) in self.facts.recursive:
+            return None
+        value = self.left_in_element(callee, callee.formals[pos], offset)
+        subs = self._actuals_of(callee, value, lambda p, _: self.argument(call.args[p], call, index)
+                                if p < len(call.args) else None) if value is not None else None
+        inner = {symbol for _, _, symbol in self.facts.passed_element_symbols(callee, self.table)}
+        if subs is not None and value is not None and inner & free_symbols(value):
+            # what the callee stores from its own header (DGEMQR's workspace size from its T(3)), as this call
+            # passes the header; none of the callee's symbols may stay in the caller's value
+            passed = self.passed_elements(callee, call.args, call, index) if depth < _MAX_DEPTH // 4 else {}
+            if not inner & free_symbols(value) <= passed.keys():
+                return None
+            subs.update(passed)
+        try:  # bound first: DGEQR leaves T(2) as it came where its argument checks fail
+            value = substitute(value, subs) if value is not None and subs is not None else None
+        except Unbindable:  # its MOD(M - N, MB - N) at MB = N, in a test its guard keeps from running
+            return None
+        if value is None or not value.has(self.facts.entry_symbol):
+            return value
+        earlier = self._passed_element(call, actual, offset, index, depth + 1)
+        if earlier is None and self._first_write(call, actual):
+            # nothing was stored there before: a program reads only the paths that store it (DGETSLS reads
+            # TQ(1) after the query of DGEQR, which stores it where its argument checks pass)
+            earlier = conditional.UNDEFINED
+        if earlier is None:
+            return None
+        value = conditional.defined(value.xreplace({self.facts.entry_symbol: earlier}))
+        return None if value.has(conditional.UNDEFINED) else value
+
+    def _first_write(self, call: ir.CallStmt, actual: ir.Expr) -> bool:
+        """Whether `call` is the first statement to store anything in `actual`, a whole local array with no DATA
+        that no statement assigns an element of and no call before `call` is passed."""
+        if not isinstance(actual, ir.Var):
+            return False
+        name = actual.name
+        decl = self.proc.variables.get(name)
+        key = self.facts.storage_name(self.proc, name)
+        if decl is None or decl.storage != "local" or decl.data or self.facts.element_writes.get(key) \
+                or key in self.facts.opaque_arrays:
+            return False
+        places = self.facts.places_of(self.proc)
+        here = places[id(call)].order if id(call) in places else -1
+        return here >= 0 and not any(places[id(stmt)].order < here and passedelements.passes(stmt, name)
+                                     for stmt in ir.walk_stmts(self.proc.body) if id(stmt) in places)
+
+    def left_in_element(self, callee: ir.Procedure, formal: str, offset: int) -> sympy.Expr | None:
+        """Element `offset` of `callee`'s one-dimensional array formal where it returns, as a formula in its
+        formals and the value it came with (`facts.entry_symbol`), through the assignments to that element and
+        the IFs around them (failure returns not taken); None where a statement may write it in a way no
+        constant subscript tells."""
+        memo_key = (callee.name, formal, offset)
+        if memo_key not in self.facts.left_elements:
+            self.facts.left_elements[memo_key] = self._left_element_once(callee, formal, offset)
+        return self.facts.left_elements[memo_key]
+
+    def _left_element_once(self, callee: ir.Procedure, formal: str, offset: int) -> sympy.Expr | None:
+        writes = passedelements.writes_of(callee, formal) if passedelements.one_dimensional(callee, formal) else None
+        if writes is None:
+            return None
+        resolver = ValueResolver(self.facts, callee, self.table, self.overrides, activation=True)
+        steps: dict[int, Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]] = {}
+        for write in writes:
+            where = resolver._at_statement(write.where, write.stmt, 1)
+            if where is None or not where.is_Integer:
+                return None  # it may write this element: which one, no constant subscript tells
+            if write.from_on and int(where) <= offset:  # a call given it (DGEQR's WORK, to DLATSQR): what it
+                steps[id(write.stmt)] = _clobbers             # stores there is unknown, unless assigned after
+            elif int(where) == offset and isinstance(write.stmt, ir.Assign):
+                steps[id(write.stmt)] = resolver._element_step(write.stmt.value)
+        if not steps:
+            return self.facts.entry_symbol  # left as it came
+        return conditional.value_at(callee, steps, None, self.facts.entry_symbol, resolver._evaluator(1), formal,
+                                    at_exit=True, terminating=self.facts.terminating)
+
+    def _element_step(self, node: ir.Expr) -> Callable[[ir.Stmt, sympy.Expr], sympy.Expr | None]:
+        def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
+            return self._at_statement(node, stmt, 1)
+        return step
+
     def _decided_for_data(self, node: ir.BinOp, decided: sympy.Basic) -> None:
         """Remembered for the note at the statement evaluated (--explain lists them)."""
         self.facts.generic_decided.setdefault((self.facts.at_loc, genericdata.shown(node, self.proc.language)),
@@ -1331,7 +1469,17 @@ class ValueResolver(ir.NodeVisitor):
         """`value`, a formula in `callee`'s formals, with each formal it holds bound to `actual(position,
         declaration)`, the value a call passes there, and the replacements `also` made at the same time;
         None where one of them has none."""
-        subs = dict(also or {})
+        subs = self._actuals_of(callee, value, actual)
+        if subs is None:
+            return None
+        subs.update(also or {})
+        return value.xreplace(subs) if subs else value
+
+    def _actuals_of(self, callee: ir.Procedure, value: sympy.Expr,
+                    actual: Callable[[int, ir.Variable | None], sympy.Expr | None]) -> dict | None:
+        """The formals of `callee` that `value` holds, each with `actual(position, declaration)`; None where
+        one has none."""
+        subs = {}
         for pos, formal in enumerate(callee.formals):
             symbol = self.table.symbol(self.facts.storage_name(callee, formal))
             if symbol is None or symbol not in free_symbols(value):
@@ -1340,7 +1488,7 @@ class ValueResolver(ir.NodeVisitor):
             if bound is None:
                 return None
             subs[symbol] = bound
-        return value.xreplace(subs) if subs else value
+        return subs
 
     def function_value(self, node: ir.FuncCall, callee: ir.Procedure, index, depth: int) -> sympy.Basic | None:
         """An INTEGER function's result on arguments known only as formulas (ILAENV(1, 'DGETRF', ' ', M, N,
@@ -2131,6 +2279,11 @@ def _intrinsic(name: str, args: list, arg_type: str):
         value = sympy.log(args[0], 10) if "10" in name else sympy.log(args[0])
         return value.evalf() if args[0].is_Number and args[0] > 0 else value
     return None
+
+
+def _clobbers(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr:
+    """A definition whose value cannot be told (sad.analysis.conditional's CLOBBERED)."""
+    return conditional.CLOBBERED
 
 
 def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: ModifiedFormals | None
