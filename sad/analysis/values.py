@@ -778,9 +778,10 @@ class ValueResolver(ir.NodeVisitor):
         if use is None or len(subscripts) != 1 or not passedelements.one_dimensional(self.proc, node.name, True):
             return None
         whole = ir.Var(node.name, type=decl.type)
-        if _call_before(self.proc, use, whole, None) is None:
+        call = _call_before(self.proc, use, whole, None)
+        if call is None:
             return None
-        value = self._passed_element(use, whole, int(subscripts[0]), index, depth)
+        value = self._passed_element(use, whole, int(subscripts[0]), index, depth, call)
         return conditional.CLOBBERED if value is None else value
 
     def visit_Cast(self, node: ir.Cast, index, depth):
@@ -1096,11 +1097,16 @@ class ValueResolver(ir.NodeVisitor):
                     found[symbol] = value
         return found
 
-    def _passed_element(self, at: ir.Stmt, actual: ir.Expr, offset: int, index, depth: int) -> sympy.Expr | None:
+    def _passed_element(self, at: ir.Stmt, actual: ir.Expr, offset: int, index, depth: int,
+                        call: ir.CallStmt | None = None) -> sympy.Expr | None:
         """Element `offset` of what the call `at` passes as `actual`, as the nearest earlier call passing the very
-        same actual left it, bound to that call's arguments (where that call leaves it as it came, what the call
-        before it left); None where no such call comes straight before, or what it leaves is not known."""
-        call = _call_before(self.proc, at, actual, None) if depth < _MAX_DEPTH // 4 else None
+        same actual (`call`, where the asker found it already) left it, bound to that call's arguments (where that
+        call leaves it as it came, what the call before it left); None where no such call comes straight before,
+        or what it leaves is not known."""
+        if depth >= _MAX_DEPTH // 4:
+            return None
+        if call is None:
+            call = _call_before(self.proc, at, actual, None)
         pos = _written_at(call, actual, None) if isinstance(call, ir.CallStmt) else None
         callee = self.facts.procs.get(resolve_name(call.name)) if call is not None else None
         if call is None or pos is None or callee is None or callee.kind != "subroutine" \
