@@ -9,9 +9,11 @@ DTRTI2 under DTRTRI) is such a sum of a sum, and the bound counts came out with 
 
 Here a Sum whose summand holds a Piecewise whose conditions depend on one of the Sum's own indices is
 folded as a whole: it stands for a new symbol while the expression around it is folded, and its own
-summand was folded when it was built. Every other fold is sympy's, with one shortcut to the same result
+summand was folded when it was built. Every other fold is sympy's, with shortcuts to the same result
 (_fold): a relation or logical node whose choices all test the same condition is not folded over every
-combination of their pieces.
+combination of their pieces, a logical node whose choices test different conditions takes each as the
+if-then-else it is (what a condition makes of a choice anyway), and a combination that divides by zero is
+undefined (nan) instead of an exception.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import sympy.concrete.expr_with_limits as _with_limits
 import sympy.functions.elementary.piecewise as _piecewise
 from sympy.core.sorting import ordered
 from sympy.functions.elementary.piecewise import ExprCondPair
+from sympy.logic.boolalg import Boolean, BooleanFunction
 
 _sympy_fold = _piecewise.piecewise_fold
 
@@ -48,9 +51,35 @@ def _fold(expr, evaluate=True):
                                 for c in choices):
         choices = [[c[0], c[-1]] if len(c) == 2 else [c[0], c[0]] for c in choices]
         combinations = [tuple(c[0] for c in choices), tuple(c[1] for c in choices)]
+    elif isinstance(expr, BooleanFunction):
+        return _logical(expr.func, folded)
     else:
         combinations = list(product(*choices))
     return _combined(expr.func, combinations)
+
+
+def _logical(func, folded: list) -> sympy.Basic:
+    """A logical node (And, Or, Not, ITE) on its folded operands, a choice among truth values written as the
+    if-then-else it is: `A & Piecewise((R1, C), (R2, True))` is `A & ITE(C, R1, R2)`, the same truth
+    everywhere. sympy folds such a node over every combination of its operands' pieces into a choice of the
+    whole conjunction, which a condition (ExprCondPair) then rewrites as ITE again: DGELQ's workspace tests,
+    clauses on its block size NB (a choice holding ILAENV's value) and on sizes chosen from NB, made
+    `sad check-counts` of a driver calling it take 24 CPU s that way, 4 s this way."""
+    return func(*(_as_ite(f) for f in folded))
+
+
+def _as_ite(value: sympy.Basic) -> sympy.Basic:
+    """A choice among truth values as nested ITEs, pieces in order; anything else as it is. A choice with
+    no piece for True (undefined somewhere) is left to sympy's rewrite."""
+    if not isinstance(value, sympy.Piecewise):
+        return value
+    *first, (last, cond) = value.args
+    if cond is not sympy.true or not all(isinstance(v, Boolean) for v, _ in value.args):
+        return value.rewrite(sympy.ITE)
+    out = last
+    for v, c in reversed(first):
+        out = sympy.ITE(c, v, out)
+    return out
 
 
 def _fold_operands(expr: sympy.Expr) -> sympy.Expr:
@@ -84,11 +113,21 @@ def _combined(func, combinations) -> sympy.Expr:
     new_args = []
     for ec in combinations:
         e, c = zip(*ec)
-        new_args.append((func(*e), sympy.And(*c)))
+        new_args.append((_value(func, e), sympy.And(*c)))
     rv = sympy.Piecewise(*new_args)
     if any(s.expr.has(sympy.Piecewise) for p in rv.atoms(sympy.Piecewise) for s in p.args):
         return _piecewise.piecewise_fold(rv)
     return rv
+
+
+def _value(func, operands: tuple) -> sympy.Expr:
+    """`func` of one combination's operands. A combination may hold a division by zero where the source
+    guards it (DGELQ's `MOD(N - M, NB - M)` under `NB.GT.M`, folded with the piece where NB = M): that
+    piece is undefined (nan), as sympy's own 0/0 is, and a count bound to it is Unbindable (counting)."""
+    try:
+        return func(*operands)
+    except ZeroDivisionError:
+        return sympy.nan
 
 
 def _sympy_order(expr: sympy.Expr) -> list[sympy.Expr]:

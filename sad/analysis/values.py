@@ -37,8 +37,10 @@ _LEAVES = (ir.Return, ir.Stop, ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.Ari
 # may leave a straight run of a function's statements
 # How deep a value is followed through the values it depends on. DGERQF's index left by its backward blocked
 # loop (I, from its start K - KK + KI + 1, KI from NX and NB, NB from ILAENV's run and the workspace test)
-# is more than 32 levels: past the limit a value is unknown, and 32 left DGERQF's last block unbound.
-_MAX_DEPTH = 64
+# is more than 32 levels: past the limit a value is unknown, and 32 left DGERQF's last block unbound. DGELQ's
+# INFO after its argument checks (LWORK against LWREQ, LWREQ chosen on the block size NB, NB reset where it does
+# not fit, from ILAENV's value) is deeper than 64 levels, which left its stored header and its work unbound.
+_MAX_DEPTH = 72
 
 
 @dataclass

@@ -47,8 +47,11 @@ def test_a_conjunction_of_choices_on_one_test_folds_as_sympy_does_without_the_pr
     test = sympy.And(*clauses, evaluate=False)
     assert _fold(test) == _sympys(test)
     assert _fold(test).args[0].cond == left
-    mixed = sympy.And(nq < k, sympy.Piecewise((m, k > 2), (nh, True)) > 1)  # two tests: sympy's product
-    assert _fold(mixed) == _sympys(mixed)
+    # two tests: each operand its own if-then-else (tests/analysis/test_blocksize.py), true where sympy's is
+    mixed = sympy.And(nq < k, sympy.Piecewise((m, k > 2), (nh, True)) > 1)
+    assert not _fold(mixed).has(sympy.Piecewise)
+    for values in ({side: 76, m: 2, nh: 0, k: 3}, {side: 0, m: 2, nh: 0, k: 3}, {side: 76, m: 0, nh: 2, k: 1}):
+        assert _fold(mixed).subs(values) == _sympys(mixed).subs(values)
 
 
 def _body(terms: int, test: sympy.Basic) -> sympy.Expr:
