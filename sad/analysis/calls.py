@@ -45,6 +45,9 @@ _CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigne
 _MARKER_ARGUMENT_NODES = 400  # ... carried in a deferred call's marker (_marker_bindings)
 
 
+_JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)
+
+
 class _PastBudget(Exception):
     """A call's bound counts past what its caller may still take in (CallExpander._binding_limit)."""
 
@@ -591,9 +594,9 @@ class CallExpander:
     def _chosen_at(self, value: sympy.Expr, at: ir.Stmt, index: Index, limit: int) -> sympy.Expr | None:
         """A value at a call statement of at most `limit` nodes, its choices as the IF arms around the call
         leave them (_within); None past the limit."""
-        if tree_size([value]) > limit:
-            return None
-        return self._within(value, at, index) if isinstance(value, sympy.Piecewise) else value
+        if isinstance(value, sympy.Piecewise):
+            value = self._within(value, at, index)
+        return value if tree_size([value]) <= limit else None
 
     def _marker_bindings(self, callee: ir.Procedure, subs: dict, args: list[ir.Expr], index: Index,
                          at: ir.Stmt) -> dict:
@@ -626,6 +629,8 @@ class CallExpander:
         caller = resolve_name(self.proc.name)
         if value is None or not value.has(sympy.Piecewise) or is_logical(value):
             return None
+        if isinstance(value, sympy.Piecewise):  # DGETSLS' LW1 past its checks: no run-time value left in it
+            value = self._within(value, at, index)
         formals = self.ctx.formal_symbols(caller)
         if standins.bindable([value], formals):
             return self._standin(value, name, caller, f"L{at.loc.line}")
@@ -646,11 +651,28 @@ class CallExpander:
         mine[symbol] = value
         return symbol
 
+    def _passed_returns(self, before: list[ir.Stmt], index: Index, known: dict) -> None:
+        """The conditions of the IFs in `before` (the statements a straight run passes on its way to a call)
+        whose first arms each end by returning: none of them held where the run goes on (DGETSLS's `IF
+        (INFO.NE.0) ... RETURN` and `IF (LQUERY) ... RETURN` before its factoring call, so its argument
+        checks passed there and its workspace queries stored their sizes)."""
+        for stmt in before:
+            if not isinstance(stmt, ir.If):
+                continue
+            for arm in stmt.arms:
+                if not _returns(arm.body):
+                    break
+                cond = self.values.expr_at(arm.cond, stmt, index)
+                if cond is not None and is_logical(cond) and cond not in (sympy.true, sympy.false):
+                    _negated(cond, known)
+
     def _within(self, value: sympy.Expr, at: ir.Stmt, index: Index) -> sympy.Expr:
         """A value's choices as the IF arms around `at` leave them: their conditions hold there, the earlier
-        arms' do not (DLARF's LASTV is M, not a choice of M, N and 0, where `IF (APPLYLEFT)` calls DGEMV)."""
+        arms' do not (DLARF's LASTV is M, not a choice of M, N and 0, where `IF (APPLYLEFT)` calls DGEMV);
+        nor do those of the IFs before it that return (_passed_returns)."""
         known: dict = {}
         for stmts, k in path_to(self.proc.body, at) or []:
+            self._passed_returns(stmts[:k], index, known)
             stmt = stmts[k]
             if not isinstance(stmt, ir.If):
                 continue
@@ -709,6 +731,60 @@ def _bound(count: sympy.Expr, subs: dict, binding: frozenset, shared: dict) -> s
     if len(_BOUND) > _BOUND_KEPT:
         _BOUND.popitem(last=False)
     return found
+
+
+def _returns(body: list[ir.Stmt]) -> bool:
+    """Whether a block ends by leaving the routine (RETURN, STOP) with no jump before that could leave it
+    another way."""
+    return bool(body) and isinstance(body[-1], (ir.Return, ir.Stop)) and \
+        not any(isinstance(s, _JUMPS) for s in ir.walk_stmts(body[:-1]))
+
+
+def _negated(cond: sympy.Basic, known: dict) -> None:
+    """Note that `cond` is false: each of its disjuncts, each with its negation true (`M < 0` false is `M >= 0`
+    true, the form a choice's condition takes); a comparison of a choice, as `_chosen_piece` tells."""
+    for part in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+        if isinstance(part, (sympy.Eq, sympy.Ne)) and _chosen_piece(part, isinstance(part, sympy.Ne), known):
+            continue
+        _noted(part, sympy.false, known)
+
+
+def _noted(part: sympy.Basic, truth: sympy.Basic, known: dict) -> None:
+    """Note one condition's truth and its negation's opposite."""
+    known[part] = truth
+    negation = sympy.Not(part)
+    if negation not in (sympy.true, sympy.false):
+        known.setdefault(negation, sympy.Not(truth))
+
+
+def _chosen_piece(relation: sympy.Basic, equal: bool, known: dict) -> bool:
+    """Where `relation`, a choice (Eq, Ne) compared to a number, is known to have `equal` as the truth of
+    `choice == number`: the piece taken is one whose value may be that number, and a piece is taken where its
+    condition holds and every earlier one's does not. What holds for every such piece holds (noted in
+    `known`). INFO after a routine's argument checks is such a choice: past `IF (INFO.NE.0) RETURN` its
+    checks all passed (DGETSLS: M >= 0, N >= 0, LDA >= MAX(1, M), ...). False (nothing noted) where it
+    cannot tell."""
+    choice, number = relation.args if relation.args[1].is_Number else relation.args[::-1]
+    if not (equal and isinstance(choice, sympy.Piecewise) and number.is_Number) \
+            or tree_size([choice]) > _MARKER_ARGUMENT_NODES * 10:
+        return False
+    before: dict = {}  # what every earlier piece's condition being false says
+    common: dict | None = None
+    for value, cond in sympy.piecewise_fold(choice).args:
+        if not (value.is_Number and value != number):
+            facts = dict(before)
+            for conjunct in (cond.args if isinstance(cond, sympy.And) else (cond,)):
+                if conjunct is not sympy.true:
+                    _noted(conjunct, sympy.true, facts)
+            common = facts if common is None else {k: v for k, v in common.items() if facts.get(k) is v}
+        if not isinstance(cond, sympy.And):
+            for part in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+                _noted(part, sympy.false, before)
+    if not common:
+        return False
+    for k, v in common.items():
+        known.setdefault(k, v)
+    return True
 
 
 def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
