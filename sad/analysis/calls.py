@@ -45,9 +45,6 @@ _CONDITIONAL_ARGUMENT_NODES = 80  # the largest value of a conditionally assigne
 _MARKER_ARGUMENT_NODES = 400  # ... carried in a deferred call's marker (_marker_bindings)
 
 
-_JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)
-
-
 class _PastBudget(Exception):
     """A call's bound counts past what its caller may still take in (CallExpander._binding_limit)."""
 
@@ -737,13 +734,18 @@ def _returns(body: list[ir.Stmt]) -> bool:
     """Whether a block ends by leaving the routine (RETURN, STOP) with no jump before that could leave it
     another way."""
     return bool(body) and isinstance(body[-1], (ir.Return, ir.Stop)) and \
-        not any(isinstance(s, _JUMPS) for s in ir.walk_stmts(body[:-1]))
+        not any(ir.jump_targets(s) for s in ir.walk_stmts(body[:-1]))
+
+
+def _operands_of(cond: sympy.Basic, op: type[sympy.Basic]) -> tuple:
+    """The operands of an And (Or), or the condition alone."""
+    return tuple(cond.args) if isinstance(cond, op) else (cond,)
 
 
 def _negated(cond: sympy.Basic, known: dict) -> None:
     """Note that `cond` is false: each of its disjuncts, each with its negation true (`M < 0` false is `M >= 0`
     true, the form a choice's condition takes); a comparison of a choice, as `_chosen_piece` tells."""
-    for part in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+    for part in _operands_of(cond, sympy.Or):
         if isinstance(part, (sympy.Eq, sympy.Ne)) and _chosen_piece(part, isinstance(part, sympy.Ne), known):
             continue
         _noted(part, sympy.false, known)
@@ -773,12 +775,12 @@ def _chosen_piece(relation: sympy.Basic, equal: bool, known: dict) -> bool:
     for value, cond in sympy.piecewise_fold(choice).args:
         if not (value.is_Number and value != number):
             facts = dict(before)
-            for conjunct in (cond.args if isinstance(cond, sympy.And) else (cond,)):
+            for conjunct in _operands_of(cond, sympy.And):
                 if conjunct is not sympy.true:
                     _noted(conjunct, sympy.true, facts)
             common = facts if common is None else {k: v for k, v in common.items() if facts.get(k) is v}
         if not isinstance(cond, sympy.And):
-            for part in (cond.args if isinstance(cond, sympy.Or) else (cond,)):
+            for part in _operands_of(cond, sympy.Or):
                 _noted(part, sympy.false, before)
     if not common:
         return False
