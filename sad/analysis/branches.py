@@ -15,8 +15,9 @@ from __future__ import annotations
 import sympy
 
 from sad import ir
-from sad.analysis.buildstate import BuildContext, Target, is_logical
+from sad.analysis.buildstate import BuildContext, Target
 from sad.analysis.cfg import Decision, RegionGraph
+from sad.analysis.conditional import is_condition
 from sad.analysis.counting import indicator
 from sad.analysis.jumps import ErrorExits
 from sad.analysis.naming import ParameterNamer
@@ -108,7 +109,7 @@ class BranchProbabilities:
         parts = [self.condition(part, index, at) for part in _operands(cond, op)]
         known = [c for c in parts if c is not None]
         whole = (sympy.And if op == "and" else sympy.Or)(*known)
-        if not known or len(known) == len(parts) or whole in (sympy.true, sympy.false) or not is_logical(whole):
+        if not known or len(known) == len(parts) or whole in (sympy.true, sympy.false) or not is_condition(whole):
             return p  # nothing known, or all of it after an open arm: the arm's share as before
         gate = indicator(whole)
         # where a caller passes data for A's formals nothing is known: the arm's share alone
@@ -194,7 +195,7 @@ class BranchProbabilities:
         value = self.values.expr_at(cond, at, index)
         if value is not None and value.is_Symbol and value.name in self.ctx.facts.logical_formals(self.proc):
             return value  # `IF (UPPER)` on a LOGICAL argument: each call binds it to its truth value
-        if value is None or not is_logical(value) or value.is_Atom:
+        if value is None or not is_condition(value) or value.is_Atom:
             return None
         # A formal argument's symbol is fine: the routine's counts are a formula in its arguments and each
         # call site substitutes its actual values (sad.analysis.calls), so every call is counted exactly; a

@@ -144,8 +144,3 @@ def expanded(expr: sympy.Expr | int) -> sympy.Expr:
         return expr
     return expand(expr)
 
-
-def is_logical(value: sympy.Basic) -> bool:
-    """A truth value or condition (sympy's Symbol is also a Boolean, so test the kinds that are not)."""
-    return (value.is_Relational or isinstance(value, sympy.logic.boolalg.BooleanFunction)
-            or value in (sympy.true, sympy.false))

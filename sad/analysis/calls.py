@@ -14,7 +14,8 @@ import sympy
 
 from sad import ir
 from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd, standins
-from sad.analysis.buildstate import BuildContext, RegionResult, is_logical
+from sad.analysis.buildstate import BuildContext, RegionResult
+from sad.analysis.conditional import is_condition
 from sad.analysis.cost import Cost
 from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, substitute
 from sad.analysis.description import Event, ProcedureSAD
@@ -22,7 +23,7 @@ from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
 from sad.analysis.products import mul, tree_size
 from sad.analysis.sharedreplace import SharedReplace
-from sad.analysis.values import ValueResolver, path_to, resolve_name
+from sad.analysis.values import ValueResolver, resolve_name
 from sad.common.formulatext import add_sizes
 
 Index = dict[str, sympy.Symbol]
@@ -562,9 +563,9 @@ class CallExpander:
                     # a scalar copied from storage that may hold one (DGEQRT2's ALPHA = -T(I, 1), passed to
                     # DGEMV, which returns at once where ALPHA is zero): data or that constant, open
                     known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(stored))
-            if value is not None and not is_logical(value) and symbol not in data:
+            if value is not None and not is_condition(value) and symbol not in data:
                 subs[symbol] = value
-            elif value is not None and is_logical(value) and symbol.name in self.ctx.facts.logical_formals(callee):
+            elif value is not None and is_condition(value) and symbol.name in self.ctx.facts.logical_formals(callee):
                 subs[symbol] = value  # `CALL FACT(.TRUE., ...)`, or a condition: FACT's tests on it follow
         if at is not None and self.ctx.facts.generic_data:
             # where the callee's tests of an array's elements are tests of the element (storedelements)
@@ -590,9 +591,9 @@ class CallExpander:
 
     def _chosen_at(self, value: sympy.Expr, at: ir.Stmt, index: Index, limit: int) -> sympy.Expr | None:
         """A value at a call statement of at most `limit` nodes, its choices as the IF arms around the call
-        leave them (_within); None past the limit."""
+        leave them (sad.analysis.callsite); None past the limit."""
         if isinstance(value, sympy.Piecewise):
-            value = self._within(value, at, index)
+            value = self.values.within(value, at, index)
         return value if tree_size([value]) <= limit else None
 
     def _marker_bindings(self, callee: ir.Procedure, subs: dict, args: list[ir.Expr], index: Index,
@@ -610,7 +611,7 @@ class CallExpander:
                 continue
             value = self.values.expr_at(args[pos], at, index)
             chosen = self._chosen_at(value, at, index, _MARKER_ARGUMENT_NODES) \
-                if value is not None and not is_logical(value) else None
+                if value is not None and not is_condition(value) else None
             if chosen is not None:
                 wide[symbol] = chosen
         return wide
@@ -624,10 +625,10 @@ class CallExpander:
             return None
         value = self.values.expr_at(arg, at, index)
         caller = resolve_name(self.proc.name)
-        if value is None or not value.has(sympy.Piecewise) or is_logical(value):
+        if value is None or not value.has(sympy.Piecewise) or is_condition(value):
             return None
         if isinstance(value, sympy.Piecewise):  # DGETSLS' LW1 past its checks: no run-time value left in it
-            value = self._within(value, at, index)
+            value = self.values.within(value, at, index)
         formals = self.ctx.formal_symbols(caller)
         if standins.bindable([value], formals):
             return self._standin(value, name, caller, f"L{at.loc.line}")
@@ -647,54 +648,6 @@ class CallExpander:
         symbol = standins.symbol(name, self.proc.name, place)
         mine[symbol] = value
         return symbol
-
-    def _passed_returns(self, before: list[ir.Stmt], index: Index, known: dict) -> None:
-        """The conditions of the IFs in `before` (the statements a straight run passes on its way to a call)
-        whose first arms each end by returning: none of them held where the run goes on (DGETSLS's `IF
-        (INFO.NE.0) ... RETURN` and `IF (LQUERY) ... RETURN` before its factoring call, so its argument
-        checks passed there and its workspace queries stored their sizes)."""
-        for stmt in before:
-            if not isinstance(stmt, ir.If):
-                continue
-            for arm in stmt.arms:
-                if not _returns(arm.body):
-                    break
-                cond = self.values.expr_at(arm.cond, stmt, index)
-                if cond is not None and is_logical(cond) and cond not in (sympy.true, sympy.false):
-                    _negated(cond, known)
-
-    def _within(self, value: sympy.Expr, at: ir.Stmt, index: Index) -> sympy.Expr:
-        """A value's choices as the IF arms around `at` leave them: their conditions hold there, the earlier
-        arms' do not (DLARF's LASTV is M, not a choice of M, N and 0, where `IF (APPLYLEFT)` calls DGEMV);
-        nor do those of the IFs before it that return (_passed_returns)."""
-        known: dict = {}
-        for stmts, k in path_to(self.proc.body, at) or []:
-            self._passed_returns(stmts[:k], index, known)
-            stmt = stmts[k]
-            if not isinstance(stmt, ir.If):
-                continue
-            inside = next((j for j, arm in enumerate(stmt.arms) if any(s is at for s in ir.walk_stmts(arm.body))),
-                          len(stmt.arms))
-            for j, arm in enumerate(stmt.arms[:inside + 1]):
-                cond = self.values.expr_at(arm.cond, stmt, index)
-                if cond is None or not is_logical(cond) or cond in (sympy.true, sympy.false):
-                    continue
-                known[cond] = sympy.true if j == inside else sympy.false
-                if j == inside:  # LASTV > 0, with LASTV = M where TAU /= 0 (and SIDE is 'L'): TAU /= 0
-                    for conjunct in _conjuncts(cond.xreplace(known)):
-                        known.setdefault(conjunct, sympy.true)
-        holding = [c for c, v in known.items() if v is sympy.true and c.has(value)]
-        pruned = value.xreplace(known) if known else value
-        if not isinstance(pruned, sympy.Piecewise) or not holding or len(pruned.args) != len(value.args):
-            return pruned
-        # a choice that would make a condition that holds here false is not the one made (LASTV = 0 where
-        # `IF (LASTV.GT.0)` calls DGEMV)
-        pieces = [(v, c) for (v, c), (original, _) in zip(pruned.args, value.args)
-                  if not any(h.xreplace({value: original}) is sympy.false for h in holding)]
-        if len(pieces) != len(pruned.args) and pieces:
-            pieces[-1] = (pieces[-1][0], sympy.true)
-            return pieces[0][0] if len(pieces) == 1 else sympy.Piecewise(*pieces)
-        return pruned
 
     def _character(self, value: sympy.Expr, arg: ir.Expr, length: int | None) -> sympy.Expr | None:
         """A character actual as the formal of `length` characters receives it: a known string cut to that
@@ -728,82 +681,6 @@ def _bound(count: sympy.Expr, subs: dict, binding: frozenset, shared: dict) -> s
     if len(_BOUND) > _BOUND_KEPT:
         _BOUND.popitem(last=False)
     return found
-
-
-def _returns(body: list[ir.Stmt]) -> bool:
-    """Whether a block ends by leaving the routine (RETURN, STOP) with no jump before that could leave it
-    another way."""
-    return bool(body) and isinstance(body[-1], (ir.Return, ir.Stop)) and \
-        not any(ir.jump_targets(s) for s in ir.walk_stmts(body[:-1]))
-
-
-def _operands_of(cond: sympy.Basic, op: type[sympy.Basic]) -> tuple:
-    """The operands of an And (Or), or the condition alone."""
-    return tuple(cond.args) if isinstance(cond, op) else (cond,)
-
-
-def _negated(cond: sympy.Basic, known: dict) -> None:
-    """Note that `cond` is false: each of its disjuncts, each with its negation true (`M < 0` false is `M >= 0`
-    true, the form a choice's condition takes); a comparison of a choice, as `_chosen_piece` tells."""
-    for part in _operands_of(cond, sympy.Or):
-        if isinstance(part, (sympy.Eq, sympy.Ne)) and _chosen_piece(part, isinstance(part, sympy.Ne), known):
-            continue
-        _noted(part, sympy.false, known)
-
-
-def _noted(part: sympy.Basic, truth: sympy.Basic, known: dict) -> None:
-    """Note one condition's truth and its negation's opposite."""
-    known[part] = truth
-    negation = sympy.Not(part)
-    if negation not in (sympy.true, sympy.false):
-        known.setdefault(negation, sympy.Not(truth))
-
-
-def _chosen_piece(relation: sympy.Basic, equal: bool, known: dict) -> bool:
-    """Where `relation`, a choice (Eq, Ne) compared to a number, is known to have `equal` as the truth of
-    `choice == number`: the piece taken is one whose value may be that number, and a piece is taken where its
-    condition holds and every earlier one's does not. What holds for every such piece holds (noted in
-    `known`). INFO after a routine's argument checks is such a choice: past `IF (INFO.NE.0) RETURN` its
-    checks all passed (DGETSLS: M >= 0, N >= 0, LDA >= MAX(1, M), ...). False (nothing noted) where it
-    cannot tell."""
-    choice, number = relation.args if relation.args[1].is_Number else relation.args[::-1]
-    if not (equal and isinstance(choice, sympy.Piecewise) and number.is_Number) \
-            or tree_size([choice]) > _MARKER_ARGUMENT_NODES * 10:
-        return False
-    before: dict = {}  # what every earlier piece's condition being false says
-    common: dict | None = None
-    for value, cond in sympy.piecewise_fold(choice).args:
-        if not (value.is_Number and value != number):
-            facts = dict(before)
-            for conjunct in _operands_of(cond, sympy.And):
-                if conjunct is not sympy.true:
-                    _noted(conjunct, sympy.true, facts)
-            common = facts if common is None else {k: v for k, v in common.items() if facts.get(k) is v}
-        if not isinstance(cond, sympy.And):
-            for part in _operands_of(cond, sympy.Or):
-                _noted(part, sympy.false, before)
-    if not common:
-        return False
-    for k, v in common.items():
-        known.setdefault(k, v)
-    return True
-
-
-def _conjuncts(cond: sympy.Basic) -> list[sympy.Basic]:
-    """What a condition that holds implies piece by piece: the conjuncts of a conjunction, and of a
-    comparison of a choice whose other choices fail it (`Piecewise((M, TAU /= 0), (0, True)) > 0`: TAU /= 0
-    and M > 0)."""
-    if isinstance(cond, sympy.And):
-        return list(cond.args)
-    if not (cond.is_Relational and cond.has(sympy.Piecewise)) or tree_size([cond]) > _CONDITIONAL_ARGUMENT_NODES:
-        return []
-    folded = sympy.piecewise_fold(cond)
-    if not isinstance(folded, sympy.Piecewise):
-        return []
-    (value, where), *rest = folded.args
-    if value is sympy.false or any(v is not sympy.false for v, _ in rest):
-        return []  # more than the first choice passes: nothing follows piece by piece
-    return [where, *([value] if value is not sympy.true else [])]
 
 
 def _outermost(expr: sympy.Basic, kind: type) -> list[sympy.Basic]:

@@ -477,10 +477,16 @@ def _arm_condition(arm: ir.IfArm, stmt: ir.If, run: Run) -> sympy.Basic:
 
 def _checked(rest: list[ir.Stmt], value, run: Run):
     """The value at the end, every definition passed: the argument checks after them still narrow it (DTRTI2's
-    `IF (INFO.NE.0) THEN; CALL XERBLA(...); RETURN`: the routine returns only where INFO is 0)."""
+    `IF (INFO.NE.0) THEN; CALL XERBLA(...); RETURN`: the routine returns only where INFO is 0). An IF's
+    leading arms that end the program narrow it though a later arm only returns (DGEQR's `ELSE IF (LQUERY)
+    RETURN`): the value at that RETURN is this one, on the paths where the arms before it were not taken."""
     for stmt in rest:
-        if isinstance(value, sympy.Piecewise) and isinstance(stmt, ir.If) and _leaves(stmt, run, program=True):
-            value = _narrowed(value, stmt, run)
+        if not isinstance(stmt, ir.If):
+            continue
+        for arm in stmt.arms:
+            if not isinstance(value, sympy.Piecewise) or _ends(arm.body, run) != "program":
+                break
+            value = _without(value, run.evaluate(arm.cond, stmt))
     return value
 
 

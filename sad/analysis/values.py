@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from sad import ir
-from sad.analysis import characters, conditional, evaluate, extremes, genericdata, libcalls, passedelements
+from sad.analysis import callsite, characters, conditional, evaluate, extremes, genericdata, libcalls, passedelements
 from sad.analysis.counting import Unbindable, mod, substitute, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.depthmemo import DepthMemo, Reach
 from sad.analysis.freesymbols import free_symbols
@@ -633,6 +633,10 @@ class ValueResolver(ir.NodeVisitor):
         finally:
             self._call = outer
 
+    def within(self, value: sympy.Expr, at: ir.Stmt, index: dict[str, sympy.Symbol]) -> sympy.Expr:
+        """A value's choices as the IFs on the way to the statement `at` leave them (sad.analysis.callsite)."""
+        return callsite.within(value, self.proc.body, at, lambda cond, stmt: self.expr_at(cond, stmt, index))
+
     def expr_at(self, node: ir.Expr | None, stmt: ir.Stmt | None, index: dict[str, sympy.Symbol],
                 depth: int = 0) -> sympy.Expr | None:
         """An expression's value just before `stmt` runs (what a variable assigned in several places,
@@ -1115,8 +1119,8 @@ class ValueResolver(ir.NodeVisitor):
                 or pos >= len(callee.formals) or resolve_name(callee.name) in self.facts.recursive:
             return None
         value = self.left_in_element(callee, callee.formals[pos], offset)
-        subs = self._actuals_of(callee, value, lambda p, _: self.argument(call.args[p], call, index)
-                                if p < len(call.args) else None) if value is not None else None
+        subs = self._actuals_of(callee, value, lambda p, _: self._passed_at(call, p, index)) \
+            if value is not None else None
         inner = {symbol for _, _, symbol in self.facts.passed_element_symbols(callee, self.table)}
         if subs is not None and value is not None and inner & free_symbols(value):
             # what the callee stores from its own header (DGEMQR's workspace size from its T(3)), as this call
@@ -1140,6 +1144,17 @@ class ValueResolver(ir.NodeVisitor):
             return None
         value = conditional.defined(value.xreplace({self.facts.entry_symbol: earlier}))
         return None if value.has(conditional.UNDEFINED) else value
+
+    def _passed_at(self, call: ir.CallStmt, pos: int, index) -> sympy.Expr | None:
+        """Actual `pos` of `call` as the call passes it, its choices as the IFs on the way leave them: DGETSLS
+        passes DGEQR its LW1, a choice of a run-time workspace size and of the query's, past `IF (INFO.NE.0)
+        RETURN` the query's."""
+        if pos >= len(call.args):
+            return None
+        value = self.argument(call.args[pos], call, index)
+        if value is None and isinstance(call.args[pos], ir.Var):  # assigned in several places: its choice here
+            value = self.expr_at(call.args[pos], call, index)
+        return self.within(value, call, index) if isinstance(value, sympy.Piecewise) else value
 
     def _first_write(self, call: ir.CallStmt, actual: ir.Expr) -> bool:
         """Whether `call` is the first statement to store anything in `actual`, a whole local array with no DATA
@@ -1299,7 +1314,7 @@ class ValueResolver(ir.NodeVisitor):
         THEN; TSCAL = ONE; ELSE ... TSCAL = ONE / (SMLNUM*TMAX)`: ONE, copied, on data)."""
         if d.kind != "assign" or d.stmt is None or d.procedure != self.proc.name:
             return False
-        path = path_to(self.proc.body, d.stmt) or []
+        path = ir.path_to(self.proc.body, d.stmt) or []
         if any(self._jumped_over(stmts, k, depth) for stmts, k in path):
             return True
         for (stmts, k), (inner, _) in zip(path, path[1:]):
@@ -2299,7 +2314,7 @@ def _call_before(proc: ir.Procedure, at: ir.Stmt, node: ir.Expr, modified: Modif
     """The CALL passing `node` (as written) that comes straight before statement `at` in `proc`: in the same
     statement list, or before the IF whose arm `at` is in, with no label on the way and no other statement
     writing the variable; None otherwise."""
-    path = path_to(proc.body, at)
+    path = ir.path_to(proc.body, at)
     if path is None:
         return None
     name = node.name if isinstance(node, (ir.Var, ir.ArrayRef)) else ""
@@ -2333,8 +2348,8 @@ def _ahead(proc: ir.Procedure, places: dict[int, Place], start: ir.Stmt, use: ir
     first, then = places.get(id(start)), places.get(id(use))
     if first is not None and then is not None and first.order < then.order:
         return True
-    around = {id(stmts[k]) for stmts, k in path_to(proc.body, use) or [] if isinstance(stmts[k], ir.Do)}
-    return any(id(stmts[k]) in around for stmts, k in path_to(proc.body, start) or [])
+    around = {id(stmts[k]) for stmts, k in ir.path_to(proc.body, use) or [] if isinstance(stmts[k], ir.Do)}
+    return any(id(stmts[k]) in around for stmts, k in ir.path_to(proc.body, start) or [])
 
 
 def _refilled(proc: ir.Procedure, places: dict[int, Place], start: ir.Stmt, use: ir.Stmt, name: str) -> bool:
@@ -2342,24 +2357,11 @@ def _refilled(proc: ir.Procedure, places: dict[int, Place], start: ir.Stmt, use:
     assigns `name` on every trip: an accumulator set before its loop (SPBRFS's `LSTRES = ZERO`, then
     `LSTRES = MAX(LSTRES, ABS(X(I,J)))`) holds what the loop left, its first value only where the loop
     runs no trip, which sizes, taken as positive, do not make."""
-    loops = [loop for stmts, k in path_to(proc.body, use) or [] for loop in stmts[:k]
+    loops = [loop for stmts, k in ir.path_to(proc.body, use) or [] for loop in stmts[:k]
              if isinstance(loop, ir.Do) and any(isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)
                                                 and s.target.name == name for s in loop.body)]
     first = places.get(id(start))
     return first is not None and any(places[id(loop)].order > first.order for loop in loops)
-
-
-def path_to(stmts: list[ir.Stmt], at: ir.Stmt) -> list[tuple[list[ir.Stmt], int]] | None:
-    """The statement lists from `stmts` down to the one holding `at`, with the index of the statement taken in
-    each."""
-    for k, stmt in enumerate(stmts):
-        if stmt is at:
-            return [(stmts, k)]
-        for body in ir.child_bodies(stmt):
-            inner = path_to(body, at)
-            if inner is not None:
-                return [(stmts, k), *inner]
-    return None
 
 
 def _writes(stmt: ir.Stmt, name: str, modified: ModifiedFormals | None) -> bool:

@@ -17,6 +17,7 @@ from sad.ir.walk import (  # noqa: F401
     jump_targets,
     jumps_out,
     own_exprs,
+    path_to,
     substitute,
     walk,
     walk_stmts,

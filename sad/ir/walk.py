@@ -98,6 +98,19 @@ def child_bodies(node: Node) -> list[list[Stmt]]:
     return bodies
 
 
+def path_to(stmts: list[Stmt], at: Stmt) -> list[tuple[list[Stmt], int]] | None:
+    """The statement lists from `stmts` down to the one holding `at`, with the index of the statement taken in
+    each; None where `at` is not among them."""
+    for k, stmt in enumerate(stmts):
+        if stmt is at:
+            return [(stmts, k)]
+        for body in child_bodies(stmt):
+            inner = path_to(body, at)
+            if inner is not None:
+                return [(stmts, k), *inner]
+    return None
+
+
 def expr_children(expr: Expr) -> list[Expr]:
     """The operand expressions of an expression node, in order."""
     return [child for child in expr.child_nodes() if isinstance(child, Expr)]

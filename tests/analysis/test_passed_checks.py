@@ -1,11 +1,11 @@
-"""What holds past a routine's argument checks (sad.analysis.calls: the IFs before a call whose arms return):
+"""What holds past a routine's argument checks (sad.analysis.callsite: the IFs before a call whose arms return):
 `IF (INFO.NE.0) RETURN` after a chain of checks that set INFO means every check passed, in the form the
 choices of a value at the call test (DGETSLS' workspace sizes at its factoring call)."""
 from __future__ import annotations
 
 import sympy
 
-from sad.analysis.calls import _negated
+from sad.analysis.callsite import negated
 
 M, N, LDA, LWORK = (sympy.Symbol(s, integer=True) for s in ("M", "N", "LDA", "LWORK"))
 
@@ -20,7 +20,7 @@ def test_past_a_return_on_a_failed_check_every_check_passed():
     same of the checks, noted with their negations; of the workspace only the first says anything, so
     nothing is noted of it."""
     known: dict = {}
-    _negated(sympy.Ne(INFO, 0), known)
+    negated(sympy.Ne(INFO, 0), known)
     assert known[M >= 0] is sympy.true and known[M < 0] is sympy.false
     assert known[N >= 0] is sympy.true and known[LDA >= M] is sympy.true
     assert (LWORK < N + 5) not in known and (LWORK >= N + 5) not in known
@@ -32,7 +32,7 @@ def test_a_disjunction_that_failed_fails_in_every_part():
     """`IF (LQUERY) RETURN` with LQUERY = (LWORK.EQ.-1 .OR. LWORK.EQ.-2): both comparisons are false past it,
     their negations true."""
     known: dict = {}
-    _negated(sympy.Eq(LWORK, -1) | sympy.Eq(LWORK, -2), known)
+    negated(sympy.Eq(LWORK, -1) | sympy.Eq(LWORK, -2), known)
     assert known == {sympy.Eq(LWORK, -1): sympy.false, sympy.Ne(LWORK, -1): sympy.true,
                      sympy.Eq(LWORK, -2): sympy.false, sympy.Ne(LWORK, -2): sympy.true}
 
@@ -41,5 +41,5 @@ def test_a_choice_with_a_value_not_a_number_tells_nothing_of_the_pieces_it_may_b
     """INFO = K (a run-time value) where M < 0: INFO = 0 may come from that piece, so nothing is known of M."""
     info = sympy.Piecewise((sympy.Symbol("K"), M < 0), (0, True))
     known: dict = {}
-    _negated(sympy.Ne(info, 0), known)
+    negated(sympy.Ne(info, 0), known)
     assert (M < 0) not in known and (M >= 0) not in known

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import sympy
+
+from sad.analysis.description import line_counts
 from sad.analysis.pipeline import analyze
 from tests.analysis.fixtures import gcov_rows, line_of
 
@@ -42,3 +45,39 @@ def test_a_workspace_size_stored_past_the_returns_is_the_one_read(capsys):
     assert rows[line_of(FIXTURE, "S = S + 2.0D0")] == ["8", "8"]
     assert rows[line_of(FIXTURE, "DO 30 I = 1, L")] == ["13", "13"]
     assert rows[line_of(FIXTURE, "S = S + 3.0D0")] == ["12", "12"]
+
+
+TSLS = Path(__file__).resolve().parent / "blas" / "tsls.f"
+
+
+def test_a_header_passed_in_the_workspace_counts_at_both_workspace_sizes(capsys):
+    """DGETSLS's way (tests/analysis/blas/tsls.f): SOLVE queries FACT, takes the smaller header where its
+    workspace is short, and passes FACT and APPLY the header as W(LW2+1). N = 12: MB = 4, NB = 8 with
+    LWORK = 64 (>= TSZO + LWO = 37 + 12); with LWORK = 30 the header has 5 elements, too few for MB*NB + 5,
+    and FACT takes NB = 1. APPLY's loops run 4 + 4 and 8 + 1 trips over the two calls."""
+    rows = gcov_rows(capsys, str(TSLS), "./tsls")
+    assert rows[line_of(str(TSLS), "S = S + DBLE(I)")] == ["8", "8"]
+    assert rows[line_of(str(TSLS), "S = S + 1.0D0")] == ["9", "9"]
+
+
+def test_a_library_routine_passing_its_header_in_the_workspace_is_a_formula_of_its_formals(tmp_path):
+    """SOLVE alone (library mode): APPLY's loops are counted in SOLVE.N and SOLVE.LWORK alone. FACT leaves
+    T(3) = NB on every path that returns (one that fails a check calls XERBLA, which stops: the IF's first
+    arm, though its second only returns), and at the call LW1 is TSZM or TSZO as the test of LWORK chooses,
+    FACT's query having stored TSZO = MB*NB + 5 past SOLVE's checks. Hand-derived: N = 12, LWORK = 64: 4 and
+    8 trips; LWORK = 30 or 17 (the least SOLVE accepts, TSZM + LWO): 4 and 1; LWORK = 16: SOLVE stops in
+    XERBLA, 0; N = 6, LWORK = 100: MB = 2, NB = 4; LWORK = 16 < 13 + 6: NB = 1. Before: APPLY.T_2 and T_3
+    were run-time values (DGETSLS's DGEMQRT call was not expanded: 433 lines of its driver unbound)."""
+    lib = tmp_path / "lib.f"
+    source = TSLS.read_text().splitlines()
+    lib.write_text("\n".join(source[line_of(str(TSLS), "SUBROUTINE SOLVE") - 1:]) + "\n")
+    analysis = analyze([str(lib)])
+    counts = {line: c for (_, line), c in line_counts(analysis.counts).items()}
+    inner, outer = counts[line_of(str(lib), "S = S + DBLE(I)")], counts[line_of(str(lib), "S = S + 1.0D0")]
+    assert {s.name for s in inner.free_symbols | outer.free_symbols} == {"SOLVE.N", "SOLVE.LWORK"}
+
+    def at(count, n: int, lwork: int) -> sympy.Expr:
+        return count.xreplace({s: n if s.name == "SOLVE.N" else lwork for s in count.free_symbols})
+    points = [(12, 64), (12, 30), (12, 17), (12, 16), (6, 100), (6, 16)]
+    assert [at(inner, n, lw) for n, lw in points] == [4, 4, 4, 0, 2, 2]
+    assert [at(outer, n, lw) for n, lw in points] == [8, 1, 1, 0, 4, 1]
