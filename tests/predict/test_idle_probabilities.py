@@ -10,8 +10,8 @@ import sympy
 
 from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
+from sad.predict.idleprobabilities import without_idle_probabilities
 from sad.predict.job import predict_analysis
-from sad.predict.mapper import without_idle_probabilities
 
 SELECTS = """#include <stdio.h>
 double a[100000], b[100000];
@@ -60,7 +60,7 @@ def test_a_probability_the_time_depends_on_is_shown_so_at_one_point():
     """The cheap proof before the exact test (expanding the derivative took 44 of the 45 s of `sad analyze
     strevc3.f`): two values at one point. The point must not hide a term: STREVC3's `(1 - P_9_1 - P_9_2)`
     vanished where the other probabilities were 2/7 and 5/7, and `Max(0, N - 5)` where N was 5."""
-    from sad.predict.mapper import _depends_at_a_point
+    from sad.predict.idleprobabilities import _depends_at_a_point
     p, q1, q2, n = (sympy.Symbol(s, nonnegative=True) for s in ("P_f_IF1", "P_f_IF2_1", "P_f_IF2_2", "N"))
     c = sympy.Float(1.5e-7, 15)
     assert _depends_at_a_point(c * p * (1 - q1 - q2) * sympy.Max(0, n - 5), p)
