@@ -592,8 +592,7 @@ class CallExpander:
     def _chosen_at(self, value: sympy.Expr, at: ir.Stmt, index: Index, limit: int) -> sympy.Expr | None:
         """A value at a call statement of at most `limit` nodes, its choices as the IF arms around the call
         leave them (sad.analysis.callsite); None past the limit."""
-        if isinstance(value, sympy.Piecewise):
-            value = self.values.within(value, at, index)
+        value = self.values.within(value, at, index)
         return value if tree_size([value]) <= limit else None
 
     def _marker_bindings(self, callee: ir.Procedure, subs: dict, args: list[ir.Expr], index: Index,
@@ -627,8 +626,7 @@ class CallExpander:
         caller = resolve_name(self.proc.name)
         if value is None or not value.has(sympy.Piecewise) or is_condition(value):
             return None
-        if isinstance(value, sympy.Piecewise):  # DGETSLS' LW1 past its checks: no run-time value left in it
-            value = self.values.within(value, at, index)
+        value = self.values.within(value, at, index)  # DGETSLS' LW1 past its checks: no run-time value left in it
         formals = self.ctx.formal_symbols(caller)
         if standins.bindable([value], formals):
             return self._standin(value, name, caller, f"L{at.loc.line}")

@@ -634,7 +634,10 @@ class ValueResolver(ir.NodeVisitor):
             self._call = outer
 
     def within(self, value: sympy.Expr, at: ir.Stmt, index: dict[str, sympy.Symbol]) -> sympy.Expr:
-        """A value's choices as the IFs on the way to the statement `at` leave them (sad.analysis.callsite)."""
+        """A value's choices as the IFs on the way to the statement `at` leave them (sad.analysis.callsite); a
+        value that is no choice as it stands."""
+        if not isinstance(value, sympy.Piecewise):
+            return value
         return callsite.within(value, self.proc.body, at, lambda cond, stmt: self.expr_at(cond, stmt, index))
 
     def expr_at(self, node: ir.Expr | None, stmt: ir.Stmt | None, index: dict[str, sympy.Symbol],
@@ -1154,7 +1157,7 @@ class ValueResolver(ir.NodeVisitor):
         value = self.argument(call.args[pos], call, index)
         if value is None and isinstance(call.args[pos], ir.Var):  # assigned in several places: its choice here
             value = self.expr_at(call.args[pos], call, index)
-        return self.within(value, call, index) if isinstance(value, sympy.Piecewise) else value
+        return self.within(value, call, index) if value is not None else None
 
     def _first_write(self, call: ir.CallStmt, actual: ir.Expr) -> bool:
         """Whether `call` is the first statement to store anything in `actual`, a whole local array with no DATA
