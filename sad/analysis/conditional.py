@@ -78,6 +78,8 @@ class Run:
     # the values at the RETURNs of top-level IFs before the end (`IF (N.LE.1) THEN; TAU = ZERO; RETURN`),
     # with their conditions, in order (at_exit only)
     exits: list[tuple[sympy.Expr, sympy.Basic]] = field(default_factory=list)
+    # each jump that ends an IF's arm → (that arm, the IF), made on first need (_failure_jump)
+    arm_ends: dict[int, tuple[ir.IfArm, ir.If]] | None = None
 
     def done(self) -> bool:
         """Every definition passed and no use to find: the value at the routine's end is known."""
@@ -251,9 +253,10 @@ def _arrived(stmts: list[ir.Stmt], k: int, previous: ir.Stmt | None, entering: d
     (DLASCL's `10 CONTINUE ... IF (.NOT.DONE) GO TO 10` for its ITYPE, set before it), and from earlier
     statements that assign nothing of the variable and were entered with the value the run arrives with
     (DLATRS's `IF (TSCAL.NE.ONE) THEN; GROW = ZERO; GO TO 50` over statements that read TSCAL): each
-    brings the same value. A jump from an earlier IF that always ends in it (`IF (TM.LE.BIG) GO TO 40`
-    over `T = ONE / TM`, Fortran 66's ELSE) brings the value that IF was entered with, where its test
-    holds: a choice. Any other jump (one past an IF that narrowed the value, say) gives up."""
+    brings the same value. A failure return's jump (DPTTRF's `INFO = I; GO TO 30` out of its loops) is
+    taken as not taken, as everywhere in the run. A jump from an earlier IF that always ends in it (`IF
+    (TM.LE.BIG) GO TO 40` over `T = ONE / TM`, Fortran 66's ELSE) brings the value that IF was entered
+    with, where its test holds: a choice. Any other jump (one past an IF that narrowed the value, say) gives up."""
     stmt, value = stmts[k], entering[k]
     allowed = {id(stmt)} | {id(s) for s in _inside(stmt, run)}
     if previous is not None:
@@ -262,7 +265,7 @@ def _arrived(stmts: list[ir.Stmt], k: int, previous: ir.Stmt | None, entering: d
     same: list[int] = []  # the earlier statements whose jumps bring the value fallen through with
     chosen: list[tuple[int, sympy.Basic]] = []  # earlier IFs whose jumps bring the value before them
     for jump in run.jumps_to.get(stmt.label or "", []):
-        if id(jump) in allowed:
+        if id(jump) in allowed or _failure_jump(jump, run):
             continue
         held = _holding(stmts[:k], jump, lambda s: _inside(s, run))
         if held is None or held not in entering or _assigns(stmts[held], run):
@@ -514,16 +517,25 @@ def _over_failures(stmts: list[ir.Stmt], k: int, goto: ir.Goto, run: Run) -> boo
     target = next((t for t in range(k + 1, len(stmts)) if stmts[t].label == goto.target), None)
     if target is None or run.proc is None:
         return False
-    arms = {id(arm.body[-1]): (arm, stmt) for stmt in nesting(run.proc).statements if isinstance(stmt, ir.If)
-            for arm in stmt.arms if arm.body}
     for skipped in stmts[k + 1:target]:
         for inner in [skipped, *_inside(skipped, run)]:
             for jump in run.jumps_to.get(inner.label, []) if inner.label is not None else []:
-                found = arms.get(id(jump))
-                if found is None or not failures.error_return(run.proc, found[0].body) \
-                        or run.evaluate(found[0].cond, found[1]) is sympy.true:
+                if not _failure_jump(jump, run):
                     return False
     return True
+
+
+def _failure_jump(jump: ir.Stmt, run: Run) -> bool:
+    """Whether a jump ends the arm of a failure return whose test is not always true: an arm the counts take
+    as not taken (sad.analysis.failures)."""
+    if run.proc is None:
+        return False
+    if run.arm_ends is None:
+        run.arm_ends = {id(arm.body[-1]): (arm, stmt) for stmt in nesting(run.proc).statements
+                        if isinstance(stmt, ir.If) for arm in stmt.arms if arm.body}
+    found = run.arm_ends.get(id(jump))
+    return found is not None and failures.error_return(run.proc, found[0].body) \
+        and run.evaluate(found[0].cond, found[1]) is not sympy.true
 
 
 def _early_return(stmt: ir.If) -> bool:
@@ -624,7 +636,7 @@ def _may_return(stmt: ir.Stmt, run: Run) -> bool:
 def _may_define(stmt: ir.Stmt, run: Run) -> bool:
     """Whether a compound statement may assign the variable: a definition in it, unless inside the arm of an
     IF whose condition is false where the IF stands (on every pass of a loop: the condition is evaluated
-    without the loop's indices, so false means false on each)."""
+    without the loop's indices, so false means false on each), or of a failure return (``_not_taken``)."""
     for body in ir.child_bodies(stmt):
         for inner in body:
             if id(inner) in run.definitions:
@@ -632,12 +644,21 @@ def _may_define(stmt: ir.Stmt, run: Run) -> bool:
             if isinstance(inner, ir.If):
                 # the arm's definitions first: evaluating its test (a test of data, X(J) .NE. ZERO) costs
                 # far more, and most arms define nothing
-                if any(_list_may_define(arm.body, run) and run.evaluate(arm.cond, inner) is not sympy.false
+                if any(_list_may_define(arm.body, run) and not _not_taken(arm, inner, run)
                        for arm in inner.arms) or _list_may_define(inner.orelse or [], run):
                     return True
             elif _may_define(inner, run):
                 return True
     return False
+
+
+def _not_taken(arm: ir.IfArm, stmt: ir.If, run: Run) -> bool:
+    """Whether an arm is not taken where its IF stands: its test is false, or it is a failure return or ends
+    the program (``_arm_condition``: DPTTRF's `INFO = I; GO TO 30` in its loops)."""
+    try:
+        return _arm_condition(arm, stmt, run) is sympy.false
+    except Unknown:
+        return False
 
 
 def _list_may_define(stmts: list[ir.Stmt], run: Run) -> bool:

@@ -16,8 +16,15 @@ from sad import ir
 def error_return(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
     """An arm that reports a failure through the routine's INFO argument and leaves (LAPACK's `INFO = J;
     RETURN`, or DPOTF2's `GO TO 30` to `30 INFO = J` ... RETURN). An argument error (INFO set to a negative
-    constant) is no such exit: the caller's values decide it."""
-    if "INFO" not in proc.formals or not body or not isinstance(body[-1], (ir.Return, ir.Goto)):
+    constant) is no such exit: the caller's values decide it. An arm of assignments that falls through to
+    the label the routine's failure returns jump to leaves with them (DPTTRF's `IF (D(N).LE.ZERO) INFO = N`
+    before `30 CONTINUE; RETURN`, where its loops' `INFO = I; GO TO 30` arrive); a status set by a test at
+    the end with no failure exit there (an expert driver's `IF (RCOND.LT.EPS) INFO = N + 1`) stays a status."""
+    if "INFO" not in proc.formals or not body:
+        return False
+    if _joins_failures(proc, body):
+        return any(_sets_info(stmt) for stmt in body)
+    if not isinstance(body[-1], (ir.Return, ir.Goto)):
         return False
     tail = list(body)
     if isinstance(body[-1], ir.Goto):
@@ -25,6 +32,20 @@ def error_return(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
         if not tail or not isinstance(tail[-1], ir.Return):
             return False
     return any(_sets_info(stmt) for stmt in tail)
+
+
+def _joins_failures(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
+    """Whether `body` is all assignments, an arm of an IF of the routine's own statement list that is followed
+    by a label from which the routine returns straight away, and a failure return elsewhere jumps there."""
+    if not all(isinstance(stmt, ir.Assign) for stmt in body):
+        return False
+    at = next((k for k, stmt in enumerate(proc.body) if isinstance(stmt, ir.If)
+               and any(arm.body is body for arm in stmt.arms)), None)
+    label = proc.body[at + 1].label if at is not None and at + 1 < len(proc.body) else None
+    if label is None or not straight_from(proc, label):
+        return False
+    return any(isinstance(arm.body[-1], ir.Goto) and arm.body[-1].target == label and error_return(proc, arm.body)
+               for stmt in ir.walk_stmts(proc.body) if isinstance(stmt, ir.If) for arm in stmt.arms if arm.body)
 
 
 def straight_from(proc: ir.Procedure, label: str) -> list[ir.Stmt]:

@@ -39,3 +39,18 @@ def test_a_status_set_by_a_test_of_data_stays_a_probability():
     open, and does not leave: the caller's IF (INFO.EQ.0) keeps its probability."""
     _, analysis = _counts(HERE / "statusdata.f")
     assert [p.name for p in analysis.table if p.cls == "unresolved" and p.name.startswith("P_")] == ["P_SDATA_IF1"]
+
+
+def test_a_failure_report_that_falls_through_to_the_failure_label_is_not_taken(capsys):
+    """FACTOR (DPTTRF's shape: a loop of 21 - 1 mod 3 = 2 clean-up passes, then passes of three, each with a
+    failure test of data `INFO = I; GO TO 30`, and a last test `IF (D(N).LE.0) INFO = N` that falls through to
+    label 30) leaves INFO 0 on data that pass, as the counts assume: SOLVE runs once, 20 + 21 updates. A run
+    that followed the failures' jumps gave up, and the caller's IF (INFO.EQ.0) was a probability."""
+    counts, analysis = _counts(HERE / "statusjump.f")
+    assert counts[12] == 1                          # CALL SOLVE under IF (INFO.EQ.0)
+    assert counts[67] == 20 and counts[70] == 21    # SOLVE's two loops
+    assert counts[40] == 6 and counts.get(58) == 1  # passes of three: (21 - 3 - 3) / 3 + 1 = 6
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    rc = main(["check-counts", str(HERE / "statusjump.f"), "--require-bound", "--", "./statusjump"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
