@@ -181,6 +181,36 @@ def test_goto_do_while_counts_equal_gcov(capsys, tmp_path):
     assert " 5 " in out.split("gl.f:10 ")[1].splitlines()[0], out           # I = 7, 5, 3, 1, then -1
 
 
+STEP_IN_TEST = """\
+      PROGRAM ST
+      INTEGER I, J, K, N
+      READ (5, *) N
+      K = 0
+      J = 1
+   70 CONTINUE
+      DO 80 I = 1, 3
+         K = K + J
+   80 CONTINUE
+      IF (J .LT. N) THEN
+         J = J + 1
+         GO TO 70
+      END IF
+      PRINT *, K
+      END
+"""
+
+
+def test_a_goto_loop_whose_step_is_in_the_test_is_counted(capsys, tmp_path):
+    # DGTTS2's back solve: J = 1, 2, ... tested before its step, J .LT. N: N passes (1 for N <= 1), N - 1
+    # steps; three additions a pass
+    counts = _counts(tmp_path, "st.f", STEP_IN_TEST)
+    for n in (0, 1, 2, 9):
+        assert _at(counts[10], N=n) == max(1, n) and _at(counts[11], N=n) == max(0, n - 1)
+        assert _at(counts[8], N=n) == 3 * max(1, n)
+    out = _gcov_agrees(capsys, tmp_path, "st2.f", STEP_IN_TEST, "N=6")
+    assert " 5 " in out.split("st2.f:11 ")[1].splitlines()[0], out          # J = 2, ..., 6
+
+
 def test_a_goto_loop_entered_from_elsewhere_keeps_its_named_count(tmp_path):
     text = GOTO_LOOPS.replace("      I = 0\n", "      I = 0\n      IF (N .GT. 5) GOTO 30\n")
     counts = _counts(tmp_path, "gl2.f", text)
