@@ -76,6 +76,10 @@ _VECTORS = "      DO 60 I = 1, N\n         TAU(I) = DBLE(I)\n         C(I, 2) = 
            "            S = MOD(S * 1103 + 12345, 65536)\n            B(I, J) = DBLE(S + 1) / 65537.0D0\n" \
            "   65    CONTINUE\n   70 CONTINUE\n"
 
+# a tridiagonal matrix in WORK: its diagonal 4 (WORK(1..N)), the sub- and superdiagonals 1 (from WORK(N+1), WORK(2N+1))
+_TRIDIAGONAL = "      DO 80 I = 1, N\n         WORK(I) = 4.0D0\n         WORK(N + I) = 1.0D0\n" \
+               "         WORK(2 * N + I) = 1.0D0\n   80 CONTINUE\n"
+
 # name: (entry routines, size, the calls)
 DRIVERS: dict[str, tuple[list[str], int, str]] = {
     "dgemm-2opt": (["dgemm"], 60, "      CALL DGEMM('N', 'N', N, N, N, 1.0D0, A, N, B, N, 0.0D0, C, N)\n"
@@ -205,6 +209,13 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
                                        "      CALL DGEMLQ('L','T',N,N,N,A,N,WORK,32*N,B,N,WORK(32*N+1),\n"
                                        "     $            32*N,INFO)"),
     "dgetsls": (["dgetsls"], 40, "      CALL DGETSLS('N', N, N, 2, A, N, B, N, WORK, 64*N, INFO)"),
+    # tridiagonal systems, D = 4 and E = 1 in WORK: DPTTRF's failure exits jump out of its loops to a label its
+    # last test falls through to; DGTTS2 runs its right-hand sides by a GOTO loop whose step is in its test
+    "dptsv": (["dptsv"], 80, _TRIDIAGONAL + "      CALL DPTSV(N, 2, WORK, WORK(N+1), B, N, INFO)"),
+    "dgttrs": (["dgttrf", "dgttrs"], 80, _TRIDIAGONAL
+               + "      CALL DGTTRF(N, WORK(N+1), WORK, WORK(2*N+1), WORK(3*N+1),\n     $            IPIV, INFO)\n"
+                 "      CALL DGTTRS('N', N, 2, WORK(N+1), WORK, WORK(2*N+1),\n"
+                 "     $            WORK(3*N+1), IPIV, B, N, INFO)"),
     "blas2-opts": (["dgemv", "dsymv", "dtrmv", "dtrsv", "dger", "dsyr", "dsyr2", "dtbsv", "dgbmv"], 60,
                    "      CALL DGEMV('N', N, N, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
                    "      CALL DGEMV('T', N, N, 2.0D0, A, N, B, 1, 1.0D0, C, 1)\n"
