@@ -40,6 +40,7 @@ Evaluate = Callable[[ir.Expr, ir.Stmt], "sympy.Expr | None"]
 """The backtracer's value of an expression of the routine, evaluated just before a statement."""
 
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf)
+_FLOATING = ("real", "double", "complex")
 
 
 class Unknown(Exception):
@@ -360,8 +361,13 @@ def _kept_from_entry(loop: ir.Do, value, run: Run) -> bool:
     where a whole pass leaves the variable as it found it, and those conditions read nothing the loop
     changes (nor its index): on those paths no pass changes it, on the others the pass sets it before the
     use. DORMQR's `IF (LEFT) THEN; NI = N ...` before its loop and `IF (LEFT) THEN ... ELSE; NI = N - I + 1`
-    in it: the use sees N where LEFT, N - I + 1 where not."""
+    in it: the use sees N where LEFT, N - I + 1 where not. Not for a floating variable: a value computed in
+    the loop is data (specfun's series terms and their sums), whose formulas decide no count, and its trials
+    were a third of `sad check`'s time on scipy's specfun.f."""
     if isinstance(value, _Ended) or value.has(UNDEFINED, CLOBBERED) or not _invariant_tests(loop, run):
+        return False
+    decl = run.proc.variables.get(run.var) if run.proc is not None else None
+    if decl is not None and decl.type in _FLOATING:
         return False
     entry = sympy.Dummy("entry")
     at_use = _trial(loop.body, entry, replace(run, seen=0, exits=[], at_exit=False))
