@@ -471,8 +471,8 @@ class ProcedureBuilder:
         the header (the F66 form: ``I = 0`` / ``30 I = I + 1`` ... ``IF (I .LT. N) GOTO 30``), counted as that
         while loop is (``_counted``), from the variable's value after the assignment: its trips less one.
         The step may stand in the test's arm, before the jump (DGTTS2's ``J = 1`` / ``10 CONTINUE`` ... ``IF
-        (J.LT.NRHS) THEN; J = J + 1; GO TO 10``): the test then reads the value before the step, as a do-while
-        whose step comes last would read one step less. None for any other loop."""
+        (J.LT.NRHS) THEN; J = J + 1; GO TO 10``): the test then reads the value before the step, as a while
+        loop's test does, and each pass it holds is a jump back. None for any other loop."""
         first, last = loop.header, max(loop.nodes)
         header, test = stmts[first], stmts[last]
         if first == 0 or loop.nodes != set(range(first, last + 1)) or header.label is None \
@@ -486,7 +486,7 @@ class ProcedureBuilder:
                 or any(s.label is not None for s in body[1:]) or not isinstance(before, ir.Assign) \
                 or before.label is not None or not all(isinstance(s, ir.Assign) for s in stepped):
             return None
-        loop_stmt = ir.While(test.arms[0].cond, body, test_at_end=True, loc=header.loc)
+        loop_stmt = ir.While(test.arms[0].cond, body, test_at_end=not stepped, loc=header.loc)
         found = whileloops.induction(loop_stmt, self.proc)
         if found is None or found.partner_step is not None \
                 or any(getattr(s, "target", None) != found.var for s in stepped):
@@ -494,11 +494,8 @@ class ProcedureBuilder:
         # the variable's value on entry: the assignment's where it sets it, else the one it leaves alone
         assigned = isinstance(before.target, ir.Var) and before.target.name == found.var.name
         start = self.values.expr_at(before.value if assigned else found.var, before, index)
-        if stepped and start is not None:
-            step = self.values.bound(found.step, index, at=header)
-            start = start - found.sign * step if step is not None else None
         trips = self._counted(loop_stmt, index, at=header, start=start, found=found)
-        return trips - 1 if trips is not None else None
+        return trips - 1 if trips is not None and not stepped else trips
 
     def _counted(self, stmt: ir.While, index: Index, at: ir.Stmt | None = None,
                  start: sympy.Expr | None = None, found: whileloops.Induction | None = None) -> sympy.Expr | None:

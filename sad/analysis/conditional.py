@@ -79,8 +79,6 @@ class Run:
     # the values at the RETURNs of top-level IFs before the end (`IF (N.LE.1) THEN; TAU = ZERO; RETURN`),
     # with their conditions, in order (at_exit only)
     exits: list[tuple[sympy.Expr, sympy.Basic]] = field(default_factory=list)
-    # each jump that ends an IF's arm → (that arm, the IF), made on first need (_failure_jump)
-    arm_ends: dict[int, tuple[ir.IfArm, ir.If]] | None = None
 
     def done(self) -> bool:
         """Every definition passed and no use to find: the value at the routine's end is known."""
@@ -536,10 +534,7 @@ def _failure_jump(jump: ir.Stmt, run: Run) -> bool:
     as not taken (sad.analysis.failures)."""
     if run.proc is None:
         return False
-    if run.arm_ends is None:
-        run.arm_ends = {id(arm.body[-1]): (arm, stmt) for stmt in nesting(run.proc).statements
-                        if isinstance(stmt, ir.If) for arm in stmt.arms if arm.body}
-    found = run.arm_ends.get(id(jump))
+    found = nesting(run.proc).arm_ending(jump)
     return found is not None and failures.error_return(run.proc, found[0].body) \
         and run.evaluate(found[0].cond, found[1]) is not sympy.true
 

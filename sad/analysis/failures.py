@@ -11,6 +11,7 @@ and DPOSV) rest on the same assumption.
 from __future__ import annotations
 
 from sad import ir
+from sad.ir.nesting import nesting
 
 
 def error_return(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
@@ -44,8 +45,10 @@ def _joins_failures(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
     label = proc.body[at + 1].label if at is not None and at + 1 < len(proc.body) else None
     if label is None or not straight_from(proc, label):
         return False
-    return any(isinstance(arm.body[-1], ir.Goto) and arm.body[-1].target == label and error_return(proc, arm.body)
-               for stmt in ir.walk_stmts(proc.body) if isinstance(stmt, ir.If) for arm in stmt.arms if arm.body)
+    nested = nesting(proc)
+    arms = [nested.arm_ending(jump) for jump in nested.jumps_to.get(label, [])]
+    return any(found is not None and isinstance(found[0].body[-1], ir.Goto) and error_return(proc, found[0].body)
+               for found in arms)
 
 
 def straight_from(proc: ir.Procedure, label: str) -> list[ir.Stmt]:

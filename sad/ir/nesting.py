@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from sad.ir.nodes import Message, Procedure, Stmt
+from sad.ir.nodes import If, IfArm, Message, Procedure, Stmt
 from sad.ir.walk import child_bodies, jump_targets, walk_stmts
 
 _KEPT = 64  # procedures remembered: the runs of one build ask about one routine at a time
@@ -26,6 +26,7 @@ class Nesting:
         self.statements: tuple[Stmt, ...] = tuple(walk_stmts(proc.body))
         self._inside: dict[int, tuple[Stmt, ...]] = {}
         self._jumps_to: dict[str, list[Stmt]] | None = None
+        self._arm_ends: dict[int, tuple[IfArm, If]] | None = None
         self.messages: tuple[Message, ...] = tuple(s for s in self.statements if isinstance(s, Message))
 
     @property
@@ -39,6 +40,14 @@ class Nesting:
                     found.setdefault(label, []).append(stmt)
             self._jumps_to = found
         return self._jumps_to
+
+    def arm_ending(self, stmt: Stmt) -> tuple[IfArm, If] | None:
+        """The IF arm whose last statement is `stmt` (a failure return's GOTO, say), with its IF; None for a
+        statement that ends no arm."""
+        if self._arm_ends is None:
+            self._arm_ends = {id(arm.body[-1]): (arm, s) for s in self.statements if isinstance(s, If)
+                              for arm in s.arms if arm.body}
+        return self._arm_ends.get(id(stmt))
 
     def inside(self, stmt: Stmt) -> tuple[Stmt, ...]:
         """The statements nested in `stmt` (not itself), depth first in source order, as walk_stmts gives
