@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from sad.machine import corescale, hostspeed
 
 if TYPE_CHECKING:     # walkprobe imports this module (pinning)
-    from sad.machine.walkprobe import Column
+    from sad.machine.walkprobe import Column, Timed
 
 LINE_BYTES = 64
 SPREAD_TARGET = 0.05
@@ -188,11 +188,11 @@ class Hierarchy:
     tlb_first: tuple[int, float] = (0, 0.0)
     """(pages, extra seconds per access) of the first-level TLB (``tlb_first``): a walk over more pages than it
     holds pays the extra at every page change, also within the second level's reach; (0, 0.0): not measured."""
-    walk_probe: Callable[[tuple[Column, ...]], float | None] | None = field(default=None, compare=False, repr=False)
+    walk_probe: Callable[[tuple[Column, ...]], Timed | None] | None = field(default=None, compare=False, repr=False)
     """A loop's column walks (sad.machine.walkprobe.Column: pitch, rows, step per pass, array) → seconds per access
-    of their lines and pages, timed together on this host (sad.machine.walkprobe; None from it: not timed). Set
-    by the prediction where the machine file was calibrated on the host it runs on; None: the model prices every
-    walk."""
+    of their lines and pages beyond L1 and of the same passes from L1 (sad.machine.walkprobe.Timed), timed
+    together on this host (sad.machine.walkprobe; None from it: not timed). Set by the prediction where the
+    machine file was calibrated on the host it runs on; None: the model prices every walk."""
 
     @property
     def read_fault_s(self) -> float:

@@ -178,6 +178,12 @@ class Guard:
             self.sentinel.sample()
         self._before = self.sentinel.samples[-1]
 
+    def now(self, parts: tuple[str, ...] = PARTS) -> float:
+        """The host's speed now: one sample (also the one before the next measurement), its ratio on ``parts``."""
+        self.sentinel.sample()
+        self._before = self.sentinel.samples[-1]
+        return self.sentinel.ratio(self._before, parts)
+
     def measure(self, what: str, timing: Callable[[], T], parts: tuple[str, ...] = PARTS) -> Guarded[T]:
         """``timing()`` between two samples, again while the host is slow; the try on the fastest host kept.
         ``parts``: the sentinel's parts that slow down for the reasons the measurement does (an operation's

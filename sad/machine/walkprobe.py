@@ -18,16 +18,29 @@ two walks of 1 400 rows 9 600 B apart, timed as one of 2 800 rows: 11.1 s predic
 The probe runs the walks as the loop nest does: for each pass, down their rows together, each access one load
 (a read-modify-write for a written walk), the next pass each walk ``advance`` bytes to the right. Its loop adds
 each load into a sum of its own (eight rows a step), so no chain of adds holds the loads back: the probe's time
-is the data's, not its loop's. Its best of ``REPEATS`` pinned runs (a busy host only ever slows a run down)
-less the best run of the same passes over rows 8 bytes apart (the same loads from L1, no page changes: the
-loop's own work and the loads' issue) is the walks' cost per access beyond L1, lines and pages together, at
-least 0: what the data term and the transfers into L1 (sad.predict.reuse.transfer_seconds) take for a walk's
-line. The first probe (one walk, its loop a chain of adds, less the same walk over 16 rows) kept its figures
-in another file: they are not of this measure.
+is the data's, not its loop's. Its best of ``REPEATS`` pinned runs less the best of as many runs of the same
+passes over rows 8 bytes apart (the same loads from L1, no page changes: the loop's own work and the loads'
+issue), the two run in turns, is the walks' cost per access beyond L1, lines and pages together, at least 0:
+what the transfers into L1 (sad.predict.reuse.transfer_seconds) take for a walk's line. The two together, the
+walks' whole time per access, are the data term's figure, as a level's calibrated figure is a whole streaming
+loop's time per line, its loads included (``Timed``; sad.predict.reuse.probed_seconds says why).
 
-The figures are kept in $XDG_CACHE_HOME/sad/walkprobe2.json by host, so that the same input gives the same
-output after the first run; deleting the file times the walks again. ``SAD_WALK_PROBE=0`` switches the probe
-off (the model's figures everywhere, the same on every host).
+Why guarded: a busy host only ever slows a run down, but on this shared VM it stays slow for seconds, longer than
+a figure's runs, and the figure was then kept for good. The second probe's file (best of three runs, the L1
+passes timed once per process) held, for the same walks re-timed on a quiet host minutes later: gramschmidt's two
+walks of 1 001 rows 9 600 B apart 0.919 ns an access against 0.438 (its -O2 prediction +54 % against the kernel
+timed then), 0.874 against 0.36, 1.157 against 0.72, and 0.092 against 0.253 where the L1 passes had been timed
+slow; of its 85 figures, 43 were 15 % or more off the new ones (27 by 25 % or more), 66 of them higher. So each
+figure is timed between samples of the host-speed sentinel (sad.machine.hostspeed.Guard, on its core and L2
+parts), again while the host is slowed, the try on the fastest host kept; the sentinel's reference is the
+fastest sample this host has shown, kept in the cache file, not just this process's. A figure still timed on a
+slowed host is kept with that slowdown, said in a warning where it is used, and timed once more by the first
+process that finds the host at its usual speed (the faster host's figure kept). The earlier probes (one walk,
+its loop a chain of adds; the unguarded one) kept their figures in other files: they are not of this measure.
+
+The figures are kept in $XDG_CACHE_HOME/sad/walkprobe3.json by host, so that the same input gives the same
+output after the first run (until a slowed figure is timed again); deleting the file times the walks again.
+``SAD_WALK_PROBE=0`` switches the probe off (the model's figures everywhere, the same on every host).
 """
 from __future__ import annotations
 
@@ -40,10 +53,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sad.common import cachefiles
-from sad.machine.hierarchy import pin_command, pinned_cpu
+from sad.machine import hostspeed
+from sad.machine.hierarchy import NEAR, pin_command, pinned_cpu
 
-CACHE = "walkprobe2.json"  # the first probe's walkprobe.json holds figures of another measure
-REPEATS = 3
+CACHE = "walkprobe3.json"  # walkprobe.json and walkprobe2.json hold figures of other measures (module docstring)
+SENTINEL = "sentinel"      # a host's entry: the fastest of each host-speed sentinel part seen (not a walk's key)
+REPEATS = 5                # turns of walk and L1 passes per try
+GUARD_PARTS = NEAR         # the sentinel's parts a walk's figure is judged on: the core and what evicts the L2
 ACCESSES = 4_000_000      # per timed run: 15-40 ms at 4-10 ns an access
 MAX_BYTES = 1 << 29       # walks larger than this (rows x pitch) are not timed: the model prices them
 ENV = "SAD_WALK_PROBE"
@@ -169,6 +185,15 @@ int main(int argc, char **argv) {
 """
 
 
+class Timed(NamedTuple):
+    """A walk's figures per access: beyond L1 (``ns``: its lines and pages) and the same passes from L1 (``l1``:
+    the probe loop's own work and the loads' issue), in seconds from ``WalkProbe.seconds`` and in ns in the
+    cache file; ``slowed``: the host-speed sentinel's ratio where it was timed on a slowed host, else 0."""
+    ns: float
+    l1: float
+    slowed: float = 0.0
+
+
 class WalkProbe:
     """The walks timed on one host, by their columns (``Column``): seconds per access beyond L1."""
 
@@ -180,18 +205,23 @@ class WalkProbe:
         self.failed = ""                       # why the probe cannot run here (the first failure)
         self._known: dict | None = None        # the cache file's figures of this host, read once
         self._checked: bool | None = None      # ready()'s answer
-        self._base: dict[tuple[Column, ...], float | None] = {}   # the passes' ns from L1, by their columns
+        self._guard: hostspeed.Guard | None = None
+        self._quiet: bool | None = None        # the host's speed when a slowed figure was first met (one sample)
+        self._retimed: set[str] = set()        # slowed figures timed again by this process
+        self.slowed: dict[str, float] = {}     # figures used that were timed on a slowed host → its ratio
 
     def ready(self) -> bool:
         """Whether walks can be timed here: the probe builds and runs (a short walk once; ``failed`` says why
         not)."""
         if self._checked is None:
-            self._checked = not self.failed and self._best((Column(PAGE, READY_ROWS),), repeats=1) is not None
+            self._checked = not self.failed and self._run((Column(PAGE, READY_ROWS),), READY_ROWS) is not None
         return self._checked
 
-    def extra_seconds(self, columns: tuple[Column, ...]) -> float | None:
-        """Seconds per access of the columns' walks, interleaved, their lines and pages beyond L1 (None: not
-        timed, the model prices them)."""
+    def seconds(self, columns: tuple[Column, ...]) -> Timed | None:
+        """Seconds per access of the columns' walks, interleaved: beyond L1 (their lines and pages) and the
+        same passes from L1 (``Timed``; None: not timed, the model prices them). A figure timed on a slowed
+        host is timed once more by the first process that finds the host quiet, and the one timed on the faster
+        host kept."""
         if self.failed or not 0 < len(columns) <= MAX_COLUMNS or any(
                 c.rows < 2 or c.pitch < 16 or c.pitch * c.rows > MAX_BYTES or c.advance < 0 for c in columns) \
                 or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)):
@@ -199,44 +229,88 @@ class WalkProbe:
         key = ";".join(c.spec() for c in columns)
         if self._known is None:
             self._known = _cached(self.host)
-        known = self._known.get(key)
-        if not isinstance(known, (int, float)) or isinstance(known, bool):
-            known = self._measure(columns)
-            if known is None:
-                return None
-            self._known[key] = known
-            _store(self.host, key, known)
-        return float(known) * 1e-9
-
-    def _measure(self, columns: tuple[Column, ...]) -> float | None:
-        """ns per access: the walks' best run less the best run of the same passes over rows 8 bytes apart
-        (the loads from L1, no page changes, the loop's own work: also its per-pass work, which a short walk
-        spreads over few accesses), at least 0, to 3 decimals."""
-        walk = self._best(columns)
-        base_columns = tuple(c._replace(pitch=8, gap=0) for c in columns)   # in L1 a gap changes nothing
-        if base_columns not in self._base:   # one per shape and process: the gap points and pitches share it
-            self._base[base_columns] = self._best(base_columns)
-        base = self._base[base_columns]
-        if walk is None or base is None:
+        known = _figure(self._known.get(key))
+        if known is None or (known.slowed and key not in self._retimed and self._quiet_now()):
+            self._retimed.add(key)
+            timed = self._measure(columns)
+            if timed is not None and (known is None or timed.slowed < known.slowed):
+                known = timed if timed.slowed > hostspeed.SLOW else timed._replace(slowed=0.0)
+                self._known[key] = {k: v for k, v in known._asdict().items() if k != "slowed" or v}
+                _store(self.host, key, self._known[key], self._reference())
+        if known is None:
             return None
-        return round(max(0.0, walk - base), 3)
+        if known.slowed:
+            self.slowed[key] = known.slowed
+        else:
+            self.slowed.pop(key, None)
+        return Timed(known.ns * 1e-9, known.l1 * 1e-9, known.slowed)
 
-    def _best(self, columns: tuple[Column, ...], repeats: int = REPEATS) -> float | None:
+    def _measure(self, columns: tuple[Column, ...]) -> Timed | None:
+        """ns per access beyond L1 and from L1, and the host's slowdown while they were timed (1.0 where no
+        sentinel runs): the walks' best run less the best run of the same passes over rows 8 bytes apart (the
+        loads from L1, no page changes, the loop's own work: also its per-pass work, which a short walk
+        spreads over few accesses), the two run in turns so that both see the host as it is, at least 0, to 3
+        decimals; timed again while the host-speed sentinel says the host is slowed
+        (sad.machine.hostspeed.Guard), the try on the fastest host kept."""
+        base_columns = tuple(c._replace(pitch=8, gap=0) for c in columns)   # in L1 a gap changes nothing
+
+        def timing() -> tuple[float, float] | None:
+            walk = base = float("inf")
+            for _ in range(REPEATS):
+                w, b = self._run(columns), self._run(base_columns)
+                if w is None or b is None:
+                    return None
+                walk, base = min(walk, w), min(base, b)
+            return round(max(0.0, walk - base), 3), round(base, 3)
+        guard = self._guard_of()
+        if guard is None:
+            value = timing()
+            return None if value is None else Timed(*value, 1.0)
+        guarded = guard.measure(";".join(c.spec() for c in columns), timing, GUARD_PARTS)
+        return None if guarded.value is None else Timed(*guarded.value, round(guarded.ratio, 3))
+
+    def _run(self, columns: tuple[Column, ...], accesses: int = ACCESSES) -> float | None:
+        """ns per access of one pinned run of the probe program (None: it cannot run; ``failed`` says why)."""
         exe = self._built()
         if exe is None:
             return None
-        best = float("inf")
-        accesses = ACCESSES if repeats > 1 else sum(c.rows for c in columns)
-        specs = [c.spec() for c in columns]
-        for _ in range(repeats):
-            cmd = pin_command([str(exe), str(accesses), *specs], self._cpu)
-            run = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
-            fields = run.stdout.split()
-            if run.returncode != 0 or not fields:
-                self.failed = f"the probe exited with status {run.returncode}"
+        cmd = pin_command([str(exe), str(accesses), *(c.spec() for c in columns)], self._cpu)
+        run = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
+        fields = run.stdout.split()
+        if run.returncode != 0 or not fields:
+            self.failed = f"the probe exited with status {run.returncode}"
+            return None
+        return float(fields[0])
+
+    def _guard_of(self) -> hostspeed.Guard | None:
+        """The host-speed guard of this probe's runs, its reference the fastest sentinel sample this host has
+        shown (kept in the cache file); None where the sentinel cannot be built (the runs unguarded)."""
+        if self._guard is None and self._built() is not None and self._work is not None:
+            try:
+                sentinel = hostspeed.Sentinel.build(Path(self._work.name), self._cpu)
+            except (RuntimeError, OSError):
                 return None
-            best = min(best, float(fields[0]))
-        return best
+            fastest = _cached(self.host).get(SENTINEL)
+            if isinstance(fastest, list) and len(fastest) == len(hostspeed.PARTS) and \
+                    all(isinstance(v, (int, float)) and v > 0 for v in fastest):
+                sentinel.samples.append(tuple(float(v) for v in fastest))
+            self._guard = hostspeed.Guard(sentinel)
+        return self._guard
+
+    def _quiet_now(self) -> bool:
+        """Whether the host runs at its usual speed now (one sentinel sample, the first time it is asked): a
+        figure timed on a slowed host is timed again only then."""
+        if self._quiet is None:
+            guard = self._guard_of()
+            self._quiet = guard is not None and guard.now(GUARD_PARTS) <= hostspeed.SLOW
+        return self._quiet
+
+    def _reference(self) -> list[float] | None:
+        """The fastest of each sentinel part seen on this host so far (None: no sentinel ran)."""
+        if self._guard is None or not self._guard.sentinel.samples:
+            return None
+        samples = self._guard.sentinel.samples
+        return [min(s[i] for s in samples) for i in range(len(hostspeed.PARTS))]
 
     def _built(self) -> Path | None:
         if self._exe is not None:
@@ -255,6 +329,20 @@ class WalkProbe:
             return None
         self._exe = exe
         return exe
+
+
+def _figure(entry: object) -> Timed | None:
+    """A cache entry as ns per access (``Timed``: its slowdown 0 unless timed on a slowed host); None where it
+    is missing or not of this shape."""
+    if not isinstance(entry, dict):
+        return None
+    values: list[float] = []
+    for name in Timed._fields:
+        value = entry.get(name, 0.0 if name == "slowed" else None)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            return None
+        values.append(float(value))
+    return Timed(*values)
 
 
 def for_machine(models: dict | None) -> WalkProbe | None:
@@ -288,8 +376,15 @@ def _cached(host: str, hosts: dict | None = None) -> dict:
     return walks if isinstance(walks, dict) else {}
 
 
-def _store(host: str, key: str, ns: float) -> None:
-    """Add one walk's figure to the cache file (read again first: another process may have added others)."""
+def _store(host: str, key: str, figure: dict, reference: list[float] | None) -> None:
+    """Add one walk's figure to the cache file (read again first: another process may have added others), with
+    the fastest sentinel sample seen on this host (``SENTINEL``)."""
     hosts = _hosts()
-    hosts[host] = {**_cached(host, hosts), key: ns}
+    walks = {**_cached(host, hosts), key: figure}
+    if reference is not None:
+        kept = walks.get(SENTINEL)
+        if isinstance(kept, list) and len(kept) == len(reference) and all(isinstance(v, (int, float)) for v in kept):
+            reference = [min(a, float(b)) for a, b in zip(reference, kept)]
+        walks[SENTINEL] = reference
+    hosts[host] = walks
     cachefiles.write_json(CACHE, hosts)

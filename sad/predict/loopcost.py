@@ -141,6 +141,7 @@ class LoopCoverage:
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
     near_reach: int = 0                     # loops with a column walk near the TLBs' reach (uncertain, warned)
     probed: dict[tuple[walkprobe.Column, ...], float] = field(default_factory=dict)  # walks timed here → s
+    slowed: dict[tuple[walkprobe.Column, ...], float] = field(default_factory=dict)  # of them, timed slowed → ratio
     removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
 
     def summary(self) -> str:
@@ -244,6 +245,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     _note_model(coverage, explained)
     _note_unmeasured(coverage, explained, hierarchy)
     _note_near_reach(coverage, explained, hierarchy)
+    _note_slowed_walks(coverage, machine)
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
             f"{_loops_text(loops)} not priced from the compiled code, priced from {how}: {why}")))
@@ -467,12 +469,27 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
             f"column walks priced by the model, not timed on this host: {probe.failed}")))
         return hierarchy
 
-    def timed(columns: tuple[walkprobe.Column, ...]) -> float | None:
-        seconds = probe.extra_seconds(columns)
-        if seconds is not None:
-            coverage.probed[columns] = seconds
-        return seconds
+    def timed(columns: tuple[walkprobe.Column, ...]) -> walkprobe.Timed | None:
+        figures = probe.seconds(columns)
+        if figures is not None:
+            coverage.probed[columns] = figures.ns
+            if figures.slowed:
+                coverage.slowed[columns] = figures.slowed
+        return figures
     return dataclasses.replace(hierarchy, walk_probe=timed)
+
+
+def _note_slowed_walks(coverage: LoopCoverage, machine) -> None:
+    """One warning where a column walk's timed figure was timed while the host ran slowed (the walk probe keeps
+    it until a quiet host times it again): such a figure is high."""
+    if not coverage.slowed:
+        return
+    n = sum(len(columns) for columns in coverage.slowed)
+    coverage.warnings.append(ir.Diagnostic(ir.Loc(str(getattr(machine, "path", "machine")), 0), "warning", (
+        f"{n} column walk{'s were' if n > 1 else ' was'} timed while this host ran up to "
+        f"{max(coverage.slowed.values()):.2f}x slower than its fastest (host-speed sentinel): "
+        f"their figures may be high; they are timed again when the host is quiet "
+        f"(or delete {walkprobe.CACHE} in the cache directory)")))
 
 
 def _walk_near_reach(walks: list[tuple[Ref, Walk]], hierarchy: Hierarchy) -> int:
