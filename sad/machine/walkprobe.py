@@ -206,6 +206,7 @@ class WalkProbe:
         self._known: dict | None = None        # the cache file's figures of this host, read once
         self._checked: bool | None = None      # ready()'s answer
         self._guard: hostspeed.Guard | None = None
+        self._unguarded = False                # the sentinel did not build here
         self._quiet: bool | None = None        # the host's speed when a slowed figure was first met (one sample)
         self._retimed: set[str] = set()        # slowed figures timed again by this process
         self.slowed: dict[str, float] = {}     # figures used that were timed on a slowed host → its ratio
@@ -285,10 +286,11 @@ class WalkProbe:
     def _guard_of(self) -> hostspeed.Guard | None:
         """The host-speed guard of this probe's runs, its reference the fastest sentinel sample this host has
         shown (kept in the cache file); None where the sentinel cannot be built (the runs unguarded)."""
-        if self._guard is None and self._built() is not None and self._work is not None:
+        if self._guard is None and not self._unguarded and self._built() is not None and self._work is not None:
             try:
                 sentinel = hostspeed.Sentinel.build(Path(self._work.name), self._cpu)
             except (RuntimeError, OSError):
+                self._unguarded = True   # built once per process: not tried again for each figure
                 return None
             fastest = _cached(self.host).get(SENTINEL)
             if isinstance(fastest, list) and len(fastest) == len(hostspeed.PARTS) and \
