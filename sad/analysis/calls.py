@@ -21,7 +21,7 @@ from sad.analysis.counting import Unbindable, indicator, is_sum_index, resum, su
 from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.naming import ParameterNamer
-from sad.analysis.products import mul, tree_size
+from sad.analysis.products import larger_than, mul, tree_size
 from sad.analysis.sharedreplace import SharedReplace
 from sad.analysis.values import ValueResolver, resolve_name
 from sad.common.formulatext import add_sizes
@@ -694,11 +694,18 @@ def _outermost(expr: sympy.Basic, kind: type) -> list[sympy.Basic]:
 def _expanded(indicator_: sympy.Expr) -> sympy.Expr:
     """An indicator with its relations' sides multiplied out: the form it takes in counts summed or multiplied
     after it was made (DLASQ5's `TAU < EPS*(SIGMA + TAU)/2` is also `TAU < EPS*SIGMA/2 + EPS*TAU/2` there), so
-    that a call replacing the test replaces both."""
+    that a call replacing the test replaces both. A relation of more than ``_EXPAND_NODES`` nodes stays as it
+    is: the sums and products that multiply a count out do not reach into such a test, and expanding it cost
+    DLASD4's calls of DLAED6 (the secular equation's tests, rational functions under MAX and ABS, 12 000
+    characters) 50 of the 60 CPU s its file was given, in one call."""
     if not isinstance(indicator_, sympy.Piecewise):
         return indicator_
-    return indicator_.replace(lambda e: isinstance(e, sympy.core.relational.Relational),
-                              lambda r: r.func(sympy.expand(r.lhs), sympy.expand(r.rhs), evaluate=False))
+    return indicator_.replace(
+        lambda e: isinstance(e, sympy.core.relational.Relational) and not larger_than(e, _EXPAND_NODES),
+        lambda r: r.func(sympy.expand(r.lhs), sympy.expand(r.rhs), evaluate=False))
+
+
+_EXPAND_NODES = 200  # nodes of a relation whose sides ``_expanded`` multiplies out (DLASQ5's: 15)
 
 
 def _untraced(count: sympy.Expr) -> str:

@@ -234,3 +234,21 @@ def test_a_function_that_returns_zero_for_some_arguments_is_not_data_alone(capsy
     rows = gcov_rows(capsys, fixture, "./fnzero")
     assert rows[line_of(fixture, "S = S + 1.0D0")] == ["1", "1"]
     assert rows[line_of(fixture, "S = S + XNORM")] == ["4", "4"]
+
+
+def test_a_callees_data_test_is_multiplied_out_only_where_it_is_small():
+    """sad.analysis.calls._expanded: DLASQ5's `TAU < EPS*(SIGMA + TAU)/2` is also replaced in the form counts
+    multiply it into (its sides expanded); a test of DLAED6's size (a rational function of eight data under
+    ABS, hundreds of nodes) stays as it is: expanding it took DLASD4's file past the time limit."""
+    from sad.analysis.calls import _EXPAND_NODES, _expanded
+    from sad.analysis.products import larger_than
+    tau, eps, sigma = sympy.symbols("TAU EPS SIGMA", positive=True)
+    small = sympy.Piecewise((1, tau < eps * (sigma + tau) / 2), (0, True))
+    assert _expanded(small) == sympy.Piecewise((1, sympy.StrictLessThan(tau, eps * sigma / 2 + eps * tau / 2,
+                                                                        evaluate=False)), (0, True))
+    d = sympy.symbols("D1:5", positive=True)
+    z = sympy.symbols("Z1:5", positive=True)
+    side = sum((z[i] + z[j]) * (d[i] - d[j]) / (d[i] + d[j] + z[i]) for i in range(4) for j in range(4) if i != j)
+    large = sympy.Piecewise((1, sympy.Abs(side) < sympy.Abs(side * (d[0] + z[0]))), (0, True))
+    assert larger_than(large.args[0][1], _EXPAND_NODES)
+    assert _expanded(large) is large
