@@ -209,7 +209,6 @@ class WalkProbe:
         self._unguarded = False                # the sentinel did not build here
         self._quiet: bool | None = None        # the host's speed when a slowed figure was first met (one sample)
         self._retimed: set[str] = set()        # slowed figures timed again by this process
-        self.slowed: dict[str, float] = {}     # figures used that were timed on a slowed host → its ratio
 
     def ready(self) -> bool:
         """Whether walks can be timed here: the probe builds and runs (a short walk once; ``failed`` says why
@@ -233,20 +232,16 @@ class WalkProbe:
         known = _figure(self._known.get(key))
         if known is None or (known.slowed and key not in self._retimed and self._quiet_now()):
             self._retimed.add(key)
-            timed = self._measure(columns)
+            timed = self._measure(key, columns)
             if timed is not None and (known is None or timed.slowed < known.slowed):
                 known = timed if timed.slowed > hostspeed.SLOW else timed._replace(slowed=0.0)
                 self._known[key] = {k: v for k, v in known._asdict().items() if k != "slowed" or v}
                 _store(self.host, key, self._known[key], self._reference())
         if known is None:
             return None
-        if known.slowed:
-            self.slowed[key] = known.slowed
-        else:
-            self.slowed.pop(key, None)
         return Timed(known.ns * 1e-9, known.l1 * 1e-9, known.slowed)
 
-    def _measure(self, columns: tuple[Column, ...]) -> Timed | None:
+    def _measure(self, key: str, columns: tuple[Column, ...]) -> Timed | None:
         """ns per access beyond L1 and from L1, and the host's slowdown while they were timed (1.0 where no
         sentinel runs): the walks' best run less the best run of the same passes over rows 8 bytes apart (the
         loads from L1, no page changes, the loop's own work: also its per-pass work, which a short walk
@@ -267,7 +262,7 @@ class WalkProbe:
         if guard is None:
             value = timing()
             return None if value is None else Timed(*value, 1.0)
-        guarded = guard.measure(";".join(c.spec() for c in columns), timing, GUARD_PARTS)
+        guarded = guard.measure(key, timing, GUARD_PARTS)
         return None if guarded.value is None else Timed(*guarded.value, round(guarded.ratio, 3))
 
     def _run(self, columns: tuple[Column, ...], accesses: int = ACCESSES) -> float | None:
