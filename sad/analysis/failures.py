@@ -10,6 +10,8 @@ and DPOSV) rest on the same assumption.
 """
 from __future__ import annotations
 
+import itertools
+
 from sad import ir
 from sad.ir.nesting import nesting
 
@@ -54,7 +56,9 @@ def _joins_failures(proc: ir.Procedure, body: list[ir.Stmt]) -> bool:
 def straight_from(proc: ir.Procedure, label: str) -> list[ir.Stmt]:
     """The statements from `label` on, in its statement list, while they are CONTINUEs and assignments,
     ending with the RETURN (or the routine's end) they reach; [] where anything else comes first."""
-    for stmts in [proc.body] + [b for stmt in ir.walk_stmts(proc.body) for b in ir.child_bodies(stmt)]:
+    # the statement lists looked through lazily: the label is nearly always in the routine's own list
+    bodies = itertools.chain([proc.body], (b for stmt in ir.walk_stmts(proc.body) for b in ir.child_bodies(stmt)))
+    for stmts in bodies:
         start = next((i for i, stmt in enumerate(stmts) if stmt.label == label), None)
         if start is None:
             continue
