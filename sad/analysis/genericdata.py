@@ -25,9 +25,12 @@ evaluated exactly, before this model is asked.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy
 
 from sad import ir
+from sad.analysis.freesymbols import free_symbols
 
 # (RADIX, MINEXPONENT, MAXEXPONENT) of gfortran's REAL and DOUBLE PRECISION (IEEE 754 binary32, binary64)
 _KINDS = {"real": (2, -125, 128), "double": (2, -1021, 1024), "complex": (2, -125, 128)}
@@ -67,7 +70,9 @@ def is_datum(symbol: sympy.Basic) -> bool:
 
 
 def _has_datum(expr: sympy.Basic) -> bool:
-    return any(is_datum(s) for s in expr.free_symbols)
+    # the memoized free symbols: DLAED6's sides are rational functions of 12 000 characters, asked again
+    # for every test that follows one of its values
+    return any(is_datum(s) for s in free_symbols(expr))
 
 
 def _band(kind: str) -> tuple[sympy.Expr, sympy.Expr]:
@@ -82,11 +87,16 @@ class Either(sympy.Function):
     gives the same answer."""
 
 
+@lru_cache(maxsize=8192)
 def decide(op: str, left: sympy.Expr, right: sympy.Expr, kind: str) -> sympy.Basic | None:
     """A comparison `left op right` (op: eq ne lt le gt ge) with data among its sides, decided for generic
     data of `kind`: sympy.true or sympy.false, or a condition on known values where a side is a choice
     (Piecewise) between data and known values (what DLARFG leaves in TAU: ZERO where N <= 1, else data);
-    None where the model leaves it open."""
+    None where the model leaves it open.
+
+    A function of its arguments alone (expressions are immutable), remembered: the same comparison comes
+    back for every arm and every path that reaches it, and its sides may be large (DLAED6's secular
+    equation: an `expand` of 12 000 characters each time)."""
     left, right = sympy.sympify(left), sympy.sympify(right)
     if _undefined(left) or _undefined(right):
         return None

@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import sympy
 
@@ -583,6 +584,14 @@ class ModifiedFormals:
         return result
 
 
+
+@lru_cache(maxsize=4096)
+def _as_datums(value: sympy.Expr, symbols: tuple[sympy.Symbol, ...]) -> sympy.Expr:
+    """`value` with each of `symbols` replaced by the datum of its name (sad.analysis.genericdata), once per
+    process for each value: a value that every test on it meets again (DLAED6's secular equation, 12 000
+    characters) is not walked again."""
+    return value.xreplace({s: genericdata.formal_datum(s.name) for s in symbols})
+
 class ValueResolver(ir.NodeVisitor):
     """Turns IR expressions of one procedure into sympy, registering the parameters it meets: a
     value-returning visitor (`visit_<Kind>(node, index, depth)`); kinds it has no rule for are Unresolvable."""
@@ -981,8 +990,8 @@ class ValueResolver(ir.NodeVisitor):
         sad.analysis.genericdata): the same value where it has none."""
         if value is None or not genericdata.floating(node.type) or not isinstance(value, sympy.Basic):
             return value
-        data = {s: genericdata.formal_datum(s.name) for s in free_symbols(value) if self.runtime_element(s, node)}
-        return value.xreplace(data) if data else value
+        data = tuple(sorted((s for s in free_symbols(value) if self.runtime_element(s, node)), key=str))
+        return _as_datums(value, data) if data else value
 
     def runtime_element(self, value, node: ir.Expr) -> bool:
         """Whether a floating-point value is computed from an array element the run sets (its named value

@@ -43,6 +43,24 @@ def test_the_model_on_comparisons():
     assert genericdata.decide("lt", 1, 2, "double") is None                     # no data: not asked here
 
 
+def test_a_comparison_asked_again_is_answered_from_memory():
+    """A test of a large value of data against its own rewriting (DLAED6's secular equation) is expanded once;
+    asked again, the same answer comes from memory. A Float 1.0 is not taken for the
+    Integer 1 (sympy tells them apart), so X*1.0 - X stays a question of its own."""
+    x, y = _datum("X"), _datum("Y")
+    f = (x + 2 * y) ** 3 * (x - y) + x * y
+    g = sympy.expand(f)
+    genericdata.decide.cache_clear()
+    assert genericdata.decide("eq", f, g, "double") is sympy.true
+    assert genericdata.decide("ne", f, g + 1, "double") is sympy.true
+    before = genericdata.decide.cache_info()
+    assert genericdata.decide("eq", f, g, "double") is sympy.true
+    after = genericdata.decide.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+    assert genericdata.decide("eq", x * sympy.Integer(1), x, "double") is sympy.true
+    assert genericdata.decide("eq", sympy.Mul(x, sympy.Float(1.0), evaluate=False), 2 * x, "double") is sympy.false
+
+
 def test_data_tests_are_decided_with_notes_and_equal_gcov(capsys):
     """NORMAL's `X(I).NE.0` (true), `S.EQ.0` and `ABS(S).LT.SAFMIN` (false) and SCALE's `DA.EQ.1` at the
     call passing X(3) (false) are decided; at the call passing 1.0 it is exact (true). The maximum search
