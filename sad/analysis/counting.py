@@ -19,6 +19,7 @@ from sad.analysis import (
     atomswalk,
     extremes,
     foldmemo,
+    freesymbols,
     logicmemo,
     minmaxmemo,
     piecewisejoin,
@@ -40,6 +41,7 @@ piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
 logicmemo.install()  # and the same conjunctions of their conditions, folded over every combination
 atomswalk.install()  # and each fold and Sum looks for the Piecewise in the same shared conditions
+freesymbols.install()  # and sympy asks every term and Sum for its symbols again
 
 
 @lru_cache(maxsize=4096)  # one loop's count is asked for every distinct count in its body
