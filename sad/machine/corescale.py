@@ -137,14 +137,21 @@ def resource_class(resource: str) -> str | None:
 BUSIEST = 0.9
 """A resource within this share of a loop's busiest one is among those that bound it (``model_classes``)."""
 
+_TIES = ("alu", "fp", "load", "store", "fp_move", "dispatch")
+"""Of the classes whose loops a resource bounds with equally many others, the one it is given: a loop of one
+kind of instruction before ``fp_move``'s mix of loads and stores, loads before stores. znver2's three address
+units (Zn2AGU0-2) bound the load, store and fp_move loops alike, three resources each; they are its load
+ports, as ECM counts them (Kerncraft's Zen machine files count the AGUs), and were classed ``fp_move`` when
+ties followed ``CLASSES``: no load unit, so a compiled loop's load-port time was 0 on a Zen 2 host."""
+
 
 @functools.lru_cache(maxsize=8)
 def model_classes(mcpu: str) -> Mapping[str, str]:
     """Resource → class as the model itself says: each class's calibration loop (``LOOPS``, the counter with
     it) run through llvm-mca with ``mcpu``; the resources within ``BUSIEST`` of its busiest bound it, and a
     resource that bounds several classes' loops belongs to the one whose loop it shares with the fewest others
-    (the most specific). Names differ by vendor and shared ports exist: Intel's models call their units
-    ICXPort0..7, where port 0 and 1 take integer adds and floating-point adds alike (icelake-server: the add
+    (the most specific; ties by ``_TIES``). Names differ by vendor and shared ports exist: Intel's models call
+    their units ICXPort0..7, where port 0 and 1 take integer adds and floating-point adds alike (icelake-server: the add
     loop binds ports 0, 1, 5, 6, the floating-point one 0 and 1, so 0 and 1 are ``fp``, 5 and 6 ``alu``; 2 and
     3 ``load``, 4 ``store``, 7 (store addresses, busy in the loop of loads and stores) ``fp_move``); on znver3
     it gives what the names say. {} where llvm-mca cannot run."""
@@ -161,7 +168,7 @@ def model_classes(mcpu: str) -> Mapping[str, str]:
         top = max(p for _, p in result.pressure)
         busy[name] = {r for r, p in result.pressure if top > 0 and p >= BUSIEST * top}
     found = {r for units in busy.values() for r in units}
-    return {r: min((c for c in busy if r in busy[c]), key=lambda c: (len(busy[c]), CLASSES.index(c)))
+    return {r: min((c for c in busy if r in busy[c]), key=lambda c: (len(busy[c]), _TIES.index(c)))
             for r in sorted(found)}
 
 

@@ -88,6 +88,18 @@ def test_the_model_names_the_classes_of_ports_it_shares():
 
 
 @needs_mca
+def test_address_units_that_bind_loads_and_stores_alike_are_load_ports():
+    # znver2 (LLVM 14): its three AGUs bind the eight loads (2.67 cycles each), the four stores (1.33) and the
+    # loads and stores of xmm registers (2.0), three resources in each: a tie, given to the loads (ECM's load
+    # ports). Classed fp_move, a Zen 2 host had no load unit and every compiled loop's load-port time was 0
+    classes = corescale.model_classes("znver2")
+    assert {r: c for r, c in classes.items() if "AGU" in r} == {
+        "Zn2AGU0": "load", "Zn2AGU1": "load", "Zn2AGU2": "load"}
+    loads = mcacpu.run("\n".join([*corescale.LOOPS["load"], "dec %rcx", "jnz 0"]) + "\n", "znver2")
+    assert max(p for r, p in loads.pressure if classes.get(r) == "load") == pytest.approx(8 / 3, abs=0.01)
+
+
+@needs_mca
 def test_an_intel_stand_in_scales_its_store_port():
     # four independent stores on icelake-server: port 4 busy 4.0 cycles, ports 2, 3, 7 (addresses) 1.33; a
     # store ratio of 0.5 makes the loop 2 cycles (x0.5), the others staying below
