@@ -12,8 +12,14 @@ _argset, as sympy's walk takes them) and the same test of each node, that skips 
 as the very same object (by identity: all its subtree was met then). Every node sympy's walk yields is met,
 the first occurrence of each object in the same order, so the set is the same, with the same member for
 each class of equal nodes.
+
+Each answer is also remembered for the expression and the types asked (expressions are immutable), and given
+as a new set each time (callers change it): a third of the sample's atoms calls ask again what was asked
+before (153 000 calls, 51 000 distinct; 4.3 of 293 CPU s were such repeats).
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 from sympy import Basic
 from sympy.utilities.iterables import iterable
@@ -23,10 +29,16 @@ _sympy_atoms = Basic.atoms
 
 def atoms(self: Basic, *types) -> set:
     """Basic.atoms(self, *types): the nodes of types `types` (without: those with no arguments)."""
-    if types:
-        kinds = tuple([t if isinstance(t, type) else type(t) for t in types])
-        return _collected(self, lambda node: isinstance(node, kinds))
-    return _collected(self, lambda node: not node.args)
+    kinds = tuple([t if isinstance(t, type) else type(t) for t in types])
+    return set(_remembered(self, kinds))
+
+
+@lru_cache(maxsize=1 << 16)
+def _remembered(root: Basic, kinds: tuple) -> frozenset:
+    """The atoms of `root` of the classes `kinds` (none: those with no arguments), worked out once."""
+    if kinds:
+        return frozenset(_collected(root, lambda node: isinstance(node, kinds)))
+    return frozenset(_collected(root, lambda node: not node.args))
 
 
 def _collected(root: Basic, wanted) -> set:
