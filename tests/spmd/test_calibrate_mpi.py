@@ -49,6 +49,20 @@ def test_times_that_do_not_grow_with_the_size_keep_a_finite_bandwidth(tmp_path):
     assert float(load_machine(path).message_time("send", 0, 2)) > 0
 
 
+def test_a_fit_with_no_positive_latency_takes_the_smallest_messages_time():
+    """Ping-pong times proportional to the size, 1 ns a byte, but 8 B in 4 ns: the line's intercept is
+    below 0 (-4.1 ns). A real run on a busy two-core host fitted such a line and wrote latency 0; now the
+    latency is the 8 B message's own time (less its bytes at the fitted 1.01 ns a byte would be below 0),
+    with a warning that says so."""
+    times = {b: 1e-9 * b for b in mpibench.SIZES}
+    times[8] = 4e-9
+    cal = mpibench.MPICalibration([mpibench.Point("pingpong", 2, b, t, 0.0) for b, t in times.items()])
+    mpibench.fit(cal)
+    assert cal.latency == pytest.approx(4e-9, rel=1e-12)
+    assert cal.bandwidth == pytest.approx(1 / 1.0110445731e-9, rel=1e-6)
+    assert any("latency from the 8 B message's time" in w for w in cal.warnings)
+
+
 def test_real_mpi_levels_load_and_price_messages(tmp_path):
     cal = mpibench.measure(nprocs=(2,), reps=20, rounds=3)
     kinds = {(p.kind, p.nbytes) for p in cal.points}
