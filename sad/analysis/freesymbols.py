@@ -35,7 +35,6 @@ LIMIT = 200_000  # subexpressions remembered (a long `sad check` worker analyzes
 
 _MEMO: dict[Basic, frozenset] = {}
 _RULES: dict[type, object] = {}  # class -> its free_symbols rule as sympy defines it (False: none)
-_PLAIN: dict[type, bool] = {}  # class -> uses Basic's free_symbols (the union over the arguments)
 _BASIC_RULE = Basic.__dict__["free_symbols"]
 _LIMITS_RULE = ExprWithLimits.__dict__["free_symbols"]
 _EMPTY: frozenset = frozenset()
@@ -44,9 +43,7 @@ _EMPTY: frozenset = frozenset()
 def free_symbols(expr: sympy.Basic) -> frozenset:
     """`expr.free_symbols`, as a frozenset, remembered for every compound subexpression."""
     cls = type(expr)
-    plain = _PLAIN.get(cls)
-    if plain is None:
-        plain = _PLAIN[cls] = _rule_of(cls) is _BASIC_RULE
+    plain = _rule_of(cls) is _BASIC_RULE   # Basic's rule: the union over the arguments
     if not expr.args:
         return _EMPTY if plain else frozenset(expr.free_symbols)   # a number; a Symbol
     known = _MEMO.get(expr)

@@ -584,13 +584,13 @@ class ModifiedFormals:
         return result
 
 
-
 @lru_cache(maxsize=4096)
 def _as_datums(value: sympy.Expr, symbols: tuple[sympy.Symbol, ...]) -> sympy.Expr:
     """`value` with each of `symbols` replaced by the datum of its name (sad.analysis.genericdata), once per
     process for each value: a value that every test on it meets again (DLAED6's secular equation, 12 000
     characters) is not walked again."""
     return value.xreplace({s: genericdata.formal_datum(s.name) for s in symbols})
+
 
 class ValueResolver(ir.NodeVisitor):
     """Turns IR expressions of one procedure into sympy, registering the parameters it meets: a

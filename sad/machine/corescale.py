@@ -151,10 +151,10 @@ def model_classes(mcpu: str) -> Mapping[str, str]:
     it) run through llvm-mca with ``mcpu``; the resources within ``BUSIEST`` of its busiest bound it, and a
     resource that bounds several classes' loops belongs to the one whose loop it shares with the fewest others
     (the most specific; ties by ``_TIES``). Names differ by vendor and shared ports exist: Intel's models call
-    their units ICXPort0..7, where port 0 and 1 take integer adds and floating-point adds alike (icelake-server: the add
-    loop binds ports 0, 1, 5, 6, the floating-point one 0 and 1, so 0 and 1 are ``fp``, 5 and 6 ``alu``; 2 and
-    3 ``load``, 4 ``store``, 7 (store addresses, busy in the loop of loads and stores) ``fp_move``); on znver3
-    it gives what the names say. {} where llvm-mca cannot run."""
+    their units ICXPort0..7, where port 0 and 1 take integer adds and floating-point adds alike
+    (icelake-server: the add loop binds ports 0, 1, 5, 6, the floating-point one 0 and 1, so 0 and 1 are
+    ``fp``, 5 and 6 ``alu``; 2 and 3 ``load``, 4 ``store``, 7 (store addresses, busy in the loop of loads and
+    stores) ``fp_move``); on znver3 it gives what the names say. {} where llvm-mca cannot run."""
     busy: dict[str, set[str]] = {}
     for name, body in LOOPS.items():
         if name == "dispatch":      # the front end's width, no unit

@@ -280,17 +280,15 @@ def fit(cal: MPICalibration) -> None:
     # a slope at or below 0 (times that do not grow with the size: noise from other load) has no bandwidth;
     # the largest message's own rate b / time is a measured lower bound, and a machine file can hold it
     cal.bandwidth = 1.0 / coef[1] if coef[1] > 0 else largest.nbytes / largest.seconds
-    # an intercept at or below 0 (large messages slowed by other load tilt the line: a real run on a busy
-    # two-core host fitted 0 where 8 B took 4 ms) is no latency; the smallest message's time less its bytes at
-    # that bandwidth is (its own time where that is not positive): never a 0 in the machine file
+    # an intercept at or below 0 (noise from other load: a real run on a busy two-core host fitted one and
+    # wrote latency 0) is no latency; the smallest message's time less its bytes at that bandwidth is (its own
+    # time where that is not positive): never a 0 in the machine file
     own = smallest.seconds - smallest.nbytes / cal.bandwidth
     cal.latency = coef[0] if coef[0] > 0 else own if own > 0 else smallest.seconds
-    if coef[0] <= 0 or coef[1] <= 0:
-        cal.warnings.append(f"ping-pong fit gave latency {coef[0]:.3g} s, {coef[1]:.3g} s/byte: "
-                            + ", ".join(([] if coef[0] > 0 else
-                                         [f"latency from the {smallest.nbytes} B message's time, {cal.latency:.3g} s"])
-                                        + ([] if coef[1] > 0 else
-                                           [f"bandwidth the {largest.nbytes} B message's own rate"])))
+    instead = ([] if coef[0] > 0 else [f"latency from the {smallest.nbytes} B message's time, {cal.latency:.3g} s"]) \
+        + ([] if coef[1] > 0 else [f"bandwidth the {largest.nbytes} B message's own rate"])
+    if instead:
+        cal.warnings.append(f"ping-pong fit gave latency {coef[0]:.3g} s, {coef[1]:.3g} s/byte: " + ", ".join(instead))
     _fit_loggp(cal, pp)
     for kind in COLLECTIVES:
         pts = [p for p in cal.points if p.kind == kind]
