@@ -14,7 +14,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
-from sad.analysis.params import Parameter, ParameterTable
+from sad.analysis.params import Parameter, ParameterTable, make_symbol
 from sad.analysis.products import EXPANSION_LIMIT, expand, expanded_terms, is_number, multiplied_out
 from sad.analysis.values import ProgramFacts
 
@@ -76,8 +76,30 @@ class BuildContext:
         for tag, (known, _) in enumerate(self.recursion_tags):
             if known == key:
                 return tag
+        if key in self.cycles:
+            self._register_formals(key)
         self.recursion_tags.append((key, self.formal_symbols(key)))
         return len(self.recursion_tags) - 1
+
+    def _register_formals(self, key: str) -> None:
+        """A recursive routine's scalar integer and character inputs, registered as its activation build
+        registers them when it reads them (sad.analysis.values): a marker carries the values of the formals
+        registered when its tag is made, and DLAQZ0's activation build calls DLAQZ3 before DLAQZ3's own
+        activation build has read its formals (the marker passed nothing, and the recursion was not unrolled)."""
+        proc = self.facts.procs[key]
+        modified = self.facts.modified
+        assert modified is not None  # made with the program's facts
+        for pos, formal in enumerate(proc.formals):
+            decl = proc.variables.get(formal)
+            if decl is None or decl.dims or decl.type not in ("integer", "character") \
+                    or modified.may_modify(key, pos):  # an output (FACT's R): no value passed in
+                continue
+            name = self.facts.storage_name(proc, formal)
+            if decl.type == "character":
+                self.facts.character_formals.add(name)
+            loc = decl.loc or proc.loc
+            self.table.add(Parameter(name, "unresolved", "value", loc.file, loc.line, proc.name,
+                                     description="formal argument"), make_symbol(name, "value", True))
 
     def formal_symbols(self, key: str) -> tuple[sympy.Symbol, ...]:
         """The symbols of routine `key`'s formals that have one, in the order of its formals."""

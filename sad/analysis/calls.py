@@ -257,7 +257,7 @@ class CallExpander:
         counts, a third of its unit, to throw them away."""
         if key in self.ctx.deferred or (data and self.ctx.facts.generic_data):
             return None
-        if all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key)):
+        if all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key)):
             return None  # every formal bound is a number: _defer may say no, and the call is then priced
         return EXPANSION_BUDGET - self.taken
 
@@ -367,6 +367,7 @@ class CallExpander:
         """A call into a cycle of calls: an event of no cost whose count is the marker of the activation it
         starts (sad.analysis.recursion), unrolled at once where its arguments are numbers and this is no
         activation build; else left for a caller that binds them."""
+        self.ctx.tag(key)  # first: it registers the formals the binding binds
         subs, _, _ = self._bind_formals(self.ctx.facts.procs[key], args, index, at)
         self._start(key, subs, local, site, settle=not self.activation)
 
@@ -388,10 +389,13 @@ class CallExpander:
         deferring build (its own calls kept as markers, sad.analysis.pipeline: DSYTRD's counts summed over
         its blocked loop are past what a call binds) and is past the bind limit: then its activation for
         these numbers, expanded here."""
-        numbers = all(s not in subs or subs[s].is_number for s in self.ctx.formal_symbols(key))
+        numbers = all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key))
         if numbers and (self._size(key) <= BIND_LIMIT or self._deferring_build(key) is None):
             return False
-        self._start(key, subs, local, site, settle=numbers)
+        # a recursive routine's first build keeps the marker: its callers count its activations, and price
+        # the call then (_member_deferrals), where an unrolled recursion never uses this build
+        in_cycle = resolve_name(self.proc.name) in self.ctx.cycles and not self.activation
+        self._start(key, subs, local, site, settle=numbers and not in_cycle)
         return True
 
     def _deferring_build(self, key: str) -> ProcedureSAD | None:
@@ -488,7 +492,26 @@ class CallExpander:
             x = self.namer.loop_count(f"X_{proc.name}_CALLS", proc.loc,
                                       "activations of a recursive routine per call from outside its cycle", proc)
             for event, count in built.counts.items():
+                if event.role == "recurse":  # a call the member deferred: no caller binds an activation's values
+                    for ev, n in self._member_deferrals(entry, proc.name, event, count):
+                        local.add(ev, mul(x, n))
+                    continue
                 local.add(event, mul(x, count))
+
+    def _member_deferrals(self, entry: str, member: str, event: Event, count: sympy.Expr
+                          ) -> list[tuple[Event, sympy.Expr]]:
+        """A cycle member's deferred calls (DLAQZ3's of routines too large to take in with its symbolic
+        sizes, in DGGES3's cycle DLAQZ0 <-> DLAQZ3): its activations are counted, not unrolled, so their
+        arguments are never numbers; each call is its callee's named cost per call (or, into another
+        cycle, that cycle's activation counts). Calls within this cycle are counted by its X_<routine>_CALLS."""
+        cycle = self.ctx.cycles[entry]
+        within = {m: sympy.Integer(0) for m in recursion.markers(count)
+                  if self.ctx.recursion_tags[int(m.args[0])][0] in cycle}
+        kept = count.xreplace(within) if within else count
+        if kept == 0:
+            return []
+        why = f"it is called from the recursive {member}, whose activations' arguments only a run can tell"
+        return self._not_unrolled(kept, event, why, inner=True)
 
     def _data_branches(self, key: str, callee: ir.Procedure, subs: dict, data: dict, loc: ir.Loc,
                        known: dict | None = None) -> dict:

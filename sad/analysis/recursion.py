@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 import sympy
 from sympy.core.function import AppliedUndef
+from sympy.logic.boolalg import BooleanAtom
 
 from sad.analysis.description import Event
 
@@ -55,6 +56,12 @@ class NotUnrolled(Exception):
     """The tree of activations cannot be walked: the message says why."""
 
 
+def known(value: sympy.Basic) -> bool:
+    """Whether a value passed to a call is known: a number, or a LOGICAL constant (DLAQZ3 passes
+    `.TRUE.` to DTGEXC; sympy's true is no number, and the call was never unrolled)."""
+    return value.is_number or isinstance(value, BooleanAtom)
+
+
 def marker(tag: int, values: list[sympy.Expr]) -> sympy.Expr:
     """One call that starts an activation of routine `tag` with its formals bound to `values`."""
     return ACTIVATIONS(sympy.Integer(tag), *values)
@@ -70,7 +77,7 @@ def starts(count: sympy.Expr) -> list[Start] | None:
     """The activations a count of recursion events starts, (tag, arguments, times) for each distinct
     marker; None while an argument is not a number yet."""
     found = markers(count)
-    if any(not all(a.is_number or a == UNTRACED for a in m.args) for m in found):
+    if any(not all(known(a) or a == UNTRACED for a in m.args) for m in found):
         return None
     return [(int(m.args[0]), tuple(m.args[1:]), count.xreplace({n: sympy.Integer(n == m) for n in found}))
             for m in found]

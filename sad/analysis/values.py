@@ -544,9 +544,8 @@ class ModifiedFormals:
         self.facts = facts
         self._memo: dict[str, set[int]] = {}
         self._active: set[str] = set()
-        self._stack: list[str] = []
         self._guess: dict[str, set[int]] = {}
-        self._self_calls = False
+        self._used: set[str] = set()  # routines still being worked out whose guess the current one took
 
     def may_modify(self, callee: str, pos: int) -> bool:
         """True when calling `callee` may change its argument at position `pos` (unknown callees may)."""
@@ -558,29 +557,33 @@ class ModifiedFormals:
         return pos in self._modified(proc)
 
     def _modified(self, proc: ir.Procedure) -> set[int]:
-        if proc.name in self._memo:
-            return self._memo[proc.name]
-        if proc.name in self._active:
-            if self._stack and self._stack[-1] == proc.name:  # a routine calling itself: what it writes so far,
-                self._self_calls = True                       # grown to a fixpoint below (DGETRF2)
-                return self._guess.get(proc.name, set())
-            return set(range(len(proc.formals)))  # a longer cycle of calls: assume the worst
-        self._active.add(proc.name)
-        self._stack.append(proc.name)
-        outer = self._self_calls  # the routine below on the stack may have met a call of itself already
+        """The positions of the formals `proc` may write: a cycle of calls (DGETRF2 calling itself, DLAQZ0
+        and DLAQZ3 calling each other) grown from nothing to its fixpoint, where a routine met again on the
+        way takes its guess so far; what depended on the guess of a routine further out is worked out
+        again with that routine, and remembered only once it no longer depends on one."""
+        name = proc.name
+        if name in self._memo:
+            return self._memo[name]
+        if name in self._active:
+            self._used.add(name)
+            return self._guess.get(name, set())
+        self._active.add(name)
+        outer = self._used
         while True:
-            self._self_calls = False
+            self._used = set()
             written: set[str] = set()
             for stmt in ir.walk_stmts(proc.body):
                 written.update(var for var, _ in _defs_of(stmt, proc, self))
-            result = {pos for pos, name in enumerate(proc.formals) if name in written}
-            if not self._self_calls or result == self._guess.get(proc.name):
+            result = {pos for pos, n in enumerate(proc.formals) if n in written}
+            settled = name not in self._used or result == self._guess.get(name)
+            self._guess[name] = result
+            if settled:
                 break
-            self._guess[proc.name] = result
-        self._stack.pop()
-        self._self_calls = outer
-        self._active.discard(proc.name)
-        self._memo[proc.name] = result
+        self._active.discard(name)
+        further = self._used - {name}
+        if not further:
+            self._memo[name] = result
+        self._used = outer | further
         return result
 
 

@@ -106,3 +106,60 @@ def test_a_call_passing_values_not_known_there_stands_alone_where_stuck_is_given
     assert given[0][1] == "the call at t.f:2 passes values that are not known there (K)"
     with pytest.raises(recursion.NotUnrolled, match=r"not known there \(K\)"):
         recursion.unroll(first, counts_of)
+
+
+@pytest.fixture
+def deferring_leaf(monkeypatch):
+    """deflate.f's LEAF (216 nodes in its K) past the bind limit: WINDOW defers its call (a marker)."""
+    from sad.analysis import calls
+    monkeypatch.setattr(calls, "BIND_LIMIT", 200)
+
+
+def test_a_cycle_members_deferred_call_with_a_logical_constant_is_unrolled(deferring_leaf, capsys):
+    """DGGES3's shape (DLAQZ0 <-> DLAQZ3, DLAQZ3 passing .TRUE. to DTGEXC, too large to take in): DRIVER(40)
+    runs SWEEP on N = 40, 20, 10, 5, 2 and WINDOW on K = 20, 10, 5, 2, each calling LEAF(.TRUE., K). A
+    LOGICAL constant is a known value (sympy's true is no number: the call was never unrolled), and WINDOW's
+    K is registered before SWEEP's activation build marks its call (the marker passed nothing). LEAF's
+    first loop runs MOD(K, 3) = 2 + 1 + 2 + 2 times, its test L > 4 holds for L = 6 ... 18 and 5, 8."""
+    files = [str(HERE / "deflatemain.f"), str(HERE / "deflate.f")]
+    analysis = analyze(files)
+    counts = {(Path(f).name, line): c for (f, line), c in line_counts(analysis.counts).items()}
+    assert counts["deflate.f", 13] == 5                         # SWEEP's activations
+    assert counts["deflate.f", 22] == 4                         # CALL LEAF in WINDOW's
+    assert counts["deflate.f", 30] == 7                         # X(L) = X(L) + 1
+    assert not [p.name for p in analysis.table if p.cls == "unresolved"]
+    assert not [d for d in analysis.diagnostics if d.severity == "warning"], analysis.diagnostics
+    rc = main(["check-counts", *files, "--require-bound", "--", "./deflatemain"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+
+
+def test_a_cycle_members_deferred_call_no_caller_binds_is_its_named_cost(deferring_leaf):
+    """The same routines in library mode: the recursion's activations are parameters, and WINDOW's deferred
+    call of LEAF, whose arguments no caller binds, is LEAF's named cost once per WINDOW activation, with a
+    warning naming both; before, the marker reached the SAD and `sad check` stopped with KeyError 'recurse'."""
+    analysis = analyze([str(HERE / "deflate.f")])
+    assert not [e for e, c in analysis.counts.items() if e.role == "recurse" and c != 0]
+    leaf = [c for e, c in analysis.counts.items() if "cost:C_LEAF" in e.cost]
+    assert [str(c) for c in leaf] == ["X_WINDOW_CALLS"]
+    warned = [d.message for d in analysis.diagnostics if "LEAF not expanded" in d.message]
+    assert len(warned) == 1 and "recursive WINDOW" in warned[0] and "C_LEAF" in warned[0], warned
+
+
+def test_the_formals_a_cycle_of_calls_writes_are_its_fixpoint(tmp_path):
+    """Which formals the routines of a cycle of two may write: before, any routine met again on the way
+    was taken to write all its formals, so WINDOW's K (only read) was an output and no call bound it.
+    PING(A, B) passes B to PONG, which writes its first formal only when it is not 0 and passes its
+    second back to PING: B is written (through PONG), A is not; PONG writes its first, not its second."""
+    from sad.analysis.pipeline import build_procedures, load_program
+    source = tmp_path / "pingpong.f"
+    source.write_text("      RECURSIVE SUBROUTINE PING(A, B)\n      INTEGER A, B\n"
+                      "      IF (A .GT. 0) CALL PONG(B, A - 1)\n      END\n"
+                      "      RECURSIVE SUBROUTINE PONG(C, D)\n      INTEGER C, D\n"
+                      "      IF (C .NE. 0) C = 0\n      CALL PING(D, C)\n      END\n")
+    program, failed = load_program([str(source), str(HERE / "deflate.f")], [], {})
+    assert not failed
+    modified = build_procedures(program)[0].facts.modified
+    assert [modified.may_modify(name, pos) for name, pos in
+            [("PING", 0), ("PING", 1), ("PONG", 0), ("PONG", 1), ("WINDOW", 0), ("SWEEP", 0)]] == \
+        [False, True, True, False, False, False]
