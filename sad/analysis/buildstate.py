@@ -14,9 +14,9 @@ import sympy
 
 from sad import ir
 from sad.analysis.description import Event, ProcedureSAD
-from sad.analysis.params import Parameter, ParameterTable, make_symbol
+from sad.analysis.params import Parameter, ParameterTable
 from sad.analysis.products import EXPANSION_LIMIT, expand, expanded_terms, is_number, multiplied_out
-from sad.analysis.values import ProgramFacts
+from sad.analysis.values import ProgramFacts, ValueResolver
 
 # Where a control edge goes: a statement of the region by index (cfg.END past its end) or out of the
 # region to a label ("esc", label); "@return" and "@stop" are the labels of RETURN and STOP.
@@ -89,17 +89,13 @@ class BuildContext:
         proc = self.facts.procs[key]
         modified = self.facts.modified
         assert modified is not None  # made with the program's facts
+        resolver = ValueResolver(self.facts, proc, self.table, self.overrides, activation=True)
         for pos, formal in enumerate(proc.formals):
             decl = proc.variables.get(formal)
             if decl is None or decl.dims or decl.type not in ("integer", "character") \
                     or modified.may_modify(key, pos):  # an output (FACT's R): no value passed in
                 continue
-            name = self.facts.storage_name(proc, formal)
-            if decl.type == "character":
-                self.facts.character_formals.add(name)
-            loc = decl.loc or proc.loc
-            self.table.add(Parameter(name, "unresolved", "value", loc.file, loc.line, proc.name,
-                                     description="formal argument"), make_symbol(name, "value", True))
+            resolver.formal_argument(formal, decl.type)
 
     def formal_symbols(self, key: str) -> tuple[sympy.Symbol, ...]:
         """The symbols of routine `key`'s formals that have one, in the order of its formals."""

@@ -257,9 +257,13 @@ class CallExpander:
         counts, a third of its unit, to throw them away."""
         if key in self.ctx.deferred or (data and self.ctx.facts.generic_data):
             return None
-        if all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key)):
+        if self._bound_known(key, subs):
             return None  # every formal bound is a number: _defer may say no, and the call is then priced
         return EXPANSION_BUDGET - self.taken
+
+    def _bound_known(self, key: str, subs: dict) -> bool:
+        """Whether every formal of `key` that `subs` binds is bound to a known value (sad.analysis.recursion)."""
+        return all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key))
 
     def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False, deferring: bool = False,
                       limit: int | None = None) -> list[tuple[Event, sympy.Expr]]:
@@ -389,7 +393,7 @@ class CallExpander:
         deferring build (its own calls kept as markers, sad.analysis.pipeline: DSYTRD's counts summed over
         its blocked loop are past what a call binds) and is past the bind limit: then its activation for
         these numbers, expanded here."""
-        numbers = all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key))
+        numbers = self._bound_known(key, subs)
         if numbers and (self._size(key) <= BIND_LIMIT or self._deferring_build(key) is None):
             return False
         # a recursive routine's first build keeps the marker: its callers count its activations, and price

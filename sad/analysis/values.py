@@ -1618,9 +1618,7 @@ class ValueResolver(ir.NodeVisitor):
                 and not any(self.facts.reaches(d, use, self.proc) for d in defs):
             defs = []  # assigned only after the use (DLABAD's `LARGE = SQRT(LARGE)` past its test of LARGE)
         if decl is not None and decl.storage == "formal" and not defs:
-            if ir_type == "character":
-                self.facts.character_formals.add(key)
-            return self._register(key, "unresolved", integer, decl.loc, "formal argument", None)
+            return self.formal_argument(name, ir_type)
         where = use if use is not None else self._call
         if decl is not None and decl.storage == "formal" and len(defs) == 1 and where is not None \
                 and not self._dominates(defs[0], where):
@@ -2076,6 +2074,16 @@ class ValueResolver(ir.NodeVisitor):
         if key not in (f"NPROCS{suffix}", f"RANK{suffix}") and not key.startswith("."):
             self._register(key, "indirect", integer, d.loc, what, value, d.procedure)
         return value
+
+    def formal_argument(self, name: str, ir_type: str) -> sympy.Expr:
+        """The parameter standing for formal `name`'s value on entry (a character formal's a character
+        code), registered where the formal is declared."""
+        key = self.facts.storage_name(self.proc, name)
+        decl = self.proc.variables.get(name)
+        if ir_type == "character":
+            self.facts.character_formals.add(key)
+        return self._register(key, "unresolved", ir_type in ("integer", "character"),
+                              decl.loc if decl is not None else None, "formal argument", None)
 
     def _register(self, key: str, cls: str, integer: bool, loc: ir.Loc | None, what: str,
                   value: sympy.Expr | None, procedure: str | None = None) -> sympy.Expr:
