@@ -53,7 +53,9 @@ def register(sub, add_common) -> None:
     check.add_argument("--cache-dir", metavar="DIR", help="result cache (default: $XDG_CACHE_HOME/sad)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
-                       help="CPU-time limit per file; past it the file becomes an error (default 60; 0: none)")
+                       help="CPU-time limit per file; past it the file is analyzed again alone, its calls into "
+                            "other files priced by name (a warning), and past it again it becomes an error "
+                            "(default 60; 0: none)")
     check.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on a dask.distributed cluster (tcp://host:8786); workers share the file system")
     check.add_argument("--no-progress", action="store_true", help="no progress bar (none is shown off a terminal)")

@@ -3,7 +3,9 @@
 Data flow: a run's results (sad.codebase.runner) → a baseline file (JSON: per routine its time formula, its
 value at each reference point, its complexity class, its file and line) → on a later run, per routine present
 in both, each reference point present in both: the ratio new/old, and the complexity classes → regressions
-(grown; failing when over --fail-over or when the class grew), improvements, new and removed routines.
+(grown; failing when over --fail-over or when the class grew), improvements, new and removed routines. A
+routine whose calls into other files were priced by name in one run and not the other (its analysis passed
+--timeout there: sad.codebase.runner) is not compared: the two times do not count the same work.
 
 Routines are matched by name, so a routine that moves to another file or line is still the same routine; a
 name defined in several files (two C programs' `main`) is matched by name@file.
@@ -60,6 +62,7 @@ class Comparison:
     improvements: list[Change] = field(default_factory=list)
     new: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    not_compared: list[str] = field(default_factory=list)  # calls priced by name in one run only
 
     @property
     def failing(self) -> list[Change]:
@@ -70,7 +73,7 @@ class Comparison:
         """The comparison as a JSON object."""
         return {"baseline": self.baseline, "regressions": [c.to_jsonable() for c in self.regressions],
                 "improvements": [c.to_jsonable() for c in self.improvements], "new": self.new,
-                "removed": self.removed}
+                "removed": self.removed, "not_compared": self.not_compared}
 
 
 def routine_keys(results: list[UnitResult]) -> dict[str, Routine]:
@@ -87,7 +90,8 @@ def to_jsonable(results: list[UnitResult], machine: str, points: dict) -> dict:
     routines = routine_keys(results)
     return {"format": FORMAT, "sad_version": __version__, "machine": machine, "points": points,
             "routines": {key: {"name": r.name, "file": r.file, "line": r.line, "time": r.time,
-                               "subexpressions": r.subexpressions, "points": r.points, "complexity": r.complexity}
+                               "subexpressions": r.subexpressions, "points": r.points, "complexity": r.complexity,
+                               "named_calls": r.named_calls}
                          for key, r in sorted(routines.items())}}
 
 
@@ -119,6 +123,9 @@ def compare(baseline: dict, path: str, results: list[UnitResult], fail_over: flo
                             removed=sorted(k for k in old_routines if k not in current))
     for key in sorted(current.keys() & old_routines.keys()):
         new, old = current[key], old_routines[key]
+        if new.named_calls != old.get("named_calls", []):
+            comparison.not_compared.append(key)
+            continue
         old_class = str(old.get("complexity", "?"))
         grew_class = class_grew(old_class, new.complexity) and not warn_only
         for point in sorted(new.points.keys() & (old.get("points") or {}).keys()):

@@ -35,15 +35,15 @@ def build(results: list[UnitResult], machine: str, points: dict, comparison: Com
         report["comparison"] = comparison.to_jsonable()
         summary.update(regressions=len(comparison.regressions), failing=len(comparison.failing),
                        improvements=len(comparison.improvements), new=len(comparison.new),
-                       removed=len(comparison.removed))
+                       removed=len(comparison.removed), not_compared=len(comparison.not_compared))
     return report
 
 
 def _routine(r) -> dict:
     return {"name": r.name, "file": r.file, "line": r.line, "language": r.language, "kind": r.kind,
             "time": r.time, "points": r.points, "complexity": r.complexity, "parameters": r.parameters,
-            "unseen_calls": r.unseen_calls, "subexpressions": r.subexpressions, "options": r.options,
-            "by_option": r.by_option}
+            "unseen_calls": r.unseen_calls, "named_calls": r.named_calls, "subexpressions": r.subexpressions,
+            "options": r.options, "by_option": r.by_option}
 
 
 def render(report: dict, fmt: str) -> str:
@@ -84,10 +84,15 @@ def to_text(report: dict) -> str:
             out.append("new routines: " + ", ".join(comparison["new"]))
         if comparison["removed"]:
             out.append("removed routines: " + ", ".join(comparison["removed"]))
+        if comparison["not_compared"]:
+            out.append(f"not compared ({_NOT_COMPARED}): " + ", ".join(comparison["not_compared"]))
     if s["errors"] or s["warnings"]:
         out += ["", f"{plural(s['errors'], 'error')} in {plural(s['files_with_errors'], 'file')}, "
                 f"{plural(s['warnings'], 'warning')} (listed on stderr)"]
     return "\n".join(out) + "\n"
+
+
+_NOT_COMPARED = "calls into other files priced by name in one of the two runs, past --timeout"
 
 
 def _threshold(report: dict) -> str:
@@ -113,7 +118,8 @@ def to_markdown(report: dict) -> str:
             out += ["", "| | routine | where | point | old | new | ratio | class |",
                     "|---|---|---|---|---|---|---|---|"]
             out += [_markdown_row(c) for c in changes]
-        for title, names in (("New routines", comparison["new"]), ("Removed routines", comparison["removed"])):
+        for title, names in (("New routines", comparison["new"]), ("Removed routines", comparison["removed"]),
+                             (f"Not compared ({_NOT_COMPARED})", comparison["not_compared"])):
             if names:
                 out += ["", f"{title}: " + ", ".join(f"`{n}`" for n in names)]
     if s["errors"]:

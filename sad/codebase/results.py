@@ -62,6 +62,9 @@ class Routine:
     # per combination of them ("SIDE=L UPLO=U") the seconds per call at each reference point
     options: dict[str, list[str]] = field(default_factory=dict)
     by_option: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    # calls into routines of other files of the codebase priced by name (C_<callee>) because expanding them
+    # passed --timeout (sad.codebase.runner); empty when every callee found was expanded
+    named_calls: list[str] = field(default_factory=list)
 
     def to_jsonable(self) -> dict:
         """The routine as a JSON object: dataclasses.asdict's result (every field; the dicts and the list

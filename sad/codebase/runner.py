@@ -8,8 +8,11 @@ $XDG_CACHE_HOME/sad or --cache-dir) or from workers: this process (-j 1), a pool
 workers must see the same file system) → results sorted by path, so that the output does not
 depend on where or in which order units ran.
 
-Each unit runs under a wall-clock limit (--timeout): a file past it becomes an error diagnostic and is not
-cached, so that a later run tries again.
+Each unit runs under a CPU-time limit (--timeout). A file past it is analyzed once more on its own, under
+the same limit, with every call into another file priced by the callee's name (C_<callee>, a parameter) instead
+of expanded: its routines are reported with a warning each and marked (`named_calls`), and that result is
+cached under a key that holds the limit, so that a run with a larger one tries the whole analysis again. A
+file past the limit on its own too becomes an error diagnostic and is not cached.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ import time
 import traceback
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
@@ -34,6 +37,8 @@ from sad.codebase.results import Options, Unit, UnitResult
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 from sad.common.cachefiles import cache_home
+from sad.common.english import plural
+from sad.ir.languages import resolve_name
 
 CACHE_FORMAT = 4  # bump when the cached result's shape or the key's make-up changes
 
@@ -139,28 +144,65 @@ def _key(settings: str, sources: list[tuple[str, str]]) -> str:
 
 
 def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
-    """One unit on a worker: the result as plain data, `timed_out` set when the limit stopped it."""
-    from sad.codebase.routines import analyze_unit  # the analysis: imported only when something is analyzed
+    """One unit on a worker: the result as plain data. `timed_out` is set when the limit stopped the whole
+    analysis, `by_name` when the result is then the file's own, its calls into other files priced by name."""
     start = time.perf_counter()
-    timed_out = False
+    data, timed_out = _analyzed(unit, options, timeout)
+    by_name = False
+    if timed_out and unit.deps:
+        alone, again = _analyzed(replace(unit, deps=()), options, timeout)
+        if not again:
+            data, by_name = _priced_by_name(alone, unit, timeout), True
+    data["timed_out"] = timed_out
+    data["by_name"] = by_name
+    data["seconds"] = time.perf_counter() - start
+    return data
+
+
+def _analyzed(unit: Unit, options: Options, timeout: float | None) -> tuple[dict, bool]:
+    """The unit's result as plain data under the time limit, and whether the limit stopped it."""
+    from sad.codebase.routines import analyze_unit  # the analysis: imported only when something is analyzed
+    data: dict = {}
     for _attempt in range(2):
         try:
             with time_limit(timeout):
                 data = analyze_unit(unit, options).to_jsonable()
             break
         except AnalysisTimeout:
-            timed_out = True
-            data = _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout); no routine of this file is "
-                                 f"reported")
-            break
+            return _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout); no routine of this file "
+                                 f"is reported"), True
         except Exception as exc:  # a bug of ours in one file must not stop the codebase
             # Analyzed once more: a bug of ours fails again the same way (the same report), while a passing
             # failure of the worker does not (fresh-clone CI twice saw "EOFError: Ran out of input" in a Dask
             # worker's unit, never reproduced). The place it was raised is part of the message.
             data = _failed(unit, f"internal error: {type(exc).__name__}: {exc}{_raised_at(exc)}")
-    data["timed_out"] = timed_out
-    data["seconds"] = time.perf_counter() - start
-    return data
+    return data, False
+
+
+def _priced_by_name(data: dict, unit: Unit, timeout: float | None) -> dict:
+    """The file's result analyzed alone, each routine's calls into the unit's other files named in
+    `named_calls` and in a warning at the routine: their cost is a parameter (C_<callee>, the call_cost
+    default at the reference points), not the callee's expanded time, so the number is a lower bound."""
+    defined = {name for dep in unit.deps for name in scan(unit.located(dep)).defines}
+    diagnostics = list(data["diagnostics"])
+    for routine in data["routines"]:
+        named = sorted(name for name in routine["unseen_calls"] if resolve_name(name) in defined)
+        routine["named_calls"] = named
+        if named:
+            shown = ", ".join(named[:_NAMED_SHOWN]) + (", ..." if len(named) > _NAMED_SHOWN else "")
+            diagnostics.append({
+                "file": unit.path, "line": routine["line"], "col": 0, "severity": "warning",
+                "message": f"{routine['name']}: expanding its calls into other files passed --timeout "
+                           f"{timeout:g} CPU s; {plural(len(named), 'callee')} ({shown}) priced by name "
+                           f"(C_<callee>, the call_cost default at the reference points) instead"})
+    return {**data, "diagnostics": sorted(diagnostics, key=_diagnostic_order)}
+
+
+_NAMED_SHOWN = 8  # callees a warning names; the routine's `named_calls` lists them all
+
+
+def _diagnostic_order(d: dict) -> tuple:
+    return d["line"], d["col"], d["severity"], d["message"]
 
 
 def _raised_at(exc: BaseException) -> str:
@@ -189,7 +231,7 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
     found: dict[str, UnitResult] = {}
     todo: list[Unit] = []
     for unit in units:
-        data = cache.get(unit.key) if cache is not None else None
+        data = _cached(cache, unit, timeout) if cache is not None else None
         if data is not None:
             result = UnitResult.from_jsonable(_moved(data, [unit.path, *unit.deps]))
             result.cached = True
@@ -205,9 +247,10 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
             result = UnitResult.from_jsonable(data)
             result.seconds = data["seconds"]
             found[unit.path] = result
-            if cache is not None and not data["timed_out"]:
+            if cache is not None and (not data["timed_out"] or data["by_name"]):
                 stored = {k: data[k] for k in ("path", "lines", "routines", "diagnostics")}
-                pending[unit.key] = {**stored, "sources": [unit.path, *unit.deps]}
+                key = by_name_key(unit.key, timeout or 0) if data["by_name"] else unit.key
+                pending[key] = {**stored, "sources": [unit.path, *unit.deps]}
                 if time.perf_counter() - stored_at > _STORE_EVERY_S:
                     _store(cache, pending)
                     stored_at = time.perf_counter()
@@ -224,6 +267,19 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
     results = [found[u.path] for u in sorted(units, key=lambda u: u.path)]
     return CheckRun(results, hits=len(units) - len(todo), misses=len(todo),
                     seconds=time.perf_counter() - start)
+
+
+def _cached(cache, unit: Unit, timeout: float | None) -> dict | None:
+    """The unit's cached result: the whole analysis, else the one priced by name under this time limit."""
+    data = cache.get(unit.key)
+    if data is None and unit.deps and timeout:
+        data = cache.get(by_name_key(unit.key, timeout))
+    return data
+
+
+def by_name_key(key: str, timeout: float) -> str:
+    """The cache key of a unit's result priced by name: it holds the limit the whole analysis passed."""
+    return f"{key}:by-name-past:{timeout:g}"
 
 
 _STORE_EVERY_S = 1.0  # results are written to the cache together, at most this long after they arrive
