@@ -6,7 +6,8 @@ Kept apart from the points themselves so that a run whose results are all cached
 
 Formulas are evaluated by a walk over their tree in floating point (sympy's own evaluation rebuilds the
 formula with numbers, a hundred times slower): floors, ceilings and remainders of rational forms exactly, a
-sum's trips all at once with numpy; what the walk does not know falls back to sympy.
+sum's trips all at once with numpy, and a nest of sums (a callee's loops bound at each trip of a caller's)
+over all its trips at once as ragged arrays; what the walk does not know falls back to sympy.
 """
 from __future__ import annotations
 
@@ -222,11 +223,13 @@ class _Point(dict):
     `sad check` at the sizes the complexity class is read at."""
 
     def __init__(self, values: dict, outer: _Point | None = None, index: sympy.Symbol | None = None,
-                 ops: Any = None, sampled: int | None = None, family: Family | None = None, key: tuple = ()
-                 ) -> None:
+                 ops: Any = None, sampled: int | None = None, family: Family | None = None, key: tuple = (),
+                 bound: frozenset = frozenset()) -> None:
         super().__init__(values)
         self.memo: dict[int, Value] = {}  # by the id of the node's first equal (_Nodes)
         self.outer, self.index, self.ops = outer, index, ops
+        # the indices this point binds beyond `outer`: a subexpression free of them is walked there
+        self.bound = bound or (frozenset({index}) if index is not None else frozenset())
         self.sampled = sampled  # see evaluate
         self.trips: dict[tuple, _Point] = {}
         self.family = family  # see evaluate
@@ -238,12 +241,33 @@ class _Point(dict):
         sums of a formula share their index (sad.analysis.counting's k) and limits, so that STREVC's 624
         sums over its eigenvectors walk their bodies' common subexpressions (a callee's cost, a
         probability) once per trip rather than once per sum and trip."""
-        key = (index, ops, value) if isinstance(value, (int, float)) else (index, ops, float(value[0]), len(value))
+        # an array of trips by its first, last and count: consecutive, or spread evenly (_trips' estimate)
+        key = (index, ops, value) if isinstance(value, (int, float)) \
+            else (index, ops, float(value[0]), float(value[-1]), len(value))
         point = self.trips.get(key)
         if point is None:
             point = self.trips[key] = _Point({**self, index.name: value}, self, index, ops, self.sampled,
                                              self.family, (*self.key, key))
         return point
+
+    def ragged(self, index: sympy.Symbol, limits: tuple[int, int, bool], make: Callable[[], tuple]) -> _Point:
+        """The point of all the trips of an inner sum over `index` at once, for every trip of this array
+        point (`make()`: the segment of each trip, a segment per element here, and the index's values): the
+        indices bound here repeated along the segments, `index` bound beside them, the same outer point. One
+        per index and limits (the ids of their first equal nodes, and whether the trips are an estimate)."""
+        key = (index, "ragged", *limits)
+        point = self.trips.get(key)
+        if point is None:
+            segment, values = make()
+            repeated = {s.name: _take(self[s.name], segment) for s in self.bound}
+            point = self.trips[key] = _Point({**self, **repeated, index.name: values}, self.outer, index, _Arrays,
+                                             self.sampled, self.family, (*self.key, key), self.bound | {index})
+        return point
+
+
+def _take(value: Value, segment: Value) -> Value:
+    """An array point's value along the segments of a ragged one (a number stays as it is)."""
+    return value[segment] if hasattr(value, "shape") and value.shape else value
 
 
 def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
@@ -255,7 +279,7 @@ def _walk(e: sympy.Basic, v: dict, ops: Any) -> Value:
     if not isinstance(v, _Point):
         return _node(e, v, ops)
     _, key, symbols = v.nodes.of(e)
-    while v.outer is not None and v.index not in symbols:
+    while v.outer is not None and v.bound.isdisjoint(symbols):
         v = v.outer  # see _Point
         ops = v.ops or _Scalars
     out = v.memo.get(key)
@@ -289,8 +313,8 @@ def _node(e: sympy.Basic, v: dict, ops: Any) -> Value:
         return _mod(e.args[0], e.args[1], v, ops)
     if isinstance(e, sympy.Piecewise):
         return ops.piecewise(e, v)
-    if isinstance(e, sympy.Sum) and ops is _Scalars:
-        return _sum(e, v)
+    if isinstance(e, sympy.Sum):
+        return _sum(e, v) if ops is _Scalars else _ragged_sum(e, v)
     if isinstance(e, sympy.Abs):  # a loop bound from ABS(MF) (VODE's method flag)
         return abs(_walk(e.args[0], v, ops))
     raise _Fallback
@@ -387,16 +411,13 @@ def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
     lo, hi = _walk(a, v, _Scalars), _walk(b, v, _Scalars)
     if not (float(lo).is_integer() and float(hi).is_integer()) or hi - lo >= _MOST_TRIPS:
         raise _Fallback
-    if len(e.limits) > 1:  # Σ_k Σ_j f (sympy merges a sum of a sum): the inner sum once per outer trip
-        if hi - lo >= _CHUNK:
+    if len(e.limits) > 1 or body.has(sympy.Sum):
+        # Σ_k Σ_j f (sympy merges a sum of a sum), or a sum in a term of the body (a callee's loop under a
+        # test): as sympy's evaluate_sums would, without rebuilding it with numbers
+        if hi - lo >= (_CHUNK if len(e.limits) > 1 else _NESTED_TRIPS):
             raise _Fallback
         xs, weight = _trips(int(lo), int(hi), v)
-        return weight * math.fsum(_sum(body, _trip(v, k, x, _Scalars)) for x in xs)
-    if body.has(sympy.Sum):  # a sum in a term of the body (a callee's loop under a test): the body once per trip,
-        if hi - lo >= _NESTED_TRIPS:  # as sympy's evaluate_sums would, without rebuilding it with numbers
-            raise _Fallback
-        xs, weight = _trips(int(lo), int(hi), v)
-        return weight * math.fsum(_walk(body, _trip(v, k, x, _Scalars), _Scalars) for x in xs)
+        return weight * _nested_total(body, k, xs, v)
     np = _np()
     total = 0.0
     with np.errstate(all="ignore"):
@@ -405,6 +426,72 @@ def _sum(e: sympy.Sum, v: dict[str, float]) -> float:
             terms = _walk(body, _trip(v, k, ks, _Arrays), _Arrays)
             total += float(np.sum(np.broadcast_to(terms, ks.shape)))
     return total
+
+
+def _nested_total(body: sympy.Expr, k: sympy.Symbol, xs: list[float], v: dict) -> float:
+    """Σ body(k) over the trips `xs` of a sum whose body holds sums: every trip at once, the inner sums over
+    ragged arrays of all their trips (_ragged_sum), where the nest's trips stay within _RAGGED_MOST and each
+    trip's value is a finite number; otherwise trip by trip (a product whose zero factor hides a division by
+    zero there, code not reached, is 0 only in the scalar walk). A callee's triangular loops bound at each
+    trip of a caller's triangular nest took minutes trip by trip (11 lines of Fortran, 152 s)."""
+    np = _np()
+    if isinstance(v, _Point) and xs:
+        try:
+            with np.errstate(all="ignore"):
+                ks = np.array(xs, dtype=np.float64)
+                terms = np.broadcast_to(_walk(body, _trip(v, k, ks, _Arrays), _Arrays), ks.shape)
+                if np.all(np.isfinite(terms)):
+                    return math.fsum(terms.tolist())
+        except _Fallback:
+            pass
+    return math.fsum(_walk(body, _trip(v, k, x, _Scalars), _Scalars) for x in xs)
+
+
+_RAGGED_MOST = 1 << 21  # trips of a nest walked at once at most (its arrays: 16 MiB each)
+
+
+def _ragged_sum(e: sympy.Sum, v: dict) -> Value:
+    """An inner sum at every trip of an array point at once: Σ body(k) for k = a … b, a and b arrays over the
+    point's trips. The trips of all of them in one array (each point's trip repeated along its segment), the
+    body walked over it once, added up per segment. A sum whose body holds sums takes at most the point's
+    `sampled` trips of each segment, spread evenly and weighted, as _trips does trip by trip (an innermost sum
+    only where all its trips would pass _RAGGED_MOST)."""
+    if not isinstance(v, _Point):
+        raise _Fallback
+    np = _np()
+    body, k, a, b = _outer(e)
+    size = next((len(v[s.name]) for s in sorted(v.bound, key=str) if getattr(v[s.name], "shape", ())), None)
+    if size is None:
+        raise _Fallback
+    lo = np.broadcast_to(np.asarray(_walk(a, v, _Arrays), dtype=np.float64), (size,))
+    hi = np.broadcast_to(np.asarray(_walk(b, v, _Arrays), dtype=np.float64), (size,))
+    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))) or np.any(np.floor(lo) != lo) \
+            or np.any(np.floor(hi) != hi):
+        raise _Fallback
+    counts = np.maximum(hi - lo + 1, 0).astype(np.int64)
+    # an estimate (evaluate's `sampled`) samples a sum whose body holds sums, as _trips does, and an innermost
+    # one too where its trips would pass _RAGGED_MOST: the nest's trips multiply
+    most = v.sampled if len(e.limits) > 1 or body.has(sympy.Sum) or int(counts.sum()) > _RAGGED_MOST else None
+    taken = np.minimum(counts, most) if most else counts
+    if int(taken.sum()) > _RAGGED_MOST:
+        raise _Fallback
+
+    def make() -> tuple:
+        segment = np.repeat(np.arange(size), taken)
+        step = np.arange(len(segment)) - np.repeat(np.cumsum(taken) - taken, taken)  # within its segment
+        if most:  # _trips' spread: lo + (i * (count - 1)) // (most - 1) where a segment has more trips
+            count, took = np.repeat(counts, taken), np.repeat(taken, taken)
+            step = np.where(count > took, (step * (count - 1)) // np.maximum(took - 1, 1), step)
+        return segment, np.repeat(lo, taken) + step
+
+    _, first_lo, _ = v.nodes.of(a)
+    _, first_hi, _ = v.nodes.of(b)
+    point = v.ragged(k, (first_lo, first_hi, bool(most)), make)
+    segment = point[k.name]  # the values; the segments are recomputed below from the counts
+    terms = np.broadcast_to(_walk(body, point, _Arrays), segment.shape)
+    if most:
+        terms = terms * np.repeat(counts / np.maximum(taken, 1), taken)
+    return np.bincount(np.repeat(np.arange(size), taken), weights=terms, minlength=size)
 
 
 def _truth(c: sympy.Basic, v: dict, ops: Any = _Scalars) -> Value:

@@ -193,3 +193,32 @@ def test_code_behind_a_flow_of_zero_takes_no_time_even_where_its_region_is_norma
     assert evaluate(expr, point) == 2.0
     assert evaluate(expr, {**point, "D.ITASK": 2.0}) == pytest.approx(2 + 3 * 10 / (0.5 + 0.5 * 10))
     assert evaluate(sympy.Add(2, sympy.Pow(flow, -1), evaluate=False), point) is None
+
+
+def test_a_nest_of_sums_over_ragged_trips_equals_its_loops():
+    """A callee's triangular loop bound at each trip of a caller's triangular nest (tests/codebase/
+    test_priced_by_name.py's TOP, MID and LEAF): Σ_{i=1}^{N} Σ_{j=1}^{i} (3 + Σ_{m=j}^{N-j} [m > i]·Max(0, N-j-m)),
+    whose inner sums are added over all their trips at once (ragged arrays), equals the loops run in Python,
+    also where a limit lies below the other (no trips) and with a subexpression free of the inner indices."""
+    n, c, i, j, m = sympy.symbols("R.N R.C i j m", integer=True)
+    leaf = sympy.Piecewise((sympy.Max(0, n - j - m), m > i), (0, True))
+    expr = sympy.Sum(3 + sympy.Max(c, 2) * sympy.Sum(leaf, (m, j, n - j)), (j, 1, i), (i, 1, n))
+
+    def loops(size: int, scale: float) -> float:
+        return sum(3 + scale * sum(max(0, size - jj - mm) for mm in range(jj, size - jj + 1) if mm > ii)
+                   for ii in range(1, size + 1) for jj in range(1, ii + 1))
+    for size in (0, 1, 7, 40):
+        assert evaluate(expr, {"R.N": float(size), "R.C": 5.0}) == loops(size, 5.0)
+    assert complexity(expr, {"R.N": 1.0, "R.C": 1.0}, ["R.N"]) == "n^4"
+
+
+def test_a_nest_whose_trips_divide_by_zero_behind_a_zero_factor_is_added_trip_by_trip():
+    """LSODA's shape inside a nest: in Σ_{i=1}^{N} (1 + Σ_{j=1}^{i} (j + 2·q·(1/q))) with q = Max(0, 1 - i), 0 at
+    every trip, the term free of j is 0 where the walk takes it trip by trip (code behind a flow of zero, as at a
+    point); over the arrays of all trips at once 0·inf is NaN, so such a nest is added trip by trip:
+    Σ_i (i(i+1)/2 + 1) = 62 at N = 6."""
+    n, i, j = sympy.symbols("Z.N i j", integer=True)
+    q = sympy.Max(0, 1 - i)
+    behind = sympy.Mul(2, q, sympy.Pow(q, -1), evaluate=False)
+    expr = sympy.Sum(1 + sympy.Sum(sympy.Add(j, behind, evaluate=False), (j, 1, i)), (i, 1, n))
+    assert evaluate(expr, {"Z.N": 6.0}) == 62.0
