@@ -63,7 +63,7 @@ class Level:
                               # cores leave; ``holds_of``); 0: size x FIT_FRACTION
     ramp: tuple[tuple[int, float], ...] = ()
     """(footprint bytes, share of its lines from the next level) of read passes beyond the footprints this level
-    holds whole, up to half its size (``ramp_of``): the layer condition's steps for a shared last cache."""
+    holds whole, up to its size (``ramp_of``): the layer condition's steps for a shared last cache."""
     copy_s: float = 0.0
     """Seconds per line read from this level and a line written through it side by side (a copy loop's
     pair of streams: ``b[i] = a[i]``), 0 where not measured. A write stream beside a read stream of the same
@@ -894,7 +894,7 @@ def level_footprints(caches: list[CacheInfo], tlb_pages: int = 0, page: int = 40
 
 
 HOLDS_STEPS = 4
-"""Read passes between twice a last cache's timed footprint and half its size (equal steps, both ends timed)."""
+"""Read passes between twice a last cache's timed footprint and its size (equal steps, both ends timed)."""
 
 
 def holds_of(mid: float, beyond: float, passes: dict[int, float], start: int) -> int:
@@ -928,14 +928,30 @@ def ramp_of(level_s: float, beyond_s: float, passes: dict[int, float]) -> tuple[
     return tuple(out)
 
 
+def ramp_footprints(timed: int, size: int) -> list[int]:
+    """The footprints of a last cache's read passes (``measure_holds``): HOLDS_STEPS + 1 in equal steps from
+    twice the footprint its own figures were timed at to its whole size, in whole pages; none where that
+    range is empty."""
+    first = 2 * timed
+    if first >= size:
+        return []
+    return [(first + (size - first) * k // HOLDS_STEPS) // 4096 * 4096 for k in range(HOLDS_STEPS + 1)]
+
+
 def measure_holds(run: Callable[[str, int, int, int], list[float]], result: HierarchyCalibration,
                   per_figure: float, progress: Callable[[str], None] | None = None) -> None:
     """The footprint the last cache serves, into result.holds: read passes from twice its timed footprint
-    (``level_footprints``) up to half its size (``holds_of``). A last-level cache is shared with the other
-    cores: on this host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass costs
+    (``level_footprints``) up to its size (``holds_of``). A last-level cache is shared with the other
+    cores: on one host (2 vCPUs of an EPYC whose 32 MiB L3 serves the other tenants' cores too) a pass costs
     0.66 ns a line over 8 MiB, 0.91 over 10, 1.0-1.2 over 12, 2.0 over 14, 2.9-3.3 over 16, 4.1 over 24 and
     4.0 over 64: half the L3 is not ours. jacobi-2d at n = 1000 (two 8 MB grids, 15.6 MiB between reuses)
-    runs at memory's speed."""
+    runs at memory's speed. On another (2 vCPUs of an EPYC whose OS shows a 16 MiB L3): 1.7 over 4 MiB, 2.1-3.2
+    over 8, 2.5-4.4 over 10, 3.6-5.5 over 12, 5.0-5.9 over 14, 5.6-6.5 over 16 and 6.8 over 64, the spread the
+    other core's load: passes that stopped at half the size (8 MiB) put a 10 MiB footprint in memory, where
+    PolyBench's gemm at its LARGE size streams its 10.3 MiB B matrix at 2.6 ns a line (predicted +161 %).
+    Timed up to the size, such footprints take the share the host showed: gemm +61 % with passes over 10-16
+    MiB timed while the other vCPU was quiet, +133 % while it streamed, and the same kernel then took 0.66-0.86
+    s against 0.42 (the other kernels of that LARGE suite within 4 %)."""
     if not result.caches or "memory" not in result.read:
         return
     last = result.caches[-1]
@@ -943,10 +959,8 @@ def measure_holds(run: Callable[[str, int, int, int], list[float]], result: Hier
     footprints = {n: nbytes for n, nbytes, _ in level_footprints(result.caches)}
     if name not in result.read or name not in footprints:
         return
-    first, top = 2 * footprints[name], int(last.size_bytes * FIT_FRACTION)
     passes: dict[int, float] = {}
-    for k in range(HOLDS_STEPS + 1) if first < top else ():
-        nbytes = (first + (top - first) * k // HOLDS_STEPS) // 4096 * 4096
+    for nbytes in ramp_footprints(footprints[name], last.size_bytes):
         fig = result.timed(f"hierarchy.{name}.ramp.{nbytes // 1024}", functools.partial(
             run, streaming_mode("r", "memory"), max(1, (8 * 1024 ** 2) // nbytes), nbytes, 4), per_figure, FAR)
         passes[nbytes] = fig.seconds

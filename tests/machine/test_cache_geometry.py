@@ -255,6 +255,48 @@ def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_p
     assert level.ramp == ((4 * 1024 ** 2, 0.0), (8 * 1024 ** 2, 0.0049), (16 * 1024 ** 2, 0.6478))
 
 
+def test_the_last_caches_read_passes_reach_its_whole_size():
+    """The ramp's passes run from twice the footprint the last cache's figures are timed at to its whole size:
+    a 16 MiB L3 behind a 512 KiB L2 is timed at sqrt(512 KiB x 8 MiB) = 2 MiB, its passes over 4, 7, 10, 13
+    and 16 MiB; a 32 MiB one behind 1 MiB at 4 MiB, passes over 8 ... 32 MiB. Passes that stopped at half the
+    size put a 10 MiB footprint (gemm's B at PolyBench's LARGE size) in memory on the 16 MiB host."""
+    kib, mib = 1024, 1024 ** 2
+    small = [hier.CacheInfo(1, 32 * kib, 64, 8, 64), hier.CacheInfo(2, 512 * kib, 64, 8, 1024),
+             hier.CacheInfo(3, 16 * mib, 64, 16, 16384)]
+    timed = {name: nbytes for name, nbytes, _ in hier.level_footprints(small)}
+    assert timed["L3"] == 2 * mib
+    assert hier.ramp_footprints(timed["L3"], 16 * mib) == [4 * mib, 7 * mib, 10 * mib, 13 * mib, 16 * mib]
+    large = [hier.CacheInfo(1, 32 * kib, 64, 8, 64), hier.CacheInfo(2, 1 * mib, 64, 8, 2048),
+             hier.CacheInfo(3, 32 * mib, 64, 16, 32768)]
+    timed = {name: nbytes for name, nbytes, _ in hier.level_footprints(large)}
+    assert hier.ramp_footprints(timed["L3"], 32 * mib) == [8 * mib, 14 * mib, 20 * mib, 26 * mib, 32 * mib]
+    assert hier.ramp_footprints(16 * mib, 16 * mib) == []  # no room between the timed footprint and the size
+
+
+def test_a_footprint_within_the_ramp_takes_its_share_of_memorys_lines(tmp_path):
+    """A 10 MiB footprint on a 16 MiB L3 whose passes reach its size: L3's line plus the measured share of the
+    way to memory's, interpolated between the passes over 7 and 13 MiB (shares (1.6 - 1.1) / 5.5 and
+    (5.0 - 1.1) / 5.5); past the size, memory's line."""
+    import sympy
+
+    from sad.predict.reuse import by_serving_level
+    sparc2 = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text()
+    text = sparc2 + ("hierarchy:\n  clock: 3000 MHz\n  levels:\n"
+                     "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}\n"
+                     "    - {name: L3, size: 16384 KiB, read: 1.1 ns, write: 1.2 ns, "
+                     "ramp: {4096 KiB: 1.1 ns, 7168 KiB: 1.6 ns, 13312 KiB: 5.0 ns, 16384 KiB: 6.0 ns}}\n"
+                     "    - {name: memory, read: 6.6 ns, write: 5.0 ns}\n")
+    (tmp_path / "host.yaml").write_text(text)
+    hierarchy = load_machine(tmp_path / "host.yaml").hierarchy
+
+    def line_at(nbytes: int) -> float:
+        return float(by_serving_level(sympy.Integer(nbytes), hierarchy, None, lambda lv: sympy.Float(lv.line_s * 1e9)))
+    low, high = (1.6 - 1.1) / 5.5, (5.0 - 1.1) / 5.5
+    share = low + (high - low) * (10 - 7) / (13 - 7)
+    assert line_at(10 * 1024 ** 2) == pytest.approx(1.1 + share * 5.5, rel=1e-3)
+    assert line_at(20 * 1024 ** 2) == pytest.approx(6.6)
+
+
 def test_folded_forwarding_and_mispredict_written_by_calibrate_and_read_back(tmp_path):
     cal = _calibration()
     cal.forward_folded = hier.Measured(2.4e-9, 0.01, 5)
