@@ -153,6 +153,9 @@ def check_unit(unit: Unit, options: Options, timeout: float | None) -> dict:
         alone, again = _analyzed(replace(unit, deps=()), options, timeout)
         if not again:
             data, by_name = _priced_by_name(alone, unit, timeout), True
+        else:
+            data = _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout), and again alone with its "
+                                 f"calls into other files priced by name; no routine of this file is reported")
     data["timed_out"] = timed_out
     data["by_name"] = by_name
     data["seconds"] = time.perf_counter() - start
@@ -181,8 +184,8 @@ def _analyzed(unit: Unit, options: Options, timeout: float | None) -> tuple[dict
 
 def _priced_by_name(data: dict, unit: Unit, timeout: float | None) -> dict:
     """The file's result analyzed alone, each routine's calls into the unit's other files named in
-    `named_calls` and in a warning at the routine: their cost is a parameter (C_<callee>, the call_cost
-    default at the reference points), not the callee's expanded time, so the number is a lower bound."""
+    `named_calls` and in a warning at the routine: each such call costs a parameter (C_<callee>, the
+    call_cost default at the reference points), not the callee's expanded time."""
     defined = {name for dep in unit.deps for name in scan(unit.located(dep)).defines}
     diagnostics = list(data["diagnostics"])
     for routine in data["routines"]:

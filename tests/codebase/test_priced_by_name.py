@@ -112,3 +112,17 @@ def test_a_routine_priced_by_name_in_one_run_only_is_not_compared(tree):
     code, out, _ = sad_check(tree, "src", "-j", "1", "--timeout", LIMIT, "--no-cache", "--baseline", str(baseline))
     assert code == 0
     assert "not compared (calls into other files priced by name in one of the two runs, past --timeout): TOP" in out
+
+
+def test_a_file_past_the_limit_alone_too_is_an_error_and_not_cached(tree):
+    cache = str(tree / "cache")
+    args = ("src", "--timeout", "0.001", "--cache-dir", cache, "-j", "1")
+    code, out, err = sad_check(tree, *args)
+    assert code == 1
+    assert ("src/top.f:1: error: analysis stopped after 0.001 CPU s (--timeout), and again alone with its calls "
+            "into other files priced by name; no routine of this file is reported") in err
+    # LEAF calls no other file: there is nothing to price by name
+    assert "src/leaf.f:1: error: analysis stopped after 0.001 CPU s (--timeout); no routine of this file" in err
+    assert "0 routines" in out
+    _, _, err = sad_check(tree, *args)
+    assert summary(err) == (0, 3)
