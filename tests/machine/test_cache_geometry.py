@@ -238,17 +238,12 @@ def test_a_shared_last_cache_holds_what_its_read_passes_say():
 
 
 def test_the_ramp_of_a_machine_file_is_read_as_shares_of_lines_from_memory(tmp_path):
-    from pathlib import Path
-
-    from sad.machine.model import load_machine
-    sparc2 = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text()
-    text = sparc2 + ("hierarchy:\n  clock: 3400 MHz\n  levels:\n"
-            "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}\n"
-            "    - {name: L3, size: 32768 KiB, read: 0.64 ns, write: 0.7 ns, holds: 15448 KiB, "
-            "ramp: {8192 KiB: 0.66 ns, 16384 KiB: 3.27 ns}}\n"
-            "    - {name: memory, read: 4.7 ns, write: 3.7 ns}\n")
-    (tmp_path / "host.yaml").write_text(text)
-    level = load_machine(tmp_path / "host.yaml").hierarchy.levels[1]
+    level = _sparc2_with(tmp_path, [
+        "hierarchy:", "  clock: 3400 MHz", "  levels:",
+        "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}",
+        "    - {name: L3, size: 32768 KiB, read: 0.64 ns, write: 0.7 ns, holds: 15448 KiB, "
+        "ramp: {8192 KiB: 0.66 ns, 16384 KiB: 3.27 ns}}",
+        "    - {name: memory, read: 4.7 ns, write: 3.7 ns}"]).hierarchy.levels[1]
     # (0.66 - 0.64) / (4.7 - 0.64) = 0.0049; (3.27 - 0.64) / 4.06 = 0.6478
     assert level.holds_bytes == 15448 * 1024
     # the level's own figure was timed over half the first pass (4 MiB): share 0 there
@@ -280,14 +275,12 @@ def test_a_footprint_within_the_ramp_takes_its_share_of_memorys_lines(tmp_path):
     import sympy
 
     from sad.predict.reuse import by_serving_level
-    sparc2 = (Path(__file__).resolve().parents[2] / "machine_db" / "sparc2.yaml").read_text()
-    text = sparc2 + ("hierarchy:\n  clock: 3000 MHz\n  levels:\n"
-                     "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}\n"
-                     "    - {name: L3, size: 16384 KiB, read: 1.1 ns, write: 1.2 ns, "
-                     "ramp: {4096 KiB: 1.1 ns, 7168 KiB: 1.6 ns, 13312 KiB: 5.0 ns, 16384 KiB: 6.0 ns}}\n"
-                     "    - {name: memory, read: 6.6 ns, write: 5.0 ns}\n")
-    (tmp_path / "host.yaml").write_text(text)
-    hierarchy = load_machine(tmp_path / "host.yaml").hierarchy
+    hierarchy = _sparc2_with(tmp_path, [
+        "hierarchy:", "  clock: 3000 MHz", "  levels:",
+        "    - {name: L1, size: 32 KiB, read: 0.2 ns, write: 0.3 ns}",
+        "    - {name: L3, size: 16384 KiB, read: 1.1 ns, write: 1.2 ns, "
+        "ramp: {4096 KiB: 1.1 ns, 7168 KiB: 1.6 ns, 13312 KiB: 5.0 ns, 16384 KiB: 6.0 ns}}",
+        "    - {name: memory, read: 6.6 ns, write: 5.0 ns}"]).hierarchy
 
     def line_at(nbytes: int) -> float:
         return float(by_serving_level(sympy.Integer(nbytes), hierarchy, None, lambda lv: sympy.Float(lv.line_s * 1e9)))
