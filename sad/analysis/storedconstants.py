@@ -88,9 +88,10 @@ class StoredConstants:
         self._left: dict[str, frozenset[sympy.Number]] = {}  # by the routine and its callees alone (up)
         self._source_stores: dict[str, frozenset[int]] = {}
 
-    def of(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:
+    def of(self, proc: ir.Procedure, name: str, note: bool = True) -> frozenset[sympy.Number]:
         """The constants the storage of `proc`'s variable or array `name` may hold (empty: data only): the
-        array's own and those its parts passed to callees hold (_Flows: `S` and `S^`)."""
+        array's own and those its parts passed to callees hold (_Flows: `S` and `S^`). `note=False` where the
+        asker notes in the journal what it made of them instead (a test's outcome: sad.analysis.heldtests)."""
         if self._following:  # a test met while following a source's exit value sees no stored constant
             return frozenset()
         storage = self._storage(proc, name)
@@ -100,7 +101,8 @@ class StoredConstants:
             held |= self._held.get(node, frozenset())
         if held and self._graph().signless(storage):
             held |= frozenset(-c for c in held)
-        self._journal.note(("stored", resolve_name(proc.name), name), held)
+        if note:
+            self._journal.note(("stored", resolve_name(proc.name), name), held)
         return held
 
     def left(self, proc: ir.Procedure, name: str) -> frozenset[sympy.Number]:

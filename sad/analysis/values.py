@@ -20,7 +20,17 @@ from functools import lru_cache
 import sympy
 
 from sad import ir
-from sad.analysis import callsite, characters, conditional, evaluate, extremes, genericdata, libcalls, passedelements
+from sad.analysis import (
+    callsite,
+    characters,
+    conditional,
+    evaluate,
+    extremes,
+    genericdata,
+    heldtests,
+    libcalls,
+    passedelements,
+)
 from sad.analysis.counting import Unbindable, mod, substitute, takes_both_signs, takes_zero_and_other, trip_count
 from sad.analysis.depthmemo import DepthMemo, Reach
 from sad.analysis.freesymbols import free_symbols
@@ -250,6 +260,9 @@ class ProgramFacts:
         if kind == "zero names":
             return frozenset(self.first_element_names(proc))
         resolver = ValueResolver(self, proc, table, overrides)
+        if kind == heldtests.QUESTION:
+            stored = resolver._stored()
+            return heldtests.outcome(question[2], question[3], lambda name: stored.of(proc, name, note=False))
         if kind in ("stored", "left"):
             stored = resolver._stored()
             return stored.of(proc, question[2]) if kind == "stored" else stored.left(proc, question[2])
@@ -1023,8 +1036,8 @@ class ValueResolver(ir.NodeVisitor):
             # (a choice is decided only where every value decides it alike): not asked, which would tie the
             # routine's summary to what its callers store (an order of two data, DLASRT's D(I) > D(I-1))
             return None
-        sides = self._held_sides(node, plain, index)
-        decided = genericdata.decide(node.op, sides[0], sides[1], kind)
+        decided, held = self._held_outcome(None, [(node, node.op, plain, kind)], index)
+        sides = held[0][1:3]
         if decided in (sympy.true, sympy.false) or (decided is not None and not any(map(by_element, sides))):
             self._decided_for_data(node, decided)  # a test by element is one of indices, not of data
         return decided
@@ -1058,17 +1071,38 @@ class ValueResolver(ir.NodeVisitor):
             side.name, use, lambda d: d.stmt is not None and _ahead(self.proc, places, d.stmt, use)
             and not _refilled(self.proc, places, d.stmt, use, side.name)))
 
-    def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index) -> list[sympy.Expr]:
+    def _held_outcome(self, join: str | None, plain: list[tuple[ir.BinOp, str, list[sympy.Expr], str]], index
+                      ) -> tuple[sympy.Basic | None, list[tuple[str, sympy.Expr, sympy.Expr, str]]]:
+        """A test of data decided with the constants stored where its sides read: one comparison (`join`
+        None) or two joined by `join`, each (node, operator, its sides as data, kind); the outcome and the
+        comparisons as decided. The journal notes the outcome (sad.analysis.heldtests), or, where a side is
+        an element's choice by its array's rule, the constants themselves (the outcome is then one of
+        indices, which `heldtests.outcome` does not rebuild)."""
+        relations = [(op, *self._held_sides(node, sides, index, note=False), kind) for node, op, sides, kind in plain]
+        decided = genericdata.decide(*relations[0]) if join is None else genericdata.decide_jointly(join, relations)
+        spec = tuple((op, ((self._stored_name(node.left), sides[0]), (self._stored_name(node.right), sides[1])), kind)
+                     for node, op, sides, kind in plain)
+        stored = self._stored()
+        names = sorted({name for _, pair, _ in spec for name, value in pair
+                        if name is not None and genericdata.plain_datum(value)})
+        if heldtests.held_relations(spec, lambda name: stored.of(self.proc, name, note=False)) == relations:
+            self.facts.journal.note((heldtests.QUESTION, resolve_name(self.proc.name), join, spec), decided)
+        else:
+            for name in names:
+                stored.of(self.proc, name)  # noted as the constants
+        return decided, relations
+
+    def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index, note: bool = True) -> list[sympy.Expr]:
         """The sides with each plain datum as the choice of it and the constants stored where it reads."""
-        return [self.held_value(side, value, index) if genericdata.plain_datum(value)
+        return [self.held_value(side, value, index, note) if genericdata.plain_datum(value)
                 else value for side, value in zip((node.left, node.right), sides)]
 
-    def held_value(self, side: ir.Expr, value: sympy.Expr, index) -> sympy.Expr:
+    def held_value(self, side: ir.Expr, value: sympy.Expr, index, note: bool = True) -> sympy.Expr:
         """An untraced side as data, or a choice of data and the constants the program may have stored
         where it reads: by element where a rule tells which elements hold the constant (DLARFT's TAU(I):
         ZERO from the call's first element holding it on, sad.analysis.storedelements), else the whole
         array's choice (genericdata.Either)."""
-        constants = self.stored_constants(side)
+        constants = self.stored_constants(side, note)
         if constants and isinstance(side, ir.ArrayRef) and genericdata.is_datum(value):
             per_element = self._per_element(side, value, constants, index)
             if per_element is not None:
@@ -1243,20 +1277,23 @@ class ValueResolver(ir.NodeVisitor):
             plain.append((side, side.op, sides, kind))
         if genericdata.decide_jointly(node.op, [(op, *sides, kind) for _, op, sides, kind in plain]) is None:
             return None  # open for data, so open whatever constants may be stored there: not asked (_generic)
-        relations = [(op, *self._held_sides(side, sides, index), kind) for side, op, sides, kind in plain]
-        decided = genericdata.decide_jointly(node.op, relations)
+        decided, _ = self._held_outcome(node.op, plain, index)
         if decided is not None:
             self._decided_for_data(node, decided)
         return decided
 
-    def stored_constants(self, side: ir.Expr) -> frozenset:
+    def stored_constants(self, side: ir.Expr, note: bool = True) -> frozenset:
         """The constants the program may have stored where `side` reads (a variable, an element, ABS of
         one; sad.analysis.storedconstants): DGEQRF's TAU holds ZERO where DLARFG's N <= 1."""
-        if isinstance(side, ir.Cast) or (isinstance(side, ir.FuncCall) and genericdata.nonnegative(side)):
-            return self.stored_constants(side.operand if isinstance(side, ir.Cast) else side.args[0])
-        if not isinstance(side, (ir.Var, ir.ArrayRef)):
-            return frozenset()
-        return self._stored().of(self.proc, side.name)
+        name = self._stored_name(side)
+        return frozenset() if name is None else self._stored().of(self.proc, name, note)
+
+    @staticmethod
+    def _stored_name(side: ir.Expr) -> str | None:
+        """The variable or array whose storage `side` reads (through a conversion or ABS); None for none."""
+        while isinstance(side, ir.Cast) or (isinstance(side, ir.FuncCall) and genericdata.nonnegative(side)):
+            side = side.operand if isinstance(side, ir.Cast) else side.args[0]
+        return side.name if isinstance(side, (ir.Var, ir.ArrayRef)) else None
 
     def _stored(self) -> StoredConstants:
         if self.facts.stored is None:

@@ -244,3 +244,40 @@ def test_a_summary_notes_the_derived_answer_not_what_deriving_it_asked(tmp_path)
     assert store.reused == 3  # MID, SUMX and ZSET
     assert reused == counts(["t2.f", "mid.f", "sumx.f", "zset.f", "oset.f"], None)
     assert ("sumx.f", 6, "Max(0, MID.N)") in reused
+
+
+def _zero_and_one(tree: Path) -> list[str]:
+    """ZOC's program: callers may store {0, 1} in LEAF's X (ZSET's zero and OSET's one)."""
+    (tree / "oset.f").write_text(DERIVED["oset.f"])
+    (tree / "zoc.f").write_text("      SUBROUTINE ZOC(N, X)\n      INTEGER N\n      DOUBLE PRECISION X(*)\n"
+                                "      CALL ZSET(X(1))\n      CALL OSET(X(2))\n      CALL LEAF(N, X)\n      END\n")
+    return ["zoc.f", "zset.f", "oset.f", "leaf.f"]
+
+
+def test_a_test_open_under_both_sets_of_constants_ties_no_summary_to_them(tree):
+    """LEAF's `X(I).NE.0` is open where a caller may store {0} in X (ZC) and where one may store {0, 1}
+    (ZOC, which also calls OSET): the build takes only the test's outcome (sad.analysis.heldtests), so
+    LEAF's summary from ZC's program is taken into ZOC's, with the counts of a fresh build. Before, the
+    sets themselves were noted and LEAF was built again (SGEEVX's unit built 23 routines it reaches
+    again that way)."""
+    both = _zero_and_one(tree)
+    store = SummaryStore()
+    first = _leaf(tree, ZERO_STORED, store)
+    reused = _leaf(tree, both, store)
+    assert store.reused == 2  # LEAF and ZSET
+    assert reused == _leaf(tree, both, None) == first
+    assert {count for line, count in reused if line == 5} == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
+
+
+def test_a_test_decided_under_one_set_and_open_under_another_is_built_again(tree):
+    """LEAF's `X(I).NE.1` is decided (true) for data and where a caller may store {0} in X, open where one
+    may store {0, 1}: the outcomes differ, LEAF is built again in ZOC's program."""
+    (tree / "leaf.f").write_text(SOURCES["leaf.f"].replace("X(I).NE.0.0D0", "X(I).NE.1.0D0"))
+    both = _zero_and_one(tree)
+    store = SummaryStore()
+    first = _leaf(tree, ZERO_STORED, store)
+    reused = _leaf(tree, both, store)
+    assert store.reused == 1  # ZSET alone
+    assert reused == _leaf(tree, both, None)
+    assert {count for line, count in first if line == 5} == {"Max(0, LEAF.N)"}
+    assert {count for line, count in reused if line == 5} == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
