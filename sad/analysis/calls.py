@@ -9,11 +9,12 @@ any other statement.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
 
 import sympy
 
 from sad import ir
-from sad.analysis import characters, evaluate, genericdata, libcalls, recursion, spmd, standins
+from sad.analysis import characters, evaluate, genericdata, heldtests, libcalls, recursion, spmd, standins
 from sad.analysis.buildstate import BuildContext, RegionResult
 from sad.analysis.conditional import is_condition
 from sad.analysis.cost import Cost
@@ -53,6 +54,15 @@ class _PastBudget(Exception):
 def _unrolls(count: sympy.Expr) -> bool:
     """Whether _settled unrolls the calls into recursion a bound count of recursion events stands for."""
     return recursion.starts(resum(count) if count.has(sympy.Sum) else count) is not None
+
+
+@dataclass
+class PassedData:
+    """Of the floating formals a call passes data to: those it knows in part, with the choice of values
+    (`known`: data or known values), and those that read storage the program may store constants in, with
+    that storage's name in the caller (`stored_in`; sad.analysis.heldtests)."""
+    known: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
+    stored_in: dict[sympy.Symbol, str] = field(default_factory=dict)
 
 
 class CallExpander:
@@ -110,7 +120,7 @@ class CallExpander:
                 self._expand_cycle(key, local)
             return
         size = self._size(key)
-        subs, data, known = self._bind_formals(callee.procedure, args, index, at)
+        subs, data, passed = self._bind_formals(callee.procedure, args, index, at)
         marked = (lambda: self._marker_bindings(callee.procedure, subs, args, index, at)) if at is not None \
             else (lambda: subs)
         if self.deferring and at is not None and callee.procedure.kind == "subroutine" \
@@ -123,7 +133,7 @@ class CallExpander:
         traced = self._traced(key, callee.procedure, args, index)
         try:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
-                                                                           known), **traced},
+                                                                           passed), **traced},
                                         limit=self._binding_limit(key, subs, data))
         except _PastBudget:
             self._defer(key, marked(), local, site)  # deferred: a formal is bound to what is not a number
@@ -133,14 +143,14 @@ class CallExpander:
                 return
             try:  # the callee's tests on its formals become their probabilities, as for data passed in
                 counts = self._bound_counts(key, subs, self._data_branches(key, callee.procedure, {}, data, loc,
-                                                                           known))
+                                                                           passed))
             except Unbindable as exc:
                 self._unbindable(name, str(exc), loc, site)
                 return
         if key in self.ctx.deferred:
             counts = self._resolve_deferred(key, subs, counts)
         if data and self.ctx.facts.generic_data:
-            counts = self._generic_counts(counts, data, known, loc)
+            counts = self._generic_counts(counts, data, passed, loc)
         counts = self._settled(counts, loc)
         # charged as bound: a call whose arguments are numbers takes in numbers (DPOTRF's 126 574 nodes
         # in its formals are a few hundred counts at N = 120), whatever the callee's formula
@@ -228,15 +238,16 @@ class CallExpander:
         run = SharedReplace(values)
         return [(event, run(count)) for event, count in counts]
 
-    def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, known: dict, loc: ir.Loc
-                        ) -> list[tuple[Event, sympy.Expr]]:
+    def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, passed: PassedData,
+                        loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts with its conditions on the floating formals this call passes data to decided
         for generic data, where they are left in values it computed (DLARF's LASTV = M where TAU.NE.ZERO)."""
         decided: dict = {}
         out = []
         for event, count in counts:
             if free_symbols(count) & data.keys():
-                found = genericdata.decide_relations(count, data, known)
+                found = genericdata.decide_relations(count, data, passed.known)
+                self._note_held_tests(count, data, passed)
                 for rel, value in found.items():
                     if rel not in decided:
                         decided[rel] = value
@@ -518,7 +529,7 @@ class CallExpander:
         return self._not_unrolled(kept, event, why, inner=True)
 
     def _data_branches(self, key: str, callee: ir.Procedure, subs: dict, data: dict, loc: ir.Loc,
-                       known: dict | None = None) -> dict:
+                       passed: PassedData | None = None) -> dict:
         """The callee's indicators on formal arguments this call cannot bind (it passes data): each becomes
         the arm's named probability, or, where the data are floating-point values (`data`: formal symbol →
         kind), the indicator the generic-data model decides (sad.analysis.genericdata: `DA.EQ.ONE` is false
@@ -534,8 +545,10 @@ class CallExpander:
             if not self.ctx.facts.generic_data or getattr(p, "name", None) in self.ctx.overrides \
                     or not isinstance(prob, sympy.Piecewise):
                 continue
-            found = genericdata.decide_formals(prob.args[0][1], {s: k for s, k in data.items() if s in unbound},
-                                               known)
+            on = {s: k for s, k in data.items() if s in unbound}
+            found = genericdata.decide_formals(prob.args[0][1], on, passed.known if passed is not None else None)
+            if passed is not None:
+                self._note_held_tests(prob.args[0][1], on, passed)
             if found is None or found[0].free_symbols & (unbound - data.keys()):
                 continue
             decided, relations = found
@@ -553,11 +566,12 @@ class CallExpander:
         return self.ctx.facts.first_element_names(callee)
 
     def _bind_formals(self, callee: ir.Procedure, args: list[ir.Expr], index: Index, at: ir.Stmt | None
-                      ) -> tuple[dict, dict, dict]:
+                      ) -> tuple[dict, dict, PassedData]:
         """The callee's formals bound to this call's actual values; the floating formals it passes untraced
         values (data) to, with their kind; of those, the ones whose data an earlier call left known in part
-        (TAU(I) after DLARFG: ZERO where its N <= 1), with that choice of values."""
+        (TAU(I) after DLARFG: ZERO where its N <= 1), with that choice of values (PassedData)."""
         subs, data, known = {}, {}, {}
+        stored_in: dict[sympy.Symbol, str] = {}
         for pos, formal in enumerate(callee.formals):
             symbol = self.ctx.table.symbol(self.ctx.facts.storage_name(callee, formal))
             if symbol is None or pos >= len(args):
@@ -581,15 +595,8 @@ class CallExpander:
                     known[symbol] = left
                 elif constants:  # DLANGE's SCALE = ZERO before its loop of DLASSQ calls
                     known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(constants))
-                elif isinstance(args[pos], ir.ArrayRef) and self.values.stored_constants(args[pos]):
-                    # an element of an array the program may have stored a constant in: DORG2L's DLARF(...,
-                    # TAU(I), ...) after DSYTD2's upper reduction left TAU(1) = ZERO; by element where a rule
-                    # tells which elements hold it (sad.analysis.storedelements), else open
-                    known[symbol] = self.values.held_value(args[pos], genericdata.formal_datum(symbol.name), index)
-                elif isinstance(args[pos], ir.Var) and (stored := self.values.stored_constants(args[pos])):
-                    # a scalar copied from storage that may hold one (DGEQRT2's ALPHA = -T(I, 1), passed to
-                    # DGEMV, which returns at once where ALPHA is zero): data or that constant, open
-                    known[symbol] = genericdata.Either(genericdata.formal_datum(symbol.name), *sorted(stored))
+                elif isinstance(arg := args[pos], (ir.ArrayRef, ir.Var)):
+                    self._held_formal(symbol, arg, index, known, stored_in)
             if value is not None and not is_condition(value) and symbol not in data:
                 subs[symbol] = value
             elif value is not None and is_condition(value) and symbol.name in self.ctx.facts.logical_formals(callee):
@@ -600,7 +607,44 @@ class CallExpander:
         if at is not None:  # DGEMQR's T(2) as DGEQR left it: bound where it is a small formula
             subs.update({symbol: value for symbol, value in self.values.passed_elements(callee, args, at, index).items()
                          if tree_size([value]) <= _CONDITIONAL_ARGUMENT_NODES})
-        return subs, data, known
+        return subs, data, PassedData(known, stored_in)
+
+    def _held_formal(self, symbol: sympy.Symbol, arg: ir.Var | ir.ArrayRef, index: Index, known: dict,
+                     stored_in: dict) -> None:
+        """A floating formal passed data from a variable or element the program may have stored constants
+        in: the choice of data and those constants (`known`), open. An element of such an array: DORG2L's
+        DLARF(..., TAU(I), ...) after DSYTD2's upper reduction left TAU(1) = ZERO, by element where a rule
+        tells which elements hold it (sad.analysis.storedelements); a scalar copied from such storage:
+        DGEQRT2's ALPHA = -T(I, 1), passed to DGEMV, which returns at once where ALPHA is zero. The
+        journal notes the outcomes of the callee's tests on it, not the constants (`stored_in`: the storage
+        it reads, sad.analysis.heldtests), except by element."""
+        datum = genericdata.formal_datum(symbol.name)
+        stored = self.values.stored_constants(arg, note=False)
+        stored_in[symbol] = arg.name
+        if not stored:
+            return
+        held = self.values.held_value(arg, datum, index, note=False) if isinstance(arg, ir.ArrayRef) \
+            else genericdata.with_constants(datum, stored)
+        known[symbol] = held
+        if held != genericdata.with_constants(datum, stored):
+            del stored_in[symbol]
+            self.values.stored_constants(arg)  # by element: the constants themselves noted
+
+    def _note_held_tests(self, expr: sympy.Basic, data: dict, passed: PassedData) -> None:
+        """In the journal, the outcome of each of the callee's relations in `expr` on a formal passed data
+        from storage that may hold stored constants (sad.analysis.heldtests.formal_outcome)."""
+        if not passed.stored_in:
+            return
+        marks = genericdata.data_marks(data, passed.known)
+        caller = resolve_name(self.values.proc.name)
+        for rel in expr.atoms(sympy.core.relational.Relational):
+            on = sorted(rel.free_symbols & data.keys(), key=lambda s: s.name)
+            if not any(s in passed.stored_in for s in on):
+                continue
+            spec = tuple((s, ("stored", passed.stored_in[s]) if s in passed.stored_in else ("value", marks[s]))
+                         for s in on)
+            self.ctx.facts.journal.note((heldtests.FORMAL_QUESTION, caller, rel, tuple((s, data[s]) for s in on),
+                                         spec), genericdata.decide_relation(rel, data, marks))
 
     def _conditional_argument(self, arg: ir.Expr, at: ir.Stmt, index: Index) -> sympy.Expr | None:
         """An integer actual assigned in several places, as the call statement sees it (DLARF's LASTV and

@@ -239,24 +239,35 @@ def decide_relations(expr: sympy.Basic, data: dict[sympy.Symbol, str], values: d
     """The relations of `expr` on the floating formals in `data` (symbol → kind, bound to data at a call)
     that generic data decide, each with its value (the formals as they appear in the callee's counts).
     `values`: formals whose data the call knows in part (a choice of data and known values)."""
-    marks = {s: (values or {}).get(s, formal_datum(s.name)) for s in data}
+    marks = data_marks(data, values)
     found = {}
     for rel in expr.atoms(sympy.core.relational.Relational):
-        symbols = rel.free_symbols & data.keys()
-        op = _operator(rel)
-        if not symbols or op is None:
-            continue
-        kind = data[sorted(symbols, key=lambda s: s.name)[0]]
-        bound = rel.xreplace(marks)
-        if bound in (sympy.true, sympy.false):
-            found[rel] = bound  # sympy decided it once the marks went in (AMOS's ZUOIK: an internal error)
-            continue
-        if not isinstance(bound, sympy.core.relational.Relational):
-            continue
-        value = decide(op, bound.lhs, bound.rhs, kind)
+        value = decide_relation(rel, data, marks)
         if value is not None:
             found[rel] = value
     return found
+
+
+def data_marks(data: dict[sympy.Symbol, str], values: dict | None = None) -> dict[sympy.Symbol, sympy.Expr]:
+    """What each floating formal in `data` stands for at the call: data, or the choice `values` gives it."""
+    return {s: (values or {}).get(s, formal_datum(s.name)) for s in data}
+
+
+def decide_relation(rel: sympy.Basic, data: dict[sympy.Symbol, str], marks: dict[sympy.Symbol, sympy.Expr]
+                    ) -> sympy.Basic | None:
+    """One relation of a callee's on its formals, with the floating ones in `data` standing for `marks`
+    (data_marks), decided for generic data; None where it is on none of them or stays open."""
+    symbols = rel.free_symbols & data.keys()
+    op = _operator(rel)
+    if not symbols or op is None:
+        return None
+    kind = data[sorted(symbols, key=lambda s: s.name)[0]]
+    bound = rel.xreplace(marks)
+    if bound in (sympy.true, sympy.false):
+        return bound  # sympy decided it once the marks went in (AMOS's ZUOIK: an internal error)
+    if not isinstance(bound, sympy.core.relational.Relational):
+        return None
+    return decide(op, bound.lhs, bound.rhs, kind)
 
 
 def decide_formals(cond: sympy.Basic, data: dict[sympy.Symbol, str], values: dict | None = None

@@ -260,9 +260,14 @@ class ProgramFacts:
         if kind == "zero names":
             return frozenset(self.first_element_names(proc))
         resolver = ValueResolver(self, proc, table, overrides)
-        if kind == heldtests.QUESTION:
+        if kind in (heldtests.QUESTION, heldtests.FORMAL_QUESTION):
             stored = resolver._stored()
-            return heldtests.outcome(question[2], question[3], lambda name: stored.of(proc, name, note=False))
+
+            def constants_of(name: str) -> frozenset:
+                return stored.of(proc, name, note=False)
+            if kind == heldtests.FORMAL_QUESTION:
+                return heldtests.formal_outcome(question[2], question[3], question[4], constants_of)
+            return heldtests.outcome(question[2], question[3], constants_of)
         if kind in ("stored", "left"):
             stored = resolver._stored()
             return stored.of(proc, question[2]) if kind == "stored" else stored.left(proc, question[2])

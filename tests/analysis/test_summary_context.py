@@ -281,3 +281,90 @@ def test_a_test_decided_under_one_set_and_open_under_another_is_built_again(tree
     assert reused == _leaf(tree, both, None)
     assert {count for line, count in first if line == 5} == {"Max(0, LEAF.N)"}
     assert {count for line, count in reused if line == 5} == {"Max(0, LEAF.N)", "P_LEAF_IF1*Max(0, LEAF.N)"}
+
+
+PASSED = {
+    "leafs.f": """\
+      SUBROUTINE LEAFS(N, T, X)
+      INTEGER N, I
+      DOUBLE PRECISION T, X(*)
+      IF (T.NE.0.0D0) THEN
+         DO 10 I = 1, N
+            X(I) = T*X(I)
+   10    CONTINUE
+      END IF
+      END
+""",
+    "mids.f": """\
+      SUBROUTINE MIDS(N, TAU, X)
+      INTEGER N, I
+      DOUBLE PRECISION TAU(*), X(*)
+      DO 10 I = 1, N
+         CALL LEAFS(N, TAU(I), X)
+   10 CONTINUE
+      END
+""",
+    "zset.f": SOURCES["zset.f"],
+    "oset.f": DERIVED["oset.f"],
+    "zcs.f": """\
+      SUBROUTINE ZCS(N, TAU, X)
+      INTEGER N
+      DOUBLE PRECISION TAU(*), X(*)
+      CALL ZSET(TAU(3))
+      CALL MIDS(N, TAU, X)
+      END
+""",
+    "zocs.f": """\
+      SUBROUTINE ZOCS(N, TAU, X)
+      INTEGER N
+      DOUBLE PRECISION TAU(*), X(*)
+      CALL ZSET(TAU(3))
+      CALL OSET(TAU(4))
+      CALL MIDS(N, TAU, X)
+      END
+""",
+}
+
+
+def test_a_callee_test_on_a_passed_element_ties_no_summary_to_the_constants(tmp_path):
+    """MIDS passes TAU(I) to LEAFS, whose `T.NE.0` is decided in MIDS's build with the constants callers
+    may store in TAU: {0} under ZCS, {0, 1} under ZOCS, open under both. MIDS notes the outcome
+    (sad.analysis.heldtests.formal_outcome), so its summary from ZCS's program is taken into ZOCS's,
+    with the counts of a fresh build (before, the sets were noted and MIDS was built again)."""
+    store = SummaryStore()
+    first = _mids(tmp_path, ZCS, store)
+    reused = _mids(tmp_path, ZOCS, store)
+    assert store.reused == 3  # MIDS, LEAFS and ZSET
+    assert reused == _mids(tmp_path, ZOCS, None) == first
+    assert ("leafs.f", 6, "P_LEAFS_IF1*Max(0, MIDS.N)**2") in reused
+
+
+def test_a_callee_test_decided_under_one_set_only_builds_the_caller_again(tmp_path):
+    """LEAFS's `T.NE.1` on the element MIDS passes is decided (true) where callers may store {0} in TAU,
+    open where they may store {0, 1}: MIDS is built again in ZOCS's program (LEAFS and ZSET are taken in)."""
+    store = SummaryStore()
+    first = _mids(tmp_path, ZCS, store, PASSED["leafs.f"].replace("T.NE.0.0D0", "T.NE.1.0D0"))
+    reused = _mids(tmp_path, ZOCS, store)
+    assert store.reused == 2
+    assert reused == _mids(tmp_path, ZOCS, None)
+    assert ("leafs.f", 6, "Max(0, MIDS.N)**2") in first
+    assert ("leafs.f", 6, "P_LEAFS_IF1*Max(0, MIDS.N)**2") in reused
+
+
+ZCS = ["zcs.f", "mids.f", "leafs.f", "zset.f"]
+ZOCS = ["zocs.f", "mids.f", "leafs.f", "zset.f", "oset.f"]
+
+
+def _mids(tree: Path, files: list[str], store: SummaryStore | None, leafs: str | None = None
+          ) -> list[tuple[str, int, str]]:
+    """MIDS's counts (LEAFS's expanded in them) in the program of `files` (PASSED; LEAFS's text `leafs`
+    where given, else as it stands), the first file always built."""
+    for name, text in PASSED.items():
+        if name != "leafs.f" or not (tree / name).exists() or leafs is not None:
+            (tree / name).write_text(leafs if name == "leafs.f" and leafs is not None else text)
+    paths = [str(tree / f) for f in files]
+    program, failed = load_program(paths, [], {})
+    assert not failed
+    digests = {path: Path(path).read_text() for path in paths}
+    ctx = build_procedures(program, summaries=(store, digests, {paths[0]}) if store is not None else None)[0]
+    return sorted((Path(e.loc.file).name, e.loc.line, str(c)) for e, c in ctx.built["mids"].counts.items())
