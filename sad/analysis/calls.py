@@ -623,10 +623,10 @@ class CallExpander:
         stored_in[symbol] = arg.name
         if not stored:
             return
-        held = self.values.held_value(arg, datum, index, note=False) if isinstance(arg, ir.ArrayRef) \
-            else genericdata.with_constants(datum, stored)
+        either = genericdata.with_constants(datum, stored)
+        held = self.values.held_value(arg, datum, index, note=False) if isinstance(arg, ir.ArrayRef) else either
         known[symbol] = held
-        if held != genericdata.with_constants(datum, stored):
+        if held != either:
             del stored_in[symbol]
             self.values.stored_constants(arg)  # by element: the constants themselves noted
 

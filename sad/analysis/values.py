@@ -1088,13 +1088,12 @@ class ValueResolver(ir.NodeVisitor):
         spec = tuple((op, ((self._stored_name(node.left), sides[0]), (self._stored_name(node.right), sides[1])), kind)
                      for node, op, sides, kind in plain)
         stored = self._stored()
-        names = sorted({name for _, pair, _ in spec for name, value in pair
-                        if name is not None and genericdata.plain_datum(value)})
         if heldtests.held_relations(spec, lambda name: stored.of(self.proc, name, note=False)) == relations:
             self.facts.journal.note((heldtests.QUESTION, resolve_name(self.proc.name), join, spec), decided)
-        else:
-            for name in names:
-                stored.of(self.proc, name)  # noted as the constants
+        else:  # by element: the constants themselves noted
+            for name in sorted({name for _, pair, _ in spec for name, value in pair
+                                if name is not None and genericdata.plain_datum(value)}):
+                stored.of(self.proc, name)
         return decided, relations
 
     def _held_sides(self, node: ir.BinOp, sides: list[sympy.Expr], index, note: bool = True) -> list[sympy.Expr]:
