@@ -44,7 +44,7 @@ def host_chain(body: list[str], model_latencies: list[float], hierarchy: Hierarc
     register form (an operand read from memory does not delay the chain through the other operand)."""
     host = [_host_latency(text, lat, hierarchy) for text, lat in zip(body, model_latencies)]
     best_model, best_host = 0.0, 0.0
-    for reg in sorted(_written(body)):
+    for reg in sorted(_written(body) - {FLAGS}):
         model = _chain(body, model_latencies, reg)
         if model is not None and model > best_model:
             best_model, best_host = model, _chain(body, host, reg) or 0.0
@@ -131,25 +131,41 @@ def _host_latency(text: str, model: float, hierarchy: Hierarchy) -> float:
     return hierarchy.ops[cls][0] * hierarchy.clock_hz
 
 
+FLAGS = "flags"
+"""The status flags, as one register: written by a compare and the integer arithmetic, read by a conditional
+move, set or carry (``_sources_and_dests``)."""
+_READS_FLAGS = ("cmov", "set", "adc", "sbb")
+_WRITES_FLAGS = {"add", "sub", "and", "or", "xor", "inc", "dec", "neg", "shl", "shr", "sar", "sal", "imul", "adc",
+                 "sbb"}
+
+
 def _sources_and_dests(text: str) -> tuple[set[str], set[str]]:
-    """Registers an instruction reads (its operands and addresses) and writes (a register destination)."""
+    """Registers an instruction reads (its operands and addresses) and writes (a register destination), the flags
+    among them (``FLAGS``): a running maximum kept by ``cmpl %edx, %eax; cmovl %edx, %eax`` (nussinov's k loop)
+    carries %eax through the compare and the move, two cycles a link, where %eax alone passes one."""
     ops = cc._operands(text)
     if not ops:
         return set(), set()
     mnemonic = text.split()[0]
     dest = ops[-1]
     if mnemonic.startswith(cc.FLAGS_ONLY):
-        # a compare writes only the flags: ``cmpq $8800, %rax`` reads %rax and passes nothing on (taken as a
-        # write, the loop's addq + cmpq made a false 2-cycle chain that held gemm's update at llvm-mca's
-        # unscaled 1.5 cycles where the scaled model says 1.3: +28 % at -O2)
-        return {cc._canon(r) for op in ops for r in cc._REG.findall(op)}, set()
+        # a compare writes only the flags: ``cmpq $8800, %rax`` reads %rax and passes nothing on to a register
+        # (taken as a write of %rax, the loop's addq + cmpq made a false 2-cycle chain that held gemm's update
+        # at llvm-mca's unscaled 1.5 cycles where the scaled model says 1.3: +28 % at -O2); only a conditional
+        # move or set reads what it wrote
+        return {cc._canon(r) for op in ops for r in cc._REG.findall(op)}, {FLAGS}
     reads = {cc._canon(r) for op in ops[:-1] for r in cc._REG.findall(op)}
+    if mnemonic.startswith(_READS_FLAGS):
+        reads.add(FLAGS)
+    flags = {FLAGS} if re.sub(r"[bwlq]$", "", mnemonic) in _WRITES_FLAGS else set()
     if cc._MEM.match(dest):
-        return reads | {cc._canon(r) for r in cc._REG.findall(dest)}, set()
+        return reads | {cc._canon(r) for r in cc._REG.findall(dest)}, flags
     written = {cc._canon(r) for r in cc._REG.findall(dest)}
     if len(ops) == 2 and not mnemonic.startswith(_PURE_DEST) and ops[0] != ops[1]:
         reads |= written          # two-operand form: the destination is also a source (addsd %xmm0, %xmm1)
-    return reads, written
+    if mnemonic.startswith("cmov"):
+        reads |= written          # the destination is kept where the condition fails
+    return reads, written | flags
 
 
 def _written(body: list[str]) -> set[str]:

@@ -104,6 +104,20 @@ def test_a_compare_passes_no_chain_on():
     assert latency_bound_cycles(GEMM, result.latencies, 1.3, result.block_rthroughput, _host(2.0)) == 1.3
 
 
+MAXIMUM = ["movl\t20000(%rsi), %edx", "addl\t(%r9,%rcx,4), %edx", "cmpl\t%edx, %eax", "cmovl\t%edx, %eax",
+           "addq\t$1, %rcx", "addq\t$10000, %rsi", "movl\t%eax, (%rdi)", "cmpl\t%ecx, %r8d", "jg\t.L7"]
+
+
+def test_a_running_maximum_chains_through_the_compare_and_the_conditional_move():
+    # nussinov's k loop at -O2 (gcc 12): table[i][j] = max(table[i][j], table[i][k] + table[k+1][j]) kept in %eax,
+    # compared and moved each trip: the chain is cmpl (1 cycle) then cmovl (1), 2 cycles a link, where %eax alone
+    # through the cmovl is 1; the compare of the counter (cmpl %ecx, %r8d before jg) carries nothing on
+    result = cc.mca(tuple(MAXIMUM), "znver3")
+    assert result is not None
+    model = register_form_latencies(MAXIMUM, result.latencies)
+    assert host_chain(MAXIMUM, model, _host(3.0)) == (2.0, 2.0)
+
+
 HASH = ["xorl\t(%rax), %esi", "addq\t$4, %rax", "imull\t$16777619, %esi, %esi", "cmpq\t%rdx, %rax", "jne\t.L4"]
 
 
