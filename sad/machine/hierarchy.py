@@ -193,6 +193,11 @@ class Hierarchy:
     of their lines and pages beyond L1 and of the same passes from L1 (sad.machine.walkprobe.Timed), timed
     together on this host (sad.machine.walkprobe; None from it: not timed). Set by the prediction where the
     machine file was calibrated on the host it runs on; None: the model prices every walk."""
+    chain_probe: Callable[[tuple[Column, ...]], Timed | None] | None = field(default=None, compare=False, repr=False)
+    """The same walks with their reads in one serial sum → seconds per access that chain waits on them beyond its
+    adds, and the chain's passes from L1 (sad.machine.walkprobe, ``chained``): the probed walks' part of the
+    chain waits (sad.predict.overlap.wait_seconds), as ``Level.column_wait_s`` is the model's. Set with
+    ``walk_probe``."""
 
     @property
     def read_fault_s(self) -> float:

@@ -25,6 +25,22 @@ what the transfers into L1 (sad.predict.reuse.transfer_seconds) take for a walk'
 walks' whole time per access, are the data term's figure, as a level's calibrated figure is a whole streaming
 loop's time per line, its loads included (``Timed``; sad.predict.reuse.probed_seconds says why).
 
+Each walk sweeps the whole row (pitch / advance columns) before it comes back, as the nest does, so the lines new
+to a pass come from where the nest's come from. The third probe swept at most 512 columns (4 KiB of each row):
+lu's walk at LARGE (rows 16 000 B apart) then found its new lines in L3 where the kernel finds them in memory,
+and over 1 451 rows it timed 0.93 ns an access against 1.19 over the whole row (a loop of lu's walk beside its
+row stream, four sums: 1.36 ns an iteration; all pinned on this host, AMD EPYC Zen 2, -O2). A walk sweeping
+around its gap to a column that stays (``Column.shares``) keeps 512 columns: the gap is what it stands for.
+
+Why chained (``WalkProbe.seconds``, ``chained``): a loop-carried chain (an accumulator, lu's
+``w -= A[i][k] * A[k][j]``) does not hide a walk that misses the TLB behind its links, as the data term's max
+composition would. The same walks with every read added into one sum time what such a chain waits beyond its
+adds: over lu's rows 16 000 B apart, 0.08 / 0.16 / 0.58 / 1.39 ns an access at 552 / 1 084 / 1 451 / 1 707 rows
+(its adds 0.90 ns an access), where the loop with the chain ran 0.94 / 1.11 / 1.73 / 2.75 ns an iteration
+over 500 / 1 000 / 1 451 / 1 707 rows and the same loop with four sums 0.68 / 0.80 / 1.36 / 2.53: short walks
+hide behind the chain, long ones add to it. As the calibrated chain waits of the levels
+(sad.machine.chainwait), it is an add chain's wait: sad.predict.overlap adds it to the loop's chain.
+
 Why guarded: a busy host only ever slows a run down, but on this shared VM it stays slow for seconds, longer than
 a figure's runs, and the figure was then kept for good. The second probe's file (best of three runs, the L1
 passes timed once per process) held, for the same walks re-timed on a quiet host minutes later: gramschmidt's two
@@ -38,7 +54,7 @@ slowed host is kept with that slowdown, said in a warning where it is used, and 
 process that finds the host at its usual speed (the faster host's figure kept). The earlier probes (one walk,
 its loop a chain of adds; the unguarded one) kept their figures in other files: they are not of this measure.
 
-The figures are kept in $XDG_CACHE_HOME/sad/walkprobe3.json by host, so that the same input gives the same
+The figures are kept in $XDG_CACHE_HOME/sad/walkprobe4.json by host, so that the same input gives the same
 output after the first run (until a slowed figure is timed again); deleting the file times the walks again.
 ``SAD_WALK_PROBE=0`` switches the probe off (the model's figures everywhere, the same on every host).
 """
@@ -56,7 +72,7 @@ from sad.common import cachefiles
 from sad.machine import hostspeed
 from sad.machine.hierarchy import NEAR, pin_command, pinned_cpu
 
-CACHE = "walkprobe3.json"  # walkprobe.json and walkprobe2.json hold figures of other measures (module docstring)
+CACHE = "walkprobe4.json"  # walkprobe.json to walkprobe3.json hold figures of other measures (module docstring)
 SENTINEL = "sentinel"      # a host's entry: the fastest of each host-speed sentinel part seen (not a walk's key)
 REPEATS = 5                # turns of walk and L1 passes per try
 GUARD_PARTS = NEAR         # the sentinel's parts a walk's figure is judged on: the core and what evicts the L2
@@ -66,6 +82,7 @@ ENV = "SAD_WALK_PROBE"
 PAGE = 4096
 READY_ROWS = 16           # the walk ready() runs once: the probe builds and runs here
 MAX_COLUMNS = 4           # a loop walking more columns than this is priced by the model (the program's MAXW)
+CHAINED = "chain:"        # a chained figure's key: the walks' key after it (``WalkProbe.seconds``)
 
 
 class Column(NamedTuple):
@@ -97,19 +114,22 @@ SOURCE = r"""
 #include <sys/mman.h>
 #define MAXW 4
 #define UNROLL 8
+#define AROUND 512    /* columns a walk sweeps around its gap to a column that stays (covariance's data[k][j]) */
 /* walkprobe ACCESSES WALK...: ns per access of WALKs interleaved, each down a column, then the next pass (as a
    loop nest runs them: for each pass, for each row k, each walk's row k), over memory as the OS gives a program
    (anonymous pages, no advice). WALK = PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP: ROWS rows PITCH bytes apart, each
-   pass ADVANCE bytes right of the last (over at most 512 columns, then again), read, or read and stored where
-   WRITE; SHARES -1: its own array, else the index of an earlier walk whose array it walks GAP bytes to the
-   right: where it moves and that one does not, it sweeps its columns around that gap (covariance's data[k][j]
-   beside data[k][i]), where both move it stays GAP bytes right of it. UNROLL rows a step, a sum per walk and
-   row of the step: no chain of adds holds the loads back (the data's time, not the loop's). */
+   pass ADVANCE bytes right of the last (over the whole row, then again: the lines new to a pass come from where
+   the nest's do), read, or read and stored where WRITE; SHARES -1: its own array, else the index of an earlier
+   walk whose array it walks GAP bytes to the right: where it moves and that one does not, it sweeps AROUND
+   columns around that gap (covariance's data[k][j] beside data[k][i]), where both move it stays GAP bytes right
+   of it. UNROLL rows a step, a sum per walk and row of the step: no chain of adds holds the loads back (the
+   data's time, not the loop's). With -c first, every read is added into one sum instead: a serial chain of
+   adds waits on each load (a loop's chain). */
 static long field[MAXW][6];
 static double acc[UNROLL][MAXW];      /* the sums, kept between passes: no chain of adds at a pass's end */
 
-#define PASS(N)                                                                                             \
-static long pass##N(char **col, long common) {                                                              \
+#define PASS(N, NAME, R, W, T)                                                                              \
+static long NAME(char **col, long common) {                                                                 \
     double s[UNROLL][N];                                                                                    \
     long k, w, r;                                                                                           \
     for (r = 0; r < UNROLL; r++) for (w = 0; w < N; w++) s[r][w] = acc[r][w];                               \
@@ -117,30 +137,36 @@ static long pass##N(char **col, long common) {                                  
         _Pragma("GCC unroll 8") for (r = 0; r < UNROLL; r++)                                                \
             _Pragma("GCC unroll 4") for (w = 0; w < N; w++) {                                               \
                 double *p = (double *)(col[w] + (k + r) * field[w][0]);                                     \
-                if (field[w][3]) *p += 1.0; else s[r][w] += *p;                                             \
+                if (field[w][3]) *p += 1.0; else s[R][W] += *p;                                             \
             }                                                                                               \
     for (; k < common; k++)                                                                                 \
         for (w = 0; w < N; w++) {                                                                           \
             double *p = (double *)(col[w] + k * field[w][0]);                                               \
-            if (field[w][3]) *p += 1.0; else s[0][w] += *p;                                                 \
+            if (field[w][3]) *p += 1.0; else s[0][T] += *p;                                                 \
         }                                                                                                   \
     for (r = 0; r < UNROLL; r++) for (w = 0; w < N; w++) acc[r][w] = s[r][w];                               \
     return common * N;                                                                                      \
 }
-PASS(1) PASS(2) PASS(3) PASS(4)
+/* a sum per row of the step and walk (pass), or one sum for all (chain: a serial chain of adds) */
+PASS(1, pass1, r, w, w) PASS(2, pass2, r, w, w) PASS(3, pass3, r, w, w) PASS(4, pass4, r, w, w)
+PASS(1, chain1, 0, 0, 0) PASS(2, chain2, 0, 0, 0) PASS(3, chain3, 0, 0, 0) PASS(4, chain4, 0, 0, 0)
+static long (*const passes[2][MAXW])(char **, long) = {{pass1, pass2, pass3, pass4}, {chain1, chain2, chain3, chain4}};
 
 int main(int argc, char **argv) {
-    long n = argc - 2, w, v, k, r, done = 0, accesses, common, cycles[MAXW], start[MAXW], at[MAXW];
+    long n, w, v, k, r, done = 0, accesses, common, cycles[MAXW], start[MAXW], at[MAXW];
+    int chained = argc > 1 && strcmp(argv[1], "-c") == 0;
     char *base[MAXW], *col[MAXW];
     double sum = 0, t;
     struct timespec t0, t1;
+    argc -= chained, argv += chained, n = argc - 2;
     if (n < 1 || n > MAXW) return 2;
     accesses = atol(argv[1]);
     for (w = 0; w < n; w++) {
         long *f = field[w];
         if (sscanf(argv[w + 2], "%ld,%ld,%ld,%ld,%ld,%ld", f, f + 1, f + 2, f + 3, f + 4, f + 5) != 6) return 2;
         if (f[0] < 8 || f[1] < 2 || f[2] < 0 || f[4] >= w || f[5] < 0) return 2;
-        cycles[w] = f[2] == 0 ? 1 : (f[0] / f[2] < 512 ? f[0] / f[2] : 512);
+        cycles[w] = f[2] == 0 ? 1 : f[0] / f[2] < 1 ? 1 : f[0] / f[2];   /* a whole row, as the nest sweeps it */
+        if (f[4] >= 0 && !field[f[4]][2] && cycles[w] > AROUND) cycles[w] = AROUND;   /* around a still one's gap */
         start[w] = at[w] = 0;
     }
     for (w = 0; w < n; w++) {
@@ -168,8 +194,7 @@ int main(int argc, char **argv) {
             col[w] = base[w] + (start[w] + at[w] * field[w][2]) % field[w][0] / 8 * 8;
             at[w] = at[w] + 1 == cycles[w] ? 0 : at[w] + 1;
         }
-        done += n == 1 ? pass1(col, common) : n == 2 ? pass2(col, common)
-              : n == 3 ? pass3(col, common) : pass4(col, common);
+        done += passes[chained][n - 1](col, common);
         for (w = 0; w < n; w++)       /* the rows a walk has beyond the others' */
             for (k = common; k < field[w][1]; k++, done++) {
                 double *p = (double *)(col[w] + k * field[w][0]);
@@ -217,22 +242,24 @@ class WalkProbe:
             self._checked = not self.failed and self._run((Column(PAGE, READY_ROWS),), READY_ROWS) is not None
         return self._checked
 
-    def seconds(self, columns: tuple[Column, ...]) -> Timed | None:
+    def seconds(self, columns: tuple[Column, ...], chained: bool = False) -> Timed | None:
         """Seconds per access of the columns' walks, interleaved: beyond L1 (their lines and pages) and the
-        same passes from L1 (``Timed``; None: not timed, the model prices them). A figure timed on a slowed
+        same passes from L1 (``Timed``; None: not timed, the model prices them). ``chained``: the walks' reads
+        added into one sum, a serial chain of adds (``CHAINED``): what that chain waits on them per access
+        beyond its adds, and the chain's passes from L1 (its adds). A figure timed on a slowed
         host is timed once more by the first process that finds the host quiet, and the one timed on the faster
         host kept."""
         if self.failed or not 0 < len(columns) <= MAX_COLUMNS or any(
                 c.rows < 2 or c.pitch < 16 or c.pitch * c.rows > MAX_BYTES or c.advance < 0 for c in columns) \
                 or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)):
             return None
-        key = ";".join(c.spec() for c in columns)
+        key = (CHAINED if chained else "") + ";".join(c.spec() for c in columns)
         if self._known is None:
             self._known = _cached(self.host)
         known = _figure(self._known.get(key))
         if known is None or (known.slowed and key not in self._retimed and self._quiet_now()):
             self._retimed.add(key)
-            timed = self._measure(key, columns)
+            timed = self._measure(key, columns, chained)
             if timed is not None and (known is None or timed.slowed < known.slowed):
                 known = timed if timed.slowed > hostspeed.SLOW else timed._replace(slowed=0.0)
                 self._known[key] = {k: v for k, v in known._asdict().items() if k != "slowed" or v}
@@ -241,7 +268,7 @@ class WalkProbe:
             return None
         return Timed(known.ns * 1e-9, known.l1 * 1e-9, known.slowed)
 
-    def _measure(self, key: str, columns: tuple[Column, ...]) -> Timed | None:
+    def _measure(self, key: str, columns: tuple[Column, ...], chained: bool = False) -> Timed | None:
         """ns per access beyond L1 and from L1, and the host's slowdown while they were timed (1.0 where no
         sentinel runs): the walks' best run less the best run of the same passes over rows 8 bytes apart (the
         loads from L1, no page changes, the loop's own work: also its per-pass work, which a short walk
@@ -253,7 +280,7 @@ class WalkProbe:
         def timing() -> tuple[float, float] | None:
             walk = base = float("inf")
             for _ in range(REPEATS):
-                w, b = self._run(columns), self._run(base_columns)
+                w, b = self._run(columns, chained=chained), self._run(base_columns, chained=chained)
                 if w is None or b is None:
                     return None
                 walk, base = min(walk, w), min(base, b)
@@ -265,12 +292,14 @@ class WalkProbe:
         guarded = guard.measure(key, timing, GUARD_PARTS)
         return None if guarded.value is None else Timed(*guarded.value, round(guarded.ratio, 3))
 
-    def _run(self, columns: tuple[Column, ...], accesses: int = ACCESSES) -> float | None:
-        """ns per access of one pinned run of the probe program (None: it cannot run; ``failed`` says why)."""
+    def _run(self, columns: tuple[Column, ...], accesses: int = ACCESSES, chained: bool = False) -> float | None:
+        """ns per access of one pinned run of the probe program, its reads in one serial sum where ``chained``
+        (None: it cannot run; ``failed`` says why)."""
         exe = self._built()
         if exe is None:
             return None
-        cmd = pin_command([str(exe), str(accesses), *(c.spec() for c in columns)], self._cpu)
+        cmd = pin_command([str(exe), *(["-c"] if chained else []), str(accesses), *(c.spec() for c in columns)],
+                          self._cpu)
         run = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
         fields = run.stdout.split()
         if run.returncode != 0 or not fields:

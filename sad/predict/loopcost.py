@@ -23,6 +23,7 @@ Where the machine has no hierarchy, nothing changes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from sad.predict.reuse import (
     first_touch_bytes,
     level_name,
     one_set_shares,
+    probed_seconds,
     streams_of,
     transfer_seconds,
 )
@@ -469,14 +471,15 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
             f"column walks priced by the model, not timed on this host: {probe.failed}")))
         return hierarchy
 
-    def timed(columns: tuple[walkprobe.Column, ...]) -> walkprobe.Timed | None:
-        figures = probe.seconds(columns)
+    def timed(columns: tuple[walkprobe.Column, ...], chained: bool = False) -> walkprobe.Timed | None:
+        figures = probe.seconds(columns, chained)
         if figures is not None:
-            coverage.probed[columns] = figures.ns
+            if not chained:
+                coverage.probed[columns] = figures.ns
             if figures.slowed:
-                coverage.slowed[columns] = figures.slowed
+                coverage.slowed[columns] = max(figures.slowed, coverage.slowed.get(columns, 0.0))
         return figures
-    return dataclasses.replace(hierarchy, walk_probe=timed)
+    return dataclasses.replace(hierarchy, walk_probe=timed, chain_probe=functools.partial(timed, chained=True))
 
 
 def _note_slowed_walks(coverage: LoopCoverage, machine) -> None:
@@ -598,7 +601,12 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     streams = streams_of(loop, trips, hierarchy, bindings, core.window)
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
-    wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s)
+    timed_waits = _chain_waits(streams[0], loop, trips, hierarchy, core.latency_s, core.chain_s)
+    wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s, timed_waits)
+    if timed_waits is not None:
+        shown = [(f"{label}, the chain waits {float(timed_waits) * 1e9:.3g} ns an access"
+                  if walk is not None and "timed on this host" in label else label, *rest, walk)
+                 for label, *rest, walk in shown]
     transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
     walk_fills = _walk_fills(loop, trips, hierarchy, bindings, core, streams)
     if core.outer:
@@ -607,6 +615,18 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers,
                            walk_fills)
     return (seconds, data, wait, transfers, walk_fills), shown
+
+
+def _chain_waits(streams: list[Stream], loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                 latency: float, chain: float = 0.0) -> sympy.Expr | None:
+    """Seconds per access a loop-carried register chain (``latency`` seconds a link, 0: none) waits on the loop's
+    column walks, timed on this host with a serial sum in a register (sad.predict.reuse.probed_seconds,
+    ``chained``); None where the loop has no such chain, a longer ``chain`` through memory binds it (-O0's stack
+    slots: each link a store and a load of the L1, priced with the walks' fills, sad.predict.overlap), or the
+    walks are not timed: the levels' chain waits then."""
+    if latency <= 0 or chain > latency or hierarchy.chain_probe is None:
+        return None
+    return probed_seconds(streams, loop, trips, hierarchy, chained=True)
 
 
 def _walk_fills(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,

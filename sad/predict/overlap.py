@@ -32,6 +32,12 @@ variable kept in memory at -O0) cannot hide: each link of the chain waits for th
 what the same wait cost a serial sum on this host (sad.machine.chainwait). A loop with no such chain, a level
 whose transfers a chain hides (L1, L2 here), or a machine calibrated before the waits were measured: wait 0,
 the fully overlapping rule alone (for the last, sad.predict.loopcost warns and the report says to recalibrate).
+A column walk the walk probe times (sad.machine.walkprobe) is waited on by what the probe's chained run waits on
+the same walks, not by its level's figure: the probe times its data term too, and a walk's level says nothing of
+the pages it misses. lu at LARGE, -O2 (the walk from L2 by reuse, over up to 2 000 rows 16 000 B apart): the
+level's wait 0, the probe's 0.08-1.4 ns an access as the rows grow; the development suite at LARGE went from
+13.4 to 11.8 % median error, within 25 % from 22 to 26 of 29 (mvt -24 -> -3 %, trmm -30 -> -12 %, lu -26 ->
+-21 %, lu_p -29 -> -25 %; the same measured times).
 Writes are not waited on (no chain reads a store). A chain through memory also waits for the lines new to a
 column walk (``fresh_lines``: the line an outer loop moves along, once every eight columns of doubles) at the
 level that brings them; a chain in a register does not. Measured pinned on this host, column sums over 1 100
@@ -72,17 +78,23 @@ CHAIN_SHARE = 0.5
 hide (the module docstring)."""
 
 
-def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False) -> sympy.Expr:
+def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False,
+                 probed: sympy.Expr | None = None) -> sympy.Expr:
     """Seconds per iteration a loop-carried chain waits on the loop's read streams (``streams_of``): lines per
     iteration × the serving level's wait (a Piecewise in the footprints, like the data part); 0 where no level
     has a measured wait. For a ``memory_chain`` (see the module docstring), a column walk's lines new to it
     (the stream's ``fresh_lines``) are also waited for at the level that brings them, as the data part prices
-    them there."""
-    if not any(lv.wait_s > 0 or lv.column_wait_s > 0 for lv in hierarchy.levels):
+    them there. ``probed``: seconds per access a serial chain waits on the loop's column walks, timed together
+    on this host (sad.predict.reuse.probed_seconds, ``chained``): each walk's access waits that, in place of its
+    level's figures, as the data part takes the probe's figure for them."""
+    if probed is None and not any(lv.wait_s > 0 or lv.column_wait_s > 0 for lv in hierarchy.levels):
         return sympy.Integer(0)
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
     for ref, lines, fp, walk, _share, _when, fresh in streams:
+        if walk is not None and probed is not None:
+            total += lines * probed     # per access of the walks timed together, the written ones' too
+            continue
         if ref.write:
             continue
         stream = by_serving_level(fp, hierarchy, None, _stream_wait)

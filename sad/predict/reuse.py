@@ -791,8 +791,8 @@ def tlb_seconds(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sy
     return sympy.Piecewise(*pieces)
 
 
-def probed_seconds(streams: list[Stream], loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy
-                   ) -> sympy.Expr | None:
+def probed_seconds(streams: list[Stream], loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
+                   chained: bool = False) -> sympy.Expr | None:
     """Seconds per access of a loop's column walks timed together on this host (``Hierarchy.walk_probe``,
     sad.machine.walkprobe): the walks' whole time per access, their lines and pages beyond L1 and the same
     passes from L1, charged to each walk's lines of an iteration in place of the model's lines, new lines and
@@ -818,8 +818,9 @@ def probed_seconds(streams: list[Stream], loop: SourceLoop, trips: dict[int, sym
     smaller sizes, 34 kernels, 16.8 % / 16.6 % / 10.1-13.3 %. None where there is no probe, a walk's pitch is
     under a page (the caches' model) or its pitch or rows are not numbers, a footprint exceeds the last cache
     (the calibrated memory walk prices it), the loop walks more than ``MAX_COLUMNS`` columns, or the probe could
-    not time them."""
-    probe = hierarchy.walk_probe
+    not time them. ``chained``: what a serial chain of adds waits on the walks per access beyond its adds
+    (``Hierarchy.chain_probe``; sad.predict.overlap.wait_seconds), at the same points."""
+    probe = hierarchy.chain_probe if chained else hierarchy.walk_probe
     walked = [Walked(s[0], s[2], s[3], s[6]) for s in streams if s[3] is not None]
     if probe is None or not walked or len(walked) > walkprobe.MAX_COLUMNS:
         return None
@@ -830,7 +831,7 @@ def probed_seconds(streams: list[Stream], loop: SourceLoop, trips: dict[int, sym
         timed = None if columns is None else probe(columns)
         if timed is None:
             return None
-        figures.append(timed.ns + timed.l1)
+        figures.append(timed.ns if chained else timed.ns + timed.l1)
     return sympy.Float(sum(figures) / len(figures), 6)
 
 

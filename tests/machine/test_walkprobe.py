@@ -17,7 +17,8 @@ from sad.machine import hostspeed, walkprobe
 from sad.machine.calibrate import cpu_info
 from sad.machine.hierarchy import pinned_cpu
 from sad.machine.walkprobe import Column, Timed
-from sad.predict.loopcost import LoopCoverage, _note_slowed_walks, _walk_near_reach, _with_walk_probe
+from sad.predict.loopcost import LoopCoverage, _chain_waits, _note_slowed_walks, _walk_near_reach, _with_walk_probe
+from sad.predict.overlap import loop_seconds, wait_seconds
 from sad.predict.reuse import Walk, data_seconds, probe_columns, probed_seconds, streams_of, transfer_seconds
 from tests.predict.loop_nests import inner_loop
 from tests.predict.test_block_model import HIER
@@ -170,6 +171,43 @@ def test_the_probe_program_times_walks(tmp_path, probe_on):
     assert Path(probe._built()).exists()
 
 
+def test_the_chained_probe_adds_every_read_into_one_serial_sum(tmp_path, probe_on):
+    """With -c the probe's reads go into one sum: its passes from L1 are a chain of adds, an add's latency an
+    access (3 to 5 cycles on any x86 core: more than twice the independent sums' fraction of a nanosecond), and
+    the walk beyond L1 waits on top of that chain, not below it."""
+    probe = walkprobe.WalkProbe("test host E", pinned_cpu())
+    walk = (Column(4160, 1536),)
+    base = tuple(c._replace(pitch=8) for c in walk)
+    free, chained = probe._run(base), probe._run(base, chained=True)
+    assert free is not None and chained is not None
+    assert chained > 2 * free and chained > 0.5
+    assert probe._run(walk, chained=True) > chained
+
+
+def test_a_chain_waits_on_timed_walks_by_the_chained_probe(tmp_path):
+    """CROWDED's s += a[i][j] down a column of 1 280 rows: a register chain. The chain probe is asked for the same
+    column as the walk probe, and its figure (the wait beyond the chain's adds, 0.7 ns; not its passes from L1)
+    is the chain's wait for the walk's one access an iteration, in place of the levels' figures: a loop of a
+    0.3 ns core, a 1 ns chain and 0.5 ns of data takes the chain's 1 ns + 0.7 ns."""
+    asked: list[tuple[Column, ...]] = []
+
+    def chain_probe(columns: tuple[Column, ...]) -> Timed:
+        asked.append(columns)
+        return Timed(0.7e-9, 0.9e-9)
+    host = dataclasses.replace(_asking()[0], chain_probe=chain_probe)
+    loop, trips = inner_loop(tmp_path, CROWDED, 5, "crowded.c")
+    streams, _ = streams_of(loop, trips, host)
+    waits = _chain_waits(streams, loop, trips, host, 1e-9)
+    assert asked == [(Column(8256, 1280),)] and float(waits) == pytest.approx(0.7e-9)
+    wait = wait_seconds(streams, host, False, waits)
+    assert float(wait) == pytest.approx(0.7e-9)
+    assert float(loop_seconds(0.3e-9, 0.0, sympy.Float(0.5e-9), 1e-9, wait)) == pytest.approx(1.7e-9)
+    assert _chain_waits(streams, loop, trips, host, 0.0) is None                  # no chain: nothing waits
+    assert _chain_waits(streams, loop, trips, host, 1e-9, 4e-9) is None           # -O0's slot binds: the levels'
+    assert _chain_waits(streams, loop, trips, dataclasses.replace(host, chain_probe=None), 1e-9) is None
+    assert len(asked) == 1
+
+
 def test_a_figure_is_the_walks_time_beyond_the_same_passes_from_l1(tmp_path, probe_on):
     """The probe's figures: the walks' best run less that of the same passes over rows 8 bytes apart, the two
     run in turns (both see the host as it is), and the latter's best, kept under the walks' specs."""
@@ -177,7 +215,7 @@ def test_a_figure_is_the_walks_time_beyond_the_same_passes_from_l1(tmp_path, pro
     runs: list[tuple[Column, ...]] = []
     times = iter([4.2, 0.3, 4.0, 0.25, 4.1, 0.26, 4.0, 0.28, 4.3, 0.25])
 
-    def run(columns: tuple[Column, ...], accesses: int = walkprobe.ACCESSES) -> float:
+    def run(columns: tuple[Column, ...], accesses: int = walkprobe.ACCESSES, chained: bool = False) -> float:
         runs.append(columns)
         return next(times) + (columns[1].gap / 1000 if columns[0].pitch > 8 else 0)
     probe._run = run  # type: ignore[method-assign]
@@ -212,7 +250,7 @@ def test_a_figure_timed_on_a_slowed_host_is_kept_flagged_and_timed_again_on_a_qu
     def probe_with(ratios: list[float], walk_ns: list[float]) -> walkprobe.WalkProbe:
         probe = walkprobe.WalkProbe("test host D", None)
         figures = iter(walk_ns)
-        probe._run = lambda columns, accesses=walkprobe.ACCESSES: \
+        probe._run = lambda columns, accesses=walkprobe.ACCESSES, chained=False: \
             0.25 if columns[0].pitch == 8 else next(figures)  # type: ignore[method-assign]
         probe._guard = hostspeed.Guard(_Scripted(ratios))
         return probe
@@ -233,7 +271,7 @@ def test_walks_timed_on_a_slowed_host_are_said_in_a_warning():
     assert [str(d) for d in coverage.warnings] == [
         "host.yaml: warning: 2 column walks were timed while this host ran up to 1.40x slower than its fastest "
         "(host-speed sentinel): their figures may be high; they are timed again when the host is quiet (or "
-        "delete walkprobe3.json in the cache directory)"]
+        "delete walkprobe4.json in the cache directory)"]
 
 
 def test_a_loop_whose_walks_are_timed_is_not_called_uncertain_one_with_more_walks_is():
