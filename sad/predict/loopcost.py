@@ -742,8 +742,10 @@ def outer_vectorized_data(data: sympy.Expr, width: int) -> sympy.Expr:
 
 
 def _trips(loop: SourceLoop, trips_by_line) -> dict[int, sympy.Expr]:
-    """Trips per entry of every loop of the nest, by id of its statement."""
-    return {id(lp): trips_by_line.get((resolved_path(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loop.nest}
+    """Trips per entry of every loop of the nest and of its neighbours' own loops (sad.predict.reuse's
+    ``neighbour_footprint``), by id of its statement."""
+    loops = [*loop.nest, *(other.nest[-1] for other in loop.neighbours)]
+    return {id(lp): trips_by_line.get((resolved_path(lp.loc.file), lp.loc.line), sympy.Integer(1)) for lp in loops}
 
 
 def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,

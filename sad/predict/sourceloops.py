@@ -63,6 +63,10 @@ class SourceLoop:
     data_lines: set[int] = field(default_factory=set)
     """Lines of those whose count is a test of data (a branch probability), not of the loop indices: a branch
     predictor learns an index test's pattern, not a test of data's."""
+    neighbours: list[SourceLoop] = field(default_factory=list, compare=False, repr=False)
+    """The other innermost loops directly inside the same enclosing loop: each iteration of that loop runs them
+    all (atax's ``tmp[i] += A[i][j] * x[j]`` and ``y[j] += A[i][j] * tmp[i]`` over j, inside i: the second
+    reads the row the first just read; sad.predict.reuse.neighbour_footprint)."""
 
 
 # ------------------------------------------------------------------------------------------- source loops
@@ -89,7 +93,19 @@ def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None =
             loop.first_touch = fresh
             touched.update(fresh)
     FirstTouch(program, found).run()
+    _link_neighbours(found)
     return found
+
+
+def _link_neighbours(loops: list[SourceLoop]) -> None:
+    """Each loop's ``neighbours``: the loops whose enclosing loop is the same statement as its own."""
+    by_parent: dict[int, list[SourceLoop]] = {}
+    for loop in loops:
+        if len(loop.nest) > 1:
+            by_parent.setdefault(id(loop.nest[-2]), []).append(loop)
+    for group in by_parent.values():
+        for loop in group:
+            loop.neighbours = [other for other in group if other is not loop]
 
 
 class FirstTouch:

@@ -54,7 +54,8 @@ def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c"):
     analysis = analyze([str(src)])
     blocks = group_blocks(analysis.counts)
     loop = next(lp for lp in source_loops(analysis.program) if lp.line == line)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)] for lp in loop.nest}
+    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)]
+             for lp in [*loop.nest, *(other.nest[-1] for other in loop.neighbours)]}
     return loop, trips
 
 
