@@ -115,7 +115,7 @@ SOURCE = r"""
 #define MAXW 4
 #define UNROLL 8
 #define AROUND 512    /* columns a walk sweeps around its gap to a column that stays (covariance's data[k][j]) */
-/* walkprobe ACCESSES WALK...: ns per access of WALKs interleaved, each down a column, then the next pass (as a
+/* walkprobe [-c] ACCESSES WALK...: ns per access of WALKs interleaved, each down a column, then the next pass (as a
    loop nest runs them: for each pass, for each row k, each walk's row k), over memory as the OS gives a program
    (anonymous pages, no advice). WALK = PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP: ROWS rows PITCH bytes apart, each
    pass ADVANCE bytes right of the last (over the whole row, then again: the lines new to a pass come from where
@@ -246,9 +246,8 @@ class WalkProbe:
         """Seconds per access of the columns' walks, interleaved: beyond L1 (their lines and pages) and the
         same passes from L1 (``Timed``; None: not timed, the model prices them). ``chained``: the walks' reads
         added into one sum, a serial chain of adds (``CHAINED``): what that chain waits on them per access
-        beyond its adds, and the chain's passes from L1 (its adds). A figure timed on a slowed
-        host is timed once more by the first process that finds the host quiet, and the one timed on the faster
-        host kept."""
+        beyond its adds, and the chain's passes from L1 (its adds). A figure timed on a slowed host is timed
+        once more by the first process that finds the host quiet, and the one timed on the faster host kept."""
         if self.failed or not 0 < len(columns) <= MAX_COLUMNS or any(
                 c.rows < 2 or c.pitch < 16 or c.pitch * c.rows > MAX_BYTES or c.advance < 0 for c in columns) \
                 or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)):
