@@ -209,6 +209,12 @@ def neighbour_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr]
     return sympy.Add(*(footprint(refs, [lp], trips, loop.fastest, line) for refs, lp in loops))
 
 
+def _toucher(ref: Ref, loop: SourceLoop) -> SourceLoop:
+    """The last neighbour before the loop that touches ``ref``'s elements (``neighbour_footprint`` found one)."""
+    return max((near for near in loop.neighbours if near.line < loop.line
+                and any(_same_elements(ref, loop, other, near) for other in near.refs)), key=lambda near: near.line)
+
+
 def _same_elements(ref: Ref, loop: SourceLoop, other: Ref, near: SourceLoop) -> bool:
     """Whether ``other`` (a reference of the neighbour ``near``) reaches ``ref``'s elements: the same array and
     subscripts, the neighbour's index read as this loop's."""
@@ -488,8 +494,10 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             continue
         fp = reuse_footprint(ref, loop, trips, line)
         near = None if strided else neighbour_footprint(ref, loop, trips, line)
+        after = ""
         if near is not None and (fp - near).is_positive:
             fp = near     # a neighbour loop touched the same elements in this iteration of their loop
+            after = f" (after line {_toucher(ref, loop).line})"
         walk, share, crowded_when = None, sympy.Integer(0), sympy.false
         trail = None if ref.write else trailing(ref, loop)
         if trail is not None:
@@ -508,7 +516,7 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
         fresh = fresh_lines(ref, loop, trips, line) if walk is not None else None
         streams.append((ref, lines, fp, walk, share, crowded_when, fresh))
-        shown.append((f"{ref.array}{'(w)' if ref.write else ''}", fp, lines, walk))
+        shown.append((f"{ref.array}{'(w)' if ref.write else ''}{after}", fp, lines, walk))
     return streams, shown
 
 

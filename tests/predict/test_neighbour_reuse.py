@@ -39,8 +39,9 @@ def test_the_second_loop_reads_the_row_the_first_just_read(tmp_path):
     second, trips = inner_loop(tmp_path, ATAX_C, 9)
     assert sympy.nsimplify(reuse_footprint(_ref(second, "A"), second, trips, 64)) == 400 * 16000 + 16000 + 3200
     assert neighbour_footprint(_ref(second, "A"), second, trips, 64) == 64128
-    streams, _ = streams_of(second, trips, HIER)
+    streams, shown = streams_of(second, trips, HIER)
     assert next(fp for ref, _, fp, *_ in streams if ref.array == "A") == 64128
+    assert [label for label, *_ in shown] == ["y(w)", "A (after line 7)"]     # --explain names the loop
 
 
 def test_the_first_loop_reads_a_row_nothing_touched_in_this_iteration(tmp_path):
