@@ -209,6 +209,32 @@ def neighbour_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr]
     return sympy.Add(*(footprint(refs, [lp], trips, loop.fastest, line) for refs, lp in loops))
 
 
+def _written_before(ref: Ref, loop: SourceLoop) -> bool:
+    """Whether a write of the loop stored the elements ``ref`` reads a few iterations of the loop before (a
+    recurrence: adi's ``p[i][j] = -c / (a * p[i][j - 1] + b)`` reads what the iteration before wrote): the
+    write's stream brought those lines, so the read moves none. Priced as a stream of its own, adi's
+    p[i][j - 1] and q[i][j - 1] came from memory (23 MB between reuses over the nest)."""
+    inner = loop.nest[-1]
+    mine = [opmodel.subscript(e) for e in ref.indices]
+    if any(e is None for e in mine):
+        return False
+    for other in loop.refs:
+        if not other.write or other.array != ref.array or len(other.indices) != len(ref.indices):
+            continue
+        theirs = [opmodel.subscript(e) for e in other.indices]
+        if any(e is None for e in theirs):
+            continue
+        k = _steps_ahead(mine, theirs, inner)
+        if k is not None and k * ref.elem_bytes <= WRITTEN_AHEAD:
+            return True
+    return False
+
+
+WRITTEN_AHEAD = 4096
+"""Bytes of its own writes a loop reads back from L1 at most (a recurrence's distance; a quarter of the
+smallest L1 data cache in use)."""
+
+
 def _toucher(ref: Ref, loop: SourceLoop) -> SourceLoop:
     """The last neighbour before the loop that touches ``ref``'s elements (``neighbour_footprint`` found one)."""
     return max((near for near in loop.neighbours if near.line < loop.line
@@ -486,6 +512,8 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
         seen.add(key)
         if not ref.write and (ref.array, repr(ref.indices)) in written:
             continue      # c[i] += ...: the write's figure (read for ownership + write back) covers the read
+        if not ref.write and _written_before(ref, loop):
+            continue      # p[i][j - 1] after p[i][j] = ...: what an earlier iteration wrote, in L1
         if not any(_mentions(e, loop.index) for e in ref.indices):
             continue
         strided = is_strided(_as_ir(ref), Layout(loop.index, loop.fastest))
