@@ -603,10 +603,9 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     timed_waits = _chain_waits(streams[0], loop, trips, hierarchy, core.latency_s, core.chain_s)
     wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s, timed_waits)
-    if timed_waits is not None:
+    if timed_waits is not None:   # every walk of the loop was timed: the data term shows each one timed
         shown = [(f"{label}, the chain waits {float(timed_waits) * 1e9:.3g} ns an access"
-                  if walk is not None and "timed on this host" in label else label, *rest, walk)
-                 for label, *rest, walk in shown]
+                  if walk is not None else label, *rest, walk) for label, *rest, walk in shown]
     transfers = transfer_seconds(loop, trips, hierarchy, bindings, core.window, streams) if core.loads_s else 0
     walk_fills = _walk_fills(loop, trips, hierarchy, bindings, core, streams)
     if core.outer:

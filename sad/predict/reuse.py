@@ -200,13 +200,24 @@ def neighbour_footprint(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr]
     just read the row (66 KB, L2): +25 % predicted, -1 % now; at the smaller size +37 -> +4 %; no other
     development kernel moved by more than 4 %, none at -O0 (its loops are bound by their chains). None where no
     earlier neighbour touches them, or a trip count is not known."""
-    if not any(_same_elements(ref, loop, other, near) for near in loop.neighbours if near.line < loop.line
-               for other in near.refs):
-        return None
+    return None if _earlier_toucher(ref, loop) is None else _iteration_footprint(loop, trips, line)
+
+
+def _iteration_footprint(loop: SourceLoop, trips: dict[int, sympy.Expr], line: int) -> sympy.Expr | None:
+    """What the loop and its neighbours touch in one iteration of their enclosing loop, each over its own loop;
+    None where a trip count is not known."""
     loops = [(loop.refs, loop.nest[-1]), *((near.refs, near.nest[-1]) for near in loop.neighbours)]
     if any(id(lp) not in trips for _, lp in loops):
         return None
     return sympy.Add(*(footprint(refs, [lp], trips, loop.fastest, line) for refs, lp in loops))
+
+
+def _earlier_toucher(ref: Ref, loop: SourceLoop) -> SourceLoop | None:
+    """The last neighbour before the loop that touches ``ref``'s elements in the same iteration of their
+    enclosing loop (``neighbour_footprint``); None where none does."""
+    return max((near for near in loop.neighbours if near.line < loop.line
+                and any(_same_elements(ref, loop, other, near) for other in near.refs)),
+               key=lambda near: near.line, default=None)
 
 
 def _written_before(ref: Ref, loop: SourceLoop) -> bool:
@@ -214,20 +225,23 @@ def _written_before(ref: Ref, loop: SourceLoop) -> bool:
     recurrence: adi's ``p[i][j] = -c / (a * p[i][j - 1] + b)`` reads what the iteration before wrote): the
     write's stream brought those lines, so the read moves none. Priced as a stream of its own, adi's
     p[i][j - 1] and q[i][j - 1] came from memory (23 MB between reuses over the nest)."""
-    inner = loop.nest[-1]
-    mine = [opmodel.subscript(e) for e in ref.indices]
-    if any(e is None for e in mine):
+    mine = _parsed(ref)
+    if mine is None:
         return False
     for other in loop.refs:
-        if not other.write or other.array != ref.array or len(other.indices) != len(ref.indices):
+        theirs = _parsed(other) if other.write and other.array == ref.array else None
+        if theirs is None or len(theirs) != len(mine):
             continue
-        theirs = [opmodel.subscript(e) for e in other.indices]
-        if any(e is None for e in theirs):
-            continue
-        k = _steps_ahead(mine, theirs, inner)
+        k = _steps_ahead(mine, theirs, loop.nest[-1])
         if k is not None and k * ref.elem_bytes <= WRITTEN_AHEAD:
             return True
     return False
+
+
+def _parsed(ref: Ref) -> list[sympy.Expr] | None:
+    """The reference's subscripts as formulas (opmodel.subscript); None where one is not such a formula."""
+    subscripts = [opmodel.subscript(e) for e in ref.indices]
+    return None if any(e is None for e in subscripts) else subscripts
 
 
 WRITTEN_AHEAD = 4096
@@ -235,23 +249,16 @@ WRITTEN_AHEAD = 4096
 smallest L1 data cache in use)."""
 
 
-def _toucher(ref: Ref, loop: SourceLoop) -> SourceLoop:
-    """The last neighbour before the loop that touches ``ref``'s elements (``neighbour_footprint`` found one)."""
-    return max((near for near in loop.neighbours if near.line < loop.line
-                and any(_same_elements(ref, loop, other, near) for other in near.refs)), key=lambda near: near.line)
-
-
 def _same_elements(ref: Ref, loop: SourceLoop, other: Ref, near: SourceLoop) -> bool:
     """Whether ``other`` (a reference of the neighbour ``near``) reaches ``ref``'s elements: the same array and
     subscripts, the neighbour's index read as this loop's."""
     if other.array != ref.array or len(other.indices) != len(ref.indices) or loop.index is None:
         return False
+    mine, theirs = _parsed(ref), _parsed(other)
+    if mine is None or theirs is None:
+        return False
     rename = {sympy.Symbol(near.index): sympy.Symbol(loop.index)} if near.index is not None else {}
-    for a, b in zip(ref.indices, other.indices):
-        mine, theirs = opmodel.subscript(a), opmodel.subscript(b)
-        if mine is None or theirs is None or sympy.expand(mine - theirs.xreplace(rename)) != 0:
-            return False
-    return True
+    return all(sympy.expand(a - b.xreplace(rename)) == 0 for a, b in zip(mine, theirs))
 
 
 def _nest_reuse(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], line: int, counted: list[Ref]
@@ -521,11 +528,12 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
         if _same_stream(ref, loop, shown, line, [st[0] for st in streams]):
             continue
         fp = reuse_footprint(ref, loop, trips, line)
-        near = None if strided else neighbour_footprint(ref, loop, trips, line)
+        toucher = None if strided else _earlier_toucher(ref, loop)
+        near = None if toucher is None else _iteration_footprint(loop, trips, line)
         after = ""
-        if near is not None and (fp - near).is_positive:
+        if toucher is not None and near is not None and (fp - near).is_positive:
             fp = near     # a neighbour loop touched the same elements in this iteration of their loop
-            after = f" (after line {_toucher(ref, loop).line})"
+            after = f" (after line {toucher.line})"
         walk, share, crowded_when = None, sympy.Integer(0), sympy.false
         trail = None if ref.write else trailing(ref, loop)
         if trail is not None:
@@ -725,8 +733,8 @@ def trail_leader(ref: Ref, loop: SourceLoop) -> Ref:
 
 
 def _leaders(ref: Ref, loop: SourceLoop) -> list[tuple[int, int, Ref]]:
-    mine = [opmodel.subscript(e) for e in ref.indices]
-    if any(e is None for e in mine):
+    mine = _parsed(ref)
+    if mine is None:
         return []
     found = []
     inner_first = list(reversed(loop.nest))
@@ -736,8 +744,8 @@ def _leaders(ref: Ref, loop: SourceLoop) -> list[tuple[int, int, Ref]]:
         if [repr(e) for e in _slow(other, loop.fastest)] == [repr(e) for e in _slow(ref, loop.fastest)] \
                 and not apart_in_loop(ref, other, loop):
             continue      # a[i][j - 1], a[i][j + 1] with a[i][j]: one stream (``_same_stream``), it leads itself
-        theirs = [opmodel.subscript(e) for e in other.indices]
-        if any(e is None for e in theirs):
+        theirs = _parsed(other)
+        if theirs is None:
             continue
         for d, lp in enumerate(inner_first):
             swept = {sympy.Symbol(i) for i in (_index(inner) for inner in inner_first[:d]) if i is not None}
