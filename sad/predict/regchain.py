@@ -34,8 +34,13 @@ def op_class(mnemonic: str) -> str | None:
     fp = _FP.match(mnemonic)
     if fp:
         return f"{'add' if fp.group(1) == 'sub' else fp.group(1)}.double"
-    head = re.sub(r"[bwlq]$", "", mnemonic)
+    head = _operation(mnemonic)
     return f"{_INT[head]}.integer" if head in _INT else None
+
+
+def _operation(mnemonic: str) -> str:
+    """An integer instruction's operation without its operand-size suffix: 'imull' → 'imul', 'addq' → 'add'."""
+    return re.sub(r"[bwlq]$", "", mnemonic)
 
 
 def host_chain(body: list[str], model_latencies: list[float], hierarchy: Hierarchy) -> tuple[float, float]:
@@ -157,7 +162,7 @@ def _sources_and_dests(text: str) -> tuple[set[str], set[str]]:
     reads = {cc._canon(r) for op in ops[:-1] for r in cc._REG.findall(op)}
     if mnemonic.startswith(_READS_FLAGS):
         reads.add(FLAGS)
-    flags = {FLAGS} if re.sub(r"[bwlq]$", "", mnemonic) in _WRITES_FLAGS else set()
+    flags = {FLAGS} if _operation(mnemonic) in _WRITES_FLAGS else set()
     if cc._MEM.match(dest):
         return reads | {cc._canon(r) for r in cc._REG.findall(dest)}, flags
     written = {cc._canon(r) for r in cc._REG.findall(dest)}
