@@ -182,18 +182,30 @@ def test_the_yaml_written_reads_back():
     assert back.loops["store"] == corescale.LoopFigure(2.0, 4.01, pytest.approx(0.009))
 
 
+def _in_bounds(scale: corescale.CoreScale) -> bool:
+    # a core of the same line is within a factor of three of its predecessor's model, either way
+    return all(1 / 3 < ratio < 3 for ratio in scale.ratios.values())
+
+
 @needs_mca
 @pytest.mark.skipif(corescale.applies_here() is None, reason="no llvm-mca on an x86-64 host: nothing to calibrate")
 def test_calibrate_measures_every_class_against_the_stand_in_model():
+    # The calibration keeps each loop's fastest pass over 8 s, which outlasts a neighbour's burst but not the
+    # other xdist worker compiling for minutes on the sibling vCPU: the stores share the core's store buffer
+    # and ran 3.09x the model in such a run (2.6x on a quiet host). Measured again, as `sad calibrate` would be
+    # run again; a core that really is off by 3x fails all three.
     scale = hier.measure_mca_scale(hier.pinned_cpu(), 4.0, None)
+    for _ in range(2):
+        if scale is None or _in_bounds(scale):
+            break
+        scale = hier.measure_mca_scale(hier.pinned_cpu(), 4.0, None)
     assert scale is not None and scale.mcpu == mcacpu.host_model().mcpu
     assert set(scale.ratios) == set(corescale.CLASSES)
     for name, body in corescale.LOOPS.items():
         fig = scale.loops[name]
         assert fig.model == mcacpu.run("\n".join(body) + "\ndec %rcx\njnz 0\n", scale.mcpu).cycles
         assert fig.measured > 0 and scale.ratios[name] == pytest.approx(fig.measured / fig.model)
-        # a core of the same line is within a factor of three of its predecessor's model, either way
-        assert 1 / 3 < scale.ratios[name] < 3
+    assert _in_bounds(scale), dict(scale.ratios)
     assert set(scale.checks) == set(corescale.CHECKS)
 
 
