@@ -344,3 +344,14 @@ def test_an_argument_set_on_some_paths_keeps_the_callers_value_on_the_others(cap
     rows = gcov_rows(capsys, fixture, "./inout", (lsame,))
     assert rows[line_of(fixture, "K = K + 1")] == ["10", "10"]
     assert rows[line_of(fixture, "IF (LSAME(EQUED, 'Y'))")] == ["2", "2"]
+
+
+def test_a_chain_of_updates_from_the_own_value_is_followed_to_its_end(tmp_path):
+    # DGESVD's workspace sizes: `WRKBL = MAX(WRKBL, N + LWORK_DGEQRF)` ninety times in its arms. Each update
+    # reads the value the one before left; following that afresh at every update went past the depth limit
+    # (M unresolved here) after a run per update and per use, 10 291 runs of DGESVD's for 90 uses.
+    updates = "\n".join(f"M = MAX(M, N + {j})" for j in range(1, 41))
+    count, analysis = _body_count(tmp_path, _fortran(f"M = 1\nIF (K .GT. 0) THEN\n{updates}\nELSE\n"
+                                                     "M = MAX(M, 2)\nEND IF"))
+    assert _values(count, POINTS) == [max(1, n + 40) if k > 0 else 2 for n, k in POINTS]
+    assert sorted(p.name for p in analysis.table.unresolved()) == ["K", "N"]
