@@ -8,10 +8,12 @@ depth 5 and again at depth 6 was run twice. Inside a loop that changes a variabl
 body, whose tests ask for other variables one level deeper each time, so that CTPMV's runs were asked
 2 688 times for 63 values, each time at another depth.
 
-A value whose work never met a limit is the same from any depth at which its deepest step stays within
-every limit: from any shallower depth, and from a deeper one while the deepest step stays within the
-lowest limit. A `Reach` notes, while a value is worked out, the deepest level asked and whether a limit
-was met; a value that met one is remembered for its own depth only, as before.
+A value whose work never met a limit is the same from any depth at which every limit its steps check still
+passes: from any shallower depth, and from a deeper one up to the least room a check left below its own limit.
+A `Reach` notes, while a value is worked out, the deepest level asked, whether a limit was met and that least
+room; a value that met one is remembered for its own depth only, as before. Judging a deeper start by the
+lowest limit any step might check (half the backtracer's, for calls) instead of by the checks the work made
+recomputed most of DGEJSV's runs: 69 900 runs for a few dozen uses, its build 56 → 14 s.
 """
 from __future__ import annotations
 
@@ -20,18 +22,23 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+_NO_LIMIT = 1 << 30
 
 
 @dataclass
 class Reach:
-    """The deepest level asked so far and whether a limit stopped anything, in the work under way."""
+    """The deepest level asked so far, whether a limit stopped anything, and the least room any check left
+    below its limit (limit - depth), in the work under way."""
     deepest: int = 0
     limited: bool = False
+    room: int = _NO_LIMIT
 
     def past(self, depth: int, limit: int) -> bool:
         """Whether `depth` is past `limit` (the work gives up there), noted either way."""
         if depth > self.deepest:
             self.deepest = depth
+        if limit - depth < self.room:
+            self.room = limit - depth
         if depth > limit:
             self.limited = True
             return True
@@ -43,14 +50,16 @@ class _Kept(Generic[T]):
     value: T
     depth: int  # the depth it was worked out at
     used: int  # levels below that depth its work asked for
+    # the deepest start at which every limit its work checked would still pass (each check's limit less its
+    # level below the start, the least of them): from there on, the same work would meet a limit
+    reach: int
 
 
 class DepthMemo:
     """Values by key, each valid for the depths where the limits would not change it."""
 
-    def __init__(self, reach: Reach, lowest_limit: int) -> None:
+    def __init__(self, reach: Reach) -> None:
         self._reach = reach
-        self._lowest = lowest_limit  # the least limit any step checks (a deeper start must stay within it)
         self._free: dict[object, _Kept] = {}  # worked out without meeting a limit
         self._limited: dict[tuple[object, int], _Kept] = {}  # met one: for its own depth only
 
@@ -58,26 +67,34 @@ class DepthMemo:
         """The value of `work()` at `depth`, remembered under `key` (everything else it depends on)."""
         reach = self._reach
         kept = self._free.get(key)
-        if kept is not None and (depth <= kept.depth or depth + kept.used <= self._lowest):
-            reach.past(depth + kept.used, 1 << 30)
+        if kept is not None and (depth <= kept.depth or depth <= kept.reach):
+            self._replayed(kept, depth)
             return kept.value
         exact = self._limited.get((key, depth))
         if exact is not None:
-            reach.past(depth + exact.used, 1 << 30)
+            self._replayed(exact, depth)
             reach.limited = True
             return exact.value
-        outer = (reach.deepest, reach.limited)
-        reach.deepest, reach.limited = depth, False
+        outer = (reach.deepest, reach.limited, reach.room)
+        reach.deepest, reach.limited, reach.room = depth, False, _NO_LIMIT
         try:
             value = work()
         finally:
-            used, limited = reach.deepest - depth, reach.limited
+            used, limited, room = reach.deepest - depth, reach.limited, reach.room
             reach.deepest, reach.limited = max(outer[0], reach.deepest), outer[1] or limited
+            reach.room = min(outer[2], room)
         if limited:
-            self._limited[(key, depth)] = _Kept(value, depth, used)
+            self._limited[(key, depth)] = _Kept(value, depth, used, depth + room)
         else:
-            self._free[key] = _Kept(value, depth, used)  # covers every depth the one it replaces did
+            self._free[key] = _Kept(value, depth, used, depth + room)  # covers every depth the one it replaces did
         return value
+
+    def _replayed(self, kept: _Kept, depth: int) -> None:
+        """What a remembered value's work would have noted, started at `depth`: its deepest level, the room
+        its checks would leave there."""
+        reach = self._reach
+        reach.past(depth + kept.used, _NO_LIMIT)
+        reach.room = min(reach.room, kept.reach - depth)
 
     def snapshot(self) -> tuple[dict, dict]:
         """The remembered values, to put back where a hypothesis they rest on fails (an induction)."""

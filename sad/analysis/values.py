@@ -132,8 +132,8 @@ class ProgramFacts:
     entry_symbol: sympy.Symbol = field(default_factory=lambda: sympy.Symbol("__entry__", integer=True))
 
     def __post_init__(self) -> None:
-        self._conditionals = DepthMemo(self.reach, _MAX_DEPTH // 2)
-        self._evaluations = DepthMemo(self.reach, _MAX_DEPTH // 2)
+        self._conditionals = DepthMemo(self.reach)
+        self._evaluations = DepthMemo(self.reach)
 
     def reaches(self, definition: Definition, use: ir.Stmt, proc: ir.Procedure) -> bool:
         """Whether a call's write can reach `use` (a loop entered after it): not when the call comes later
