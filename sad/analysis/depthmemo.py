@@ -10,10 +10,10 @@ body, whose tests ask for other variables one level deeper each time, so that CT
 
 A value whose work never met a limit is the same from any depth at which every limit its steps check still
 passes: from any shallower depth, and from a deeper one up to the least room a check left below its own limit.
-A `Reach` notes, while a value is worked out, the deepest level asked, whether a limit was met and that least
-room; a value that met one is remembered for its own depth only, as before. Judging a deeper start by the
-lowest limit any step might check (half the backtracer's, for calls) instead of by the checks the work made
-recomputed most of DGEJSV's runs: 69 900 runs for a few dozen uses, its build 56 → 14 s.
+A `Reach` notes, while a value is worked out, whether a limit was met and that least room; a value that met
+one is remembered for its own depth only, as before. Judging a deeper start by the lowest limit any step might
+check (half the backtracer's, for calls) instead of by the checks the work made recomputed most of DGEJSV's
+runs: 69 900 runs for a few dozen uses, its build 56 → 14 s.
 """
 from __future__ import annotations
 
@@ -27,16 +27,13 @@ _NO_LIMIT = 1 << 30
 
 @dataclass
 class Reach:
-    """The deepest level asked so far, whether a limit stopped anything, and the least room any check left
-    below its limit (limit - depth), in the work under way."""
-    deepest: int = 0
+    """Whether a limit stopped anything, and the least room any check left below its limit (limit - depth),
+    in the work under way."""
     limited: bool = False
     room: int = _NO_LIMIT
 
     def past(self, depth: int, limit: int) -> bool:
         """Whether `depth` is past `limit` (the work gives up there), noted either way."""
-        if depth > self.deepest:
-            self.deepest = depth
         if limit - depth < self.room:
             self.room = limit - depth
         if depth > limit:
@@ -49,7 +46,6 @@ class Reach:
 class _Kept(Generic[T]):
     value: T
     depth: int  # the depth it was worked out at
-    used: int  # levels below that depth its work asked for
     # the deepest start at which every limit its work checked would still pass (each check's limit less its
     # level below the start, the least of them): from there on, the same work would meet a limit
     reach: int
@@ -67,7 +63,7 @@ class DepthMemo:
         """The value of `work()` at `depth`, remembered under `key` (everything else it depends on)."""
         reach = self._reach
         kept = self._free.get(key)
-        if kept is not None and (depth <= kept.depth or depth <= kept.reach):
+        if kept is not None and depth <= kept.reach:  # (no shallower start meets a limit: reach >= depth)
             self._replayed(kept, depth)
             return kept.value
         exact = self._limited.get((key, depth))
@@ -75,26 +71,23 @@ class DepthMemo:
             self._replayed(exact, depth)
             reach.limited = True
             return exact.value
-        outer = (reach.deepest, reach.limited, reach.room)
-        reach.deepest, reach.limited, reach.room = depth, False, _NO_LIMIT
+        outer = (reach.limited, reach.room)
+        reach.limited, reach.room = False, _NO_LIMIT
         try:
             value = work()
         finally:
-            used, limited, room = reach.deepest - depth, reach.limited, reach.room
-            reach.deepest, reach.limited = max(outer[0], reach.deepest), outer[1] or limited
-            reach.room = min(outer[2], room)
+            limited, room = reach.limited, reach.room
+            reach.limited, reach.room = outer[0] or limited, min(outer[1], room)
         if limited:
-            self._limited[(key, depth)] = _Kept(value, depth, used, depth + room)
+            self._limited[(key, depth)] = _Kept(value, depth, depth + room)
         else:
-            self._free[key] = _Kept(value, depth, used, depth + room)  # covers every depth the one it replaces did
+            self._free[key] = _Kept(value, depth, depth + room)  # covers every depth the one it replaces did
         return value
 
     def _replayed(self, kept: _Kept, depth: int) -> None:
-        """What a remembered value's work would have noted, started at `depth`: its deepest level, the room
-        its checks would leave there."""
-        reach = self._reach
-        reach.past(depth + kept.used, _NO_LIMIT)
-        reach.room = min(reach.room, kept.reach - depth)
+        """What a remembered value's work would have noted, started at `depth`: the room its checks would
+        leave there."""
+        self._reach.room = min(self._reach.room, kept.reach - depth)
 
     def snapshot(self) -> tuple[dict, dict]:
         """The remembered values, to put back where a hypothesis they rest on fails (an induction)."""

@@ -1976,10 +1976,9 @@ class ValueResolver(ir.NodeVisitor):
         """What the remembered values depend on of the pinned variable (`_updated`)."""
         return None if self._pinned is None else (self._pinned[0], id(self._pinned[1]), self._pinned[2])
 
-    def _reads_itself(self, key: str, d: Definition) -> bool:
-        """Whether an assignment's value reads the variable it assigns (`WRKBL = MAX(WRKBL, N + LWORK_DGEQRF)`)."""
-        return d.value is not None and any(isinstance(n, ir.Var) and self.facts.storage_name(self.proc, n.name) == key
-                                           for n in ir.walk(d.value))
+    def _reads_itself(self, key: str, value: ir.Expr) -> bool:
+        """Whether an assigned value reads the variable it is assigned to (`WRKBL = MAX(WRKBL, N + LWORK_DGEQRF)`)."""
+        return any(isinstance(n, ir.Var) and self.facts.storage_name(self.proc, n.name) == key for n in ir.walk(value))
 
     def _updated(self, key: str, node: ir.Expr, stmt: ir.Stmt, before: sympy.Expr, depth: int) -> sympy.Expr | None:
         """An update of the variable from its own value (`WRKBL = MAX(WRKBL, N + LWORK_DGEQRF)`) in a symbolic
@@ -2001,12 +2000,10 @@ class ValueResolver(ir.NodeVisitor):
 
     def _step(self, key: str, d: Definition, integer: bool, depth: int):
         """What a definition of the routine stores: an assignment's value, a READ's run-time value."""
-        reads_itself = d.kind == "assign" and self._reads_itself(key, d)
-
         def step(stmt: ir.Stmt, before: sympy.Expr) -> sympy.Expr | None:
-            if reads_itself and d.value is not None and isinstance(before, sympy.Basic):
-                return self._updated(key, d.value, stmt, before, depth + 1)
             if d.kind == "assign" and d.value is not None:
+                if self._reads_itself(key, d.value):
+                    return self._updated(key, d.value, stmt, before, depth + 1)
                 return self._at_statement(d.value, stmt, depth + 1)
             if d.kind == "read":
                 return self._register(key, "unresolved", integer, d.loc, "read at run time", None, d.procedure)

@@ -21,7 +21,7 @@ def test_a_value_within_the_limit_is_worked_out_once_for_shallower_and_safe_deep
     assert memo.get("n", 2, lambda: follow(reach, 2, 3, runs)) == "known"  # shallower: same answer
     assert memo.get("n", 7, lambda: follow(reach, 7, 3, runs)) == "known"  # 7 + 3 <= 10: same answer
     assert runs == [5]
-    assert reach.deepest == 10 and not reach.limited  # what the reused work would have asked
+    assert reach.room == 0 and not reach.limited  # what the reused work would have left: it asked down to 10
 
 
 def test_a_deeper_start_that_would_meet_the_limit_is_worked_out_again():
