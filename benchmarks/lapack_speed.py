@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """sad check's speed on Reference LAPACK: lines per CPU second, the slowest file, the files stopped.
 
-Usage: python3 benchmarks/lapack_speed.py LAPACK_DIR [--set dgeev|tsqr|sample|whole ...] [--seed 29] [--size 150]
+Usage: python3 benchmarks/lapack_speed.py LAPACK_DIR [--set dgeev|tsqr|sample|precisions|whole ...] [--seed 29]
+                                          [--size 150]
                                           [-j 1] [--timeout 60] [--keep DIR]
 
 LAPACK_DIR is an unpacked Reference LAPACK source tree (its SRC and BLAS/SRC directories; e.g. the netlib
@@ -13,6 +14,8 @@ scratch directory and checked with `sad check DIR -j J --no-cache --timeout T` i
   DTPMQRT, ...), whose blocked loops pass sizes chosen by a test of the loop index (DTPQRT did not finish
   in 30 minutes before such terms were folded together);
 - sample: SIZE files of SRC drawn with a fixed seed, with every file they reach;
+- precisions: ten routines in all four precisions (S, D, C, Z) with every file they reach, the shape of the
+  whole library (families of files that share callees, joined by LSAME, XERBLA and the BLAS), for -j N;
 - whole: all of SRC with BLAS/SRC (about 870 000 lines).
 Figures, not tests: the CPU seconds are the child's (user + system), so pin the run (`taskset -c 1`) and
 expect noise from other work on the machine. Exits 0 unless sad check cannot run.
@@ -46,6 +49,8 @@ def closure(chosen: list[Path], index: dict, scanned: dict) -> list[str]:
 
 
 _ROOTS = {"dgeev": "dgeev.f", "tsqr": "dgetsls.f"}  # the sets made of one routine and what it reaches
+# the routines of the precisions set, each as SLATSQR, DLATSQR, CLATSQR, ZLATSQR
+_PRECISIONS = ("latsqr", "gelsy", "geqrf", "steqr", "sysvx", "tbrfs", "lasr", "gelq2", "trsyl3", "lar1v")
 
 
 def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str, list[str]]:
@@ -60,6 +65,9 @@ def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str,
     for name in names:
         if name in _ROOTS:
             sets[name] = closure([lapack / "SRC" / _ROOTS[name]], index, scanned)
+        elif name == "precisions":
+            sets[name] = closure([lapack / "SRC" / f"{p}{base}.f" for base in _PRECISIONS for p in "sdcz"],
+                                 index, scanned)
         elif name == "sample":
             sets[name] = closure(random.Random(seed).sample(src, min(size, len(src))), index, scanned)
         else:
@@ -103,7 +111,7 @@ def check(files: list[str], jobs: int, timeout: float, scratch: Path) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree (SRC, BLAS/SRC)")
-    ap.add_argument("--set", dest="sets", action="append", choices=[*_ROOTS, "sample", "whole"],
+    ap.add_argument("--set", dest="sets", action="append", choices=[*_ROOTS, "sample", "precisions", "whole"],
                     help="file sets to check (repeatable; default: dgeev and sample)")
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--size", type=int, default=150, help="SRC files drawn for the sample set")

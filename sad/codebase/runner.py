@@ -3,10 +3,10 @@
 Data flow: paths → source files and their dependency closures (sad.codebase.sources) → one unit per file
 with its cache key (file content, the contents of the files it may call and of every file these include,
 tool version, machine database, options) → results from the on-disk cache (diskcache, under
-$XDG_CACHE_HOME/sad or --cache-dir) or from workers: this process (-j 1), a pool of forked processes
-(-j N; modules imported once, before the fork) or a dask.distributed cluster (--scheduler ADDRESS; the
-workers must see the same file system) → results sorted by path, so that the output does not
-depend on where or in which order units ran.
+$XDG_CACHE_HOME/sad or --cache-dir) or from workers: this process (-j 1), forked processes (-j N; modules
+imported once, before the fork; files that share callees kept on one worker, sad.codebase.schedule) or a
+dask.distributed cluster (--scheduler ADDRESS; the workers must see the same file system) → results sorted
+by path, so that the output does not depend on where or in which order units ran.
 
 Each unit runs under a CPU-time limit (--timeout). A file past it is analyzed once more on its own, under
 the same limit, with every call into another file priced by the callee's name (C_<callee>, a parameter) instead
@@ -26,14 +26,13 @@ import sys
 import time
 import traceback
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from multiprocessing import get_context
+from functools import lru_cache, partial
 from pathlib import Path
 
 from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
+from sad.codebase.schedule import on_workers
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 from sad.common.cachefiles import cache_home
@@ -383,10 +382,7 @@ def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | No
     # 4 % of the workers' CPU on the fixture)
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(units)), mp_context=get_context("fork")) as pool:
-            futures = {pool.submit(check_batch, batch, options, timeout): batch for batch in batches(units, jobs)}
-            for future in as_completed(futures):
-                yield from zip(futures[future], future.result())
+        yield from on_workers(units, min(jobs, len(units)), partial(check_batch, options=options, timeout=timeout))
     finally:
         gc.unfreeze()
 
@@ -394,50 +390,6 @@ def _on_pool(units: list[Unit], options: Options, jobs: int, timeout: float | No
 def check_batch(units: list[Unit], options: Options, timeout: float | None) -> list[dict]:
     """Several units on one worker, in order (check_unit for each)."""
     return [check_unit(unit, options, timeout) for unit in units]
-
-
-def batches(units: list[Unit], jobs: int) -> list[list[Unit]]:
-    """The units cut into tasks for `jobs` workers. Files that load one another are neighbours, the callees
-    first, so that a worker parses a shared file once and its later units reuse it (a file is loaded by its
-    own unit and by every unit calling into it); a task holds many units, as one task per unit would cost
-    a round trip between processes each. Guided sizes: each task takes a 1/(4·jobs) share of the lines
-    not yet handed out (at least _TASK_LINES), so that the last tasks, small, spread over the workers;
-    tasks longest first (a long file's task among the first)."""
-    group = _groups(units)
-    ordered = sorted(units, key=lambda u: (group[u.path], len(u.deps), u.path))
-    left = sum(u.lines for u in units)
-    tasks: list[list[Unit]] = []
-    size = limit = 0
-    for unit in ordered:
-        if not tasks or size + unit.lines > limit:
-            tasks.append([])
-            size, limit = 0, max(_TASK_LINES, left // (4 * max(jobs, 1)))
-        tasks[-1].append(unit)
-        size += unit.lines
-        left -= unit.lines
-    return sorted(tasks, key=lambda t: -sum(u.lines for u in t))  # stable: equal sizes keep their order
-
-
-_TASK_LINES = 200  # lines of a task at least (about 0.15 s of analysis)
-
-
-def _groups(units: list[Unit]) -> dict[str, str]:
-    """Each unit's path → its group's name (the least path in it): units are grouped when one loads the
-    other's file (union-find over the dependency closures)."""
-    parent = {u.path: u.path for u in units}
-
-    def find(path: str) -> str:
-        while parent[path] != path:
-            parent[path] = parent[parent[path]]
-            path = parent[path]
-        return path
-
-    for unit in units:
-        for dep in unit.deps:
-            if dep in parent:
-                a, b = sorted((find(unit.path), find(dep)))
-                parent[b] = a
-    return {path: find(path) for path in parent}
 
 
 def _on_dask(units: list[Unit], options: Options, address: str, timeout: float | None):

@@ -105,25 +105,3 @@ def test_a_unit_that_fails_once_is_analyzed_again_and_a_bug_is_located(tmp_path,
     assert len(calls) == 4 and diag["severity"] == "error" and not data["routines"]
     assert diag["message"].startswith("internal error: ")
     assert "(at sad/common/exprparse.py:" in diag["message"], diag["message"]
-
-
-def test_batches_keep_callees_before_their_callers_on_one_worker():
-    """Files that load one another are neighbours in a task, each callee before the units that load it (its
-    parse is then kept for them); tasks take a 1/(4·jobs) share of the lines not yet handed out, at least
-    200 lines, longest first."""
-    from sad.codebase.results import Unit
-    from sad.codebase.runner import batches
-
-    def units(lines: int) -> list[Unit]:
-        return [Unit("c.f", ("a.f", "b.f"), lines), Unit("d.f", (), lines), Unit("b.f", ("a.f",), lines),
-                Unit("e.f", ("a.f",), lines), Unit("a.f", (), lines)]
-
-    assert [[u.path for u in task] for task in batches(units(10), 2)] == [["a.f", "b.f", "e.f", "c.f", "d.f"]]
-    # 150 lines each, at most 200 lines per task: one unit per task
-    assert [[u.path for u in task] for task in batches(units(150), 2)] == [["a.f"], ["b.f"], ["e.f"], ["c.f"],
-                                                                           ["d.f"]]
-    # 20 files of 100 lines on one worker: 2000/4 = 500 lines, then 1500/4 → 300, 1200/4 → 300, 900/4 → 200 …
-    many = [Unit(f"u{i:02}.f", (), 100) for i in range(20)]
-    tasks = batches(many, 1)
-    assert [sum(u.lines for u in t) for t in tasks] == [500, 300, 300, 200, 200, 200, 200, 100]
-    assert [u.path for t in tasks for u in t] == [u.path for u in many]
