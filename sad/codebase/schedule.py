@@ -39,17 +39,13 @@ def dealt(units: list[Unit], jobs: int) -> list[deque[Unit]]:
     built: list[set[str]] = [set() for _ in range(jobs)]
     load = [0] * jobs
     queues: list[list[Unit]] = [[] for _ in range(jobs)]
-    for unit in sorted(units, key=lambda u: (-_closure_lines(u, lines), u.path)):
+    for unit in sorted(units, key=lambda u: (-_fresh(u, set(), lines), u.path)):
         fresh = [_fresh(unit, built[w], lines) for w in range(jobs)]
         least = min(range(jobs), key=lambda w: (load[w] + fresh[w], fresh[w], w))  # a tie: less built twice
         load[least] += fresh[least]
         built[least].update((unit.path, *unit.deps))
         queues[least].append(unit)
     return [deque(sorted(queue, key=_callees_first)) for queue in queues]
-
-
-def _closure_lines(unit: Unit, lines: dict[str, int]) -> int:
-    return sum(lines.get(path, 0) for path in {unit.path, *unit.deps})
 
 
 def _fresh(unit: Unit, built: set[str], lines: dict[str, int]) -> int:
