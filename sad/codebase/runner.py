@@ -5,8 +5,9 @@ with its cache key (file content, the contents of the files it may call and of e
 tool version, machine database, options) → results from the on-disk cache (diskcache, under
 $XDG_CACHE_HOME/sad or --cache-dir) or from workers: this process (-j 1), forked processes (-j N; modules
 imported once, before the fork; files that share callees kept on one worker, sad.codebase.schedule) or a
-dask.distributed cluster (--scheduler ADDRESS; the workers must see the same file system) → results sorted
-by path, so that the output does not depend on where or in which order units ran.
+dask.distributed cluster (--scheduler ADDRESS; the workers must see the same file system; units dealt to
+them as to -j N's processes) → results sorted by path, so that the output does not depend on where or in
+which order units ran.
 
 Each unit runs under a CPU-time limit (--timeout). A file past it is analyzed once more on its own, under
 the same limit, with every call into another file priced by the callee's name (C_<callee>, a parameter) instead
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
-from sad.codebase.schedule import on_workers
+from sad.codebase.schedule import on_workers, placed
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
 from sad.codebase.timelimit import AnalysisTimeout, time_limit
 from sad.common.cachefiles import cache_home
@@ -240,7 +241,8 @@ def run(units: list[Unit], options: Options, *, jobs: int = 1, cache_dir: str | 
             found[unit.path] = result
         else:
             todo.append(unit)
-    todo.sort(key=lambda u: (-u.lines, u.path))  # longest first: the last worker to finish ends sooner
+    # longest first: where nothing deals the units (a cluster with no worker yet) the last to finish ends sooner
+    todo.sort(key=lambda u: (-u.lines, u.path))
     bar = _progress_bar(len(units), len(found), progress)
     pending: dict[str, dict] = {}
     stored_at = time.perf_counter()
@@ -396,10 +398,24 @@ def _on_dask(units: list[Unit], options: Options, address: str, timeout: float |
     from distributed import Client
     from distributed import as_completed as dask_completed
     with Client(address) as client:
-        futures = client.map(check_unit, units, options=options, timeout=timeout, pure=False)
-        owner = {f.key: u for f, u in zip(futures, units)}
-        for future in dask_completed(futures):
+        futures = submitted(client, units, options, timeout)
+        owner = {future.key: unit for future, unit in futures}
+        for future in dask_completed([future for future, _ in futures]):
             yield owner[future.key], future.result()
+
+
+def submitted(client, units: list[Unit], options: Options, timeout: float | None) -> list[tuple]:
+    """(future, unit) for each unit, on the cluster of `client`: dealt to the workers connected now as -j N
+    deals units to its processes (sad.codebase.schedule.placed), so that a routine built on one worker serves
+    that worker's later files. A task may still run elsewhere when its worker leaves (`allow_other_workers`);
+    with no worker connected yet, the scheduler places every task."""
+    workers = list(client.nthreads())
+    if not workers:
+        futures = client.map(check_unit, units, options=options, timeout=timeout, pure=False)
+        return list(zip(futures, units))
+    return [(client.submit(check_unit, unit, options=options, timeout=timeout, pure=False, workers=[address],
+                           allow_other_workers=True, priority=priority), unit)
+            for unit, address, priority in placed(units, workers)]
 
 
 def cpu_count() -> int:

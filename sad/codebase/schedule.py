@@ -12,7 +12,9 @@ worker counted once there. Reference LAPACK (2 157 files of SRC and BLAS/SRC) co
 complex precision on one worker, double and double complex on the other, 455 000 lines each, 26 000 lines
 (3 %) built on both. Each worker runs its units callees first, as -j 1 does. A worker whose own units are
 done takes over a unit of another's that nothing left there loads, where what it must build for it is
-fewer lines than the rest of that worker's queue (`Queues._taken_over`).
+fewer lines than the rest of that worker's queue (`Queues._taken_over`). On a dask.distributed cluster
+(--scheduler) the units are dealt the same way over its workers (`placed`), each task restricted to its
+worker and ranked callees first; the cluster itself moves a task only when its worker is gone.
 
 Lines stand for cost here: a cold run knows nothing better. On that sample -j 2 now takes 116 s wall and
 205 CPU s (150 and 297 before); on ten LAPACK routines in all four precisions with their callees (309
@@ -59,6 +61,15 @@ def _callees_first(unit: Unit) -> tuple:
 
 def _lines(units) -> int:
     return sum(unit.lines for unit in units)
+
+
+def placed(units: list[Unit], workers: list[str]) -> list[tuple[Unit, str, int]]:
+    """Each unit with the worker (of `workers`, addresses) it is dealt to and its priority there: the units
+    of each worker's queue ranked so that a higher priority, run first by dask, is a callee first."""
+    out: list[tuple[Unit, str, int]] = []
+    for address, queue in zip(sorted(workers), dealt(units, len(workers))):
+        out.extend((unit, address, len(queue) - rank) for rank, unit in enumerate(queue))
+    return out
 
 
 class Queues:

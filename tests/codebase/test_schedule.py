@@ -2,8 +2,13 @@
 first to the worker whose load they raise least, and a worker out of work taking over only what pays."""
 import os
 
-from sad.codebase.results import Unit
-from sad.codebase.schedule import TASK_LINES, Queues, dealt, on_workers
+import pytest
+
+from sad.codebase.points import Point, PointSet
+from sad.codebase.results import Options, Unit
+from sad.codebase.runner import plan, submitted
+from sad.codebase.schedule import TASK_LINES, Queues, dealt, on_workers, placed
+from sad.machine.files import resolve_path
 
 
 def _tree(lines: int = 100) -> list[Unit]:
@@ -60,3 +65,44 @@ def test_on_workers_runs_every_unit_once_each_first_task_on_its_own_worker():
     # the first tasks, 200 lines each, go to the workers they were dealt to, both at the start
     assert pid["h.f"] == pid["x.f"] != pid["e.f"] == pid["c.f"]
     assert os.getpid() not in pid.values()
+
+
+def test_placed_deals_over_the_cluster_workers_by_address_callees_ranked_higher():
+    # the dealing of the first test, worker 0 being the least address; a higher priority runs first in dask
+    got = [(u.path, address, priority) for u, address, priority in placed(_tree(), ["tcp://b:2", "tcp://a:1"])]
+    assert got == [("h.f", "tcp://a:1", 4), ("x.f", "tcp://a:1", 3), ("b.f", "tcp://a:1", 2), ("d.f", "tcp://a:1", 1),
+                   ("e.f", "tcp://b:2", 3), ("c.f", "tcp://b:2", 2), ("f.f", "tcp://b:2", 1)]
+
+
+_CALLS = {"h": [], "b": ["h"], "c": ["b"], "e": ["h"], "x": []}
+
+
+def _restrictions(dask_scheduler) -> dict:
+    return {str(key): (sorted(ts.worker_restrictions or ()), ts.loose_restrictions, ts.priority[0])
+            for key, ts in dask_scheduler.tasks.items()}
+
+
+@pytest.mark.heavy
+def test_each_unit_is_restricted_to_the_dask_worker_it_was_dealt_to(tmp_path):
+    """Five Fortran files on a two-worker LocalCluster: the scheduler holds each task for the worker `placed`
+    chose, with its priority (dask keeps it negated), another worker allowed only as dask's own fallback (a
+    worker gone, or idle and stealing: which of the two ran a task is the cluster's choice, not asserted);
+    every unit is analyzed with its callee expanded."""
+    distributed = pytest.importorskip("distributed")
+    for name, callees in _CALLS.items():
+        body = "".join(f"      CALL {c.upper()}(N)\n" for c in callees) or "      N = N + 1\n"
+        (tmp_path / f"{name}.f").write_text(f"      SUBROUTINE {name.upper()}(N)\n      INTEGER N\n{body}      END\n")
+    options = Options(str(resolve_path("sparc2").resolve()), PointSet((Point("default", ()),)))
+    units, _ = plan([str(tmp_path)], [], options)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        futures = submitted(client, units, options, 60.0)
+        results = {unit.path: future.result() for future, unit in futures}
+        held = client.run_on_scheduler(_restrictions)  # the tasks kept while their futures are
+        chosen = {unit.path: ([address], True, -priority)
+                  for unit, address, priority in placed(units, list(client.nthreads()))}
+    assert {unit.path: held[str(future.key)] for future, unit in futures} == chosen
+    assert len({where[0][0] for where in chosen.values()}) == 2
+    routines = {r["name"]: r for data in results.values() for r in data["routines"]}
+    assert sorted(routines) == ["B", "C", "E", "H", "X"]
+    assert routines["C"]["unseen_calls"] == [] and routines["C"]["complexity"] == "1"
