@@ -43,3 +43,36 @@ def test_each_build_gets_its_own_list_of_limits():
     first = summemo.common_new(sympy.Sum, summand, limits, discrete=True)
     second = summemo.common_new(sympy.Sum, summand, limits, discrete=True)
     assert first[1] == second[1] and first[1] is not second[1]
+
+
+def _sympys(summand, limits):
+    """sympy's own normal form of the summand (its _common_new, no memo, no skipping)."""
+    return summemo._sympy_common_new(sympy.Sum, summand, limits, discrete=True)[0]
+
+
+def test_a_summand_sympy_would_leave_as_it_is_is_not_normalized():
+    k, n, m = sympy.symbols("k n m", integer=True)
+    limits = (k, 1, n)
+    # no choice on k (the one on n is masked by sympy): not walked by the fold at all
+    plain = k * n + sympy.Piecewise((1, n > m), (0, True))
+    # a choice on k at the top, its values free of choices on k, its conditions free of ITE
+    top = sympy.Piecewise((k * sympy.Piecewise((1, n > 0), (0, True)), k < m), (0, True))
+    for summand in (plain, top):
+        assert summemo._normal(summand, frozenset({k}))
+        summemo._normalized.cache_clear()
+        ours = sympy.Sum(summand, limits)
+        assert ours.function is summand and ours.limits == (sympy.Tuple(k, 1, n),)
+        assert sympy.srepr(_sympys(summand, limits)) == sympy.srepr(summand)
+
+
+def test_a_summand_the_fold_changes_goes_to_sympy():
+    k, n, m = sympy.symbols("k n m", integer=True)
+    limits = (k, 1, n)
+    inside = n * sympy.Piecewise((k, k > 2), (0, True))  # taken to the top by the fold
+    ite = sympy.Piecewise((1, sympy.ITE(n > m, k < n, k < m)), (0, True))  # its ITE condition rewritten
+    for summand, folded in ((inside, "Piecewise((k*n, k > 2), (0, True))"),
+                            (ite, "Piecewise((1, ((m >= n) | (k < n)) & ((k < m) | (m < n))), (0, True))")):
+        assert not summemo._normal(summand, frozenset({k}))
+        summemo._normalized.cache_clear()
+        ours = sympy.Sum(summand, limits)
+        assert str(ours.function) == folded and sympy.srepr(ours.function) == sympy.srepr(_sympys(summand, limits))
