@@ -86,4 +86,3 @@ def common_new(cls, function, *symbols, discrete, **assumptions):
 def install() -> None:
     """Let every Sum, Product and Integral be normalized through the memo (idempotent)."""
     _with_limits._common_new = common_new
-

@@ -97,7 +97,6 @@ def test_a_summary_is_taken_where_the_program_answers_alike(tree):
     assert reused == _leaf(tree, ["top.f", *DATA_ONLY], None)
 
 
-
 def test_each_question_is_put_to_a_program_once(tree, monkeypatch):
     """PC's summary asks again what LEAF's build asked (LEAF's test of X(I) against zero): taking LEAF in,
     then PC, puts each question to TOP's program once, and the counts are a fresh build's."""
@@ -113,6 +112,7 @@ def test_each_question_is_put_to_a_program_once(tree, monkeypatch):
     assert store.reused == 2 and asked and len(asked) == len(set(asked))
     monkeypatch.undo()
     assert reused == _leaf(tree, ["top.f", *DATA_ONLY], None)
+
 
 DEFERRED = {
     "r.f": """\
