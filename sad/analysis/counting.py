@@ -16,6 +16,7 @@ from functools import lru_cache
 import sympy
 
 from sad.analysis import (
+    assumptionorder,
     atomswalk,
     extremes,
     foldmemo,
@@ -33,6 +34,7 @@ from sad.common.exactdiv import exact_divisions, numpy_functions
 
 _TAU = sympy.Symbol("tau_trip", integer=True, positive=True)
 _K = sympy.Symbol("k", integer=True, nonnegative=True)
+assumptionorder.install()  # the same answers in the same order every run
 foldmemo.install()  # the Sums built here fold the same conditions again and again
 sumfold.install()  # and a sum inside them is not opened by the fold
 summemo.install()  # and every substitution that reaches a Sum normalizes the same summand again
