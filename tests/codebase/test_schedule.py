@@ -88,7 +88,7 @@ def test_each_unit_is_restricted_to_the_dask_worker_it_was_dealt_to(tmp_path):
     chose, with its priority (dask keeps it negated), another worker allowed only as dask's own fallback (a
     worker gone, or idle and stealing: which of the two ran a task is the cluster's choice, not asserted);
     every unit is analyzed with its callee expanded."""
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a test dependency (pyproject's test extra): missing, this fails instead of skipping
     for name, callees in _CALLS.items():
         body = "".join(f"      CALL {c.upper()}(N)\n" for c in callees) or "      N = N + 1\n"
         (tmp_path / f"{name}.f").write_text(f"      SUBROUTINE {name.upper()}(N)\n      INTEGER N\n{body}      END\n")
