@@ -1,9 +1,11 @@
-"""Walk probe: a loop's column walks timed together on this host at their own pitches and rows.
+"""Walk probe: a loop's column walks, or a row stream that starts anew at every entry, timed on this host at their
+own pitches and rows.
 
 Data flow: machine layer, beside sad.machine.calibrate; asked by the prediction's data term
 (sad.predict.reuse.data_seconds, ``probed_seconds``) for the column walks of one loop (``Column``: pitch a page
-or more, rows, step per pass, array) whose pitches and rows are numbers, where the machine file describes the
-host sad runs on (its ``cpu`` as `sad calibrate` wrote it, ``for_machine``).
+or more, rows, step per pass, array) whose pitches and rows are numbers, and for a row stream's runs
+(``restart_rows``, ``run_seconds``), where the machine file describes the host sad runs on (its ``cpu`` as
+`sad calibrate` wrote it, ``for_machine``).
 
 Why timed and not modelled: what a column walk costs an access depends on its pitch in ways that neither the
 caches' set mapping nor a TLB geometry fitted to a few pitches follows. On a Sapphire Rapids-class VM, -O2, the
@@ -40,6 +42,17 @@ adds: over lu's rows 16 000 B apart, 0.08 / 0.16 / 0.58 / 1.39 ns an access at 5
 over 500 / 1 000 / 1 451 / 1 707 rows and the same loop with four sums 0.68 / 0.80 / 1.36 / 2.53: short walks
 hide behind the chain, long ones add to it. As the calibrated chain waits of the levels
 (sad.machine.chainwait), it is an add chain's wait: sad.predict.overlap adds it to the loop's chain.
+
+Why rows of runs (``Column.run``): a row stream that starts anew at every entry of its loop (cholesky's A[j][k]
+over k < j reads a prefix of row j, then one of row j + 1, a row's pitch further on) pays at each start the
+misses before the prefetcher follows it, which a level's figure (one long stream) leaves out; how much depends
+on the run, the gap and the chain, so the probe times the loop's own. Pinned on this host (AMD EPYC Zen 2, -O2),
+ns per element of sums over rows of L doubles 2 L + 8 apart against the same bytes in one stream, 64 MiB of
+data: L = 64 1.66 against 0.88, L = 256 1.35 / 0.86, L = 1 024 1.01 / 0.86 with eight sums; with one serial sum
+2.80 / 1.25, 2.34 / 1.22, 1.65 / 1.26 (100, 290 and 400 ns a start); runs of 256 with gaps of 8 to 1 800
+elements 75 to 215 ns a start; 4 MiB of data (L3) 6-17 ns, 256 KiB (L2) none. The program reads each row's run
+(eight sums, or one for ``chained``), the next row ``pitch`` bytes on, over ``rows`` rows again and again; its
+base is the same runs over one run (``Column.base``: from L1).
 
 Why guarded: a busy host only ever slows a run down, but on this shared VM it stays slow for seconds, longer than
 a figure's runs, and the figure was then kept for good. The second probe's file (best of three runs, the L1
@@ -91,19 +104,29 @@ class Column(NamedTuple):
     A[k][i] over j), written where ``write`` (read, changed and stored back). ``shares``: the index of an
     earlier column of the same call whose array and rows this one walks, ``gap`` bytes to the right of it
     (covariance's data[k][i] and data[k][j]: their accesses of a row share its page unless a page boundary lies
-    between); None: an array of its own."""
+    between); None: an array of its own. ``run`` > 1: rows of runs, the loop's own walk alone (no other
+    column, no advance): each row's ``run`` consecutive doubles, then the next row ``pitch`` bytes on, a row
+    stream that starts anew at every entry of its loop (cholesky's A[j][k] over k < j; the module docstring
+    says why they are timed)."""
     pitch: int
     rows: int
     advance: int = 8
     write: bool = False
     shares: int | None = None
     gap: int = 0
+    run: int = 1
 
     def spec(self) -> str:
         """The probe program's argument for this walk, and its part of the cache file's key:
-        PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP (SHARES -1: an array of its own)."""
+        PITCH,ROWS,ADVANCE,WRITE,SHARES,GAP (SHARES -1: an array of its own), then ,RUN for rows of runs
+        (``run`` > 1; a column walk's key is what it was before runs were timed)."""
         return f"{self.pitch},{self.rows},{self.advance},{int(self.write)}," \
-            f"{-1 if self.shares is None else self.shares},{self.gap}"
+            f"{-1 if self.shares is None else self.shares},{self.gap}" + (f",{self.run}" if self.run > 1 else "")
+
+    def base(self) -> Column:
+        """The same passes with their loads from L1 (``WalkProbe._measure``): a column's rows 8 bytes apart, a
+        run's rows all on one run (its lines stay in L1 up to 4 KiB elements)."""
+        return self._replace(pitch=0 if self.run > 1 else 8, gap=0)
 
 
 SOURCE = r"""
@@ -124,8 +147,10 @@ SOURCE = r"""
    columns around that gap (covariance's data[k][j] beside data[k][i]), where both move it stays GAP bytes right
    of it. UNROLL rows a step, a sum per walk and row of the step: no chain of adds holds the loads back (the
    data's time, not the loop's). With -c first, every read is added into one sum instead: a serial chain of
-   adds waits on each load (a loop's chain). */
-static long field[MAXW][6];
+   adds waits on each load (a loop's chain). WALK,RUN with RUN > 1, the only walk: rows of runs, each row's RUN
+   consecutive doubles, the next row PITCH bytes on (0: the same run again), as a row stream that starts anew at
+   every entry of its loop runs (cholesky's A[j][k] over k < j). */
+static long field[MAXW][7];
 static double acc[UNROLL][MAXW];      /* the sums, kept between passes: no chain of adds at a pass's end */
 
 #define PASS(N, NAME, R, W, T)                                                                              \
@@ -152,6 +177,44 @@ PASS(1, pass1, r, w, w) PASS(2, pass2, r, w, w) PASS(3, pass3, r, w, w) PASS(4, 
 PASS(1, chain1, 0, 0, 0) PASS(2, chain2, 0, 0, 0) PASS(3, chain3, 0, 0, 0) PASS(4, chain4, 0, 0, 0)
 static long (*const passes[2][MAXW])(char **, long) = {{pass1, pass2, pass3, pass4}, {chain1, chain2, chain3, chain4}};
 
+/* one pass over rows of runs: a sum per element of the step, or one sum for all (chained) */
+static long runs(char *base, const long *f, int chained) {
+    double s[UNROLL];
+    long k, e, r, pitch = f[0], rows = f[1], run = f[6];
+    for (r = 0; r < UNROLL; r++) s[r] = acc[r][0];
+    for (k = 0; k < rows; k++) {
+        double *p = (double *)(base + k * pitch);
+        e = 0;
+        if (f[3]) for (; e < run; e++) p[e] += 1.0;
+        else if (chained) for (; e < run; e++) s[0] += p[e];
+        else {
+            for (; e + UNROLL <= run; e += UNROLL)
+                _Pragma("GCC unroll 8") for (r = 0; r < UNROLL; r++) s[r] += p[e + r];
+            for (; e < run; e++) s[0] += p[e];
+        }
+    }
+    for (r = 0; r < UNROLL; r++) acc[r][0] = s[r];
+    return rows * run;
+}
+
+static int rows_of_runs(long accesses, int chained) {
+    long *f = field[0], done = 0, r;
+    size_t len = (size_t)f[0] * f[1] + (size_t)f[6] * 8;
+    double sum = 0, t;
+    struct timespec t0, t1;
+    char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return 3;
+    memset(base, 1, len);
+    runs(base, f, chained);          /* once untimed: the rows' pages mapped, the caches as a pass leaves them */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    while (done < accesses) done += runs(base, f, chained);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    t = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+    for (r = 0; r < UNROLL; r++) sum += acc[r][0];
+    printf("%.4f %g\n", t / done, sum);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     long n, w, v, k, r, done = 0, accesses, common, cycles[MAXW], start[MAXW], at[MAXW];
     int chained = argc > 1 && strcmp(argv[1], "-c") == 0;
@@ -163,12 +226,16 @@ int main(int argc, char **argv) {
     accesses = atol(argv[1]);
     for (w = 0; w < n; w++) {
         long *f = field[w];
-        if (sscanf(argv[w + 2], "%ld,%ld,%ld,%ld,%ld,%ld", f, f + 1, f + 2, f + 3, f + 4, f + 5) != 6) return 2;
-        if (f[0] < 8 || f[1] < 2 || f[2] < 0 || f[4] >= w || f[5] < 0) return 2;
+        int got = sscanf(argv[w + 2], "%ld,%ld,%ld,%ld,%ld,%ld,%ld", f, f + 1, f + 2, f + 3, f + 4, f + 5, f + 6);
+        if (got == 6) f[6] = 1;
+        else if (got != 7 || f[6] < 1) return 2;
+        if (f[6] > 1 ? n != 1 || f[0] < 0 || f[4] >= 0 : f[0] < 8) return 2;
+        if (f[1] < 2 || f[2] < 0 || f[4] >= w || f[5] < 0) return 2;
         cycles[w] = f[2] == 0 ? 1 : f[0] / f[2] < 1 ? 1 : f[0] / f[2];   /* a whole row, as the nest sweeps it */
         if (f[4] >= 0 && !field[f[4]][2] && cycles[w] > AROUND) cycles[w] = AROUND;   /* around a still one's gap */
         start[w] = at[w] = 0;
     }
+    if (field[0][6] > 1) return rows_of_runs(accesses, chained);
     for (w = 0; w < n; w++) {
         long rows = field[w][1], *f = field[w];
         size_t len;
@@ -250,7 +317,8 @@ class WalkProbe:
         once more by the first process that finds the host quiet, and the one timed on the faster host kept."""
         if self.failed or not 0 < len(columns) <= MAX_COLUMNS or any(
                 c.rows < 2 or c.pitch < 16 or c.pitch * c.rows > MAX_BYTES or c.advance < 0 for c in columns) \
-                or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)):
+                or any(c.shares is not None and not 0 <= c.shares < k for k, c in enumerate(columns)) \
+                or any(c.run > 1 and (len(columns) > 1 or c.shares is not None) or c.run < 1 for c in columns):
             return None
         key = (CHAINED if chained else "") + ";".join(c.spec() for c in columns)
         if self._known is None:
@@ -274,12 +342,13 @@ class WalkProbe:
         spreads over few accesses), the two run in turns so that both see the host as it is, at least 0, to 3
         decimals; timed again while the host-speed sentinel says the host is slowed
         (sad.machine.hostspeed.Guard), the try on the fastest host kept."""
-        base_columns = tuple(c._replace(pitch=8, gap=0) for c in columns)   # in L1 a gap changes nothing
+        base_columns = tuple(c.base() for c in columns)   # in L1 a gap changes nothing
+        accesses = _accesses(columns)
 
         def timing() -> tuple[float, float] | None:
             walk = base = float("inf")
             for _ in range(REPEATS):
-                w, b = self._run(columns, chained=chained), self._run(base_columns, chained=chained)
+                w, b = self._run(columns, accesses, chained), self._run(base_columns, accesses, chained)
                 if w is None or b is None:
                     return None
                 walk, base = min(walk, w), min(base, b)
@@ -354,6 +423,13 @@ class WalkProbe:
             return None
         self._exe = exe
         return exe
+
+
+def _accesses(columns: tuple[Column, ...]) -> int:
+    """Accesses of one timed run: ``ACCESSES``, or three passes over rows of runs whose footprint holds more
+    (memory's rows: each pass finds its lines where the loop finds them), at most 16 x ``ACCESSES``."""
+    runs = max((c.rows * c.run for c in columns if c.run > 1), default=0)
+    return min(max(ACCESSES, 3 * runs), 16 * ACCESSES)
 
 
 def _figure(entry: object) -> Timed | None:

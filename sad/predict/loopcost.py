@@ -104,6 +104,15 @@ class LoopPrice:
     near_reach: int = 0            # rows of a column walk near what the TLBs hold (_walk_near_reach; 0: none)
 
 
+def _timed_text(probed: dict[tuple[walkprobe.Column, ...], float]) -> str:
+    """"3 column walks", "1 row stream starting anew at each entry" or both, of the probe's figures."""
+    walks = sum(1 for columns in probed for c in columns if c.run == 1)
+    rows = sum(1 for columns in probed for c in columns if c.run > 1)
+    parts = ([f"{walks} column walk{'s' if walks > 1 else ''}"] if walks else []) + \
+        ([f"{rows} row stream{'s' if rows > 1 else ''} starting anew at each entry"] if rows else [])
+    return " and ".join(parts)
+
+
 # ------------------------------------------------------------------------------------------- matching
 
 
@@ -163,8 +172,7 @@ class LoopCoverage:
         if self.near_reach:
             text += f"; {self.near_reach} with a column walk near the TLBs' reach (uncertain: see the warnings)"
         if self.probed:
-            n = sum(len(columns) for columns in self.probed)
-            text += f"; {n} column walk{'s' if n > 1 else ''} timed on this host (walk probe)"
+            text += f"; {_timed_text(self.probed)} timed on this host (walk probe)"
         if self.unmeasured:
             text += f"; recalibrate: {', '.join(self.unmeasured)} not measured"
         return text
@@ -489,7 +497,7 @@ def _note_slowed_walks(coverage: LoopCoverage, machine) -> None:
         return
     n = sum(len(columns) for columns in coverage.slowed)
     coverage.warnings.append(ir.Diagnostic(ir.Loc(str(getattr(machine, "path", "machine")), 0), "warning", (
-        f"{n} column walk{'s were' if n > 1 else ' was'} timed while this host ran up to "
+        f"{_timed_text(coverage.slowed)} {'were' if n > 1 else 'was'} timed while this host ran up to "
         f"{max(coverage.slowed.values()):.2f}x slower than its fastest (host-speed sentinel): "
         f"their figures may be high; they are timed again when the host is quiet "
         f"(or delete {walkprobe.CACHE} in the cache directory)")))
@@ -602,7 +610,8 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     timed_waits = _chain_waits(streams[0], loop, trips, hierarchy, core.latency_s, core.chain_s)
-    wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s, timed_waits)
+    register_chain = core.latency_s > 0 and core.chain_s <= core.latency_s
+    wait = wait_seconds(streams[0], hierarchy, core.chain_s > core.latency_s, timed_waits, register_chain)
     if timed_waits is not None:   # every walk of the loop was timed: the data term shows each one timed
         shown = [(f"{label}, the chain waits {float(timed_waits) * 1e9:.3g} ns an access"
                   if walk is not None else label, *rest, walk) for label, *rest, walk in shown]

@@ -71,7 +71,7 @@ from __future__ import annotations
 import sympy
 
 from sad.machine.hierarchy import Hierarchy, Level
-from sad.predict.reuse import Stream, by_serving_level
+from sad.predict.reuse import Stream, by_serving_level, run_seconds
 
 CHAIN_SHARE = 0.5
 """Share of the shorter of a loop's core (throughput) and its chain through memory that the longer does not
@@ -79,23 +79,30 @@ hide (the module docstring)."""
 
 
 def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False,
-                 probed: sympy.Expr | None = None) -> sympy.Expr:
+                 probed: sympy.Expr | None = None, timed_rows: bool = False) -> sympy.Expr:
     """Seconds per iteration a loop-carried chain waits on the loop's read streams (``streams_of``): lines per
     iteration × the serving level's wait (a Piecewise in the footprints, like the data part); 0 where no level
     has a measured wait. For a ``memory_chain`` (see the module docstring), a column walk's lines new to it
     (the stream's ``fresh_lines``) are also waited for at the level that brings them, as the data part prices
     them there. ``probed``: seconds per access a serial chain waits on the loop's column walks, timed together
     on this host (sad.predict.reuse.probed_seconds, ``chained``): each walk's access waits that, in place of its
-    level's figures, as the data part takes the probe's figure for them."""
-    if probed is None and not any(lv.wait_s > 0 or lv.column_wait_s > 0 for lv in hierarchy.levels):
+    level's figures, as the data part takes the probe's figure for them. ``timed_rows``: a register chain waits
+    on a row stream that starts anew at every entry (``restart_rows``) what the probe's chained runs wait per
+    access, as the data part takes their figure (a chain through memory: its level's, as for walks)."""
+    if probed is None and not timed_rows and not any(lv.wait_s > 0 or lv.column_wait_s > 0
+                                                     for lv in hierarchy.levels):
         return sympy.Integer(0)
     line = hierarchy.line_bytes
     total = sympy.Integer(0)
-    for ref, lines, fp, walk, _share, _when, fresh in streams:
+    for ref, lines, fp, walk, _share, _when, fresh, rows in streams:
         if walk is not None and probed is not None:
             total += lines * probed     # per access of the walks timed together, the written ones' too
             continue
         if ref.write:
+            continue
+        timed = run_seconds(rows, hierarchy, chained=True) if timed_rows and walk is None else None
+        if timed is not None:
+            total += lines * line / ref.elem_bytes * timed
             continue
         stream = by_serving_level(fp, hierarchy, None, _stream_wait)
         if walk is None:

@@ -489,10 +489,12 @@ def level_name(bytes_value: float, hierarchy: Hierarchy, walk: tuple[float, floa
     return hierarchy.levels[-1].name
 
 
-Stream = tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic, tuple[float, sympy.Expr] | None]
+Stream = tuple[Ref, float, sympy.Expr, Walk | None, sympy.Expr, sympy.Basic, tuple[float, sympy.Expr] | None,
+               walkprobe.Column | None]
 """One stream of an iteration: its reference, lines per iteration, footprint between reuses, its walk if strided,
-1/s of the L1 sets it crowds (0: none), when it crowds them, and a walk's lines new to it (``fresh_lines``; the
-data part prices them and a chain through memory waits for them, sad.predict.overlap)."""
+1/s of the L1 sets it crowds (0: none), when it crowds them, a walk's lines new to it (``fresh_lines``; the
+data part prices them and a chain through memory waits for them, sad.predict.overlap), and a row stream's runs
+where it starts anew at every entry of the loop and the walk probe can time them (``restart_rows``)."""
 
 
 def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
@@ -541,7 +543,7 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             # in those iterations is its reuse distance (Kerncraft's layer conditions), not the whole nest's
             depth, k = trail
             fp = footprint(loop.refs, list(reversed(loop.nest))[:depth], trips, loop.fastest, line) * k
-            streams.append((ref, lines, fp, None, share, crowded_when, None))
+            streams.append((ref, lines, fp, None, share, crowded_when, None, None))
             shown.append((f"{ref.array} (after {ref.array}{_subscripts(trail_leader(ref, loop))})", fp, lines, None))
             continue
         if strided and not indirect(ref):  # a gather (x[col[k]]) has no pitch: no set conflicts of a walk
@@ -551,9 +553,88 @@ def streams_of(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierar
             share = sympy.sympify(shares[0][0]) if len(shares) == 1 else sympy.Piecewise(*shares)
             crowded_when = sympy.Or(*[condition for s, condition in shares if s != 0])
         fresh = fresh_lines(ref, loop, trips, line) if walk is not None else None
-        streams.append((ref, lines, fp, walk, share, crowded_when, fresh))
+        rows = restart_rows(ref, loop, trips, fp, hierarchy) if walk is None and step == 1 else None
+        streams.append((ref, lines, fp, walk, share, crowded_when, fresh, rows))
         shown.append((f"{ref.array}{'(w)' if ref.write else ''}{after}", fp, lines, walk))
     return streams, shown
+
+
+def restart_rows(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: sympy.Expr, hierarchy: Hierarchy
+                 ) -> walkprobe.Column | None:
+    """A unit-stride stream of doubles that starts anew at every entry of the loop, as the walk probe times it
+    (``walkprobe.Column`` with ``run``): the loop's trips per entry as the run, the bytes its first element
+    moves from one entry to the next as the pitch (cholesky's A[j][k] over k < j: one row of the declared
+    array, while a run covers j elements of it), its footprint between reuses in such rows. A prefetcher
+    follows a stream only after its first lines missed, so every restart of a stream beyond L1 costs what
+    those misses do, which a level's figure (one long stream) leaves out (the walk probe's docstring has the
+    measurements). None where there is no probe, the run continues where the last one ended (a whole row: the
+    next starts within a line of its end; seidel's rows less their two edges), the stream does not move
+    forward between entries (x[j] read again: its reuse), its footprint lies in L1 or is not a number, or its
+    geometry is not known (an extent not declared, a bound that is not a formula of the enclosing index)."""
+    if hierarchy.walk_probe is None or len(loop.nest) < 2 or ref.elem_bytes != 8 or indirect(ref):
+        return None
+    inner, outer = loop.nest[-1], loop.nest[-2]
+    run = trips.get(id(inner))
+    l1 = hierarchy.levels[0].size_bytes
+    if run is None or not run.is_number or run < 2 or not fp.is_number or l1 is None or fp <= l1:
+        return None
+    pitch = _entry_pitch(ref, inner, outer, loop.fastest)
+    run_bytes = int(round(run)) * ref.elem_bytes
+    if pitch is None or pitch <= run_bytes + hierarchy.line_bytes:
+        return None
+    rows = max(2, int(round(fp / run_bytes)))
+    if pitch * rows > walkprobe.MAX_BYTES:
+        return None
+    return walkprobe.Column(pitch, rows, 0, ref.write, run=int(round(run)))
+
+
+def _entry_pitch(ref: Ref, inner: ir.Stmt, outer: ir.Stmt, fastest: str) -> int | None:
+    """Bytes from the first element a unit-stride reference reads in one entry of its loop (``inner``) to the
+    first it reads in the next (``outer``'s next iteration): its subscripts at the loop's lower bound, moved by
+    the outer loop's step, over the declared extents (row-major unless ``fastest`` is "first"). None where the
+    inner loop does not count up by one, a subscript or bound is not a formula that moves by a constant, or
+    an extent is not declared."""
+    if not (isinstance(inner, ir.Do) and isinstance(outer, ir.Do)) or _step_value(inner) != 1:
+        return None
+    subscripts, lo, outer_step = _parsed(ref), opmodel.subscript(inner.lo), _step_value(outer)
+    if subscripts is None or lo is None or outer_step is None or ref.extents is None or \
+            len(ref.extents) != len(subscripts):
+        return None
+    k_sym, o_sym = sympy.Symbol(inner.index), sympy.Symbol(outer.index)
+    order = list(range(len(subscripts))) if fastest == "first" else list(reversed(range(len(subscripts))))
+    stride, moved = 1, sympy.Integer(0)
+    for position in order:      # fastest first: each subscript's move times the elements of the faster ones
+        move = sympy.diff(subscripts[position].subs(k_sym, lo), o_sym)
+        if not move.is_Integer:
+            return None
+        moved += move * stride
+        extent = ref.extents[position]
+        if extent is None or extent <= 0:
+            if position != order[-1]:
+                return None
+            continue
+        stride *= extent
+    return int(moved) * outer_step * ref.elem_bytes
+
+
+def _step_value(lp: ir.Do) -> int | None:
+    """A counted loop's step as a signed number (1 where it has none); None where it is not a constant."""
+    if lp.step is None:
+        return 1
+    step = opmodel.subscript(lp.step)
+    return int(step) if step is not None and step.is_Integer else None
+
+
+def run_seconds(rows: walkprobe.Column | None, hierarchy: Hierarchy, chained: bool = False) -> sympy.Expr | None:
+    """Seconds per access of a row stream's runs timed on this host (``restart_rows``): the whole time, beyond L1
+    and from L1, as a level's figure is a whole streaming loop's (the data term; in the transfers into L1 the
+    probe gives no L1 part, ``into_l1``); ``chained``: what a serial chain of adds waits on them beyond its adds
+    (sad.predict.overlap). None where there are no runs or the probe could not time them."""
+    probe = hierarchy.chain_probe if chained else hierarchy.walk_probe
+    timed = probe((rows,)) if rows is not None and probe is not None else None
+    if timed is None:
+        return None
+    return sympy.Float(timed.ns if chained else timed.ns + timed.l1, 6)
 
 
 def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hierarchy,
@@ -587,7 +668,14 @@ def data_seconds(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     walks = sum(s[3] is not None for s in streams)
     together = f", with {walks - 1} other walk{'s' if walks > 2 else ''}" if walks > 1 else ""
     for k, stream in enumerate(streams):
-        ref, lines, fp, walk, share, crowded_when, fresh = stream
+        ref, lines, fp, walk, share, crowded_when, fresh, rows = stream
+        timed = run_seconds(rows, hierarchy) if walk is None else None
+        if rows is not None and timed is not None:   # rows of runs timed on this host: each access at their figure
+            total += lines * line / ref.elem_bytes * timed
+            shown[k] = (f"{shown[k][0]} starting anew at each entry, timed on this host (runs of "
+                        f"{rows.run * ref.elem_bytes} B, {rows.pitch} B apart: {float(timed) * 1e9:.3g} ns an access)",
+                        *shown[k][1:])
+            continue
         if walk is None:
             # a gather's lines come in an order no prefetcher follows: each its own line, as a column walk's
             total += lines * (beside_read_level(fp, hierarchy) if k in paired else

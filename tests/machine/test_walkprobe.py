@@ -171,6 +171,22 @@ def test_the_probe_program_times_walks(tmp_path, probe_on):
     assert Path(probe._built()).exists()
 
 
+def test_the_probe_program_times_rows_of_runs(tmp_path, probe_on):
+    """Rows of runs (``Column.run``): 4 096 rows of 250 doubles 4 000 B apart (a 7.8 MiB footprint, beyond any
+    L2 here) cost more an access than the same runs over one run (its 2 000 B in L1), and their reads in one
+    serial sum cost an add's latency from L1; a run's key adds RUN to the walk's, a walk's key is unchanged; runs
+    are timed alone."""
+    probe = walkprobe.WalkProbe("test host R", pinned_cpu())
+    rows = Column(4000, 4096, 0, run=250)
+    assert rows.spec() == "4000,4096,0,0,-1,0,250" and Column(4000, 4096, 0).spec() == "4000,4096,0,0,-1,0"
+    assert rows.base() == Column(0, 4096, 0, run=250)
+    base, runs = probe._run((rows.base(),)), probe._run((rows,))
+    chain = probe._run((rows.base(),), chained=True)
+    assert base is not None and runs is not None and chain is not None
+    assert 0 < base < 1 and 2 * base < chain < 5 and runs > base
+    assert probe.seconds((rows, Column(4160, 1536))) is None and not probe.failed
+
+
 def test_the_chained_probe_adds_every_read_into_one_serial_sum(tmp_path, probe_on):
     """With -c the probe's reads go into one sum: its passes from L1 are a chain of adds, an add's latency an
     access (3 to 5 cycles on any x86 core: more than twice the independent sums' fraction of a nanosecond), and
