@@ -49,6 +49,7 @@ from sad.predict.reuse import (
     data_seconds,
     even_lines,
     first_touch_bytes,
+    into_l1,
     level_name,
     one_set_shares,
     probed_seconds,
@@ -476,7 +477,8 @@ def _with_walk_probe(hierarchy: Hierarchy, machine, coverage: LoopCoverage) -> H
         return hierarchy
     if not probe.ready():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(str(getattr(machine, "path", "machine")), 0), "warning", (
-            f"column walks priced by the model, not timed on this host: {probe.failed}")))
+            f"column walks and row streams that start anew at each entry priced by the model, not timed on this "
+            f"host: {probe.failed}")))
         return hierarchy
 
     def timed(columns: tuple[walkprobe.Column, ...], chained: bool = False) -> walkprobe.Timed | None:
@@ -607,7 +609,9 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     the transfers into L1 that go into them (each per source iteration: divided by the vector where gcc
     vectorized the enclosing loop), and the streams --explain shows."""
     streams = streams_of(loop, trips, hierarchy, bindings, core.window)
-    data, shown = data_seconds(loop, trips, hierarchy, bindings, core.window, streams)
+    # a library copy's figure holds its loads and stores in L1: only the transfers beyond L1 are data then
+    data, shown = data_seconds(loop, trips, into_l1(hierarchy) if core.l1_included else hierarchy, bindings,
+                               core.window, streams)
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     timed_waits = _chain_waits(streams[0], loop, trips, hierarchy, core.latency_s, core.chain_s)
     register_chain = core.latency_s > 0 and core.chain_s <= core.latency_s

@@ -569,8 +569,9 @@ def restart_rows(ref: Ref, loop: SourceLoop, trips: dict[int, sympy.Expr], fp: s
     those misses do, which a level's figure (one long stream) leaves out (the walk probe's docstring has the
     measurements). None where there is no probe, the run continues where the last one ended (a whole row: the
     next starts within a line of its end; seidel's rows less their two edges), the stream does not move
-    forward between entries (x[j] read again: its reuse), its footprint lies in L1 or is not a number, or its
-    geometry is not known (an extent not declared, a bound that is not a formula of the enclosing index)."""
+    forward between entries (x[j] read again: its reuse), its footprint lies in L1 or is not a number, its rows
+    span more than the probe's ``MAX_BYTES`` (the level's figure then, as for a column walk), or its geometry is
+    not known (an extent not declared, a bound that is not a formula of the enclosing index)."""
     if hierarchy.walk_probe is None or len(loop.nest) < 2 or ref.elem_bytes != 8 or indirect(ref):
         return None
     inner, outer = loop.nest[-1], loop.nest[-2]

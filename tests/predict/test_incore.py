@@ -129,6 +129,23 @@ def test_a_loop_replaced_by_memcpy_costs_an_sse_copy_of_its_bytes(tmp_path):
 
 
 @needs_mca
+def test_a_loop_replaced_by_memcpy_costs_the_calibrated_copy_where_the_machine_has_it(tmp_path):
+    """With the machine's memcpy figures (processor.library.memcpy: per byte and per call), 8 bytes an iteration
+    and a call per entry of 256 iterations; the figure holds the copy's L1 work (the data part takes the
+    transfers beyond L1). A machine with the library section but no figure per byte: the SSE loop, and the
+    figure named as missing."""
+    loops, cf, file = _contract(tmp_path)
+    figures = {"memcpy": 1.6e-9, "memcpy.byte": 0.0125e-9}
+    bounds = compiled_bounds(loops[19], cf, file, HIER, "gcc -O2", trips=256.0, library=figures.get)
+    assert bounds is not None and bounds.l1_included
+    assert bounds.core_s == pytest.approx(8 * 0.0125e-9 + 1.6e-9 / 256)
+    assert "processor.library.memcpy: 0.0125 ns a byte, 1.6 ns a call" in bounds.scaled
+    bare = compiled_bounds(loops[19], cf, file, HIER, "gcc -O2", trips=256.0, library={}.get)
+    assert bare is not None and not bare.l1_included and bare.unmeasured == ("processor.library.memcpy.byte",)
+    assert bare.core_s == pytest.approx(cc.mca(COPY_16).cycles * 8 / 16 / HIER.clock_hz)
+
+
+@needs_mca
 def test_a_loop_unrolled_completely_is_priced_per_entry_then_per_iteration(tmp_path):
     # A[q][p] = S[p] for 32 p (line 14): no loop of its own in the -O2 code; its instructions in the q loop,
     # outside the s loop, run once per entry: llvm-mca's cycles for them / 32 iterations
