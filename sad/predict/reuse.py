@@ -618,14 +618,6 @@ def _entry_pitch(ref: Ref, inner: ir.Stmt, outer: ir.Stmt, fastest: str) -> int 
     return int(moved) * outer_step * ref.elem_bytes
 
 
-def _step_value(lp: ir.Do) -> int | None:
-    """A counted loop's step as a signed number (1 where it has none); None where it is not a constant."""
-    if lp.step is None:
-        return 1
-    step = opmodel.subscript(lp.step)
-    return int(step) if step is not None and step.is_Integer else None
-
-
 def run_seconds(rows: walkprobe.Column | None, hierarchy: Hierarchy, chained: bool = False) -> sympy.Expr | None:
     """Seconds per access of a row stream's runs timed on this host (``restart_rows``): the whole time, beyond L1
     and from L1, as a level's figure is a whole streaming loop's (the data term; in the transfers into L1 the
@@ -765,16 +757,21 @@ def loop_step(loop: SourceLoop) -> int:
 
 def _constant_step(lp: ir.Stmt) -> bool:
     """Whether a loop's step is a number (or absent: 1)."""
-    if not isinstance(lp, ir.Do) or lp.step is None:
-        return True
-    step = opmodel.subscript(lp.step)
-    return step is not None and step.is_Integer
+    return _step_value(lp) is not None
 
 
 def do_step(lp: ir.Stmt) -> int:
     """A counted loop's constant step, positive (1 where it has none or it is not a constant)."""
-    step = opmodel.subscript(lp.step) if isinstance(lp, ir.Do) and lp.step is not None else None
-    return abs(int(step)) if step is not None and step.is_Integer and step != 0 else 1
+    return abs(_step_value(lp) or 1)
+
+
+def _step_value(lp: ir.Stmt) -> int | None:
+    """A loop's step as a signed number (1 where it has none or is no counted loop); None where it is not a
+    constant."""
+    if not isinstance(lp, ir.Do) or lp.step is None:
+        return 1
+    step = opmodel.subscript(lp.step)
+    return int(step) if step is not None and step.is_Integer else None
 
 
 def beside_reads(streams: list[tuple]) -> set[int]:
