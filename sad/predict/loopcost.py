@@ -427,7 +427,11 @@ _MISSING = (
      "one-page walk from 2 048: the loop may be under-priced)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
-     "alone"))
+     "alone"),
+    *((f"processor.library.{name}.byte", f"{name} per byte", f"a loop the compiler replaced by a call of {name}, "
+       f"and the machine database has no processor.library.{name}.byte: it is priced as a 16-byte SSE copy loop, "
+       f"which the C library's copies outrun (the loop may be over-priced)")
+      for name in ("memcpy", "memmove", "memset")))
 """(figure a loop's bounds would use, its name in the report's line, what a loop without it leaves out)."""
 
 

@@ -128,3 +128,34 @@ def test_a_routine_without_a_figure_is_named_in_a_warning(tmp_path):
     assert status == 0
     assert "calls exp in the compiled code, which the machine does not price" in err
     assert "k.c:8: warning: 1 innermost loop (line 8) calls exp" in err
+
+
+COPY = """#define N 1000
+static double y[N], z[N];
+int main(void) {
+    int r, i;
+    for (r = 0; r < 100; r++) {
+        for (i = 0; i < N; i++)
+            z[i] = y[i] + r;
+        for (i = 0; i < N; i++)
+            y[i] = z[i];
+    }
+    return y[3] > 2;
+}
+"""
+"""Line 8's copy, which gcc -O2 replaces by a copy of the C library's (contract.c's ``Y[i] = Z[i]`` in
+tests/predict/test_incore.py)."""
+
+
+@needs_mca
+def test_a_copy_the_compiler_made_a_memcpy_without_its_figure_says_so(tmp_path):
+    src = tmp_path / "copy.c"
+    src.write_text(COPY)
+    warned = "copy.c:8: warning: 1 innermost loop (line 8): a loop the compiler replaced by a call of memcpy, " \
+             "and the machine database has no processor.library.memcpy.byte"
+    for library, missing in (("  library:\n    memcpy: {call: 2 ns}\n", True),
+                             ("  library:\n    memcpy: {call: 2 ns, byte: 0.0125 ns}\n", False)):
+        out, err = io.StringIO(), io.StringIO()
+        assert run(["analyze", str(src), "-m", str(_machine(tmp_path, library))], out, err) == 0, err.getvalue()
+        assert (warned in err.getvalue()) == missing
+        assert ("recalibrate: memcpy per byte" in out.getvalue()) == missing
