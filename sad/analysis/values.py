@@ -1801,7 +1801,7 @@ class ValueResolver(ir.NodeVisitor):
         use = self._use if self._use is not None else self._at
         memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, id(self.table),
                     id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs),
-                    self.facts.generic_data, self.activation, self._pin_key())
+                    self.facts.generic_data, self.activation, self._pin_key(use))
         return self.facts._conditionals.get(memo_key, depth,
                                             lambda: self._follow_conditional(key, defs, integer, depth))
 
@@ -1826,7 +1826,7 @@ class ValueResolver(ir.NodeVisitor):
             return None
         memo_key = ("in pass", id(self.proc), key, id(use), id(self._at), self._loose, id(self.table),
                     id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
-                    tuple(sorted(((n, index[n]) for n in names.values()), key=str)), self._pin_key())
+                    tuple(sorted(((n, index[n]) for n in names.values()), key=str)), self._pin_key(use))
         return self.facts._conditionals.get(
             memo_key, depth, lambda: self._follow_in_pass(key, defs, use, depth, index, names, places))
 
@@ -1969,12 +1969,19 @@ class ValueResolver(ir.NodeVisitor):
         parameters and notes an evaluation makes are made by its first."""
         key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, id(self.table),
                id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
-               self._pin_key())
+               self._pin_key(stmt))
         return self.facts._evaluations.get(key, depth, lambda: self.expr_at(node, stmt, {}, depth))
 
-    def _pin_key(self) -> tuple[str, int, sympy.Expr] | None:
-        """What the remembered values depend on of the pinned variable (`_updated`)."""
-        return None if self._pinned is None else (self._pinned[0], id(self._pinned[1]), self._pinned[2])
+    def _pin_key(self, at: ir.Stmt | None) -> tuple[str, int, sympy.Expr] | None:
+        """What a value asked for at statement `at` depends on of the pinned variable (`_updated`): the pin
+        is read only at its own statement (an assignment of the pinned variable), so a value asked for at
+        any other statement is the same under every pin (the variables it follows are defined, and the
+        tests it evaluates stand, at other statements), and is remembered once for all of them. Keyed by
+        the pin, DORCSD2BY1's workspace updates (`LWORKOPT = MAX(...)` in many arms) followed the same
+        values again under each value the run carried."""
+        if self._pinned is None or at is not self._pinned[1]:
+            return None
+        return self._pinned[0], id(self._pinned[1]), self._pinned[2]
 
     def _reads_itself(self, key: str, value: ir.Expr) -> bool:
         """Whether an assigned value reads the variable it is assigned to (`WRKBL = MAX(WRKBL, N + LWORK_DGEQRF)`)."""
