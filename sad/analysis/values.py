@@ -1644,7 +1644,10 @@ class ValueResolver(ir.NodeVisitor):
         if decl is not None and decl.dims:
             return None
         defs = self.facts.definitions.get(key, [])
-        at = self._at if self._at is not None else self._call
+        # the calls that may write it before the point asked: a loop's entry (bound), or a statement a
+        # symbolic run evaluates at inside a bound's run (so that what is asked there is the same whichever
+        # loop's bound asked it: _anchor)
+        at = (self._use if self._use is not None else self._at) if self._at is not None else self._call
         if at is not None:
             defs = [d for d in defs if d.kind != "call" or self.facts.reaches(d, at, self.proc)]
         if ir_type == "character" and any(d.kind not in ("parameter", "data", "assign") for d in defs):
@@ -1799,7 +1802,7 @@ class ValueResolver(ir.NodeVisitor):
         wins, so a repeated run would register nothing new), and the notes it makes are at the
         statements it evaluates."""
         use = self._use if self._use is not None else self._at
-        memo_key = (id(self.proc), key, id(use), id(self._at), self._loose, integer, id(self.table),
+        memo_key = (id(self.proc), key, id(use), self._anchor(), self._loose, integer, id(self.table),
                     id(self.overrides) if self.overrides else 0, tuple(id(d) for d in defs),
                     self.facts.generic_data, self.activation, self._pin_key(use))
         return self.facts._conditionals.get(memo_key, depth,
@@ -1824,7 +1827,7 @@ class ValueResolver(ir.NodeVisitor):
                  if isinstance(s, ir.Do) and id(s) in up.loops and s.index in index}
         if not names:
             return None
-        memo_key = ("in pass", id(self.proc), key, id(use), id(self._at), self._loose, id(self.table),
+        memo_key = ("in pass", id(self.proc), key, id(use), self._anchor(), self._loose, id(self.table),
                     id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
                     tuple(sorted(((n, index[n]) for n in names.values()), key=str)), self._pin_key(use))
         return self.facts._conditionals.get(
@@ -1967,10 +1970,18 @@ class ValueResolver(ir.NodeVisitor):
         conditions and assigned values at the same statements (md1's cell counts: half of the runs' work).
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
-        key = (id(self.proc), id(node), id(stmt), id(self._at), id(self._call), self._loose, id(self.table),
-               id(self.overrides) if self.overrides else 0, self.facts.generic_data, self.activation,
-               self._pin_key(stmt))
+        key = (id(self.proc), id(node), id(stmt), self._at is not None, id(self._call), self._loose,
+               id(self.table), id(self.overrides) if self.overrides else 0, self.facts.generic_data,
+               self.activation, self._pin_key(stmt))
         return self.facts._evaluations.get(key, depth, lambda: self.expr_at(node, stmt, {}, depth))
+
+    def _anchor(self) -> object:
+        """What a value asked at the statement `_use` depends on of the loop whose bound is asked (`_at`):
+        whether there is one (a bound may stand for its value at the loop's entry, and calls that cannot
+        reach the point asked do not count), not which, for the calls are then those that reach `_use`
+        (`variable`). Keyed by the loop, DORCSD2BY1's test `INFO.NE.0` before its RETURN, narrowing the
+        value of each variable a loop bound reads, was evaluated again for every loop (1-7 s each)."""
+        return self._at is not None if self._use is not None else id(self._at)
 
     def _pin_key(self, at: ir.Stmt | None) -> tuple[str, int, sympy.Expr] | None:
         """What a value asked for at statement `at` depends on of the pinned variable (`_updated`): the pin
