@@ -119,6 +119,11 @@ def test_a_difference_nonzero_at_a_point_of_its_domain_is_not_zero():
     y = sympy.Symbol("y", nonpositive=True)
     assert not foldmemo._nonzero_somewhere(sympy.Abs(y) + y)
     assert foldmemo._decided_equals(sympy.Abs(y) + y, 0) is True
+    # a point where the difference cannot be worked out (DGELQ's blocks: a Mod by K - 7 at K = 7) decides
+    # nothing; the ZeroDivisionError it raised there stopped DGELQ's analysis with an internal error
+    k, mb = sympy.symbols("K MB", integer=True)
+    assert not foldmemo._nonzero_somewhere(sympy.Mod(mb, k - 7) + 1)
+    assert foldmemo._decided_equals(sympy.Mod(mb, k - 7) + 1, 0) is False
 
 
 def test_relations_simplify_as_sympy_simplifies_them():
