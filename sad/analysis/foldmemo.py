@@ -183,7 +183,7 @@ def _decided_equals(self, other, failing_expression=False):
     the caller here, acts only on True (the relation is then decided), so False for sympy's None changes
     nothing there; and False is the truth wherever the point lies in the domain, which is checked against
     every assumption of every symbol. Anything else is sympy's own answer."""
-    if other == 0 and isinstance(self, Expr) and _nonzero_somewhere(self):
+    if other == 0 and _nonzero_somewhere(self):
         return False
     return _equals(self, other, failing_expression)
 

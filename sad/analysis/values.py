@@ -1970,6 +1970,7 @@ class ValueResolver(ir.NodeVisitor):
         conditions and assigned values at the same statements (md1's cell counts: half of the runs' work).
         Remembered as _conditional remembers its runs, under everything the value depends on; the
         parameters and notes an evaluation makes are made by its first."""
+        # expr_at asks at `stmt` (its `_use`): of the loop that asked, only whether there is one (_anchor)
         key = (id(self.proc), id(node), id(stmt), self._at is not None, id(self._call), self._loose,
                id(self.table), id(self.overrides) if self.overrides else 0, self.facts.generic_data,
                self.activation, self._pin_key(stmt))
