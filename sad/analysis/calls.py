@@ -9,6 +9,7 @@ any other statement.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sympy
@@ -63,6 +64,42 @@ class PassedData:
     that storage's name in the caller (`stored_in`; sad.analysis.heldtests)."""
     known: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     stored_in: dict[sympy.Symbol, str] = field(default_factory=dict)
+
+
+class _Taken:
+    """What the counts of a call become after they are bound and before the budget's test: the function
+    references deferred to the call run on its values (_resolve_deferred), then the tests on the data it
+    passes decided for generic data (_generic_counts). Each count once, whether the budget's lower bound
+    in _bound_counts or the counts taken in ask first; pure (the notes and the journal are the caller's)."""
+
+    def __init__(self, runs: dict, data: dict | None, passed: PassedData | None) -> None:
+        self.run = SharedReplace(runs) if runs else None
+        self.data = data
+        self.passed = passed
+        self._found: dict[sympy.Expr, dict | None] = {}
+        self._done: dict[sympy.Expr, sympy.Expr] = {}
+
+    def resolved(self, count: sympy.Expr) -> sympy.Expr:
+        """The count with the deferred references' probabilities put in."""
+        return self.run(count) if self.run is not None else count
+
+    def found(self, count: sympy.Expr) -> dict | None:
+        """The resolved count's relations on the data formals decided, with their values; None where it
+        reads none of them (or no data are decided)."""
+        if self.data is None or self.passed is None:
+            return None
+        if count not in self._found:
+            self._found[count] = genericdata.decide_relations(count, self.data, self.passed.known) \
+                if free_symbols(count) & self.data.keys() else None
+        return self._found[count]
+
+    def __call__(self, count: sympy.Expr) -> sympy.Expr:
+        done = self._done.get(count)
+        if done is None:
+            resolved = self.resolved(count)
+            found = self.found(resolved)
+            done = self._done[count] = resolved.xreplace(found) if found else resolved
+        return done
 
 
 class CallExpander:
@@ -131,12 +168,21 @@ class CallExpander:
                 self._over_budget(name, size, loc, site)
             return
         traced = self._traced(key, callee.procedure, args, index)
+        runs = self._deferred_runs(key, subs) if key in self.ctx.deferred else None
+        taken = _Taken(runs[0] if runs else {}, *((data, passed) if data and self.ctx.facts.generic_data
+                                                  else (None, None)))
         try:
             counts = self._bound_counts(key, subs, {**self._data_branches(key, callee.procedure, subs, data, loc,
                                                                            passed), **traced},
-                                        limit=self._binding_limit(key, subs, data))
+                                        limit=self._binding_limit(key, subs), sized=taken)
         except _PastBudget:
-            self._defer(key, marked(), local, site)  # deferred: a formal is bound to what is not a number
+            # deferred: a formal is bound to what is not a number. Where the counts are taken through
+            # `taken`, the marker binds what the budget's test after them binds (`subs`), and the references
+            # this call does not determine are passed on as they were there
+            plain = runs is None and taken.data is None
+            if runs is not None:
+                self._resolve_deferred(key, subs, [], runs)
+            self._defer(key, marked() if plain else subs, local, site)
             return
         except Unbindable:
             if self._defer(key, marked(), local, site):  # to where the values are numbers
@@ -148,9 +194,9 @@ class CallExpander:
                 self._unbindable(name, str(exc), loc, site)
                 return
         if key in self.ctx.deferred:
-            counts = self._resolve_deferred(key, subs, counts)
-        if data and self.ctx.facts.generic_data:
-            counts = self._generic_counts(counts, data, passed, loc)
+            counts = self._resolve_deferred(key, subs, counts, runs, taken)
+        if taken.data is not None:
+            counts = self._generic_counts(counts, taken, loc)
         counts = self._settled(counts, loc)
         # charged as bound: a call whose arguments are numbers takes in numbers (DPOTRF's 126 574 nodes
         # in its formals are a few hundred counts at N = 120), whatever the callee's formula
@@ -217,11 +263,31 @@ class CallExpander:
                 values[symbol] = value
         return values
 
-    def _resolve_deferred(self, key: str, subs: dict, counts: list[tuple[Event, sympy.Expr]]
+    def _resolve_deferred(self, key: str, subs: dict, counts: list[tuple[Event, sympy.Expr]],
+                          runs: tuple[dict, list] | None = None, taken: _Taken | None = None
                           ) -> list[tuple[Event, sympy.Expr]]:
         """The callee's references of functions whose arguments were its formals: run where this call binds
-        them to known values (their probabilities replaced in the counts), else passed on to this routine."""
+        them to known values (their probabilities replaced in the counts), else passed on to this routine.
+        `runs`: _deferred_runs's answer for this call, where asked already; `taken`: the counts resolved so
+        far (_Taken)."""
+        values, passed_on = runs if runs is not None else self._deferred_runs(key, subs)
+        for record in passed_on:
+            mine = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
+            if record not in mine:
+                mine.append(record)
+        if not values:
+            return counts
+        if taken is not None:
+            return [(event, taken.resolved(count)) for event, count in counts]
+        run = SharedReplace(values)
+        return [(event, run(count)) for event, count in counts]
+
+    def _deferred_runs(self, key: str, subs: dict) -> tuple[dict, list]:
+        """The callee's deferred function references with its formals bound to `subs`: the probabilities of
+        those whose arguments become known, as their runs take them, and the others as this routine passes
+        them on (callee, arguments, site probabilities). Asks nothing of the shared state and changes none."""
         values: dict = {}
+        passed_on: list = []
         for callee_key, args, site in self.ctx.deferred.get(key, []):
             bound = [a.xreplace(subs) if isinstance(a, sympy.Basic) else a for a in args]
             function = self.ctx.facts.procs.get(callee_key)
@@ -229,25 +295,20 @@ class CallExpander:
             if known is not None and function is not None:
                 values.update(self._run_traced(function, known, site))
             else:
-                mine = self.ctx.deferred.setdefault(resolve_name(self.proc.name), [])
-                record = (callee_key, tuple(bound), site)
-                if record not in mine:
-                    mine.append(record)
-        if not values:
-            return counts
-        run = SharedReplace(values)
-        return [(event, run(count)) for event, count in counts]
+                passed_on.append((callee_key, tuple(bound), site))
+        return values, passed_on
 
-    def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], data: dict, passed: PassedData,
+    def _generic_counts(self, counts: list[tuple[Event, sympy.Expr]], taken: _Taken,
                         loc: ir.Loc) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts with its conditions on the floating formals this call passes data to decided
         for generic data, where they are left in values it computed (DLARF's LASTV = M where TAU.NE.ZERO)."""
+        assert taken.data is not None and taken.passed is not None
         decided: dict = {}
         out = []
         for event, count in counts:
-            if free_symbols(count) & data.keys():
-                found = genericdata.decide_relations(count, data, passed.known)
-                self._note_held_tests(count, data, passed)
+            found = taken.found(count)
+            if found is not None:
+                self._note_held_tests(count, taken.data, taken.passed)
                 for rel, value in found.items():
                     if rel not in decided:
                         decided[rel] = value
@@ -258,16 +319,16 @@ class CallExpander:
                                       None if value not in (sympy.true, sympy.false) else value is sympy.true)
         return out
 
-    def _binding_limit(self, key: str, subs: dict, data: dict) -> int | None:
+    def _binding_limit(self, key: str, subs: dict) -> int | None:
         """The nodes of this call's bound counts past which the call is deferred (a marker, _defer) whatever
-        the rest of its counts bind to, or None. That holds where a formal is bound to what is not a number
-        (then both a binding past the budget and an undefined one end in _defer) and nothing between the
-        binding and the budget's test looks at the counts for its own ends: no function references deferred
-        to this call (_resolve_deferred) and no data decided for generic values (_generic_counts); calls into
-        recursion are checked as they are bound (_bound_counts). SORMHR bound 1.5 million nodes of SORMQR's
-        counts, a third of its unit, to throw them away."""
-        if key in self.ctx.deferred or (data and self.ctx.facts.generic_data):
-            return None
+        the rest of its counts bind to, or None. That holds where a formal is bound to what is not a number:
+        then both a binding past the budget and an undefined one end in _defer. What happens to the counts
+        between the binding and the budget's test (function references deferred to this call run on its
+        values, tests of the data it passes decided) is done to each count as it is measured (_Taken), and
+        calls into recursion are checked as they are bound (_bound_counts). SORMHR bound 1.5 million nodes of
+        SORMQR's counts, a third of its unit, to throw them away; DORCSD2BY1 bound DORGQR's and DORGLQ's
+        counts 24 times (28 CPU s, 1-2.7 s each) before each call was deferred, when the references to
+        ILAENV that DORGQR defers to its callers left the budget's test to after the binding."""
         if self._bound_known(key, subs):
             return None  # every formal bound is a number: _defer may say no, and the call is then priced
         return EXPANSION_BUDGET - self.taken
@@ -277,11 +338,13 @@ class CallExpander:
         return all(s not in subs or recursion.known(subs[s]) for s in self.ctx.formal_symbols(key))
 
     def _bound_counts(self, key: str, subs: dict, data: dict, activation: bool = False, deferring: bool = False,
-                      limit: int | None = None) -> list[tuple[Event, sympy.Expr]]:
+                      limit: int | None = None, sized: Callable[[sympy.Expr], sympy.Expr] | None = None
+                      ) -> list[tuple[Event, sympy.Expr]]:
         """The callee's counts (of its activation build, sad.analysis.recursion, with `activation`; of its
         deferring build, with `deferring`) with its formals bound to `subs` and its tests in `data` replaced
-        by their probabilities. With `limit` (_binding_limit), _PastBudget as soon as the counts bound so far
-        are more nodes than that, unless a call into recursion among them could be unrolled (_settled)."""
+        by their probabilities. With `limit` (_binding_limit), _PastBudget as soon as the counts bound so far,
+        each measured as `sized` leaves it (what the caller does to them before the budget's test), are more
+        nodes than that, unless a call into recursion among them could be unrolled (_settled)."""
         if subs and key in self.ctx.standins:
             subs = {**subs, **self.bound_standins(key, subs)}
         # Subexpressions bound once for all the callee's counts, and each distinct count once (a loop
@@ -313,7 +376,8 @@ class CallExpander:
             event, count = bind(event, count)
             counts.append((event, count))
             if limit is not None and event.role != "recurse":  # as _settled leaves it: the budget's lower bound
-                nodes += add_sizes([count], sizes)[count]
+                measured = sized(count) if sized is not None else count
+                nodes += add_sizes([measured], sizes)[measured]
                 if nodes > limit:
                     raise _PastBudget
         return counts

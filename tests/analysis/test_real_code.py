@@ -381,6 +381,33 @@ def test_callees_past_the_expansion_budget_are_named_call_costs(monkeypatch):
     assert at7 == 20 * 30 * 21 // 2 + 30 * 7 * 8 // 2              # the first two calls, expanded
 
 
+def test_a_call_past_the_budget_stops_binding_when_its_callee_defers_a_function(monkeypatch):
+    """WORK's block size IBLK(N) is run where a call binds N (a reference WORK defers to its callers), and
+    DRV passes its own formals: WORK's counts bound there are past a budget of 30 nodes and the call is a
+    named cost. The budget is tested as the counts are bound, each with the deferred reference's
+    probabilities put in as the call would put them, so the binding stops at the count that crosses it;
+    before, such a call bound every count of its callee first (DORCSD2BY1 bound DORGQR's and DORGLQ's
+    counts 24 times, 28 CPU s, to throw them away)."""
+    from sad.analysis import calls
+    bound: list[int] = []
+    plain = calls._bound
+
+    def counted(count, subs, binding, shared):
+        if any(s.name == "DRV.K" for s in subs.values() if isinstance(s, sympy.Symbol)):
+            bound.append(1)
+        return plain(count, subs, binding, shared)
+
+    monkeypatch.setattr(calls, "_bound", counted)
+    counts_of(HERE / "deferbudget.f")
+    every = len(bound)  # with the default budget: each distinct count of WORK, bound to DRV's K and L
+    bound.clear()
+    monkeypatch.setattr(calls, "EXPANSION_BUDGET", 30)
+    counts, analysis = counts_of(HERE / "deferbudget.f")
+    warned = [d for d in analysis.diagnostics if "not expanded" in d.message]
+    assert [d.loc.line for d in warned] == [31] and "C_WORK" in warned[0].message
+    assert every == 7 and 0 < len(bound) < every
+
+
 def test_cycle_entered_at_two_places_names_visits_and_leaves_once(capsys, tmp_path):
     """A GOTO loop also entered in its middle (IOPT > 0) is irreducible; past eight statements each gets a
     named visit count, with one warning for the cycle (a FITPACK routine gave 46 warnings), and what enters

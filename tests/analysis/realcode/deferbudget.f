@@ -1,0 +1,32 @@
+      INTEGER FUNCTION IBLK(N)
+      INTEGER N, K, I
+      K = 0
+      DO 10 I = 1, N
+         K = K + I*I
+   10 CONTINUE
+      IF (K.GT.5000) THEN
+         IBLK = 32
+      ELSE
+         IBLK = 1
+      END IF
+      END
+      SUBROUTINE WORK(N, M, X)
+      INTEGER N, M, NB, I, J, IBLK
+      DOUBLE PRECISION X(*)
+      EXTERNAL IBLK
+      NB = IBLK(N)
+      DO 20 I = 1, N, NB
+         DO 10 J = 1, M*I
+            X(J) = X(J) + NB
+   10    CONTINUE
+         X(I) = X(I) * 2.0D0
+   20 CONTINUE
+      DO 30 I = 1, M
+         X(I) = X(I) - 1.0D0
+   30 CONTINUE
+      END
+      SUBROUTINE DRV(K, L, X)
+      INTEGER K, L
+      DOUBLE PRECISION X(*)
+      CALL WORK(K, L, X)
+      END
