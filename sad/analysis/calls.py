@@ -77,7 +77,7 @@ class _Taken:
         self.data = data
         self.passed = passed
         self._found: dict[sympy.Expr, dict | None] = {}
-        self._done: dict[sympy.Expr, sympy.Expr] = {}
+        self._decided: dict[sympy.Expr, sympy.Expr] = {}
 
     def resolved(self, count: sympy.Expr) -> sympy.Expr:
         """The count with the deferred references' probabilities put in."""
@@ -93,13 +93,16 @@ class _Taken:
                 if free_symbols(count) & self.data.keys() else None
         return self._found[count]
 
-    def __call__(self, count: sympy.Expr) -> sympy.Expr:
-        done = self._done.get(count)
+    def decided(self, resolved: sympy.Expr) -> sympy.Expr:
+        """The resolved count with its relations on the data formals decided."""
+        done = self._decided.get(resolved)
         if done is None:
-            resolved = self.resolved(count)
             found = self.found(resolved)
-            done = self._done[count] = resolved.xreplace(found) if found else resolved
+            done = self._decided[resolved] = resolved.xreplace(found) if found else resolved
         return done
+
+    def __call__(self, count: sympy.Expr) -> sympy.Expr:
+        return self.decided(self.resolved(count))
 
 
 class CallExpander:
@@ -312,7 +315,7 @@ class CallExpander:
                 for rel, value in found.items():
                     if rel not in decided:
                         decided[rel] = value
-                count = count.xreplace(found)
+                count = taken.decided(count)
             out.append((event, count))
         for rel, value in sorted(decided.items(), key=lambda kv: str(kv[0])):
             self.ctx.generic_decision(loc, f"{rel}, on the data this call passes",
