@@ -398,13 +398,14 @@ def test_a_call_past_the_budget_stops_binding_when_its_callee_defers_a_function(
         return plain(count, subs, binding, shared)
 
     monkeypatch.setattr(calls, "_bound", counted)
-    counts_of(HERE / "deferbudget.f")
+    files = [str(HERE / "deferbudget.f"), str(HERE / "iblk.f")]
+    analyze(files)
     every = len(bound)  # with the default budget: each distinct count of WORK, bound to DRV's K and L
     bound.clear()
     monkeypatch.setattr(calls, "EXPANSION_BUDGET", 30)
-    counts, analysis = counts_of(HERE / "deferbudget.f")
+    analysis = analyze(files)
     warned = [d for d in analysis.diagnostics if "not expanded" in d.message]
-    assert [d.loc.line for d in warned] == [31] and "C_WORK" in warned[0].message
+    assert [d.loc.line for d in warned] == [19] and "C_WORK" in warned[0].message
     assert every == 7 and 0 < len(bound) < every
 
 

@@ -126,20 +126,7 @@ DEFERRED = {
    10 CONTINUE
       END
 """,
-    "iblk.f": """\
-      INTEGER FUNCTION IBLK(N)
-      INTEGER N, K, I
-      K = 0
-      DO 10 I = 1, N
-         K = K + I*I
-   10 CONTINUE
-      IF (K.GT.5000) THEN
-         IBLK = 32
-      ELSE
-         IBLK = 1
-      END IF
-      END
-""",
+    "iblk.f": (Path(__file__).resolve().parent / "realcode" / "iblk.f").read_text(),
     "top.f": """\
       SUBROUTINE TOP(X)
       DOUBLE PRECISION X(*)
