@@ -1783,12 +1783,37 @@ class ValueResolver(ir.NodeVisitor):
                                                                  self.overrides)
         with self.noting_at(d.loc):
             value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
-        if value is None:
+        if value is None or self._loose and owner is self.proc and self._stale_copy(d, value):
             return None
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
         what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
         self._register(key, cls, integer, d.loc, what, value, d.procedure)
         return value
+
+    def _stale_copy(self, d: Definition, value: sympy.Expr) -> bool:
+        """Whether the assignment `d` copies a run-time value that is assigned again before the use: the copy's
+        symbol would then stand for two different values. A run-time value (a variable assigned in several
+        places, in a loop bound) is one symbol wherever it is read; Livermore loop 2's `IPNT = IPNTP` then
+        `IPNTP = IPNTP + II` before `DO K = IPNT+1, IPNTP` made both bounds that symbol, and the loop ran 0
+        times where it runs II/2. Such a use is not resolved (its loop count becomes a parameter)."""
+        use = self._use if self._use is not None else self._at
+        if use is None or d.stmt is None:
+            return False
+        places = self.facts.places_of(self.proc)
+        copy, read = places.get(id(d.stmt)), places.get(id(use))
+        if copy is None or read is None:
+            return False  # a statement made by the builder: as before, the copy stands
+        for s in free_symbols(value):
+            param = self.table.get(s.name)
+            if param is None or param.cls != "unresolved" or not param.description.startswith("run-time value ("):
+                continue
+            for other in self.facts.definitions.get(s.name, []):
+                where = places.get(id(other.stmt)) if other.stmt is not None else None
+                if other.procedure != self.proc.name or where is None:
+                    continue
+                if copy.order < where.order < read.order or read.order <= copy.order and copy.loops & where.loops:
+                    return True  # assigned between the copy and the use, or the use reads an earlier pass's copy
+        return False
 
     def _conditional(self, key: str, defs: list[Definition], integer: bool, depth: int) -> sympy.Expr | None:
         """A variable defined in several places of one routine (a guarded reassignment, IF/ELSE arms, an
