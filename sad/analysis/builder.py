@@ -519,6 +519,8 @@ class ProcedureBuilder:
         step = self.values.bound(found.step, index, at=at)
         if start is None or bound is None or step is None:
             return None
+        if found.scale != "add":
+            return whileloops.geometric_trips(found.scale, found.op, start, bound, step, stmt.test_at_end)
         return whileloops.trips(found.op, start, bound, found.sign * step, stmt.test_at_end)
 
     def _in_loop(self, loop_index: str | None, body: list[ir.Stmt], index: Index) -> RegionResult:

@@ -24,6 +24,7 @@ import sympy
 
 from sad import ir
 from sad.analysis.counting import trip_count
+from sad.common.exactdiv import FloorLog
 
 _FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "ne": "ne"}
 _JUMPS = (ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.ArithmeticIf, ir.Return, ir.Stop, ir.Unsupported)
@@ -41,6 +42,9 @@ class Induction:
     step: ir.Expr
     sign: int
     partner_step: int | None = None
+    # how the step moves the variable: "add" (v + sign × step), or geometrically, "mul" (v × step) and "div"
+    # (v / step, truncated), a shift by `step` bits being a product or quotient by 2**step ("shl", "shr")
+    scale: str = "add"
 
 
 def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
@@ -53,16 +57,22 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
         return None
     updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, var.name)]
     step = _step(updates[0].value, var.name) if len(updates) == 1 else None
+    scaled = _scaling(updates[0].value, var.name) if len(updates) == 1 and step is None else None
+    if scaled is not None:
+        step = scaled[0], 1
     if step is None or not _pure(bound) or not _pure(step[0]):
         return None
     watched = {var.name} | _names(bound) | _names(step[0])
     if var.name in _names(bound) | _names(step[0]):
         return None
     partner = _partner(loop, bound, step[0]) if isinstance(bound, ir.Var) else None
+    if scaled is not None:
+        partner = None  # a geometric step is counted against a bound that stays
     moved = (updates[0],) + ((partner[0],) if partner is not None else ())
     if not _untouched(loop.body, watched, moved, proc):
         return None
-    return Induction(var, op, bound, step[0], step[1], partner[1] if partner is not None else None)
+    return Induction(var, op, bound, step[0], step[1], partner[1] if partner is not None else None,
+                     scaled[1] if scaled is not None else "add")
 
 
 def _comparison(cond: ir.Expr | None) -> tuple[ir.Var, str, ir.Expr] | None:
@@ -134,6 +144,51 @@ def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_
     if test_at_end:
         return 1 + trip_count(start + step, last, step)
     return trip_count(start, last, step)
+
+
+def geometric_trips(scale: str, op: str, start: sympy.Expr, bound: sympy.Expr, factor: sympy.Expr,
+                    test_at_end: bool) -> sympy.Expr | None:
+    """Iterations of a loop whose variable is multiplied (``for (m = 1; m < n; m *= 3)``) or divided (``do {
+    ... ii /= 2; } while (ii > 0)``, a bisection's halving) by an integer factor c >= 2 each pass.
+
+    Up by a product from s >= 1 to v < B: the k >= 0 with s·c^k <= B - 1, floor(log_c((B-1)/s)) + 1 of them.
+    Down by a truncated quotient from s to v > B: floor(s/c^k) >= B + 1 holds while s/c^k >= B + 1,
+    floor(log_c(s/(B+1))) + 1 times (sad.common.exactdiv.FloorLog, exact on numbers). None where the loop may
+    not end (a product from s < 1, a quotient towards a bound below 1, where it stays at 0) or the factor is
+    not a known integer."""
+    if scale in ("shl", "shr"):
+        if not factor.is_Integer or factor < 1:
+            return None
+        factor, scale = 2 ** factor, "mul" if scale == "shl" else "div"
+    if not factor.is_Integer or factor < 2 or (scale == "mul") != (op in ("lt", "le")):
+        return None  # moving away from the bound: never or forever
+    if scale == "mul":
+        if start.is_positive is not True:
+            return None  # 0 stays 0, a negative start moves away
+        edge = bound - 1 if op == "lt" else bound  # the largest value a pass runs with
+        after = start * factor
+    else:
+        edge = bound + 1 if op == "gt" else bound  # the least value a pass runs with
+        if edge.is_positive is not True:
+            return None
+        after = sympy.floor(start / factor)  # truncation: the same where it matters (a start below 1 runs 0)
+
+    def passes(first: sympy.Expr) -> sympy.Expr:
+        ratio, outside = (edge / first, first > edge) if scale == "mul" else (first / edge, first < edge)
+        return sympy.Piecewise((0, outside), (FloorLog(ratio, factor) + 1, True))
+    return 1 + passes(after) if test_at_end else passes(start)
+
+
+def _scaling(value: ir.Expr, name: str) -> tuple[ir.Expr, str] | None:
+    """(c, scale) for name * c, c * name, name / c (an integer quotient), name << c or name >> c."""
+    if not isinstance(value, ir.BinOp) or value.type != "integer":
+        return None
+    if value.op == "mul" and _named(value.right, name) and name not in _names(value.left):
+        return value.left, "mul"
+    scale = {"mul": "mul", "div": "div", "shl": "shl", "shr": "shr"}.get(value.op)
+    if scale is not None and _named(value.left, name) and name not in _names(value.right):
+        return value.right, scale
+    return None
 
 
 def _named(node: ir.Expr, name: str) -> bool:

@@ -23,10 +23,46 @@ class CeilDiv(sympy.Function):
     """ceiling(num/den), exactly, as FloorDiv."""
 
 
-def numpy_functions() -> dict[str, Any]:
-    """lambdify's module entries for FloorDiv and CeilDiv (numpy imported on first use)."""
+class FloorLog(sympy.Function):
+    """floor(log_c(x)) for x >= 1 and an integer base c >= 2: the passes of a loop that multiplies or divides its
+    variable by c (sad.analysis.whileloops), less one. Evaluated in integers where x is a number, for sympy's
+    floor(log(x)/log(c)) of a float is wrong at the powers of c: log(256.0)/log(2) is 7.999... and its floor 7,
+    so a loop halving 768.0 down to 3 would run 8 times where it runs 9. Printed as floor(log(x, c)), which the
+    restricted expression parser (sad.common.exprparse) reads back as the same value."""
+    is_integer = True
+
+    @classmethod
+    def eval(cls, x, base):  # noqa: D102 (sympy's constructor hook)
+        if x.is_Number and base.is_Integer and base >= 2 and x >= 1:
+            whole = int(sympy.floor(sympy.Rational(x)))  # a Float's Rational is its exact binary value
+            return sympy.Integer(sympy.integer_log(whole, int(base))[0])
+        return None
+
+    def _eval_is_nonnegative(self):
+        return True if (self.args[0] - 1).is_nonnegative else None
+
+    def _sympystr(self, printer) -> str:
+        return f"floor(log({printer._print(self.args[0])}, {printer._print(self.args[1])}))"
+
+    def _latex(self, printer) -> str:
+        return rf"\left\lfloor \log_{{{printer._print(self.args[1])}}} {printer._print(self.args[0])} \right\rfloor"
+
+
+def floor_log_array(x: Any, base: Any) -> Any:
+    """FloorLog for numpy: the float quotient of logarithms corrected by one step either way against base**k,
+    which is exact in floating point for the powers a loop count can reach."""
     import numpy
-    return {"FloorDiv": numpy.floor_divide, "CeilDiv": lambda n, d: -numpy.floor_divide(-n, d)}
+    x = numpy.asarray(x, dtype=float)
+    k = numpy.floor(numpy.log(x) / numpy.log(base))
+    k = numpy.where(numpy.power(float(base), k + 1) <= x, k + 1, k)
+    return numpy.where(numpy.power(float(base), k) > x, k - 1, k)
+
+
+def numpy_functions() -> dict[str, Any]:
+    """lambdify's module entries for FloorDiv, CeilDiv and FloorLog (numpy imported on first use)."""
+    import numpy
+    return {"FloorDiv": numpy.floor_divide, "CeilDiv": lambda n, d: -numpy.floor_divide(-n, d),
+            "FloorLog": floor_log_array}
 
 
 def exact_divisions(expr: sympy.Expr) -> sympy.Expr:

@@ -135,7 +135,9 @@ def profile_point(analysis: Analysis, model: dict[tuple[str, int], LineModel], b
     unknowns = [p.name for p in analysis.table.unresolved() if p.name not in bound and p.kind in PROFILED_KINDS]
     derivation = derive_run(analysis, model, run, known, unknowns)
     values = dict(known)
-    values.update({n: sympy.Float(v) for n, v in derivation.values.items()})
+    # a whole number bound as one: floor(log(768.0/3)/log(2)) is 7 in floating point, 8 in integers
+    values.update({n: sympy.Integer(int(v)) if float(v).is_integer() else sympy.Float(v)
+                   for n, v in derivation.values.items()})
     mismatches = 0
     for rank, counts in sorted((run.by_rank or {-1: run.counts}).items()):
         if rank >= 0:

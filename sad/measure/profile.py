@@ -25,6 +25,7 @@ import sympy
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.description import line_counts
+from sad.common.exactdiv import FloorLog
 from sad.ir.languages import resolve_name
 from sad.measure.gcov import else_first
 
@@ -554,9 +555,13 @@ def _eliminate(equations, wanted, solved, how, table, alternatives):
                 if not _close(float(expr), count):
                     expr, free = alt.xreplace(solved), alt.free_symbols & wanted
                     progress = True
-            if len(free) == 1 and not expr.has(sympy.Piecewise):
+            if len(free) == 1 and (not expr.has(sympy.Piecewise) or sympy.count_ops(expr) <= _SOLVABLE_OPS):
                 (sym,) = free
-                value = _solve_one(expr, sym, count, table.get(sym.name))
+                if expr.has(sympy.Piecewise):
+                    value = _common_root(sym, [(e.xreplace(solved), c) for k, e, c in equations
+                                               if k not in alternatives and sym in e.free_symbols])
+                else:
+                    value = _solve_one(expr, sym, count, table.get(sym.name))
                 if value is not None:
                     solved[sym] = value
                     how[sym.name] = f"{key[0]}:{key[1]}" + (" (gcov's branch counts)" if len(key) > 2 else "")
@@ -697,6 +702,44 @@ def _solve_one(expr: sympy.Expr, sym: sympy.Symbol, count: int, param) -> sympy.
     if not fitting:
         return None
     return sorted(fitting, key=lambda r: abs(float(r)))[-1 if kind == "value" else 0]
+
+
+def _common_root(sym: sympy.Symbol, equations: list[tuple[sympy.Expr, int]]) -> sympy.Expr | None:
+    """The least value of `sym` that reproduces every count in `equations` (those with `sym` as their one
+    unknown), from the candidates each equation's pieces give (`_piece_roots`): a floor maps a range onto one
+    count, and each equation gives the least value of its own range, one of which is the least of the ranges'
+    common part (`for (m = 1; m <= n; m <<= 1)` puts n in [512, 1024), a halving loop down to 3 in [768, 1536):
+    768)."""
+    single = [(e, c) for e, c in equations if len(e.free_symbols) == 1 and sympy.count_ops(e) <= _SOLVABLE_OPS]
+    candidates = sorted({r for e, c in single for r in _piece_roots(e, sym, c)}, key=float)
+    for root in candidates:
+        if all(_number(e.xreplace({sym: root})) == float(c) for e, c in single):
+            return root
+    return None
+
+
+def _piece_roots(expr: sympy.Expr, sym: sympy.Symbol, count: int) -> list[sympy.Expr]:
+    """Roots of a count that is a choice of formulas (a loop halving its variable runs Piecewise((0, n < 3),
+    (floor(log(n/3)/log(2)) + 1, True)) times): each piece solved with its floors dropped, a root kept where the
+    whole count reproduces gcov's exactly (the least value of the range the floor maps onto the count).
+    Pieces without the unknown (a value seen only through conditions) are left to `_ranges`."""
+    roots: list[sympy.Expr] = []
+    folded = sympy.piecewise_fold(expr) if expr.has(sympy.Piecewise) else expr
+    pieces = [piece for piece, _cond in folded.args] if isinstance(folded, sympy.Piecewise) else [folded]
+    for piece in pieces:
+        if sym not in piece.free_symbols or piece.has(sympy.Piecewise):
+            continue
+        plain = piece.replace(FloorLog, lambda arg, base: sympy.log(arg) / sympy.log(base)) \
+            .replace(sympy.floor, lambda arg: arg).replace(sympy.ceiling, lambda arg: arg)
+        try:
+            found = sympy.solve(sympy.Eq(plain, count), sym, rational=True)
+        except (NotImplementedError, ValueError, TypeError):
+            continue
+        for root in found:
+            if not isinstance(root, dict) and root.is_real and root not in roots \
+                    and _number(expr.xreplace({sym: root})) == float(count):
+                roots.append(root)
+    return roots
 
 
 def _pieces(expr: sympy.Expr, depth: int = 3) -> list[sympy.Expr]:

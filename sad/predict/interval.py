@@ -140,6 +140,13 @@ def _function(expr: sympy.Basic, box: Mapping[sympy.Symbol, Interval]) -> Interv
         if hi <= 0:
             return -hi, -lo
         return 0.0, max(-lo, hi)
+    if name == "FloorLog" and expr.args[1].is_Number:  # floor(log_c(x)), increasing in x: one step of slack
+        lo, hi = bounds(expr.args[0], box)
+        if not hi > 0:
+            return EVERYTHING
+        base = math.log(float(expr.args[1]))
+        low = math.floor(math.log(lo) / base) - 1 if lo > 0 and math.isfinite(lo) else -INF
+        return low, (math.floor(math.log(hi) / base) + 1 if math.isfinite(hi) else INF)
     if isinstance(expr, (sympy.log, sympy.exp)) and len(expr.args) == 1:
         return _monotone(name, bounds(expr.args[0], box))
     return EVERYTHING
