@@ -14,10 +14,11 @@ and whether the warm report is the cold one byte for byte):
 - tsqr: DGETSLS and every routine it reaches (the tall-skinny QR and LQ family: DGEQR, DLATSQR, DTPQRT,
   DTPMQRT, ...), whose blocked loops pass sizes chosen by a test of the loop index (DTPQRT did not finish
   in 30 minutes before such terms were folded together);
-- sample: SIZE files of SRC drawn with a fixed seed, with every file they reach;
+- sample: SIZE files of SRC drawn with a fixed seed from its .f files, with every file they reach;
 - precisions: ten routines in all four precisions (S, D, C, Z) with every file they reach, the shape of the
   whole library for -j N (each precision's routines share callees; all share LSAME, XERBLA and the BLAS);
-- whole: all of SRC with BLAS/SRC (about 870 000 lines).
+- whole: all of SRC with BLAS/SRC (about 870 000 lines), the free-form files (.f90, .F90) with the fixed-form
+  ones, as in the library a user builds.
 "by name" counts the files past --timeout whose calls into other files were then priced by name (a warning
 each), "stopped" those past it even so (an error). Figures, not tests: the CPU seconds are the child's
 (user + system), so pin the run (`taskset -c 1`) and expect noise from other work on the machine. Exits 0
@@ -58,11 +59,12 @@ _PRECISIONS = ("latsqr", "gelsy", "geqrf", "steqr", "sysvx", "tbrfs", "lasr", "g
 
 def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str, list[str]]:
     """The files of each set named."""
-    src = sorted((lapack / "SRC").glob("*.f"))
-    blas = sorted((lapack / "BLAS" / "SRC").glob("*.f"))
+    src = sorted((lapack / "SRC").glob("*.f"))  # the sample draws from these: its seed's files stay the same
+    # the free-form files too (DLARTG, DLASSQ, DNRM2 and their modules since 3.10): callees of half the library
+    src_all, blas = _fortran(lapack / "SRC"), _fortran(lapack / "BLAS" / "SRC")
     if not src:
         sys.exit(f"lapack_speed.py: error: no Fortran files in {lapack / 'SRC'}")
-    scanned = {str(p): scan(str(p)) for p in [*src, *blas]}
+    scanned = {str(p): scan(str(p)) for p in [*src_all, *blas]}
     index = definers(list(scanned.values()))
     sets: dict[str, list[str]] = {}
     for name in names:
@@ -74,8 +76,13 @@ def file_sets(lapack: Path, names: list[str], seed: int, size: int) -> dict[str,
         elif name == "sample":
             sets[name] = closure(random.Random(seed).sample(src, min(size, len(src))), index, scanned)
         else:
-            sets[name] = sorted(map(str, [*src, *blas]))
+            sets[name] = sorted(map(str, [*src_all, *blas]))
     return sets
+
+
+def _fortran(directory: Path) -> list[Path]:
+    """The Fortran files of a directory: fixed form (.f) and free form (.f90, .F90)."""
+    return sorted(p for pattern in ("*.f", "*.f90", "*.F90") for p in directory.glob(pattern))
 
 
 def timed_child(argv: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, float, float]:
