@@ -1791,11 +1791,14 @@ class ValueResolver(ir.NodeVisitor):
         return value
 
     def _stale_copy(self, d: Definition, value: sympy.Expr) -> bool:
-        """Whether the assignment `d` copies a run-time value that is assigned again before the use: the copy's
-        symbol would then stand for two different values. A run-time value (a variable assigned in several
-        places, in a loop bound) is one symbol wherever it is read; Livermore loop 2's `IPNT = IPNTP` then
-        `IPNTP = IPNTP + II` before `DO K = IPNT+1, IPNTP` made both bounds that symbol, and the loop ran 0
-        times where it runs II/2. Such a use is not resolved (its loop count becomes a parameter)."""
+        """Whether the assignment `d` copies a run-time value that is assigned again before the use, which also
+        reads that value: the one symbol would then stand for two different values. A run-time value (a
+        variable assigned in several places, in a loop bound) is one symbol wherever it is read; DSTEBZ's
+        `IOFF = IEND`, `IBEGIN = IOFF + 1`, `IEND = ISPLIT(JB)` before `DO 40 J = IBEGIN, IEND - 1` (DLARRD's,
+        Livermore loop 2's `ipnt = ipntp; ipntp += ii` before `for (k = ipnt + 1; k < ipntp; ...)`) made both
+        bounds that symbol, and the loop ran 0 times. Such a use is not resolved (its loop count becomes a
+        parameter). A use that reads only the copy (DLARRJ's `SAVI1 = I1` ... `DO 110 I = SAVI1, ILAST`) keeps
+        the symbol: it stands for the value at the copy there."""
         use = self._use if self._use is not None else self._at
         if use is None or d.stmt is None:
             return False
@@ -1803,9 +1806,12 @@ class ValueResolver(ir.NodeVisitor):
         copy, read = places.get(id(d.stmt)), places.get(id(use))
         if copy is None or read is None:
             return False  # a statement made by the builder: as before, the copy stands
+        target = self.facts.storage_name(self.proc, d.stmt.target.name) \
+            if isinstance(d.stmt, ir.Assign) and isinstance(d.stmt.target, ir.Var) else None
         for s in free_symbols(value):
             param = self.table.get(s.name)
-            if param is None or param.cls != "unresolved" or not param.description.startswith("run-time value ("):
+            if param is None or param.cls != "unresolved" or not param.description.startswith("run-time value (") \
+                    or not self._read_beside(use, s.name, target):
                 continue
             for other in self.facts.definitions.get(s.name, []):
                 where = places.get(id(other.stmt)) if other.stmt is not None else None
@@ -1813,6 +1819,24 @@ class ValueResolver(ir.NodeVisitor):
                     continue
                 if copy.order < where.order < read.order or read.order <= copy.order and copy.loops & where.loops:
                     return True  # assigned between the copy and the use, or the use reads an earlier pass's copy
+        return False
+
+    def _read_beside(self, use: ir.Stmt, key: str, copy: str | None) -> bool:
+        """Whether the statement `use` reads the variable `key` other than through the variable `copy`: itself,
+        or through assignments made once in the routine (`IBEGIN = IOFF + 1` reads IOFF, not IEND)."""
+        seen: set[str] = set() if copy is None else {copy}
+        pending = [n for e in ir.own_exprs(use) for n in ir.walk(e) if isinstance(n, ir.Var)]
+        while pending and len(seen) < 64:
+            name = self.facts.storage_name(self.proc, pending.pop().name)
+            if name == key:
+                return True
+            if name in seen:
+                continue
+            seen.add(name)
+            defs = self.facts.definitions.get(name, [])
+            if len(defs) == 1 and defs[0].kind == "assign" and defs[0].value is not None \
+                    and defs[0].procedure == self.proc.name:
+                pending.extend(n for n in ir.walk(defs[0].value) if isinstance(n, ir.Var))
         return False
 
     def _conditional(self, key: str, defs: list[Definition], integer: bool, depth: int) -> sympy.Expr | None:

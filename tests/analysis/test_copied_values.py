@@ -40,3 +40,34 @@ def test_the_named_count_profiles_to_gcov_s(tmp_path, capsys, monkeypatch):
     assert main(["check-counts", "copy.c", "--params", "copy.yaml", "--require-bound", "--", "./copy"]) == 0
     out = capsys.readouterr().out
     assert [line.split()[1:3] for line in out.splitlines() if line.startswith("copy.c:10 ")] == [["24", "24"]]
+
+
+BLOCKS = r"""
+int blocks(int n, int nsplit, int *isplit) {
+    int j, jb, ioff, ibegin, iend = 0, save, t = 0;
+    for (jb = 0; jb < nsplit; jb++) {
+        ioff = iend;
+        ibegin = ioff + 1;
+        iend = isplit[jb];
+        for (j = ibegin; j < iend; j++)
+            t++;
+    }
+    save = iend;
+    iend = iend + n;
+    for (j = save; j < n; j++)
+        t += 2;
+    return t + iend;
+}
+"""
+
+
+def test_only_a_use_that_also_reads_the_value_is_left_named(tmp_path):
+    """DSTEBZ's (and DLARRD's) block loop: `IOFF = IEND`, `IBEGIN = IOFF + 1`, `IEND = ISPLIT(JB)` before
+    `DO 40 J = IBEGIN, IEND - 1`, which counted 0 where each block of k rows runs k - 1 times: a named count
+    now. A loop that reads only the copy (DLARRJ's `SAVI1 = I1` ... `DO 110 I = SAVI1, ILAST`) keeps the run-time
+    value: the copy's symbol stands for the value when it was copied, and nothing else reads it there."""
+    path = tmp_path / "blocks.c"
+    path.write_text(BLOCKS)
+    counts = {ev.loc.line: c for ev, c in analyze([str(path)]).counts.items() if ev.role == "stmt"}
+    assert {s.name for s in counts[9].free_symbols} == {"X_blocks_DO2", "blocks.nsplit"}
+    assert {s.name for s in counts[14].free_symbols} == {"blocks.iend", "blocks.n"}
