@@ -6,7 +6,8 @@ loop is read syntactically (`induction`): its condition compares an integer vari
 v <= B, v > B, v >= B, either side, v + c for v; v != B where the step is one, ``while (n--)``; two bounds in
 one direction joined by a logical and, the nearer one), its body adds a constant
 to the variable once per iteration (one assignment v = v + c or v = v - c among the body's own statements, not
-under an IF), and nothing else in the
+under an IF) or multiplies or divides it by one (v = v * c, v = v / c, v << c, v >> c: `geometric_trips`), and
+nothing else in the
 body can change the variable, the bound or the step: no other assignment, READ, call or message that is given
 one of them, no address of one taken (anywhere in the routine), no call at all when one is global or in
 COMMON, no inner DO over one, and no jump anywhere in the body (a jump could skip the update or leave the
