@@ -427,15 +427,32 @@ def _constant_step(loop: SourceLoop) -> int | None:
 
 def _moves(ref: Ref, loop: SourceLoop) -> bool:
     """True when the reference's fastest subscript moves with the loop: it names the loop's index or a variable
-    the loop's body assigns (``IC = IX + (IY - 1) * MX`` then ``W(IC)``: taken to move as the index does, as
-    the data part takes it), not a loop-invariant element."""
+    the loop's body computes from it (``IC = IX + (IY - 1) * MX`` then ``W(IC)``: taken to move as the index
+    does, as the data part takes it), not a loop-invariant element nor one the data chooses (Livermore loop 13's
+    ``i1 = (int)p[ip][0]`` then ``b[j1][i1]``, whose addresses do not advance with ip: taken as moving, they
+    made the loop's 32-byte step of p's rows four source iterations a pass, and the loop 4x too fast)."""
     if not ref.indices or loop.index is None:
         return False
     fast = ref.indices[0] if loop.fastest == "first" else ref.indices[-1]
     body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
-    moving = {loop.index} | {s.target.name for s in walk_stmts(body)
-                             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)}
-    return any(isinstance(n, ir.Var) and n.name in moving for n in walk(fast))
+    return any(isinstance(n, ir.Var) and n.name in _moving(body, loop.index) for n in walk(fast))
+
+
+def _moving(body: list[ir.Stmt], index: str) -> set[str]:
+    """The loop's index and the variables its body assigns only from it and from one another (no element read,
+    no call): the names whose values advance with the index."""
+    assigns = [s for s in walk_stmts(body) if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)]
+    data = {s.target.name for s in assigns
+            if any(isinstance(n, ir.ArrayRef) or isinstance(n, ir.FuncCall) and not n.intrinsic
+                   for n in walk(s.value))}
+    moving = {index}
+    grown = True
+    while grown:
+        found = {s.target.name for s in assigns if s.target.name not in data
+                 and any(isinstance(n, ir.Var) and n.name in moving for n in walk(s.value))}
+        grown = not found <= moving
+        moving |= found
+    return moving
 
 
 def host_cycles(result: cc.McaResult, hierarchy: Hierarchy) -> tuple[float, str]:

@@ -111,6 +111,40 @@ def test_a_column_walk_moves_rows_a_pass_beside_the_row_references(tmp_path):
     assert pass_iterations(cc.AsmLoop("f", 0, len(odd) - 1, odd), loop) is None
 
 
+CELLS_C = """static double p[64][4], b[64][64], c[64];
+void f(void) {
+    int ip, i1, j1, k;
+    for (ip = 0; ip < 64; ip++) {
+        i1 = (int)p[ip][0];
+        j1 = (int)p[ip][1];
+        i1 &= 63;
+        j1 &= 63;
+        k = ip + 1;
+        p[ip][2] += b[j1][i1]MORE;
+    }
+}
+"""
+CELLS_BODY = ["cvttsd2sil\t(%rdx), %eax", "cvttsd2sil\t8(%rdx), %r8d", "andl\t$63, %eax", "andl\t$63, %r8d",
+              "salq\t$6, %r8", "addq\t%r8, %rax", "addq\t$32, %rdx", "movsd\t(%rcx,%rax,8), %xmm0",
+              "addsd\t-16(%rdx), %xmm0", "movsd\t%xmm0, -16(%rdx)", "cmpq\t%rdx, %rsi", "jne\t.L3"]
+
+
+def test_a_subscript_the_data_chooses_does_not_move_with_the_loop(tmp_path):
+    # Livermore loop 13: i1 = (int)p[ip][0] and j1 pick b's element, so only p's rows (32 bytes) move a pass;
+    # taking b[j1][i1] as moving by a double an iteration made that four source iterations a pass (4x too fast)
+    loop = source_loops(_program(tmp_path, CELLS_C.replace("MORE", "")))[0]
+    asm = cc.AsmLoop("f", 0, len(CELLS_BODY) - 1, CELLS_BODY)
+    assert pass_iterations(asm, loop) is None
+    assert vector_width(asm, loop, 0, False) == 1
+
+
+def test_a_subscript_computed_from_the_index_moves_with_it(tmp_path):
+    # c[k - 1] with k = ip + 1 moves as ip does: its address advancing 16 bytes a pass is two source iterations
+    loop = source_loops(_program(tmp_path, CELLS_C.replace("MORE", " + c[k - 1]")))[0]
+    body = CELLS_BODY[:6] + ["addq\t$64, %rdx", "addq\t$16, %rdi", "addsd\t(%rdi), %xmm0"] + CELLS_BODY[7:]
+    assert pass_iterations(cc.AsmLoop("f", 0, len(body) - 1, body), loop) == 2
+
+
 def _program(tmp_path, text: str):
     src = tmp_path / "k.c"
     src.write_text(text)
