@@ -441,15 +441,16 @@ def _moves(ref: Ref, loop: SourceLoop) -> bool:
 def _moving(body: list[ir.Stmt], index: str) -> set[str]:
     """The loop's index and the variables its body assigns only from it and from one another (no element read,
     no call): the names whose values advance with the index."""
-    assigns = [s for s in walk_stmts(body) if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)]
-    data = {s.target.name for s in assigns
+    assigns = [(s.target.name, s.value) for s in walk_stmts(body)
+               if isinstance(s, ir.Assign) and isinstance(s.target, ir.Var)]
+    data = {name for name, value in assigns
             if any(isinstance(n, ir.ArrayRef) or isinstance(n, ir.FuncCall) and not n.intrinsic
-                   for n in walk(s.value))}
+                   for n in walk(value))}
     moving = {index}
     grown = True
     while grown:
-        found = {s.target.name for s in assigns if s.target.name not in data
-                 and any(isinstance(n, ir.Var) and n.name in moving for n in walk(s.value))}
+        found = {name for name, value in assigns if name not in data
+                 and any(isinstance(n, ir.Var) and n.name in moving for n in walk(value))}
         grown = not found <= moving
         moving |= found
     return moving
