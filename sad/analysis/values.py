@@ -52,6 +52,9 @@ _LEAVES = (ir.Return, ir.Stop, ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.Ari
 # INFO after its argument checks (LWORK against LWREQ, LWREQ chosen on the block size NB, NB reset where it does
 # not fit, from ILAENV's value) is deeper than 64 levels, which left its stored header and its work unbound.
 _MAX_DEPTH = 72
+# how `variable` describes a variable assigned in several places that a loop bound reads as one run-time value
+# (one symbol wherever it is read: `_stale_copy` finds these by it)
+_RUN_TIME = "run-time value"
 
 
 @dataclass
@@ -1696,7 +1699,7 @@ class ValueResolver(ir.NodeVisitor):
                                                                 for d in defs):
                 first = min(defs, key=lambda d: (d.loc.file, d.loc.line) if d.loc else ("", 0))
                 return self._register(key, "unresolved", integer, first.loc,
-                                      f"run-time value ({len(defs)} assignments)", None, first.procedure)
+                                      f"{_RUN_TIME} ({len(defs)} assignments)", None, first.procedure)
             return None
         if index and defs[0].kind == "assign" and defs[0].value is not None:
             in_loop = self._in_iteration(defs[0], index, depth, ir_type == "integer")
@@ -1810,7 +1813,7 @@ class ValueResolver(ir.NodeVisitor):
             if isinstance(d.stmt, ir.Assign) and isinstance(d.stmt.target, ir.Var) else None
         for s in free_symbols(value):
             param = self.table.get(s.name)
-            if param is None or param.cls != "unresolved" or not param.description.startswith("run-time value (") \
+            if param is None or param.cls != "unresolved" or not param.description.startswith(f"{_RUN_TIME} (") \
                     or not self._read_beside(use, s.name, target):
                 continue
             for other in self.facts.definitions.get(s.name, []):

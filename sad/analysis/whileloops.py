@@ -66,9 +66,8 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     watched = {var.name} | _names(bound) | _names(step[0])
     if var.name in _names(bound) | _names(step[0]):
         return None
-    partner = _partner(loop, bound, step[0]) if isinstance(bound, ir.Var) else None
-    if scaled is not None:
-        partner = None  # a geometric step is counted against a bound that stays
+    # a geometric step is counted against a bound that stays: no partner
+    partner = _partner(loop, bound, step[0]) if isinstance(bound, ir.Var) and scaled is None else None
     moved = (updates[0],) + ((partner[0],) if partner is not None else ())
     if not _untouched(loop.body, watched, moved, proc):
         return None

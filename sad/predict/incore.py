@@ -397,7 +397,9 @@ def pass_iterations(chosen: cc.AsmLoop, loop: SourceLoop) -> int | None:
     or more than one, fits, or the loop's step is not a constant."""
     step = _constant_step(loop)
     layout = Layout(loop.index, loop.fastest)
-    along = [r for r in loop.refs if not is_strided(_as_ir(r), layout) and _moves(r, loop)]
+    body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
+    moving = _moving(body, loop.index) if loop.index is not None else set()
+    along = [r for r in loop.refs if not is_strided(_as_ir(r), layout) and _moves(r, loop, moving)]
     if step is None or not along:
         return None
     sizes = {r.elem_bytes * step for r in along}
@@ -425,17 +427,17 @@ def _constant_step(loop: SourceLoop) -> int | None:
     return None
 
 
-def _moves(ref: Ref, loop: SourceLoop) -> bool:
-    """True when the reference's fastest subscript moves with the loop: it names the loop's index or a variable
-    the loop's body computes from it (``IC = IX + (IY - 1) * MX`` then ``W(IC)``: taken to move as the index
-    does, as the data part takes it), not a loop-invariant element nor one the data chooses (Livermore loop 13's
-    ``i1 = (int)p[ip][0]`` then ``b[j1][i1]``, whose addresses do not advance with ip: taken as moving, they
-    made the loop's 32-byte step of p's rows four source iterations a pass, and the loop 4x too fast)."""
+def _moves(ref: Ref, loop: SourceLoop, moving: set[str]) -> bool:
+    """True when the reference's fastest subscript moves with the loop: it names a name of `moving` (`_moving`:
+    the loop's index or a variable the loop's body computes from it, ``IC = IX + (IY - 1) * MX`` then ``W(IC)``:
+    taken to move as the index does, as the data part takes it), not a loop-invariant element nor one the data
+    chooses (Livermore loop 13's ``i1 = (int)p[ip][0]`` then ``b[j1][i1]``, whose addresses do not advance with
+    ip: taken as moving, they made the loop's 32-byte step of p's rows four source iterations a pass, and the
+    loop 4x too fast)."""
     if not ref.indices or loop.index is None:
         return False
     fast = ref.indices[0] if loop.fastest == "first" else ref.indices[-1]
-    body = loop.nest[-1].body if isinstance(loop.nest[-1], ir.Do) else []
-    return any(isinstance(n, ir.Var) and n.name in _moving(body, loop.index) for n in walk(fast))
+    return any(isinstance(n, ir.Var) and n.name in moving for n in walk(fast))
 
 
 def _moving(body: list[ir.Stmt], index: str) -> set[str]:
