@@ -50,6 +50,11 @@ _TERMINAL = (ir.Goto, ir.Return, ir.Stop, ir.AssignedGoto)
 Index = dict[str, sympy.Symbol]  # loop variable → the symbol of its index in the enclosing counted loops
 
 
+def _jumps_to(stmt: ir.Stmt, label: str) -> bool:
+    """Whether `stmt` is an unconditional ``GOTO label``."""
+    return isinstance(stmt, ir.Goto) and stmt.target == label
+
+
 def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.Expr]) -> bool:
     """Whether an exit flow of a loop depends on its index at all, or a count of its body through a test
     (a Piecewise) of it."""
@@ -454,13 +459,14 @@ class ProcedureBuilder:
 
     def _goto_loops(self, stmts: list[ir.Stmt], index: Index) -> Callable[[LoopInfo], sympy.Expr | None]:
         """The count of each loop GOTOs build in ``stmts``: counted where it is a do-while in disguise
-        (``_goto_trips``), else named (sad.analysis.naming)."""
+        (``_goto_trips``) or a while loop (``_head_test_trips``), else named (sad.analysis.naming)."""
         named = self.names.goto_loops(stmts)
         memo: dict[int, sympy.Expr | None] = {}
 
         def count(loop: LoopInfo) -> sympy.Expr | None:
             if loop.header not in memo:
-                memo[loop.header] = self._goto_trips(stmts, loop, index)
+                trips = self._goto_trips(stmts, loop, index)
+                memo[loop.header] = trips if trips is not None else self._head_test_trips(stmts, loop, index)
             found = memo[loop.header]
             return found if found is not None else named(loop)
         return count
@@ -496,6 +502,56 @@ class ProcedureBuilder:
         start = self.values.expr_at(before.value if assigned else found.var, before, index)
         trips = self._counted(loop_stmt, index, at=header, start=start, found=found)
         return trips - 1 if trips is not None and not stepped else trips
+
+    def _head_test_trips(self, stmts: list[ir.Stmt], loop: LoopInfo, index: Index) -> sympy.Expr | None:
+        """Back jumps per entry of a loop built with GOTO that is a while loop, its test at its head: the
+        labelled header (the test itself or a CONTINUE just before it), then either ``IF (cond) GOTO exit``, the
+        body and ``GOTO header`` (gotoloop.f's ``10 IF (K .LE. 1) GOTO 20`` / ``K = K / 2`` / ``GOTO 10``:
+        ``while (.NOT. cond)``), or ``IF (cond) THEN``, the body and ``GOTO header`` closing its arm (``10
+        CONTINUE`` / ``IF (J .LE. N) THEN`` / ... / ``J = J + NB`` / ``GO TO 10`` / ``END IF``: ``while (cond)``);
+        no other label in it and no other jump to the header. Counted as that while loop is (``_counted``),
+        each pass one jump back, from the variable's value on entry (``_value_on_entry``). None for any other
+        loop."""
+        first, last = loop.header, max(loop.nodes)
+        header = stmts[first]
+        at = first + 1 if isinstance(header, ir.Continue) else first
+        if first == 0 or header.label is None or at > last or loop.nodes != set(range(first, last + 1)):
+            return None
+        test = stmts[at]
+        if not isinstance(test, ir.If) or len(test.arms) != 1 or test.orelse or not test.arms[0].body \
+                or (at != first and test.label is not None):
+            return None
+        arm = test.arms[0].body
+        cond: ir.Expr | None
+        if at == last and _jumps_to(arm[-1], header.label):  # IF (cond) THEN ... GOTO header END IF
+            cond, body = test.arms[0].cond, arm[:-1]
+        elif len(arm) == 1 and isinstance(arm[0], ir.Goto) and arm[0].target != header.label \
+                and _jumps_to(stmts[last], header.label) and stmts[last].label is None:
+            cond, body = whileloops.negated(test.arms[0].cond), stmts[at + 1:last]
+        else:
+            return None
+        jumps_in = sum(header.label in ir.jump_targets(s) for s in ir.walk_stmts(stmts))
+        if cond is None or jumps_in != 1 or any(s.label is not None for s in ir.walk_stmts(body)):
+            return None
+        loop_stmt = ir.While(cond, body, test_at_end=False, loc=test.loc)
+        found = whileloops.induction(loop_stmt, self.proc)
+        start = self._value_on_entry(stmts[:first], found.var, index) if found is not None else None
+        if found is None or found.partner_step is not None or start is None:
+            return None
+        return self._counted(loop_stmt, index, at=header, start=start, found=found)
+
+    def _value_on_entry(self, before: list[ir.Stmt], var: ir.Var, index: Index) -> sympy.Expr | None:
+        """The value `var` has after the plain assignments that end `before` (no label among them, so nothing
+        jumps between them and the loop): its own assignment's, else its value before the first of them; None
+        where no plain assignment precedes the loop."""
+        plain: ir.Assign | None = None
+        for stmt in reversed(before):
+            if not isinstance(stmt, ir.Assign) or stmt.label is not None:
+                break
+            if isinstance(stmt.target, ir.Var) and stmt.target.name == var.name:
+                return self.values.expr_at(stmt.value, stmt, index)
+            plain = stmt
+        return self.values.expr_at(var, plain, index) if plain is not None else None
 
     def _counted(self, stmt: ir.While, index: Index, at: ir.Stmt | None = None,
                  start: sympy.Expr | None = None, found: whileloops.Induction | None = None) -> sympy.Expr | None:

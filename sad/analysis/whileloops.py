@@ -75,6 +75,17 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
                      scaled[1] if scaled is not None else "add")
 
 
+_NEGATED = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+
+
+def negated(cond: ir.Expr | None) -> ir.Expr | None:
+    """The comparison that holds where `cond` fails (the loop condition of ``10 IF (K .LE. 1) GOTO 20``), None
+    for a condition that is not one comparison."""
+    if not isinstance(cond, ir.BinOp) or cond.op not in _NEGATED:
+        return None
+    return ir.BinOp(_NEGATED[cond.op], cond.left, cond.right, type=cond.type)
+
+
 def _comparison(cond: ir.Expr | None) -> tuple[ir.Var, str, ir.Expr] | None:
     """(v, OP, bound) of a condition `v OP bound` or `bound OP v` (v possibly plus a constant, ``_unshifted``), OP
     turned to have v on the left; None for any other condition."""

@@ -211,6 +211,66 @@ def test_a_goto_loop_whose_step_is_in_the_test_is_counted(capsys, tmp_path):
     assert " 5 " in out.split("st2.f:11 ")[1].splitlines()[0], out          # J = 2, ..., 6
 
 
+HEAD_TESTED = """\
+      PROGRAM HT
+      INTEGER I, J, K, N, S
+      READ (5, *) N
+      S = 0
+      K = N
+   10 IF (K .LE. 1) GO TO 20
+      K = K / 2
+      S = S + K
+      GO TO 10
+   20 CONTINUE
+      J = 1
+   30 CONTINUE
+      IF (J .GT. N) GO TO 40
+      S = S + J
+      J = J + 3
+      GO TO 30
+   40 CONTINUE
+      I = 2
+      S = S + 1
+   50 CONTINUE
+      IF (I .LE. N) THEN
+         S = S + I
+         I = I + 2
+         GO TO 50
+      END IF
+      K = 1
+   60 IF (K .LT. N) THEN
+         K = K * 3
+         GO TO 60
+      END IF
+      PRINT *, S
+      END
+"""
+
+
+def test_goto_loops_tested_at_their_head_are_counted_as_gcov_counts_them(capsys, tmp_path):
+    # the F66 while loops: a labelled test (or a labelled CONTINUE and the test), the body, the GOTO back;
+    # an exit by ``IF (c) GO TO out`` or a block IF whose arm ends with the GOTO back. At N = 37: K = 37, 18,
+    # 9, 4, 2 halved 5 times; J = 1, 4, ..., 37 13 passes; I = 2, 4, ..., 36 18 passes; K = 1, 3, 9, 27 4
+    counts = _counts(tmp_path, "ht.f", HEAD_TESTED)
+    for n, passes in ((0, (0, 0, 0, 0)), (1, (0, 1, 0, 0)), (2, (1, 1, 1, 1)), (37, (5, 13, 18, 4))):
+        got = tuple(_at(counts[line], N=n) for line in (7, 14, 22, 28))
+        assert got == passes, (n, got)
+        assert _at(counts[6], N=n) == passes[0] + 1 and _at(counts[21], N=n) == passes[2] + 1
+    out = _gcov_agrees(capsys, tmp_path, "ht2.f", HEAD_TESTED, "N=37")
+    assert " 18 " in out.split("ht2.f:23 ")[1].splitlines()[0], out          # I = 2, 4, ..., 36
+
+
+@pytest.mark.parametrize("old, new", [
+    ("      J = 1\n", "      J = 1\n      IF (N .GT. 5) GO TO 30\n"),       # entered past its assignment
+    ("      J = J + 3\n", "      J = J + 3\n   35 S = S - 1\n"),         # a label inside: jumps may land there
+    ("      J = J + 3\n", "      J = J + S\n"),                          # a step the analysis does not know
+    ("      J = J + 3\n", "      J = J + 3\n      IF (S .GT. 99) GO TO 40\n"),  # left early
+])
+def test_head_tested_goto_loops_the_analysis_cannot_count_keep_their_named_count(tmp_path, old, new):
+    counts = _counts(tmp_path, "ht3.f", HEAD_TESTED.replace(old, new))
+    assert _named(counts[14]), counts[14]
+
+
 def test_a_goto_loop_entered_from_elsewhere_keeps_its_named_count(tmp_path):
     text = GOTO_LOOPS.replace("      I = 0\n", "      I = 0\n      IF (N .GT. 5) GOTO 30\n")
     counts = _counts(tmp_path, "gl2.f", text)

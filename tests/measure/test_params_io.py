@@ -27,9 +27,9 @@ def test_export_yaml_is_complete_and_deterministic(capsys):
     rc2, second, _ = _export(capsys)
     assert rc == rc2 == 0 and first == second
     data = yaml.safe_load(first)
-    entry = data["parameters"]["X_GOTOLP_L10"]
+    entry = data["parameters"]["X_GOTOLP_L70"]
     assert entry["kind"] == "loop_count" and entry["procedure"] == "GOTOLP"
-    assert entry["line"] == 21 and "IF (K .LE. 1) GOTO 20" in entry["code"]
+    assert entry["line"] == 57 and "IF (HI - LO .LE. 1) GOTO 80" in entry["code"]
     assert len(entry["fingerprint"]) == 12 and entry["value"] is None
     assert set(entry) >= {"file", "depends_on", "default", "description"}
 
@@ -37,15 +37,15 @@ def test_export_yaml_is_complete_and_deterministic(capsys):
 def test_export_csv_and_json(capsys):
     _, out, _ = _export(capsys, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert any(r["name"] == "X_GOTOLP_L10" and r["value"] == "" for r in rows)
+    assert any(r["name"] == "X_GOTOLP_L70" and r["value"] == "" for r in rows)
     _, out, _ = _export(capsys, "--format", "json")
     data = json.loads(out)
-    assert any(p["name"] == "X_GOTOLP_L10" for p in data["parameters"])
+    assert any(p["name"] == "X_GOTOLP_L70" for p in data["parameters"])
 
 
 def test_export_excludes_bound_names(capsys):
     _, out, _ = _export(capsys, "-D", "N=1000")
-    assert "\n  N:\n" not in out and "X_GOTOLP_L10" in out
+    assert "\n  N:\n" not in out and "X_GOTOLP_L70" in out
 
 
 def test_output_never_overwritten_without_force(tmp_path, capsys):
@@ -54,7 +54,7 @@ def test_output_never_overwritten_without_force(tmp_path, capsys):
     rc, _, err = _export(capsys, "-o", str(target))
     assert rc == 2 and "not overwritten" in err and target.read_text() == "keep me\n"
     rc, _, _ = _export(capsys, "-o", str(target), "--force")
-    assert rc == 0 and "X_GOTOLP_L10" in target.read_text()
+    assert rc == 0 and "X_GOTOLP_L70" in target.read_text()
 
 
 def _filled(tmp_path, capsys, values: dict) -> Path:
@@ -73,7 +73,7 @@ def _analyze(capsys, *extra) -> tuple[int, str, str]:
     return rc, got.out, got.err
 
 
-GOOD = {"X_GOTOLP_L10": 9, "X_GOTOLP_L50": "0.5 + N/NB", "N": 1000, "NB": 7}
+GOOD = {"X_GOTOLP_L70": 9, "X_GOTOLP_L50": "0.5 + N/NB", "N": 1000, "NB": 7}
 
 
 def test_params_bind_everything(tmp_path, capsys):
@@ -94,7 +94,7 @@ def test_define_wins_over_params(tmp_path, capsys):
 
 def test_simple_mapping_form(tmp_path, capsys):
     path = tmp_path / "hand.yaml"
-    path.write_text("parameters:\n  N: 1000\n  NB: 7\n  X_GOTOLP_L10: 9\n  X_GOTOLP_L50: 142.86\n")
+    path.write_text("parameters:\n  N: 1000\n  NB: 7\n  X_GOTOLP_L70: 9\n  X_GOTOLP_L50: 142.86\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 0 and json.loads(out)["unbound"] == []
 
@@ -119,10 +119,10 @@ def test_broken_params_files(tmp_path, capsys, text, message):
 
 def test_errors_name_the_entry(tmp_path, capsys):
     path = tmp_path / "p.yaml"
-    path.write_text("parameters:\n  N: 1000\n  P_X: 0.5\n  X_GOTOLP_L10: -3\n")
+    path.write_text("parameters:\n  N: 1000\n  P_X: 0.5\n  X_GOTOLP_L70: -3\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 2
-    assert f"{path}:4: error: X_GOTOLP_L10: loop count -3 is negative" in err
+    assert f"{path}:4: error: X_GOTOLP_L70: loop count -3 is negative" in err
     assert f"{path}:3: warning: P_X: no parameter of that name" in err
 
 
@@ -134,7 +134,7 @@ def test_probability_out_of_range_and_unknown_names_in_values(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "P_ARITH_AIF1_NEG: probability 1.5 outside [0, 1]" in err
     path = tmp_path / "q.yaml"
-    path.write_text("parameters:\n  X_GOTOLP_L10: 2*NOSUCH\n")
+    path.write_text("parameters:\n  X_GOTOLP_L70: 2*NOSUCH\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 2 and "NOSUCH" in err
 
@@ -142,16 +142,16 @@ def test_probability_out_of_range_and_unknown_names_in_values(tmp_path, capsys):
 def test_fingerprint_mismatch_warns(tmp_path, capsys):
     path = _filled(tmp_path, capsys, GOOD)
     data = yaml.safe_load(path.read_text())
-    data["parameters"]["X_GOTOLP_L10"]["fingerprint"] = "000000000000"
+    data["parameters"]["X_GOTOLP_L70"]["fingerprint"] = "000000000000"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 0
-    assert "X_GOTOLP_L10: the code at" in err and "changed since this value was measured" in err
+    assert "X_GOTOLP_L70: the code at" in err and "changed since this value was measured" in err
 
 
 def test_csv_params_file(tmp_path, capsys):
     path = tmp_path / "p.csv"
-    path.write_text("name,value\nN,1000\nNB,7\nX_GOTOLP_L10,9\nX_GOTOLP_L50,N/NB\n")
+    path.write_text("name,value\nN,1000\nNB,7\nX_GOTOLP_L70,9\nX_GOTOLP_L50,N/NB\n")
     rc, out, err = _analyze(capsys, "--params", str(path))
     assert rc == 0 and json.loads(out)["unbound"] == []
 

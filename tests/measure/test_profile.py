@@ -58,7 +58,8 @@ def test_md1_profile_binds_everything(md1_profile, capsys):
 
 def test_plots_and_extrap_over_four_sizes(tmp_path, capsys):
     """A plot per fitted parameter and an Extra-P file with one value per size and region; the values are
-    gotoloop's hand-derived counts (floor(log2 N) halvings at N = 1000 .. 8000)."""
+    gotoloop's bisection passes at N = 1000 .. 8000 (each halves an interval of N + 1: 9 to 13 of them, as the
+    square root's bits decide; counted by hand)."""
     template = tmp_path / "gotoloop.tmpl"
     template.write_text("{N} {NB}\n")
     out = tmp_path / "g.yaml"
@@ -67,9 +68,9 @@ def test_plots_and_extrap_over_four_sizes(tmp_path, capsys):
     for n in (1000, 2000, 4000, 8000):
         argv += ["--size", f"N={n},NB=7"]
     assert main(argv + ["--", "./gotoloop"]) == 0, capsys.readouterr().err
-    measured = yaml.safe_load(out.read_text())["parameters"]["X_GOTOLP_L10"]["measured"]
-    assert [(p["N"], p["value"]) for p in measured] == [(1000, 9), (2000, 10), (4000, 11), (8000, 12)]
-    for name in ("X_GOTOLP_L10", "X_GOTOLP_L50"):
+    measured = yaml.safe_load(out.read_text())["parameters"]["X_GOTOLP_L70"]["measured"]
+    assert [(p["N"], p["value"]) for p in measured] == [(1000, 9), (2000, 11), (4000, 12), (8000, 13)]
+    for name in ("X_GOTOLP_L70", "X_GOTOLP_L50"):
         assert (tmp_path / "plots" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "g.extrap").read_text()
     assert text.startswith("PARAMETER N\n\nPOINTS 1000 2000 4000 8000\n")
@@ -103,7 +104,8 @@ def test_gotoloop_profile_values(tmp_path, capsys):
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     values = {p["name"]: p["value"] for p in data["parameters"]}
-    assert values["X_GOTOLP_L10"] == 9  # floor(log2 1000) halvings
+    assert "X_GOTOLP_L10" not in values  # the halving loop is counted from N: floor(log2 1000) = 9 halvings
+    assert values["X_GOTOLP_L70"] == 9  # bisection of [0, 1001) for the square root of 1000: 9 halvings
     assert values["X_GOTOLP_L50"] == pytest.approx(1000 / 7)  # mean chain length per walk
 
 

@@ -83,8 +83,9 @@ def test_a_fitted_count_stays_non_negative_over_the_declared_range():
 
 
 def test_profile_shows_each_fit_error_and_writes_it(tmp_path, capsys):
-    """gotoloop halves N: floor(log2 N) trips, 9 .. 12 at N = 1000 .. 8000. The free fit -0.966 + log2(N)
-    is negative at N = 1; the profile's fit is not, and its error is printed and written."""
+    """gotoloop's bisection halves an interval of N + 1: 9, 11, 12, 13 passes at N = 1000 .. 8000 (counted by
+    hand). The free fit -3.66 + 1.3*log2(N) is negative at N = 1; the profile's fit (0.984*log2(N), 4.8 % RMS
+    off) is not, and its error is printed and written."""
     template = tmp_path / "gotoloop.tmpl"
     template.write_text("{N} {NB}\n")
     out = tmp_path / "g.yaml"
@@ -93,13 +94,13 @@ def test_profile_shows_each_fit_error_and_writes_it(tmp_path, capsys):
         argv += ["--size", f"N={n},NB=7"]
     assert main(argv + ["--", "./gotoloop"]) == 0
     err = capsys.readouterr().err
-    entry = yaml.safe_load(out.read_text())["parameters"]["X_GOTOLP_L10"]
+    entry = yaml.safe_load(out.read_text())["parameters"]["X_GOTOLP_L70"]
     assert entry["fit"]["nonnegative_over"] == [1, 64000]  # 8x the largest size, the default --plot-to
-    assert 0 < entry["fit"]["rms_error"] < 0.01
-    assert f"sad: fit X_GOTOLP_L10 = {entry['value']} over N 1000..8000 (4 points): relative RMS error " in err
-    model = fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 10.0, 11.0, 12.0], lower=0.0, domain=(1.0, 64000.0))
+    assert 0.04 < entry["fit"]["rms_error"] < 0.06
+    assert f"sad: fit X_GOTOLP_L70 = {entry['value']} over N 1000..8000 (4 points): relative RMS error " in err
+    model = fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 11.0, 12.0, 13.0], lower=0.0, domain=(1.0, 64000.0))
     assert model.expression == entry["value"] and model(1) >= 0
-    assert fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 10.0, 11.0, 12.0])(1) < 0  # the free fit
+    assert fit("N", [1000.0, 2000.0, 4000.0, 8000.0], [9.0, 11.0, 12.0, 13.0])(1) < 0  # the free fit
 
 
 def test_a_fit_does_not_grow_past_what_the_data_allow():
