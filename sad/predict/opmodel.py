@@ -153,7 +153,9 @@ def carried_between_entries(inner: ir.Do, enclosing: ir.Stmt) -> bool:
     """True when a value an innermost loop keeps updating is read by a later iteration of its enclosing loop: an
     element the loop assigns while its own index does not move it (``table[i][j] = max(table[i][j], ...)`` over
     k) that the enclosing loop's body reads at a constant distance in that loop's index (``table[i][j - 1]`` at
-    the next j). The chain of one entry then starts where the previous entry's ended: entries do not overlap.
+    the next j), or that the loop's own first iteration reads so (``w[(i - k) - 1]`` at k = 0 is w[i - 1]). The
+    chain of one entry then starts where the previous entry's ended: entries do not overlap. A read that
+    comes later in the entry (a forward substitution's x[j] at j = i - 1, its last) leaves them overlapping.
     Nussinov's split loop at N = 150, -O2: a cmp + cmov chain of 2 cycles an iteration, 49 iterations an entry;
     llvm-mca over several entries (which sees no dependence through memory) put it at 1.7 cycles."""
     if not isinstance(enclosing, ir.Do) or not enclosing.index:
@@ -161,10 +163,20 @@ def carried_between_entries(inner: ir.Do, enclosing: ir.Stmt) -> bool:
     targets = [s.target for s in walk_stmts(inner.body) if isinstance(s, ir.Assign)
                and isinstance(s.target, ir.ArrayRef) and s.target.indices
                and not any(isinstance(n, ir.Var) and n.name == inner.index for n in walk(s.target))]
+    first = _sym(inner.lo) if inner.index and inner.lo is not None else None
     for target in targets:
         for node in walk_stmts(enclosing.body):
             for ref in (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == target.name):
                 d = _distance(target, ref, enclosing.index)
+                if d is not None and d > 0:
+                    return True
+        if first is None:
+            continue
+        # read by the entry's first iteration: Livermore loop 6's ``w[i] += b[k][i] * w[(i - k) - 1]`` reads
+        # at k = 0 the w[i - 1] the previous entry ended with, so its chain cannot start before that one ends
+        for node in walk_stmts(inner.body):
+            for ref in (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == target.name):
+                d = _distance(target, ref, enclosing.index, {sympy.Symbol(inner.index): first})
                 if d is not None and d > 0:
                     return True
     return False
@@ -192,9 +204,11 @@ def restarts_each_entry(inner: ir.Do, enclosing: ir.Stmt) -> bool:
     return updated <= fresh
 
 
-def _distance(target: ir.ArrayRef, ref: ir.ArrayRef, index: str) -> int | None:
+def _distance(target: ir.ArrayRef, ref: ir.ArrayRef, index: str,
+              at: dict[sympy.Symbol, sympy.Expr] | None = None) -> int | None:
     """d when ``ref`` at iteration k reads what ``target`` wrote at iteration k - d (subscripts equal but for
-    d times the index's coefficient, a constant in every subscript); None otherwise."""
+    d times the index's coefficient, a constant in every subscript); None otherwise. ``at``: values given to
+    other names in ``ref``'s subscripts (an inner loop's index at its first iteration)."""
     if len(target.indices) != len(ref.indices):
         return None
     i = sympy.Symbol(index)
@@ -203,6 +217,7 @@ def _distance(target: ir.ArrayRef, ref: ir.ArrayRef, index: str) -> int | None:
         t, r = _sym(t_sub), _sym(r_sub)
         if t is None or r is None:
             return None
+        r = r.subs(at) if at else r
         coeff, diff = sympy.diff(t, i), sympy.expand(t - r)
         if not diff.is_number or not coeff.is_number:
             return None

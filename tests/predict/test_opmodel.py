@@ -245,6 +245,33 @@ def test_an_element_the_next_entry_reads_carries_the_chain_between_entries(tmp_p
     assert not opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
 
 
+LINREC = """void linrec(double *w, double b[64][64], int n) {
+    int i, k;
+    for (i = 1; i < n; i++) {
+        w[i] = 0.01;
+        for (k = 0; k < i; k++)
+            w[i] += b[k][i] * w[(i - k) - 1];
+    }
+}
+"""
+
+
+def test_an_element_the_next_entry_reads_first_carries_the_chain_between_entries(tmp_path):
+    # Livermore loop 6: at k = 0 entry i reads w[i - 1], the element entry i - 1 ended with; its chain starts
+    # where that one ended (gcc -O2 keeps w[i] in a register, so llvm-mca sees no dependence between entries)
+    _, loop = _loop(tmp_path, LINREC, "linrec.c")
+    assert opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+    # a forward substitution reads x[i - 1] last (at j = i - 1), x[0] first: its entries still overlap
+    _, loop = _loop(tmp_path, """void trisolv(double *x, double L[64][64], int n) {
+    int i, j;
+    for (i = 1; i < n; i++)
+        for (j = 0; j < i; j++)
+            x[i] -= L[i][j] * x[j];
+}
+""", "trisolv.c")
+    assert not opmodel.carried_between_entries(loop.nest[-1], loop.nest[-2])
+
+
 DISTANCES = """void nearest(double *x, double *c, int *label, int n, int k) {
     int p, q, d;
     for (p = 0; p < n; p++) {
