@@ -508,7 +508,7 @@ class ProcedureBuilder:
         labelled header (the test itself or a CONTINUE just before it), then either ``IF (cond) GOTO exit``, the
         body and ``GOTO header`` (gotoloop.f's ``10 IF (K .LE. 1) GOTO 20`` / ``K = K / 2`` / ``GOTO 10``:
         ``while (.NOT. cond)``), or ``IF (cond) THEN``, the body and ``GOTO header`` closing its arm (``10
-        CONTINUE`` / ``IF (J .LE. N) THEN`` / ... / ``J = J + NB`` / ``GO TO 10`` / ``END IF``: ``while (cond)``);
+        CONTINUE`` / ``IF (J .LE. N) THEN`` / ... / ``J = J + 3`` / ``GO TO 10`` / ``END IF``: ``while (cond)``);
         no other label in it and no other jump to the header. Counted as that while loop is (``_counted``),
         each pass one jump back, from the variable's value on entry (``_value_on_entry``). None for any other
         loop."""

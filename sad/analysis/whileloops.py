@@ -142,15 +142,20 @@ def _partner(loop: ir.While, bound: ir.Var, step: ir.Expr) -> tuple[ir.Assign, i
 def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_at_end: bool
           ) -> sympy.Expr | None:
     """Iterations of the loop from the variable's value where it starts, the bound and the signed step; None
-    when the step does not move the variable towards the bound (the loop runs forever or not at all)."""
+    when the step, a number, does not move the variable towards the bound (the loop runs forever or not at
+    all). A step that is a formula is taken to move it there, as a DO loop's count takes it (``trip_count``)."""
     if op == "ne":
         # v != B by steps of one (C's `while (n--)`, `for (...; p != end; ...)` lowered as a while): the
         # variable meets B on its way, as v < B (v > B) would stop it there; a larger step may jump past B
         if step not in (1, -1):
             return None
         op = "lt" if step > 0 else "gt"
-    if not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le")):
+    if step.is_number and (not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le"))):
         return None
+    if not step.is_number and not step.is_integer:
+        return None
+    # a step that is a formula (J = J + NB) is counted as a DO loop's is: a loop that is entered and ends moves
+    # its variable towards the bound, so the step has the sign that does
     last = {"lt": bound - 1, "le": bound, "gt": bound + 1, "ge": bound}[op]   # integers: v < B is v <= B - 1
     if test_at_end:
         return 1 + trip_count(start + step, last, step)

@@ -277,8 +277,47 @@ def test_a_goto_loop_entered_from_elsewhere_keeps_its_named_count(tmp_path):
     assert _named(counts[8]), counts[8]
 
 
+BLOCKED = """\
+      PROGRAM BL
+      INTEGER J, K, N, NB, S
+      READ (5, *) N, NB
+      S = 0
+      J = 1
+   10 CONTINUE
+      IF (J .LE. N) THEN
+         S = S + J
+         J = J + NB
+         GO TO 10
+      END IF
+      K = N
+      DO WHILE (K .GE. 1)
+         S = S + K
+         K = K - NB
+      END DO
+      PRINT *, S
+      END
+"""
+
+
+def test_a_step_known_as_a_formula_is_counted_as_a_do_loops_is(capsys, tmp_path):
+    # J = 1, 1 + NB, ... <= N and K = N, N - NB, ... >= 1: floor((N - 1) / NB) + 1 passes each (N >= 1), as
+    # DO J = 1, N, NB counts them; a loop that is entered and ends moves towards its bound, so NB > 0 there
+    counts = _counts(tmp_path, "bl.f", BLOCKED)
+    for n, nb in ((1, 1), (7, 3), (100, 7), (0, 5)):
+        want = max(0, (n - 1) // nb + 1) if n >= 1 else 0
+        assert _at(counts[8], N=n, NB=nb) == want and _at(counts[14], N=n, NB=nb) == want, (n, nb)
+    source = tmp_path / "bl2.f"
+    source.write_text(BLOCKED)
+    (tmp_path / "in.txt").write_text("100 7\n")
+    rc = main(["check-counts", str(source), "-D", "N=100", "-D", "NB=7", "--",
+               f"./{source.stem} < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
+    assert " 15 " in out.split("bl2.f:9 ")[1].splitlines()[0], out           # J = 1, 8, ..., 99
+
+
 @pytest.mark.parametrize("body", [
-    "s += i; i += k;",                  # a step the analysis does not know as a number
+    "s += i; i += s;",                  # a step the loop itself changes
     "if (s > 3) i += 1; s++;",          # the update under an IF
     "s += i; i += 1; if (s > 99) break;",  # left early
     "s += i; i *= 2;",                  # not an added constant
