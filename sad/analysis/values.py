@@ -1786,12 +1786,30 @@ class ValueResolver(ir.NodeVisitor):
                                                                  self.overrides)
         with self.noting_at(d.loc):
             value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
+        if value is None and self._loose and integer and d.kind == "assign" and owner is self.proc:
+            source = self._source_call(d)
+            if source is not None:
+                return self._register(key, "unresolved", integer, d.loc, f"{_RUN_TIME} (set by {source})", None,
+                                      d.procedure)
         if value is None or self._loose and owner is self.proc and self._stale_copy(d, value):
             return None
         cls = "direct" if d.kind in ("parameter", "data") else "indirect"
         what = {"parameter": "PARAMETER/const", "data": "DATA/initial value", "assign": "assignment"}[d.kind]
         self._register(key, cls, integer, d.loc, what, value, d.procedure)
         return value
+
+    def _source_call(self, d: Definition) -> str | None:
+        """The routine with no source here whose result the one assignment `d`, run once per call of its routine
+        (in no loop), stores (C's ``n = atoi(argv[1])``, ``n = (int)strtol(s, NULL, 10)``, a size from
+        ``omp_get_max_threads()``): its name, or None. Such a value is the program's input, as a READ's is: a
+        loop bound reading it is that run-time value, which the user binds (-D n=...), not a loop count."""
+        places = self.facts.places_of(self.proc)
+        where = places.get(id(d.stmt)) if d.stmt is not None else None
+        if where is None or where.loops or where.backward_jumps or d.value is None:
+            return None
+        calls = [n for n in _user_calls(d.value) if not n.indirect]
+        outside = [c.name for c in calls if resolve_name(c.name) not in self.facts.procs]
+        return f"a call to {outside[0]}" if outside else None
 
     def _stale_copy(self, d: Definition, value: sympy.Expr) -> bool:
         """Whether the assignment `d` copies a run-time value that is assigned again before the use, which also
