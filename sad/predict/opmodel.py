@@ -18,6 +18,7 @@ compiled loops.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import sympy
 
@@ -165,21 +166,28 @@ def carried_between_entries(inner: ir.Do, enclosing: ir.Stmt) -> bool:
                and not any(isinstance(n, ir.Var) and n.name == inner.index for n in walk(s.target))]
     first = _sym(inner.lo) if inner.index and inner.lo is not None else None
     for target in targets:
-        for node in walk_stmts(enclosing.body):
-            for ref in (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == target.name):
-                d = _distance(target, ref, enclosing.index)
-                if d is not None and d > 0:
-                    return True
-        if first is None:
-            continue
+        if any(_behind(target, ref, enclosing.index) for ref in _refs_to(enclosing.body, target.name)):
+            return True
         # read by the entry's first iteration: Livermore loop 6's ``w[i] += b[k][i] * w[(i - k) - 1]`` reads
         # at k = 0 the w[i - 1] the previous entry ended with, so its chain cannot start before that one ends
-        for node in walk_stmts(inner.body):
-            for ref in (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == target.name):
-                d = _distance(target, ref, enclosing.index, {sympy.Symbol(inner.index): first})
-                if d is not None and d > 0:
-                    return True
+        at_first = {sympy.Symbol(inner.index): first} if first is not None else None
+        if at_first and any(_behind(target, ref, enclosing.index, at_first)
+                            for ref in _refs_to(inner.body, target.name)):
+            return True
     return False
+
+
+def _refs_to(body: list[ir.Stmt], name: str) -> Iterator[ir.ArrayRef]:
+    """Every reference to the array `name` in the statements of `body`, nested ones included."""
+    for node in walk_stmts(body):
+        yield from (n for n in walk(node) if isinstance(n, ir.ArrayRef) and n.name == name)
+
+
+def _behind(target: ir.ArrayRef, ref: ir.ArrayRef, index: str, at: dict[sympy.Symbol, sympy.Expr] | None = None
+            ) -> bool:
+    """Whether `ref` reads what `target` wrote a constant number of iterations of `index` earlier."""
+    d = _distance(target, ref, index, at)
+    return d is not None and d > 0
 
 
 def restarts_each_entry(inner: ir.Do, enclosing: ir.Stmt) -> bool:
