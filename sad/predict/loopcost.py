@@ -50,6 +50,7 @@ from sad.predict.reuse import (
     even_lines,
     first_touch_bytes,
     into_l1,
+    l1_in_core,
     level_name,
     one_set_shares,
     probed_seconds,
@@ -614,8 +615,8 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     vectorized the enclosing loop), and the streams --explain shows."""
     streams = streams_of(loop, trips, hierarchy, bindings, core.window)
     # a library copy's figure holds its loads and stores in L1: only the transfers beyond L1 are data then
-    data, shown = data_seconds(loop, trips, into_l1(hierarchy) if core.l1_included else hierarchy, bindings,
-                               core.window, streams)
+    data, shown = data_seconds(loop, trips, into_l1(hierarchy) if core.l1_included else l1_in_core(hierarchy),
+                               bindings, core.window, streams)
     # a chain through memory also waits for a column walk's new lines (sad.predict.overlap)
     timed_waits = _chain_waits(streams[0], loop, trips, hierarchy, core.latency_s, core.chain_s)
     register_chain = core.latency_s > 0 and core.chain_s <= core.latency_s

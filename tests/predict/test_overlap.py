@@ -17,7 +17,7 @@ from sad.machine import hierarchy as hier
 from sad.machine.model import MachineError, load_machine
 from sad.predict.loopcost import LoopCoverage, price_loops
 from sad.predict.overlap import chained, loop_seconds, wait_seconds
-from sad.predict.reuse import into_l1, streams_of, transfer_seconds
+from sad.predict.reuse import data_seconds, into_l1, l1_in_core, streams_of, transfer_seconds
 from tests.predict.loop_nests import column_loop, host_machine, inner_loop
 
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -203,6 +203,22 @@ def test_into_l1_keeps_what_each_level_adds_to_l1():
     assert [(lv.line_s / NS, lv.store_line_s / NS, lv.column_s / NS, lv.column_store_s / NS) for lv in levels] == \
         pytest.approx([(0, 0, 0, 0), (0.2, 0.5, 0.2, 0.5), (0.2, 0.5, 0.2, 0.5)])
     assert [lv.size_bytes for lv in levels] == [lv.size_bytes for lv in HOST.levels]
+
+
+def test_a_compiled_loops_references_from_l1_add_nothing_to_its_data(tmp_path):
+    # s += a[i*n + j] over i (HOST: L1 column 0.3 ns a line, L2 0.5, memory 12). n = 64, from L1: the whole L1
+    # figure 0.3 + every 8th line new to the walk from L2, 0.2 / 8 beyond L1, before; with L1 in the core only
+    # those new lines, at L2's whole figure: 0.5 / 8. n = 1000 (L2: 0.5 + memory's 11.5 / 8) and n = 10000
+    # (memory) keep their levels' whole figures
+    loop, trips = column_loop(tmp_path)
+    levels = l1_in_core(HOST).levels
+    assert (levels[0].line_s, levels[0].column_s, levels[0].column_store_s) == (0, 0, 0)
+    assert levels[1:] == HOST.levels[1:]
+    for hierarchy, want in ((HOST, {64: 0.325, 1000: 1.9375, 10000: 12.0}),
+                            (l1_in_core(HOST), {64: 0.0625, 1000: 1.9375, 10000: 12.0})):
+        data, _ = data_seconds(loop, trips, hierarchy)
+        got = {n: float(data.xreplace({s: n for s in data.free_symbols if s.name == "n"})) / NS for n in want}
+        assert got == pytest.approx(want, rel=1e-6)
 
 
 def test_a_column_walk_brings_a_line_into_l1_from_the_level_that_serves_it(tmp_path):
