@@ -55,6 +55,11 @@ def _jumps_to(stmt: ir.Stmt, label: str) -> bool:
     return isinstance(stmt, ir.Goto) and stmt.target == label
 
 
+def _jumps_in(stmts: list[ir.Stmt], label: str) -> int:
+    """How many statements of `stmts` (nested ones included) may jump to `label`."""
+    return sum(label in ir.jump_targets(s) for s in ir.walk_stmts(stmts))
+
+
 def _tests_index(idx: sympy.Symbol, exits: list[sympy.Expr], counts: list[sympy.Expr]) -> bool:
     """Whether an exit flow of a loop depends on its index at all, or a count of its body through a test
     (a Piecewise) of it."""
@@ -487,7 +492,7 @@ class ProcedureBuilder:
             return None
         *stepped, jump = test.arms[0].body
         body, before = stmts[first:last] + stepped, stmts[first - 1]
-        jumps_in = sum(header.label in ir.jump_targets(s) for s in ir.walk_stmts(stmts))
+        jumps_in = _jumps_in(stmts, header.label)
         if not isinstance(jump, ir.Goto) or jump.target != header.label or test.label is not None or jumps_in != 1 \
                 or any(s.label is not None for s in body[1:]) or not isinstance(before, ir.Assign) \
                 or before.label is not None or not all(isinstance(s, ir.Assign) for s in stepped):
@@ -498,8 +503,7 @@ class ProcedureBuilder:
                 or any(getattr(s, "target", None) != found.var for s in stepped):
             return None
         # the variable's value on entry: the assignment's where it sets it, else the one it leaves alone
-        assigned = isinstance(before.target, ir.Var) and before.target.name == found.var.name
-        start = self.values.expr_at(before.value if assigned else found.var, before, index)
+        start = self._value_on_entry([before], found.var, index)
         trips = self._counted(loop_stmt, index, at=header, start=start, found=found)
         return trips - 1 if trips is not None and not stepped else trips
 
@@ -530,7 +534,7 @@ class ProcedureBuilder:
             cond, body = whileloops.negated(test.arms[0].cond), stmts[at + 1:last]
         else:
             return None
-        jumps_in = sum(header.label in ir.jump_targets(s) for s in ir.walk_stmts(stmts))
+        jumps_in = _jumps_in(stmts, header.label)
         if cond is None or jumps_in != 1 or any(s.label is not None for s in ir.walk_stmts(body)):
             return None
         loop_stmt = ir.While(cond, body, test_at_end=False, loc=test.loc)

@@ -52,8 +52,8 @@ _LEAVES = (ir.Return, ir.Stop, ir.Goto, ir.ComputedGoto, ir.AssignedGoto, ir.Ari
 # INFO after its argument checks (LWORK against LWREQ, LWREQ chosen on the block size NB, NB reset where it does
 # not fit, from ILAENV's value) is deeper than 64 levels, which left its stored header and its work unbound.
 _MAX_DEPTH = 72
-# how `variable` describes a variable assigned in several places that a loop bound reads as one run-time value
-# (one symbol wherever it is read: `_stale_copy` finds these by it)
+# how `variable` describes a value only a run tells that a loop bound reads as one symbol wherever it is read: a
+# variable assigned in several places, or once from a routine with no source (`_stale_copy` finds these by it)
 _RUN_TIME = "run-time value"
 
 

@@ -150,12 +150,13 @@ def trips(op: str, start: sympy.Expr, bound: sympy.Expr, step: sympy.Expr, test_
         if step not in (1, -1):
             return None
         op = "lt" if step > 0 else "gt"
-    if step.is_number and (not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le"))):
+    if step.is_number:
+        if not step.is_Integer or step == 0 or (step > 0) != (op in ("lt", "le")):
+            return None
+    elif not step.is_integer:
         return None
-    if not step.is_number and not step.is_integer:
-        return None
-    # a step that is a formula (J = J + NB) is counted as a DO loop's is: a loop that is entered and ends moves
-    # its variable towards the bound, so the step has the sign that does
+    # else a step that is a formula (J = J + NB), counted as a DO loop's is: a loop that is entered and ends
+    # moves its variable towards the bound, so the step has the sign that does
     last = {"lt": bound - 1, "le": bound, "gt": bound + 1, "ge": bound}[op]   # integers: v < B is v <= B - 1
     if test_at_end:
         return 1 + trip_count(start + step, last, step)

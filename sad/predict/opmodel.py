@@ -164,13 +164,13 @@ def carried_between_entries(inner: ir.Do, enclosing: ir.Stmt) -> bool:
     targets = [s.target for s in walk_stmts(inner.body) if isinstance(s, ir.Assign)
                and isinstance(s.target, ir.ArrayRef) and s.target.indices
                and not any(isinstance(n, ir.Var) and n.name == inner.index for n in walk(s.target))]
+    # read by the entry's first iteration: Livermore loop 6's ``w[i] += b[k][i] * w[(i - k) - 1]`` reads at
+    # k = 0 the w[i - 1] the previous entry ended with, so its chain cannot start before that one ends
     first = _sym(inner.lo) if inner.index and inner.lo is not None else None
+    at_first = {sympy.Symbol(inner.index): first} if first is not None else None
     for target in targets:
         if any(_behind(target, ref, enclosing.index) for ref in _refs_to(enclosing.body, target.name)):
             return True
-        # read by the entry's first iteration: Livermore loop 6's ``w[i] += b[k][i] * w[(i - k) - 1]`` reads
-        # at k = 0 the w[i - 1] the previous entry ended with, so its chain cannot start before that one ends
-        at_first = {sympy.Symbol(inner.index): first} if first is not None else None
         if at_first and any(_behind(target, ref, enclosing.index, at_first)
                             for ref in _refs_to(inner.body, target.name)):
             return True

@@ -91,13 +91,14 @@ def test_c_while_do_while_and_for_loops_are_counted(tmp_path):
     assert counts[27] == 8                                     # i = 7 ... 0: after the loop with continue
 
 
-def _gcov_agrees(capsys, tmp_path: Path, name: str, text: str, define: str) -> str:
-    """`sad check-counts` of the program with NAME=VALUE bound and given as its input: every line equal to
-    gcov's, none unbound. Its output."""
+def _gcov_agrees(capsys, tmp_path: Path, name: str, text: str, *defines: str) -> str:
+    """`sad check-counts` of the program with each NAME=VALUE bound and the values given as its input, in
+    order: every line equal to gcov's, none unbound. Its output."""
     source = tmp_path / name
     source.write_text(text)
-    (tmp_path / "in.txt").write_text(define.split("=")[1] + "\n")
-    rc = main(["check-counts", str(source), "-D", define, "--", f"./{source.stem} < {tmp_path / 'in.txt'}"])
+    (tmp_path / "in.txt").write_text(" ".join(d.split("=")[1] for d in defines) + "\n")
+    bound = [arg for d in defines for arg in ("-D", d)]
+    rc = main(["check-counts", str(source), *bound, "--", f"./{source.stem} < {tmp_path / 'in.txt'}"])
     out = capsys.readouterr().out
     assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
     return out
@@ -306,13 +307,7 @@ def test_a_step_known_as_a_formula_is_counted_as_a_do_loops_is(capsys, tmp_path)
     for n, nb in ((1, 1), (7, 3), (100, 7), (0, 5)):
         want = max(0, (n - 1) // nb + 1) if n >= 1 else 0
         assert _at(counts[8], N=n, NB=nb) == want and _at(counts[14], N=n, NB=nb) == want, (n, nb)
-    source = tmp_path / "bl2.f"
-    source.write_text(BLOCKED)
-    (tmp_path / "in.txt").write_text("100 7\n")
-    rc = main(["check-counts", str(source), "-D", "N=100", "-D", "NB=7", "--",
-               f"./{source.stem} < {tmp_path / 'in.txt'}"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out.splitlines()[-1], out
+    out = _gcov_agrees(capsys, tmp_path, "bl2.f", BLOCKED, "N=100", "NB=7")
     assert " 15 " in out.split("bl2.f:9 ")[1].splitlines()[0], out           # J = 1, 8, ..., 99
 
 
