@@ -1,15 +1,20 @@
 """Where sad keeps what it may recompute, and how it writes it: `$XDG_CACHE_HOME/sad` (default `~/.cache/sad`).
 
-Used by sad.machine.units (pint's answers per unit text), sad.machine.schema_cache (machine files found valid)
-and sad.codebase.runner (`sad check` results). Everything there only saves time: deleting the directory is
+Used by sad.machine.units (pint's answers per unit text), sad.machine.schema_cache (machine files found valid),
+sad.codebase.runner (`sad check` results) and sad.machine.walkprobe (its probe programs, built once per source
+and compiler: a temporary directory per process was left behind by every worker that exits without running
+its finalizers, as multiprocessing's do). Everything there only saves time: deleting the directory is
 harmless, and a file that cannot be read or written means recomputing.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -53,3 +58,33 @@ def package_stamp(package: str, file: str | None = None) -> str:
     except OSError:
         return str(spec.origin)
     return f"{path}:{info.st_size}:{info.st_mtime_ns}"
+
+
+def built_directory(name: str, key: str, build: Callable[[Path], str]) -> tuple[Path | None, str]:
+    """A directory cache_home()/name-HASH (HASH of ``key``: what the contents are made from) in which
+    ``build(directory)`` made its files, returning "" or why it failed; (directory, "") once it holds them,
+    (None, why) where the build failed or nothing could be written. Built in a private directory beside it and
+    renamed into place, so that two processes building at once both end with one complete directory."""
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    final = cache_home() / f"{name}-{digest}"
+    if final.is_dir():
+        return final, ""
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{name}-"))
+    except OSError as exc:
+        return None, f"cannot write {final.parent}: {exc.strerror or exc}"
+    try:
+        failed = build(work)
+        if failed:
+            return None, failed
+        try:
+            os.replace(work, final)
+        except OSError:
+            if not final.is_dir():   # not another process's finished directory: a real failure
+                raise
+        return final, ""
+    except OSError as exc:
+        return None, f"cannot write {final}: {exc.strerror or exc}"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

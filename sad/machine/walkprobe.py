@@ -77,7 +77,6 @@ import functools
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -85,6 +84,7 @@ from sad.common import cachefiles
 from sad.machine import hostspeed
 from sad.machine.hierarchy import NEAR, pin_command, pinned_cpu
 
+SENTINEL_EXE = "hostspeed"  # sad.machine.hostspeed's program, built beside the probe
 CACHE = "walkprobe4.json"  # walkprobe.json to walkprobe3.json hold figures of other measures (module docstring)
 SENTINEL = "sentinel"      # a host's entry: the fastest of each host-speed sentinel part seen (not a walk's key)
 REPEATS = 5                # turns of walk and L1 passes per try
@@ -293,7 +293,6 @@ class WalkProbe:
         self.host = host
         self._cpu = cpu
         self._exe: Path | None = None
-        self._work: tempfile.TemporaryDirectory | None = None
         self.failed = ""                       # why the probe cannot run here (the first failure)
         self._known: dict | None = None        # the cache file's figures of this host, read once
         self._checked: bool | None = None      # ready()'s answer
@@ -378,12 +377,13 @@ class WalkProbe:
     def _guard_of(self) -> hostspeed.Guard | None:
         """The host-speed guard of this probe's runs, its reference the fastest sentinel sample this host has
         shown (kept in the cache file); None where the sentinel cannot be built (the runs unguarded)."""
-        if self._guard is None and not self._unguarded and self._built() is not None and self._work is not None:
-            try:
-                sentinel = hostspeed.Sentinel.build(Path(self._work.name), self._cpu)
-            except (RuntimeError, OSError):
-                self._unguarded = True   # built once per process: not tried again for each figure
+        built = self._built() if self._guard is None and not self._unguarded else None
+        if built is not None:
+            exe = built.with_name(SENTINEL_EXE)
+            if not exe.is_file():
+                self._unguarded = True   # its compile failed with the probe's: the runs unguarded
                 return None
+            sentinel = hostspeed.Sentinel(exe, self._cpu)
             fastest = _cached(self.host).get(SENTINEL)
             if isinstance(fastest, list) and len(fastest) == len(hostspeed.PARTS) and \
                     all(isinstance(v, (int, float)) and v > 0 for v in fastest):
@@ -413,16 +413,35 @@ class WalkProbe:
         if compiler is None:
             self.failed = "no C compiler (gcc or cc) on the PATH"
             return None
-        self._work = tempfile.TemporaryDirectory(prefix="sad-walkprobe-")
-        src, exe = Path(self._work.name) / "walkprobe.c", Path(self._work.name) / "walkprobe"
-        src.write_text(SOURCE, encoding="utf-8")
-        run = subprocess.run([compiler, "-O2", "-o", str(exe), str(src)], capture_output=True, text=True,
-                             check=False)
-        if run.returncode != 0:
-            self.failed = f"the probe did not compile: {run.stderr.strip().splitlines()[-1:]}"
+        directory, failed = cachefiles.built_directory("walkprobe-bin", _build_key(compiler),
+                                                       functools.partial(_compile, compiler))
+        if directory is None:
+            self.failed = failed
             return None
-        self._exe = exe
-        return exe
+        self._exe = directory / "walkprobe"
+        return self._exe
+
+
+def _build_key(compiler: str) -> str:
+    """What the built programs are made of: both sources and the compiler (its path, size and date)."""
+    info = Path(compiler).stat()
+    return "\n".join((SOURCE, hostspeed.SOURCE, compiler, str(info.st_size), str(info.st_mtime_ns)))
+
+
+def _compile(compiler: str, work: Path) -> str:
+    """Build the probe and the host-speed sentinel in ``work``; "" or why the probe did not compile (a sentinel
+    that does not compile leaves the runs unguarded, not the probe unbuilt)."""
+    src = work / "walkprobe.c"
+    src.write_text(SOURCE, encoding="utf-8")
+    run = subprocess.run([compiler, "-O2", "-o", str(work / "walkprobe"), str(src)], capture_output=True,
+                         text=True, check=False)
+    if run.returncode != 0:
+        return f"the probe did not compile: {run.stderr.strip().splitlines()[-1:]}"
+    try:
+        hostspeed.Sentinel.build(work, None)
+    except (RuntimeError, OSError):
+        (work / SENTINEL_EXE).unlink(missing_ok=True)
+    return ""
 
 
 def _accesses(columns: tuple[Column, ...]) -> int:

@@ -102,8 +102,19 @@ def _require(tool: str) -> str:
 
 def build(files: list[str], include_dirs: list[str], defines: dict[str, str],
           workdir: Path | None = None) -> Build:
-    """Copy the sources, compile each with --coverage -O0, link. Raises ToolError on any failure."""
-    directory = Path(workdir or tempfile.mkdtemp(prefix="sad-profile-"))
+    """Copy the sources, compile each with --coverage -O0, link. Raises ToolError on any failure; a build
+    directory made here is removed then (the caller only cleans up a build it was given)."""
+    if workdir is not None:
+        return _build_in(Path(workdir), files, include_dirs, defines)
+    directory = Path(tempfile.mkdtemp(prefix="sad-profile-"))
+    try:
+        return _build_in(directory, files, include_dirs, defines)
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+
+
+def _build_in(directory: Path, files: list[str], include_dirs: list[str], defines: dict[str, str]) -> Build:
     directory.mkdir(parents=True, exist_ok=True)
     sources: dict[str, str] = {}
     langs: set[str] = set()

@@ -147,13 +147,18 @@ def test_program_that_does_not_compile(tmp_path, capsys):
     assert "error" in err
 
 
-def test_compile_error_reported(tmp_path, capsys):
-    """Parses for sad (a call to a routine nobody defines) but does not link: a clear build error."""
+def test_compile_error_reported(tmp_path, capsys, monkeypatch):
+    """Parses for sad (a call to a routine nobody defines) but does not link: a clear build error, and the
+    build directory sad made is gone."""
+    import tempfile
     src = tmp_path / "nolink.f"
     src.write_text("      PROGRAM NOLINK\n      CALL NOWHERE(1)\n      END\n")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     rc = main(["profile", str(src), "--", "./nolink"])
     err = capsys.readouterr().err
     assert rc == 2 and "linking failed" in err
+    assert list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_existing_output_untouched(tmp_path, capsys):
