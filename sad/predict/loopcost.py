@@ -665,14 +665,21 @@ def _spread(loop: SourceLoop, trips: dict[int, sympy.Expr], bindings: dict[str, 
     cost of an iteration is convex in the rows a walk covers: its value at the mean trips is too low); with the
     streams at the mean trips and the number of points (0: the mean alone)."""
     mean, shown = side(trips)
-    points = tripspread.trip_points(loop, bindings, trips) if spread else []
+    points = tripspread.nest_points(loop, bindings, trips) if spread else []
     if not points:
         return mean, shown, 0
-    inner = id(loop.nest[-1])
-    parts = [(share, side({**trips, inner: sympy.Integer(t)})[0]) for t, share in points]
+    parts = [(point.share, side(_at_point(trips, point, id(loop.nest[-1])))[0]) for point in points]
     seconds, data, wait, transfers, walk_fills = (
         sympy.Add(*(sympy.Float(share, 6) * part[k] for share, part in parts)) for k in range(5))
     return (seconds, data, wait, transfers, walk_fills), shown, len(points)
+
+
+def _at_point(trips: dict[int, sympy.Expr], point: tripspread.TripPoint, inner: int) -> dict[int, sympy.Expr]:
+    """The nest's trips per entry at one of its points: the innermost loop's and each enclosing loop's there
+    (what an iteration reuses between its rows' visits grows with them), the others' means as given."""
+    at = {**trips, **{loop: sympy.Integer(max(1, round(mean))) for loop, mean in point.outer if loop in trips}}
+    at[inner] = sympy.Integer(point.trips)
+    return at
 
 
 def core_with_arms(core: InCore) -> sympy.Expr | float:

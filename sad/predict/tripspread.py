@@ -15,8 +15,16 @@ mention takes evenly spaced values of its range (``SAMPLES`` entries at most in 
 outside it, each standing for its share of the range, and another loop multiplies the entries by its count
 (``for (j = i; j < n; j++) for (k = 0; k < i; k++)``: n - i entries of i trips); the iterations (trips x
 entries) are then cut into ``POINTS`` parts of equal weight, each given by its mean trips.
+
+Each point also carries the enclosing loops' trips at its entries (``TripPoint.outer``, their mean over the
+point's iterations): what an innermost iteration reuses depends on them too. Cholesky's ``A[i][j] -= A[i][k] *
+A[j][k]`` (k < j < i) reads rows 0..i-1 again at the next i: 16 MB between reuses at i = 2 000, next to
+nothing at i = 100, and the iterations of many trips (j large) are those of large i, the rows beyond the L3's
+reach; at the j loop's mean trips (its mean over the entries, 1 000) every point reused 5 MB, from L3.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import sympy
 
@@ -39,11 +47,27 @@ the medians unchanged; at -O0 nussinov -51 -> -48 %; in-cache within 0.4 points.
 of such loops."""
 
 
+class TripPoint(NamedTuple):
+    """One point of a nest's iterations: the innermost loop's trips per entry there, the share of the
+    iterations it stands for, and the enclosing loops' trips per entry there (loop id, mean over the point's
+    iterations), outermost first."""
+    trips: int
+    share: float
+    outer: tuple[tuple[int, float], ...] = ()
+
+
 def trip_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
                 trips: dict[int, sympy.Expr] | None = None) -> list[tuple[int, float]]:
-    """(trips per entry, share of the loop's iterations) at ``POINTS`` points, where the innermost loop's trip
-    count depends on enclosing loops' indices and every bound is a number once ``bindings`` and those indices
-    are given; [] otherwise (one count for every entry, or one a run must tell). ``trips``: the mean trips per
+    """(trips per entry, share of the loop's iterations) at ``POINTS`` points (``nest_points`` without the
+    enclosing loops' trips)."""
+    return [(p.trips, p.share) for p in nest_points(loop, bindings, trips)]
+
+
+def nest_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
+                trips: dict[int, sympy.Expr] | None = None) -> list[TripPoint]:
+    """``POINTS`` points of the loop's iterations (``TripPoint``), where the innermost loop's trip count
+    depends on enclosing loops' indices and every bound is a number once ``bindings`` and those indices are
+    given; [] otherwise (one count for every entry, or one a run must tell). ``trips``: the mean trips per
     entry of the nest's loops by id (sad.predict.loopcost), which give a size the bounds name but the bindings
     do not (``sized``)."""
     inner = loop.nest[-1]
@@ -58,11 +82,19 @@ def trip_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
     referenced = _referenced(count, enclosing, bindings)
     if not referenced or not {s.name for s in count.free_symbols} & referenced:
         return []
-    weighted: list[tuple[float, float]] = []       # (trips, entries it stands for)
+    weighted: list[Entry] = []
     per = max(2, round(SAMPLES ** (1 / len(referenced))))
     if not _sample(enclosing, referenced, per, 0, {}, 1.0, count, bindings, weighted):
         return []
     return _cut(weighted)
+
+
+class Entry(NamedTuple):
+    """Sampled entries of the innermost loop: its trips there, the entries they stand for, and the enclosing
+    loops' trips per entry there (loop id, trips), outermost first."""
+    trips: float
+    entries: float
+    outer: tuple[tuple[int, float], ...]
 
 
 def sized(enclosing: list[ir.Do], bindings: dict[str, sympy.Expr], trips: dict[int, sympy.Expr]
@@ -112,15 +144,17 @@ def _referenced(trips: sympy.Expr, enclosing: list[ir.Do], bindings: dict[str, s
 
 
 def _sample(loops: list[ir.Do], referenced: set[str], per: int, depth: int, at: dict[sympy.Symbol, sympy.Integer],
-            weight: float, trips: sympy.Expr, bindings: dict[str, sympy.Expr], out: list[tuple[float, float]]) -> bool:
-    """Adds (trips, entries) over ``loops[depth:]`` at the outer values ``at``: a loop whose index is referenced
-    takes ``per`` evenly spaced values of its range, each standing for its share of it, another multiplies
-    the entries by its count; False where a bound or the trips are not a number there."""
+            weight: float, trips: sympy.Expr, bindings: dict[str, sympy.Expr], out: list[Entry],
+            counts: tuple[tuple[int, float], ...] = ()) -> bool:
+    """Adds the entries (``Entry``) over ``loops[depth:]`` at the outer values ``at`` (``counts``: the trips of
+    ``loops[:depth]`` there): a loop whose index is referenced takes ``per`` evenly spaced values of its range,
+    each standing for its share of it, another multiplies the entries by its count; False where a bound or the
+    trips are not a number there."""
     if depth == len(loops):
         value = evaluate(trips.xreplace(at))
         if value is None:
             return False
-        out.append((value, weight))
+        out.append(Entry(value, weight, counts))
         return True
     do = loops[depth]
     bounds = _bounds(do, bindings)
@@ -131,35 +165,38 @@ def _sample(loops: list[ir.Do], referenced: set[str], per: int, depth: int, at: 
     count = max(0, int((hi - lo) // step) + 1)
     if count == 0:
         return True
+    counts = (*counts, (id(do), float(count)))
     if do.index not in referenced:
-        return _sample(loops, referenced, per, depth + 1, at, weight * count, trips, bindings, out)
+        return _sample(loops, referenced, per, depth + 1, at, weight * count, trips, bindings, out, counts)
     taken = min(count, per)
     symbol = sympy.Symbol(do.index)
     for k in range(taken):
         # the middle of each of `taken` equal parts of the range
         value = int(lo + step * int((k + 0.5) * count / taken))
         inner = {**at, symbol: sympy.Integer(value)}
-        if not _sample(loops, referenced, per, depth + 1, inner, weight * count / taken, trips, bindings, out):
+        if not _sample(loops, referenced, per, depth + 1, inner, weight * count / taken, trips, bindings, out,
+                       counts):
             return False
     return True
 
 
-def _cut(weighted: list[tuple[float, float]]) -> list[tuple[int, float]]:
-    """``POINTS`` points of equal shares of the iterations (trips x entries): each its mean trips, rounded; []
-    where every entry has the same trips or none runs."""
-    rows = sorted((t, w * t) for t, w in weighted if t > 0)
-    total = sum(w for _, w in rows)
-    if not rows or total <= 0 or rows[0][0] == rows[-1][0]:
+def _cut(weighted: list[Entry]) -> list[TripPoint]:
+    """``POINTS`` points of equal shares of the iterations (trips x entries): each its mean trips, rounded, and
+    the enclosing loops' mean trips over its iterations; [] where every entry has the same trips or none runs."""
+    rows = sorted((e for e in weighted if e.trips > 0), key=lambda e: e.trips)
+    total = sum(e.entries * e.trips for e in rows)
+    if not rows or total <= 0 or rows[0].trips == rows[-1].trips:
         return []
-    points: list[tuple[int, float]] = []
-    bucket: list[tuple[float, float]] = []
+    points: list[TripPoint] = []
+    bucket: list[tuple[Entry, float]] = []        # (entries, iterations of them in this point)
     edge = total / POINTS
     filled = 0.0
-    for t, w in rows:
+    for entry in rows:
+        w = entry.entries * entry.trips
         while w > 0:
             room = edge * (len(points) + 1) - filled
             part = min(w, room) if len(points) < POINTS - 1 else w
-            bucket.append((t, part))
+            bucket.append((entry, part))
             filled += part
             w -= part
             if len(points) < POINTS - 1 and filled >= edge * (len(points) + 1) - 1e-12:
@@ -170,6 +207,9 @@ def _cut(weighted: list[tuple[float, float]]) -> list[tuple[int, float]]:
     return points
 
 
-def _mean(bucket: list[tuple[float, float]], total: float) -> tuple[int, float]:
+def _mean(bucket: list[tuple[Entry, float]], total: float) -> TripPoint:
     weight = sum(w for _, w in bucket)
-    return max(1, round(sum(t * w for t, w in bucket) / weight)), weight / total
+    trips = max(1, round(sum(e.trips * w for e, w in bucket) / weight))
+    loops = [loop for loop, _ in bucket[0][0].outer]
+    outer = tuple((loop, sum(dict(e.outer)[loop] * w for e, w in bucket) / weight) for loop in loops)
+    return TripPoint(trips, weight / total, outer)

@@ -104,6 +104,43 @@ def test_one_traced_nests_trips_are_priced_as_given(tmp_path):
     assert count == 0 and seconds == trips[inner] ** 2
 
 
+# cholesky's nest: k < j < i, the rows read again at the next i
+CHOLESKY = """#include <stdio.h>
+static double a[16][16];
+int main(void) {
+    int i, j, k; double s = 0;
+    for (i = 0; i < 16; i++)
+        for (j = 0; j < i; j++)
+            for (k = 0; k < j; k++)
+                s += a[i][k] * a[j][k];
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_each_point_carries_the_enclosing_loops_trips_over_its_iterations(tmp_path):
+    loop, trips = inner_loop(tmp_path, CHOLESKY, 7)
+    outer, middle = (id(lp) for lp in loop.nest[:2])
+    points = tripspread.nest_points(loop)
+    # 560 iterations (j at each (i, j), C(16, 3)), 70 a point. The first: j = 1 at i = 2..15 (14 iterations),
+    # j = 2 at i = 3..15 (26), and 30 of j = 3's, at i = 4..13: the j loop (i trips an entry) at
+    # (14 x 8.5 + 26 x 9 + 30 x 8.5) / 70 = 608 / 70 over them, the k loop at 156 / 70 = 2.2, rounded 2
+    assert points[0].trips == 2 and points[0].share == pytest.approx(1 / 8)
+    assert points[0].outer == ((outer, 16.0), (middle, pytest.approx(608 / 70)))
+    means = [dict(p.outer)[middle] for p in points]
+    assert means[0] < float(trips[middle]) + 2 < means[-1] and means[-1] > 14   # the long entries: large i
+    assert float(trips[middle]) == 7.5                     # the j loop's mean over its entries
+
+    def side(at):   # a cost per iteration that grows with the rows the middle loop covers, as a reuse's
+        return (at[middle], at[id(loop.nest[-1])], sympy.Integer(0), 0, 0), []
+
+    (seconds, data, _, _, _), _, count = loopcost._spread(loop, trips, None, side)
+    assert count == len(points)
+    assert float(seconds) == pytest.approx(sum(p.share * round(dict(p.outer)[middle]) for p in points), rel=1e-5)
+    assert float(data) == pytest.approx(sum(p.share * p.trips for p in points), rel=1e-5)
+
+
 POLYBENCH_STYLE = """#include <stdio.h>
 static double a[16][16];
 static double kernel(int n) {
