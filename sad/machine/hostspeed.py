@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 PARTS = ("chain", "walk", "far", "wide")
+EXE = "hostspeed"   # the reference program's name in the directory it is built in
 Sample = tuple[float, ...]   # ns per link of each part
 SLOW = 1.10   # a sample 10 % slower than the fastest seen: the host is slowed (the spread of a quiet host: ~1-3 %)
 RETRIES = 2   # a figure measured on a slowed host is timed again at most this many times
@@ -104,7 +105,7 @@ class Sentinel:
     @classmethod
     def build(cls, work: Path, cpu: int | None) -> Sentinel:
         """Compile the reference program with gcc -O2 in ``work``."""
-        src, exe = work / "hostspeed.c", work / "hostspeed"
+        src, exe = work / "hostspeed.c", work / EXE
         src.write_text(SOURCE, encoding="utf-8")
         proc = subprocess.run(["gcc", "-O2", "-fno-tree-vectorize", str(src), "-o", str(exe)], capture_output=True,
                               text=True, check=False)

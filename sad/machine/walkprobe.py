@@ -84,7 +84,6 @@ from sad.common import cachefiles
 from sad.machine import hostspeed
 from sad.machine.hierarchy import NEAR, pin_command, pinned_cpu
 
-SENTINEL_EXE = "hostspeed"  # sad.machine.hostspeed's program, built beside the probe
 CACHE = "walkprobe4.json"  # walkprobe.json to walkprobe3.json hold figures of other measures (module docstring)
 SENTINEL = "sentinel"      # a host's entry: the fastest of each host-speed sentinel part seen (not a walk's key)
 REPEATS = 5                # turns of walk and L1 passes per try
@@ -379,7 +378,7 @@ class WalkProbe:
         shown (kept in the cache file); None where the sentinel cannot be built (the runs unguarded)."""
         built = self._built() if self._guard is None and not self._unguarded else None
         if built is not None:
-            exe = built.with_name(SENTINEL_EXE)
+            exe = built.with_name(hostspeed.EXE)
             if not exe.is_file():
                 self._unguarded = True   # its compile failed with the probe's: the runs unguarded
                 return None
@@ -440,7 +439,7 @@ def _compile(compiler: str, work: Path) -> str:
     try:
         hostspeed.Sentinel.build(work, None)
     except (RuntimeError, OSError):
-        (work / SENTINEL_EXE).unlink(missing_ok=True)
+        (work / hostspeed.EXE).unlink(missing_ok=True)
     return ""
 
 

@@ -661,7 +661,7 @@ def _spread(loop: SourceLoop, trips: dict[int, sympy.Expr], bindings: dict[str, 
             side: Callable[[dict[int, sympy.Expr]], tuple[Side, Shown]], spread: bool = True
             ) -> tuple[Side, Shown, int]:
     """``side`` at the mean trips per entry, or, where the innermost loop's trips differ between entries
-    (sad.predict.tripspread), its mean over ``trip_points`` weighed by the iterations each stands for (the
+    (sad.predict.tripspread), its mean over ``nest_points`` weighed by the iterations each stands for (the
     cost of an iteration is convex in the rows a walk covers: its value at the mean trips is too low); with the
     streams at the mean trips and the number of points (0: the mean alone)."""
     mean, shown = side(trips)

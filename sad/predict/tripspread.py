@@ -53,14 +53,7 @@ class TripPoint(NamedTuple):
     iterations), outermost first."""
     trips: int
     share: float
-    outer: tuple[tuple[int, float], ...] = ()
-
-
-def trip_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
-                trips: dict[int, sympy.Expr] | None = None) -> list[tuple[int, float]]:
-    """(trips per entry, share of the loop's iterations) at ``POINTS`` points (``nest_points`` without the
-    enclosing loops' trips)."""
-    return [(p.trips, p.share) for p in nest_points(loop, bindings, trips)]
+    outer: tuple[tuple[int, float], ...]
 
 
 def nest_points(loop: SourceLoop, bindings: dict[str, sympy.Expr] | None = None,
@@ -210,6 +203,7 @@ def _cut(weighted: list[Entry]) -> list[TripPoint]:
 def _mean(bucket: list[tuple[Entry, float]], total: float) -> TripPoint:
     weight = sum(w for _, w in bucket)
     trips = max(1, round(sum(e.trips * w for e, w in bucket) / weight))
-    loops = [loop for loop, _ in bucket[0][0].outer]
-    outer = tuple((loop, sum(dict(e.outer)[loop] * w for e, w in bucket) / weight) for loop in loops)
+    # every entry lists the same enclosing loops in the same order (``_sample``)
+    outer = tuple((loop, sum(e.outer[k][1] * w for e, w in bucket) / weight)
+                  for k, (loop, _) in enumerate(bucket[0][0].outer))
     return TripPoint(trips, weight / total, outer)

@@ -30,12 +30,12 @@ def test_a_directory_is_built_once_per_key_and_a_failed_build_leaves_nothing(mon
 
 def test_the_walk_probe_is_built_in_the_cache_and_nothing_is_left_in_the_temporary_directory(monkeypatch,
                                                                                             tmp_path):
-    from sad.machine import walkprobe
+    from sad.machine import hostspeed, walkprobe
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", None)              # TMPDIR read anew
     exes = [walkprobe.WalkProbe("host", None)._built() for _ in range(2)]
     assert exes[0] is not None and exes[0] == exes[1]
-    assert exes[0].parent.parent == cache_home() and (exes[0].parent / walkprobe.SENTINEL_EXE).is_file()
+    assert exes[0].parent.parent == cache_home() and (exes[0].parent / hostspeed.EXE).is_file()
     assert list((tmp_path / "tmp").iterdir()) == []

@@ -35,13 +35,18 @@ int main(void) {
 """
 
 
+def _trip_points(loop, *given) -> list[tuple[int, float]]:
+    """(trips per entry, share of the iterations) of each of the loop's points."""
+    return [(point.trips, point.share) for point in tripspread.nest_points(loop, *given)]
+
+
 def _mean_trips(points: list[tuple[int, float]]) -> float:
     return sum(t * share for t, share in points)
 
 
 def test_a_triangle_is_cut_into_equal_shares_of_its_iterations(tmp_path):
     loop, trips = inner_loop(tmp_path, TRIANGLE, 6)
-    points = tripspread.trip_points(loop)
+    points = _trip_points(loop)
     assert len(points) == tripspread.POINTS
     assert sum(share for _, share in points) == pytest.approx(1.0)
     assert all(share == pytest.approx(1 / tripspread.POINTS) for _, share in points)
@@ -58,7 +63,7 @@ def test_a_triangle_is_cut_into_equal_shares_of_its_iterations(tmp_path):
 
 def test_an_enclosing_loop_the_trips_do_not_mention_multiplies_the_entries(tmp_path):
     loop, _ = inner_loop(tmp_path, WEIGHTED, 7)
-    points = tripspread.trip_points(loop)
+    points = _trip_points(loop)
     # i trips at each of 16 - i entries: iterations i(16 - i), mean Σi²(16 - i) / Σi(16 - i) = 5440 / 680 = 8
     # (without the j loop's entries it would be 1240 / 120 = 10.33)
     assert _mean_trips(points) == pytest.approx(8.0, abs=0.5)
@@ -67,12 +72,12 @@ def test_an_enclosing_loop_the_trips_do_not_mention_multiplies_the_entries(tmp_p
 def test_trips_the_same_at_every_entry_or_told_by_a_run_give_no_points(tmp_path):
     square = TRIANGLE.replace("k = i + 1", "k = 0")
     loop, _ = inner_loop(tmp_path, square, 6)
-    assert tripspread.trip_points(loop) == []
+    assert _trip_points(loop) == []
     unknown = TRIANGLE.replace("int i, k; double s = 0;", "int i, k, m; double s = 0; scanf(\"%d\", &m);") \
         .replace("k < 16", "k < m")
     loop, _ = inner_loop(tmp_path, unknown, 6, "unknown.c")
-    assert tripspread.trip_points(loop) == []                 # m unbound: the mean, as before
-    assert tripspread.trip_points(loop, {"m": sympy.Integer(16)}) != []
+    assert _trip_points(loop) == []                 # m unbound: the mean, as before
+    assert _trip_points(loop, {"m": sympy.Integer(16)}) != []
 
 
 def test_the_price_is_the_mean_of_the_points_prices(tmp_path):
@@ -84,7 +89,7 @@ def test_the_price_is_the_mean_of_the_points_prices(tmp_path):
         return (t * t, t, sympy.Integer(0), 0, 0), []
 
     (seconds, data, _, _, _), _, count = loopcost._spread(loop, trips, None, side)
-    points = tripspread.trip_points(loop)
+    points = _trip_points(loop)
     assert count == len(points)
     assert float(seconds) == pytest.approx(sum(share * t * t for t, share in points), rel=1e-5)
     assert float(seconds) > float(trips[inner]) ** 2           # above the cost at the mean trips
@@ -160,6 +165,6 @@ int main(void) {
 def test_a_size_passed_as_an_argument_is_read_off_the_outer_loops_trips(tmp_path):
     # the loops' bounds name the formal n; the counts know n = 16 from the call: the outer loop runs 16 times
     loop, trips = inner_loop(tmp_path, POLYBENCH_STYLE, 6)
-    assert tripspread.trip_points(loop) == []                 # n alone is not known
-    points = tripspread.trip_points(loop, None, trips)
+    assert _trip_points(loop) == []                 # n alone is not known
+    points = _trip_points(loop, None, trips)
     assert _mean_trips(points) == pytest.approx(1240 / 120, abs=0.5)   # as TRIANGLE's, where 16 is written
