@@ -52,9 +52,13 @@ class UnitError(ValueError):
 @lru_cache(maxsize=1)
 def _registry() -> pint.UnitRegistry:
     # The parsed unit definitions are cached on disk by pint (its user cache folder): building the registry
-    # from its text costs over a second at every start of the command otherwise.
+    # from its text costs over a second at every start of the command otherwise. A cache folder that cannot be
+    # made (a read-only home, XDG_CACHE_HOME naming a file) only costs that second.
     import pint
-    return pint.UnitRegistry(cache_folder=":auto:")
+    try:
+        return pint.UnitRegistry(cache_folder=":auto:")
+    except OSError:
+        return pint.UnitRegistry()
 
 
 def _root_units(unit: str) -> tuple[Fraction, str] | None:

@@ -49,3 +49,19 @@ def test_a_second_run_does_not_import_pint(tmp_path):
     (first, first_figure), (second, second_figure) = load_twice(tmp_path, "pint")
     assert first and not second
     assert first_figure == second_figure != "None"  # the same figure either way
+
+
+def test_a_cache_folder_that_cannot_be_made_only_costs_time(tmp_path, monkeypatch):
+    # XDG_CACHE_HOME names a file: neither pint's cache folder nor sad's table can be written, and units are
+    # still read (pint asked each time)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    units._known_units.cache_clear()
+    units._registry.cache_clear()
+    try:
+        assert units.parse_time("25 ns") == Fraction(25, 10**9)
+        assert units.parse_bandwidth("1.67 MB/s") == Fraction(1_670_000)
+    finally:
+        units._known_units.cache_clear()
+        units._registry.cache_clear()
