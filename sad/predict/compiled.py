@@ -247,15 +247,10 @@ def _neutral_call(instruction: str) -> str:
     return "nop" if instruction.split(maxsplit=1)[0] in ("call", "callq") else instruction
 
 
-@lru_cache(maxsize=8)
 def rob_entries(mcpu: str | None = None) -> int | None:
-    """Entries of the core's reorder buffer in llvm-mca's scheduling model (``Total ROB Entries``), None if
-    llvm-mca does not say: how many instructions the core keeps in flight."""
-    mcpu = mcpu or host_model().mcpu
-    proc = subprocess.run(["llvm-mca", f"-mcpu={mcpu}", "-retire-stats", "-iterations=1"], input="nop\n",
-                          capture_output=True, text=True, check=False)
-    found = re.search(r"Total ROB Entries:\s+(\d+)", proc.stdout)
-    return int(found.group(1)) if proc.returncode == 0 and found else None
+    """Entries of the core's reorder buffer in llvm-mca's scheduling model (sad.machine.mcacpu.rob_entries), by
+    default this host's: how many instructions the core keeps in flight."""
+    return mcacpu.rob_entries(mcpu or host_model().mcpu)
 
 
 # ------------------------------------------------------------------ chains through memory (unoptimized code)
