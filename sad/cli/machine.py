@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sad.cli.args import dash_values, positive_int, takes_command
+
+if TYPE_CHECKING:
+    from sad.machine.calibrate import Calibration
 
 
 def register(sub, add_common) -> None:
@@ -41,10 +47,57 @@ def register(sub, add_common) -> None:
 
 
 def cmd_calibrate(args) -> int:
-    """`sad calibrate`: measure this machine and write a machine database."""
+    """`sad calibrate`: measure this machine and write a machine database; at -O0 with the overlap of a loop's
+    core and its chain through memory fitted on it too (``chain_share_step``)."""
     from sad.machine.calibrate import main_calibrate
-    return main_calibrate(args.compiler, shlex.split(args.flags), args.quick, Path(args.output), args.force,
-                          mpi=args.mpi)
+    flags = shlex.split(args.flags)
+    return main_calibrate(args.compiler, flags, args.quick, Path(args.output), args.force, mpi=args.mpi,
+                          finish=partial(chain_share_step, flags, 3 if args.quick else 5))
+
+
+def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
+    """The share of a loop's core and chain through memory (sad.predict.chainshare), fitted with the figures
+    just measured and added to the hierarchy section (``cal.finished``). It needs the prediction's own pricing of
+    a program's loops, which the machine layer cannot call: hence a step the calibration runs at its end, while
+    its host-speed sentinel still runs (the loops are timed between its samples). Where it cannot be measured
+    (flags that keep variables in registers, no gcc or llvm-mca, a host slowed through every try) nothing is
+    written and a warning says why: the loops it concerns then take the default share, with a warning of their
+    own."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from sad.machine import hostspeed
+    from sad.machine.calibrate import render_yaml
+    from sad.machine.hierarchy import pinned_cpu
+    from sad.machine.model import MachineError
+    from sad.predict import chainshare
+    from sad.predict.incore import opt_level_keeps_memory
+
+    def warn(why: str) -> None:
+        cal.warnings.append(f"hierarchy.chain_share not measured: {why}; loops whose iterations are linked "
+                            f"through memory take the share {chainshare.DEFAULT}")
+
+    gcc = shutil.which("gcc")
+    if not opt_level_keeps_memory(" ".join(flags)):
+        return warn(f"it is fitted on loops whose variables stay in memory, at -O0 (here {' '.join(flags)})")
+    if gcc is None:
+        return warn("no gcc")
+    try:
+        with tempfile.TemporaryDirectory(prefix="sad-chainshare-") as tmp:
+            machine = Path(tmp) / "calibrating.yaml"
+            machine.write_text(render_yaml(cal, "calibrating"), encoding="utf-8")
+            found = chainshare.measure(str(machine), gcc, pinned_cpu(), runs, cal.guard)
+    except (OSError, subprocess.SubprocessError, MachineError) as exc:
+        return warn(str(exc))
+    if found is None:
+        return warn("too few of its loops were priced from their compiled code (llvm-mca missing?)")
+    if found.host_ratio > hostspeed.SLOW:
+        return warn(f"its loops were timed while the host ran x{found.host_ratio:.2f} slower than its fastest, "
+                    "after the retries (a busy neighbour slows a loop's work more than its chain)")
+    cal.finished.append(chainshare.yaml_line(found))
+    print(f"chain share   {found.share:g} of the shorter of core and chain through memory (measured / model "
+          f"{found.ratio:.3g}, deviation {found.deviation:.3f} over {found.loops} loops)", file=sys.stderr)
 
 
 def _validate_options(val: argparse.ArgumentParser, required: bool = False) -> None:

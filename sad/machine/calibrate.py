@@ -90,6 +90,7 @@ class Calibration:
     load_before: tuple[float, float, float] | None = None   # load averages (1, 5, 15 min) when it started ...
     load_after: tuple[float, float, float] | None = None    # ... and when it ended
     guard: hostspeed.Guard | None = None   # the host-speed sentinel the figures are timed between
+    finished: list[str] = field(default_factory=list)   # hierarchy lines a caller's finishing step measured
 
 
 # ------------------------------------------------------------------------------------------- toolchain
@@ -238,8 +239,11 @@ def _figure(samples: list[float]) -> Figure:
 
 
 def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: Settings = Settings(),
-              progress: Callable[[str], None] | None = None) -> Calibration:
-    """Compile and run every microbenchmark; the figures are keyed by microbench figure names."""
+              progress: Callable[[str], None] | None = None,
+              finish: Callable[[Calibration], None] | None = None) -> Calibration:
+    """Compile and run every microbenchmark; the figures are keyed by microbench figure names. ``finish``: a
+    later layer's measurement that needs the figures (sad.cli.machine: the chain share, priced by the
+    prediction), run while the host-speed sentinel still runs; it adds its lines to ``cal.finished``."""
     started = time.monotonic()
     flags = list(flags) if flags is not None else ["-O0"]
     path = find_compiler(compiler)
@@ -256,6 +260,8 @@ def calibrate(compiler: str = "gcc", flags: list[str] | None = None, settings: S
     with tempfile.TemporaryDirectory(prefix="sad-hostspeed-") as watch:   # the sentinel, for every figure
         cal.guard = watch_host(Path(watch), cal) if settings.watch_host else None
         _measure_figures(cal, path, language, flags, items, settings, progress)
+        if finish is not None and cal.hierarchy is not None:
+            finish(cal)
     cal.seconds_taken = time.monotonic() - started
     cal.load_after = load_average()
     return cal
@@ -542,6 +548,7 @@ def render_yaml(cal: Calibration, name: str) -> str:
     if cal.hierarchy is not None:
         w.lines += hier.render_yaml(cal.hierarchy)
         w.lines += chainwait.render_yaml(cal.hierarchy)
+        w.lines += cal.finished
     if cal.mpi is not None:
         w.lines += mpibench.render_yaml(cal.mpi)
     return "\n".join(w.lines) + "\n"
@@ -638,7 +645,8 @@ def warnings_of(cal: Calibration) -> list[str]:
     return out
 
 
-def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool, mpi: bool = False) -> int:
+def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, force: bool, mpi: bool = False,
+                   finish: Callable[[Calibration], None] | None = None) -> int:
     """The command: exit 0 written, 2 refused (no compiler, existing file, failure)."""
     from sad.machine.model import MachineError
     if out.exists() and not force:
@@ -649,7 +657,8 @@ def main_calibrate(compiler: str, flags: list[str], quick: bool, out: Path, forc
         settings = Settings.quick() if quick else Settings()
         print(f"sad calibrate: {compiler} {' '.join(flags)}, {'quick' if quick else 'default'} settings",
               file=sys.stderr)
-        cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True))
+        cal = calibrate(compiler, flags, settings, progress=lambda m: print(m, file=sys.stderr, flush=True),
+                        finish=finish)
         if mpi:  # the communication and programming-model levels, with the real MPI (sad.machine.mpibench)
             cal.mpi = mpibench.measure(reps=50 if quick else 200, rounds=5 if quick else 9,
                                        progress=lambda m: print(m, file=sys.stderr, flush=True))

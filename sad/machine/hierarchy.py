@@ -175,6 +175,10 @@ class Hierarchy:
     %rax, -24(%rbp)``: gcc -O0's ``t = t + b[j]`` on an integer): a core that renames a slot's plain loads and its
     read-modify-writes of a constant (Intel's Golden Cove line: 1.1 cycles a link on an Emerald Rapids VM) may not
     rename this form (7.2 cycles a link there); 0: not measured."""
+    chain_share: float | None = None
+    """Share of the shorter of a loop's core and its chain through memory that adds to the longer, fitted on this
+    core by `sad calibrate` at -O0 (sad.predict.chainshare); None: not measured (sad.predict.overlap.CHAIN_SHARE
+    stands in, with a warning)."""
     mispredict_s: float = 0.0
     """Seconds a mispredicted branch costs (a branch on random bits less one always taken, per misprediction:
     half the random tests); 0: not measured."""
@@ -1460,6 +1464,7 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      forward_folded_s=parse_time(section.get("forward_folded", 0)),
                      forward_rmw_s=parse_time(section.get("forward_rmw", 0)),
                      mispredict_s=parse_time(section.get("mispredict", 0)),
+                     chain_share=float(section["chain_share"]) if "chain_share" in section else None,
                      first_read_s=parse_time(section.get("first_read", 0)),
                      tlb_first=(int(tlb["first"]["pages"]), parse_time(tlb["first"]["miss"])) if tlb.get("first")
                      else (0, 0.0),

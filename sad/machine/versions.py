@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 # (version, what changed relative to the version before)
 CHANGES: list[tuple[int, str]] = [
@@ -31,6 +31,9 @@ CHANGES: list[tuple[int, str]] = [
     (5, "hierarchy.forward_rmw, optional: store-to-load forwarding into a read-modify-write of a register's value "
         "(addq %rax, -24(%rbp)), which Intel's Golden Cove does not rename as it renames a plain load. A version 4 "
         "file loads unchanged; such chains then pay the plain forwarding figure, with a warning."),
+    (6, "hierarchy.chain_share, optional: the share of the shorter of a loop's core and its chain through memory "
+        "added to the longer, fitted by `sad calibrate` at -O0 (sad.predict.chainshare). A version 5 file loads "
+        "unchanged; such loops then take 0.5, with a warning."),
 ]
 
 # version → the step that turns a file of that version into one of the next
@@ -39,6 +42,7 @@ _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     2: lambda data: data,
     3: lambda data: data,
     4: lambda data: data,
+    5: lambda data: data,
 }
 
 

@@ -41,7 +41,7 @@ from sad.predict import compiled as cc
 from sad.predict import tripspread
 from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
-from sad.predict.overlap import CHAIN_SHARE, chained, wait_seconds
+from sad.predict.overlap import chain_share, chained, wait_seconds
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.reuse import (
     Stream,
@@ -426,6 +426,10 @@ _MISSING = (
      "and ways are not known, so a walk whose pages crowd some sets pays no miss before the one-page walk's onset "
      "(two pages and a line apart, such a walk missed from about 1 100 rows on a Sapphire Rapids-class VM, the "
      "one-page walk from 2 048: the loop may be under-priced)"),
+    ("hierarchy.chain_share", "the overlap of core and chain", "a loop whose iterations are linked through memory "
+     "(a variable on the stack at -O0), and the machine database has no hierarchy.chain_share (`sad calibrate` "
+     "fits it at -O0): the share of the shorter of the loop's core and chain added to the longer is 0.5, an Emerald "
+     "Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"),
@@ -434,6 +438,11 @@ _MISSING = (
        f"which the C library's copies outrun (the loop may be over-priced)")
       for name in ("memcpy", "memmove", "memset")))
 """(figure a loop's bounds would use, its name in the report's line, what a loop without it leaves out)."""
+
+
+def _share_unmeasured(core_s: float, chain_s: float, hierarchy: Hierarchy) -> tuple[str, ...]:
+    """("hierarchy.chain_share",) where a loop's core and chain through memory overlap by the default share."""
+    return ("hierarchy.chain_share",) if core_s > 0 and chain_s > 0 and hierarchy.chain_share is None else ()
 
 
 def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
@@ -596,7 +605,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.scaled = core.scaled
     price.between = core.between
     price.calls, price.call_s = core.calls, core.call_s
-    price.unmeasured = core.unmeasured
+    price.unmeasured = core.unmeasured + _share_unmeasured(core.core_s, core.chain_s, hierarchy)
     price.arms = core.arms
     price.trip_points = points
     _add_first_touch(price, loop, trips, hierarchy)
@@ -630,7 +639,7 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         data, wait, transfers, walk_fills = (outer_vectorized_data(x, core.width)
                                              for x in (data, wait, transfers, walk_fills))
     seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers,
-                           walk_fills)
+                           walk_fills, chain_share(hierarchy))
     return (seconds, data, wait, transfers, walk_fills), shown
 
 
@@ -783,10 +792,12 @@ def _price_from_ops(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machi
         streams = streams_of(loop, at, hierarchy, bindings)
         data, shown = data_seconds(loop, at, hierarchy, bindings, given=streams)
         wait = wait_seconds(streams[0], hierarchy, core.chain_s > 0)
-        return (loop_seconds(core.core_s, core.chain_s, data, 0.0, wait), data, wait, 0, 0), shown
+        return (loop_seconds(core.core_s, core.chain_s, data, 0.0, wait, share=chain_share(hierarchy)), data, wait,
+                0, 0), shown
 
     (seconds, data, wait, _, _), shown, points = _spread(loop, trips, bindings, side, spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", 1, 0, shown, source="operation classes")
+    price.unmeasured = _share_unmeasured(core.core_s, core.chain_s, hierarchy)
     price.wait_s = wait
     price.trip_points = points
     price.guessed = core.guessed
@@ -847,7 +858,10 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
         if lp.chain_s > 0 and lp.core_s > 0:
             # the two overlap only partly (sad.predict.overlap.chained)
-            bounds[f"core and chain (the longer + {CHAIN_SHARE:g} x the shorter)"] = chained(lp.core_s, lp.chain_s)
+            part = chain_share(hierarchy)
+            how = "" if hierarchy.chain_share is not None else ", not measured on this machine"
+            bounds[f"core and chain (the longer + {part:g} x the shorter{how})"] = chained(lp.core_s, lp.chain_s,
+                                                                                          part)
         if data is not None:
             bounds["data"] = data
         wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0
@@ -858,7 +872,8 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             bounds["load ports + lines into L1"] = lp.loads_s + fills
         walk_fills = evaluate(bind(lp.walk_fills_s, bindings)) if lp.walk_fills_s != 0 else 0.0
         if walk_fills:   # only beside a chain through memory (_walk_fills)
-            bounds["core and chain + the column walks' lines into L1"] = chained(lp.core_s, lp.chain_s) + walk_fills
+            bounds["core and chain + the column walks' lines into L1"] = chained(lp.core_s, lp.chain_s,
+                                                                                 chain_share(hierarchy)) + walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

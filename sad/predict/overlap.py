@@ -75,7 +75,8 @@ from sad.predict.reuse import Stream, by_serving_level, run_seconds
 
 CHAIN_SHARE = 0.5
 """Share of the shorter of a loop's core (throughput) and its chain through memory that the longer does not
-hide (the module docstring)."""
+hide, where the machine file has none measured (``Hierarchy.chain_share``, sad.predict.chainshare: the share is the
+core's; 0.5 is the Emerald Rapids VM's of the module docstring)."""
 
 
 def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False,
@@ -128,10 +129,11 @@ def _column_wait(level: Level) -> sympy.Expr:
 
 def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
                  wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0,
-                 walks: sympy.Expr | int = 0) -> sympy.Expr:
+                 walks: sympy.Expr | int = 0, share: float = CHAIN_SHARE) -> sympy.Expr:
     """Seconds per iteration: max(core & chain, data, max(latency, chain) + wait, loads + transfers, core & chain
     + walks) (the module docstring; ``walks``: the column walks' transfers into L1, added only beside a chain
-    through memory). The whole core added to all the transfers is what held-out kernels of benchmarks/devkernels
+    through memory; ``share``: core & chain's, ``chained``). The whole core added to all the transfers is what
+    held-out kernels of benchmarks/devkernels
     reject (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %,
     +159 % overlapped): only the load ports' share of the core waits for the lines into L1 (nussinov's
     column walk from L2 at -O2, re-measured 0.15-0.16 s: 0.101 s fully overlapped, 0.146 s with the loads and
@@ -141,8 +143,8 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
     waited = sympy.Float(waiting, 6) + sympy.sympify(wait) if waiting > 0 and wait != 0 else sympy.Integer(0)
     fills = sympy.Float(loads, 6) + sympy.sympify(transfers) if loads > 0 and transfers != 0 else sympy.Integer(0)
     if data == 0 and waited == 0 and fills == 0 and not core_term.free_symbols:
-        return sympy.Float(chained(float(core_term), chain), 6)
-    core_term = chained(core_term, chain)
+        return sympy.Float(chained(float(core_term), chain, share), 6)
+    core_term = chained(core_term, chain, share)
     terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
     if chain > 0 and walks != 0:
         # a chain through memory is the L1's traffic: the walks' lines wait behind its links (module docstring)
@@ -150,11 +152,16 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
     return sympy.Max(*terms)
 
 
-def chained(core: sympy.Expr | float, chain: float) -> sympy.Expr | float:
-    """The core and a chain through memory together: the longer + ``CHAIN_SHARE`` of the shorter (the
-    module docstring); the core alone where there is no such chain."""
+def chain_share(hierarchy: Hierarchy) -> float:
+    """The machine's measured share of core & chain (sad.predict.chainshare), else ``CHAIN_SHARE``."""
+    return hierarchy.chain_share if hierarchy.chain_share is not None else CHAIN_SHARE
+
+
+def chained(core: sympy.Expr | float, chain: float, share: float = CHAIN_SHARE) -> sympy.Expr | float:
+    """The core and a chain through memory together: the longer + ``share`` of the shorter (the module
+    docstring; the machine's measured share, else ``CHAIN_SHARE``); the core alone where there is no such chain."""
     if chain <= 0:
         return core
     if isinstance(core, float):
-        return max(core, chain) + CHAIN_SHARE * min(core, chain)
-    return sympy.Max(core, chain) + sympy.Float(CHAIN_SHARE, 6) * sympy.Min(core, chain)
+        return max(core, chain) + share * min(core, chain)
+    return sympy.Max(core, chain) + sympy.Float(share, 6) * sympy.Min(core, chain)
