@@ -73,10 +73,11 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     from sad.machine.model import MachineError
     from sad.predict import chainshare
     from sad.predict.incore import opt_level_keeps_memory
+    from sad.predict.overlap import CHAIN_SHARE
 
     def warn(why: str) -> None:
         cal.warnings.append(f"hierarchy.chain_share not measured: {why}; loops whose iterations are linked "
-                            f"through memory take the share {chainshare.DEFAULT}")
+                            f"through memory take the share {CHAIN_SHARE}")
 
     gcc = shutil.which("gcc")
     if not opt_level_keeps_memory(" ".join(flags)):

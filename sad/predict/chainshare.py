@@ -15,9 +15,9 @@ Why measured and not a constant: how much of a body's work a chain's links delay
 instructions it lets pass the link's load and store). On an Emerald Rapids VM the share 0.5 made the loops'
 ratios most even (measured / (the longer + half the shorter): median 0.93, deviation 0.064, against 0.085 for the
 longer alone); on an AMD EPYC Zen 3 VM, three runs minutes apart, the best shares were 0.25, 0 and 0.25
-(deviation 0.025-0.029 there, 0.055-0.082 at 0.5), and the -O0 Livermore loops bound by their core and chain
-were predicted 10-25 % above their measured times with 0.5. A file without the figure keeps 0.5, and a loop that
-uses it says so (sad.predict.incore's ``unmeasured``).
+(deviation 0.025-0.032 there, 0.052-0.082 at 0.5), and the -O0 Livermore loops bound by their core and chain
+were predicted 10-25 % above their measured times with 0.5. A file without the figure keeps 0.5
+(sad.predict.overlap.CHAIN_SHARE), and a loop that uses it says so (sad.predict.loopcost: ``unmeasured``).
 """
 from __future__ import annotations
 
@@ -67,8 +67,6 @@ c[i + 1]) kept in memory beside it, bodies of 3 to 51 instructions at -O0."""
 SHIFTED = {"stencil", "recur"}   # i from 1 to N - 2
 REPS = 3
 SHARES = tuple(k / 20 for k in range(21))   # 0, 0.05, ..., 1
-DEFAULT = 0.5
-"""The share where the machine file has none: the Emerald Rapids VM's (the module docstring)."""
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from sad.predict import compiled as cc
 from sad.predict import tripspread
 from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
-from sad.predict.overlap import chain_share, chained, wait_seconds
+from sad.predict.overlap import CHAIN_SHARE, chain_share, chained, wait_seconds
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.reuse import (
     Stream,
@@ -428,8 +428,8 @@ _MISSING = (
      "one-page walk from 2 048: the loop may be under-priced)"),
     ("hierarchy.chain_share", "the overlap of core and chain", "a loop whose iterations are linked through memory "
      "(a variable on the stack at -O0), and the machine database has no hierarchy.chain_share (`sad calibrate` "
-     "fits it at -O0): the share of the shorter of the loop's core and chain added to the longer is 0.5, an Emerald "
-     "Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced there)"),
+     f"fits it at -O0): the share of the shorter of the loop's core and chain added to the longer is {CHAIN_SHARE:g}, "
+     "an Emerald Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"),

@@ -2,21 +2,17 @@
 (sad.predict.chainshare), read from the machine file, used by the composition (sad.predict.overlap.chained)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
 from pathlib import Path
 
 import pytest
 
 from sad.cli.machine import chain_share_step
-from sad.cli.main import run
 from sad.machine.calibrate import Calibration
 from sad.machine.model import MachineError, load_machine
 from sad.predict import chainshare
 from sad.predict.overlap import CHAIN_SHARE, chain_share, chained, loop_seconds
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.predict.loop_nests import explain_compiled, host_machine
 
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
                                reason="llvm-mca and gcc are needed")
@@ -68,33 +64,22 @@ int main(void) {
 
 
 def _host(tmp_path: Path, share: str | None) -> Path:
-    """sparc2 compiled at -O0 with a small hierarchy (its loop_iter the index's chain), with or without a
-    chain_share line."""
-    text = (ROOT / "machine_db" / "sparc2.yaml").read_text().replace("models:\n", 'models:\n  compile: "gcc -O0"\n', 1)
-    text += ("hierarchy:\n" + (f"  chain_share: {share}\n" if share is not None else "")
-             + "  clock: 2500 MHz\n  page: 4096\n  first_touch: 2000 ns\n"
-             "  levels:\n    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"
-             "    - {name: memory, read: 6 ns, write: 8 ns}\n")
-    path = tmp_path / f"host{share}.yaml"
-    path.write_text(text)
-    return path
+    """The test host compiled at -O0 (its loop_iter the index's chain), with or without a chain_share line."""
+    return host_machine(tmp_path, "gcc -O0", f"  chain_share: {share}\n" if share is not None else "")
 
 
-def _explain(tmp_path: Path, machine: Path) -> tuple[str, str]:
-    (tmp_path / "stack.c").write_text(STACK_C)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(tmp_path):
-        assert run(["analyze", "stack.c", "-m", str(machine), "--explain"], out, err) == 0, err.getvalue()
-    return out.getvalue(), err.getvalue()
+def _explain(tmp_path: Path, share: str | None) -> tuple[str, str]:
+    return explain_compiled(tmp_path, "stack.c", STACK_C, "gcc -O0",
+                            f"  chain_share: {share}\n" if share is not None else "")
 
 
 @needs_mca
 def test_a_measured_share_prices_the_loop_and_a_missing_one_is_said(tmp_path):
     assert chain_share(load_machine(_host(tmp_path, "0.25")).hierarchy) == 0.25
     assert load_machine(_host(tmp_path, None)).hierarchy.chain_share is None
-    text, err = _explain(tmp_path, _host(tmp_path, "0.25"))
+    text, err = _explain(tmp_path, "0.25")
     assert "core and chain (the longer + 0.25 x the shorter)" in text and "chain_share" not in err
-    text, err = _explain(tmp_path, _host(tmp_path, None))
+    text, err = _explain(tmp_path, None)
     assert "core and chain (the longer + 0.5 x the shorter, not measured on this machine)" in text
     assert "no hierarchy.chain_share" in err and "recalibrate" in err
 
@@ -106,9 +91,7 @@ def test_a_share_beyond_one_is_refused_with_its_line(tmp_path):
 
 def test_the_yaml_line_loads_as_the_fitted_share(tmp_path):
     line = chainshare.yaml_line(chainshare.Fit(0.35, 0.94, 0.031, 23))
-    path = _host(tmp_path, None)
-    path.write_text(path.read_text().replace("hierarchy:\n", f"hierarchy:\n{line}\n"))
-    assert load_machine(path).hierarchy.chain_share == 0.35
+    assert load_machine(host_machine(tmp_path, "gcc -O0", line + "\n")).hierarchy.chain_share == 0.35
 
 
 def _calibration(flags: list[str]) -> Calibration:
