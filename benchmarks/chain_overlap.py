@@ -6,11 +6,13 @@ over arrays in L1, each the inner loop of a repeat loop, timed in one process on
 rounds) compiled with gcc -O0 (every variable in a
 stack slot: the index's chain through memory in every loop, an accumulator's or an element's in some) → run
 pinned to one CPU ``--runs`` times, ns of CPU time per iteration (the process's CPU clock, as sad calibrate
-times its figures; the twenty-sixth session's figures were wall time), the median of the runs per loop →
+times its figures; the twenty-sixth session's figures were wall time), the fastest of the runs per loop →
 the same file priced on ``--machine FILE`` (a database `sad calibrate` wrote at -O0 on this
 host): each loop's core (llvm-mca) and chain figures → per loop the measured time beside max(core, chain) and the
 longer + a share of the shorter, and per share (0, 0.25, 0.5, 0.75, 1) the median of measured / model and the median
-absolute deviation of its log over the loops (the empty loop left out: its time is the index floor itself).
+absolute deviation of its log over the loops (the empty loop left out: its time is the index floor itself);
+then the program's column walks (``WALKS``) beside core & chain + each share of their fills into L1, and the walks'
+share `sad calibrate` fits (sad.predict.chainshare.fit_walks: the walks' ratios nearest the L1 loops' level).
 
 The scale of the ratios follows the host's state (calibrated in one state, timed in another); the deviation is
 what a composition rule must make small: a rule that fits the loops' relative times in every state. Figures,
@@ -29,7 +31,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sad.machine.hierarchy import pinned_cpu  # noqa: E402
-from sad.predict.chainshare import LOOPS, fit, loop_lines, modelled, source, summary, timed  # noqa: E402
+from sad.predict.chainshare import (  # noqa: E402
+    LOOPS,
+    WALKS,
+    fit,
+    fit_walks,
+    loop_lines,
+    priced,
+    source,
+    summary,
+    timed,
+    timed_lines,
+    walk_row,
+)
 
 SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -53,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([gcc, "-O0", str(src), "-o", str(exe)], check=True)
         cpu = pinned_cpu() if args.cpu is None else args.cpu
         times = timed(exe, args.runs, cpu)
-        model = modelled(src, args.machine)
+        prices = priced(src, args.machine)
+    model = {line: (lp.core_s * 1e9, lp.chain_s * 1e9) for line, lp in prices.items()}
     if not model:
         sys.exit("chain_overlap.py: error: no loop priced from the compiled code (llvm-mca?)")
     rows = []
@@ -72,9 +87,21 @@ def main(argv: list[str] | None = None) -> int:
         ratio, spread = summary(rows, share)
         print(f"  {share:4.2f}  {ratio:5.2f}  {spread:.3f}")
     found = fit(rows)
-    if found is not None:
-        print(f"fitted (sad calibrate's rule, steps of 0.05): {found.share:g}, measured / model {found.ratio:.2f}, "
-              f"deviation {found.deviation:.3f} over {found.loops} loops")
+    if found is None:
+        return 0
+    print(f"fitted (sad calibrate's rule, steps of 0.05): {found.share:g}, measured / model {found.ratio:.2f}, "
+          f"deviation {found.deviation:.3f} over {found.loops} loops")
+    walk_lines = timed_lines(text)[len(LOOPS):]
+    walks = [(name, walk_row(ns, prices[line], found.share))
+             for (name, _), line, ns in zip(WALKS, walk_lines, times[len(LOOPS):]) if line in prices]
+    print(f"{'walk':8} {'measured':>9} {'c&c':>6} {'other':>6} {'fills':>6}  (ns per iteration, chain share "
+          f"{found.share:g})")
+    for name, (ns, chain, rest, fills) in walks:
+        print(f"{name:8} {ns:9.3f} {chain:6.2f} {rest:6.2f} {fills:6.2f}")
+    walked = fit_walks([row for _, row in walks], found.ratio)
+    if walked is not None:
+        print(f"walks' share fitted: {walked[0]:g}, deviation {walked[1]:.3f} from the L1 loops' level "
+              f"{found.ratio:.2f}")
     return 0
 
 

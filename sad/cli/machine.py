@@ -16,6 +16,7 @@ from sad.cli.args import dash_values, positive_int, takes_command
 
 if TYPE_CHECKING:
     from sad.machine.calibrate import Calibration
+    from sad.predict.chainshare import Fit
 
 
 def register(sub, add_common) -> None:
@@ -73,11 +74,13 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     from sad.machine.model import MachineError
     from sad.predict import chainshare
     from sad.predict.incore import opt_level_keeps_memory
-    from sad.predict.overlap import CHAIN_SHARE
+    from sad.predict.overlap import CHAIN_SHARE, WALK_SHARE
 
     def warn(why: str) -> None:
         cal.warnings.append(f"hierarchy.chain_share not measured: {why}; loops whose iterations are linked "
                             f"through memory take the share {CHAIN_SHARE}")
+        cal.warnings.append(f"hierarchy.walk_share not measured: {why}; such loops' column walks wait "
+                            f"{WALK_SHARE:g} times their lines into L1")
 
     gcc = shutil.which("gcc")
     if not opt_level_keeps_memory(" ".join(flags)):
@@ -96,9 +99,30 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     if found.host_ratio > hostspeed.SLOW:
         return warn(f"its loops were timed while the host ran x{found.host_ratio:.2f} slower than its fastest, "
                     "after the retries (a busy neighbour slows a loop's work more than its chain)")
-    cal.finished.append(chainshare.yaml_line(found))
+    found = _walk_share_kept(found, cal)
+    cal.finished.extend(chainshare.yaml_lines(found))
     print(f"chain share   {found.share:g} of the shorter of core and chain through memory (measured / model "
           f"{found.ratio:.3g}, deviation {found.deviation:.3f} over {found.loops} loops)", file=sys.stderr)
+    if found.walk_share is not None:
+        print(f"walk share    {found.walk_share:g} of a column walk's lines into L1 behind such a chain (deviation "
+              f"{found.walk_deviation:.3f} over {found.walk_loops} walks)", file=sys.stderr)
+
+
+def _walk_share_kept(found: Fit, cal: Calibration) -> Fit:
+    """The fit with its walks' share, or without it and a warning why: too few walks priced, or timed on a host
+    slowed through the retries (a neighbour's memory traffic slows the walks more than the loops in L1)."""
+    import dataclasses
+
+    from sad.machine import hostspeed
+    from sad.predict.overlap import WALK_SHARE
+    if found.walk_share is not None and found.walk_host_ratio <= hostspeed.SLOW:
+        return found
+    why = ("too few of its column walks were priced from their compiled code" if found.walk_share is None else
+           f"its column walks were timed while the host ran x{found.walk_host_ratio:.2f} slower than its fastest, "
+           "after the retries (a neighbour's memory traffic slows the walks more than the loops in L1)")
+    cal.warnings.append(f"hierarchy.walk_share not measured: {why}; such loops' column walks wait {WALK_SHARE:g} "
+                        "times their lines into L1")
+    return dataclasses.replace(found, walk_share=None)
 
 
 def _validate_options(val: argparse.ArgumentParser, required: bool = False) -> None:

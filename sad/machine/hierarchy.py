@@ -179,6 +179,10 @@ class Hierarchy:
     """Share of the shorter of a loop's core and its chain through memory that adds to the longer, fitted on this
     core by `sad calibrate` at -O0 (sad.predict.chainshare); None: not measured (sad.predict.overlap.CHAIN_SHARE
     stands in, with a warning)."""
+    walk_share: float | None = None
+    """Share of a loop's column walks' transfers into L1 that wait behind its chain through memory (added to core &
+    chain), fitted with ``chain_share``; None: not measured (sad.predict.overlap.WALK_SHARE, all of them, with a
+    warning)."""
     mispredict_s: float = 0.0
     """Seconds a mispredicted branch costs (a branch on random bits less one always taken, per misprediction:
     half the random tests); 0: not measured."""
@@ -1465,6 +1469,7 @@ def from_database(section: dict, parse_time: Callable[[object], float], parse_fr
                      forward_rmw_s=parse_time(section.get("forward_rmw", 0)),
                      mispredict_s=parse_time(section.get("mispredict", 0)),
                      chain_share=float(section["chain_share"]) if "chain_share" in section else None,
+                     walk_share=float(section["walk_share"]) if "walk_share" in section else None,
                      first_read_s=parse_time(section.get("first_read", 0)),
                      tlb_first=(int(tlb["first"]["pages"]), parse_time(tlb["first"]["miss"])) if tlb.get("first")
                      else (0, 0.0),

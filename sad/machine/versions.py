@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 
 # (version, what changed relative to the version before)
 CHANGES: list[tuple[int, str]] = [
@@ -34,6 +34,9 @@ CHANGES: list[tuple[int, str]] = [
     (6, "hierarchy.chain_share, optional: the share of the shorter of a loop's core and its chain through memory "
         "added to the longer, fitted by `sad calibrate` at -O0 (sad.predict.chainshare). A version 5 file loads "
         "unchanged; such loops then take 0.5, with a warning."),
+    (7, "hierarchy.walk_share, optional: the share of a loop's column walks' transfers into L1 that wait behind its "
+        "chain through memory, fitted with chain_share by `sad calibrate` at -O0 (sad.predict.chainshare). A version "
+        "6 file loads unchanged; such loops then wait for all of them, with a warning."),
 ]
 
 # version → the step that turns a file of that version into one of the next
@@ -43,6 +46,7 @@ _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     3: lambda data: data,
     4: lambda data: data,
     5: lambda data: data,
+    6: lambda data: data,
 }
 
 

@@ -41,7 +41,7 @@ from sad.predict import compiled as cc
 from sad.predict import tripspread
 from sad.predict.incore import InCore, LibraryFigure, compiled_bounds, operation_bounds
 from sad.predict.incore import opt_level_keeps_memory as opt_level_keeps_memory
-from sad.predict.overlap import CHAIN_SHARE, chain_share, chained, wait_seconds
+from sad.predict.overlap import CHAIN_SHARE, WALK_SHARE, chain_share, chained, wait_seconds, walk_share
 from sad.predict.overlap import loop_seconds as loop_seconds
 from sad.predict.reuse import (
     Stream,
@@ -430,6 +430,10 @@ _MISSING = (
      "(a variable on the stack at -O0), and the machine database has no hierarchy.chain_share (`sad calibrate` "
      f"fits it at -O0): the share of the shorter of the loop's core and chain added to the longer is {CHAIN_SHARE:g}, "
      "an Emerald Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced there)"),
+    ("hierarchy.walk_share", "the column walks' fills behind a chain", "a loop whose iterations are linked through "
+     "memory and that walks down a column, and the machine database has no hierarchy.walk_share (`sad calibrate` "
+     f"fits it at -O0): the walks' transfers into L1 wait behind the chain {WALK_SHARE:g} times, an Emerald Rapids "
+     "VM's rule (about a quarter on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"),
@@ -443,6 +447,11 @@ _MISSING = (
 def _share_unmeasured(core_s: float, chain_s: float, hierarchy: Hierarchy) -> tuple[str, ...]:
     """("hierarchy.chain_share",) where a loop's core and chain through memory overlap by the default share."""
     return ("hierarchy.chain_share",) if core_s > 0 and chain_s > 0 and hierarchy.chain_share is None else ()
+
+
+def _walk_share_unmeasured(walk_fills: sympy.Expr | int, hierarchy: Hierarchy) -> tuple[str, ...]:
+    """("hierarchy.walk_share",) where a chain through memory waits for column walks' fills by the default share."""
+    return ("hierarchy.walk_share",) if walk_fills != 0 and hierarchy.walk_share is None else ()
 
 
 def _note_unmeasured(coverage: LoopCoverage, explained: list[LoopPrice], hierarchy: Hierarchy) -> None:
@@ -605,7 +614,8 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     price.scaled = core.scaled
     price.between = core.between
     price.calls, price.call_s = core.calls, core.call_s
-    price.unmeasured = core.unmeasured + _share_unmeasured(core.core_s, core.chain_s, hierarchy)
+    price.unmeasured = (core.unmeasured + _share_unmeasured(core.core_s, core.chain_s, hierarchy)
+                        + _walk_share_unmeasured(walk_fills, hierarchy))
     price.arms = core.arms
     price.trip_points = points
     _add_first_touch(price, loop, trips, hierarchy)
@@ -639,7 +649,7 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         data, wait, transfers, walk_fills = (outer_vectorized_data(x, core.width)
                                              for x in (data, wait, transfers, walk_fills))
     seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers,
-                           walk_fills, chain_share(hierarchy))
+                           walk_fills, chain_share(hierarchy), walk_share(hierarchy))
     return (seconds, data, wait, transfers, walk_fills), shown
 
 
@@ -872,8 +882,11 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             bounds["load ports + lines into L1"] = lp.loads_s + fills
         walk_fills = evaluate(bind(lp.walk_fills_s, bindings)) if lp.walk_fills_s != 0 else 0.0
         if walk_fills:   # only beside a chain through memory (_walk_fills)
-            bounds["core and chain + the column walks' lines into L1"] = chained(lp.core_s, lp.chain_s,
-                                                                                 chain_share(hierarchy)) + walk_fills
+            part = walk_share(hierarchy)
+            how = "" if hierarchy.walk_share is not None else ", not measured on this machine"
+            scale = "" if part == 1 and how == "" else f"{part:g} x "
+            bounds[f"core and chain + {scale}the column walks' lines into L1{how}"] = \
+                chained(lp.core_s, lp.chain_s, chain_share(hierarchy)) + part * walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

@@ -78,6 +78,12 @@ CHAIN_SHARE = 0.5
 hide, where the machine file has none measured (``Hierarchy.chain_share``, sad.predict.chainshare: the share is the
 core's; 0.5 is the Emerald Rapids VM's of the module docstring)."""
 
+WALK_SHARE = 1.0
+"""Share of the column walks' transfers into L1 that wait behind a chain through memory (the fifth term), where
+the machine file has none measured (``Hierarchy.walk_share``, sad.predict.chainshare): all of them, the rule the
+module docstring measured on the Emerald Rapids VM. On an AMD EPYC Zen 3 VM the fills overlap the links far more
+(0.25 made its column walks beside -O0's index chain as even with its loops in L1 as they are with each other)."""
+
 
 def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False,
                  probed: sympy.Expr | None = None, timed_rows: bool = False) -> sympy.Expr:
@@ -129,15 +135,15 @@ def _column_wait(level: Level) -> sympy.Expr:
 
 def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
                  wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0,
-                 walks: sympy.Expr | int = 0, share: float = CHAIN_SHARE) -> sympy.Expr:
+                 walks: sympy.Expr | int = 0, share: float = CHAIN_SHARE,
+                 walk_share: float = WALK_SHARE) -> sympy.Expr:
     """Seconds per iteration: max(core & chain, data, max(latency, chain) + wait, loads + transfers, core & chain
-    + walks) (the module docstring; ``walks``: the column walks' transfers into L1, added only beside a chain
-    through memory; ``share``: core & chain's, ``chained``). The whole core added to all the transfers is what
-    held-out kernels of benchmarks/devkernels
-    reject (-O2, pinned: syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %,
-    +159 % overlapped): only the load ports' share of the core waits for the lines into L1 (nussinov's
-    column walk from L2 at -O2, re-measured 0.15-0.16 s: 0.101 s fully overlapped, 0.146 s with the loads and
-    the transfers added)."""
+    + walk_share x walks) (the module docstring; ``walks``: the column walks' transfers into L1, added only beside
+    a chain through memory, by the machine's ``walk_share`` of them; ``share``: core & chain's, ``chained``). The
+    whole core added to all the transfers is what held-out kernels of benchmarks/devkernels reject (-O2, pinned:
+    syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %, +159 % overlapped):
+    only the load ports' share of the core waits for the lines into L1 (nussinov's column walk from L2 at -O2,
+    re-measured 0.15-0.16 s: 0.101 s fully overlapped, 0.146 s with the loads and the transfers added)."""
     core_term = sympy.Float(core, 6) if isinstance(core, float) else core
     waiting = max(latency, chain)
     waited = sympy.Float(waiting, 6) + sympy.sympify(wait) if waiting > 0 and wait != 0 else sympy.Integer(0)
@@ -146,10 +152,17 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
         return sympy.Float(chained(float(core_term), chain, share), 6)
     core_term = chained(core_term, chain, share)
     terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
-    if chain > 0 and walks != 0:
+    if chain > 0 and walks != 0 and walk_share > 0:
         # a chain through memory is the L1's traffic: the walks' lines wait behind its links (module docstring)
-        terms.append(core_term + sympy.sympify(walks))
+        waits = sympy.sympify(walks) if walk_share == 1 else sympy.Float(walk_share, 6) * sympy.sympify(walks)
+        terms.append(core_term + waits)
     return sympy.Max(*terms)
+
+
+def walk_share(hierarchy: Hierarchy) -> float:
+    """The machine's measured share of the column walks' fills that wait behind a chain through memory
+    (sad.predict.chainshare), else ``WALK_SHARE``."""
+    return hierarchy.walk_share if hierarchy.walk_share is not None else WALK_SHARE
 
 
 def chain_share(hierarchy: Hierarchy) -> float:

@@ -43,9 +43,9 @@ def test_unversioned_file_is_version_1_and_prices_the_same(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("value, words", [
-    ("7", "7 is newer than this sad reads (versions 1 to 6); use a newer sad"),
-    ("0", "0 is not a format version (this sad reads versions 1 to 6)"),
-    ("two", "'two' is not a format version (this sad reads versions 1 to 6)"),
+    ("8", "8 is newer than this sad reads (versions 1 to 7); use a newer sad"),
+    ("0", "0 is not a format version (this sad reads versions 1 to 7)"),
+    ("two", "'two' is not a format version (this sad reads versions 1 to 7)"),
     ("true", "True is not a format version"),
 ])
 def test_unreadable_versions_are_refused(tmp_path: Path, value: str, words: str) -> None:

@@ -2,12 +2,13 @@
 (sad.predict.chainshare), read from the machine file, used by the composition (sad.predict.overlap.chained)."""
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
 import pytest
 
-from sad.cli.machine import chain_share_step
+from sad.cli.machine import _walk_share_kept, chain_share_step
 from sad.machine.calibrate import Calibration
 from sad.machine.model import MachineError, load_machine
 from sad.predict import chainshare
@@ -39,6 +40,29 @@ def test_too_few_loops_or_a_loop_without_a_chain_give_no_fit():
     rows = _rows(0.25, 1.0)
     assert chainshare.fit(rows[:7]) is None                       # seven loops: too few to tell
     assert chainshare.fit(rows[:7] + [(2.0, 1.0, 0.0)]) is None   # a loop with no chain does not count
+
+
+def _walks(walk_share: float, level: float) -> list[tuple[float, float, float, float]]:
+    """(measured, core & chain, every other term, fills) of six walks measured exactly level x max(every other
+    term, core & chain + walk_share x fills)."""
+    parts = [(4.0, 4.0, 1.2), (3.1, 3.0, 1.2), (4.1, 4.1, 0.6), (2.6, 2.7, 0.7), (1.9, 1.9, 0.6), (3.9, 4.2, 1.3)]
+    return [(level * max(rest, chain + walk_share * fills), chain, rest, fills) for chain, rest, fills in parts]
+
+
+def test_the_walks_share_brings_their_ratios_to_the_l1_loops_level():
+    # every walk measured at 0.95 x its model with 0.4 of its fills added: at 0.4 each ratio is the level's
+    share, deviation = chainshare.fit_walks(_walks(0.4, 0.95), 0.95)
+    assert share == 0.4 and deviation == pytest.approx(0.0, abs=1e-12)
+    assert chainshare.fit_walks(_walks(0.0, 1.1), 1.1)[0] == 0.0
+    assert chainshare.fit_walks(_walks(1.0, 1.0), 1.0)[0] == 1.0
+    # the level is the L1 loops': the same walks judged against a level 10 % higher need a larger share
+    assert chainshare.fit_walks(_walks(0.4, 1.0), 0.9)[0] > 0.4
+
+
+def test_too_few_walks_with_fills_give_no_walk_share():
+    rows = _walks(0.4, 1.0)
+    assert chainshare.fit_walks(rows[:3], 1.0) is None
+    assert chainshare.fit_walks(rows[:3] + [(2.0, 2.0, 2.0, 0.0)], 1.0) is None   # no fills: nothing to share
 
 
 def test_the_composition_takes_the_machines_share():
@@ -89,9 +113,27 @@ def test_a_share_beyond_one_is_refused_with_its_line(tmp_path):
         load_machine(_host(tmp_path, "1.5"))
 
 
-def test_the_yaml_line_loads_as_the_fitted_share(tmp_path):
-    line = chainshare.yaml_line(chainshare.Fit(0.35, 0.94, 0.031, 23))
-    assert load_machine(host_machine(tmp_path, "gcc -O0", line + "\n")).hierarchy.chain_share == 0.35
+def test_the_yaml_lines_load_as_the_fitted_shares(tmp_path):
+    lines = chainshare.yaml_lines(chainshare.Fit(0.35, 0.94, 0.031, 23, walk_share=0.45, walk_loops=8))
+    hierarchy = load_machine(host_machine(tmp_path, "gcc -O0", "\n".join(lines) + "\n")).hierarchy
+    assert (hierarchy.chain_share, hierarchy.walk_share) == (0.35, 0.45)
+    lines = chainshare.yaml_lines(chainshare.Fit(0.35, 0.94, 0.031, 23))   # no walks fitted: no walk_share line
+    assert len(lines) == 1
+    assert load_machine(host_machine(tmp_path, "gcc -O0", lines[0] + "\n")).hierarchy.walk_share is None
+
+
+def test_a_walk_share_beyond_one_is_refused(tmp_path):
+    with pytest.raises(MachineError, match=r"walk_share"):
+        load_machine(host_machine(tmp_path, "gcc -O0", "  walk_share: 1.5\n"))
+
+
+def test_a_walk_share_timed_on_a_slowed_host_is_left_out_and_said():
+    cal = _calibration(["-O0"])
+    slowed = chainshare.Fit(0.25, 0.95, 0.03, 23, walk_share=0.9, walk_loops=8, walk_host_ratio=1.4)
+    assert _walk_share_kept(slowed, cal).walk_share is None
+    assert any("hierarchy.walk_share not measured" in w and "x1.40" in w for w in cal.warnings)
+    quiet = dataclasses.replace(slowed, walk_host_ratio=1.02)
+    assert _walk_share_kept(quiet, cal) == quiet
 
 
 def _calibration(flags: list[str]) -> Calibration:
@@ -103,13 +145,22 @@ def test_a_calibration_that_keeps_variables_in_registers_writes_no_share_and_say
     chain_share_step(["-O2"], 3, cal)
     assert cal.finished == []
     assert any("hierarchy.chain_share not measured" in w and "-O2" in w for w in cal.warnings)
+    assert any("hierarchy.walk_share not measured" in w and "-O2" in w for w in cal.warnings)
 
 
 @needs_mca
 def test_every_loop_of_the_program_is_timed_and_priced_from_its_compiled_code(tmp_path):
     """The calibration's step on a machine compiled at -O0: each of the 23 loops beside the empty one has a
-    measured time, a core and a chain through memory (the index on the stack), so the fit rests on all of them."""
-    found = chainshare.measure(str(_host(tmp_path, None)), "gcc", None, runs=1)
+    measured time, a core and a chain through memory (the index on the stack), so the fit rests on all of them;
+    each of the 8 column walks (rows 4 000 bytes apart, beyond the host's 32 KiB L1) brings lines into L1
+    behind that chain, so the walks' share rests on all of them."""
+    machine = _host(tmp_path, None)
+    machine.write_text(machine.read_text().replace(
+        "    - {name: memory, read: 6 ns, write: 8 ns}\n",
+        "    - {name: L2, size: 512 KiB, read: 1 ns, write: 1 ns, column_read: 3.3 ns, column_update: 3.3 ns}\n"
+        "    - {name: memory, read: 6 ns, write: 8 ns, column_read: 12 ns, column_update: 14 ns}\n"))
+    found = chainshare.measure(str(machine), "gcc", None, runs=1)
     assert found is not None
     assert found.loops == len(chainshare.LOOPS) - 1
     assert found.share in chainshare.SHARES and found.ratio > 0 and found.host_ratio == 1.0
+    assert found.walk_loops == len(chainshare.WALKS) and found.walk_share in chainshare.SHARES

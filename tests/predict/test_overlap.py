@@ -5,6 +5,7 @@ waits from the levels' calibrated chain waits (sad.machine.chainwait). Hand-deri
 cases compile a serial sum and a column walk with gcc -O2 and price them with llvm-mca."""
 from __future__ import annotations
 
+import io
 import shutil
 
 import pytest
@@ -276,6 +277,18 @@ def test_a_column_walk_from_l2_waits_for_its_lines_behind_the_loads(tmp_path):
     assert evaluate(price.seconds) == pytest.approx(price.loads_s + 3.2625 * NS)
 
 
+def _l2_walk_machine(tmp_path, level: str, extra: str = ""):
+    """host_machine with an L2 between L1 and memory (column reads 3.3 ns a line from L2, 12 from memory),
+    compiling with gcc ``level`` -fno-tree-vectorize, and the hierarchy lines ``extra``."""
+    text = host_machine(tmp_path, f"gcc {level} -fno-tree-vectorize", extra).read_text().replace(
+        "    - {name: memory, read: 6 ns, write: 8 ns}\n",
+        "    - {name: L2, size: 2048 KiB, read: 1 ns, write: 1 ns, column_read: 3.3 ns, column_update: 3.3 ns}\n"
+        "    - {name: memory, read: 6 ns, write: 8 ns, column_read: 12 ns, column_update: 14 ns}\n")
+    machine_file = tmp_path / "l2.yaml"
+    machine_file.write_text(text)
+    return machine_file
+
+
 @needs_mca
 @pytest.mark.parametrize("level", ["-O0", "-O2"])
 def test_the_column_walks_lines_wait_behind_a_chain_through_memory(tmp_path, level):
@@ -286,12 +299,7 @@ def test_the_column_walks_lines_wait_behind_a_chain_through_memory(tmp_path, lev
     src = tmp_path / "walk.c"
     src.write_text(L2_WALK_C)
     analysis = analyze([str(src)])
-    text = host_machine(tmp_path, f"gcc {level} -fno-tree-vectorize").read_text().replace(
-        "    - {name: memory, read: 6 ns, write: 8 ns}\n",
-        "    - {name: L2, size: 2048 KiB, read: 1 ns, write: 1 ns, column_read: 3.3 ns, column_update: 3.3 ns}\n"
-        "    - {name: memory, read: 6 ns, write: 8 ns, column_read: 12 ns, column_update: 14 ns}\n")
-    machine_file = tmp_path / "l2.yaml"
-    machine_file.write_text(text)
+    machine_file = _l2_walk_machine(tmp_path, level)
     _, explained = price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file))
     price = next(lp for lp in explained if lp.loop.line == 9)
     if level == "-O2":
@@ -300,6 +308,34 @@ def test_the_column_walks_lines_wait_behind_a_chain_through_memory(tmp_path, lev
     assert price.chain_s > 0
     assert evaluate(price.walk_fills_s) == pytest.approx(3.0 * NS)
     assert evaluate(price.seconds) == pytest.approx(chained(price.core_s, price.chain_s) + 3.0 * NS)
+
+
+@needs_mca
+def test_the_machines_walk_share_of_the_lines_waits_behind_the_chain(tmp_path):
+    """The same -O0 walk on a machine whose calibration measured walk_share 0.4 (and chain_share 0.25): 0.4 x
+    3.0 ns of the walk's lines wait behind core & chain, so the iteration costs the largest of chained(core,
+    chain, 0.25) + 1.2 ns, the load ports + all 3.2625 ns of transfers into L1 (the ECM term) and the data's 3.3 +
+    3 x 1 / 8 ns; --explain names the share, and without one says it is not measured and warns."""
+    from sad.cli.main import run
+    src = tmp_path / "walk.c"
+    src.write_text(L2_WALK_C)
+    analysis = analyze([str(src)])
+    machine_file = _l2_walk_machine(tmp_path, "-O0", "  chain_share: 0.25\n  walk_share: 0.4\n")
+    _, explained = price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file))
+    price = next(lp for lp in explained if lp.loop.line == 9)
+    want = max(chained(price.core_s, price.chain_s, 0.25) + 0.4 * 3.0 * NS, price.loads_s + 3.2625 * NS,
+               3.3 * NS + 3 * 1.0 * NS / 8)
+    assert evaluate(price.seconds) == pytest.approx(want)
+    assert "hierarchy.walk_share" not in price.unmeasured
+    for extra, shown in (("  chain_share: 0.25\n  walk_share: 0.4\n", "core and chain + 0.4 x the column walks' "
+                          "lines into L1 "),
+                         ("  chain_share: 0.25\n", "core and chain + 1 x the column walks' lines into L1, not "
+                          "measured on this machine ")):
+        out, err = io.StringIO(), io.StringIO()
+        assert run(["analyze", str(src), "-m", str(_l2_walk_machine(tmp_path, "-O0", extra)), "--explain"],
+                   out, err) == 0
+        assert shown in out.getvalue()
+        assert ("no hierarchy.walk_share" in err.getvalue()) == ("walk_share" not in extra)
 
 
 COLUMN_SUM_C = """#include <stdio.h>
