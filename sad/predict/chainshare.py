@@ -294,12 +294,17 @@ def _l1_rows(times: Sequence[float], lines: Sequence[int], model: dict[int, Loop
 
 
 def yaml_lines(found: Fit) -> list[str]:
-    """The hierarchy section's lines for the fit."""
+    """The hierarchy section's lines for the fit, each marked as the calibration marks a figure timed on a host
+    still slowed after the retries."""
     lines = [f"  chain_share: {found.share:g}   # of the shorter of a loop's core and its chain through memory, "
              f"added to the longer: measured / model {found.ratio:.3g}, deviation {found.deviation:.3f} over "
-             f"{found.loops} loops at -O0 (sad.predict.chainshare)"]
+             f"{found.loops} loops at -O0 (sad.predict.chainshare){_slow(found.host_ratio)}"]
     if found.walk_share is not None:
         lines.append(f"  walk_share: {found.walk_share:g}   # of a column walk's lines into L1 that wait behind a "
                      f"chain through memory: deviation {found.walk_deviation:.3f} from the L1 loops' level over "
-                     f"{found.walk_loops} walks at -O0 (sad.predict.chainshare)")
+                     f"{found.walk_loops} walks at -O0 (sad.predict.chainshare){_slow(found.walk_host_ratio)}")
     return lines
+
+
+def _slow(ratio: float) -> str:
+    return f", UNRELIABLE SLOW HOST x{ratio:.2f}" if ratio > hostspeed.SLOW else ""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sad.cli.machine import _walk_share_kept, chain_share_step
+from sad.cli.machine import _slowed_shares, chain_share_step
 from sad.machine.calibrate import Calibration
 from sad.machine.model import MachineError, load_machine
 from sad.predict import chainshare
@@ -127,13 +127,19 @@ def test_a_walk_share_beyond_one_is_refused(tmp_path):
         load_machine(host_machine(tmp_path, "gcc -O0", "  walk_share: 1.5\n"))
 
 
-def test_a_walk_share_timed_on_a_slowed_host_is_left_out_and_said():
-    cal = _calibration(["-O0"])
-    slowed = chainshare.Fit(0.25, 0.95, 0.03, 23, walk_share=0.9, walk_loops=8, walk_host_ratio=1.4)
-    assert _walk_share_kept(slowed, cal).walk_share is None
-    assert any("hierarchy.walk_share not measured" in w and "x1.40" in w for w in cal.warnings)
-    quiet = dataclasses.replace(slowed, walk_host_ratio=1.02)
-    assert _walk_share_kept(quiet, cal) == quiet
+def test_shares_timed_on_a_slowed_host_are_kept_marked_and_said(tmp_path):
+    slowed = chainshare.Fit(0.05, 0.95, 0.03, 23, host_ratio=1.26, walk_share=0.9, walk_loops=8,
+                            walk_host_ratio=1.4)
+    warnings = _slowed_shares(slowed)
+    assert [w.split(":")[0] for w in warnings] == ["hierarchy.chain_share UNRELIABLE",
+                                                   "hierarchy.walk_share UNRELIABLE"]
+    assert "x1.26" in warnings[0] and "x1.40" in warnings[1]
+    lines = chainshare.yaml_lines(slowed)
+    assert lines[0].endswith("UNRELIABLE SLOW HOST x1.26") and lines[1].endswith("UNRELIABLE SLOW HOST x1.40")
+    hierarchy = load_machine(host_machine(tmp_path, "gcc -O0", "\n".join(lines) + "\n")).hierarchy
+    assert (hierarchy.chain_share, hierarchy.walk_share) == (0.05, 0.9)
+    quiet = dataclasses.replace(slowed, host_ratio=1.02, walk_host_ratio=1.05)
+    assert _slowed_shares(quiet) == [] and "UNRELIABLE" not in "".join(chainshare.yaml_lines(quiet))
 
 
 def _calibration(flags: list[str]) -> Calibration:
