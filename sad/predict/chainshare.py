@@ -4,11 +4,11 @@ Data flow: `sad calibrate` at a level that keeps variables in memory (-O0; sad.c
 of the calibration, its figures written to a temporary machine file) → ``measure``: a C program of ``LOOPS``
 (arrays in L1, every variable in a stack slot, so the index's chain through memory runs in every loop and an
 accumulator's or an element's in some) compiled with gcc -O0 and run pinned ``runs`` times between the host-speed
-sentinel's samples, each loop's ns per iteration (median of the runs) → the same program priced with that machine
-file (sad.predict.job): each loop's core (llvm-mca) and chain through memory → ``fit``: the share of the shorter
-of the two added to the longer that makes measured / model most even over the loops (the median absolute
-deviation of its log smallest; the level of the ratios follows the host's state, their spread is what the rule
-decides) → the file's ``hierarchy.chain_share`` (``yaml_lines``) → sad.machine.hierarchy's
+sentinel's samples, each loop's ns per iteration (the fastest of the runs, ``timed``) → the same program priced
+with that machine file (sad.predict.job): each loop's core (llvm-mca) and chain through memory → ``fit``: the
+share of the shorter of the two added to the longer that makes measured / model most even over the loops (the
+median absolute deviation of its log smallest; the level of the ratios follows the host's state, their spread is
+what the rule decides) → the file's ``hierarchy.chain_share`` (``yaml_lines``) → sad.machine.hierarchy's
 ``Hierarchy.chain_share`` → the composition of every loop with such a chain (sad.predict.overlap.chained).
 The same program's ``WALKS`` (column walks over arrays larger than L1, beside the index's chain) fit the second
 figure, ``hierarchy.walk_share``: the share of a walk's transfers into L1 that waits behind the chain
@@ -190,11 +190,6 @@ def priced(src: Path, machine: str) -> dict[int, LoopPrice]:
     """Each loop priced from the compiled code, by its line."""
     result = job.run([str(src)], job.Options(), load_machine(machine))
     return {lp.loop.line: lp for lp in result.loops if lp.source == "compiled code"}
-
-
-def modelled(src: Path, machine: str) -> dict[int, tuple[float, float]]:
-    """(core, chain) ns per iteration of each loop priced from the compiled code, by its line."""
-    return {line: (lp.core_s * 1e9, lp.chain_s * 1e9) for line, lp in priced(src, machine).items()}
 
 
 def walk_row(measured_ns: float, lp: LoopPrice, share: float) -> tuple[float, float, float, float]:
