@@ -433,7 +433,7 @@ _MISSING = (
     ("hierarchy.walk_share", "the column walks' fills behind a chain", "a loop whose iterations are linked through "
      "memory and that walks down a column, and the machine database has no hierarchy.walk_share (`sad calibrate` "
      f"fits it at -O0): the walks' transfers into L1 wait behind the chain {WALK_SHARE:g} times, an Emerald Rapids "
-     "VM's rule (about a quarter on an AMD Zen 3 VM: the loop may be over-priced there)"),
+     "VM's rule (0.15 to 0.55 of them on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"),

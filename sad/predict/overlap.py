@@ -64,7 +64,9 @@ within 25 % 26 -> 27 of 34, close pairs 71 -> 74 %, where it overshoots (gramsch
 transfer instead (streams too) overshoots the streaming kernels (gesummv +19 -> +35 %, adi +9 -> +27 %,
 gemver +1 -> +26 %); adding the walks' fills to the chain alone, not to the body, moves the large sizes only to
 18.2 %. At -O2 a chain runs through memory only where an element is updated in place, and no development kernel's
-prediction moved.
+prediction moved. How many of the walks' lines wait is the core's property: the term adds the machine's
+``walk_share`` of them, fitted by `sad calibrate` at -O0 (sad.predict.chainshare; 0.15-0.55 on an AMD EPYC Zen 3
+VM), all of them where the file has none (``WALK_SHARE``).
 """
 from __future__ import annotations
 
@@ -81,8 +83,8 @@ core's; 0.5 is the Emerald Rapids VM's of the module docstring)."""
 WALK_SHARE = 1.0
 """Share of the column walks' transfers into L1 that wait behind a chain through memory (the fifth term), where
 the machine file has none measured (``Hierarchy.walk_share``, sad.predict.chainshare): all of them, the rule the
-module docstring measured on the Emerald Rapids VM. On an AMD EPYC Zen 3 VM the fills overlap the links far more
-(0.25 made its column walks beside -O0's index chain as even with its loops in L1 as they are with each other)."""
+module docstring measured on the Emerald Rapids VM. On an AMD EPYC Zen 3 VM the fills overlap the links far more:
+its calibrations fitted 0.15-0.55."""
 
 
 def wait_seconds(streams: list[Stream], hierarchy: Hierarchy, memory_chain: bool = False,
