@@ -31,10 +31,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import sympy
@@ -43,8 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from sad.cli.machine import chain_share_step  # noqa: E402
 from sad.machine.calibrate import Settings, calibrate, write_database  # noqa: E402
 from sad.machine.model import load_machine  # noqa: E402
+from sad.machine.versions import FORMAT_VERSION  # noqa: E402
 from sad.measure.validate import analyze_file, compile_program, fill, predict_seconds, profile_values, time_runs  # noqa: E402
 
 CAL_DIR = ROOT / "benchmarks" / "calibration"
@@ -80,19 +84,28 @@ def corpus() -> list[Case]:
 
 
 def machine_for(level: str, recalibrate: bool, quick: bool) -> Path:
-    """A calibration of this machine for the level: reused when younger than a day."""
+    """A calibration of this machine for the level, as `sad calibrate` makes it (its finishing step too: the
+    shares of sad.predict.chainshare at -O0): reused when younger than a day and written by this sad's format."""
     path = CAL_DIR / f"this_machine{level.replace('-', '_')}.yaml"
     fresh = path.exists() and time.time() - path.stat().st_mtime < 86400
-    if fresh and "\nhierarchy:" not in path.read_text(encoding="utf-8"):
-        fresh = False      # calibrated before the memory hierarchy was measured: the block model needs it
+    if fresh and not _current(path.read_text(encoding="utf-8")):
+        fresh = False      # an older sad's file: figures this one measures (the hierarchy, the shares) missing
     if fresh and not recalibrate:
         print(f"reusing {path.relative_to(ROOT)} (calibrated {_age(path)} ago)", file=sys.stderr)
         return path
     print(f"calibrating this machine with gcc {level} ...", file=sys.stderr)
-    cal = calibrate("gcc", LEVELS[level], Settings.quick() if quick else Settings())
+    flags = LEVELS[level]
+    cal = calibrate("gcc", flags, Settings.quick() if quick else Settings(),
+                    finish=partial(chain_share_step, flags, 3 if quick else 5))
     write_database(cal, path, force=True)
     print(f"  wrote {path.relative_to(ROOT)} in {cal.seconds_taken:.0f} s", file=sys.stderr)
     return path
+
+
+def _current(text: str) -> bool:
+    """The file has a hierarchy section and this sad's format version (sad.machine.versions)."""
+    found = re.search(r"^format_version:\s*(\d+)", text, re.M)
+    return "\nhierarchy:" in text and found is not None and int(found.group(1)) == FORMAT_VERSION
 
 
 def _figure(machine, key: str) -> str:
