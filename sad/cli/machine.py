@@ -76,11 +76,14 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     from sad.predict.incore import opt_level_keeps_memory
     from sad.predict.overlap import CHAIN_SHARE, WALK_SHARE
 
+    def warn_walks(why: str) -> None:
+        cal.warnings.append(f"hierarchy.walk_share not measured: {why}; such loops' column walks wait "
+                            f"{WALK_SHARE:g} times their lines into L1")
+
     def warn(why: str) -> None:
         cal.warnings.append(f"hierarchy.chain_share not measured: {why}; loops whose iterations are linked "
                             f"through memory take the share {CHAIN_SHARE}")
-        cal.warnings.append(f"hierarchy.walk_share not measured: {why}; such loops' column walks wait "
-                            f"{WALK_SHARE:g} times their lines into L1")
+        warn_walks(why)
 
     gcc = shutil.which("gcc")
     if not opt_level_keeps_memory(" ".join(flags)):
@@ -98,8 +101,7 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
         return warn("too few of its loops were priced from their compiled code (llvm-mca missing?)")
     cal.warnings.extend(_slowed_shares(found))
     if found.walk_share is None:
-        cal.warnings.append(f"hierarchy.walk_share not measured: too few of its column walks were priced from their "
-                            f"compiled code; such loops' column walks wait {WALK_SHARE:g} times their lines into L1")
+        warn_walks("too few of its column walks were priced from their compiled code")
     cal.finished.extend(chainshare.yaml_lines(found))
     print(f"chain share   {found.share:g} of the shorter of core and chain through memory (measured / model "
           f"{found.ratio:.3g}, deviation {found.deviation:.3f} over {found.loops} loops)", file=sys.stderr)

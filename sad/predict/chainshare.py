@@ -38,7 +38,7 @@ import shlex
 import statistics
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,9 +217,14 @@ def fit(rows: Sequence[tuple[float, float, float]]) -> Fit | None:
     usable = [r for r in rows if r[0] > 0 and r[1] > 0 and r[2] > 0]
     if len(usable) < 8:
         return None
-    best = min(SHARES, key=lambda share: (round(summary(usable, share)[1], 6), share))
+    best = _least(lambda share: summary(usable, share)[1])
     ratio, deviation = summary(usable, best)
     return Fit(best, ratio, deviation, len(usable))
+
+
+def _least(deviation: Callable[[float], float]) -> float:
+    """The share of ``SHARES`` with the smallest ``deviation`` (to 6 places; the smaller share on a tie)."""
+    return min(SHARES, key=lambda share: (round(deviation(share), 6), share))
 
 
 def walk_summary(rows: Sequence[tuple[float, float, float, float]], level: float, share: float) -> float:
@@ -236,7 +241,7 @@ def fit_walks(rows: Sequence[tuple[float, float, float, float]], level: float) -
     usable = [r for r in rows if r[0] > 0 and r[3] > 0]
     if len(usable) < 4:
         return None
-    best = min(SHARES, key=lambda share: (round(walk_summary(usable, level, share), 6), share))
+    best = _least(lambda share: walk_summary(usable, level, share))
     return best, walk_summary(usable, level, best)
 
 
