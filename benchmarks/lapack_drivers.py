@@ -57,7 +57,7 @@ def _program(decls: str, setup: str, calls: str) -> str:
 
 _SQUARE = "      INTEGER N\n      PARAMETER (N = {n})\n      DOUBLE PRECISION A(N, N), B(N, N), C(N, N)\n" \
           "      INTEGER IPIV(N)\n      DOUBLE PRECISION TAU(N), WORK(64 * N)\n" \
-          "      DOUBLE PRECISION DLANGE, ANRM\n      EXTERNAL DLANGE"
+          "      DOUBLE PRECISION DLANGE, DLANSY, DLANTR, ANRM\n      EXTERNAL DLANGE, DLANSY, DLANTR"
 _RHS = "      DO 30 J = 1, N\n         DO 25 I = 1, N\n            B(I, J) = 1.0D0\n            C(I, J) = 0.0D0\n" \
        "   25    CONTINUE\n   30 CONTINUE"
 
@@ -75,6 +75,11 @@ _VECTORS = "      DO 60 I = 1, N\n         TAU(I) = DBLE(I)\n         C(I, 2) = 
            "   60 CONTINUE\n      DO 70 J = 1, N\n         DO 65 I = 1, N\n" \
            "            S = MOD(S * 1103 + 12345, 65536)\n            B(I, J) = DBLE(S + 1) / 65537.0D0\n" \
            "   65    CONTINUE\n   70 CONTINUE\n"
+
+# A's band of 2 sub- and 3 superdiagonals in WORK as DGBSV's AB (leading dimension 2 * 2 + 3 + 1 = 8: the
+# 2 rows on top are the room its pivoting fills in)
+_GBAND = "      DO 40 J = 1, N\n         DO 35 I = MAX(1, J - 3), MIN(N, J + 2)\n" \
+         "            WORK(6 + I - J + (J - 1) * 8) = A(I, J)\n   35    CONTINUE\n   40 CONTINUE\n"
 
 # a tridiagonal matrix in WORK: its diagonal 4 (WORK(1..N)), the sub- and superdiagonals 1 (from WORK(N+1), WORK(2N+1))
 _TRIDIAGONAL = "      DO 80 I = 1, N\n         WORK(I) = 4.0D0\n         WORK(N + I) = 1.0D0\n" \
@@ -231,6 +236,49 @@ DRIVERS: dict[str, tuple[list[str], int, str]] = {
                    "      CALL DTBSV('U', 'N', 'N', N, 3, A, N, B, 1)\n"
                    "      CALL DGBMV('N', N, N, 2, 3, 1.0D0, A, N, B, 1, 0.0D0, C, 1)\n"
                    "      INFO = 0"),
+    # drivers written as a new user would, of routines no driver above calls (sixtieth session): the band,
+    # packed and tridiagonal solvers, the appliers and generators of LQ, RQ and QL, the recursive Cholesky,
+    # the storage conversions, the norms by option and a tridiagonal product with literal ALPHA and BETA.
+    # Left unbound by design: the pivot tests (DGBTF2's and DGTSV's row choice, DLASWP's `IP.NE.I`, DSYTRF's
+    # Bunch-Kaufman choice of 1 x 1 or 2 x 2 blocks that DSYTRS follows), what a pivot row decides (DGBTF2's
+    # JU, the columns DSWAP and DGER reach), the sign of data (DPOEQU's `SMIN.LE.ZERO`) and DLASSQ's scale
+    # and sum carried from one call to the next (DLANSY('F'))
+    "dgbsv": (["dgbsv"], 80, _GBAND + "      CALL DGBSV(N, 2, 3, 2, WORK, 8, IPIV, B, N, INFO)"),
+    "dpbsv": (["dpbsv"], 80, _BAND + "      CALL DPBSV('U', N, 4, 2, WORK, 5, B, N, INFO)"),
+    "dppsv": (["dppsv"], 80, _PACKED + "      CALL DPPSV('U', N, 2, WORK, B, N, INFO)"),
+    "dgtsv": (["dgtsv"], 80, _TRIDIAGONAL + "      CALL DGTSV(N, 2, WORK(N+1), WORK, WORK(2*N+1), B, N, INFO)"),
+    "dormlq": (["dgelqf", "dormlq"], 80, "      CALL DGELQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORMLQ('R', 'T', N, N, N, A, N, TAU, B, N, WORK,\n"
+                                         "     $            64 * N, INFO)"),
+    "dlaswp": (["dgetrf", "dlaswp"], 80, "      CALL DGETRF(N, N, A, N, IPIV, INFO)\n"
+                                         "      CALL DLASWP(N, B, N, 1, N, IPIV, 1)\n"
+                                         "      CALL DLASWP(N, B, N, 1, N, IPIV, -1)"),
+    "dpotrf2": (["dpotrf2"], 60, "      CALL DPOTRF2('U', N, A, N, INFO)"),
+    "dsytrs": (["dsytrf", "dsytrs"], 80, "      CALL DSYTRF('L', N, A, N, IPIV, WORK, 64 * N, INFO)\n"
+                                         "      CALL DSYTRS('L', N, 2, A, N, IPIV, B, N, INFO)"),
+    "dtrttp": (["dtrttp", "dtpttr"], 60, "      CALL DTRTTP('U', N, A, N, WORK, INFO)\n"
+                                         "      CALL DTPTTR('U', N, WORK, C, N, INFO)\n"
+                                         "      CALL DTRTTP('L', N, A, N, WORK, INFO)\n"
+                                         "      CALL DTPTTR('L', N, WORK, C, N, INFO)"),
+    "dorgrq": (["dgerqf", "dorgrq"], 80, "      CALL DGERQF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORGRQ(N, N, N, A, N, TAU, WORK, 64 * N, INFO)"),
+    "dormql": (["dgeqlf", "dormql"], 80, "      CALL DGEQLF(N, N, A, N, TAU, WORK, 64 * N, INFO)\n"
+                                         "      CALL DORMQL('L', 'T', N, N, N, A, N, TAU, B, N, WORK,\n"
+                                         "     $            64 * N, INFO)"),
+    "dpoequ": (["dpoequ", "dlansy"], 60, "      CALL DPOEQU(N, A, N, TAU, C(1, 1), C(1, 2), INFO)\n"
+                                         "      ANRM = DLANSY('1', 'U', N, A, N, WORK)\n"
+                                         "      ANRM = ANRM + DLANSY('M', 'L', N, A, N, WORK)\n"
+                                         "      ANRM = ANRM + DLANSY('F', 'U', N, A, N, WORK)"),
+    "dlagtm": (["dlagtm"], 80, _TRIDIAGONAL + "      CALL DLAGTM('N', N, 2, 1.0D0, WORK(N+1), WORK, WORK(2*N+1),\n"
+                                              "     $            B, N, 0.0D0, C, N)\n"
+                                              "      CALL DLAGTM('T', N, 2, -1.0D0, WORK(N+1), WORK, WORK(2*N+1),\n"
+                                              "     $            B, N, 1.0D0, C, N)\n"
+                                              "      CALL DLAGTM('C', N, 2, 2.0D0, WORK(N+1), WORK, WORK(2*N+1),\n"
+                                              "     $            B, N, -1.0D0, C, N)"),
+    "dlantr": (["dlantr"], 60, "      ANRM = DLANTR('M', 'U', 'N', N, N, A, N, WORK)\n"
+                               "      ANRM = ANRM + DLANTR('1', 'L', 'U', N, N, A, N, WORK)\n"
+                               "      ANRM = ANRM + DLANTR('I', 'U', 'U', N, N, A, N, WORK)\n"
+                               "      ANRM = ANRM + DLANTR('O', 'L', 'N', N, N, A, N, WORK)"),
 }
 
 
@@ -294,6 +342,8 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="sad-drivers-"))
     print(f"sad check-counts --require-bound on Reference LAPACK drivers ({args.lapack})")
     print(f"{'driver':11} {'lines':>5} {'ok':>5} {'unbound':>7} {'MISMATCH':>8} {'exit':>4} {'CPU s':>6}  left unbound")
+    total = {"lines": 0, "ok": 0, "unbound": 0, "MISMATCH": 0}
+    cpu, exact = 0.0, 0
     try:
         for name in names:
             r = run(name, args.lapack, work)
@@ -301,6 +351,10 @@ def main() -> int:
             left = ", ".join(r["unbound"][:6]) + (" ..." if len(r["unbound"]) > 6 else "")
             print(f"{name:11} {f.get('lines', 0):5d} {f.get('ok', 0):5d} {f.get('unbound', 0):7d} "
                   f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {r['error'] or left}", flush=True)
+            total = {k: v + f.get(k, 0) for k, v in total.items()}
+            cpu, exact = cpu + r["cpu"], exact + (r["rc"] == 0)
+        print(f"{'all':11} {total['lines']:5d} {total['ok']:5d} {total['unbound']:7d} {total['MISMATCH']:8d} "
+              f"{'':4} {cpu:6.1f}  {exact} of {len(names)} drivers exit 0")
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
