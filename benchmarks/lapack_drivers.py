@@ -4,19 +4,20 @@
 with nothing profiled and nothing bound by hand (issue 29's criterion: every line has a count equal to gcov's;
 with pivoting, only the pivot tests stay probabilities).
 
-Usage: python3 benchmarks/lapack_drivers.py LAPACK_DIR [--only NAME,...] [--keep DIR]
+Usage: python3 benchmarks/lapack_drivers.py LAPACK_DIR [--only NAME,...] [--keep DIR] [--json FILE]
 
 LAPACK_DIR is an unpacked Reference LAPACK source tree (SRC, BLAS/SRC, INSTALL); nothing of it is kept here.
 Each driver is built with the files it reaches, the free-form Fortran 90 ones among them (BLAS's dnrm2.f90,
 which DLARFG calls in every QR, Hessenberg and tridiagonal reduction; the modules of SRC's la_constants.f90
 where a routine USEs them).
 Prints per driver the lines compared, how many agree, stay unbound (with the parameters left) or disagree,
-the exit status of check-counts, and the CPU seconds of the check (pin it: `taskset -c 1`). Figures, not
-tests.
+the exit status of check-counts, and the CPU seconds of the check (pin it: `taskset -c 1`), then a row of
+totals; `--json FILE` writes the same rows and totals for comparing two runs. Figures, not tests.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import sys
@@ -337,6 +338,7 @@ def main() -> int:
     ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree")
     ap.add_argument("--only", help="comma-separated driver names (default: all)")
     ap.add_argument("--keep", type=Path, help="scratch directory (default: a temporary one, removed)")
+    ap.add_argument("--json", type=Path, help="also write every row and the totals to FILE")
     args = ap.parse_args()
     names = args.only.split(",") if args.only else list(DRIVERS)
     work = args.keep or Path(tempfile.mkdtemp(prefix="sad-drivers-"))
@@ -344,6 +346,7 @@ def main() -> int:
     print(f"{'driver':11} {'lines':>5} {'ok':>5} {'unbound':>7} {'MISMATCH':>8} {'exit':>4} {'CPU s':>6}  left unbound")
     total = {"lines": 0, "ok": 0, "unbound": 0, "MISMATCH": 0}
     cpu, exact = 0.0, 0
+    rows: dict[str, dict] = {}
     try:
         for name in names:
             r = run(name, args.lapack, work)
@@ -353,8 +356,12 @@ def main() -> int:
                   f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {r['error'] or left}", flush=True)
             total = {k: v + f.get(k, 0) for k, v in total.items()}
             cpu, exact = cpu + r["cpu"], exact + (r["rc"] == 0)
+            rows[name] = {**r, "wall": round(r["wall"], 1), "cpu": round(r["cpu"], 1)}
         print(f"{'all':11} {total['lines']:5d} {total['ok']:5d} {total['unbound']:7d} {total['MISMATCH']:8d} "
               f"{'':4} {cpu:6.1f}  {exact} of {len(names)} drivers exit 0")
+        if args.json:
+            args.json.write_text(json.dumps({"lapack": str(args.lapack), "drivers": rows, "total": {
+                **total, "cpu": round(cpu, 1), "exit_0": exact, "drivers": len(names)}}, indent=1) + "\n")
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
