@@ -333,6 +333,22 @@ def _error_of(rc: int, stderr: str) -> str:
     return stderr.strip().splitlines()[-1] if rc == 2 and stderr.strip() else ""
 
 
+FIGURES = ("lines", "ok", "unbound", "MISMATCH")
+
+
+def _row(name: str, figures: dict, rc: str, cpu: float, tail: str) -> str:
+    """One line of the table: a driver's, or the totals' (``rc`` blank)."""
+    lines, ok, unbound, mismatch = (figures.get(k, 0) for k in FIGURES)
+    return f"{name:11} {lines:5d} {ok:5d} {unbound:7d} {mismatch:8d} {rc:>4} {cpu:6.1f}  {tail}"
+
+
+def _totals(results: dict[str, dict]) -> dict:
+    """The table's totals: each figure summed over the drivers, their CPU seconds, how many exit 0."""
+    total = {k: sum(r["figures"].get(k, 0) for r in results.values()) for k in FIGURES}
+    return {**total, "cpu": round(sum(r["cpu"] for r in results.values()), 1),
+            "exit_0": sum(r["rc"] == 0 for r in results.values()), "drivers": len(results)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lapack", type=Path, help="an unpacked Reference LAPACK source tree")
@@ -344,24 +360,18 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="sad-drivers-"))
     print(f"sad check-counts --require-bound on Reference LAPACK drivers ({args.lapack})")
     print(f"{'driver':11} {'lines':>5} {'ok':>5} {'unbound':>7} {'MISMATCH':>8} {'exit':>4} {'CPU s':>6}  left unbound")
-    total = {"lines": 0, "ok": 0, "unbound": 0, "MISMATCH": 0}
-    cpu, exact = 0.0, 0
-    rows: dict[str, dict] = {}
+    results: dict[str, dict] = {}
     try:
         for name in names:
-            r = run(name, args.lapack, work)
-            f = r["figures"]
+            r = results[name] = run(name, args.lapack, work)
             left = ", ".join(r["unbound"][:6]) + (" ..." if len(r["unbound"]) > 6 else "")
-            print(f"{name:11} {f.get('lines', 0):5d} {f.get('ok', 0):5d} {f.get('unbound', 0):7d} "
-                  f"{f.get('MISMATCH', 0):8d} {r['rc']:4d} {r['cpu']:6.1f}  {r['error'] or left}", flush=True)
-            total = {k: v + f.get(k, 0) for k, v in total.items()}
-            cpu, exact = cpu + r["cpu"], exact + (r["rc"] == 0)
-            rows[name] = {**r, "wall": round(r["wall"], 1), "cpu": round(r["cpu"], 1)}
-        print(f"{'all':11} {total['lines']:5d} {total['ok']:5d} {total['unbound']:7d} {total['MISMATCH']:8d} "
-              f"{'':4} {cpu:6.1f}  {exact} of {len(names)} drivers exit 0")
+            print(_row(name, r["figures"], str(r["rc"]), r["cpu"], r["error"] or left), flush=True)
+        total = _totals(results)
+        print(_row("all", total, "", total["cpu"], f"{total['exit_0']} of {len(names)} drivers exit 0"))
         if args.json:
-            args.json.write_text(json.dumps({"lapack": str(args.lapack), "drivers": rows, "total": {
-                **total, "cpu": round(cpu, 1), "exit_0": exact, "drivers": len(names)}}, indent=1) + "\n")
+            rows = {name: {**r, "wall": round(r["wall"], 1), "cpu": round(r["cpu"], 1)} for name, r in results.items()}
+            args.json.write_text(json.dumps({"lapack": str(args.lapack), "drivers": rows, "total": total}, indent=1)
+                                 + "\n")
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
