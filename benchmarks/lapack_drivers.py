@@ -357,6 +357,11 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write every row and the totals to FILE")
     args = ap.parse_args()
     names = args.only.split(",") if args.only else list(DRIVERS)
+    unknown = [name for name in names if name not in DRIVERS]
+    if unknown:
+        ap.error(f"no driver named {', '.join(unknown)} (the drivers: {', '.join(DRIVERS)})")
+    if not (args.lapack / "SRC").is_dir() or not (args.lapack / "BLAS" / "SRC").is_dir():
+        ap.error(f"{args.lapack}: not a Reference LAPACK source tree (no SRC and BLAS/SRC in it)")
     work = args.keep or Path(tempfile.mkdtemp(prefix="sad-drivers-"))
     print(f"sad check-counts --require-bound on Reference LAPACK drivers ({args.lapack})")
     print(f"{'driver':11} {'lines':>5} {'ok':>5} {'unbound':>7} {'MISMATCH':>8} {'exit':>4} {'CPU s':>6}  left unbound")
