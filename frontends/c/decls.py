@@ -126,7 +126,7 @@ class DeclLowerer:
         dims = self.dims(ct)
         vtype = ts.ir_type(ct)
         return ir.Variable(name, vtype, dims=dims or None, storage=storage, loc=self.ctx.loc_of(node),
-                           elem_bytes=_integer_bytes(ct))
+                           elem_bytes=_element_bytes(ct, self.ctx.types))
 
     def dims(self, ct: ts.CType) -> list[tuple[ir.Expr | None, ir.Expr | None]]:
         """IR dimension bounds (0, extent-1) for each array level of `ct`; an unknown extent has no upper bound."""
@@ -197,10 +197,16 @@ class DeclLowerer:
         return param.name
 
 
-def _integer_bytes(ct: ts.CType) -> int | None:
-    """The bytes of the integers a variable holds (itself, its array's elements, what it points to): the IR
-    calls them all "integer"; None for other types."""
+def _element_bytes(ct: ts.CType, table: ts.TypeTable) -> int | None:
+    """The bytes of one element a variable holds (itself, its array's elements, what it points to) where the IR
+    type does not say them: C's integer kinds (char 1 to long 8, all "integer" in the IR), complex (8 or 16) and
+    structs (``struct particle p[N]``: ``p[i].x`` is a double, but i steps over the 48-byte record, which is what
+    the loop model's data traffic and address strides need); None for other types."""
     inner: ts.CType | None = ct
     while isinstance(inner, (ts.Array, ts.Pointer)):
         inner = ts.element(inner)
-    return ts.sizeof(inner) if ts.is_integer(inner) else None
+    if ts.is_integer(inner) or isinstance(inner, ts.Scalar) and inner.complex:
+        return ts.sizeof(inner)
+    if isinstance(inner, ts.Struct):
+        return ts.sizeof(inner, table)
+    return None

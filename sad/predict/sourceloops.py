@@ -21,7 +21,8 @@ ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, 
 EXACT_TYPES = ("double", "real")
 """IR types whose element size ELEM_BYTES gives exactly: "integer" is C's char to long and "complex" Fortran's
 COMPLEX (8 bytes) and COMPLEX*16 (16): a reference takes its declaration's size where the frontend gives one
-(ir.Variable.elem_bytes), ELEM_BYTES's guess otherwise (sad.predict.incore reads no iteration count from them)."""
+(ir.Variable.elem_bytes), ELEM_BYTES's guess otherwise (sad.predict.incore reads no iteration count from them).
+A member of a C struct array takes the record's size (the step of its index) from the declaration too."""
 
 
 @dataclass
@@ -87,8 +88,10 @@ def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None =
             for ref in loop.refs:
                 var = declared.get(ref.array)
                 ref.extents = _extents(var, declared)
-                if var is not None and var.elem_bytes and ref.type in ("integer", "complex"):
-                    ref.elem_bytes = var.elem_bytes  # C's char to long, Fortran's COMPLEX*8 and *16: one IR type
+                if var is not None and var.elem_bytes and ref.type != "pointer":
+                    # C's char to long, Fortran's COMPLEX*8 and *16: one IR type; a member of a C struct
+                    # array (p[i].x) steps over the whole record
+                    ref.elem_bytes = var.elem_bytes
             fresh = sorted({r.array for r in loop.refs} - touched - set(proc.formals))
             loop.first_touch = fresh
             touched.update(fresh)

@@ -44,3 +44,28 @@ def test_fortran_complex_and_integer_kinds_have_their_declared_size(tmp_path):
     loop, _trips = inner_loop(tmp_path, FORTRAN, 9, "sizes.f")
     sizes = {ref.array: ref.elem_bytes for ref in loop.refs}
     assert sizes == {"Z": 16, "W": 16, "V": 16, "C": 8, "K": 8, "M": 4}
+
+
+STRUCTS = """#include <complex.h>
+struct particle { double x, y, z, vx, vy, vz; };
+struct pair { int key; float w; };
+static struct particle p[1000]; static struct pair q[1000];
+static double complex z[1000]; static float complex f[1000];
+int main(void) {
+    int i;
+    for (i = 0; i < 1000; i++) {
+        p[i].x += 0.001 * p[i].vx;
+        q[i].w = q[i].key + crealf(f[i]) + creal(z[i]);
+    }
+    return 0;
+}
+"""
+
+
+def test_a_struct_member_steps_over_the_record_and_c_complex_has_its_size(tmp_path):
+    # p[i].x is a double, but i steps over 48-byte records: priced as 8 bytes an iteration, a loop updating
+    # every member of 200 000 particles came out 7x too fast at -O2 (0.068 s predicted, 0.48 s measured),
+    # and the compiled loop's 96-byte step read as twelve source iterations a pass
+    loop, _trips = inner_loop(tmp_path, STRUCTS, 8)
+    sizes = {(ref.array, ref.elem_bytes) for ref in loop.refs}
+    assert sizes == {("p", 48), ("q", 8), ("f", 8), ("z", 16)}
