@@ -816,6 +816,9 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         if rhs == 0 and isinstance(lhs, sympy.Mod) and lhs.args[0] == i and i not in lhs.args[1].free_symbols:
             k = lhs.args[1]  # multiples of K in [a, b]
             return max0(floor(b / k) - floor((a - 1) / k))
+    residue = _residue_class(cond, i)
+    if residue is not None:
+        return _in_residues(residue[0], residue[1], a, b)
     if isinstance(cond, sympy.And):
         return _indices_where_all(cond.args, i, a, b)
     solved = solved_relation(cond, i)
@@ -830,6 +833,60 @@ def _indices_where(indicator: sympy.Piecewise, i, a, b, trips):
         return max0(extremes.minimum(b, top) - a + 1)
     low = sympy.ceiling(bound) if op is sympy.Ge else floor(bound) + 1
     return max0(b - extremes.maximum(a, low) + 1)
+
+
+def _residue_class(cond, i) -> tuple[tuple, frozenset] | None:
+    """A test of the index's residue, as ((k, s, c), residues): `cond` holds exactly where Mod(s*i + c, k) is
+    one of the residues. cond is Eq or Ne of Mod(s*i + c, k) and an integer, with k an integer >= 2, s = ±1
+    and c an integer free of the index (an outer index: a red-black sweep's (i + j) % 2); None otherwise."""
+    if not isinstance(cond, (sympy.Eq, sympy.Ne)):
+        return None
+    lhs, rhs = cond.args
+    if isinstance(rhs, sympy.Mod):
+        lhs, rhs = rhs, lhs
+    if not isinstance(lhs, sympy.Mod) or not rhs.is_Integer:
+        return None
+    p, k = lhs.args
+    if not (k.is_Integer and k >= 2):
+        return None
+    p = expand(p)
+    s = p.coeff(i, 1)
+    c = p - s * i
+    if s not in (1, -1) or i in free_symbols(c) or not c.is_integer:
+        return None
+    hit = frozenset({int(rhs)}) & frozenset(range(int(k)))
+    return (int(k), int(s), c), (hit if isinstance(cond, sympy.Eq) else frozenset(range(int(k))) - hit)
+
+
+def _in_residues(key: tuple, residues: frozenset, a, b) -> sympy.Expr:
+    """How many integers i in [a, b] have Mod(s*i + c, k) in `residues`, (k, s, c) = key: those with
+    i = s*(r - c) modulo k for each residue r, counted by floors."""
+    k, s, c = key
+    total = sympy.Integer(0)
+    for r in sorted(residues):
+        t = s * (r - c)
+        total += floor((b - t) / k) - floor((a - 1 - t) / k)
+    return max0(total)
+
+
+def _residues_in_bounds(others, classes, i, a, b):
+    """The count of `_indices_where_all` where residue tests (`classes`, of one modulus and form) join bounds
+    on the index (`others`); None where the moduli differ or another condition is not a bound (an equality
+    pins the index: `_indices_where_all` then tests the residues at that point)."""
+    if len({key for key, _ in classes}) != 1:
+        return None
+    allowed = frozenset.intersection(*(r for _, r in classes))
+    low, high = a, b
+    for cond in others:
+        solved = solved_relation(cond, i)
+        if solved is None or solved[0] is sympy.Eq:
+            return None
+        op, bound = solved
+        if op in (sympy.Le, sympy.Lt):
+            high = sympy.Min(high, floor(bound) if op is sympy.Le else sympy.ceiling(bound) - 1)
+        else:
+            low = sympy.Max(low, sympy.ceiling(bound) if op is sympy.Ge else floor(bound) + 1)
+    return _in_residues(classes[0][0], allowed, low, high)
 
 
 def solved_relation(cond, i) -> tuple[type, sympy.Expr] | None:
@@ -848,7 +905,15 @@ def solved_relation(cond, i) -> tuple[type, sympy.Expr] | None:
 
 def _indices_where_all(conds, i, a, b):
     """How many integers i in [a, b] satisfy every condition of a conjunction: an equality i == E pins the
-    index (then E must be a whole number in [a, b] and satisfy the others); bounds intersect the range."""
+    index (then E must be a whole number in [a, b] and satisfy the others); bounds intersect the range;
+    residue tests of one modulus (a switch's later cases: ``i % 4 != 0 && i % 4 == 1``) intersect their
+    residues, counted in the range the bounds leave."""
+    classes = [_residue_class(c, i) for c in conds]
+    if any(classes):
+        counted = _residues_in_bounds([c for c, r in zip(conds, classes) if r is None],
+                                      [r for r in classes if r is not None], i, a, b)
+        if counted is not None:
+            return counted
     solved = [solved_relation(c, i) for c in conds]
     if any(s is None for s in solved):
         if not any(s is not None and s[0] is sympy.Eq for s in solved):

@@ -2280,6 +2280,8 @@ def _combine(node: ir.BinOp, left, right):
         return _truncated_mod(left, right)
     if op in ("shl", "shr"):
         return _shifted(op, left, right)
+    if op == "band":
+        return _masked(left, right)
     relations = {"eq": sympy.Eq, "ne": sympy.Ne, "lt": sympy.Lt, "le": sympy.Le, "gt": sympy.Gt,
                  "ge": sympy.Ge}
     if op in relations:
@@ -2309,6 +2311,16 @@ def _shifted(op: str, left, right) -> sympy.Expr | None:
         return None
     scale = sympy.Integer(2) ** right
     return left * scale if op == "shl" else sympy.floor(left / scale)
+
+
+def _masked(left, right) -> sympy.Expr | None:
+    """C's `a & m` for a mask m = 2**k - 1 (`i & 3`, a switch on an index's low bits) as a mod 2**k, which two's
+    complement makes exact for a negative a too; None for other masks or a value that is not an integer."""
+    for value, mask in ((left, right), (right, left)):
+        if getattr(mask, "is_Integer", False) and mask >= 0 and int(mask) & (int(mask) + 1) == 0 \
+                and getattr(value, "is_integer", None):
+            return sympy.Integer(0) if mask == 0 else mod(value, mask + 1)
+    return None
 
 
 def _choice_test(kind: type, left, right) -> sympy.Basic | None:

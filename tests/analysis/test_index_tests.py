@@ -113,3 +113,67 @@ def test_index_test_time_is_bound(tmp_path: Path, capsys):
     assert main(["analyze", str(source), "-m", "sparc2", "-D", "n=100", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["unbound"] == [] and result["time_s"] > 0, result["time"]
+
+
+RESIDUES = """#include <stdio.h>
+int main(void) {
+  int i, j, n;
+  double s = 0.0;
+  if (scanf("%d", &n) != 1) return 1;
+  for (j = 0; j < n; j++)
+    for (i = 1; i < n; i++) {
+      if (i % 4 == 1)
+        s += i;
+      if ((i & 3) == 2)
+        s -= 1.0;
+      if ((i - 3) % 5 == 2 && i > 4)
+        s *= 0.5;
+      switch ((j - i) & 3) {
+      case 0:
+        s += 1.0;
+        break;
+      case 3:
+        s -= 0.25;
+        break;
+      default:
+        s *= 0.75;
+      }
+    }
+  printf("%f\\n", s);
+  return 0;
+}
+"""
+
+
+def test_residue_tests_are_exact_indicators(tmp_path: Path):
+    # `i % 4 == 1`, `(i & 3) == 2` and a switch on `(j - i) & 3`: a residue other than 0, an and with a mask
+    # of low bits (C's two's complement: a mod 4 also for j - i < 0) and a switch's later cases (the earlier
+    # cases' residues excluded); before, the mask and the switch were probabilities, `% 4 == 1` an open sum
+    c = tmp_path / "res.c"
+    c.write_text(RESIDUES)
+    assert _probabilities(c) == []
+
+
+@pytest.mark.skipif(shutil.which("gcov") is None, reason="needs gcc, gcov")
+@pytest.mark.parametrize("n", [3, 37])
+def test_residue_test_counts_equal_gcov(tmp_path: Path, capsys, n: int):
+    source = tmp_path / "res.c"
+    source.write_text(RESIDUES)
+    (tmp_path / "in.txt").write_text(f"{n}\n")
+    rc = main(["check-counts", str(source), "-D", f"n={n}", "--require-bound", "--", f"./res < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out, out
+    rows = {row[0].rsplit(":", 1)[1]: row[1:3] for row in (ln.split() for ln in out.splitlines()) if row
+            and row[0].startswith(str(source))}
+    # n = 37: i = 1..36 in each of 37 rows; i = 1 mod 4 nine times a row, 2 mod 4 nine times
+    if n == 37:
+        assert rows["9"] == ["333", "333"] and rows["11"] == ["333", "333"], out
+
+
+def test_a_residue_count_is_closed_for_a_symbolic_bound():
+    i = sympy.Symbol("i", integer=True)
+    n = sympy.Symbol("n", integer=True)
+    total = sum_over_index(indicator(sympy.Eq(sympy.Mod(i + 2, 4), 3)), i, sympy.Integer(1), n - 1, 1)
+    assert not total.has(sympy.Sum)
+    for size in (0, 1, 2, 5, 6, 40, 41):
+        assert total.subs(n, size) == sum(1 for k in range(1, size) if (k + 2) % 4 == 3)
