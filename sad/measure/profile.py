@@ -584,7 +584,9 @@ def _eliminate(equations, wanted, solved, how, table, alternatives):
 
 def _ratio_step(equations, wanted, solved, how, table, alternatives) -> bool:
     """Where no equation has a single unknown, divide two that differ by exactly one unknown: an IF arm
-    inside a loop nest of unknown counts, over the IF's own line, leaves P alone."""
+    inside a loop nest of unknown counts, over the IF's own line, leaves P alone. Two lines of the same
+    unknowns may also leave one: a loop under a test of data (the sieve's `if (!composite[i]) for (j = i*i;
+    j <= N; j += i)`), whose header counts P X (T + 1) and whose body P X T, give T alone."""
     by_set: dict[frozenset, list] = defaultdict(list)
     for key, expr, count in equations:
         free = frozenset(expr.free_symbols & wanted)
@@ -593,14 +595,17 @@ def _ratio_step(equations, wanted, solved, how, table, alternatives) -> bool:
     for big in sorted(by_set, key=lambda f: (len(f), sorted(s.name for s in f))):
         for small in by_set:
             extra = big - small
-            if len(extra) != 1 or not small <= big:
+            if not small <= big or len(extra) > 1 or not extra and len(by_set[big]) < 2:
                 continue
-            (sym,) = extra
             for key1, e1, c1 in by_set[big][:20]:
                 for key2, e2, c2 in by_set[small][:20]:
-                    ratio = sympy.cancel(e1 / e2)
-                    if ratio.free_symbols & wanted != {sym}:
+                    if key1 == key2 or e1 == e2:
                         continue
+                    ratio = sympy.cancel(e1 / e2)
+                    left = ratio.free_symbols & wanted
+                    if len(left) != 1 or extra and left != extra:
+                        continue
+                    (sym,) = left
                     value = _solve_one(ratio, sym, sympy.Rational(c1, c2), table.get(sym.name))
                     if value is not None:
                         solved[sym] = value
