@@ -24,7 +24,7 @@ def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str
     except OSError:
         return dict(defines)
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-    directives = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
+    directives = "\n".join(_macro_names(line) for line in text.splitlines() if line.lstrip().startswith("#"))
     kept = {}
     for name, value in defines.items():
         if not name.isidentifier():
@@ -34,6 +34,14 @@ def macro_defines(path: str, defines: dict[str, str], language: str) -> dict[str
         if in_directive or not _is_variable(code, word, language):
             kept[name] = value
     return kept
+
+
+def _macro_names(directive: str) -> str:
+    """The part of a directive where a name is a macro: all of a test (`#if N > 100`, `#ifdef USE_MPI`), the
+    name a `#define` or `#undef` defines, not a `#define`'s replacement text (`#define A(i, j) a[(i) * n + (j)]`
+    reads the variable n: `-D n=1500` made `int n = ...` a syntax error)."""
+    match = re.match(r"\s*#\s*(define|undef)\s+(\w+)", directive)
+    return match.group(2) if match else directive
 
 
 def _is_variable(code: str, word: str, language: str) -> bool:

@@ -119,3 +119,22 @@ def test_a_define_of_a_procedures_variable_is_no_macro(tmp_path: Path):
     assert code == 0 and "error:" not in err and "no parameter" not in err, err
     doc = json.loads(out)
     assert doc["time_s"] is not None and "sweep.n" in doc["time"]     # the formula keeps it, bound to 500
+
+
+def test_a_variable_read_in_a_macro_body_is_no_macro(tmp_path: Path):
+    # `#define A(i, j) a[(long)(i) * n + (j)]` reads the variable n; the name in a #define's replacement text
+    # made `-D n=1500` a macro, and `int n = ...` became `int 1500 = ...`: a syntax error, nothing analyzed
+    src = tmp_path / "macro.c"
+    src.write_text("#include <stdio.h>\n#include <stdlib.h>\n#define A(i, j) a[(long)(i) * n + (j)]\n"
+                   "#ifndef R\n#define R 2\n#endif\n"
+                   "int main(int argc, char **argv)\n{\n    int n = atoi(argv[1]);\n"
+                   "    double *a = malloc(sizeof(double) * n * n), s = 0.0;\n"
+                   "    for (int r = 0; r < R; r++)\n        for (int i = 0; i < n; i++)\n"
+                   "            for (int j = 0; j < n; j++)\n                s += A(i, j) + A(j, i);\n"
+                   "    printf(\"%g\\n\", s);\n    return 0;\n}\n")
+    code, out, err = _sad("analyze", str(src), "-m", "sparc2", "-D", "n=100", "-D", "R=3", "--format", "json")
+    assert code == 0 and "error:" not in err, err
+    doc = json.loads(out)
+    # R = 3 (a macro: #ifndef tests it) x (n x n + n) + 3 iterations, n bound where the time is priced
+    assert doc["operations"]["loop_iter"] == "3*Max(0, n)**2 + 3*Max(0, n) + 3"
+    assert doc["unbound"] == [] and "n" in doc["time"]
