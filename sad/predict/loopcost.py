@@ -57,6 +57,7 @@ from sad.predict.reuse import (
     streams_of,
     transfer_seconds,
 )
+from sad.predict.reuse import constant_step as constant_step
 from sad.predict.reuse import declared_pitch as declared_pitch
 from sad.predict.reuse import footprint as footprint
 from sad.predict.reuse import pages_between_reuses as pages_between_reuses
@@ -153,6 +154,7 @@ class LoopCoverage:
     unmeasured: list[str] = field(default_factory=list)  # hierarchy figures the machine file lacks ("chain waits")
     guessed: int = 0                        # loops of the operation classes with an operation no figure prices
     near_reach: int = 0                     # loops with a column walk near the TLBs' reach (uncertain, warned)
+    variable_step: int = 0                  # loops whose step is not a constant (stride unknown, warned)
     probed: dict[tuple[walkprobe.Column, ...], float] = field(default_factory=dict)  # walks timed here → s
     slowed: dict[tuple[walkprobe.Column, ...], float] = field(default_factory=dict)  # of them, timed slowed → ratio
     removed: int = 0                        # of the compiled ones, loops the compiler removed (priced as none)
@@ -173,6 +175,8 @@ class LoopCoverage:
             text += f", {rest} per operation"
         if self.near_reach:
             text += f"; {self.near_reach} with a column walk near the TLBs' reach (uncertain: see the warnings)"
+        if self.variable_step:
+            text += f"; {self.variable_step} with a step that is not a constant (stride unknown: see the warnings)"
         if self.probed:
             text += f"; {_timed_text(self.probed)} timed on this host (walk probe)"
         if self.unmeasured:
@@ -257,6 +261,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     _note_model(coverage, explained)
     _note_unmeasured(coverage, explained, hierarchy)
     _note_near_reach(coverage, explained, hierarchy)
+    _note_variable_steps(coverage, explained)
     _note_slowed_walks(coverage, machine)
     for name, (why, loops) in failed.items():
         coverage.warnings.append(ir.Diagnostic(ir.Loc(name, 0), "warning", (
@@ -559,6 +564,22 @@ def _note_near_reach(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
             f"the {hierarchy.tlb_pages} pages the TLBs hold: there the cost of an access swings with the rows' "
             "pitch more than the model follows (on a Sapphire Rapids-class VM 1.5-5.4 ns more at 2 048 rows over 22 "
             "pitches, 0.1-2.8 at 1 536), and the loop's time may be off by up to 2x")))
+
+
+def _note_variable_steps(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
+    """One warning per file naming its loops whose step is a variable (the sieve's `j += i`): the data part
+    knows no stride for them and prices each reference a step of one element (sad.predict.reuse.do_step). A
+    step of a line or more moves a line an iteration, 64 times what a byte array's unit step moves."""
+    by_file: dict[str, list[LoopPrice]] = defaultdict(list)
+    for lp in explained:
+        if not constant_step(lp.loop.nest[-1]):
+            by_file[lp.loop.file].append(lp)
+    for loops in by_file.values():
+        coverage.variable_step += len(loops)
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(loops[0].loop.file, loops[0].loop.line), "warning", (
+            f"{_loops_text([lp.loop for lp in loops])}: the step is not a constant, so the data part prices "
+            "each reference a step of one element; where the step reaches a cache line or more, every iteration "
+            "moves a line and the loop may run many times longer than priced")))
 
 
 def _note_unmodeled(coverage: LoopCoverage, skipped: list[tuple[ir.Loc, str]]) -> None:

@@ -280,7 +280,7 @@ def _reusing_depth(ref: Ref, loop: SourceLoop, start: int) -> int | None:
         # a step only a run knows (an FFT's `i += len` over blocks of len / 2) may leave the line and the
         # elements the inner loops swept: no reuse along the line is assumed
         along_line = idx is not None and _mentions(fast, idx) and (strided or unit_step(fast, idx)) and \
-            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest)) and _constant_step(inner_first[d])
+            not any(_mentions(e, idx) for e in _slow(ref, loop.fastest)) and constant_step(inner_first[d])
         if not moves(ref, inner_first[d], inner_first) or along_line:
             return d
     return None
@@ -770,7 +770,7 @@ def loop_step(loop: SourceLoop) -> int:
     return do_step(loop.nest[-1])
 
 
-def _constant_step(lp: ir.Stmt) -> bool:
+def constant_step(lp: ir.Stmt) -> bool:
     """Whether a loop's step is a number (or absent: 1)."""
     return _step_value(lp) is not None
 
@@ -1154,7 +1154,7 @@ def apart_in_loop(a: Ref, b: Ref, loop: SourceLoop) -> bool:
     if not isinstance(lp, ir.Do):
         return False
     lo, hi = opmodel.subscript(lp.lo), opmodel.subscript(lp.hi)
-    if lo is None or hi is None or do_step(lp) != 1 or not _constant_step(lp):
+    if lo is None or hi is None or do_step(lp) != 1 or not constant_step(lp):
         return False
     # the sizes in a gap and a range are not negative: u[(i + 1)*n + j] and u[(i - 1)*n + j] are 2n apart,
     # more than j's n - 2 trips whatever n is
