@@ -130,7 +130,7 @@ class ProcedureBuilder:
         region graph's solution runs it."""
         self.region_ids += 1
         region_id = self.region_ids
-        graph = RegionGraph(len(stmts))
+        graph = RegionGraph(len(stmts), stmts=stmts)
         for i, stmt in enumerate(stmts):
             if stmt.label is not None:
                 graph.labels.setdefault(stmt.label, i)
@@ -441,7 +441,10 @@ class ProcedureBuilder:
             local.add(cond, sympy.Integer(1))
             graph.add_edge(i, graph.successor(i), sympy.Integer(1))
             return
-        x = self._counted(stmt, index) if not body.escapes else None
+        x = None
+        if not body.escapes:
+            x = self._counted(stmt, index) if not _walks_pointer(stmt, self.proc) else \
+                self._pointer_trips(stmt, graph.stmts[:i], index)
         if x is None:
             x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt,
                                       sympy.Add(*body.escapes.values()) if body.escapes else None)
@@ -583,6 +586,32 @@ class ProcedureBuilder:
             return whileloops.geometric_trips(found.scale, found.op, start, bound, step, stmt.test_at_end)
         return whileloops.trips(found.op, start, bound, found.sign * step, stmt.test_at_end)
 
+    def _pointer_trips(self, stmt: ir.While, before: list[ir.Stmt], index: Index) -> sympy.Expr | None:
+        """The trips of a while loop that walks a pointer (``while (p < end) *p++ = ...``, a C for over a
+        pointer): the pointer's value on entry and the bound, as the plain assignments just before the loop
+        set them (``double *p = v, *end = v + N;``), each an array or pointer plus an offset in elements
+        (sad.analysis.whileloops.address); counted on the offsets where both have the same base. None where
+        the bases differ or an offset is not known."""
+        found = whileloops.induction(stmt, self.proc)
+        if found is None or found.partner_step is not None or found.scale != "add":
+            return None
+        declared = self._declared
+        start = whileloops.address(_assigned_before(before, found.var.name), declared)
+        bound_expr = _assigned_before(before, found.bound.name) if isinstance(found.bound, ir.Var) and \
+            found.bound.type == "pointer" else found.bound
+        bound = whileloops.address(bound_expr, declared)
+        if start is None or bound is None or start[0] != bound[0] or start[0] in _assigned_names(before):
+            return None  # another base, or a base the assignments move between reading the two
+        first, last = (self.values.bound(off, index, at=stmt) for off in (start[1], bound[1]))
+        step = self.values.bound(found.step, index, at=stmt)
+        if first is None or last is None or step is None:
+            return None
+        return whileloops.trips(found.op, first, last, found.sign * step, stmt.test_at_end)
+
+    def _declared(self, name: str) -> ir.Variable | None:
+        """A name's declaration: the routine's own, else the program's (a C file-scope array)."""
+        return self.proc.variables.get(name) or self.values.facts.program.globals.get(name)
+
     def _in_loop(self, loop_index: str | None, body: list[ir.Stmt], index: Index) -> RegionResult:
         outer = self.layout
         self.layout = Layout(loop_index, self.fastest)
@@ -602,3 +631,31 @@ class ProcedureBuilder:
                       starts_block=simple_stmt and stmt.label is not None)
         self.made.setdefault((id(stmt), role), []).append(event)
         return event
+
+
+def _walks_pointer(stmt: ir.While, proc: ir.Procedure) -> bool:
+    """Whether the loop's induction variable is a pointer (sad.analysis.whileloops.induction)."""
+    found = whileloops.induction(stmt, proc)
+    return found is not None and found.var.type == "pointer"
+
+
+def _assigned_names(before: list[ir.Stmt]) -> set[str]:
+    """The variables the plain assignments that end `before` assign."""
+    names: set[str] = set()
+    for stmt in reversed(before):
+        if not isinstance(stmt, ir.Assign) or stmt.label is not None:
+            break
+        if isinstance(stmt.target, ir.Var):
+            names.add(stmt.target.name)
+    return names
+
+
+def _assigned_before(before: list[ir.Stmt], name: str) -> ir.Expr | None:
+    """The value the plain assignments that end `before` give `name` (its last one among them: no label, so
+    nothing jumps in between); the variable itself where they do not assign it."""
+    for stmt in reversed(before):
+        if not isinstance(stmt, ir.Assign) or stmt.label is not None:
+            break
+        if isinstance(stmt.target, ir.Var) and stmt.target.name == name:
+            return stmt.value
+    return ir.Var(name, type="pointer")

@@ -40,6 +40,7 @@ class RegionGraph:
     labels: dict[str, int] = field(default_factory=dict)
     decisions: dict[int, Decision] = field(default_factory=dict)
     error_labels: set[str] = field(default_factory=set)  # labels of code that ends the program
+    stmts: list = field(default_factory=list)  # the statement list itself (what runs before a node)
 
     def add_edge(self, node: int, target: object, weight: sympy.Expr) -> None:
         """Add an edge from `node` to `target` taken with `weight` (zero-weight edges are dropped)."""

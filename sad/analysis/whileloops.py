@@ -14,7 +14,10 @@ COMMON, no inner DO over one, and no jump anywhere in the body (a jump could ski
 loop). Storage association (EQUIVALENCE) is not seen, as everywhere in the value backtracer. The builder evaluates
 the variable's value where the loop starts, the bound and the step with the value backtracer
 (sad.analysis.values), and `trips` turns them into the DO loop's count: v < B is v <= B - 1 for integers, and
-a do-while makes one pass before its first test.
+a do-while makes one pass before its first test. A C pointer may be the variable (``while (p < end) *p++ =
+...``, a for over a pointer): writing through it (``*p = x``) does not move it, and the builder counts it on
+offsets in elements from one base (`address`: ``v``, ``v + n - 1``, ``&w[3]``, a pointer), as the plain
+assignments just before the loop set the pointer and its bound.
 """
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ def induction(loop: ir.While, proc: ir.Procedure) -> Induction | None:
     if test is None:
         return None
     var, op, bound = test
-    if var.type != "integer" or bound.type != "integer":
+    if not (var.type == "integer" and bound.type == "integer" or var.type == "pointer"):
         return None
     updates = [s for s in loop.body if isinstance(s, ir.Assign) and _named(s.target, var.name)]
     step = _step(updates[0].value, var.name) if len(updates) == 1 else None
@@ -227,10 +230,14 @@ def _names(expr: ir.Node) -> set[str]:
     return {n.name for n in ir.walk(expr) if isinstance(n, (ir.Var, ir.ArrayRef))}
 
 
-def _pure(expr: ir.Expr) -> bool:
-    """No call but an intrinsic's and no array element (its value may change in the loop unseen)."""
-    return not any(isinstance(n, ir.ArrayRef) or (isinstance(n, ir.FuncCall) and not n.intrinsic)
-                   for n in ir.walk(expr))
+def _pure(expr: ir.Node) -> bool:
+    """No call but an intrinsic's and no array element (its value may change in the loop unseen); an element's
+    address (``&w[n - 1]``) is no read of it, only its subscripts count."""
+    if isinstance(expr, ir.UnOp) and expr.op == "addr" and isinstance(expr.operand, ir.ArrayRef):
+        return all(_pure(i) for i in expr.operand.indices)
+    if isinstance(expr, (ir.ArrayRef, ir.FuncCall)) and not getattr(expr, "intrinsic", False):
+        return False
+    return all(_pure(child) for child in expr.child_nodes())
 
 
 def untouched(body: list[ir.Stmt], names: set[str], proc: ir.Procedure,
@@ -246,13 +253,15 @@ def _untouched(body: list[ir.Stmt], names: set[str], updates: tuple[ir.Assign, .
                writes: Callable[[str, int], bool] | None = None) -> bool:
     """Nothing in the body but `updates` can change a variable of `names`, and nothing jumps."""
     shared = any(proc.variables.get(n) is None or proc.variables[n].storage in _SHARED for n in names)
-    if any(isinstance(node, ir.UnOp) and node.op == "addr" and _names(node.operand) & names
+    if any(isinstance(node, ir.UnOp) and node.op == "addr" and not isinstance(node.operand, ir.ArrayRef)
+           and _target(node.operand) in names
            for node in ir.walk(proc)):
         return False  # a pointer to one of them, taken anywhere in the routine, may change it in the loop
     for stmt in ir.walk_stmts(body):
         if isinstance(stmt, _JUMPS) or ir.jump_targets(stmt):
             return False
-        if isinstance(stmt, ir.Assign) and not any(stmt is u for u in updates) and _target(stmt.target) in names:
+        if isinstance(stmt, ir.Assign) and not any(stmt is u for u in updates) and _target(stmt.target) in names \
+                and not _through_pointer(stmt.target, proc):
             return False
         if isinstance(stmt, ir.Do) and stmt.index in names:
             return False
@@ -279,6 +288,37 @@ def _passed_to_write(callee: str, args: list[ir.Expr], names: set[str], writes: 
     expression such as `I+NB-1` is passed as a value, never written back."""
     return any(isinstance(a, (ir.Var, ir.ArrayRef)) and a.name in names and writes(callee, pos)
                for pos, a in enumerate(args))
+
+
+def _through_pointer(target: ir.Expr, proc: ir.Procedure) -> bool:
+    """Whether an assignment writes what a pointer points to (``*p = x``, ``p[k] = x``), not the pointer."""
+    decl = proc.variables.get(target.name) if isinstance(target, ir.ArrayRef) else None
+    return decl is not None and decl.type == "pointer"
+
+
+def address(expr: ir.Expr | None, declared: Callable[[str], ir.Variable | None]) -> tuple[str, ir.Expr] | None:
+    """A C address as (base, offset in elements): an array's name (``v``: its first element), a pointer
+    variable's (``p``: where it points), either plus or minus an integer (``v + N - 1``) or ``&v[k]`` of a
+    one-dimensional array; None for anything else. `declared` gives a name's declaration (the routine's or
+    the program's)."""
+    if isinstance(expr, ir.Var):
+        decl = declared(expr.name)
+        if expr.type == "pointer" or decl is not None and decl.dims and len(decl.dims) == 1:
+            return expr.name, ir.Const(0, type="integer")
+        return None
+    if isinstance(expr, ir.UnOp) and expr.op == "addr" and isinstance(expr.operand, ir.ArrayRef) \
+            and len(expr.operand.indices) == 1:
+        return address(ir.Var(expr.operand.name, type="double"), declared) and \
+            (expr.operand.name, expr.operand.indices[0])
+    if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub") and expr.right.type == "integer":
+        inner = address(expr.left, declared)
+        if inner is not None:
+            return inner[0], ir.BinOp(expr.op, inner[1], expr.right, type="integer")
+    if isinstance(expr, ir.BinOp) and expr.op == "add" and expr.left.type == "integer":
+        inner = address(expr.right, declared)
+        if inner is not None:
+            return inner[0], ir.BinOp("add", inner[1], expr.left, type="integer")
+    return None
 
 
 def _target(node: ir.Expr) -> str | None:

@@ -364,3 +364,66 @@ def test_two_bounds_joined_by_and_are_the_nearer_one(capsys, tmp_path):
     assert " 14 " in out.split("loops.c:32 ")[1].splitlines()[0], out
     out = _gcov_agrees(capsys, tmp_path, "wh.f", F_LOOPS, "N=53")
     assert " 15 " in out.split("wh.f:21 ")[1].splitlines()[0], out
+
+
+POINTER_WALKS = """\
+#include <stdio.h>
+static double v[600], w[600];
+static double sum_back(const double *a, int n) {
+    const double *p = a + n;
+    double s = 0.0;
+    do {
+        p--;
+        s += *p;
+    } while (p > a);
+    return s;
+}
+int main(void) {
+    int n;
+    double s = 0.0;
+    if (scanf("%d", &n) != 1) return 1;
+    for (double *p = v; p < v + n; p++)
+        *p = 1.0;
+    for (double *p = &w[3]; p <= &w[n - 1]; p += 2)
+        *p = 2.0;
+    double *q = w, *end = w + n;
+    while (q != end)
+        *q++ *= 0.5;
+    for (double *p = v + n - 1; p >= v; p--)
+        s += *p;
+    s += sum_back(v, n);
+    printf("%f\\n", s);
+    return 0;
+}
+"""
+
+
+def test_pointer_walks_are_counted(tmp_path):
+    # a pointer from an array (or an element's address, or a pointer) up or down to the same array plus an
+    # offset: counted on the offsets, in elements; each was a named count X_... before
+    counts = _counts(tmp_path, "walks.c", POINTER_WALKS)
+    for n in (1, 4, 37):
+        assert _at(counts[17], n=n) == n                     # v .. v + n - 1
+        assert _at(counts[19], n=n) == max(0, (n - 4) // 2 + 1)   # &w[3], &w[5], ... <= &w[n - 1]
+        assert _at(counts[22], n=n) == n                     # q != w + n
+        assert _at(counts[24], n=n) == n                     # v + n - 1 down to v
+        assert _at(counts[7], n=n) == n                      # a do-while from a + n down to a (the call's n)
+    assert not any(_named(c) for c in counts.values())
+
+
+@pytest.mark.parametrize("n", [1, 4, 37])
+def test_pointer_walk_counts_equal_gcov(capsys, tmp_path, n):
+    _gcov_agrees(capsys, tmp_path, "walks.c", POINTER_WALKS, f"n={n}")
+
+
+@pytest.mark.parametrize("loop", [
+    "for (p = v; p < w + 50; p++) s += *p;",                    # bounded by another array
+    "p = q;\n    q = q + 10;\n    while (p < q + 20) { s += *p; p++; }",  # the base moved after the start was read
+    "p = v;\n    while (p < q) { s += *p; p++; q--; q--; }",      # a bound the body moves by more than one step
+])
+def test_pointer_walks_the_analysis_cannot_count_keep_their_named_count(tmp_path, loop):
+    source = tmp_path / "keep.c"
+    source.write_text("static double v[100], w[100];\nint main(void) {\n    double *p = v, *q = w;\n"
+                      f"    double s = 0;\n    {loop}\n    return (int)s;\n}}\n")
+    named = [p.name for p in analyze([str(source)], []).table.unresolved()]
+    assert named == ["X_main_WHILE1"], named
