@@ -1786,7 +1786,11 @@ class ValueResolver(ir.NodeVisitor):
                                                                  self.overrides)
         with self.noting_at(d.loc):
             value = resolver.expr_at(d.value, d.stmt, {}, depth + 1)
-        if value is None and self._loose and integer and d.kind == "assign" and owner is self.proc:
+        if value is None and (self._loose or self._call is not None) and integer and d.kind == "assign" \
+                and owner is self.proc:
+            # a loop bound, or an argument of a call (n = atoi(argv[1]) passed to a kernel: each call's loops
+            # then count in the caller's n, which -D n binds, not in a formal of their own); not a test's
+            # operand (a timer's clock() before and after is no input to bind)
             source = self._source_call(d)
             if source is not None:
                 return self._register(key, "unresolved", integer, d.loc, f"{_RUN_TIME} (set by {source})", None,
