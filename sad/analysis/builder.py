@@ -588,25 +588,16 @@ class ProcedureBuilder:
 
     def _pointer_trips(self, stmt: ir.While, before: list[ir.Stmt], index: Index) -> sympy.Expr | None:
         """The trips of a while loop that walks a pointer (``while (p < end) *p++ = ...``, a C for over a
-        pointer): the pointer's value on entry and the bound, as the plain assignments just before the loop
-        set them (``double *p = v, *end = v + N;``), each an array or pointer plus an offset in elements
-        (sad.analysis.whileloops.address); counted on the offsets where both have the same base. None where
-        the bases differ or an offset is not known."""
-        found = whileloops.induction(stmt, self.proc)
-        if found is None or found.partner_step is not None or found.scale != "add":
+        pointer), counted on the offsets of its start and bound from one base (sad.analysis.whileloops.
+        pointer_span); None where they have no common base or an offset is not known."""
+        span = whileloops.pointer_span(stmt, before, self.proc, self._declared)
+        if span is None:
             return None
-        declared = self._declared
-        start = whileloops.address(_assigned_before(before, found.var.name), declared)
-        bound_expr = _assigned_before(before, found.bound.name) if isinstance(found.bound, ir.Var) and \
-            found.bound.type == "pointer" else found.bound
-        bound = whileloops.address(bound_expr, declared)
-        if start is None or bound is None or start[0] != bound[0] or start[0] in _assigned_names(before):
-            return None  # another base, or a base the assignments move between reading the two
-        first, last = (self.values.bound(off, index, at=stmt) for off in (start[1], bound[1]))
-        step = self.values.bound(found.step, index, at=stmt)
+        first, last = (self.values.bound(off, index, at=stmt) for off in (span.start, span.bound))
+        step = self.values.bound(span.found.step, index, at=stmt)
         if first is None or last is None or step is None:
             return None
-        return whileloops.trips(found.op, first, last, found.sign * step, stmt.test_at_end)
+        return whileloops.trips(span.found.op, first, last, span.found.sign * step, stmt.test_at_end)
 
     def _declared(self, name: str) -> ir.Variable | None:
         """A name's declaration: the routine's own, else the program's (a C file-scope array)."""
@@ -637,25 +628,3 @@ def _walks_pointer(stmt: ir.While, proc: ir.Procedure) -> bool:
     """Whether the loop's induction variable is a pointer (sad.analysis.whileloops.induction)."""
     found = whileloops.induction(stmt, proc)
     return found is not None and found.var.type == "pointer"
-
-
-def _assigned_names(before: list[ir.Stmt]) -> set[str]:
-    """The variables the plain assignments that end `before` assign."""
-    names: set[str] = set()
-    for stmt in reversed(before):
-        if not isinstance(stmt, ir.Assign) or stmt.label is not None:
-            break
-        if isinstance(stmt.target, ir.Var):
-            names.add(stmt.target.name)
-    return names
-
-
-def _assigned_before(before: list[ir.Stmt], name: str) -> ir.Expr | None:
-    """The value the plain assignments that end `before` give `name` (its last one among them: no label, so
-    nothing jumps in between); the variable itself where they do not assign it."""
-    for stmt in reversed(before):
-        if not isinstance(stmt, ir.Assign) or stmt.label is not None:
-            break
-        if isinstance(stmt.target, ir.Var) and stmt.target.name == name:
-            return stmt.value
-    return ir.Var(name, type="pointer")

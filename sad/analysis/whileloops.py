@@ -321,6 +321,57 @@ def address(expr: ir.Expr | None, declared: Callable[[str], ir.Variable | None])
     return None
 
 
+@dataclass(frozen=True)
+class PointerSpan:
+    """A pointer walk's induction (`found`) with the offsets, in elements from one base array or pointer, of
+    the pointer where the loop starts and of its bound."""
+    found: Induction
+    base: str
+    start: ir.Expr
+    bound: ir.Expr
+
+
+def pointer_span(loop: ir.While, before: list[ir.Stmt], proc: ir.Procedure,
+                 declared: Callable[[str], ir.Variable | None]) -> PointerSpan | None:
+    """The span of a while loop that walks a pointer: its start and bound as the plain assignments that end
+    `before` set them (``double *p = v, *end = v + N;``; a name they do not assign stands for itself), read
+    as addresses of one base that none of those assignments moves; None otherwise."""
+    found = induction(loop, proc)
+    if found is None or found.var.type != "pointer" or found.partner_step is not None or found.scale != "add":
+        return None
+    start = address(assigned_before(before, found.var.name), declared)
+    bound_expr = assigned_before(before, found.bound.name) \
+        if isinstance(found.bound, ir.Var) and found.bound.type == "pointer" else found.bound
+    bound = address(bound_expr, declared)
+    if start is None or bound is None or start[0] != bound[0] or start[0] in assigned_names(before):
+        return None  # another base, or a base the assignments move between reading the two
+    return PointerSpan(found, start[0], start[1], bound[1])
+
+
+def _plain_run(before: list[ir.Stmt]) -> list[ir.Assign]:
+    """The plain assignments that end `before` (no label among them: nothing jumps in between), last first."""
+    run: list[ir.Assign] = []
+    for stmt in reversed(before):
+        if not isinstance(stmt, ir.Assign) or stmt.label is not None:
+            break
+        run.append(stmt)
+    return run
+
+
+def assigned_names(before: list[ir.Stmt]) -> set[str]:
+    """The variables the plain assignments that end `before` assign."""
+    return {s.target.name for s in _plain_run(before) if isinstance(s.target, ir.Var)}
+
+
+def assigned_before(before: list[ir.Stmt], name: str) -> ir.Expr:
+    """The value the plain assignments that end `before` give the pointer `name` (the last of them to assign
+    it); the variable itself where they do not assign it."""
+    for stmt in _plain_run(before):
+        if isinstance(stmt.target, ir.Var) and stmt.target.name == name:
+            return stmt.value
+    return ir.Var(name, type="pointer")
+
+
 def _target(node: ir.Expr) -> str | None:
     """The variable an assignment writes (an element's array, a member's base)."""
     while isinstance(node, ir.Member):

@@ -16,6 +16,7 @@ from sad import ir
 from sad.analysis.callgraph import mains
 from sad.ir.languages import resolve_name
 from sad.ir.walk import child_bodies, walk, walk_stmts
+from sad.predict import pointerwalks
 
 ELEM_BYTES = {"double": 8, "complex": 8, "real": 4, "integer": 4, "logical": 4, "character": 1, "pointer": 8}
 EXACT_TYPES = ("double", "real")
@@ -64,6 +65,8 @@ class SourceLoop:
     data_lines: set[int] = field(default_factory=set)
     """Lines of those whose count is a test of data (a branch probability), not of the loop indices: a branch
     predictor learns an index test's pattern, not a test of data's."""
+    origin: ir.Stmt | None = field(default=None, compare=False, repr=False)
+    """The IR statement the loop is: ``nest[-1]`` itself, or the while loop a pointer walk's DO stands for."""
     neighbours: list[SourceLoop] = field(default_factory=list, compare=False, repr=False)
     """The other innermost loops directly inside the same enclosing loop: each iteration of that loop runs them
     all (atax's ``tmp[i] += A[i][j] * x[j]`` and ``y[j] += A[i][j] * tmp[i]`` over j, inside i: the second
@@ -82,8 +85,8 @@ def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None =
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
-        _collect(proc.body, [], fastest, found, proc.end_line, skipped)
         declared = {**program.globals, **proc.variables}
+        _collect(proc.body, [], fastest, found, proc.end_line, skipped, Scope(proc, declared))
         for loop in found[start:]:
             for ref in loop.refs:
                 var = declared.get(ref.array)
@@ -128,7 +131,7 @@ class FirstTouch:
     def __init__(self, program: ir.Program, loops: list[SourceLoop]) -> None:
         self.procedures = {resolve_name(p.name): p for p in program.procedures}
         self.globals = set(program.globals)
-        self.loops = {id(lp.nest[-1]): lp for lp in loops}
+        self.loops = {id(lp.origin if lp.origin is not None else lp.nest[-1]): lp for lp in loops}
         self.touched: set[str] = set()
         self.written: set[str] = set()   # storage some statement reached so far writes (inner loops or not)
         self.visited: set[str] = set()
@@ -210,36 +213,58 @@ class FirstTouch:
         return found
 
 
+@dataclass
+class Scope:
+    """The procedure whose loops are collected and what its names are declared as (its own, the program's)."""
+    proc: ir.Procedure
+    declared: dict[str, ir.Variable]
+
+
 def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop],
-             until: int | None = None, skipped: list[tuple[ir.Loc, str]] | None = None) -> None:
+             until: int | None = None, skipped: list[tuple[ir.Loc, str]] | None = None,
+             scope: Scope | None = None) -> None:
     """Innermost loops of ``stmts`` into ``out`` (and those the model does not take, with why, into
     ``skipped``); ``until``: the first line after these statements that holds another statement (the next one
-    of the enclosing body, the procedure's end), None if not known."""
+    of the enclosing body, the procedure's end), None if not known. An innermost while loop that walks a
+    pointer is taken as the counted loop it is (sad.predict.pointerwalks)."""
     for pos, stmt in enumerate(stmts):
         after = stmts[pos + 1].loc.line if pos + 1 < len(stmts) else until
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
             why = _not_modeled(stmt) if not inner else None
-            if not inner and why is None and isinstance(stmt, ir.Do):
-                last = _last_line(stmt, after)
-                loop = SourceLoop(stmt.loc.file, stmt.loc.line, last, stmt.index, [*nest, stmt], fastest=fastest)
-                loop.refs = _refs(stmt.body)
+            walk_do = _pointer_walk(stmt, stmts[:pos], scope) if not inner and why == _WHILE else None
+            if not inner and (why is None and isinstance(stmt, ir.Do) or walk_do is not None):
+                do = stmt if isinstance(stmt, ir.Do) else walk_do
+                assert do is not None
+                loop = SourceLoop(stmt.loc.file, stmt.loc.line, _last_line(do, after), do.index, [*nest, do],
+                                  fastest=fastest, origin=stmt)
+                loop.refs = _refs(do.body)
                 out.append(loop)
             else:
                 if why is not None and skipped is not None:
                     skipped.append((stmt.loc, why))
-                _collect(stmt.body, [*nest, stmt], fastest, out, after, skipped)
+                _collect(stmt.body, [*nest, stmt], fastest, out, after, skipped, scope)
             continue
         bodies = child_bodies(stmt)
         for k, body in enumerate(bodies):
             later = next((b[0].loc.line for b in bodies[k + 1:] if b), after)
-            _collect(body, nest, fastest, out, later, skipped)
+            _collect(body, nest, fastest, out, later, skipped, scope)
+
+
+def _pointer_walk(stmt: ir.Stmt, before: list[ir.Stmt], scope: Scope | None) -> ir.Do | None:
+    """An innermost while loop that walks a pointer as a counted loop (sad.predict.pointerwalks), else None."""
+    if not isinstance(stmt, ir.While) or scope is None or _has_calls(stmt.body) or _has_jump_back(stmt.body):
+        return None
+    return pointerwalks.as_do(stmt, before, scope.proc, scope.declared.get)
+
+
+_WHILE = "a while loop that walks no pointer from a known start to a known bound"
 
 
 def _not_modeled(loop: ir.Do | ir.While) -> str | None:
     """Why the compiled-code model does not price an innermost loop, None where it does."""
     if isinstance(loop, ir.While):
-        return "a while loop"
+        return _WHILE
     if _has_calls(loop.body):
         return "a loop that calls routines"
     if _has_jump_back(loop.body):
