@@ -173,7 +173,8 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
             f"tests of data mispredicted {arms.mispredicted * 1e9:.3g} ns"
     calls = library_calls(chosen.instructions, library)
     call_s = library(CALL_FIGURE) if library is not None and calls else None
-    if any(seconds for _, seconds in calls):
+    priced_calls = [seconds for _, seconds in calls if seconds is not None]   # 0: a routine of the program
+    if priced_calls:
         core = max(core, library_seconds(chosen.instructions, calls, hierarchy, call_s or 0.0) / width)
     chain = 0.0
     latencies = regchain.host_latencies(chosen.instructions, result.latencies, hierarchy)
@@ -184,7 +185,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         ch.folded and not ch.floating for ch in slots) else ()
     if not hierarchy.forward_rmw_s and any(ch.rmw and not ch.floating for ch in slots):
         unmeasured += ("hierarchy.forward_rmw",)
-    if any(seconds for _, seconds in calls) and call_s is None:
+    if priced_calls and call_s is None:
         unmeasured += (f"processor.library.{CALL_FIGURE}",)
     if not hierarchy.mispredict_s and arms.on_data:
         unmeasured += ("hierarchy.mispredict",)
@@ -216,7 +217,7 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
                   loads_s=load_port_cycles(result, hierarchy) / width / clock, unmeasured=unmeasured,
-                  calls=calls, call_s=call_s * len(calls) if call_s and any(s for _, s in calls) else 0.0,
+                  calls=calls, call_s=call_s * len(calls) if call_s and priced_calls else 0.0,
                   arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open))
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +34,7 @@ import sympy
 from sad import ir
 from sad.analysis.bindings import bind, evaluate
 from sad.analysis.counting import evaluate_sums
+from sad.ir.languages import resolve_name
 from sad.ir.walk import walk_stmts
 from sad.machine import walkprobe
 from sad.machine.hierarchy import Hierarchy
@@ -68,7 +69,7 @@ from sad.predict.reuse import tlb_seconds as tlb_seconds
 from sad.predict.reuse import usable_bytes as usable_bytes
 from sad.predict.sourceloops import ELEM_BYTES as ELEM_BYTES
 from sad.predict.sourceloops import Ref as Ref
-from sad.predict.sourceloops import SourceLoop, resolved_path, source_loops
+from sad.predict.sourceloops import SourceLoop, leaf_calls, leaf_routines, resolved_path, source_loops
 
 
 @dataclass
@@ -214,6 +215,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     include_dirs = tuple(getattr(analysis, "include_dirs", ()) or ())
     defines = dict(getattr(analysis, "defines", {}) or {})
     skipped: list[tuple[ir.Loc, str]] = []
+    leaves = leaf_routines(analysis.program)
     for loop in source_loops(analysis.program, skipped):
         coverage.total += 1
         file = resolved_path(loop.file)
@@ -224,7 +226,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         if isinstance(cf, str) and compiling:
             failed.setdefault(loop.file, (cf, []))[1].append(loop)
         statement_shares(loop, blocks, bindings)
-        priced = price_loop(loop, trips_by_line, hierarchy, machine, spec, cf, bindings)
+        priced = price_loop(loop, trips_by_line, hierarchy, machine, spec, cf, bindings, leaves=leaves)
         if isinstance(cf, cc.CompiledFile) and (priced is None or priced.source != "compiled code"):
             unmatched[loop.file].append(loop)
         if priced is None:
@@ -256,6 +258,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
                     if priced.touch_s != 0 else priced.seconds
             elif b.kind in ("code", "branch") and not any(k.startswith("cost:") for k in b.cost):
                 overrides[id(b)] = sympy.Integer(0)
+    _inlined_leaves(analysis.program, blocks, explained, overrides, coverage)
     how = "the calibrated operation classes" if hierarchy.ops else "per-operation prices"
     _note_unmodeled(coverage, skipped)
     _note_model(coverage, explained)
@@ -432,13 +435,16 @@ _MISSING = (
      "(two pages and a line apart, such a walk missed from about 1 100 rows on a Sapphire Rapids-class VM, the "
      "one-page walk from 2 048: the loop may be under-priced)"),
     ("hierarchy.chain_share", "the overlap of core and chain", "a loop whose iterations are linked through memory "
-     "(a variable on the stack at -O0), and the machine database has no hierarchy.chain_share (`sad calibrate` "
-     f"fits it at -O0): the share of the shorter of the loop's core and chain added to the longer is {CHAIN_SHARE:g}, "
-     "an Emerald Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced there)"),
+     "(a variable on the stack at -O0, or kept there across a call), and the machine database has no "
+     "hierarchy.chain_share (`sad calibrate --flags -O0` fits it; a file of another level may take the figure "
+     "of this host's -O0 calibration): the share of the shorter of the loop's core and chain added to the longer "
+     f"is {CHAIN_SHARE:g}, an Emerald Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced "
+     "there)"),
     ("hierarchy.walk_share", "the column walks' fills behind a chain", "a loop whose iterations are linked through "
-     "memory and that walks down a column, and the machine database has no hierarchy.walk_share (`sad calibrate` "
-     f"fits it at -O0): the walks' transfers into L1 wait behind the chain {WALK_SHARE:g} times, an Emerald Rapids "
-     "VM's rule (0.15 to 0.55 of them on an AMD Zen 3 VM: the loop may be over-priced there)"),
+     "memory and that walks down a column, and the machine database has no hierarchy.walk_share (`sad calibrate "
+     "--flags -O0` fits it; a file of another level may take the figure of this host's -O0 calibration): the "
+     f"walks' transfers into L1 wait behind the chain {WALK_SHARE:g} times, an Emerald Rapids VM's rule (0.15 to "
+     "0.55 of them on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
      "has no processor.library.same (the cost of a call itself): each call is priced at its routine's work "
      "alone"),
@@ -564,6 +570,33 @@ def _note_near_reach(coverage: LoopCoverage, explained: list[LoopPrice], hierarc
             f"the {hierarchy.tlb_pages} pages the TLBs hold: there the cost of an access swings with the rows' "
             "pitch more than the model follows (on a Sapphire Rapids-class VM 1.5-5.4 ns more at 2 048 rows over 22 "
             "pitches, 0.1-2.8 at 1 536), and the loop's time may be off by up to 2x")))
+
+
+def _inlined_leaves(program: ir.Program, blocks, explained: list[LoopPrice], overrides: dict[int, sympy.Expr],
+                    coverage: LoopCoverage) -> None:
+    """The leaf routines the compiler inlined into loops priced from their compiled code (a call in the source,
+    no call instruction in the loop: ``static inline double sq(double)``): their work is in the loop's core, so
+    their own blocks are priced as none where every call of them comes from such loops; where another call
+    keeps them, a warning says that those loops count their work twice."""
+    inlined: Counter[str] = Counter()
+    for lp in explained:
+        if lp.source != "compiled code":
+            continue
+        kept = {linkage(name) for name, _ in lp.calls}
+        inlined.update(name for name in leaf_calls(lp.loop) if name not in kept)
+    if not inlined:
+        return
+    sites = Counter(resolve_name(c.name) for p in program.procedures for c in ir.calls_in(p)
+                    if not (isinstance(c, ir.FuncCall) and c.intrinsic))
+    for name, calls in sorted(inlined.items()):
+        if calls >= sites[name]:
+            for b in blocks:
+                if resolve_name(b.procedure) == name:
+                    overrides[id(b)] = sympy.Integer(0)
+            continue
+        coverage.warnings.append(ir.Diagnostic(ir.Loc("", 0), "warning", (
+            f"{name} is inlined into loops priced from the compiled code and also called elsewhere: its blocks "
+            "keep their price, so those loops count its work twice")))
 
 
 def _note_variable_steps(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:
@@ -738,17 +771,20 @@ def core_with_arms(core: InCore) -> sympy.Expr | float:
 
 def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, spec: str | None,
                compiled: cc.CompiledFile | str | None = None, bindings: dict[str, sympy.Expr] | None = None,
-               spread: bool = True) -> LoopPrice | None:
+               spread: bool = True, leaves: frozenset[str] = frozenset()) -> LoopPrice | None:
     """One innermost loop's price as `price_loops` gives it: from its compiled code where `compiled` is the
     file's compile and holds the loop, else from the operation classes where the hierarchy has them; None
     where neither can price it. `trips_by_line`: trips per entry of the nest's loops, by (file, line), the
     mean over the entries; ``spread``: a loop whose trips differ between entries is priced at points of them
-    (``_spread``); False where the trips given are one entry's own (sad.predict.traceloops)."""
+    (``_spread``); False where the trips given are one entry's own (sad.predict.traceloops). A call of one of
+    the program's `leaves` (sad.predict.sourceloops.leaf_routines) costs the call itself here: the routine's
+    own blocks price its work."""
     priced = None
     if isinstance(compiled, cc.CompiledFile):
+        def library(name: str) -> float | None:
+            return 0.0 if linkage(name) in leaves else machine.op_cost(f"lib.{name}")
         priced = _price_one(loop, compiled, resolved_path(loop.file), trips_by_line, hierarchy, spec, bindings,
-                            lambda name: machine.op_cost(f"lib.{name}"), spread,
-                            machine.op_cost("loop_iter") or 0.0)
+                            library, spread, machine.op_cost("loop_iter") or 0.0)
     if priced is None and hierarchy.ops:
         priced = _price_from_ops(loop, trips_by_line, hierarchy, machine, spec, bindings, spread)
     if priced is not None:
@@ -756,6 +792,11 @@ def price_loop(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy, machine, s
         priced.unmeasured += _walk_figures_unmeasured(walks, hierarchy)
         priced.near_reach = _walk_near_reach(walks, hierarchy)
     return priced
+
+
+def linkage(symbol: str) -> str:
+    """The routine an assembly call names (``sq.constprop.0``, ``weight``, ``force_``) by its linkage name."""
+    return resolve_name(symbol.split(".")[0])
 
 
 def _column_walks(loop: SourceLoop, trips_by_line, hierarchy: Hierarchy,

@@ -82,11 +82,12 @@ def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None =
     loop), each with why, into ``skipped`` where given: their blocks keep the per-operation prices."""
     found: list[SourceLoop] = []
     touched: set[str] = set()
+    leaves = leaf_routines(program)
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
         declared = {**program.globals, **proc.variables}
-        _collect(proc.body, [], fastest, found, proc.end_line, skipped, Scope(proc, declared))
+        _collect(proc.body, [], fastest, found, proc.end_line, skipped, Scope(proc, declared, leaves))
         for loop in found[start:]:
             for ref in loop.refs:
                 var = declared.get(ref.array)
@@ -215,9 +216,21 @@ class FirstTouch:
 
 @dataclass
 class Scope:
-    """The procedure whose loops are collected and what its names are declared as (its own, the program's)."""
+    """The procedure whose loops are collected, what its names are declared as (its own, the program's) and the
+    program's leaf routines (`leaf_routines`)."""
     proc: ir.Procedure
     declared: dict[str, ir.Variable]
+    leaves: frozenset[str] = frozenset()
+
+
+def leaf_routines(program: ir.Program) -> frozenset[str]:
+    """Linkage names of the program's routines with no loop, no call and no I/O (``static inline double
+    sq(double x)``, a weight function in another file): a loop calling only such routines is one compiled
+    iteration plus, per call the compiler kept, a call and the routine's own blocks."""
+    return frozenset(resolve_name(p.name) for p in program.procedures
+                     if p.kind in ("function", "subroutine") and not any(
+                         isinstance(s, (ir.Do, ir.While)) for s in walk_stmts(p.body))
+                     and not _has_calls(p.body) and not _has_jump_back(p.body))
 
 
 def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[SourceLoop],
@@ -231,7 +244,7 @@ def _collect(stmts: list[ir.Stmt], nest: list[ir.Stmt], fastest: str, out: list[
         after = stmts[pos + 1].loc.line if pos + 1 < len(stmts) else until
         if isinstance(stmt, (ir.Do, ir.While)):
             inner = [s for s in walk_stmts(stmt.body) if isinstance(s, (ir.Do, ir.While))]
-            why = _not_modeled(stmt) if not inner else None
+            why = _not_modeled(stmt, scope.leaves if scope is not None else frozenset()) if not inner else None
             walk_do = _pointer_walk(stmt, stmts[:pos], scope) if not inner and why == _WHILE else None
             if not inner and (why is None and isinstance(stmt, ir.Do) or walk_do is not None):
                 do = stmt if isinstance(stmt, ir.Do) else walk_do
@@ -261,12 +274,13 @@ def _pointer_walk(stmt: ir.Stmt, before: list[ir.Stmt], scope: Scope | None) -> 
 _WHILE = "a while loop that walks no pointer from a known start to a known bound"
 
 
-def _not_modeled(loop: ir.Do | ir.While) -> str | None:
-    """Why the compiled-code model does not price an innermost loop, None where it does."""
+def _not_modeled(loop: ir.Do | ir.While, leaves: frozenset[str] = frozenset()) -> str | None:
+    """Why the compiled-code model does not price an innermost loop, None where it does: calls of the program's
+    leaf routines (`leaf_routines`) it takes."""
     if isinstance(loop, ir.While):
         return _WHILE
-    if _has_calls(loop.body):
-        return "a loop that calls routines"
+    if _has_calls(loop.body, leaves):
+        return "a loop that calls routines with loops, calls or I/O of their own, or not in the program"
     if _has_jump_back(loop.body):
         return "a loop with a GOTO loop inside"
     return None
@@ -280,13 +294,32 @@ def _last_line(loop: ir.Do, after: int | None) -> int:
     return max(last, after - 1) if after is not None and after > last else last
 
 
-def _has_calls(body: list[ir.Stmt]) -> bool:
+def _has_calls(body: list[ir.Stmt], leaves: frozenset[str] = frozenset()) -> bool:
+    """Whether the body calls a routine other than the `leaves` (named by their linkage names), or does I/O or
+    message passing."""
     for stmt in walk_stmts(body):
-        if isinstance(stmt, (ir.CallStmt, ir.IO, ir.Message, ir.Unsupported)):
+        if isinstance(stmt, (ir.IO, ir.Message, ir.Unsupported)):
             return True
-        if any(isinstance(n, ir.FuncCall) and not n.intrinsic for n in walk(stmt)):
+        if isinstance(stmt, ir.CallStmt) and (stmt.indirect or resolve_name(stmt.name) not in leaves):
+            return True
+        if any(isinstance(n, ir.FuncCall) and not n.intrinsic and (n.indirect or resolve_name(n.name) not in leaves)
+               for n in walk(stmt)):
             return True
     return False
+
+
+def leaf_calls(loop: SourceLoop) -> list[str]:
+    """Linkage names of the routines the loop's body calls (each call once), in source order."""
+    do = loop.nest[-1]
+    body = do.body if isinstance(do, (ir.Do, ir.While)) else []
+    seen: set[int] = set()
+    names = []
+    for stmt in walk_stmts(body):   # a compound statement's walk holds its arms' calls too: each once
+        for call in ir.calls_in(stmt):
+            if id(call) not in seen and not (isinstance(call, ir.FuncCall) and call.intrinsic):
+                seen.add(id(call))
+                names.append(resolve_name(call.name))
+    return names
 
 
 def _has_jump_back(body: list[ir.Stmt]) -> bool:
