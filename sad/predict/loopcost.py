@@ -579,11 +579,15 @@ def _inlined_leaves(program: ir.Program, blocks, explained: list[LoopPrice], ove
     their own blocks are priced as none where every call of them comes from such loops; where another call
     keeps them, a warning says that those loops count their work twice."""
     inlined: Counter[str] = Counter()
+    where: dict[str, SourceLoop] = {}
     for lp in explained:
         if lp.source != "compiled code":
             continue
         kept = {linkage(name) for name, _ in lp.calls}
-        inlined.update(name for name in leaf_calls(lp.loop) if name not in kept)
+        for name in leaf_calls(lp.loop):
+            if name not in kept:
+                inlined[name] += 1
+                where.setdefault(name, lp.loop)
     if not inlined:
         return
     sites = Counter(resolve_name(c.name) for p in program.procedures for c in ir.calls_in(p)
@@ -594,9 +598,10 @@ def _inlined_leaves(program: ir.Program, blocks, explained: list[LoopPrice], ove
                 if resolve_name(b.procedure) == name:
                     overrides[id(b)] = sympy.Integer(0)
             continue
-        coverage.warnings.append(ir.Diagnostic(ir.Loc("", 0), "warning", (
-            f"{name} is inlined into loops priced from the compiled code and also called elsewhere: its blocks "
-            "keep their price, so those loops count its work twice")))
+        loop = where[name]
+        coverage.warnings.append(ir.Diagnostic(ir.Loc(loop.file, loop.line), "warning", (
+            f"{name} is inlined into loops priced from the compiled code (line {loop.line}) and also called "
+            "elsewhere: its blocks keep their price, so those loops count its work twice")))
 
 
 def _note_variable_steps(coverage: LoopCoverage, explained: list[LoopPrice]) -> None:

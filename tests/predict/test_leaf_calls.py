@@ -14,7 +14,7 @@ import pytest
 from sad.analysis.description import group_blocks
 from sad.analysis.pipeline import analyze
 from sad.machine.model import load_machine
-from sad.predict.loopcost import price_loops
+from sad.predict.loopcost import LoopCoverage, price_loops
 from tests.predict.loop_nests import explain_compiled, host_machine
 
 CALLS = """double a[4096], b[4096];
@@ -66,3 +66,16 @@ def test_an_inlined_leaf_is_priced_once(tmp_path):
     overrides, _ = price_loops(analysis, blocks, load_machine(host_machine(tmp_path, "gcc -O2")))
     by_routine = {b.procedure: overrides.get(id(b)) for b in blocks if b.procedure in ("sq", "weight")}
     assert by_routine == {"sq": 0, "weight": None}         # sq in the loop's core; weight's blocks keep theirs
+
+
+@pytest.mark.skipif(not (shutil.which("gcc") and shutil.which("llvm-mca")), reason="needs gcc, llvm-mca")
+def test_an_inlined_leaf_called_elsewhere_too_is_said_to_count_twice(tmp_path):
+    src = tmp_path / "calls.c"
+    src.write_text(CALLS.replace("    return s > 0;", "    s += sq(s);\n    return s > 0;"))
+    analysis = analyze([str(src)])
+    blocks = group_blocks(analysis.counts)
+    coverage = LoopCoverage()
+    overrides, _ = price_loops(analysis, blocks, load_machine(host_machine(tmp_path, "gcc -O2")), coverage=coverage)
+    assert all(id(b) not in overrides for b in blocks if b.procedure == "sq")
+    warned = [d for d in coverage.warnings if "count its work twice" in d.message]
+    assert [(d.loc.line, d.message.split(" is inlined")[0]) for d in warned] == [(23, "sq")]
