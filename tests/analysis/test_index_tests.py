@@ -59,6 +59,19 @@ F_SOURCE = """      PROGRAM IDX
 """
 
 
+def _gcov_agrees(tmp_path: Path, capsys, name: str, text: str, n: int) -> str:
+    """`sad check-counts` of the C program `text` with n bound and given as its input: every line equal to
+    gcov's, none unbound. Its output."""
+    source = tmp_path / name
+    source.write_text(text)
+    (tmp_path / "in.txt").write_text(f"{n}\n")
+    rc = main(["check-counts", str(source), "-D", f"n={n}", "--require-bound", "--",
+               f"./{source.stem} < {tmp_path / 'in.txt'}"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "MISMATCH" not in out, out
+    return out
+
+
 def _probabilities(path: Path) -> list[str]:
     return [p.name for p in analyze([str(path)]).table.unresolved() if p.name.startswith("P_")]
 
@@ -74,12 +87,7 @@ def test_index_tests_are_exact_indicators(tmp_path: Path):
 @pytest.mark.skipif(shutil.which("gcov") is None or shutil.which("gfortran") is None, reason="needs gcc, gcov")
 @pytest.mark.parametrize("n", [2, 37])
 def test_index_test_counts_equal_gcov_c(tmp_path: Path, capsys, n: int):
-    source = tmp_path / "idx.c"
-    source.write_text(C_SOURCE)
-    (tmp_path / "in.txt").write_text(f"{n}\n")
-    rc = main(["check-counts", str(source), "-D", f"n={n}", "--require-bound", "--", f"./idx < {tmp_path / 'in.txt'}"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out, out
+    out = _gcov_agrees(tmp_path, capsys, "idx.c", C_SOURCE, n)
     assert "unbound" not in out
 
 
@@ -157,12 +165,8 @@ def test_residue_tests_are_exact_indicators(tmp_path: Path):
 @pytest.mark.skipif(shutil.which("gcov") is None, reason="needs gcc, gcov")
 @pytest.mark.parametrize("n", [3, 37])
 def test_residue_test_counts_equal_gcov(tmp_path: Path, capsys, n: int):
+    out = _gcov_agrees(tmp_path, capsys, "res.c", RESIDUES, n)
     source = tmp_path / "res.c"
-    source.write_text(RESIDUES)
-    (tmp_path / "in.txt").write_text(f"{n}\n")
-    rc = main(["check-counts", str(source), "-D", f"n={n}", "--require-bound", "--", f"./res < {tmp_path / 'in.txt'}"])
-    out = capsys.readouterr().out
-    assert rc == 0 and "MISMATCH" not in out and "unbound" not in out, out
     rows = {row[0].rsplit(":", 1)[1]: row[1:3] for row in (ln.split() for ln in out.splitlines()) if row
             and row[0].startswith(str(source))}
     # n = 37: i = 1..36 in each of 37 rows; i = 1 mod 4 nine times a row, 2 mod 4 nine times
