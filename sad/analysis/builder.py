@@ -443,8 +443,9 @@ class ProcedureBuilder:
             return
         x = None
         if not body.escapes:
-            x = self._counted(stmt, index) if not _walks_pointer(stmt, self.proc) else \
-                self._pointer_trips(stmt, graph.stmts[:i], index)
+            found = whileloops.induction(stmt, self.proc)
+            x = self._pointer_trips(stmt, graph.stmts[:i], index, found) if found is not None and \
+                found.var.type == "pointer" else self._counted(stmt, index, found=found)
         if x is None:
             x = self.names.loop_count(f"X_{self.proc.name}_{place}", stmt.loc, "while loop", stmt,
                                       sympy.Add(*body.escapes.values()) if body.escapes else None)
@@ -551,14 +552,11 @@ class ProcedureBuilder:
         """The value `var` has after the plain assignments that end `before` (no label among them, so nothing
         jumps between them and the loop): its own assignment's, else its value before the first of them; None
         where no plain assignment precedes the loop."""
-        plain: ir.Assign | None = None
-        for stmt in reversed(before):
-            if not isinstance(stmt, ir.Assign) or stmt.label is not None:
-                break
+        run = whileloops.plain_run(before)
+        for stmt in run:
             if isinstance(stmt.target, ir.Var) and stmt.target.name == var.name:
                 return self.values.expr_at(stmt.value, stmt, index)
-            plain = stmt
-        return self.values.expr_at(var, plain, index) if plain is not None else None
+        return self.values.expr_at(var, run[-1], index) if run else None
 
     def _counted(self, stmt: ir.While, index: Index, at: ir.Stmt | None = None,
                  start: sympy.Expr | None = None, found: whileloops.Induction | None = None) -> sympy.Expr | None:
@@ -586,11 +584,12 @@ class ProcedureBuilder:
             return whileloops.geometric_trips(found.scale, found.op, start, bound, step, stmt.test_at_end)
         return whileloops.trips(found.op, start, bound, found.sign * step, stmt.test_at_end)
 
-    def _pointer_trips(self, stmt: ir.While, before: list[ir.Stmt], index: Index) -> sympy.Expr | None:
+    def _pointer_trips(self, stmt: ir.While, before: list[ir.Stmt], index: Index,
+                       found: whileloops.Induction) -> sympy.Expr | None:
         """The trips of a while loop that walks a pointer (``while (p < end) *p++ = ...``, a C for over a
-        pointer), counted on the offsets of its start and bound from one base (sad.analysis.whileloops.
-        pointer_span); None where they have no common base or an offset is not known."""
-        span = whileloops.pointer_span(stmt, before, self.proc, self._declared)
+        pointer; `found` its induction), counted on the offsets of its start and bound from one base
+        (sad.analysis.whileloops.pointer_span); None where they have no common base or an offset is not known."""
+        span = whileloops.pointer_span(stmt, before, self.proc, self._declared, found)
         if span is None:
             return None
         first, last = (self.values.bound(off, index, at=stmt) for off in (span.start, span.bound))
@@ -623,8 +622,3 @@ class ProcedureBuilder:
         self.made.setdefault((id(stmt), role), []).append(event)
         return event
 
-
-def _walks_pointer(stmt: ir.While, proc: ir.Procedure) -> bool:
-    """Whether the loop's induction variable is a pointer (sad.analysis.whileloops.induction)."""
-    found = whileloops.induction(stmt, proc)
-    return found is not None and found.var.type == "pointer"

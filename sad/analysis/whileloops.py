@@ -308,8 +308,9 @@ def address(expr: ir.Expr | None, declared: Callable[[str], ir.Variable | None])
         return None
     if isinstance(expr, ir.UnOp) and expr.op == "addr" and isinstance(expr.operand, ir.ArrayRef) \
             and len(expr.operand.indices) == 1:
-        return address(ir.Var(expr.operand.name, type="double"), declared) and \
-            (expr.operand.name, expr.operand.indices[0])
+        decl = declared(expr.operand.name)
+        one_level = decl is not None and (decl.type == "pointer" or decl.dims is not None and len(decl.dims) == 1)
+        return (expr.operand.name, expr.operand.indices[0]) if one_level else None
     if isinstance(expr, ir.BinOp) and expr.op in ("add", "sub") and expr.right.type == "integer":
         inner = address(expr.left, declared)
         if inner is not None:
@@ -332,11 +333,13 @@ class PointerSpan:
 
 
 def pointer_span(loop: ir.While, before: list[ir.Stmt], proc: ir.Procedure,
-                 declared: Callable[[str], ir.Variable | None]) -> PointerSpan | None:
+                 declared: Callable[[str], ir.Variable | None], found: Induction | None = None
+                 ) -> PointerSpan | None:
     """The span of a while loop that walks a pointer: its start and bound as the plain assignments that end
     `before` set them (``double *p = v, *end = v + N;``; a name they do not assign stands for itself), read
-    as addresses of one base that none of those assignments moves; None otherwise."""
-    found = induction(loop, proc)
+    as addresses of one base that none of those assignments moves; None otherwise. `found`: the loop's
+    induction where the caller has it."""
+    found = found if found is not None else induction(loop, proc)
     if found is None or found.var.type != "pointer" or found.partner_step is not None or found.scale != "add":
         return None
     start = address(assigned_before(before, found.var.name), declared)
@@ -348,7 +351,7 @@ def pointer_span(loop: ir.While, before: list[ir.Stmt], proc: ir.Procedure,
     return PointerSpan(found, start[0], start[1], bound[1])
 
 
-def _plain_run(before: list[ir.Stmt]) -> list[ir.Assign]:
+def plain_run(before: list[ir.Stmt]) -> list[ir.Assign]:
     """The plain assignments that end `before` (no label among them: nothing jumps in between), last first."""
     run: list[ir.Assign] = []
     for stmt in reversed(before):
@@ -360,13 +363,13 @@ def _plain_run(before: list[ir.Stmt]) -> list[ir.Assign]:
 
 def assigned_names(before: list[ir.Stmt]) -> set[str]:
     """The variables the plain assignments that end `before` assign."""
-    return {s.target.name for s in _plain_run(before) if isinstance(s.target, ir.Var)}
+    return {s.target.name for s in plain_run(before) if isinstance(s.target, ir.Var)}
 
 
 def assigned_before(before: list[ir.Stmt], name: str) -> ir.Expr:
     """The value the plain assignments that end `before` give the pointer `name` (the last of them to assign
     it); the variable itself where they do not assign it."""
-    for stmt in _plain_run(before):
+    for stmt in plain_run(before):
         if isinstance(stmt.target, ir.Var) and stmt.target.name == name:
             return stmt.value
     return ir.Var(name, type="pointer")

@@ -216,7 +216,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
     defines = dict(getattr(analysis, "defines", {}) or {})
     skipped: list[tuple[ir.Loc, str]] = []
     leaves = leaf_routines(analysis.program)
-    for loop in source_loops(analysis.program, skipped):
+    for loop in source_loops(analysis.program, skipped, leaves):
         coverage.total += 1
         file = resolved_path(loop.file)
         if file not in compiled_files:

@@ -76,13 +76,16 @@ class SourceLoop:
 # ------------------------------------------------------------------------------------------- source loops
 
 
-def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None = None) -> list[SourceLoop]:
-    """Innermost counted loops of every procedure, with their nest and array references; the innermost loops
-    the compiled-code model does not take (a while loop, a counted loop that calls routines or holds a GOTO
-    loop), each with why, into ``skipped`` where given: their blocks keep the per-operation prices."""
+def source_loops(program: ir.Program, skipped: list[tuple[ir.Loc, str]] | None = None,
+                 leaves: frozenset[str] | None = None) -> list[SourceLoop]:
+    """Innermost counted loops of every procedure (a pointer walk as its DO), with their nest and array
+    references; the innermost loops the compiled-code model does not take (another while loop, a counted loop
+    that calls routines other than the program's leaves or holds a GOTO loop), each with why, into ``skipped``
+    where given: their blocks keep the per-operation prices. ``leaves``: `leaf_routines` of the program where
+    the caller has them."""
     found: list[SourceLoop] = []
     touched: set[str] = set()
-    leaves = leaf_routines(program)
+    leaves = leaf_routines(program) if leaves is None else leaves
     for proc in program.procedures:
         fastest = "first" if proc.language == "fortran" else "last"
         start = len(found)
