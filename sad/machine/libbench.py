@@ -42,6 +42,13 @@ MATH_ROUTINES = ("exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "at
                  "sqrt", "cbrt", "floor", "ceil", "round", "trunc", "lround", "fmod", "pow", "atan2",
                  "expf", "logf", "sinf", "cosf", "tanf", "sqrtf", "powf", "atanf")
 """The libm routines compiled C and Fortran call in loops (gfortran's EXP, NINT, MOD and ** call these too)."""
+COMPLEX_ROUTINES = (("__muldc3", "double"), ("__divdc3", "double"), ("__mulsc3", "float"), ("__divsc3", "float"))
+"""libgcc's complex multiply and divide (name, part type): gcc calls them for C99 ``z * w`` and ``z / w`` at -O0
+(at -O2 the product is inline and the call is left for NaN results only; the quotient stays a call), as the ISO C
+Annex G rules ask. Timed like the math routines, against the same routine returning its argument: the figure
+holds the passing of four parts and the return of two, which a float complex result makes through memory (two
+stores and a load of both: here, on an AMD EPYC Zen 3 VM at -O0, a trivial routine returning a float complex ran
+11.5 ns a call, one returning a double complex 2.7, one returning a double 2.0)."""
 VECTOR_ROUTINES = ("exp", "log", "sin", "cos", "tan", "atan", "pow", "log10", "sinh", "cosh", "tanh", "atan2",
                    "expf", "logf", "sinf", "cosf", "powf")
 """libmvec's routines (glibc 2.35+) gcc and gfortran call a vector at a time where they vectorize a loop of math
@@ -74,7 +81,7 @@ static float xf[%(math_n)d] __attribute__((aligned(64))), yf[%(math_n)d] __attri
 /* libmvec's variants, which gcc and gfortran call where they vectorize a loop of math calls */
 %(vector_decls)svolatile double sink;
 __attribute__((noipa)) static double same(double v) { return v; }
-
+%(complex_decls)s
 static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -150,7 +157,7 @@ static void maths(void) {
     MATH("math.same", ys[i] = same(xs[i]));
     /* the same loop without the call (the asm keeps gcc from vectorizing or replacing it by memcpy) */
     MATH("math.copy", { double v = xs[i]; __asm__ volatile("" : "+x"(v)); ys[i] = v; });
-%(math)s%(vector)s}
+%(math)s%(complex)s%(vector)s}
 int main(void) {
     char name[64];
     double t[REPS];
@@ -210,7 +217,8 @@ def program() -> str:
     """The C source of the library microbenchmarks."""
     return _PROGRAM % {"reps": REPS, "small": SMALL, "large": LARGE, "sort_n": SORT_N, "math_n": MATH_N,
                        "math": "".join(f'    MATH("math.{name}", {_math_call(name)});\n' for name in MATH_ROUTINES),
-                       "vector_decls": _vector_decls(), "vector": _vector_calls()}
+                       "vector_decls": _vector_decls(), "vector": _vector_calls(),
+                       "complex_decls": _complex_decls(), "complex": _complex_calls()}
 
 
 def vector_key(symbol: str) -> str | None:
@@ -264,6 +272,20 @@ def _vector_calls() -> str:
             out.append(f'    VMATH("math.{name}_x{lanes}", {lanes}, *({kind} *)({y} + i) = {symbol}({operands}));\n')
         out.append("#endif\n")
     return "".join(out)
+
+
+def _complex_decls() -> str:
+    """libgcc's complex routines and arrays for their results (not static: the stores stay at -O2)."""
+    out = [f"{part} _Complex zc_{part}[{MATH_N}];\n" for part in ("double", "float")]
+    out.extend(f"{part} _Complex {name}({part}, {part}, {part}, {part});\n" for name, part in COMPLEX_ROUTINES)
+    return "".join(out)
+
+
+def _complex_calls() -> str:
+    """The loops of the complex routines: independent products and quotients of x[i] + 0.5i and 0.3 + x[i]i (no
+    zero, infinity or NaN: the routines' common path)."""
+    return "".join(f'    MATH("math.{name}", zc_{part}[i] = {name}({x}[i], 0.5, 0.3, {x}[i]));\n'
+                   for name, part in COMPLEX_ROUTINES for x in ["xs" if part == "double" else "xf"])
 
 
 def _math_call(name: str) -> str:
@@ -323,6 +345,12 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
         cal.figures["same.call"] = max(0.0, raw["math.same"] - raw["math.copy"])
         cal.how["same.call"] = (f"the call itself: a loop calling a routine that returns x[i] "
                                 f"({_ns(raw['math.same'])}) minus the loop without the call ({_ns(raw['math.copy'])})")
+    for name, part in COMPLEX_ROUTINES:
+        if f"math.{name}" in raw:
+            cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])
+            cal.how[f"{name}.call"] = (f"libgcc's complex {'product' if 'mul' in name else 'quotient'} of "
+                                       f"{part}s over {MATH_N} elements in L1 minus a loop calling a routine that "
+                                       f"returns x[i] ({_ns(raw['math.same'])})")
     for name in MATH_ROUTINES:
         if f"math.{name}" in raw:
             cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])

@@ -136,5 +136,6 @@ def test_measured_library_figures_load_into_a_machine(tmp_path: Path):
     assert cal.figures["memcpy.byte"] > 0 and cal.figures["qsort.nlogn"] > 0 and cal.figures["malloc"] > 0
     machine = load_machine(_machine_with_library(tmp_path, "\n".join(libbench.render_yaml(cal)) + "\n"))
     for key in ("lib.malloc", "lib.free", "lib.realloc", "lib.calloc", "lib.calloc.byte", "lib.memcpy",
-                "lib.memcpy.byte", "lib.memmove.byte", "lib.memset.byte", "lib.qsort", "lib.qsort.nlogn"):
+                "lib.memcpy.byte", "lib.memmove.byte", "lib.memset.byte", "lib.qsort", "lib.qsort.nlogn",
+                "lib.__muldc3", "lib.__divdc3", "lib.__mulsc3", "lib.__divsc3"):
         assert machine.op_cost(key) is not None, key

@@ -33,9 +33,9 @@ int main(void) {
 """
 
 
-def _machine(tmp_path: Path, library: str) -> Path:
-    """The two-level host of the compiled-code tests (gcc -O2) with ``library`` as its processor.library."""
-    path = host_machine(tmp_path)
+def _machine(tmp_path: Path, library: str, compile_command: str = "gcc -O2") -> Path:
+    """The two-level host of the compiled-code tests with ``library`` as its processor.library."""
+    path = host_machine(tmp_path, compile_command)
     text = path.read_text()
     start = text.index("\n  library:")
     path.write_text(text[:start + 1] + library + text[text.index("\n\n", start):])
@@ -79,6 +79,47 @@ def test_a_routines_work_is_its_loop_minus_a_call_returning_the_argument():
     assert cal.figures["floor.call"] == 0.0   # faster than the empty call: no work, never negative
     assert "log.call" not in cal.figures       # not timed: no figure
     assert "exp:\n      call: 7 ns" in "\n".join(libbench.render_yaml(cal))
+
+
+def test_libgccs_complex_routines_are_timed_as_calls_of_four_parts():
+    # gcc -O0 calls __muldc3 for a C99 z * w: its figure is its loop less the loop calling a routine that
+    # returns x[i], so the passing of four parts and the return of two are in it
+    raw = {"math.same": 2e-9, "math.copy": 1.5e-9, "math.__muldc3": 3.5e-9, "math.__mulsc3": 12e-9}
+    cal = libbench.figures_of(raw | _other_routines(), "gcc", ["-O0"])
+    assert math.isclose(cal.figures["__muldc3.call"], 1.5e-9, rel_tol=1e-12)
+    assert math.isclose(cal.figures["__mulsc3.call"], 10e-9, rel_tol=1e-12)
+    assert "__divdc3.call" not in cal.figures   # not timed: no figure
+    text = libbench.program()
+    assert "double _Complex __muldc3(double, double, double, double);" in text
+    assert 'MATH("math.__divsc3", zc_float[i] = __divsc3(xf[i], 0.5, 0.3, xf[i]));' in text
+
+
+CPLX = """#include <complex.h>
+#define N 1000
+static double complex z[N], w[N];
+int main(void) {
+    int i;
+    for (i = 0; i < N; i++) {
+        z[i] = 0.5 + 0.25 * I;
+        w[i] = 0.9 - 0.1 * I;
+    }
+    for (i = 0; i < N; i++)
+        z[i] = z[i] * w[i];
+    return creal(z[3]) > 2;
+}
+"""
+
+
+@needs_mca
+def test_a_complex_product_at_O0_costs_libgccs_routine(tmp_path):
+    src = tmp_path / "c.c"
+    src.write_text(CPLX)
+    library = "  library:\n    __muldc3: {call: 1000 ns}\n    same: {call: 100 ns}\n"
+    machine = _machine(tmp_path, library, "gcc -O0")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["analyze", str(src), "-m", str(machine), "--explain"], out, err) == 0, err.getvalue()
+    assert "calls: __muldc3 1e+03 ns, calling 100 ns per iteration" in out.getvalue()
+    assert "__muldc3" not in err.getvalue()   # priced: no warning
 
 
 def _other_routines() -> dict[str, float]:
