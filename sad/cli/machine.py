@@ -48,8 +48,8 @@ def register(sub, add_common) -> None:
 
 
 def cmd_calibrate(args) -> int:
-    """`sad calibrate`: measure this machine and write a machine database; at -O0 with the overlap of a loop's
-    core and its chain through memory fitted on it too (``chain_share_step``)."""
+    """`sad calibrate`: measure this machine and write a machine database, with the overlap of a loop's core and
+    its chain through memory fitted on it too (``chain_share_step``)."""
     from sad.machine.calibrate import main_calibrate
     flags = shlex.split(args.flags)
     return main_calibrate(args.compiler, flags, args.quick, Path(args.output), args.force, mpi=args.mpi,
@@ -61,9 +61,12 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     (sad.predict.chainshare), fitted with the figures just measured and added to the hierarchy section
     (``cal.finished``). It needs the prediction's own pricing of a program's loops, which the machine layer cannot
     call: hence a step the calibration runs at its end, while its host-speed sentinel still runs (the loops are
-    timed between its samples). Where it cannot be measured (flags that keep variables in registers, no gcc or
-    llvm-mca) nothing is written and a warning says why: the loops it concerns then take the default shares, with
-    a warning of their own. A share timed on a host slowed through every try is written marked UNRELIABLE, with
+    timed between its samples). The shares are the core's, not the level's: at every level the probe is compiled
+    at -O0, where every loop keeps its variables in memory, and priced with this calibration's figures as a -O0
+    build (``_probe_calibration``); at -O2 they serve the chains gcc keeps in memory (a sum in a stack slot across
+    a call, an element it cannot keep in a register for fear of aliasing). Where they cannot be measured (no gcc
+    or llvm-mca) nothing is written and a warning says why: the loops they concern then take the default shares,
+    with a warning of their own. A share timed on a host slowed through every try is written marked UNRELIABLE, with
     a warning (``_slowed_shares``)."""
     import shutil
     import subprocess
@@ -73,7 +76,6 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     from sad.machine.hierarchy import pinned_cpu
     from sad.machine.model import MachineError
     from sad.predict import chainshare
-    from sad.predict.incore import opt_level_keeps_memory
     from sad.predict.overlap import CHAIN_SHARE, WALK_SHARE
 
     def warn_walks(why: str) -> None:
@@ -86,14 +88,12 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
         warn_walks(why)
 
     gcc = shutil.which("gcc")
-    if not opt_level_keeps_memory(" ".join(flags)):
-        return warn(f"it is fitted on loops whose variables stay in memory, at -O0 (here {' '.join(flags)})")
     if gcc is None:
         return warn("no gcc")
     try:
         with tempfile.TemporaryDirectory(prefix="sad-chainshare-") as tmp:
             machine = Path(tmp) / "calibrating.yaml"
-            machine.write_text(render_yaml(cal, "calibrating"), encoding="utf-8")
+            machine.write_text(render_yaml(_probe_calibration(cal), "calibrating"), encoding="utf-8")
             found = chainshare.measure(str(machine), gcc, pinned_cpu(), runs, cal.guard)
     except (OSError, subprocess.SubprocessError, MachineError) as exc:
         return warn(str(exc))
@@ -108,6 +108,15 @@ def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
     if found.walk_share is not None:
         print(f"walk share    {found.walk_share:g} of a column walk's lines into L1 behind such a chain (deviation "
               f"{found.walk_deviation:.3f} over {found.walk_loops} walks)", file=sys.stderr)
+
+
+def _probe_calibration(cal: Calibration) -> Calibration:
+    """The calibration as a -O0 build's: its figures, its flags' -O level replaced by -O0 (the level the probe
+    of sad.predict.chainshare is compiled at and priced as)."""
+    import copy
+    probe = copy.copy(cal)
+    probe.flags = [flag for flag in cal.flags if not flag.startswith("-O")] + ["-O0"]
+    return probe
 
 
 def _slowed_shares(found: Fit) -> list[str]:

@@ -177,8 +177,8 @@ class Hierarchy:
     rename this form (7.2 cycles a link there); 0: not measured."""
     chain_share: float | None = None
     """Share of the shorter of a loop's core and its chain through memory that adds to the longer, fitted on this
-    core by `sad calibrate` at -O0 (sad.predict.chainshare); None: not measured (sad.predict.overlap.CHAIN_SHARE
-    stands in, with a warning)."""
+    core by `sad calibrate` at any level, on loops compiled at -O0 (sad.predict.chainshare); None: not measured
+    (sad.predict.overlap.CHAIN_SHARE stands in, with a warning)."""
     walk_share: float | None = None
     """Share of a loop's column walks' transfers into L1 that wait behind its chain through memory (added to core &
     chain), fitted with ``chain_share``; None: not measured (sad.predict.overlap.WALK_SHARE, all of them, with a

@@ -1,7 +1,8 @@
 """How much of a loop's body a chain through memory hides on this core: the share sad.predict.overlap.chained adds.
 
-Data flow: `sad calibrate` at a level that keeps variables in memory (-O0; sad.cli.machine's step at the end
-of the calibration, its figures written to a temporary machine file) → ``measure``: a C program of ``LOOPS``
+Data flow: `sad calibrate` at any level (sad.cli.machine's step at the end of the calibration, its figures
+written to a temporary machine file as a -O0 build's: the shares are the core's, and -O0 is where every loop
+keeps its variables in memory) → ``measure``: a C program of ``LOOPS``
 (arrays in L1, every variable in a stack slot, so the index's chain through memory runs in every loop and an
 accumulator's or an element's in some) compiled with gcc -O0 and run pinned ``runs`` times between the host-speed
 sentinel's samples, each loop's ns per iteration (the fastest of the runs, ``timed``) → the same program priced
@@ -298,11 +299,11 @@ def yaml_lines(found: Fit) -> list[str]:
     still slowed after the retries."""
     lines = [f"  chain_share: {found.share:g}   # of the shorter of a loop's core and its chain through memory, "
              f"added to the longer: measured / model {found.ratio:.3g}, deviation {found.deviation:.3f} over "
-             f"{found.loops} loops at -O0 (sad.predict.chainshare){_slow(found.host_ratio)}"]
+             f"{found.loops} loops compiled at -O0 (sad.predict.chainshare){_slow(found.host_ratio)}"]
     if found.walk_share is not None:
         lines.append(f"  walk_share: {found.walk_share:g}   # of a column walk's lines into L1 that wait behind a "
                      f"chain through memory: deviation {found.walk_deviation:.3f} from the L1 loops' level over "
-                     f"{found.walk_loops} walks at -O0 (sad.predict.chainshare){_slow(found.walk_host_ratio)}")
+                     f"{found.walk_loops} walks compiled at -O0 (sad.predict.chainshare){_slow(found.walk_host_ratio)}")
     return lines
 
 

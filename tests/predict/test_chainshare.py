@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from sad.cli.machine import _slowed_shares, chain_share_step
-from sad.machine.calibrate import Calibration
+from sad.cli.machine import _probe_calibration, _slowed_shares, chain_share_step
+from sad.machine.calibrate import render_yaml
 from sad.machine.model import MachineError, load_machine
 from sad.predict import chainshare
 from sad.predict.overlap import CHAIN_SHARE, chain_share, chained, loop_seconds
+from tests.machine.test_calibrate import chosen_calibration
+from tests.machine.test_calibrate_unmeasured import hand_hierarchy
 from tests.predict.loop_nests import explain_compiled, host_machine
 
 needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which("gcc") is None,
@@ -142,16 +144,25 @@ def test_shares_timed_on_a_slowed_host_are_kept_marked_and_said(tmp_path):
     assert _slowed_shares(quiet) == [] and "UNRELIABLE" not in "".join(chainshare.yaml_lines(quiet))
 
 
-def _calibration(flags: list[str]) -> Calibration:
-    return Calibration("gcc", "gcc 12", "c", flags, "test cpu", 2.5e9, "2026-11-30")
+def test_a_calibration_at_O2_fits_the_shares_on_the_probe_compiled_at_O0():
+    """The shares are the core's: a -O2 calibration prices its probe as a -O0 build with its own figures (before,
+    -O2 files had no chain_share and took the default 0.5 where this host's is 0.05-0.25), and keeps its own
+    flags for the file it writes."""
+    cal = chosen_calibration("c")
+    cal.flags = ["-O2", "-march=native"]
+    probe = _probe_calibration(cal)
+    assert probe.flags == ["-march=native", "-O0"] and cal.flags == ["-O2", "-march=native"]
+    assert 'compile: "gcc -march=native -O0"' in render_yaml(probe, "probe")
+    assert 'compile: "gcc -O2 -march=native"' in render_yaml(cal, "cal")
 
 
-def test_a_calibration_that_keeps_variables_in_registers_writes_no_share_and_says_why():
-    cal = _calibration(["-O2"])
-    chain_share_step(["-O2"], 3, cal)
-    assert cal.finished == []
-    assert any("hierarchy.chain_share not measured" in w and "-O2" in w for w in cal.warnings)
-    assert any("hierarchy.walk_share not measured" in w and "-O2" in w for w in cal.warnings)
+@needs_mca
+def test_the_step_of_a_calibration_at_O2_writes_the_chain_share():
+    cal = chosen_calibration("c")
+    cal.flags, cal.hierarchy = ["-O2"], hand_hierarchy()
+    chain_share_step(["-O2"], 1, cal)
+    assert not [w for w in cal.warnings if "chain_share not measured" in w], cal.warnings
+    assert cal.finished[0].startswith("  chain_share: ") and "loops compiled at -O0" in cal.finished[0]
 
 
 @needs_mca
