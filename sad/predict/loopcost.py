@@ -120,8 +120,11 @@ def _timed_text(probed: dict[tuple[walkprobe.Column, ...], float]) -> str:
 # ------------------------------------------------------------------------------------------- matching
 
 
-def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
-    """Trips per entry of every loop, by (resolved file, header line): iterations / entries from the SAD."""
+def loop_trips(blocks, bindings: dict[str, sympy.Expr] | None = None) -> dict[tuple[str, int], sympy.Expr]:
+    """Trips per entry of every loop, by (resolved file, header line): iterations / entries from the SAD, with
+    the ``bindings`` the user fixed (-D, --params, a profile's values) put in. A loop's price at the trips of
+    the run it predicts, not a formula in them: what its data cost depends on the numbers (the rows a walk
+    covers, a row stream's length timed by the walk probe), and a name swept by `sad sweep` is not bound."""
     iters: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
     entries: dict[tuple[str, int], sympy.Expr] = defaultdict(lambda: sympy.Integer(0))
     for b in blocks:
@@ -134,7 +137,8 @@ def loop_trips(blocks) -> dict[tuple[str, int], sympy.Expr]:
     # iterations too; 0/0 would be NaN and poison the cache-level comparisons.
     # Sums with numbers for bounds are added up exactly here: sympy's own evaluation of one whose terms hold a
     # Mod (red-black sweeps, ``for (j = 1 + (i + c) % 2; ...; j += 2)``) fails when the footprints are compared
-    return {k: _exact_sums(iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k]) for k in iters}
+    trips = {k: _exact_sums(iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k]) for k in iters}
+    return {k: _exact_sums(bind(v, bindings)) for k, v in trips.items()} if bindings else trips
 
 
 def _exact_sums(expr: sympy.Expr) -> sympy.Expr:
@@ -203,7 +207,7 @@ def price_loops(analysis, blocks, machine, bindings: dict[str, sympy.Expr] | Non
         return {}, []
     coverage.command = str(spec) if compiling else ""
     hierarchy = _with_walk_probe(hierarchy, machine, coverage)
-    trips_by_line = loop_trips(blocks)
+    trips_by_line = loop_trips(blocks, bindings)
     overrides: dict[int, sympy.Expr] = {}
     explained: list[LoopPrice] = []
     compiled_files: dict[str, cc.CompiledFile | str] = {}

@@ -47,14 +47,16 @@ int main(void) {{
 """
 
 
-def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c"):
-    """The loop of `source` that starts on `line` and the trip counts of its nest, keyed by id(loop)."""
+def inner_loop(tmp_path: Path, source: str, line: int, name: str = "prog.c", bindings: dict | None = None):
+    """The loop of `source` that starts on `line` and the trip counts of its nest, keyed by id(loop), with the
+    parameters ``bindings`` fixes put in."""
     src = tmp_path / name
     src.write_text(source)
     analysis = analyze([str(src)])
     blocks = group_blocks(analysis.counts)
     loop = next(lp for lp in source_loops(analysis.program) if lp.line == line)
-    trips = {id(lp): loop_trips(blocks)[(str(src.resolve()), lp.loc.line)]
+    by_line = loop_trips(blocks, bindings)
+    trips = {id(lp): by_line[(str(src.resolve()), lp.loc.line)]
              for lp in [*loop.nest, *(other.nest[-1] for other in loop.neighbours)]}
     return loop, trips
 

@@ -125,6 +125,37 @@ def test_a_stream_in_l1_or_without_a_probe_is_not_timed(tmp_path):
     assert restart_rows(ref[0], loop, trips, ref[2], HIER) is None
 
 
+SEARCH = """static double a[2000][2000];
+static int first[2000];
+int main(void) {
+    int i, j;
+    for (i = 0; i < 2000; i++) {
+        first[i] = 2000;
+        for (j = 0; j < 2000; j++)
+            if (a[i][j] > 0.999) { first[i] = j; break; }
+    }
+    return first[3];
+}
+"""
+"""Line 7: a search that breaks out of its row: its trips per entry only a run tells (X_main_DO2)."""
+
+
+def test_a_row_stream_whose_length_a_run_tells_is_timed_once_it_is_bound(tmp_path):
+    """Before, the loop was priced on the formula of its trips and the value bound after: a row stream's length
+    was no number, so the probe was never asked, and each row's 130 lines were priced as one long stream
+    (devkernels12's early_exit at -O2: -40 %, now +25 % on the same measured time)."""
+    host, asked = _asking()
+    loop, trips = inner_loop(tmp_path, SEARCH, 7, "search.c")
+    assert {str(s) for s in trips[id(loop.nest[-1])].free_symbols} == {"X_main_DO2"}
+    assert all(st[7] is None for st in streams_of(loop, trips, host)[0]) and asked == []
+    loop, trips = inner_loop(tmp_path, SEARCH, 7, "search.c", {"X_main_DO2": sympy.Integer(1040)})
+    assert trips[id(loop.nest[-1])] == 1040
+    rows = [st[7] for st in streams_of(loop, trips, host)[0] if st[7] is not None]
+    assert [(r.pitch, r.run) for r in rows] == [(16000, 1040)] and asked == []   # asked when priced
+    total, shown = data_seconds(loop, trips, host)
+    assert float(total) == pytest.approx(0.5e-9, rel=1e-6) and len(asked) == 1
+
+
 def test_column_major_runs_move_a_column_per_entry(tmp_path):
     host, _ = _asking()
     loop, trips = inner_loop(tmp_path, FORTRAN, 7, "chol.f")
