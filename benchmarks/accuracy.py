@@ -85,7 +85,8 @@ def corpus() -> list[Case]:
 
 def machine_for(level: str, recalibrate: bool, quick: bool) -> Path:
     """A calibration of this machine for the level, as `sad calibrate` makes it (its finishing step too: the
-    shares of sad.predict.chainshare at -O0): reused when younger than a day and written by this sad's format."""
+    shares of sad.predict.chainshare, fitted on loops compiled at -O0): reused when younger than a day and written
+    by this sad's format."""
     path = CAL_DIR / f"this_machine{level.replace('-', '_')}.yaml"
     fresh = path.exists() and time.time() - path.stat().st_mtime < 86400
     if fresh and not _current(path.read_text(encoding="utf-8")):
@@ -96,7 +97,7 @@ def machine_for(level: str, recalibrate: bool, quick: bool) -> Path:
     print(f"calibrating this machine with gcc {level} ...", file=sys.stderr)
     flags = LEVELS[level]
     cal = calibrate("gcc", flags, Settings.quick() if quick else Settings(),
-                    finish=partial(chain_share_step, flags, 3 if quick else 5))
+                    finish=partial(chain_share_step, 3 if quick else 5))
     write_database(cal, path, force=True)
     print(f"  wrote {path.relative_to(ROOT)} in {cal.seconds_taken:.0f} s", file=sys.stderr)
     return path

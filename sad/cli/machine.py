@@ -53,10 +53,10 @@ def cmd_calibrate(args) -> int:
     from sad.machine.calibrate import main_calibrate
     flags = shlex.split(args.flags)
     return main_calibrate(args.compiler, flags, args.quick, Path(args.output), args.force, mpi=args.mpi,
-                          finish=partial(chain_share_step, flags, 3 if args.quick else 5))
+                          finish=partial(chain_share_step, 3 if args.quick else 5))
 
 
-def chain_share_step(flags: list[str], runs: int, cal: Calibration) -> None:
+def chain_share_step(runs: int, cal: Calibration) -> None:
     """The share of a loop's core and chain through memory and of its column walks' lines behind that chain
     (sad.predict.chainshare), fitted with the figures just measured and added to the hierarchy section
     (``cal.finished``). It needs the prediction's own pricing of a program's loops, which the machine layer cannot

@@ -284,8 +284,11 @@ def _complex_decls() -> str:
 def _complex_calls() -> str:
     """The loops of the complex routines: independent products and quotients of x[i] + 0.5i and 0.3 + x[i]i (no
     zero, infinity or NaN: the routines' common path)."""
-    return "".join(f'    MATH("math.{name}", zc_{part}[i] = {name}({x}[i], 0.5, 0.3, {x}[i]));\n'
-                   for name, part in COMPLEX_ROUTINES for x in ["xs" if part == "double" else "xf"])
+    out = []
+    for name, part in COMPLEX_ROUTINES:
+        x = "xs" if part == "double" else "xf"
+        out.append(f'    MATH("math.{name}", zc_{part}[i] = {name}({x}[i], 0.5, 0.3, {x}[i]));\n')
+    return "".join(out)
 
 
 def _math_call(name: str) -> str:
@@ -345,17 +348,14 @@ def figures_of(raw: dict[str, float], compiler: str, flags: list[str]) -> Librar
         cal.figures["same.call"] = max(0.0, raw["math.same"] - raw["math.copy"])
         cal.how["same.call"] = (f"the call itself: a loop calling a routine that returns x[i] "
                                 f"({_ns(raw['math.same'])}) minus the loop without the call ({_ns(raw['math.copy'])})")
-    for name, part in COMPLEX_ROUTINES:
+    parts = dict(COMPLEX_ROUTINES)
+    for name in (*MATH_ROUTINES, *parts):
         if f"math.{name}" in raw:
+            loop = f"a loop of {name}(x[i])" if name not in parts else \
+                f"libgcc's complex {'product' if 'mul' in name else 'quotient'} of {parts[name]}s"
             cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])
-            cal.how[f"{name}.call"] = (f"libgcc's complex {'product' if 'mul' in name else 'quotient'} of "
-                                       f"{part}s over {MATH_N} elements in L1 minus a loop calling a routine that "
+            cal.how[f"{name}.call"] = (f"{loop} over {MATH_N} elements in L1 minus one calling a routine that "
                                        f"returns x[i] ({_ns(raw['math.same'])})")
-    for name in MATH_ROUTINES:
-        if f"math.{name}" in raw:
-            cal.figures[f"{name}.call"] = max(0.0, raw[f"math.{name}"] - raw["math.same"])
-            cal.how[f"{name}.call"] = (f"a loop of {name}(x[i]) over {MATH_N} elements in L1 minus one calling a "
-                                       f"routine that returns x[i] ({_ns(raw['math.same'])})")
     return cal
 
 

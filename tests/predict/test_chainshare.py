@@ -160,7 +160,7 @@ def test_a_calibration_at_O2_fits_the_shares_on_the_probe_compiled_at_O0():
 def test_the_step_of_a_calibration_at_O2_writes_the_chain_share():
     cal = chosen_calibration("c")
     cal.flags, cal.hierarchy = ["-O2"], hand_hierarchy()
-    chain_share_step(["-O2"], 1, cal)
+    chain_share_step(1, cal)
     assert not [w for w in cal.warnings if "chain_share not measured" in w], cal.warnings
     assert cal.finished[0].startswith("  chain_share: ") and "loops compiled at -O0" in cal.finished[0]
 
