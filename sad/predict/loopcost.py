@@ -695,7 +695,7 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
     """A compiled loop's seconds per iteration at the given trips per entry, with the data, the chain's waits and
     the transfers into L1 that go into them (each per source iteration: divided by the vector where gcc
     vectorized the enclosing loop), and the streams --explain shows."""
-    streams = streams_of(loop, trips, hierarchy, bindings, core.window)
+    streams = streams_of(loop, trips, hierarchy, bindings, core.window, core.width if core.outer else 1)
     # a library copy's figure holds its loads and stores in L1: only the transfers beyond L1 are data then
     data, shown = data_seconds(loop, trips, into_l1(hierarchy) if core.l1_included else l1_in_core(hierarchy),
                                bindings, core.window, streams)

@@ -57,3 +57,14 @@ def test_the_new_lines_cost_the_farther_level_more(tmp_path):
     # one every 8th from memory (column update 14 ns: + 13.1 / 8); a: 8 of 64 bytes from memory (6 / 8 ns)
     assert float(data) == pytest.approx(0.9e-9 + (14e-9 - 0.9e-9) / 8 + 6e-9 / 8)
     assert [entry[0] for entry in shown] == ["b(w)", "a", "b(w) new lines"]
+
+
+def test_a_vectorized_enclosing_loop_moves_the_walk_its_width_a_pass(tmp_path):
+    # gcc -O2 vectorizes threemm's j loop around the k loop (two doubles of B[k][j..j+1] a pass): each pass of
+    # the compiled loop moves b's column two elements, so a quarter of its accesses find a new line, not an
+    # eighth
+    loop, trips = inner_loop(tmp_path, TRANSPOSE, 6)
+    b = next(ref for ref in loop.refs if ref.array == "b")
+    share, beyond = fresh_lines(b, loop, trips, 64, outer=2)
+    assert share == 2 / 8 and sympy.nsimplify(beyond) == 64_000_000
+    assert fresh_lines(b, loop, trips, 64, outer=16)[0] == 1.0      # at most every access
