@@ -137,8 +137,8 @@ def loop_trips(blocks, bindings: dict[str, sympy.Expr] | None = None) -> dict[tu
     # iterations too; 0/0 would be NaN and poison the cache-level comparisons.
     # Sums with numbers for bounds are added up exactly here: sympy's own evaluation of one whose terms hold a
     # Mod (red-black sweeps, ``for (j = 1 + (i + c) % 2; ...; j += 2)``) fails when the footprints are compared
-    trips = {k: _exact_sums(iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k]) for k in iters}
-    return {k: _exact_sums(bind(v, bindings)) for k, v in trips.items()} if bindings else trips
+    trips = {k: iters[k] / sympy.Max(entries[k], 1) if entries[k] != 0 else iters[k] for k in iters}
+    return {k: _exact_sums(bind(v, bindings) if bindings else v) for k, v in trips.items()}
 
 
 def _exact_sums(expr: sympy.Expr) -> sympy.Expr:
