@@ -11,12 +11,19 @@ the batch is sorted instead (the facts are names). Sorting is in place, as the s
 The time does not change: a 194-file sample of Reference LAPACK (`sad check -j 1`, pinned, old and new code
 in the same minutes, cores swapped between two runs) took 190.8 / 191.1 and 200.1 / 200.4 CPU s, the reports
 identical byte for byte (the shuffle's 2 % in a profile of that run was the profiler's own cost).
+
+The module is looked up by name (importlib), not with ``import sympy.core.assumptions as ...``: sympy.core
+exports a function of that name too, and that form of import binds the package's attribute, the function, so
+that setting ``shuffle`` on it left sympy's own shuffle in place (it was so from this module's first version
+until the sixty-fourth session; the time and report figures above were taken with the shuffle still running).
 """
 from __future__ import annotations
 
-import sympy.core.assumptions as _assumptions
+import importlib
+
+_assumptions = importlib.import_module("sympy.core.assumptions")
 
 
 def install() -> None:
     """Let sympy's assumption system take its prerequisite facts in sorted order (idempotent)."""
-    _assumptions.shuffle = list.sort
+    vars(_assumptions)["shuffle"] = list.sort   # the module's global, which its _ask calls
