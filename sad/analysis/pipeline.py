@@ -30,6 +30,7 @@ from sad.analysis.spelling import respelled
 from sad.analysis.spmd import link_pvm_buffers, link_requests
 from sad.analysis.summaries import Reuse, SummaryStore
 from sad.analysis.values import ProgramFacts, resolve_name
+from sad.common.cpuaccounts import charged_to
 from sad.frontends import language_of, load_file
 
 __all__ = ["Analysis", "analyze", "analyze_program", "build_procedures", "load_file", "load_program", "source_language",
@@ -169,20 +170,8 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                                                  f"more than the {_NESTING_LIMIT} sad handles"))
             continue
         try:
-            # whether a summary may be taken in asks the value backtracer as deep as a build does (DLARRE's
-            # element rules followed 55 conditional definitions: past Python's default limit)
-            with _deep_recursion():
-                if reuse is not None and reuse.inject(name, proc):
-                    continue
-            mark = reuse.mark() if reuse is not None else None
-            builder = ProcedureBuilder(ctx, proc)
-            with _deep_recursion():
-                ctx.built[name] = builder.build()
-            ctx.first_made[name] = builder.made  # outside a cycle, for a deferring build made where a caller needs it
-            if reuse is not None and mark is not None:
-                reuse.record(name, mark)
-            if name in ctx.cycles:
-                _build_activations(ctx, name)
+            with charged_to(proc.loc.file):   # a time limit counts each file's routines on their own
+                _build_one(ctx, reuse, name, proc)
         except RecursionError:
             ctx.diagnostics.append(ir.Diagnostic(proc.loc, "error",
                                                  f"internal error while analyzing {proc.name}: recursion "
@@ -192,6 +181,24 @@ def build_procedures(program: ir.Program, overrides: dict[str, sympy.Expr] | Non
                                                  f"internal error while analyzing {proc.name}: "
                                                  f"{type(exc).__name__}: {exc}"))
     return ctx, graph
+
+
+def _build_one(ctx: BuildContext, reuse: Reuse | None, name: str, proc: ir.Procedure) -> None:
+    """One routine's SAD into ``ctx.built``: taken in from an earlier program's summary, else built."""
+    # whether a summary may be taken in asks the value backtracer as deep as a build does (DLARRE's
+    # element rules followed 55 conditional definitions: past Python's default limit)
+    with _deep_recursion():
+        if reuse is not None and reuse.inject(name, proc):
+            return
+    mark = reuse.mark() if reuse is not None else None
+    builder = ProcedureBuilder(ctx, proc)
+    with _deep_recursion():
+        ctx.built[name] = builder.build()
+    ctx.first_made[name] = builder.made  # outside a cycle, for a deferring build made where a caller needs it
+    if reuse is not None and mark is not None:
+        reuse.record(name, mark)
+    if name in ctx.cycles:
+        _build_activations(ctx, name)
 
 
 # Nodes up to which a root's counts are written with the choices its stand-ins keep put back (`sad analyze`

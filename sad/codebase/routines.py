@@ -33,6 +33,7 @@ from sad.codebase.options import code_of, combinations, option_values
 from sad.codebase.points import Point, PointSet, values_at
 from sad.codebase.results import Options, Routine, Unit, UnitResult
 from sad.codebase.sources import SourceFile, included_files, scan
+from sad.common.cpuaccounts import charged_to
 from sad.common.formulatext import CHECK_LIMIT, formula_text
 from sad.common.strprinter import QuickStrPrinter
 from sad.machine.model import load_machine
@@ -74,7 +75,8 @@ def analyze_unit(unit: Unit, options: Options) -> UnitResult:
     def load(path: str, include_dirs: list[str], defines: dict[str, str]) -> ir.Program:
         if path == source and not unit.loaded_by_others:
             return load_file(path, include_dirs, defines)  # no other unit needs its parse: none is kept
-        return _parsed(path, include_dirs, defines)
+        with charged_to(path):   # a parse kept for later units counts to its file under a time limit
+            return _parsed(path, include_dirs, defines)
 
     files = [source, *map(unit.located, unit.deps)]
     program, _failed = load_program(files, list(options.include), dict(options.defines), load)

@@ -35,7 +35,7 @@ from sad import __version__
 from sad.codebase.results import Options, Unit, UnitResult
 from sad.codebase.schedule import on_workers, placed
 from sad.codebase.sources import SourceFile, definers, dependencies, discover, included_files, scan
-from sad.codebase.timelimit import AnalysisTimeout, time_limit
+from sad.codebase.timelimit import AnalysisTimeout, stopped_in, time_limit
 from sad.common.cachefiles import cache_home
 from sad.common.english import plural
 from sad.ir.languages import resolve_name
@@ -168,18 +168,28 @@ def _analyzed(unit: Unit, options: Options, timeout: float | None) -> tuple[dict
     data: dict = {}
     for _attempt in range(2):
         try:
-            with time_limit(timeout):
+            with time_limit(timeout, own=unit.located(unit.path)):
                 data = analyze_unit(unit, options).to_jsonable()
             break
         except AnalysisTimeout:
-            return _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout); no routine of this file "
-                                 f"is reported"), True
+            return _failed(unit, f"analysis stopped after {timeout:g} CPU s (--timeout){_stopped_in(unit)}; no "
+                                 f"routine of this file is reported"), True
         except Exception as exc:  # a bug of ours in one file must not stop the codebase
             # Analyzed once more: a bug of ours fails again the same way (the same report), while a passing
             # failure of the worker does not (fresh-clone CI twice saw "EOFError: Ran out of input" in a Dask
             # worker's unit, never reproduced). The place it was raised is part of the message.
             data = _failed(unit, f"internal error: {type(exc).__name__}: {exc}{_raised_at(exc)}")
     return data, False
+
+
+def _stopped_in(unit: Unit) -> str:
+    """Where the limit was passed, when in building another file's routines (charged to that file:
+    sad.common.cpuaccounts), as the user gave its path."""
+    account = stopped_in()
+    if account is None:
+        return ""
+    shown = next((dep for dep in unit.deps if unit.located(dep) == account), account)
+    return f" in building the routines of {shown}"
 
 
 def _priced_by_name(data: dict, unit: Unit, timeout: float | None) -> dict:

@@ -6,6 +6,12 @@ reported or stopped must not depend on who else runs. Where the
 platform has no thread CPU clock, the wall clock is used. A wall-clock backstop (WALL_FACTOR times the limit)
 still stops an analysis that waits without computing.
 
+The seconds are kept by account (sad.common.cpuaccounts): the analysis charges the building of another file's
+routines to that file, and each account has the whole limit. A unit that builds its callees' routines on a
+worker that has not built them yet spends their seconds too, which another schedule spends in the callees'
+own units: counted to the unit, whether it passed the limit depended on -j and on the order of the files.
+The wall-clock backstop is WALL_FACTOR times the limit or the CPU seconds of all accounts, the longer.
+
 Hand-written on purpose: signal.alarm works only in a process's main thread, and Dask runs tasks in worker
 threads; killing a pool process would lose the process and its warm imports. A watchdog thread raises
 AnalysisTimeout inside the analysing thread (CPython's PyThreadState_SetAsyncExc), which interrupts pure
@@ -35,7 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from sad.common import strprinter
+from sad.common import cpuaccounts, strprinter
 
 
 class AnalysisTimeout(BaseException):
@@ -57,17 +63,21 @@ def _cpu_clock(ident: int) -> Callable[[], float]:
     return lambda: time.clock_gettime(clock)
 
 
-def _spent(ident: int) -> Callable[[], float]:
-    """Seconds the thread `ident` has computed since this call."""
-    clock = _cpu_clock(ident)
-    start = clock()
-    return lambda: clock() - start
+_stops = threading.local()
+
+
+def stopped_in() -> str | None:
+    """The account (a file's path) the last limit this thread ran was past in; None: the block's own work."""
+    return getattr(_stops, "account", None)
 
 
 @contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise AnalysisTimeout in this thread if the block computes longer than `seconds` of CPU time, or
-    waits longer than WALL_FACTOR times that (None: no limit)."""
+def time_limit(seconds: float | None, own: str | None = None) -> Iterator[None]:
+    """Raise AnalysisTimeout in this thread if the block computes longer than `seconds` of CPU time charged to
+    one account (sad.common.cpuaccounts: the block's own work, `own`'s routines among it, or another file's
+    routines it builds), or waits longer than WALL_FACTOR times that or than the CPU time of all accounts
+    (None: no limit). `stopped_in` then names the account."""
+    _stops.account = None
     if not seconds or seconds <= 0:
         yield
         return
@@ -89,16 +99,22 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         if fired[0]:  # nothing can be raised any more: deliver one on purpose, swallowing what is pending
             _flush(target)
 
-    spent = _spent(target.value)
-    wall_deadline = time.monotonic() + WALL_FACTOR * seconds
+    accounts = cpuaccounts.Accounts(_cpu_clock(target.value), own)
+    started = time.monotonic()
 
-    def past() -> bool:
-        return spent() > seconds or time.monotonic() > wall_deadline
+    where: list[str | None] = [None]   # the account past the limit (set in the watchdog's thread)
+
+    def past(account: str | None, spent: float) -> bool:
+        if spent > seconds or time.monotonic() - started > WALL_FACTOR * max(seconds, accounts.total()):
+            where[0] = account
+            return True
+        return False
 
     def watchdog() -> None:
-        # A thread computes at most one CPU second per wall second: sleep the CPU time still left, then look.
-        while not past():
-            if done.wait(max(seconds - spent(), 0.005)):
+        # A thread computes at most one CPU second per wall second: sleep the CPU time still left, then look
+        # (again after a switch of account, which may have left more)
+        while not past(*accounts.charged()):
+            if done.wait(max(seconds - accounts.charged()[1], 0.005)):
                 return
         while not done.is_set():
             fire()
@@ -107,7 +123,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     thread = threading.Thread(target=watchdog, name="sad-time-limit", daemon=True)
     try:
         thread.start()
-        yield
+        with cpuaccounts.opened(accounts):
+            yield
     finally:
         while True:  # the exception may arrive while disarming: disarm again until it held
             try:
@@ -119,7 +136,9 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         thread.join()
         if fired[0]:
             strprinter.release_thread()  # a printing the exception interrupted in its clean-up
-    if fired[0] or past():  # reached only when the block ended without an exception
+        _stops.account = where[0]
+    if fired[0] or past(*accounts.most()):  # reached only when the block ended without an exception
+        _stops.account = where[0]
         raise AnalysisTimeout
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sad.codebase.timelimit import WALL_FACTOR, AnalysisTimeout, time_limit
+from sad.codebase.timelimit import WALL_FACTOR, AnalysisTimeout, stopped_in, time_limit
+from sad.common.cpuaccounts import charged_to
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,3 +104,36 @@ def test_a_block_that_only_waits_is_stopped_by_the_wall_clock_backstop():
     assert WALL_FACTOR * 0.02 < 0.5
     with pytest.raises(AnalysisTimeout), time_limit(0.02):
         time.sleep(0.5)
+
+
+def _compute(seconds: float) -> None:
+    """Compute for `seconds` of this thread's CPU time."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+def test_each_file_charged_has_a_limit_of_its_own():
+    """A unit that builds the routines of two callee files, each under the limit, is not stopped although
+    together they pass it: which unit builds a callee first depends on the schedule (sad.common.cpuaccounts)."""
+    with time_limit(0.4, own="main.f"):
+        with charged_to("dgemm.f"):
+            _compute(0.25)
+        with charged_to("dtrsm.f"):
+            _compute(0.25)
+        _compute(0.1)
+    assert stopped_in() is None
+
+
+def test_a_callee_file_past_the_limit_stops_the_unit_and_is_named():
+    with pytest.raises(AnalysisTimeout), time_limit(0.2, own="main.f"), charged_to("dgemm.f"):
+        _spin()
+    assert stopped_in() == "dgemm.f"
+
+
+def test_the_units_own_file_and_its_own_work_are_one_account():
+    with pytest.raises(AnalysisTimeout), time_limit(0.3, own="main.f"):
+        _compute(0.2)
+        with charged_to("main.f"):
+            _spin()
+    assert stopped_in() is None
