@@ -25,6 +25,7 @@ from sad.analysis import (
     minmaxmemo,
     piecewisejoin,
     piecewisememo,
+    relationmemo,
     sumfold,
     summemo,
 )
@@ -42,6 +43,7 @@ minmaxmemo.install()  # and every substitution rebuilds the same Max and Min
 piecewisememo.install()  # and the same indicators of tests
 piecewisejoin.install()  # whose pieces of one value are joined without sympy's normal form
 logicmemo.install()  # and the same conjunctions of their conditions, folded over every combination
+relationmemo.install()  # and the same two sides of each relation compared again
 atomswalk.install()  # and each fold and Sum looks for the Piecewise in the same shared conditions
 freesymbols.install()  # and sympy asks every term and Sum for its symbols again
 
