@@ -16,6 +16,7 @@ assumptions (the new assumption system's `Q` facts) go to sympy as they are. The
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import lru_cache
 
 _relational = importlib.import_module("sympy.core.relational")
@@ -23,28 +24,21 @@ _is_ge = _relational.is_ge
 _is_eq = _relational.is_eq
 
 
-@lru_cache(maxsize=65536)
-def _ge(lhs, rhs):
-    return _is_ge(lhs, rhs)
+def _remembered(compare: Callable) -> Callable:
+    """sympy's comparison `compare(lhs, rhs, assumptions)`, once per process for each pair where there are no
+    assumptions."""
+    memo = lru_cache(maxsize=65536)(compare)
+
+    def remembered(lhs, rhs, assumptions=None):
+        if assumptions is not None or not _hashable(lhs, rhs):
+            return compare(lhs, rhs, assumptions)
+        return memo(lhs, rhs)
+    remembered.__doc__ = f"sympy's {compare.__name__}, once per process for each pair without assumptions."
+    return remembered
 
 
-@lru_cache(maxsize=65536)
-def _eq(lhs, rhs):
-    return _is_eq(lhs, rhs)
-
-
-def is_ge(lhs, rhs, assumptions=None):
-    """sympy's is_ge(lhs, rhs, assumptions), once per process for each pair where there are no assumptions."""
-    if assumptions is not None or not _hashable(lhs, rhs):
-        return _is_ge(lhs, rhs, assumptions)
-    return _ge(lhs, rhs)
-
-
-def is_eq(lhs, rhs, assumptions=None):
-    """sympy's is_eq(lhs, rhs, assumptions), once per process for each pair where there are no assumptions."""
-    if assumptions is not None or not _hashable(lhs, rhs):
-        return _is_eq(lhs, rhs, assumptions)
-    return _eq(lhs, rhs)
+is_ge = _remembered(_is_ge)
+is_eq = _remembered(_is_eq)
 
 
 def _hashable(*args: object) -> bool:

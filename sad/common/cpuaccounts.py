@@ -41,27 +41,32 @@ class Accounts:
     def switch(self, account: str | None) -> str | None:
         """Charge from now on to `account`; the account charged until now."""
         with self._lock:
-            now = self._clock()
-            self._spent[self._current] = self._spent.get(self._current, 0.0) + now - self._since
-            previous, self._current, self._since = self._current, self._key(account), now
+            previous, spent = self._snapshot()
+            self._spent, self._current, self._since = spent, self._key(account), self._clock()
             return previous
+
+    def _snapshot(self) -> tuple[str | None, dict[str | None, float]]:
+        """The account charged now and every account's seconds up to now (under the lock)."""
+        spent = dict(self._spent)
+        spent[self._current] = spent.get(self._current, 0.0) + self._clock() - self._since
+        return self._current, spent
 
     def charged(self) -> tuple[str | None, float]:
         """The account charged now and its seconds so far."""
         with self._lock:
-            return self._current, self._spent.get(self._current, 0.0) + self._clock() - self._since
+            current, spent = self._snapshot()
+        return current, spent[current]
 
     def most(self) -> tuple[str | None, float]:
         """The account charged the most seconds and its seconds (the current one on a tie)."""
         with self._lock:
-            spent = dict(self._spent)
-            spent[self._current] = spent.get(self._current, 0.0) + self._clock() - self._since
-        return max(spent.items(), key=lambda item: (item[1], item[0] == self._current))
+            current, spent = self._snapshot()
+        return max(spent.items(), key=lambda item: (item[1], item[0] == current))
 
     def total(self) -> float:
         """The seconds of every account together."""
         with self._lock:
-            return sum(self._spent.values()) + self._clock() - self._since
+            return sum(self._snapshot()[1].values())
 
 
 @contextmanager
