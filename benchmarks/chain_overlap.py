@@ -8,11 +8,13 @@ stack slot: the index's chain through memory in every loop, an accumulator's or 
 pinned to one CPU ``--runs`` times, ns of CPU time per iteration (the process's CPU clock, as sad calibrate
 times its figures; the twenty-sixth session's figures were wall time), the fastest of the runs per loop →
 the same file priced on ``--machine FILE`` (a database `sad calibrate` wrote at -O0 on this
-host): each loop's core (llvm-mca) and chain figures → per loop the measured time beside max(core, chain) and the
-longer + a share of the shorter, and per share (0, 0.25, 0.5, 0.75, 1) the median of measured / model and the median
-absolute deviation of its log over the loops (the empty loop left out: its time is the index floor itself);
-then the program's column walks (``WALKS``) beside core & chain + each share of their fills into L1, and the walks'
-share `sad calibrate` fits (sad.predict.chainshare.fit_walks: the walks' ratios nearest the L1 loops' level).
+host): each loop's core (llvm-mca), longest chain and index chain → per loop the measured time beside max(core,
+chain) and core & chain at half (sad.predict.overlap.chained: the longer of core and index chain + a share of the
+shorter, or a longer chain beside them), and per share (0, 0.25, 0.5, 0.75, 1) the median of measured / model
+and the median absolute deviation of its log over the loops (the empty loop left out: its time is the index
+floor itself); then the program's column walks (``WALKS``) beside core & chain + each share of their fills into
+L1, and the walks' share `sad calibrate` fits (sad.predict.chainshare.fit_walks: the walks' ratios nearest the
+L1 loops' level).
 
 The scale of the ratios follows the host's state (calibrated in one state, timed in another); the deviation is
 what a composition rule must make small: a rule that fits the loops' relative times in every state. Figures,
@@ -44,6 +46,7 @@ from sad.predict.chainshare import (  # noqa: E402
     timed_lines,
     walk_row,
 )
+from sad.predict.overlap import chained  # noqa: E402
 
 SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -68,20 +71,21 @@ def main(argv: list[str] | None = None) -> int:
         cpu = pinned_cpu() if args.cpu is None else args.cpu
         times = timed(exe, args.runs, cpu)
         prices = priced(src, args.machine)
-    model = {line: (lp.core_s * 1e9, lp.chain_s * 1e9) for line, lp in prices.items()}
+    model = {line: (lp.core_s * 1e9, lp.chain_s * 1e9, lp.index_s * 1e9) for line, lp in prices.items()}
     if not model:
         sys.exit("chain_overlap.py: error: no loop priced from the compiled code (llvm-mca?)")
     rows = []
-    print(f"{'loop':8} {'measured':>9} {'core':>6} {'chain':>6} {'max':>6} {'+half':>6}  (ns per iteration)")
+    print(f"{'loop':8} {'measured':>9} {'core':>6} {'chain':>6} {'index':>6} {'max':>6} {'+half':>6}  "
+          f"(ns per iteration; +half: core & chain at share 0.5)")
     for (name, _), line, ns in zip(LOOPS, loop_lines(text), times):
         if line not in model:
             print(f"{name:8} {ns:9.3f}  not priced from the compiled code")
             continue
-        core, chain = model[line]
+        core, chain, index = model[line]
         if name != "empty":   # its time is the index floor itself
-            rows.append((ns, core, chain))
-        print(f"{name:8} {ns:9.3f} {core:6.2f} {chain:6.2f} {max(core, chain):6.2f} "
-              f"{max(core, chain) + 0.5 * min(core, chain):6.2f}")
+            rows.append((ns, core, chain, index))
+        print(f"{name:8} {ns:9.3f} {core:6.2f} {chain:6.2f} {index:6.2f} {max(core, chain):6.2f} "
+              f"{float(chained(core, chain, 0.5, index)):6.2f}")
     print("share of the shorter added: median measured / model, median absolute deviation of its log")
     for share in SHARES:
         ratio, spread = summary(rows, share)

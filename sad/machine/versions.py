@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 
 # (version, what changed relative to the version before)
 CHANGES: list[tuple[int, str]] = [
@@ -37,6 +37,11 @@ CHANGES: list[tuple[int, str]] = [
     (7, "hierarchy.walk_share, optional: the share of a loop's column walks' transfers into L1 that wait behind its "
         "chain through memory, fitted with chain_share by `sad calibrate` at -O0 (sad.predict.chainshare). A version "
         "6 file loads unchanged; such loops then wait for all of them, with a warning."),
+    (8, "hierarchy.chain_share is now the share of the shorter of a loop's core and the chain through its index kept "
+        "in memory (-O0) added to the longer, a longer chain through an accumulator or an element running beside "
+        "them (sad.predict.overlap.chained); walk_share is fitted on that rule. A version 7 file's two shares, "
+        "fitted by the earlier rule (the longest chain of any kind), are dropped on loading: such loops take the "
+        "defaults, with a warning to calibrate again."),
 ]
 
 # version → the step that turns a file of that version into one of the next
@@ -47,7 +52,17 @@ _UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     4: lambda data: data,
     5: lambda data: data,
     6: lambda data: data,
+    7: lambda data: _without_shares(data),
 }
+
+
+def _without_shares(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 7 file without its chain and walk shares (fitted by the earlier rule: CHANGES, version 8)."""
+    hierarchy = data.get("hierarchy")
+    if not isinstance(hierarchy, dict):
+        return data
+    kept = {k: v for k, v in hierarchy.items() if k not in ("chain_share", "walk_share")}
+    return {**data, "hierarchy": kept}
 
 
 class VersionError(ValueError):

@@ -6,8 +6,9 @@ keeps its variables in memory) → ``measure``: a C program of ``LOOPS``
 (arrays in L1, every variable in a stack slot, so the index's chain through memory runs in every loop and an
 accumulator's or an element's in some) compiled with gcc -O0 and run pinned ``runs`` times between the host-speed
 sentinel's samples, each loop's ns per iteration (the fastest of the runs, ``timed``) → the same program priced
-with that machine file (sad.predict.job): each loop's core (llvm-mca) and chain through memory → ``fit``: the
-share of the shorter of the two added to the longer that makes measured / model most even over the loops (the
+with that machine file (sad.predict.job): each loop's core (llvm-mca), its longest chain through memory and its
+index's → ``fit``: the share of the shorter of core and index chain added to the longer (a longer chain running
+beside them, sad.predict.overlap.chained) that makes measured / model most even over the loops (the
 median absolute deviation of its log smallest; the level of the ratios follows the host's state, their spread is
 what the rule decides) → the file's ``hierarchy.chain_share`` (``yaml_lines``) → sad.machine.hierarchy's
 ``Hierarchy.chain_share`` → the composition of every loop with such a chain (sad.predict.overlap.chained).
@@ -200,19 +201,23 @@ def walk_row(measured_ns: float, lp: LoopPrice, share: float) -> tuple[float, fl
     def ns(x: object) -> float:
         return float(x) * 1e9   # type: ignore[arg-type]
     rest = loop_seconds(lp.core_s, lp.chain_s, lp.data_s, lp.latency_s, lp.wait_s, lp.loads_s, lp.transfers_s, 0,
-                        share)
-    return measured_ns, ns(chained(lp.core_s, lp.chain_s, share)), ns(rest), ns(lp.walk_fills_s)
+                        share, index=lp.index_s)
+    return measured_ns, ns(chained(lp.core_s, lp.chain_s, share, lp.index_s)), ns(rest), ns(lp.walk_fills_s)
 
 
-def summary(rows: Sequence[tuple[float, float, float]], share: float) -> tuple[float, float]:
-    """(median of measured / (longer + share × shorter), median absolute deviation of its log) over the rows
-    (measured, core, chain), all in the same unit."""
-    logs = [math.log(ns / (max(core, chain) + share * min(core, chain))) for ns, core, chain in rows]
+Row = tuple[float, float, float, float]
+"""An L1 loop's (measured, core, longest chain through memory, chain through its index), in one unit."""
+
+
+def summary(rows: Sequence[Row], share: float) -> tuple[float, float]:
+    """(median of measured / core & chain with ``share`` (sad.predict.overlap.chained), median absolute deviation
+    of its log) over the rows."""
+    logs = [math.log(ns / float(chained(core, chain, share, index))) for ns, core, chain, index in rows]
     mid = statistics.median(logs)
     return math.exp(mid), statistics.median(abs(x - mid) for x in logs)
 
 
-def fit(rows: Sequence[tuple[float, float, float]]) -> Fit | None:
+def fit(rows: Sequence[Row]) -> Fit | None:
     """The share of ``SHARES`` whose ratios are most even (the smallest deviation; the smaller share on a tie),
     None with fewer than eight loops that have both a core and a chain (too few to tell)."""
     usable = [r for r in rows if r[0] > 0 and r[1] > 0 and r[2] > 0]
@@ -286,20 +291,20 @@ def measure(machine: str, compiler: str, cpu: int | None, runs: int = 5,
                                walk_loops=sum(1 for w in walks if w[3] > 0), walk_host_ratio=walk_host)
 
 
-def _l1_rows(times: Sequence[float], lines: Sequence[int], model: dict[int, LoopPrice]
-             ) -> list[tuple[float, float, float]]:
-    """(measured, core, chain) in ns of the L1 loops priced from their compiled code, the empty one left out (its
-    time is the index's floor itself)."""
-    return [(ns, model[line].core_s * 1e9, model[line].chain_s * 1e9)
+def _l1_rows(times: Sequence[float], lines: Sequence[int], model: dict[int, LoopPrice]) -> list[Row]:
+    """(measured, core, chain, index chain) in ns of the L1 loops priced from their compiled code, the empty one
+    left out (its time is the index's floor itself)."""
+    return [(ns, model[line].core_s * 1e9, model[line].chain_s * 1e9, model[line].index_s * 1e9)
             for (name, _), line, ns in zip(LOOPS, lines, times) if name != "empty" and line in model]
 
 
 def yaml_lines(found: Fit) -> list[str]:
     """The hierarchy section's lines for the fit, each marked as the calibration marks a figure timed on a host
     still slowed after the retries."""
-    lines = [f"  chain_share: {found.share:g}   # of the shorter of a loop's core and its chain through memory, "
-             f"added to the longer: measured / model {found.ratio:.3g}, deviation {found.deviation:.3f} over "
-             f"{found.loops} loops compiled at -O0 (sad.predict.chainshare){_slow(found.host_ratio)}"]
+    lines = [f"  chain_share: {found.share:g}   # of the shorter of a loop's core and its index's chain through "
+             f"memory, added to the longer (a longer chain beside them): measured / model {found.ratio:.3g}, "
+             f"deviation {found.deviation:.3f} over {found.loops} loops compiled at -O0 "
+             f"(sad.predict.chainshare){_slow(found.host_ratio)}"]
     if found.walk_share is not None:
         lines.append(f"  walk_share: {found.walk_share:g}   # of a column walk's lines into L1 that wait behind a "
                      f"chain through memory: deviation {found.walk_deviation:.3f} from the L1 loops' level over "

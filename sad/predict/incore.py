@@ -60,6 +60,11 @@ class InCore:
     call_s: float = 0.0
     """Seconds per iteration its calls of priced routines cost as calls (``processor.library.same``), added
     with the routines' work (``library_seconds``)."""
+    index_s: float = 0.0
+    """The chain through the loop's index where the compiler keeps it in memory (-O0, ``index_chain``, the measured
+    empty loop), one of the chains ``chain_s`` is the longest of: every address of the body waits for it, where a
+    longer chain (an accumulator, or the index's slot priced by its forwarding) runs beside the body
+    (sad.predict.overlap.chained)."""
     unmeasured: tuple[str, ...] = ()
     """Figures the machine lacks that this loop's bounds would use (the nearest one stood in; a warning says so)."""
     arms: tuple[tuple[sympy.Expr, float, float], ...] = ()
@@ -205,20 +210,22 @@ def compiled_bounds(loop: SourceLoop, cf: cc.CompiledFile, file: str, hierarchy:
         # written in one iteration and read back in a later one (x[i] = ... x[i - 1]) is a chain through memory
         chain = max(chain, opmodel.chain_seconds(body, hierarchy, in_memory=True),
                     opmodel.recurrence_seconds(loop.nest[-1], hierarchy, 1 / clock))
-    if opt_level_keeps_memory(spec):
-        chain = max(chain, index_chain(control_s, width))
+    index = index_chain(control_s, width) if opt_level_keeps_memory(spec) else 0.0
+    chain = max(chain, index)
     rob = cc.rob_entries()
     window = rob / len(chosen.instructions) if rob else None
     if chain > 0 and trips and rob and len(loop.nest) > 1 and isinstance(loop.nest[-1], ir.Do) \
             and opmodel.restarts_each_entry(loop.nest[-1], loop.nest[-2]):
-        chain /= entries_in_flight(chosen, cf, (trips if outer else trips / width), rob)
+        in_flight = entries_in_flight(chosen, cf, (trips if outer else trips / width), rob)
+        chain, index = chain / in_flight, index / in_flight
     # never beyond the core figure: where that is shorter, the chains of successive entries of a short loop
     # overlap (``entries_cycles``) and the chain does not bind
     latency = min(core, accumulator_cycles(chosen.instructions, result.latencies, hierarchy) / width / clock)
     return InCore(core, chain, width, len(chosen.instructions), window, outer, scaled, between, latency,
                   loads_s=load_port_cycles(result, hierarchy) / width / clock, unmeasured=unmeasured,
                   calls=calls, call_s=call_s * len(calls) if call_s and priced_calls else 0.0,
-                  arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open))
+                  arms=tuple((share, adds / clock / width, flip / width) for share, adds, flip in arms.open),
+                  index_s=index)
 
 
 def index_chain(control_s: float, width: int) -> float:

@@ -106,6 +106,7 @@ class LoopPrice:
     trip_points: int = 0           # points its trips per entry were taken at (sad.predict.tripspread; 0: the mean)
     removed: bool = False          # no instruction comes from its lines: priced as none (sad.predict.incore)
     near_reach: int = 0            # rows of a column walk near what the TLBs hold (_walk_near_reach; 0: none)
+    index_s: float = 0.0           # the chain through its index kept in memory (InCore.index_s; 0: none)
 
 
 def _timed_text(probed: dict[tuple[walkprobe.Column, ...], float]) -> str:
@@ -670,7 +671,7 @@ def _price_one(loop: SourceLoop, cf: cc.CompiledFile, file: str, trips_by_line, 
     (seconds, data, wait, transfers, walk_fills), shown, points = _spread(
         loop, trips, bindings, lambda at: _memory_side(loop, at, hierarchy, bindings, core), spread)
     price = LoopPrice(loop, seconds, core.core_s, core.chain_s, data, "", core.width, core.instructions, shown)
-    price.latency_s, price.wait_s = core.latency_s, wait
+    price.latency_s, price.wait_s, price.index_s = core.latency_s, wait, core.index_s
     price.loads_s, price.transfers_s, price.walk_fills_s = core.loads_s, transfers, walk_fills
     price.window = core.window
     price.outer = core.outer
@@ -712,7 +713,7 @@ def _memory_side(loop: SourceLoop, trips: dict[int, sympy.Expr], hierarchy: Hier
         data, wait, transfers, walk_fills = (outer_vectorized_data(x, core.width)
                                              for x in (data, wait, transfers, walk_fills))
     seconds = loop_seconds(core_with_arms(core), core.chain_s, data, core.latency_s, wait, core.loads_s, transfers,
-                           walk_fills, chain_share(hierarchy), walk_share(hierarchy))
+                           walk_fills, chain_share(hierarchy), walk_share(hierarchy), core.index_s)
     return (seconds, data, wait, transfers, walk_fills), shown
 
 
@@ -920,6 +921,16 @@ def _first_touch_lines(lp: LoopPrice, hierarchy: Hierarchy, bindings) -> list[st
     return out
 
 
+def _chained_label(lp: LoopPrice, part: float, how: str) -> str:
+    """--explain's name of the core-and-chain bound (sad.predict.overlap.chained): through the index kept in
+    memory, beside a longer chain, or the one chain."""
+    if lp.index_s > 0 and lp.chain_s > lp.index_s:
+        return f"core and index chain (the longer + {part:g} x the shorter{how}), or the longer chain"
+    if lp.index_s > 0:
+        return f"core and index chain (the longer + {part:g} x the shorter{how})"
+    return f"core and chain (the longer + {part:g} x the shorter{how})"
+
+
 def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Expr], hierarchy: Hierarchy | None,
             top: int = 5) -> str:
     """Text: for the innermost loops that take the most time, which bound limits them and why."""
@@ -941,8 +952,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             # the two overlap only partly (sad.predict.overlap.chained)
             part = chain_share(hierarchy)
             how = "" if hierarchy.chain_share is not None else ", not measured on this machine"
-            bounds[f"core and chain (the longer + {part:g} x the shorter{how})"] = chained(lp.core_s, lp.chain_s,
-                                                                                          part)
+            bounds[_chained_label(lp, part, how)] = chained(lp.core_s, lp.chain_s, part, lp.index_s)
         if data is not None:
             bounds["data"] = data
         wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0
@@ -957,7 +967,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             how = "" if hierarchy.walk_share is not None else ", not measured on this machine"
             scale = "" if part == 1 and how == "" else f"{part:g} x "
             bounds[f"core and chain + {scale}the column walks' lines into L1{how}"] = \
-                chained(lp.core_s, lp.chain_s, chain_share(hierarchy)) + part * walk_fills
+                chained(lp.core_s, lp.chain_s, chain_share(hierarchy), lp.index_s) + part * walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "

@@ -26,6 +26,22 @@ its log of 0.085 and 0.10; measured / (the longer + half the shorter) 0.93 and 1
 session 25's calibration and times), the median error of the in-cache size went from 19.3 to 13.8 % and of the
 large size from 30.8 to 20.5 %; none of the -O2 ones changed (no chain through memory binds there).
 
+Where the loop's index is kept in memory (-O0: ``addl $1, -4(%rbp)``, every address of the body computed from a
+load of it; ``index``: the measured empty loop's pass, sad.predict.incore.index_chain), the share is of the
+shorter of the core and the index's chain, and a longer chain (an accumulator, an element updated in place, the
+index's slot priced by its forwarding) runs beside both: max(chain, the longer of core and index + share x the
+shorter). Each iteration's work waits for its index's link; an accumulator's link waits only for its own
+operands. Measured pinned on an Intel Xeon VM (2026-12-01), the 23 L1 loops of sad.predict.chainshare at -O0:
+the loops whose only chain is the index's ran near core + index (div 2.65 ns with a core of 1.37, inplace 2.74
+with 1.41), those with a sum's chain of 3.01 ns near that chain alone (sum 2.86-2.95 with a core of 0.77, mv
+2.86-3.03 with 1.61). One share of the longest chain cannot follow both: its fit on that host came out 0.15, 1,
+0.45-0.9 and 0.25 in one morning, the median absolute deviation of the log ratios 0.105-0.117 at the best share;
+by the index's chain, fitted on the same calibration, 0.6 with a deviation of 0.028 (level 0.97, against 0.885
+at the earlier rule's 0.25). The -O0 development kernels (benchmarks/devkernels and devkernels12, 45 kernels, the
+same measured times and calibration, the shares set by hand): median error 9.9, 17.0, 28.6 and 26.3 % at the
+earlier rule's shares 0.25, 0.6, 0.9 and 1; 11.8, 11.3, 11.5 and 13.7 % at 0.2, 0.6, 0.9 and 1 by the index's
+chain. Not better at its best; far less at the mercy of a share that comes out differently on a noisy host.
+
 The first two are the ECM model's fully overlapping composition: a core with slack hides the transfers. The
 third is what a loop whose iterations wait on a loop-carried chain (an accumulator in a register at -O2, a
 variable kept in memory at -O0) cannot hide: each link of the chain waits for the operands its loads bring, by
@@ -138,10 +154,11 @@ def _column_wait(level: Level) -> sympy.Expr:
 def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, latency: float = 0.0,
                  wait: sympy.Expr | int = 0, loads: float = 0.0, transfers: sympy.Expr | int = 0,
                  walks: sympy.Expr | int = 0, share: float = CHAIN_SHARE,
-                 walk_share: float = WALK_SHARE) -> sympy.Expr:
+                 walk_share: float = WALK_SHARE, index: float = 0.0) -> sympy.Expr:
     """Seconds per iteration: max(core & chain, data, max(latency, chain) + wait, loads + transfers, core & chain
     + walk_share x walks) (the module docstring; ``walks``: the column walks' transfers into L1, added only beside
-    a chain through memory, by the machine's ``walk_share`` of them; ``share``: core & chain's, ``chained``). The
+    a chain through memory, by the machine's ``walk_share`` of them; ``share`` and ``index``, the chain through the
+    loop's index where it is kept in memory: core & chain's, ``chained``). The
     whole core added to all the transfers is what held-out kernels of benchmarks/devkernels reject (-O2, pinned:
     syrk +71 %, mvt +57 %, colpairs +84 %, gemver at n = 1024 +196 %; -1 %, -1 %, +69 %, +159 % overlapped):
     only the load ports' share of the core waits for the lines into L1 (nussinov's column walk from L2 at -O2,
@@ -151,8 +168,8 @@ def loop_seconds(core: sympy.Expr | float, chain: float, data: sympy.Expr, laten
     waited = sympy.Float(waiting, 6) + sympy.sympify(wait) if waiting > 0 and wait != 0 else sympy.Integer(0)
     fills = sympy.Float(loads, 6) + sympy.sympify(transfers) if loads > 0 and transfers != 0 else sympy.Integer(0)
     if data == 0 and waited == 0 and fills == 0 and not core_term.free_symbols:
-        return sympy.Float(chained(float(core_term), chain, share), 6)
-    core_term = chained(core_term, chain, share)
+        return sympy.Float(chained(float(core_term), chain, share, index), 6)
+    core_term = chained(core_term, chain, share, index)
     terms = [core_term, sympy.Float(chain, 6), data] + [t for t in (waited, fills) if t != 0]
     if chain > 0 and walks != 0 and walk_share > 0:
         # a chain through memory is the L1's traffic: the walks' lines wait behind its links (module docstring)
@@ -172,11 +189,18 @@ def chain_share(hierarchy: Hierarchy) -> float:
     return hierarchy.chain_share if hierarchy.chain_share is not None else CHAIN_SHARE
 
 
-def chained(core: sympy.Expr | float, chain: float, share: float = CHAIN_SHARE) -> sympy.Expr | float:
-    """The core and a chain through memory together: the longer + ``share`` of the shorter (the module
-    docstring; the machine's measured share, else ``CHAIN_SHARE``); the core alone where there is no such chain."""
+def chained(core: sympy.Expr | float, chain: float, share: float = CHAIN_SHARE,
+            index: float = 0.0) -> sympy.Expr | float:
+    """The core and its chains through memory together (the module docstring): the core alone where no chain
+    runs through memory; where the loop's index is kept in memory (``index`` > 0, -O0), the longer of the core and
+    the index's chain + ``share`` of the shorter, or the longest chain if that is longer (an accumulator or an
+    element the body runs beside); else the longer of the core and the chain + ``share`` of the shorter (the
+    machine's measured share, else ``CHAIN_SHARE``)."""
     if chain <= 0:
         return core
+    if index > 0:
+        gated = chained(core, index, share)
+        return max(gated, chain) if isinstance(gated, float) else sympy.Max(gated, chain)
     if isinstance(core, float):
         return max(core, chain) + share * min(core, chain)
     return sympy.Max(core, chain) + sympy.Float(share, 6) * sympy.Min(core, chain)

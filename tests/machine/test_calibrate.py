@@ -62,7 +62,7 @@ def test_rendered_calibration_loads_and_prices_every_key(rendered: Path):
     text = rendered.read_text()
     assert "spread 25.0 %" in text and machine.models["cpu"] == "test cpu" and machine.models["optimization"] == "-O0"
     assert re.search(r"memory\.load\.double@16 ", text)          # every working set recorded (as a comment)
-    assert re.search(r"^format_version: 7$", text, re.M) and machine.format_version == 7  # a versioned file
+    assert re.search(r"^format_version: 8$", text, re.M) and machine.format_version == 8  # a versioned file
 
 
 def test_derived_figures_follow_their_formulas(rendered: Path):

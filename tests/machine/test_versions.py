@@ -43,9 +43,9 @@ def test_unversioned_file_is_version_1_and_prices_the_same(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("value, words", [
-    ("8", "8 is newer than this sad reads (versions 1 to 7); use a newer sad"),
-    ("0", "0 is not a format version (this sad reads versions 1 to 7)"),
-    ("two", "'two' is not a format version (this sad reads versions 1 to 7)"),
+    ("9", "9 is newer than this sad reads (versions 1 to 8); use a newer sad"),
+    ("0", "0 is not a format version (this sad reads versions 1 to 8)"),
+    ("two", "'two' is not a format version (this sad reads versions 1 to 8)"),
     ("true", "True is not a format version"),
 ])
 def test_unreadable_versions_are_refused(tmp_path: Path, value: str, words: str) -> None:
@@ -62,3 +62,14 @@ def test_newer_file_is_refused_before_its_unknown_keys(tmp_path: Path) -> None:
     with pytest.raises(MachineError, match="format_version: 9 is newer") as info:
         load_machine(write(tmp_path, text))
     assert "unknown key" not in str(info.value)
+
+
+def test_a_version_7_files_shares_fitted_by_the_earlier_rule_are_dropped() -> None:
+    # version 8 changed what chain_share means (the index's chain, sad.predict.overlap.chained): a version 7
+    # file's shares, fitted by the earlier rule, would price -O0 loops by the wrong one; the file's other
+    # hierarchy figures stay
+    from sad.machine.versions import upgrade
+    old = {"format_version": 7, "hierarchy": {"line_bytes": 64, "chain_share": 1.0, "walk_share": 0.0}}
+    assert upgrade(old)["hierarchy"] == {"line_bytes": 64}
+    current = {"format_version": 8, "hierarchy": {"line_bytes": 64, "chain_share": 0.6, "walk_share": 0.3}}
+    assert upgrade(current)["hierarchy"] == current["hierarchy"]

@@ -21,15 +21,18 @@ needs_mca = pytest.mark.skipif(shutil.which("llvm-mca") is None or shutil.which(
                                reason="llvm-mca and gcc are needed")
 
 
-def _rows(share: float, scale: float) -> list[tuple[float, float, float]]:
-    """(measured, core, chain) of ten loops whose measured time is exactly scale x (longer + share x shorter)."""
+def _rows(share: float, scale: float) -> list[chainshare.Row]:
+    """(measured, core, chain, index chain) of ten loops, each measured exactly scale x its core & chain with
+    ``share``: six whose only chain through memory is their index's (1.3 ns: the longer of core and index +
+    share x the shorter), four with an accumulator's chain of 3.8 ns beside the index's (the longer of that and
+    the core & index)."""
     pairs = [(0.9, 3.8), (1.1, 3.8), (1.4, 1.3), (1.3, 1.3), (2.5, 1.3), (1.8, 1.3), (3.4, 1.3), (1.0, 1.3),
              (1.6, 3.8), (2.6, 3.8)]
-    return [(scale * (max(c, h) + share * min(c, h)), c, h) for c, h in pairs]
+    return [(scale * max(h, max(c, 1.3) + share * min(c, 1.3)), c, h, 1.3) for c, h in pairs]
 
 
 def test_the_fit_finds_the_share_that_makes_the_ratios_even_whatever_their_level():
-    # measured = 1.3 x (longer + 0.25 x shorter) for every loop: at 0.25 every ratio is 1.3, deviation 0
+    # measured = 1.3 x core & chain at 0.25 for every loop: at 0.25 every ratio is 1.3, deviation 0
     found = chainshare.fit(_rows(0.25, 1.3))
     assert found is not None
     assert (found.share, found.loops) == (0.25, 10)
@@ -38,10 +41,21 @@ def test_the_fit_finds_the_share_that_makes_the_ratios_even_whatever_their_level
     assert chainshare.fit(_rows(0.75, 1.0)).share == 0.75
 
 
+def test_an_accumulator_chain_runs_beside_the_core_and_the_index_gates_it():
+    # sum at -O0 on an Intel Xeon VM (2026-12-01): core 0.77 ns, the sum's chain 3.01, the index's 1.37;
+    # measured 2.86-2.95 ns: the chain alone, where the earlier rule (longer + share x shorter of core and the
+    # longest chain) gave 3.01 + share x 0.77
+    assert chained(0.77, 3.01, 0.6, 1.37) == pytest.approx(3.01)
+    # column: core 2.62 beside the same chain: 2.62 + 0.6 x 1.37 = 3.442 (measured 3.27-3.92)
+    assert chained(2.62, 3.01, 0.6, 1.37) == pytest.approx(3.442)
+    # the index's chain alone (div, 2.64-2.65 ns measured): the longer of core and index + share x the shorter
+    assert chained(1.37, 1.37, 0.9, 1.37) == pytest.approx(2.603)
+
+
 def test_too_few_loops_or_a_loop_without_a_chain_give_no_fit():
     rows = _rows(0.25, 1.0)
-    assert chainshare.fit(rows[:7]) is None                       # seven loops: too few to tell
-    assert chainshare.fit(rows[:7] + [(2.0, 1.0, 0.0)]) is None   # a loop with no chain does not count
+    assert chainshare.fit(rows[:7]) is None                            # seven loops: too few to tell
+    assert chainshare.fit(rows[:7] + [(2.0, 1.0, 0.0, 0.0)]) is None   # a loop with no chain does not count
 
 
 def _walks(walk_share: float, level: float) -> list[tuple[float, float, float, float]]:
@@ -104,9 +118,9 @@ def test_a_measured_share_prices_the_loop_and_a_missing_one_is_said(tmp_path):
     assert chain_share(load_machine(_host(tmp_path, "0.25")).hierarchy) == 0.25
     assert load_machine(_host(tmp_path, None)).hierarchy.chain_share is None
     text, err = _explain(tmp_path, "0.25")
-    assert "core and chain (the longer + 0.25 x the shorter)" in text and "chain_share" not in err
+    assert "core and index chain (the longer + 0.25 x the shorter)" in text and "chain_share" not in err
     text, err = _explain(tmp_path, None)
-    assert "core and chain (the longer + 0.5 x the shorter, not measured on this machine)" in text
+    assert "core and index chain (the longer + 0.5 x the shorter, not measured on this machine)" in text
     assert "no hierarchy.chain_share" in err and "recalibrate" in err
 
 

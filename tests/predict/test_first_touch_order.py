@@ -142,7 +142,7 @@ def _host(tmp_path: Path, first_read: bool) -> Path:
     version 3 file)."""
     text = (ROOT / "machine_db" / "sparc2.yaml").read_text().replace("models:\n", 'models:\n  compile: "gcc -O2"\n', 1)
     if not first_read:
-        text = text.replace("format_version: 7", "format_version: 3")
+        text = text.replace("format_version: 8", "format_version: 3")
     text += ("hierarchy:\n  clock: 2500 MHz\n  page: 4096\n  first_touch: 2000 ns\n"
              + ("  first_read: 700 ns\n" if first_read else "")
              + "  levels:\n    - {name: L1, size: 32 KiB, read: 0.3 ns, write: 0.4 ns}\n"

@@ -52,7 +52,7 @@ def test_an_o0_pass_costs_at_least_the_measured_empty_loop(tmp_path):
     assert "latency chain through memory 10 ns" in row
     # the floor is the longer: half of the core's figure is added to it (sad.predict.overlap.chained; the test
     # machine has no measured chain_share, so the default share, said so)
-    assert row.endswith("bound: core and chain (the longer + 0.5 x the shorter, not measured on this machine)")
+    assert row.endswith("bound: core and index chain (the longer + 0.5 x the shorter, not measured on this machine)")
     core = float(re.search(r"core \(llvm-mca\) ([\d.]+) ns", row).group(1))
     both = float(re.search(r"on this machine\) ([\d.]+) ns", row).group(1))
     assert core < 10 and both == pytest.approx(10 + 0.5 * core, abs=0.05)

@@ -307,7 +307,8 @@ def test_the_column_walks_lines_wait_behind_a_chain_through_memory(tmp_path, lev
         return
     assert price.chain_s > 0
     assert evaluate(price.walk_fills_s) == pytest.approx(3.0 * NS)
-    assert evaluate(price.seconds) == pytest.approx(chained(price.core_s, price.chain_s) + 3.0 * NS)
+    both = chained(price.core_s, price.chain_s, index=price.index_s)
+    assert evaluate(price.seconds) == pytest.approx(both + 3.0 * NS)
 
 
 @needs_mca
@@ -323,7 +324,7 @@ def test_the_machines_walk_share_of_the_lines_waits_behind_the_chain(tmp_path):
     machine_file = _l2_walk_machine(tmp_path, "-O0", "  chain_share: 0.25\n  walk_share: 0.4\n")
     _, explained = price_loops(analysis, group_blocks(analysis.counts), load_machine(machine_file))
     price = next(lp for lp in explained if lp.loop.line == 9)
-    want = max(chained(price.core_s, price.chain_s, 0.25) + 0.4 * 3.0 * NS, price.loads_s + 3.2625 * NS,
+    want = max(chained(price.core_s, price.chain_s, 0.25, price.index_s) + 0.4 * 3.0 * NS, price.loads_s + 3.2625 * NS,
                3.3 * NS + 3 * 1.0 * NS / 8)
     assert evaluate(price.seconds) == pytest.approx(want)
     assert "hierarchy.walk_share" not in price.unmeasured
