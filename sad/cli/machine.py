@@ -103,8 +103,9 @@ def chain_share_step(runs: int, cal: Calibration) -> None:
     if found.walk_share is None:
         warn_walks("too few of its column walks were priced from their compiled code")
     cal.finished.extend(chainshare.yaml_lines(found))
-    print(f"chain share   {found.share:g} of the shorter of core and chain through memory (measured / model "
-          f"{found.ratio:.3g}, deviation {found.deviation:.3f} over {found.loops} loops)", file=sys.stderr)
+    print(f"chain share   {found.share:g} of the shorter of core and index chain through memory "
+          f"(measured / model {found.ratio:.3g}, deviation {found.deviation:.3f} over {found.loops} loops)",
+          file=sys.stderr)
     if found.walk_share is not None:
         print(f"walk share    {found.walk_share:g} of a column walk's lines into L1 behind such a chain (deviation "
               f"{found.walk_deviation:.3f} over {found.walk_loops} walks)", file=sys.stderr)
