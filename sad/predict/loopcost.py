@@ -442,12 +442,14 @@ _MISSING = (
     ("hierarchy.chain_share", "the overlap of core and chain", "a loop whose iterations are linked through memory "
      "(a variable on the stack at -O0, or kept there across a call), and the machine database has no "
      "hierarchy.chain_share (`sad calibrate` fits it at every level; a file calibrated before may take the "
-     "figure of this host's -O0 calibration): the share of the shorter of the loop's core and chain added to the "
+     "figure of this host's -O0 calibration; a format version 7 file's, fitted by an earlier rule, is not read): "
+     "the share of the shorter of the loop's core and chain added to the "
      f"longer is {CHAIN_SHARE:g}, an Emerald Rapids VM's (0 to 0.25 on an AMD Zen 3 VM: the loop may be over-priced "
      "there)"),
     ("hierarchy.walk_share", "the column walks' fills behind a chain", "a loop whose iterations are linked through "
      "memory and that walks down a column, and the machine database has no hierarchy.walk_share (`sad calibrate` "
-     "fits it at every level; a file calibrated before may take the figure of this host's -O0 calibration): the "
+     "fits it at every level; a file calibrated before may take the figure of this host's -O0 calibration; a "
+     "format version 7 file's, fitted by an earlier rule, is not read): the "
      f"walks' transfers into L1 wait behind the chain {WALK_SHARE:g} times, an Emerald Rapids VM's rule (0.15 to "
      "0.55 of them on an AMD Zen 3 VM: the loop may be over-priced there)"),
     ("processor.library.same", "the cost of a call", "a loop calling library routines, and the machine database "
