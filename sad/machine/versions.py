@@ -44,17 +44,6 @@ CHANGES: list[tuple[int, str]] = [
         "defaults, with a warning to calibrate again."),
 ]
 
-# version → the step that turns a file of that version into one of the next
-_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    1: lambda data: data,
-    2: lambda data: data,
-    3: lambda data: data,
-    4: lambda data: data,
-    5: lambda data: data,
-    6: lambda data: data,
-    7: lambda data: _without_shares(data),
-}
-
 
 def _without_shares(data: dict[str, Any]) -> dict[str, Any]:
     """A version 7 file without its chain and walk shares (fitted by the earlier rule: CHANGES, version 8)."""
@@ -63,6 +52,18 @@ def _without_shares(data: dict[str, Any]) -> dict[str, Any]:
         return data
     kept = {k: v for k, v in hierarchy.items() if k not in ("chain_share", "walk_share")}
     return {**data, "hierarchy": kept}
+
+
+# version → the step that turns a file of that version into one of the next
+_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: lambda data: data,
+    2: lambda data: data,
+    3: lambda data: data,
+    4: lambda data: data,
+    5: lambda data: data,
+    6: lambda data: data,
+    7: _without_shares,
+}
 
 
 class VersionError(ValueError):

@@ -925,12 +925,11 @@ def _first_touch_lines(lp: LoopPrice, hierarchy: Hierarchy, bindings) -> list[st
 
 def _chained_label(lp: LoopPrice, part: float, how: str) -> str:
     """--explain's name of the core-and-chain bound (sad.predict.overlap.chained): through the index kept in
-    memory, beside a longer chain, or the one chain."""
-    if lp.index_s > 0 and lp.chain_s > lp.index_s:
-        return f"core and index chain (the longer + {part:g} x the shorter{how}), or the longer chain"
-    if lp.index_s > 0:
-        return f"core and index chain (the longer + {part:g} x the shorter{how})"
-    return f"core and chain (the longer + {part:g} x the shorter{how})"
+    memory (beside a longer chain, if any), or the one chain."""
+    rule = f"(the longer + {part:g} x the shorter{how})"
+    if lp.index_s <= 0:
+        return f"core and chain {rule}"
+    return f"core and index chain {rule}" + (", or the longer chain" if lp.chain_s > lp.index_s else "")
 
 
 def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Expr], hierarchy: Hierarchy | None,
@@ -950,11 +949,11 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
         compiled = lp.source == "compiled code"
         bounds = {"core (llvm-mca)": lp.core_s, "latency chain through memory": lp.chain_s} if compiled else \
             {"throughput (operation classes)": lp.core_s, "latency chain": lp.chain_s}
+        core_chain = chained(lp.core_s, lp.chain_s, chain_share(hierarchy), lp.index_s)
         if lp.chain_s > 0 and lp.core_s > 0:
             # the two overlap only partly (sad.predict.overlap.chained)
-            part = chain_share(hierarchy)
             how = "" if hierarchy.chain_share is not None else ", not measured on this machine"
-            bounds[_chained_label(lp, part, how)] = chained(lp.core_s, lp.chain_s, part, lp.index_s)
+            bounds[_chained_label(lp, chain_share(hierarchy), how)] = core_chain
         if data is not None:
             bounds["data"] = data
         wait = evaluate(bind(lp.wait_s, bindings)) if lp.wait_s != 0 else 0.0
@@ -969,7 +968,7 @@ def explain(explained: list[LoopPrice], prediction, bindings: dict[str, sympy.Ex
             how = "" if hierarchy.walk_share is not None else ", not measured on this machine"
             scale = "" if part == 1 and how == "" else f"{part:g} x "
             bounds[f"core and chain + {scale}the column walks' lines into L1{how}"] = \
-                chained(lp.core_s, lp.chain_s, chain_share(hierarchy), lp.index_s) + part * walk_fills
+                core_chain + part * walk_fills
         limit = max(bounds, key=lambda k: bounds[k])
         share = f"{total:.4g} s" if total is not None else "time unbound"
         out.append(f"  {lp.loop.file}:{lp.loop.line}  {share}; per iteration "
